@@ -1,0 +1,75 @@
+# Top-level commands of sqlite-parquet (see README.md): install dependencies, build with
+# CMake into build/ (Release) and build-asan/ (ASan+UBSan), run the demo and the tests.
+# `make test` runs every suite in both builds; its last line is "N passed, M failed".
+
+SHELL := /bin/bash
+JOBS ?= 2
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+# Warnings are errors in CI (for the Release build; GCC's warnings under -fsanitize have
+# false positives, so the sanitizer build is not a warning gate).
+WERROR ?= $(if $(filter true 1 yes,$(CI)),ON,OFF)
+LOGDIR := $(BUILD)/test-logs
+SAMPLE := examples/sample.parquet
+DEMO_SQL ?= SELECT * FROM sample LIMIT 10;
+CMAKE_CONFIGURE := cmake --log-level=WARNING -S .
+
+MAKEFLAGS += --no-print-directory
+.NOTPARALLEL:
+.PHONY: all help deps build build-asan demo test test-asan unit sql conformance clean
+
+all: build
+
+help:
+	@echo "make build       install missing packages, build $(BUILD)/ (Release)"
+	@echo "make demo        build, then query $(SAMPLE) with the sqlite3 shell"
+	@echo "make test        every suite in $(BUILD)/ and $(ASAN_BUILD)/ (ASan+UBSan)"
+	@echo "make test-asan   every suite in $(ASAN_BUILD)/ only"
+	@echo "make unit | sql | conformance   one suite in $(BUILD)/"
+	@echo "make clean       remove $(BUILD)/ and $(ASAN_BUILD)/"
+
+deps:
+	@bash scripts/install_deps.sh
+
+build: deps
+	@$(CMAKE_CONFIGURE) -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DSANITIZE=OFF -DWERROR=$(WERROR)
+	@cmake --build $(BUILD) -j $(JOBS)
+
+build-asan: deps
+	@$(CMAKE_CONFIGURE) -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSANITIZE=ON -DWERROR=OFF
+	@cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+demo: build
+	@if [ ! -f $(SAMPLE) ]; then \
+	  if [ ! -x $(BUILD)/make_sample ]; then \
+	    echo "demo: $(SAMPLE) is missing and tools/make_sample.cc is not there to make it" >&2; \
+	    exit 1; \
+	  fi; \
+	  mkdir -p $(dir $(SAMPLE)) && $(BUILD)/make_sample $(SAMPLE); \
+	fi
+	@if [ ! -f $(BUILD)/parquet.so ]; then \
+	  echo "demo: $(BUILD)/parquet.so was not built (no ext/*.cc yet?)" >&2; exit 1; \
+	fi
+	sqlite3 -cmd '.load ./$(BUILD)/parquet' -cmd '.mode box' :memory: \
+	  "CREATE VIRTUAL TABLE sample USING parquet('$(SAMPLE)');" \
+	  "$(DEMO_SQL)" </dev/null
+
+test: build
+	@rm -rf $(LOGDIR)
+	@bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release
+	@$(MAKE) --no-print-directory build-asan
+	@bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan
+	@bash scripts/summarize_tests.sh $(LOGDIR)
+
+test-asan: build-asan
+	@rm -rf $(LOGDIR)
+	@bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan
+	@bash scripts/summarize_tests.sh $(LOGDIR)
+
+unit sql conformance: build
+	@rm -rf $(LOGDIR)
+	@bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release $@
+	@bash scripts/summarize_tests.sh $(LOGDIR)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,17 @@
+// Entry point of the loadable extension: `.load ./build/parquet` (or
+// sqlite3_load_extension) calls sqlite3_parquet_init, which registers the `parquet`
+// virtual-table module.
+#include <sqlite3ext.h>
+SQLITE_EXTENSION_INIT1
+
+#include "ext/parquet_vtab.h"
+
+extern "C" __attribute__((visibility("default"))) int sqlite3_parquet_init(sqlite3* db, char** error_message,
+                                                                          const sqlite3_api_routines* api) {
+  SQLITE_EXTENSION_INIT2(api);
+  int rc = sqlite_parquet::RegisterParquetModule(db);
+  if (rc != SQLITE_OK && error_message != nullptr) {
+    *error_message = sqlite3_mprintf("cannot register the parquet module: %s", sqlite3_errstr(rc));
+  }
+  return rc;
+}

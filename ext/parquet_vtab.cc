@@ -1,0 +1,562 @@
+// The `parquet` virtual table: one Parquet file presented as a read-only SQLite table.
+//
+// USAGE
+//
+//   CREATE VIRTUAL TABLE t USING parquet('path/to/file.parquet' [, key=value ...]);
+//   CREATE VIRTUAL TABLE t USING parquet(filename='path/to/file.parquet', ...);
+//
+// Options (values may be quoted with '...' or "..."; keys are case-insensitive; an unknown
+// or repeated key is an error naming it):
+//
+//   filename=PATH          the Parquet file (also accepted as the first, unnamed argument)
+//   binary_as_string=0|1   unannotated BYTE_ARRAY columns as TEXT instead of BLOB (default 0)
+//   decimal_as=real|text   DECIMAL columns as REAL (default) or as exact decimal TEXT
+//   timestamp_as=text|unixepoch|unixepoch_ms|unixepoch_us|julianday
+//                          how DATE, TIMESTAMP and INT96 columns are presented (default text)
+//   verify_crc=0|1         check page CRCs where the writer stored them (default 1)
+//
+// The table has one column per top-level field of the file, named as in the file (a name
+// that repeats case-insensitively gets a suffix _1, _2, ...), with the declared types of
+// column_mapping.h. Nested fields (groups, lists, maps) read as NULL for now. The rowid
+// is the row's 0-based position in the file.
+//
+// HOW A SCAN WORKS
+//
+// The cursor walks the row groups in order. Columns are decoded lazily: the first time
+// xColumn asks for column i in a row group, that column's chunk is read and decoded in
+// batches of up to kBatchSlots values; columns the query never asks for are never read,
+// and rows a column is not asked for are skipped (whole pages without decompression).
+// Memory is bounded by one row group's chunks of the columns in use.
+//
+// The module is registered with SQLITE_VTAB_DIRECTONLY, so views and triggers of a
+// database someone else made cannot make it read files.
+#include "ext/parquet_vtab.h"
+
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "ext/column_mapping.h"
+#include "ext/options.h"
+#include "format/column_reader.h"
+#include "format/error.h"
+#include "format/file_reader.h"
+#include "format/logical_values.h"
+
+namespace sqlite_parquet {
+
+namespace {
+
+constexpr size_t kBatchSlots = 2048;
+constexpr int kJsonSubtype = 74;  // 'J', the subtype SQLite's JSON functions recognise
+
+struct TableOptions {
+  std::string filename;
+  MappingOptions mapping;
+  bool verify_crc = true;
+};
+
+struct ParquetTable {
+  sqlite3_vtab base;  // must come first
+  TableOptions options;
+  std::unique_ptr<parquet::ParquetFileReader> file;
+  std::vector<ColumnMapping> columns;
+};
+
+// Per-column decoding state of a cursor.
+struct ColumnState {
+  std::unique_ptr<parquet::ColumnChunkReader> reader;
+  int row_group = -1;           // row group the reader is positioned in
+  parquet::ColumnBatch batch;   // the slots [batch_first_row, batch_first_row + batch.num_levels)
+  int64_t batch_first_row = 0;  // row (within the row group) of slot 0 of the batch
+  size_t slot = 0;              // slot the value cursor stands at
+  size_t value = 0;             // index into the batch's values of the first value at or after `slot`
+};
+
+struct ParquetCursor {
+  sqlite3_vtab_cursor base;  // must come first
+  int row_group = 0;
+  int64_t row = 0;            // row within the row group
+  int64_t rows_in_group = 0;
+  bool eof = true;
+  std::vector<ColumnState> states;
+  std::string text;           // scratch for formatted values
+};
+
+ParquetTable* TableOf(sqlite3_vtab_cursor* cursor) { return reinterpret_cast<ParquetTable*>(cursor->pVtab); }
+
+void SetError(sqlite3_vtab* vtab, const std::string& message) {
+  sqlite3_free(vtab->zErrMsg);
+  vtab->zErrMsg = sqlite3_mprintf("%s", message.c_str());
+}
+
+std::string QuoteIdentifier(const std::string& name) {
+  std::string quoted = "\"";
+  for (char c : name) {
+    quoted += c;
+    if (c == '"') quoted += '"';
+  }
+  return quoted + "\"";
+}
+
+std::string Lowercase(std::string s) {
+  for (char& c : s) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return s;
+}
+
+// Parses the CREATE VIRTUAL TABLE arguments (argv[3..]) into *options.
+bool ParseTableOptions(int argc, const char* const* argv, TableOptions* options, std::string* error) {
+  OptionSet set;
+  set.AddString("filename");
+  set.AddBool("binary_as_string");
+  set.AddEnum("decimal_as", {"real", "text"});
+  set.AddEnum("timestamp_as", {"text", "unixepoch", "unixepoch_ms", "unixepoch_us", "julianday"});
+  set.AddBool("verify_crc");
+  std::vector<std::string> args;
+  for (int i = 3; i < argc; i++) args.emplace_back(argv[i]);
+  ParsedOptions parsed;
+  if (!set.Parse(args, &parsed, error)) return false;
+  if (parsed.positional.size() > 1) {
+    *error = "too many unnamed arguments: only the file name may be given without a key";
+    return false;
+  }
+  if (!parsed.positional.empty()) {
+    if (parsed.Has("filename")) {
+      *error = "the file name is given twice (unnamed and as filename=)";
+      return false;
+    }
+    options->filename = parsed.positional[0];
+  } else if (parsed.Has("filename")) {
+    options->filename = parsed.GetString("filename");
+  } else {
+    *error = "missing file name: use parquet('file.parquet') or parquet(filename='file.parquet')";
+    return false;
+  }
+  if (options->filename.empty()) {
+    *error = "empty file name";
+    return false;
+  }
+  if (parsed.Has("binary_as_string")) options->mapping.binary_as_string = parsed.GetBool("binary_as_string");
+  if (parsed.Has("decimal_as")) options->mapping.decimal_as_text = parsed.GetString("decimal_as") == "text";
+  if (parsed.Has("timestamp_as")) {
+    std::string form = parsed.GetString("timestamp_as");
+    if (form == "unixepoch") options->mapping.timestamp_form = TimestampForm::kUnixEpoch;
+    else if (form == "unixepoch_ms") options->mapping.timestamp_form = TimestampForm::kUnixEpochMs;
+    else if (form == "unixepoch_us") options->mapping.timestamp_form = TimestampForm::kUnixEpochUs;
+    else if (form == "julianday") options->mapping.timestamp_form = TimestampForm::kJulianDay;
+    else options->mapping.timestamp_form = TimestampForm::kText;
+  }
+  if (parsed.Has("verify_crc")) options->verify_crc = parsed.GetBool("verify_crc");
+  return true;
+}
+
+// xCreate and xConnect: open the file, map its columns and declare the table.
+int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out) {
+  *out = nullptr;
+  std::unique_ptr<ParquetTable> table;
+  try {
+    table = std::make_unique<ParquetTable>();
+    std::memset(&table->base, 0, sizeof(table->base));
+    std::string error;
+    if (!ParseTableOptions(argc, argv, &table->options, &error)) {
+      *error_out = sqlite3_mprintf("%s", error.c_str());
+      return SQLITE_ERROR;
+    }
+    table->file = parquet::ParquetFileReader::Open(table->options.filename);
+    const parquet::Schema& schema = table->file->schema();
+    const size_t num_fields = schema.top_level_fields().size();
+    if (num_fields == 0) {
+      *error_out = sqlite3_mprintf("parquet file %s has no columns", table->options.filename.c_str());
+      return SQLITE_ERROR;
+    }
+    std::string sql = "CREATE TABLE x(";
+    std::vector<std::string> used_names;
+    for (size_t f = 0; f < num_fields; f++) {
+      ColumnMapping mapping = MapTopLevelField(schema, static_cast<int>(f), table->options.mapping);
+      std::string name = schema.node(schema.top_level_fields()[f]).name;
+      std::string unique = name;
+      for (int suffix = 1;; suffix++) {
+        bool clash = false;
+        for (const std::string& used : used_names) clash = clash || Lowercase(used) == Lowercase(unique);
+        if (!clash) break;
+        unique = name + "_" + std::to_string(suffix);
+      }
+      used_names.push_back(unique);
+      if (f) sql += ", ";
+      sql += QuoteIdentifier(unique);
+      if (!mapping.declared_type.empty()) sql += " " + mapping.declared_type;
+      table->columns.push_back(std::move(mapping));
+    }
+    sql += ")";
+    int rc = sqlite3_declare_vtab(db, sql.c_str());
+    if (rc != SQLITE_OK) {
+      *error_out = sqlite3_mprintf("cannot declare the table for %s: %s", table->options.filename.c_str(),
+                                   sqlite3_errmsg(db));
+      return rc;
+    }
+    sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  } catch (const std::exception& e) {
+    *error_out = sqlite3_mprintf("%s", e.what());
+    return SQLITE_ERROR;
+  }
+  *out = &table.release()->base;
+  return SQLITE_OK;
+}
+
+// A distinct xCreate (rather than xConnect itself) keeps the module from being eponymous:
+// a bare `SELECT * FROM parquet` has no file to read.
+int Create(sqlite3* db, void* aux, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out) {
+  return Connect(db, aux, argc, argv, out, error_out);
+}
+
+int Disconnect(sqlite3_vtab* vtab) {
+  delete reinterpret_cast<ParquetTable*>(vtab);
+  return SQLITE_OK;
+}
+
+int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
+  ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);
+  // No constraint is pushed down yet: SQLite filters every row itself. The cost grows with
+  // the number of columns used, since only those are decoded.
+  int64_t rows = table->file->num_rows();
+  int used = 0;
+  for (int i = 0; i < 64; i++) used += (info->colUsed >> i) & 1;
+  info->estimatedRows = rows;
+  info->estimatedCost = static_cast<double>(rows) * (1.0 + used);
+  info->idxNum = 0;
+  return SQLITE_OK;
+}
+
+int Open(sqlite3_vtab* vtab, sqlite3_vtab_cursor** out) {
+  try {
+    ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);
+    auto cursor = std::make_unique<ParquetCursor>();
+    std::memset(&cursor->base, 0, sizeof(cursor->base));
+    cursor->states.resize(table->columns.size());
+    *out = &cursor.release()->base;
+    return SQLITE_OK;
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  }
+}
+
+int Close(sqlite3_vtab_cursor* cursor) {
+  delete reinterpret_cast<ParquetCursor*>(cursor);
+  return SQLITE_OK;
+}
+
+// Moves to the first row at or after (row_group, row) that exists.
+void SettleOnRow(ParquetCursor* cursor, const parquet::ParquetFileReader& file) {
+  while (cursor->row_group < file.num_row_groups()) {
+    cursor->rows_in_group = file.row_group_num_rows(cursor->row_group);
+    if (cursor->row < cursor->rows_in_group) {
+      cursor->eof = false;
+      return;
+    }
+    cursor->row_group++;
+    cursor->row = 0;
+  }
+  cursor->eof = true;
+}
+
+int Filter(sqlite3_vtab_cursor* base, int, const char*, int, sqlite3_value**) {
+  ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
+  cursor->row_group = 0;
+  cursor->row = 0;
+  for (ColumnState& state : cursor->states) state.row_group = -1;
+  SettleOnRow(cursor, *TableOf(base)->file);
+  return SQLITE_OK;
+}
+
+int Next(sqlite3_vtab_cursor* base) {
+  ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
+  cursor->row++;
+  if (cursor->row >= cursor->rows_in_group) SettleOnRow(cursor, *TableOf(base)->file);
+  return SQLITE_OK;
+}
+
+int Eof(sqlite3_vtab_cursor* base) { return reinterpret_cast<ParquetCursor*>(base)->eof ? 1 : 0; }
+
+int Rowid(sqlite3_vtab_cursor* base, sqlite3_int64* rowid) {
+  ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
+  *rowid = TableOf(base)->file->row_group_first_row(cursor->row_group) + cursor->row;
+  return SQLITE_OK;
+}
+
+// Positions `state` on the cursor's current row; returns the value index of that row in the
+// batch, or -1 when the row is NULL.
+int64_t PositionColumn(ParquetCursor* cursor, const ParquetTable& table, int leaf, ColumnState* state) {
+  const parquet::ParquetFileReader& file = *table.file;
+  if (state->row_group != cursor->row_group) {
+    if (!state->reader) {
+      parquet::ColumnReaderOptions options;
+      options.verify_crc = table.options.verify_crc;
+      state->reader = parquet::ColumnChunkReader::Make(file, cursor->row_group, leaf, options);
+    } else {
+      state->reader->Reset(cursor->row_group);
+    }
+    state->row_group = cursor->row_group;
+    state->batch.num_levels = 0;
+    state->batch.num_values = 0;
+    state->batch_first_row = 0;
+    state->slot = 0;
+    state->value = 0;
+  }
+  const int64_t row = cursor->row;
+  int64_t batch_end = state->batch_first_row + static_cast<int64_t>(state->batch.num_levels);
+  if (row >= batch_end) {
+    if (row > batch_end) {
+      size_t gap = static_cast<size_t>(row - batch_end);
+      if (state->reader->Skip(gap) != gap) {
+        throw parquet::ParquetError(file.Describe(cursor->row_group, leaf) + ": column has fewer values than the row group's " +
+                                    std::to_string(cursor->rows_in_group) + " rows");
+      }
+    }
+    if (state->reader->ReadBatch(kBatchSlots, &state->batch) == 0) {
+      throw parquet::ParquetError(file.Describe(cursor->row_group, leaf) + ": column has fewer values than the row group's " +
+                                  std::to_string(cursor->rows_in_group) + " rows");
+    }
+    state->batch_first_row = row;
+    state->slot = 0;
+    state->value = 0;
+  }
+  const size_t slot = static_cast<size_t>(row - state->batch_first_row);
+  const int16_t max_def = state->reader->descriptor().max_definition_level;
+  if (max_def == 0) return static_cast<int64_t>(slot);
+  const int16_t* def = state->batch.def_levels.data();
+  size_t value = state->value;
+  for (size_t j = state->slot; j < slot; j++) value += (def[j] == max_def);
+  state->slot = slot;
+  state->value = value;
+  return def[slot] == max_def ? static_cast<int64_t>(value) : -1;
+}
+
+void ResultText(sqlite3_context* ctx, const char* text, size_t length) {
+  sqlite3_result_text64(ctx, length ? text : "", length, SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+
+void ResultTemporal(sqlite3_context* ctx, TimestampForm form, bool ok, int64_t epoch, double julian) {
+  if (form == TimestampForm::kJulianDay) {
+    sqlite3_result_double(ctx, julian);
+  } else if (ok) {
+    sqlite3_result_int64(ctx, epoch);
+  } else {
+    sqlite3_result_error(ctx, "timestamp out of range for the requested unit", -1);
+  }
+}
+
+parquet::EpochUnit EpochUnitOf(TimestampForm form) {
+  switch (form) {
+    case TimestampForm::kUnixEpochMs: return parquet::EpochUnit::MILLIS;
+    case TimestampForm::kUnixEpochUs: return parquet::EpochUnit::MICROS;
+    default: return parquet::EpochUnit::SECONDS;
+  }
+}
+
+// Converts value `index` of the batch to the SQLite value the mapping prescribes.
+void ResultValue(sqlite3_context* ctx, const ColumnMapping& m, const parquet::ColumnBatch& batch, size_t index,
+                 std::string* scratch) {
+  using parquet::ByteArray;
+  char buffer[64];
+  switch (m.kind) {
+    case ValueKind::kNull:
+    case ValueKind::kNested:
+      sqlite3_result_null(ctx);
+      return;
+    case ValueKind::kBoolean:
+      sqlite3_result_int(ctx, batch.values<bool>()[index] ? 1 : 0);
+      return;
+    case ValueKind::kInt32:
+      sqlite3_result_int64(ctx, batch.values<int32_t>()[index]);
+      return;
+    case ValueKind::kUInt32:
+      sqlite3_result_int64(ctx, static_cast<uint32_t>(batch.values<int32_t>()[index]));
+      return;
+    case ValueKind::kInt64:
+      sqlite3_result_int64(ctx, batch.values<int64_t>()[index]);
+      return;
+    case ValueKind::kUInt64: {
+      uint64_t v = static_cast<uint64_t>(batch.values<int64_t>()[index]);
+      if (v <= static_cast<uint64_t>(INT64_MAX)) {
+        sqlite3_result_int64(ctx, static_cast<int64_t>(v));
+      } else {
+        sqlite3_result_double(ctx, static_cast<double>(v));
+      }
+      return;
+    }
+    case ValueKind::kFloat:
+      sqlite3_result_double(ctx, batch.values<float>()[index]);
+      return;
+    case ValueKind::kDouble:
+      sqlite3_result_double(ctx, batch.values<double>()[index]);
+      return;
+    case ValueKind::kFloat16: {
+      const ByteArray& v = batch.values<ByteArray>()[index];
+      sqlite3_result_double(ctx, parquet::HalfToDouble(static_cast<uint16_t>(v.ptr[0] | (v.ptr[1] << 8))));
+      return;
+    }
+    case ValueKind::kText:
+    case ValueKind::kJson: {
+      const ByteArray& v = batch.values<ByteArray>()[index];
+      ResultText(ctx, reinterpret_cast<const char*>(v.ptr), v.len);
+      if (m.kind == ValueKind::kJson) sqlite3_result_subtype(ctx, kJsonSubtype);
+      return;
+    }
+    case ValueKind::kBlob: {
+      const ByteArray& v = batch.values<ByteArray>()[index];
+      if (v.len == 0) {
+        sqlite3_result_zeroblob(ctx, 0);
+      } else {
+        sqlite3_result_blob64(ctx, v.ptr, v.len, SQLITE_TRANSIENT);
+      }
+      return;
+    }
+    case ValueKind::kUuid: {
+      size_t n = parquet::FormatUuid(batch.values<ByteArray>()[index].ptr, buffer);
+      ResultText(ctx, buffer, n);
+      return;
+    }
+    case ValueKind::kInterval: {
+      size_t n = parquet::FormatInterval(batch.values<ByteArray>()[index].ptr, buffer);
+      ResultText(ctx, buffer, n);
+      return;
+    }
+    case ValueKind::kDecimalInt32:
+    case ValueKind::kDecimalInt64: {
+      int64_t unscaled = m.kind == ValueKind::kDecimalInt32 ? batch.values<int32_t>()[index]
+                                                            : batch.values<int64_t>()[index];
+      if (m.decimal_as_text) {
+        scratch->resize(parquet::DecimalTextCapacity(8, m.decimal_scale));
+        size_t n = parquet::FormatDecimal(unscaled, m.decimal_scale, scratch->data());
+        ResultText(ctx, scratch->data(), n);
+      } else {
+        sqlite3_result_double(ctx, parquet::DecimalToDouble(unscaled, m.decimal_scale));
+      }
+      return;
+    }
+    case ValueKind::kDecimalBytes: {
+      const ByteArray& v = batch.values<ByteArray>()[index];
+      if (m.decimal_as_text) {
+        size_t capacity = parquet::DecimalTextCapacity(v.len, m.decimal_scale);
+        if (scratch->size() < capacity) scratch->resize(capacity);
+        size_t n = parquet::FormatDecimalBigEndian(v.ptr, v.len, m.decimal_scale, scratch->data(), capacity);
+        ResultText(ctx, scratch->data(), n);
+      } else {
+        sqlite3_result_double(ctx, parquet::DecimalBigEndianToDouble(v.ptr, v.len, m.decimal_scale));
+      }
+      return;
+    }
+    case ValueKind::kDate: {
+      int32_t days = batch.values<int32_t>()[index];
+      if (m.timestamp_form == TimestampForm::kText) {
+        ResultText(ctx, buffer, parquet::FormatDate(days, buffer));
+      } else {
+        int64_t epoch = 0;
+        bool ok = m.timestamp_form != TimestampForm::kJulianDay &&
+                  parquet::DateToEpoch(days, EpochUnitOf(m.timestamp_form), &epoch);
+        ResultTemporal(ctx, m.timestamp_form, ok, epoch,
+                       m.timestamp_form == TimestampForm::kJulianDay ? parquet::DateToJulianDay(days) : 0);
+      }
+      return;
+    }
+    case ValueKind::kTime32:
+      ResultText(ctx, buffer, parquet::FormatTime(batch.values<int32_t>()[index], m.time_unit, buffer));
+      return;
+    case ValueKind::kTime64:
+      ResultText(ctx, buffer, parquet::FormatTime(batch.values<int64_t>()[index], m.time_unit, buffer));
+      return;
+    case ValueKind::kTimestamp: {
+      int64_t v = batch.values<int64_t>()[index];
+      if (m.timestamp_form == TimestampForm::kText) {
+        ResultText(ctx, buffer, parquet::FormatTimestamp(v, m.time_unit, buffer));
+      } else {
+        int64_t epoch = 0;
+        bool ok = m.timestamp_form != TimestampForm::kJulianDay &&
+                  parquet::TimestampToEpoch(v, m.time_unit, EpochUnitOf(m.timestamp_form), &epoch);
+        ResultTemporal(ctx, m.timestamp_form, ok, epoch,
+                       m.timestamp_form == TimestampForm::kJulianDay ? parquet::TimestampToJulianDay(v, m.time_unit) : 0);
+      }
+      return;
+    }
+    case ValueKind::kInt96Timestamp: {
+      const parquet::Int96& v = batch.values<parquet::Int96>()[index];
+      if (m.timestamp_form == TimestampForm::kText) {
+        ResultText(ctx, buffer, parquet::FormatInt96Timestamp(v, buffer));
+      } else {
+        int64_t epoch = 0;
+        bool ok = m.timestamp_form != TimestampForm::kJulianDay &&
+                  parquet::Int96ToEpoch(v, EpochUnitOf(m.timestamp_form), &epoch);
+        ResultTemporal(ctx, m.timestamp_form, ok, epoch,
+                       m.timestamp_form == TimestampForm::kJulianDay ? parquet::Int96ToJulianDay(v) : 0);
+      }
+      return;
+    }
+  }
+  sqlite3_result_null(ctx);
+}
+
+int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
+  ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
+  ParquetTable* table = TableOf(base);
+  const ColumnMapping& mapping = table->columns[static_cast<size_t>(column)];
+  if (mapping.leaf_column < 0 || mapping.kind == ValueKind::kNull) {
+    sqlite3_result_null(ctx);
+    return SQLITE_OK;
+  }
+  try {
+    ColumnState& state = cursor->states[static_cast<size_t>(column)];
+    int64_t index = PositionColumn(cursor, *table, mapping.leaf_column, &state);
+    if (index < 0) {
+      sqlite3_result_null(ctx);
+    } else {
+      ResultValue(ctx, mapping, state.batch, static_cast<size_t>(index), &cursor->text);
+    }
+    return SQLITE_OK;
+  } catch (const std::bad_alloc&) {
+    sqlite3_result_error_nomem(ctx);
+    return SQLITE_NOMEM;
+  } catch (const std::exception& e) {
+    SetError(base->pVtab, e.what());
+    sqlite3_result_error(ctx, e.what(), -1);
+    return SQLITE_ERROR;
+  }
+}
+
+sqlite3_module parquet_module = {
+    /* iVersion    */ 0,
+    /* xCreate     */ Create,
+    /* xConnect    */ Connect,
+    /* xBestIndex  */ BestIndex,
+    /* xDisconnect */ Disconnect,
+    /* xDestroy    */ Disconnect,
+    /* xOpen       */ Open,
+    /* xClose      */ Close,
+    /* xFilter     */ Filter,
+    /* xNext       */ Next,
+    /* xEof        */ Eof,
+    /* xColumn     */ Column,
+    /* xRowid      */ Rowid,
+    /* xUpdate     */ nullptr,
+    /* xBegin      */ nullptr,
+    /* xSync       */ nullptr,
+    /* xCommit     */ nullptr,
+    /* xRollback   */ nullptr,
+    /* xFindMethod */ nullptr,
+    /* xRename     */ nullptr,
+    /* xSavepoint  */ nullptr,
+    /* xRelease    */ nullptr,
+    /* xRollbackTo */ nullptr,
+    /* xShadowName */ nullptr,
+};
+
+}  // namespace
+
+int RegisterParquetModule(sqlite3* db) { return sqlite3_create_module_v2(db, "parquet", &parquet_module, nullptr, nullptr); }
+
+}  // namespace sqlite_parquet

@@ -1,0 +1,42 @@
+// Page compression: decompresses and compresses the body of a data or dictionary page with
+// each codec Parquet defines (the LZ4 codec's Hadoop framing and its legacy variants
+// included). Decompression is bounded by the caller's expected size, so corrupt or
+// malicious input fails with ParquetError instead of filling memory.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "format/enums.h"
+
+namespace parquet {
+
+// Decompresses src into exactly dst_size bytes at dst (the page header's uncompressed size,
+// which the caller has already checked against the file and a per-page maximum). Never
+// writes more than dst_size bytes. Throws ParquetError when the data is corrupt, truncated,
+// decompresses to a different size, or the codec is unsupported. An empty src is accepted
+// for dst_size == 0 with every codec.
+//
+// Accepted inputs beyond the plain codec formats:
+//   GZIP: several concatenated gzip members; a zlib stream; a raw deflate stream.
+//   ZSTD: one or more concatenated frames (skippable frames ignored).
+//   LZ4:  Hadoop framing, else a raw LZ4 block (old parquet-cpp), else the LZ4 frame format.
+void Decompress(CompressionCodec codec, const uint8_t* src, size_t src_size, uint8_t* dst,
+                size_t dst_size);
+
+// Appends the compressed form of src to *out. level is codec-specific; std::nullopt picks the
+// default. Ranges: GZIP 0..9 (default 6), BROTLI 0..11 (default 8: the library's own
+// default 11 is too slow for writing pages), ZSTD as the library allows (default 3),
+// LZ4 and LZ4_RAW 1..12 (default 1; 1 and 2 are the fast compressor, 3..12 LZ4HC).
+// UNCOMPRESSED and SNAPPY ignore level. LZ4 is written with Hadoop framing in blocks small
+// enough for Hadoop's reader. Throws ParquetError for an unsupported codec or a level out
+// of range.
+void Compress(CompressionCodec codec, const uint8_t* src, size_t src_size,
+              std::optional<int> level, std::string* out);
+
+// True for the codecs Decompress and Compress handle (all but LZO and unknown numbers).
+bool IsSupported(CompressionCodec codec);
+
+}  // namespace parquet

@@ -1,0 +1,177 @@
+// BYTE_STREAM_SPLIT decoders and encoders (layout in byte_stream_split.h). Decoding
+// gathers byte k of each value from stream k; encoding scatters them back. Widths 2, 4
+// and 8 get loops with the width known at compile time; other widths use a generic loop.
+#include "format/encoding/byte_stream_split.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "format/error.h"
+
+namespace parquet {
+
+namespace {
+
+[[noreturn]] void Fail(const std::string& message) {
+  throw ParquetError("byte stream split: " + message);
+}
+
+void CheckSize(size_t size, size_t num_values, size_t width) {
+  if (size % width != 0 || size / width != num_values) {
+    Fail("data of " + std::to_string(size) + " bytes does not hold exactly " +
+         std::to_string(num_values) + " values of " + std::to_string(width) + " bytes");
+  }
+}
+
+// Values first .. first+count of the N-value split data, joined into out (count*Width bytes).
+template <size_t Width>
+void GatherFixed(const uint8_t* data, size_t num_values, size_t first, size_t count,
+                 uint8_t* out) {
+  const uint8_t* streams[Width];
+  for (size_t k = 0; k < Width; ++k) streams[k] = data + k * num_values + first;
+  for (size_t i = 0; i < count; ++i) {
+    for (size_t k = 0; k < Width; ++k) out[i * Width + k] = streams[k][i];
+  }
+}
+
+void Gather(const uint8_t* data, size_t num_values, size_t width, size_t first, size_t count,
+            uint8_t* out) {
+  switch (width) {
+    case 2: return GatherFixed<2>(data, num_values, first, count, out);
+    case 4: return GatherFixed<4>(data, num_values, first, count, out);
+    case 8: return GatherFixed<8>(data, num_values, first, count, out);
+    default:
+      for (size_t k = 0; k < width; ++k) {
+        const uint8_t* stream = data + k * num_values + first;
+        for (size_t i = 0; i < count; ++i) out[i * width + k] = stream[i];
+      }
+  }
+}
+
+// Splits count values of `width` bytes at `values` into streams appended to out.
+void Scatter(const uint8_t* values, size_t count, size_t width, std::string& out) {
+  const size_t start = out.size();
+  out.resize(start + count * width);
+  uint8_t* streams = reinterpret_cast<uint8_t*>(out.data() + start);
+  for (size_t k = 0; k < width; ++k) {
+    uint8_t* stream = streams + k * count;
+    for (size_t i = 0; i < count; ++i) stream[i] = values[i * width + k];
+  }
+}
+
+// The in-memory bytes of T, put in little-endian order (the order the streams use).
+template <typename T>
+void ToLittleEndian(uint8_t* bytes) {
+  if constexpr (std::endian::native == std::endian::big) std::reverse(bytes, bytes + sizeof(T));
+}
+
+}  // namespace
+
+template <typename T>
+void ByteStreamSplitDecoder<T>::SetData(const uint8_t* data, size_t size, size_t num_values) {
+  CheckSize(size, num_values, sizeof(T));
+  data_ = data;
+  num_values_ = num_values;
+  next_value_ = 0;
+}
+
+template <typename T>
+size_t ByteStreamSplitDecoder<T>::Decode(T* out, size_t n) {
+  n = std::min(n, num_values_ - next_value_);
+  uint8_t* bytes = reinterpret_cast<uint8_t*>(out);
+  GatherFixed<sizeof(T)>(data_, num_values_, next_value_, n, bytes);
+  if constexpr (std::endian::native == std::endian::big) {
+    for (size_t i = 0; i < n; ++i) ToLittleEndian<T>(bytes + i * sizeof(T));
+  }
+  next_value_ += n;
+  return n;
+}
+
+template <typename T>
+size_t ByteStreamSplitDecoder<T>::Skip(size_t n) {
+  n = std::min(n, num_values_ - next_value_);
+  next_value_ += n;
+  return n;
+}
+
+ByteStreamSplitFixedLenDecoder::ByteStreamSplitFixedLenDecoder(uint32_t type_length)
+    : type_length_(type_length) {
+  if (type_length == 0) Fail("fixed length 0 is not a valid type_length");
+}
+
+void ByteStreamSplitFixedLenDecoder::SetData(const uint8_t* data, size_t size,
+                                             size_t num_values) {
+  CheckSize(size, num_values, type_length_);
+  data_ = data;
+  num_values_ = num_values;
+  next_value_ = 0;
+}
+
+size_t ByteStreamSplitFixedLenDecoder::Decode(ByteArray* out, size_t n) {
+  n = std::min(n, num_values_ - next_value_);
+  // n * type_length_ <= the data size checked in SetData.
+  if (buffer_.size() < n * type_length_) buffer_.resize(n * type_length_);
+  Gather(data_, num_values_, type_length_, next_value_, n, buffer_.data());
+  for (size_t i = 0; i < n; ++i) {
+    out[i] = ByteArray{buffer_.data() + i * type_length_, type_length_};
+  }
+  next_value_ += n;
+  return n;
+}
+
+size_t ByteStreamSplitFixedLenDecoder::Skip(size_t n) {
+  n = std::min(n, num_values_ - next_value_);
+  next_value_ += n;
+  return n;
+}
+
+template <typename T>
+void ByteStreamSplitEncoder<T>::Put(const T* values, size_t count) {
+  const size_t start = values_.size();
+  values_.resize(start + count * sizeof(T));
+  uint8_t* bytes = reinterpret_cast<uint8_t*>(values_.data() + start);
+  if (count > 0) std::memcpy(bytes, values, count * sizeof(T));
+  if constexpr (std::endian::native == std::endian::big) {
+    for (size_t i = 0; i < count; ++i) ToLittleEndian<T>(bytes + i * sizeof(T));
+  }
+}
+
+template <typename T>
+void ByteStreamSplitEncoder<T>::Finish(std::string& out) {
+  Scatter(reinterpret_cast<const uint8_t*>(values_.data()), values_.size() / sizeof(T),
+          sizeof(T), out);
+  values_.clear();
+}
+
+ByteStreamSplitFixedLenEncoder::ByteStreamSplitFixedLenEncoder(uint32_t type_length)
+    : type_length_(type_length) {
+  if (type_length == 0) Fail("fixed length 0 is not a valid type_length");
+}
+
+void ByteStreamSplitFixedLenEncoder::Put(const ByteArray* values, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    if (values[i].len != type_length_) {
+      Fail("value of " + std::to_string(values[i].len) + " bytes in a column of fixed length " +
+           std::to_string(type_length_));
+    }
+    values_.append(reinterpret_cast<const char*>(values[i].ptr), type_length_);
+  }
+}
+
+void ByteStreamSplitFixedLenEncoder::Finish(std::string& out) {
+  Scatter(reinterpret_cast<const uint8_t*>(values_.data()), values_.size() / type_length_,
+          type_length_, out);
+  values_.clear();
+}
+
+template class ByteStreamSplitDecoder<float>;
+template class ByteStreamSplitDecoder<double>;
+template class ByteStreamSplitDecoder<int32_t>;
+template class ByteStreamSplitDecoder<int64_t>;
+template class ByteStreamSplitEncoder<float>;
+template class ByteStreamSplitEncoder<double>;
+template class ByteStreamSplitEncoder<int32_t>;
+template class ByteStreamSplitEncoder<int64_t>;
+
+}  // namespace parquet

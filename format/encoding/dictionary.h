@@ -1,0 +1,117 @@
+// Dictionary encoding (Encodings.md, PLAIN_DICTIONARY = 2 and RLE_DICTIONARY = 8).
+//
+// In our words: a column chunk's distinct values are stored once, PLAIN-encoded, in a
+// dictionary page that comes before its data pages. A data page then holds, per non-null
+// value, its index into that dictionary:
+//   dictionary-indices := <bit width: 1 byte, at most 32> <rle/bit-packed hybrid indices>
+// with the hybrid at that bit width and no 4-byte length prefix.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "format/encoding/rle_bit_packed_hybrid.h"
+#include "format/encoding/value_decoder.h"
+#include "format/physical_values.h"
+
+namespace parquet {
+
+// T: int32_t, int64_t, Int96, float, double or ByteArray (BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY).
+template <typename T>
+class DictionaryDecoder : public ValueDecoder<T> {
+ public:
+  // Copies the decoded dictionary page entries. ByteArray views keep pointing into the
+  // dictionary page, which must outlive the decoding.
+  void SetDictionary(const T* values, size_t count);
+  const T* dictionary() const { return dictionary_.data(); }
+  size_t dictionary_size() const { return dictionary_.size(); }
+
+  // Reads the bit-width byte and starts on the hybrid indices.
+  void SetData(const uint8_t* data, size_t size, size_t num_values) override;
+
+  // Values are looked up from indices decoded in batches; each batch is range-checked once.
+  // A whole RLE run is checked once and filled with one value.
+  size_t Decode(T* out, size_t n) override;
+  size_t Skip(size_t n) override;
+
+  // Decodes the next min(n, remaining) indices without looking them up, each checked to be
+  // below dictionary_size(); returns how many.
+  size_t DecodeIndices(uint32_t* out, size_t n);
+
+  size_t values_left() const { return values_left_; }
+
+ private:
+  static constexpr size_t kIndexBatch = 1024;
+
+  void CheckIndexBatch(const uint32_t* indices, size_t count) const;
+  [[noreturn]] void ThrowIndexOutOfRange(uint32_t index) const;
+  [[noreturn]] void ThrowTruncated(size_t decoded_in_call) const;
+
+  std::vector<T> dictionary_;
+  RleBitPackedDecoder index_decoder_;
+  std::vector<uint32_t> index_buffer_;  // reused across calls
+  size_t num_values_ = 0;
+  size_t values_left_ = 0;
+};
+
+// Builds a dictionary from the values it is given (bit-identical values share an entry) and
+// emits indices with the smallest bit width that covers the dictionary. Deliberately simple:
+// no size limits or fallback decisions; the writer watches dictionary_size() and
+// dictionary_page_bytes() and switches to PLAIN itself.
+template <typename T>
+class DictionaryEncoder {
+ public:
+  // For ByteArray, fixed_type_length >= 0 means FIXED_LEN_BYTE_ARRAY values of that length
+  // (the dictionary page then has no length prefixes); otherwise it is ignored.
+  explicit DictionaryEncoder(int fixed_type_length = -1);
+
+  // Adds values: each gets the index of an equal entry, or a new entry.
+  void Put(const T* values, size_t count);
+
+  size_t dictionary_size() const { return dictionary_.size(); }
+  const std::vector<T>& dictionary() const { return dictionary_; }
+  // Bytes of the PLAIN-encoded dictionary page WriteDictionaryPage would append.
+  size_t dictionary_page_bytes() const { return dictionary_page_bytes_; }
+  size_t buffered_indices() const { return indices_.size(); }
+
+  // Appends the dictionary entries, PLAIN-encoded, in index order.
+  void WriteDictionaryPage(std::string* out) const;
+
+  // Appends the bit-width byte and the hybrid-encoded indices put since the last call.
+  void FlushIndices(std::string* out);
+
+ private:
+  struct BytesHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view bytes) const { return std::hash<std::string_view>{}(bytes); }
+  };
+
+  int fixed_type_length_;
+  // Keys are the value's bytes; ByteArray entries of dictionary_ point into these keys,
+  // which stay put when the map rehashes.
+  std::unordered_map<std::string, uint32_t, BytesHash, std::equal_to<>> index_of_;
+  std::vector<T> dictionary_;
+  std::vector<uint32_t> indices_;
+  size_t dictionary_page_bytes_ = 0;
+};
+
+extern template class DictionaryDecoder<int32_t>;
+extern template class DictionaryDecoder<int64_t>;
+extern template class DictionaryDecoder<Int96>;
+extern template class DictionaryDecoder<float>;
+extern template class DictionaryDecoder<double>;
+extern template class DictionaryDecoder<ByteArray>;
+
+extern template class DictionaryEncoder<int32_t>;
+extern template class DictionaryEncoder<int64_t>;
+extern template class DictionaryEncoder<Int96>;
+extern template class DictionaryEncoder<float>;
+extern template class DictionaryEncoder<double>;
+extern template class DictionaryEncoder<ByteArray>;
+
+}  // namespace parquet

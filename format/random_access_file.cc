@@ -1,0 +1,105 @@
+// Local-file (pread) and in-memory implementations of RandomAccessFile.
+#include "format/random_access_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "format/error.h"
+
+namespace parquet {
+
+void RandomAccessFile::ReadAt(uint64_t offset, size_t length, std::vector<uint8_t>* out) {
+  CheckRange(offset, length);
+  out->resize(length);
+  if (length > 0) ReadAt(offset, length, out->data());
+}
+
+void RandomAccessFile::CheckRange(uint64_t offset, uint64_t length) const {
+  uint64_t size = Size();
+  if (offset > size || length > size - offset) {
+    throw ParquetError("read of " + std::to_string(length) + " bytes at offset " +
+                       std::to_string(offset) + " is beyond the end of " + Name() + " (" +
+                       std::to_string(size) + " bytes)");
+  }
+}
+
+namespace {
+
+class LocalFile final : public RandomAccessFile {
+ public:
+  LocalFile(int fd, uint64_t size, std::string path) : fd_(fd), size_(size), path_(std::move(path)) {}
+  ~LocalFile() override { ::close(fd_); }
+
+  uint64_t Size() const override { return size_; }
+  const std::string& Name() const override { return path_; }
+
+  void ReadAt(uint64_t offset, size_t length, uint8_t* out) override {
+    CheckRange(offset, length);
+    size_t done = 0;
+    while (done < length) {
+      ssize_t n = ::pread(fd_, out + done, length - done, static_cast<off_t>(offset + done));
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        throw ParquetError("cannot read " + path_ + ": " + std::strerror(errno));
+      }
+      if (n == 0) {
+        throw ParquetError("unexpected end of file in " + path_ +
+                           " (was it truncated while being read?)");
+      }
+      done += static_cast<size_t>(n);
+    }
+  }
+  using RandomAccessFile::ReadAt;
+
+ private:
+  int fd_;
+  uint64_t size_;
+  std::string path_;
+};
+
+class MemoryFile final : public RandomAccessFile {
+ public:
+  MemoryFile(const uint8_t* data, size_t size, std::string name)
+      : bytes_(data, data + size), name_(std::move(name)) {}
+
+  uint64_t Size() const override { return bytes_.size(); }
+  const std::string& Name() const override { return name_; }
+
+  void ReadAt(uint64_t offset, size_t length, uint8_t* out) override {
+    CheckRange(offset, length);
+    if (length > 0) std::memcpy(out, bytes_.data() + offset, length);
+  }
+  using RandomAccessFile::ReadAt;
+
+ private:
+  std::vector<uint8_t> bytes_;
+  std::string name_;
+};
+
+}  // namespace
+
+std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw ParquetError("cannot open " + path + ": " + std::strerror(errno));
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    throw ParquetError("cannot stat " + path + ": " + std::strerror(err));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    throw ParquetError("cannot open " + path + ": it is a directory");
+  }
+  return std::make_unique<LocalFile>(fd, static_cast<uint64_t>(st.st_size), path);
+}
+
+std::unique_ptr<RandomAccessFile> OpenMemoryFile(const uint8_t* data, size_t size, std::string name) {
+  return std::make_unique<MemoryFile>(data, size, std::move(name));
+}
+
+}  // namespace parquet

@@ -1,0 +1,44 @@
+// Positional reads from a Parquet file: the only way the format library touches bytes on
+// disk (or in memory, for tests and fuzzing). Every read is checked against the size, so a
+// length or offset taken from a file can never reach past its end.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace parquet {
+
+class RandomAccessFile {
+ public:
+  virtual ~RandomAccessFile() = default;
+
+  // Total size in bytes, fixed when the file was opened.
+  virtual uint64_t Size() const = 0;
+
+  // Reads exactly `length` bytes at `offset` into out. Throws ParquetError when the range
+  // is outside the file or the read comes up short (the file shrank underneath us).
+  virtual void ReadAt(uint64_t offset, size_t length, uint8_t* out) = 0;
+
+  // The name used in error messages (usually the path).
+  virtual const std::string& Name() const = 0;
+
+  // Reads [offset, offset + length) into *out, resizing it.
+  void ReadAt(uint64_t offset, size_t length, std::vector<uint8_t>* out);
+
+ protected:
+  // Throws unless [offset, offset + length) lies inside the file.
+  void CheckRange(uint64_t offset, uint64_t length) const;
+};
+
+// Opens a local file for reading with pread; throws ParquetError naming the path and the
+// system error when it cannot be opened.
+std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path);
+
+// A file held in memory (tests, fuzzing). The bytes are copied.
+std::unique_ptr<RandomAccessFile> OpenMemoryFile(const uint8_t* data, size_t size,
+                                                 std::string name = "<memory>");
+
+}  // namespace parquet

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian packages needed to build and test sqlite-parquet, only those missing.
+# Silent when everything is installed; works unattended (CI=true, no stdin).
+set -euo pipefail
+
+PACKAGES=(build-essential cmake pkg-config libsqlite3-dev sqlite3 libzstd-dev libsnappy-dev
+          liblz4-dev zlib1g-dev libbrotli-dev libxxhash-dev libssl-dev doctest-dev)
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+  echo "install_deps: not a Debian system; install the equivalents of: ${PACKAGES[*]}" >&2
+  exit 0
+fi
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+  [[ "$status" == *" installed" ]] || missing+=("$pkg")
+done
+((${#missing[@]} == 0)) && exit 0
+
+echo "install_deps: installing ${missing[*]}"
+sudo=()
+if [[ $(id -u) -ne 0 ]]; then
+  if ! command -v sudo >/dev/null 2>&1; then
+    echo "install_deps: not root and no sudo; please install: ${missing[*]}" >&2
+    exit 1
+  fi
+  sudo=(sudo)
+  [[ -t 0 ]] || sudo+=(-n)  # never wait for a password without a terminal
+fi
+apt=("${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 -q)
+"${apt[@]}" update </dev/null
+"${apt[@]}" install -y --no-install-recommends "${missing[@]}" </dev/null

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Totals the suite logs written by scripts/run_tests.sh. For each LOGDIR/*.log, the last
+# line of the form "... N passed, M failed" (our runners) or doctest's
+# "[doctest] test cases: T | N passed | M failed" gives the suite's counts; a suite that
+# exited non-zero without reporting a failure (crash, sanitizer, timeout) counts one failure.
+# The last line printed is "N passed, M failed"; exits 1 if anything failed.
+#
+# Usage: scripts/summarize_tests.sh LOGDIR
+set -uo pipefail
+
+logdir=${1:?usage: $0 LOGDIR}
+total_pass=0 total_fail=0 bad=0
+shopt -s nullglob
+logs=("$logdir"/*.log)
+
+echo "=== summary"
+if ((${#logs[@]} == 0)); then
+  echo "no test logs in $logdir"
+  bad=1
+fi
+for log in "${logs[@]}"; do
+  name=$(basename "$log" .log)
+  rc=$(cat "${log%.log}.rc" 2>/dev/null || echo 1)
+  # Strip colour codes, then find the last summary line.
+  counts=$(sed -e 's/\x1b\[[0-9;]*m//g' "$log" | awk '
+    /\[doctest\] test cases:/ {
+      if (match($0, /[0-9]+ passed/)) p = substr($0, RSTART, RLENGTH) + 0
+      if (match($0, /[0-9]+ failed/)) f = substr($0, RSTART, RLENGTH) + 0
+      found = 1; next
+    }
+    /[0-9]+ passed, [0-9]+ failed[ \t]*$/ {
+      match($0, /[0-9]+ passed, [0-9]+ failed[ \t]*$/)
+      split(substr($0, RSTART, RLENGTH), w, " ")
+      p = w[1] + 0; f = w[3] + 0; found = 1
+    }
+    END { if (found) print p, f }')
+  if [[ -z $counts ]]; then
+    pass=0 fail=1 note=" (no summary line; exit status $rc)"
+  else
+    read -r pass fail <<<"$counts"
+    note=""
+    if [[ $rc != 0 ]] && ((fail == 0)); then
+      fail=1 note=" (exit status $rc after reporting no failure)"
+    fi
+  fi
+  printf '%s: %d passed, %d failed%s\n' "$name" "$pass" "$fail" "$note"
+  total_pass=$((total_pass + pass))
+  total_fail=$((total_fail + fail))
+done
+
+echo "$total_pass passed, $total_fail failed"
+((total_fail == 0 && bad == 0))
