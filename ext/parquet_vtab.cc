@@ -111,28 +111,16 @@ std::string Lowercase(std::string s) {
 // Parses the CREATE VIRTUAL TABLE arguments (argv[3..]) into *options.
 bool ParseTableOptions(int argc, const char* const* argv, TableOptions* options, std::string* error) {
   OptionSet set;
-  set.AddString("filename");
-  set.AddBool("binary_as_string");
-  set.AddEnum("decimal_as", {"real", "text"});
-  set.AddEnum("timestamp_as", {"text", "unixepoch", "unixepoch_ms", "unixepoch_us", "julianday"});
-  set.AddBool("verify_crc");
-  std::vector<std::string> args;
-  for (int i = 3; i < argc; i++) args.emplace_back(argv[i]);
+  set.AddString("filename")
+      .SetPositional("filename")
+      .AddBoolean("binary_as_string")
+      .AddEnum("decimal_as", {"real", "text"})
+      .AddEnum("timestamp_as", {"text", "unixepoch", "unixepoch_ms", "unixepoch_us", "julianday"})
+      .AddBoolean("verify_crc");
   ParsedOptions parsed;
-  if (!set.Parse(args, &parsed, error)) return false;
-  if (parsed.positional.size() > 1) {
-    *error = "too many unnamed arguments: only the file name may be given without a key";
-    return false;
-  }
-  if (!parsed.positional.empty()) {
-    if (parsed.Has("filename")) {
-      *error = "the file name is given twice (unnamed and as filename=)";
-      return false;
-    }
-    options->filename = parsed.positional[0];
-  } else if (parsed.Has("filename")) {
-    options->filename = parsed.GetString("filename");
-  } else {
+  if (!set.Parse(argc - 3, argv + 3, &parsed, error)) return false;
+  options->filename = std::string(parsed.GetString("filename", ""));
+  if (!parsed.Has("filename")) {
     *error = "missing file name: use parquet('file.parquet') or parquet(filename='file.parquet')";
     return false;
   }
@@ -140,17 +128,12 @@ bool ParseTableOptions(int argc, const char* const* argv, TableOptions* options,
     *error = "empty file name";
     return false;
   }
-  if (parsed.Has("binary_as_string")) options->mapping.binary_as_string = parsed.GetBool("binary_as_string");
-  if (parsed.Has("decimal_as")) options->mapping.decimal_as_text = parsed.GetString("decimal_as") == "text";
-  if (parsed.Has("timestamp_as")) {
-    std::string form = parsed.GetString("timestamp_as");
-    if (form == "unixepoch") options->mapping.timestamp_form = TimestampForm::kUnixEpoch;
-    else if (form == "unixepoch_ms") options->mapping.timestamp_form = TimestampForm::kUnixEpochMs;
-    else if (form == "unixepoch_us") options->mapping.timestamp_form = TimestampForm::kUnixEpochUs;
-    else if (form == "julianday") options->mapping.timestamp_form = TimestampForm::kJulianDay;
-    else options->mapping.timestamp_form = TimestampForm::kText;
-  }
-  if (parsed.Has("verify_crc")) options->verify_crc = parsed.GetBool("verify_crc");
+  options->mapping.binary_as_string = parsed.GetBool("binary_as_string", false);
+  options->mapping.decimal_as_text = parsed.GetEnumIndex("decimal_as", 0) == 1;
+  static const TimestampForm kForms[] = {TimestampForm::kText, TimestampForm::kUnixEpoch, TimestampForm::kUnixEpochMs,
+                                         TimestampForm::kUnixEpochUs, TimestampForm::kJulianDay};
+  options->mapping.timestamp_form = kForms[parsed.GetEnumIndex("timestamp_as", 0)];
+  options->verify_crc = parsed.GetBool("verify_crc", true);
   return true;
 }
 

@@ -33,6 +33,8 @@ namespace {
 
 // Largest uncompressed page we accept; larger claims are treated as corrupt.
 constexpr int64_t kMaxPageSize = int64_t{1} << 30;
+// Bytes read past a column chunk's recorded end to complete a cut-off page header.
+constexpr size_t kPageHeaderSlack = 256;
 
 int BitWidth(int16_t max_level) {
   int width = 0;
@@ -97,6 +99,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     }
     ColumnChunkRange range = file_.column_chunk_range(row_group, column_);
     file_.file().ReadAt(range.offset, static_cast<size_t>(range.length), &chunk_);
+    chunk_offset_ = range.offset;
     counters_.bytes_read += range.length;
     pos_ = 0;
     page_ordinal_ = -1;
@@ -208,8 +211,18 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     while (pos_ < chunk_.size()) {
       page_ordinal_++;
       size_t header_size = 0;
-      header_ = ParsePageHeader(chunk_.data() + pos_, chunk_.size() - pos_, &header_size);
+      try {
+        header_ = ParsePageHeader(chunk_.data() + pos_, chunk_.size() - pos_, &header_size);
+      } catch (const ParquetError&) {
+        // A header cut off by a too-small total_compressed_size: retry with more bytes.
+        if (!ExtendChunk(kPageHeaderSlack)) throw;
+        header_ = ParsePageHeader(chunk_.data() + pos_, chunk_.size() - pos_, &header_size);
+      }
       pos_ += header_size;
+      if (header_.compressed_page_size >= 0 &&
+          static_cast<uint64_t>(header_.compressed_page_size) > chunk_.size() - pos_) {
+        ExtendChunk(static_cast<size_t>(header_.compressed_page_size) - (chunk_.size() - pos_));
+      }
       if (header_.compressed_page_size < 0 ||
           static_cast<uint64_t>(header_.compressed_page_size) > chunk_.size() - pos_) {
         throw ParquetError("page of " + std::to_string(header_.compressed_page_size) +
@@ -260,6 +273,21 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     return false;
   }
 
+  // Some writers (PARQUET-816) store a total_compressed_size smaller than the pages they
+  // wrote. When a page runs past the chunk, the missing bytes are read from the file as
+  // long as they lie before the footer. Returns false when there are no such bytes.
+  bool ExtendChunk(size_t wanted) {
+    const uint64_t chunk_end = chunk_offset_ + chunk_.size();
+    const uint64_t data_end = file_.file().Size() - 8 - file_.footer_length();
+    if (chunk_end >= data_end || wanted == 0) return false;
+    size_t extra = static_cast<size_t>(std::min<uint64_t>(wanted, data_end - chunk_end));
+    size_t old_size = chunk_.size();
+    chunk_.resize(old_size + extra);
+    file_.file().ReadAt(chunk_end, extra, chunk_.data() + old_size);
+    counters_.bytes_read += extra;
+    return true;
+  }
+
   void VerifyCrc() {
     if (!options_.verify_crc || !header_.crc.has_value()) return;
     uint32_t actual = Crc32(body_, body_size_);
@@ -296,6 +324,12 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     VerifyCrc();
     size_t size = static_cast<size_t>(header_.uncompressed_page_size);
     const uint8_t* data = Decompressed(body_, body_size_, size, true, &dictionary_buffer_);
+    if (data != dictionary_buffer_.data()) {
+      // Uncompressed: copy, so that the dictionary's views never point into chunk_, which
+      // ExtendChunk may reallocate.
+      dictionary_buffer_.assign(data, data + size);
+      data = dictionary_buffer_.data();
+    }
     if (dict.num_values < 0 || static_cast<uint64_t>(dict.num_values) > MaxValuesIn(size)) {
       throw ParquetError("dictionary page claims " + std::to_string(dict.num_values) +
                          " values in " + std::to_string(size) + " bytes");
@@ -429,6 +463,27 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     }
   }
 
+  // How many values to announce to the value decoder. A v1 page only says how many slots it
+  // has (nulls included); for encodings whose size follows from the count, the value section's
+  // size gives the exact count of non-null values instead.
+  size_t ValueCountBound(Encoding encoding, size_t values_size, size_t slots) const {
+    size_t width = 0;
+    if constexpr (std::is_same_v<T, ByteArray>) {
+      if (descriptor_->physical_type == Type::FIXED_LEN_BYTE_ARRAY) width = static_cast<size_t>(descriptor_->type_length);
+    } else if constexpr (!std::is_same_v<T, bool>) {
+      width = sizeof(T);
+    }
+    if (width == 0) {
+      if constexpr (std::is_same_v<T, bool>) {
+        if (encoding == Encoding::PLAIN) return std::min<uint64_t>(slots, uint64_t{values_size} * 8);
+      }
+      return slots;
+    }
+    if (encoding == Encoding::BYTE_STREAM_SPLIT) return values_size / width;
+    if (encoding == Encoding::PLAIN) return std::min(slots, values_size / width);
+    return slots;
+  }
+
   // Decompresses the current data page and prepares its level and value decoders.
   void LoadPage() {
     VerifyCrc();
@@ -490,7 +545,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       value_count_bound = static_cast<size_t>(h.num_values - h.num_nulls);
     }
     value_decoder_ = DecoderFor(encoding);
-    value_decoder_->SetData(values, values_size, value_count_bound);
+    value_decoder_->SetData(values, values_size, ValueCountBound(encoding, values_size, value_count_bound));
     page_loaded_ = true;
     counters_.pages_read++;
   }
@@ -504,6 +559,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   int rep_bit_width_ = 0;
 
   std::vector<uint8_t> chunk_;  // the column chunk's bytes as stored
+  uint64_t chunk_offset_ = 0;   // where chunk_ starts in the file
   size_t pos_ = 0;              // next page header within chunk_
   int page_ordinal_ = -1;       // index of the current page within the chunk
   int64_t levels_seen_ = 0;     // sum of num_values of the data pages met so far

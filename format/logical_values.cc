@@ -14,7 +14,7 @@ namespace parquet {
 
 namespace {
 
-using Int128 = __int128;
+__extension__ typedef __int128 Int128;  // GCC/Clang extension; exact intermediate arithmetic
 
 constexpr int64_t kSecondsPerDay = 86400;
 constexpr int64_t kNanosPerSecond = 1000000000;
@@ -33,7 +33,11 @@ constexpr int64_t FloorDiv(int64_t a, int64_t b) {
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
-constexpr int64_t FloorMod(int64_t a, int64_t b) { return a - FloorDiv(a, b) * b; }
+// The remainder matching FloorDiv, with the sign of b; never overflows.
+constexpr int64_t FloorMod(int64_t a, int64_t b) {
+  const int64_t r = a % b;
+  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
 
 int64_t UnitsPerSecond(TimeUnit unit) {
   switch (unit) {
@@ -521,17 +525,31 @@ size_t FormatTime(int64_t value, TimeUnit unit, char* out) {
 size_t FormatTimestamp(int64_t value, TimeUnit unit, char* out) {
   const int64_t per_second = UnitsPerSecond(unit);
   const int64_t seconds = FloorDiv(value, per_second);
-  const int64_t sub_second = value - seconds * per_second;
+  const int64_t sub_second = FloorMod(value, per_second);
   const int64_t days = FloorDiv(seconds, kSecondsPerDay);
-  return WriteDateTime(days, seconds - days * kSecondsPerDay, static_cast<uint64_t>(sub_second),
+  return WriteDateTime(days, FloorMod(seconds, kSecondsPerDay), static_cast<uint64_t>(sub_second),
                        FractionDigits(unit), out);
 }
 
+// INT96 = (Julian day, nanoseconds of day). Spark computes both from an int64 count of
+// microseconds with wrapping 64-bit arithmetic, so a timestamp near the edge of that range
+// (e.g. year 290000) is stored with a wrapped-around Julian day. The exact instant is
+// recovered the way Spark reads it: when the stored value, taken as microseconds since the
+// epoch, lies outside the int64 range, it is reduced modulo 2^64. Values inside the range
+// (every timestamp other writers produce) are read exactly, to the nanosecond.
 void SplitInt96(const Int96& value, int64_t* days_since_epoch, int64_t* nanos_of_day) {
   const int64_t nanos =
       static_cast<int64_t>((static_cast<uint64_t>(value.words[1]) << 32) | value.words[0]);
   const int64_t julian_day = static_cast<int32_t>(value.words[2]);
-  *days_since_epoch = julian_day - kJulianDayOfUnixEpoch + FloorDiv(nanos, kNanosPerDay);
+  const int64_t days = julian_day - kJulianDayOfUnixEpoch;
+  const Int128 micros = static_cast<Int128>(days) * (kNanosPerDay / 1000) + FloorDiv(nanos, 1000);
+  if (micros > INT64_MAX || micros < INT64_MIN) {
+    const int64_t wrapped = static_cast<int64_t>(static_cast<uint64_t>(static_cast<unsigned __int128>(micros)));
+    *days_since_epoch = FloorDiv(wrapped, kNanosPerDay / 1000);
+    *nanos_of_day = FloorMod(wrapped, kNanosPerDay / 1000) * 1000 + FloorMod(nanos, 1000);
+    return;
+  }
+  *days_since_epoch = days + FloorDiv(nanos, kNanosPerDay);
   *nanos_of_day = FloorMod(nanos, kNanosPerDay);
 }
 
@@ -570,9 +588,9 @@ bool DateToEpoch(int32_t days_since_epoch, EpochUnit target, int64_t* result) {
 double TimestampToJulianDay(int64_t value, TimeUnit unit) {
   const int64_t per_second = UnitsPerSecond(unit);
   const int64_t seconds = FloorDiv(value, per_second);
-  const int64_t sub_second = value - seconds * per_second;
+  const int64_t sub_second = FloorMod(value, per_second);
   const int64_t days = FloorDiv(seconds, kSecondsPerDay);
-  const int64_t nanos_of_day = (seconds - days * kSecondsPerDay) * kNanosPerSecond +
+  const int64_t nanos_of_day = FloorMod(seconds, kSecondsPerDay) * kNanosPerSecond +
                                sub_second * (kNanosPerSecond / per_second);
   return JulianDayFromDayAndNanos(days, nanos_of_day);
 }

@@ -46,7 +46,8 @@ for suite in "${suites[@]}"; do
       run sql "$builddir/sql_test_runner" --extension "$builddir/parquet" --root . "${files[@]}" ;;
     conformance)
       if [[ -x $builddir/conformance_tests ]]; then
-        run conformance "$builddir/conformance_tests"
+        run conformance "$builddir/conformance_tests" --extension "$builddir/parquet" \
+          --corpus "$PARQUET_TESTING"
       fi ;;
     *)
       echo "run_tests: unknown suite $suite" >&2 ;;

@@ -50,6 +50,9 @@ inline uint64_t LoadLittleEndian64(const uint8_t* p) {
 template <typename Out, int W>
 inline void UnpackGroupOf8(const uint8_t* in, Out* out) {
   constexpr uint64_t kMask = W == 64 ? ~uint64_t{0} : (uint64_t{1} << W) - 1;
+  // All loads first, then all stores: `out` may alias `in` as far as the compiler knows,
+  // so interleaving them would force reloads.
+  uint64_t values[8];
 #pragma GCC unroll 8
   for (int i = 0; i < 8; ++i) {
     const int first_bit = i * W;
@@ -60,8 +63,10 @@ inline void UnpackGroupOf8(const uint8_t* in, Out* out) {
       // A value wider than 56 bits starting mid-byte spills into a ninth byte.
       if (shift + W > 64) word |= uint64_t{p[8]} << (64 - shift);
     }
-    out[i] = static_cast<Out>(word & kMask);
+    values[i] = word & kMask;
   }
+#pragma GCC unroll 8
+  for (int i = 0; i < 8; ++i) out[i] = static_cast<Out>(values[i]);
 }
 
 // Unpacks `count` values of width W, reading exactly PackedByteCount(count, W) bytes.

@@ -20,6 +20,9 @@
 // arithmetic here is done in the unsigned type of T. In the last block, miniblocks that
 // hold no values have no body and their bit-width bytes may hold anything. Widths larger
 // than the physical type (32 for INT32, 64 for INT64) are rejected.
+//
+// The decoders of this file and of the other delta encodings are not usable after they
+// threw ParquetError until SetData is called again.
 #pragma once
 
 #include <cstddef>
