@@ -76,6 +76,10 @@ std::unique_ptr<ParquetFileReader> ParquetFileReader::Open(std::unique_ptr<Rando
 
 const ColumnMetaData& ParquetFileReader::column_metadata(int row_group, int column) const {
   const ColumnChunk& chunk = this->row_group(row_group).columns[static_cast<size_t>(column)];
+  if (chunk.crypto_metadata.has_value()) {
+    // Modular encryption (a plaintext footer with encrypted columns): pages need a key.
+    throw ParquetError(Describe(row_group, column) + ": column is encrypted: a key is needed to read it");
+  }
   if (!chunk.meta_data.has_value()) {
     if (chunk.crypto_metadata.has_value() || chunk.encrypted_column_metadata.has_value()) {
       throw ParquetError(Describe(row_group, column) + ": column is encrypted: a key is needed");
