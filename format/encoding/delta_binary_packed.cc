@@ -164,10 +164,6 @@ void DeltaBinaryPackedDecoder<T>::SetData(const uint8_t* data, size_t size, size
     Fail("miniblock count " + std::to_string(miniblocks) + " does not split block size " +
          std::to_string(block_size) + " into miniblocks of a multiple of 32 values");
   }
-  if (count < num_values) {
-    Fail("header holds " + std::to_string(count) + " values but " + std::to_string(num_values) +
-         " are expected");
-  }
   // Every block costs at least a min delta byte and its bit-width bytes, so the remaining
   // bytes bound the number of blocks, hence of values.
   if (count > 1) {
@@ -185,7 +181,9 @@ void DeltaBinaryPackedDecoder<T>::SetData(const uint8_t* data, size_t size, size
   next_miniblock_ = miniblocks_per_block_;  // the first group reads a block header
   bit_widths_.resize(miniblocks_per_block_);
   total_count_ = size_t(count);
-  remaining_ = num_values;
+  // num_values is an upper bound (a v1 data page counts its nulls too); the header's own
+  // count is exact.
+  remaining_ = size_t(std::min<uint64_t>(num_values, count));
   stream_left_ = count > 0 ? size_t(count - 1) : 0;
   first_value_pending_ = count > 0;
   last_value_ = Unsigned(first);

@@ -30,10 +30,14 @@ void DeltaByteArrayDecoder::SetData(const uint8_t* data, size_t size, size_t num
   prefix_lengths_.clear();
 
   prefix_decoder_.SetData(data, size, num_values);
-  if (prefix_decoder_.TotalValueCount() != num_values) {
+  // num_values is an upper bound (a v1 data page counts its nulls too); the stream's own
+  // count is exact.
+  if (prefix_decoder_.TotalValueCount() > num_values) {
     Fail("stream holds " + std::to_string(prefix_decoder_.TotalValueCount()) +
-         " prefix lengths but the page has " + std::to_string(num_values) + " values");
+         " prefix lengths but the page has only " + std::to_string(num_values) + " values");
   }
+  num_values = prefix_decoder_.TotalValueCount();
+  prefix_decoder_.SetData(data, size, num_values);
   // The prefix decoder's SetData has checked that num_values can fit the data's size.
   prefix_lengths_.resize(num_values);
   prefix_decoder_.Decode(prefix_lengths_.data(), num_values);
@@ -47,6 +51,10 @@ void DeltaByteArrayDecoder::SetData(const uint8_t* data, size_t size, size_t num
   }
   const size_t suffixes_start = prefix_decoder_.BytesConsumed();
   suffix_decoder_.SetData(data + suffixes_start, size - suffixes_start, num_values);
+  if (suffix_decoder_.ValueCount() != num_values) {
+    Fail("stream holds " + std::to_string(num_values) + " prefix lengths but " +
+         std::to_string(suffix_decoder_.ValueCount()) + " suffixes");
+  }
 }
 
 void DeltaByteArrayDecoder::CheckLength(uint64_t length, size_t index) const {

@@ -25,10 +25,14 @@ void DeltaLengthByteArrayDecoder::SetData(const uint8_t* data, size_t size, size
   lengths_.clear();
 
   length_decoder_.SetData(data, size, num_values);
-  if (length_decoder_.TotalValueCount() != num_values) {
+  // num_values is an upper bound (a v1 data page counts its nulls too); the stream's own
+  // count is exact.
+  if (length_decoder_.TotalValueCount() > num_values) {
     Fail("stream holds " + std::to_string(length_decoder_.TotalValueCount()) +
-         " lengths but the page has " + std::to_string(num_values) + " values");
+         " lengths but the page has only " + std::to_string(num_values) + " values");
   }
+  num_values = length_decoder_.TotalValueCount();
+  length_decoder_.SetData(data, size, num_values);
   // SetData has checked that num_values can fit the data's size.
   lengths_.resize(num_values);
   length_decoder_.Decode(lengths_.data(), num_values);

@@ -23,10 +23,12 @@ namespace parquet {
 class DeltaLengthByteArrayDecoder final : public ValueDecoder<ByteArray> {
  public:
   // Decodes all lengths and checks them (none negative, the sum within the data) here,
-  // once. The lengths stream must hold exactly num_values lengths.
+  // once. The lengths stream may hold fewer than num_values lengths (an upper bound), not more.
   void SetData(const uint8_t* data, size_t size, size_t num_values) override;
   size_t Decode(ByteArray* out, size_t n) override;
   size_t Skip(size_t n) override;
+  // Number of values in the current page's stream.
+  size_t ValueCount() const { return lengths_.size(); }
 
  private:
   DeltaBinaryPackedDecoder<int32_t> length_decoder_;

@@ -16,8 +16,10 @@ class ValueDecoder {
  public:
   virtual ~ValueDecoder() = default;
 
-  // Starts decoding a page's value section: `size` bytes at `data` holding `num_values`
-  // encoded values (the non-null values of the page). The bytes must outlive the decoding.
+  // Starts decoding a page's value section: `size` bytes at `data` holding at most
+  // `num_values` encoded values (the non-null values of the page; a v1 data page only tells
+  // its slot count, nulls included, so this can be an upper bound: encodings that carry
+  // their own count use it). The bytes must outlive the decoding.
   virtual void SetData(const uint8_t* data, size_t size, size_t num_values) = 0;
 
   // Decodes the next min(n, remaining) values into out[0..]; returns how many.

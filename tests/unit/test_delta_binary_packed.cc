@@ -89,6 +89,16 @@ TEST_CASE("delta binary packed: the examples' block size of 8 is rejected") {
   CHECK_THROWS_AS(decoder.SetData(Bytes(data), data.size(), 5), ParquetError);
 }
 
+TEST_CASE("delta binary packed: the caller's count is an upper bound, the header's count is exact") {
+  // A v1 data page announces its slots, nulls included: 6 here, of which 5 are values.
+  const std::string data = FromBytes({0x80, 0x01, 0x04, 0x05, 0x02, 0x02, 0, 0, 0, 0});
+  DeltaBinaryPackedDecoder<int32_t> decoder;
+  decoder.SetData(Bytes(data), data.size(), 6);
+  std::vector<int32_t> out(6);
+  CHECK(decoder.Decode(out.data(), 6) == 5);
+  CHECK(std::vector<int32_t>(out.begin(), out.begin() + 5) == std::vector<int32_t>{1, 2, 3, 4, 5});
+}
+
 TEST_CASE("delta binary packed: header checks") {
   DeltaBinaryPackedDecoder<int32_t> decoder;
   auto rejects = [&](const std::string& data, size_t count) {
@@ -101,8 +111,6 @@ TEST_CASE("delta binary packed: header checks") {
   rejects(FromBytes({0x80, 0x01, 0x00, 0x05, 0x00}) + padding, 5);  // 0 miniblocks
   // block size 2^35
   rejects(FromBytes({0x80, 0x80, 0x80, 0x80, 0x80, 0x01, 0x04, 0x05, 0x00}) + padding, 5);
-  // header holds 5 values, caller expects 6
-  rejects(FromBytes({0x80, 0x01, 0x04, 0x05, 0x02, 0x02, 0, 0, 0, 0}), 6);
   // a ULEB128 longer than 10 bytes
   rejects(std::string(11, char(0x80)) + FromBytes({0x01}), 1);
   // truncated in the middle of the header

@@ -195,7 +195,12 @@ TEST_CASE("FormatInt96Timestamp") {
   // Year 290000: beyond the int64 nanosecond range.
   CHECK(Int96Text(MakeInt96(45296789000000, 107641385)) == "290000-01-01 12:34:56.789");
   CHECK(Int96Text(MakeInt96(0, 0)) == "-4713-11-24 00:00:00");
-  CHECK(Int96Text(MakeInt96(0, std::numeric_limits<int32_t>::max())) == "5874898-06-03 00:00:00");
+  // Spark writes a timestamp of 9089380393200000000 us (year 290000) with wrapping 64-bit
+  // arithmetic: Julian day -105862232 and -32509551616000 ns. Read the way Spark reads it
+  // (outside the int64-microsecond range, reduce modulo 2^64), it comes back.
+  CHECK(Int96Text(MakeInt96(-32509551616000, -105862232)) == "290000-12-30 23:00:00");
+  // So does every other value outside that range: the largest Julian day wraps as well.
+  CHECK(Int96Text(MakeInt96(0, std::numeric_limits<int32_t>::max())) == "29357-12-05 15:41:44.48384");
   // Nanoseconds outside one day carry into neighbouring days.
   CHECK(Int96Text(MakeInt96(86400000000000 + 5, 2440588)) == "1970-01-02 00:00:00.000000005");
   CHECK(Int96Text(MakeInt96(-1, 2440588)) == "1969-12-31 23:59:59.999999999");
