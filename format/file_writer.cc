@@ -888,6 +888,12 @@ class TypedColumnChunkWriter final : public ColumnChunkWriter {
   MinMax<T> min_max_;
 };
 
+template <typename T>
+std::unique_ptr<ColumnChunkWriter> MakeTypedWriter(const ColumnDescriptor& column, const SchemaNode& node,
+                                                   const WriterOptions& options, Encoding encoding) {
+  return std::make_unique<TypedColumnChunkWriter<T>>(column, node, options, encoding);
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------
@@ -961,15 +967,14 @@ std::unique_ptr<ColumnChunkWriter> ParquetFileWriter::MakeColumnWriter(int colum
     encoding = chosen->second == Encoding::PLAIN_DICTIONARY ? Encoding::RLE_DICTIONARY : chosen->second;
   }
   switch (descriptor.physical_type) {
-    case Type::BOOLEAN: return std::make_unique<TypedColumnChunkWriter<bool>>(descriptor, node, options_, encoding);
-    case Type::INT32: return std::make_unique<TypedColumnChunkWriter<int32_t>>(descriptor, node, options_, encoding);
-    case Type::INT64: return std::make_unique<TypedColumnChunkWriter<int64_t>>(descriptor, node, options_, encoding);
-    case Type::INT96: return std::make_unique<TypedColumnChunkWriter<Int96>>(descriptor, node, options_, encoding);
-    case Type::FLOAT: return std::make_unique<TypedColumnChunkWriter<float>>(descriptor, node, options_, encoding);
-    case Type::DOUBLE: return std::make_unique<TypedColumnChunkWriter<double>>(descriptor, node, options_, encoding);
+    case Type::BOOLEAN: return MakeTypedWriter<bool>(descriptor, node, options_, encoding);
+    case Type::INT32: return MakeTypedWriter<int32_t>(descriptor, node, options_, encoding);
+    case Type::INT64: return MakeTypedWriter<int64_t>(descriptor, node, options_, encoding);
+    case Type::INT96: return MakeTypedWriter<Int96>(descriptor, node, options_, encoding);
+    case Type::FLOAT: return MakeTypedWriter<float>(descriptor, node, options_, encoding);
+    case Type::DOUBLE: return MakeTypedWriter<double>(descriptor, node, options_, encoding);
     case Type::BYTE_ARRAY:
-    case Type::FIXED_LEN_BYTE_ARRAY:
-      return std::make_unique<TypedColumnChunkWriter<ByteArray>>(descriptor, node, options_, encoding);
+    case Type::FIXED_LEN_BYTE_ARRAY: return MakeTypedWriter<ByteArray>(descriptor, node, options_, encoding);
   }
   throw ParquetError("column '" + descriptor.dotted_path + "' has unknown physical type " +
                      ToString(descriptor.physical_type));

@@ -406,8 +406,9 @@ TEST_CASE("file writer: an encoding that does not apply to the column's type is 
   CHECK_THROWS_AS(make(Type::INT64, Encoding::BIT_PACKED), ParquetError);
   WriterOptions options;
   options.column_encoding[3] = Encoding::PLAIN;
-  CHECK_THROWS_WITH_AS(ParquetFileWriter(dir.File("bad.parquet"), {Root(1), Leaf("v", Type::INT32, kRequired)}, options),
-                       "encoding override for column 3, but the schema has 1 columns", ParquetError);
+  CHECK_THROWS_WITH_AS(
+      ParquetFileWriter(dir.File("bad.parquet"), {Root(1), Leaf("v", Type::INT32, kRequired)}, options),
+      "encoding override for column 3, but the schema has 1 columns", ParquetError);
 }
 
 TEST_CASE("file writer: the dictionary falls back to PLAIN once it passes its size limit") {
@@ -555,8 +556,9 @@ TEST_CASE("file writer: a 3-level LIST column round trips with its repetition an
         const ColumnMetaData& column = *rg.columns[1].meta_data;
         CHECK(column.path_in_schema == std::vector<std::string>{"tags", "list", "element"});
         nulls += *column.statistics->null_count;
-        CHECK(column.num_values == static_cast<int64_t>(
-                                       rg.ordinal == 0 ? MakeListRows(0, 300).def.size() : MakeListRows(300, 77).def.size()));
+        const size_t slots =
+            rg.ordinal == 0 ? MakeListRows(0, 300).def.size() : MakeListRows(300, 77).def.size();
+        CHECK(column.num_values == static_cast<int64_t>(slots));
       }
       CHECK(nulls == expected_nulls);
     }
@@ -659,7 +661,8 @@ TEST_CASE("file writer: column chunk statistics follow each column's sort order"
   }
   SUBCASE("FLOAT of only NaN has a null count and no min/max") {
     const float nan = std::numeric_limits<float>::quiet_NaN();
-    Statistics stats = WriteAndGetStatistics<float>(dir, Leaf("v", Type::FLOAT, kOptional), {1, 0, 1}, {nan, nan});
+    Statistics stats =
+        WriteAndGetStatistics<float>(dir, Leaf("v", Type::FLOAT, kOptional), {1, 0, 1}, {nan, nan});
     CHECK(stats.null_count == 1);
     CHECK_FALSE(stats.min_value.has_value());
     CHECK_FALSE(stats.max_value.has_value());
@@ -677,8 +680,8 @@ TEST_CASE("file writer: column chunk statistics follow each column's sort order"
     leaf.precision = 4;
     leaf.scale = 2;
     std::string minus_one("\xff\xff", 2), one("\x00\x01", 2), big("\x7f\x00", 2), minus_big("\x80\x00", 2);
-    Statistics stats = WriteAndGetStatistics<ByteArray>(dir, leaf, {},
-                                                        {View(one), View(minus_one), View(big), View(minus_big)});
+    Statistics stats = WriteAndGetStatistics<ByteArray>(
+        dir, leaf, {}, {View(one), View(minus_one), View(big), View(minus_big)});
     CHECK(stats.min_value == minus_big);
     CHECK(stats.max_value == big);
   }
@@ -764,7 +767,9 @@ TEST_CASE("file writer: footer, row group layout and page checksums") {
   CHECK(meta.key_value_metadata == options.key_value_metadata);
   REQUIRE(meta.column_orders.has_value());
   CHECK(meta.column_orders->size() == 2);
-  for (const ColumnOrder& order : *meta.column_orders) CHECK(order.kind == ColumnOrder::Kind::TYPE_DEFINED_ORDER);
+  for (const ColumnOrder& order : *meta.column_orders) {
+    CHECK(order.kind == ColumnOrder::Kind::TYPE_DEFINED_ORDER);
+  }
   REQUIRE(meta.row_groups.size() == 3);
 
   int64_t expected_offset = 4;
@@ -932,7 +937,8 @@ TEST_CASE("file writer: bad batches are rejected and leave the writer usable") {
                        "column 'a' was already written in this row group (columns go in schema order)",
                        ParquetError);
   CHECK_THROWS_WITH_AS(writer.EndRowGroup(3), "column 'c' has 0 rows but the row group has 3", ParquetError);
-  CHECK_THROWS_WITH_AS(writer.Close(), "a row group is still open: call EndRowGroup before Close", ParquetError);
+  CHECK_THROWS_WITH_AS(writer.Close(), "a row group is still open: call EndRowGroup before Close",
+                       ParquetError);
   int64_t c[] = {10, 20, 30};
   writer.WriteBatch<int64_t>(2, 3, nullptr, nullptr, c, 3);
   CHECK_THROWS_WITH_AS(writer.EndRowGroup(4), "column 'a' has 3 rows but the row group has 4", ParquetError);
@@ -966,8 +972,8 @@ TEST_CASE("file writer: invalid schemas, options and paths are rejected") {
   CHECK_THROWS_AS(ParquetFileWriter(dir.File("x.parquet"), schema, options), ParquetError);
   CHECK_THROWS_AS(ParquetFileWriter(dir.File("x.parquet"), {Root(2), Leaf("a", Type::INT32, kRequired)}, {}),
                   ParquetError);
-  CHECK_THROWS_WITH_AS(ParquetFileWriter(dir.File("x.parquet"), {Root(0)}, {}), "schema 'schema' has no columns",
-                       ParquetError);
+  CHECK_THROWS_WITH_AS(ParquetFileWriter(dir.File("x.parquet"), {Root(0)}, {}),
+                       "schema 'schema' has no columns", ParquetError);
   CHECK_THROWS_AS(ParquetFileWriter(dir.File("no/such/dir/x.parquet"), schema, {}), ParquetError);
 }
 
