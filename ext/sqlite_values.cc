@@ -1,0 +1,175 @@
+// Conversion of decoded Parquet values to SQLite values (see sqlite_values.h).
+#include "ext/sqlite_values.h"
+
+#include "format/logical_values.h"
+
+namespace sqlite_parquet {
+
+namespace {
+
+void ResultText(sqlite3_context* ctx, const char* text, size_t length) {
+  sqlite3_result_text64(ctx, length ? text : "", length, SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+
+void ResultTemporal(sqlite3_context* ctx, TimestampForm form, bool ok, int64_t epoch, double julian) {
+  if (form == TimestampForm::kJulianDay) {
+    sqlite3_result_double(ctx, julian);
+  } else if (ok) {
+    sqlite3_result_int64(ctx, epoch);
+  } else {
+    sqlite3_result_error(ctx, "timestamp out of range for the requested unit", -1);
+  }
+}
+
+parquet::EpochUnit EpochUnitOf(TimestampForm form) {
+  switch (form) {
+    case TimestampForm::kUnixEpochMs: return parquet::EpochUnit::MILLIS;
+    case TimestampForm::kUnixEpochUs: return parquet::EpochUnit::MICROS;
+    default: return parquet::EpochUnit::SECONDS;
+  }
+}
+
+}  // namespace
+
+void ResultValue(sqlite3_context* ctx, const ColumnMapping& m, const parquet::ColumnBatch& batch, size_t index,
+                 std::string* scratch) {
+  using parquet::ByteArray;
+  char buffer[64];
+  switch (m.kind) {
+    case ValueKind::kNull:
+    case ValueKind::kNested:
+      sqlite3_result_null(ctx);
+      return;
+    case ValueKind::kBoolean:
+      sqlite3_result_int(ctx, batch.values<bool>()[index] ? 1 : 0);
+      return;
+    case ValueKind::kInt32:
+      sqlite3_result_int64(ctx, batch.values<int32_t>()[index]);
+      return;
+    case ValueKind::kUInt32:
+      sqlite3_result_int64(ctx, static_cast<uint32_t>(batch.values<int32_t>()[index]));
+      return;
+    case ValueKind::kInt64:
+      sqlite3_result_int64(ctx, batch.values<int64_t>()[index]);
+      return;
+    case ValueKind::kUInt64: {
+      uint64_t v = static_cast<uint64_t>(batch.values<int64_t>()[index]);
+      if (v <= static_cast<uint64_t>(INT64_MAX)) {
+        sqlite3_result_int64(ctx, static_cast<int64_t>(v));
+      } else {
+        sqlite3_result_double(ctx, static_cast<double>(v));
+      }
+      return;
+    }
+    case ValueKind::kFloat:
+      sqlite3_result_double(ctx, batch.values<float>()[index]);
+      return;
+    case ValueKind::kDouble:
+      sqlite3_result_double(ctx, batch.values<double>()[index]);
+      return;
+    case ValueKind::kFloat16: {
+      const ByteArray& v = batch.values<ByteArray>()[index];
+      sqlite3_result_double(ctx, parquet::HalfToDouble(static_cast<uint16_t>(v.ptr[0] | (v.ptr[1] << 8))));
+      return;
+    }
+    case ValueKind::kText:
+    case ValueKind::kJson: {
+      const ByteArray& v = batch.values<ByteArray>()[index];
+      ResultText(ctx, reinterpret_cast<const char*>(v.ptr), v.len);
+      if (m.kind == ValueKind::kJson) sqlite3_result_subtype(ctx, kJsonSubtype);
+      return;
+    }
+    case ValueKind::kBlob: {
+      const ByteArray& v = batch.values<ByteArray>()[index];
+      if (v.len == 0) {
+        sqlite3_result_zeroblob(ctx, 0);
+      } else {
+        sqlite3_result_blob64(ctx, v.ptr, v.len, SQLITE_TRANSIENT);
+      }
+      return;
+    }
+    case ValueKind::kUuid: {
+      size_t n = parquet::FormatUuid(batch.values<ByteArray>()[index].ptr, buffer);
+      ResultText(ctx, buffer, n);
+      return;
+    }
+    case ValueKind::kInterval: {
+      size_t n = parquet::FormatInterval(batch.values<ByteArray>()[index].ptr, buffer);
+      ResultText(ctx, buffer, n);
+      return;
+    }
+    case ValueKind::kDecimalInt32:
+    case ValueKind::kDecimalInt64: {
+      int64_t unscaled = m.kind == ValueKind::kDecimalInt32 ? batch.values<int32_t>()[index]
+                                                            : batch.values<int64_t>()[index];
+      if (m.decimal_as_text) {
+        scratch->resize(parquet::DecimalTextCapacity(8, m.decimal_scale));
+        size_t n = parquet::FormatDecimal(unscaled, m.decimal_scale, scratch->data());
+        ResultText(ctx, scratch->data(), n);
+      } else {
+        sqlite3_result_double(ctx, parquet::DecimalToDouble(unscaled, m.decimal_scale));
+      }
+      return;
+    }
+    case ValueKind::kDecimalBytes: {
+      const ByteArray& v = batch.values<ByteArray>()[index];
+      if (m.decimal_as_text) {
+        size_t capacity = parquet::DecimalTextCapacity(v.len, m.decimal_scale);
+        if (scratch->size() < capacity) scratch->resize(capacity);
+        size_t n = parquet::FormatDecimalBigEndian(v.ptr, v.len, m.decimal_scale, scratch->data(), capacity);
+        ResultText(ctx, scratch->data(), n);
+      } else {
+        sqlite3_result_double(ctx, parquet::DecimalBigEndianToDouble(v.ptr, v.len, m.decimal_scale));
+      }
+      return;
+    }
+    case ValueKind::kDate: {
+      int32_t days = batch.values<int32_t>()[index];
+      if (m.timestamp_form == TimestampForm::kText) {
+        ResultText(ctx, buffer, parquet::FormatDate(days, buffer));
+      } else {
+        int64_t epoch = 0;
+        bool ok = m.timestamp_form != TimestampForm::kJulianDay &&
+                  parquet::DateToEpoch(days, EpochUnitOf(m.timestamp_form), &epoch);
+        ResultTemporal(ctx, m.timestamp_form, ok, epoch,
+                       m.timestamp_form == TimestampForm::kJulianDay ? parquet::DateToJulianDay(days) : 0);
+      }
+      return;
+    }
+    case ValueKind::kTime32:
+      ResultText(ctx, buffer, parquet::FormatTime(batch.values<int32_t>()[index], m.time_unit, buffer));
+      return;
+    case ValueKind::kTime64:
+      ResultText(ctx, buffer, parquet::FormatTime(batch.values<int64_t>()[index], m.time_unit, buffer));
+      return;
+    case ValueKind::kTimestamp: {
+      int64_t v = batch.values<int64_t>()[index];
+      if (m.timestamp_form == TimestampForm::kText) {
+        ResultText(ctx, buffer, parquet::FormatTimestamp(v, m.time_unit, buffer));
+      } else {
+        int64_t epoch = 0;
+        bool ok = m.timestamp_form != TimestampForm::kJulianDay &&
+                  parquet::TimestampToEpoch(v, m.time_unit, EpochUnitOf(m.timestamp_form), &epoch);
+        ResultTemporal(ctx, m.timestamp_form, ok, epoch,
+                       m.timestamp_form == TimestampForm::kJulianDay ? parquet::TimestampToJulianDay(v, m.time_unit) : 0);
+      }
+      return;
+    }
+    case ValueKind::kInt96Timestamp: {
+      const parquet::Int96& v = batch.values<parquet::Int96>()[index];
+      if (m.timestamp_form == TimestampForm::kText) {
+        ResultText(ctx, buffer, parquet::FormatInt96Timestamp(v, buffer));
+      } else {
+        int64_t epoch = 0;
+        bool ok = m.timestamp_form != TimestampForm::kJulianDay &&
+                  parquet::Int96ToEpoch(v, EpochUnitOf(m.timestamp_form), &epoch);
+        ResultTemporal(ctx, m.timestamp_form, ok, epoch,
+                       m.timestamp_form == TimestampForm::kJulianDay ? parquet::Int96ToJulianDay(v) : 0);
+      }
+      return;
+    }
+  }
+  sqlite3_result_null(ctx);
+}
+
+}  // namespace sqlite_parquet

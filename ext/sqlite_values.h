@@ -1,0 +1,21 @@
+// Conversion of decoded Parquet values to SQLite values, following a ColumnMapping (see
+// column_mapping.h and the README's type-mapping table).
+#pragma once
+
+#include <string>
+
+#include "ext/column_mapping.h"
+#include "ext/sqlite_api.h"
+#include "format/column_reader.h"
+
+namespace sqlite_parquet {
+
+// The subtype SQLite's JSON functions recognise on TEXT values ('J').
+inline constexpr int kJsonSubtype = 74;
+
+// Sets the result of `ctx` to value `index` of `batch` (an index into the batch's non-null
+// values), converted as `mapping` prescribes. `scratch` is reused for formatted text.
+void ResultValue(sqlite3_context* ctx, const ColumnMapping& mapping, const parquet::ColumnBatch& batch,
+                 size_t index, std::string* scratch);
+
+}  // namespace sqlite_parquet
