@@ -50,7 +50,7 @@ demo: build
 	@if [ ! -f $(BUILD)/parquet.so ]; then \
 	  echo "demo: $(BUILD)/parquet.so was not built (no ext/*.cc yet?)" >&2; exit 1; \
 	fi
-	sqlite3 -cmd '.load ./$(BUILD)/parquet' -cmd '.mode box' :memory: \
+	sqlite3 -cmd '.load $(if $(filter /%,$(BUILD)),,./)$(BUILD)/parquet' -cmd '.mode box' :memory: \
 	  "CREATE VIRTUAL TABLE sample USING parquet('$(SAMPLE)');" \
 	  "$(DEMO_SQL)" </dev/null
 

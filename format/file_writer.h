@@ -48,6 +48,21 @@ struct WriterOptions {
   // DELTA_LENGTH_BYTE_ARRAY (BYTE_ARRAY), DELTA_BYTE_ARRAY (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY),
   // BYTE_STREAM_SPLIT (INT32, INT64, FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY).
   std::map<int, Encoding> column_encoding;
+
+  // Page index (ColumnIndex + OffsetIndex per column chunk), written after the last row
+  // group, before the footer.
+  bool write_page_index = true;
+  // Leaf column indices that get a split-block bloom filter per column chunk, sized from the
+  // chunk's distinct count for the false-positive probability bloom_filter_fpp.
+  std::vector<int> bloom_filter_columns;
+  double bloom_filter_fpp = 0.01;
+  // Recorded in every RowGroup.sorting_columns (not checked against the data).
+  std::vector<SortingColumn> sorting_columns;
+  // BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY min/max longer than this are truncated (0: never).
+  size_t statistics_truncate_length = 64;
+  // Pick a better fallback encoding per column when dictionary encoding gives up (see
+  // ColumnChunkWriter in file_writer.cc; column_encoding entries always win).
+  bool automatic_encoding = true;
 };
 
 class ColumnChunkWriter;  // one column chunk being buffered (file_writer.cc)
