@@ -73,3 +73,17 @@ unit sql conformance: build
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
+
+# Benchmarks (bench/README.md): `make bench` (N rows, default 6000000; `make bench N=100000`
+# for a quick run) prints the results table and writes bench/results.json. Not part of
+# `make test`; `make bench-smoke` is its quick self-check (2000 rows, one run).
+N ?= 6000000
+BENCH_RUNS ?= 3
+.PHONY: bench bench-smoke
+bench: build
+	@bash bench/setup.sh
+	@node bench/run.mjs --rows $(N) --runs $(BENCH_RUNS) --build $(BUILD)
+
+bench-smoke: build
+	@bash bench/setup.sh
+	@node bench/run.mjs --smoke --build $(BUILD)

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "format/nested_schema.h"
+
 namespace sqlite_parquet {
 
 using parquet::ConvertedType;
@@ -118,13 +120,20 @@ void MapPhysical(const SchemaNode& node, const MappingOptions& options, ColumnMa
 }  // namespace
 
 ColumnMapping MapTopLevelField(const parquet::Schema& schema, int field, const MappingOptions& options) {
-  ColumnMapping m;
-  const SchemaNode& node = schema.node(schema.top_level_fields()[static_cast<size_t>(field)]);
-  if (!node.is_leaf() || node.repetition == parquet::FieldRepetitionType::REPEATED) {
+  const int node_index = schema.top_level_fields()[static_cast<size_t>(field)];
+  if (parquet::IsNestedField(schema, field)) {
+    ColumnMapping m;
     m.kind = ValueKind::kNested;
     m.declared_type = "TEXT JSON";
+    m.nested_field = field;
     return m;
   }
+  return MapLeaf(schema, node_index, options);
+}
+
+ColumnMapping MapLeaf(const parquet::Schema& schema, int node_index, const MappingOptions& options) {
+  ColumnMapping m;
+  const SchemaNode& node = schema.node(node_index);
   m.leaf_column = node.leaf_index;
   const Type physical = *node.physical_type;
   const Annotation a = AnnotationOf(node);

@@ -41,7 +41,7 @@ enum class ValueKind : uint8_t {
   kTimestamp,       // INT64 TIMESTAMP(unit) -> TEXT YYYY-MM-DD HH:MM:SS[.f] (or a number)
   kInt96Timestamp,  // INT96 -> same forms as kTimestamp
   kInterval,        // FIXED_LEN_BYTE_ARRAY(12) -> TEXT {"months":..,"days":..,"millis":..}
-  kNested,          // a group, LIST, MAP or repeated field (read as NULL for now)
+  kNested,          // a group, LIST, MAP or repeated field -> TEXT JSON (nested_json.h)
 };
 
 // How DATE, TIMESTAMP and INT96 values are presented (option timestamp_as).
@@ -57,6 +57,7 @@ struct ColumnMapping {
   ValueKind kind = ValueKind::kNull;
   std::string declared_type;        // for the CREATE TABLE given to sqlite3_declare_vtab
   int leaf_column = -1;             // the Parquet leaf column, -1 for nested fields
+  int nested_field = -1;            // kNested: the top-level field (index into top_level_fields())
   int32_t decimal_scale = 0;
   parquet::TimeUnit time_unit = parquet::TimeUnit::MILLIS;
   TimestampForm timestamp_form = TimestampForm::kText;
@@ -64,7 +65,13 @@ struct ColumnMapping {
 };
 
 // The mapping of top-level field `field` (an index into schema.top_level_fields()).
+// Groups and repeated fields map to kNested (TEXT JSON, see nested_json.h).
 ColumnMapping MapTopLevelField(const parquet::Schema& schema, int field, const MappingOptions& options);
+
+// The mapping of the leaf column at schema node `node` (a primitive node, its repetition
+// ignored): what a flat column of that type would be. Nested values use it to render each
+// leaf value (nested_json.h).
+ColumnMapping MapLeaf(const parquet::Schema& schema, int node, const MappingOptions& options);
 
 // SQLite's affinity rule for a declared type, as a single letter: 'I'nteger, 'T'ext,
 // 'B'lob (none), 'R'eal, 'N'umeric. Used by tests to check declared types.

@@ -17,8 +17,9 @@
 //
 // The table has one column per top-level field of the file, named as in the file (a name
 // that repeats case-insensitively gets a suffix _1, _2, ...), with the declared types of
-// column_mapping.h. Nested fields (groups, lists, maps) read as NULL for now. The rowid
-// is the row's 0-based position in the file.
+// column_mapping.h. A nested field (group, LIST, MAP or repeated field) is one column of
+// JSON text with the JSON subtype (the rules are in nested_json.h). The rowid is the row's
+// 0-based position in the file.
 //
 // HOW A SCAN WORKS
 //
@@ -39,12 +40,14 @@
 #include <vector>
 
 #include "ext/column_mapping.h"
+#include "ext/nested_json.h"
 #include "ext/sqlite_values.h"
 #include "ext/options.h"
 #include "format/column_reader.h"
 #include "format/error.h"
 #include "format/file_reader.h"
 #include "format/logical_values.h"
+#include "format/record_assembler.h"
 
 namespace sqlite_parquet {
 
@@ -73,6 +76,14 @@ struct ColumnState {
   int64_t batch_first_row = 0;  // row (within the row group) of slot 0 of the batch
   size_t slot = 0;              // slot the value cursor stands at
   size_t value = 0;             // index into the batch's values of the first value at or after `slot`
+
+  // Nested fields: rows are assembled from all the field's leaf columns and rendered as
+  // JSON; the text of the last row rendered is kept for repeated xColumn calls.
+  std::unique_ptr<parquet::RecordAssembler> assembler;
+  std::unique_ptr<NestedJsonRenderer> renderer;
+  int64_t json_row = -1;        // row (within row_group) whose JSON `json` holds
+  bool json_is_null = false;
+  std::string json;
 };
 
 struct ParquetCursor {
@@ -320,16 +331,69 @@ int64_t PositionColumn(ParquetCursor* cursor, const ParquetTable& table, int lea
   return def[slot] == max_def ? static_cast<int64_t>(value) : -1;
 }
 
+// Assembles the cursor's current row of a nested field into state->json (unless it is
+// there already); sets state->json_is_null for a null value.
+void PositionNestedColumn(ParquetCursor* cursor, const ParquetTable& table, int field, ColumnState* state) {
+  if (!state->assembler) {
+    parquet::ColumnReaderOptions options;
+    options.verify_crc = table.options.verify_crc;
+    state->assembler = std::make_unique<parquet::RecordAssembler>(*table.file, field, options, kBatchSlots);
+    state->renderer = std::make_unique<NestedJsonRenderer>(table.file->schema(), state->assembler->shape(),
+                                                           table.options.mapping);
+  }
+  if (state->row_group == cursor->row_group && state->json_row == cursor->row) return;
+  if (state->row_group != cursor->row_group || cursor->row < state->assembler->next_row()) {
+    state->assembler->Reset(cursor->row_group);
+    state->row_group = cursor->row_group;
+  }
+  state->json_row = -1;
+  try {
+    state->assembler->SkipRows(cursor->row - state->assembler->next_row());
+    state->assembler->ReadRow();
+    state->json_is_null = !state->renderer->Render(*state->assembler, &state->json);
+  } catch (...) {
+    state->row_group = -1;  // start afresh next time
+    throw;
+  }
+  state->json_row = cursor->row;
+}
+
+int NestedColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ctx, const ColumnMapping& mapping,
+                 ColumnState* state) {
+  PositionNestedColumn(cursor, *table, mapping.nested_field, state);
+  if (state->json_is_null) {
+    sqlite3_result_null(ctx);
+    return SQLITE_OK;
+  }
+  const int limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
+  if (state->json.size() > static_cast<size_t>(limit)) {
+    const parquet::Schema& schema = table->file->schema();
+    std::string message = "the value of nested column '" +
+                          schema.node(schema.top_level_fields()[static_cast<size_t>(mapping.nested_field)]).name +
+                          "' in row " + std::to_string(table->file->row_group_first_row(cursor->row_group) + cursor->row) +
+                          " is " + std::to_string(state->json.size()) +
+                          " bytes of JSON, more than SQLite's maximum length of " + std::to_string(limit) +
+                          " bytes (SQLITE_MAX_LENGTH)";
+    SetError(cursor->base.pVtab, message);
+    sqlite3_result_error(ctx, message.c_str(), -1);
+    return SQLITE_ERROR;
+  }
+  sqlite3_result_text64(ctx, state->json.data(), state->json.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+  sqlite3_result_subtype(ctx, kJsonSubtype);
+  return SQLITE_OK;
+}
+
 int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
   ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
   ParquetTable* table = TableOf(base);
   const ColumnMapping& mapping = table->columns[static_cast<size_t>(column)];
-  if (mapping.leaf_column < 0 || mapping.kind == ValueKind::kNull) {
+  if (mapping.kind != ValueKind::kNested && (mapping.leaf_column < 0 || mapping.kind == ValueKind::kNull)) {
     sqlite3_result_null(ctx);
     return SQLITE_OK;
   }
   try {
     ColumnState& state = cursor->states[static_cast<size_t>(column)];
+    if (mapping.kind == ValueKind::kNested) return NestedColumn(cursor, table, ctx, mapping, &state);
     int64_t index = PositionColumn(cursor, *table, mapping.leaf_column, &state);
     if (index < 0) {
       sqlite3_result_null(ctx);

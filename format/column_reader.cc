@@ -171,6 +171,62 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     }
   }
 
+  size_t SkipToRowStart(size_t n) override {
+    try {
+      if (n == 0) return 0;
+      if (descriptor_->max_repetition_level == 0) {
+        // Every slot starts a row: skip n - 1 slots and check that one more follows.
+        size_t skipped = Skip(n - 1);
+        if (skipped < n - 1) return skipped;
+        return (page_levels_left_ > 0 || NextDataPage()) ? n : n - 1;
+      }
+      size_t found = 0;
+      constexpr size_t kChunk = 1024;
+      while (true) {
+        if (page_levels_left_ == 0 && !NextDataPage()) return found;
+        if (!page_loaded_) {
+          // A v2 page begins at a row start and holds num_rows row starts.
+          if (header_.type == PageType::DATA_PAGE_V2) {
+            int32_t rows = header_.data_page_header_v2->num_rows;
+            if (rows > 0 && static_cast<size_t>(rows) <= page_levels_left_ && found + static_cast<size_t>(rows) < n) {
+              found += static_cast<size_t>(rows);
+              page_levels_left_ = 0;
+              counters_.pages_skipped++;
+              continue;
+            }
+          }
+          LoadPage();
+        }
+        // Look ahead on a copy of the repetition decoder, then consume exactly up to the row start.
+        size_t k = std::min(kChunk, page_levels_left_);
+        if (scratch_rep_levels_.size() < k) scratch_rep_levels_.resize(kChunk);
+        LevelDecoder probe = rep_decoder_;
+        probe.DecodeExactly(scratch_rep_levels_.data(), k, "repetition");
+        size_t take = k;
+        bool reached = false;
+        for (size_t i = 0; i < k; i++) {
+          if (scratch_rep_levels_[i] != 0) continue;
+          if (found + 1 == n) {
+            take = i;
+            reached = true;
+            break;
+          }
+          found++;
+        }
+        if (reached) {
+          rep_decoder_.SkipExactly(take, "repetition");
+        } else {
+          rep_decoder_ = probe;
+        }
+        SkipLoaded(take, /*skip_repetition=*/false);
+        page_levels_left_ -= take;
+        if (reached) return n;
+      }
+    } catch (const ParquetError& e) {
+      throw ParquetError(Context() + ": " + e.what());
+    }
+  }
+
  private:
   std::string Context() const {
     std::string text = file_.Describe(row_group_, column_);
@@ -185,8 +241,8 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     return count;
   }
 
-  void SkipLoaded(size_t n) {
-    if (descriptor_->max_repetition_level > 0) rep_decoder_.SkipExactly(n, "repetition");
+  void SkipLoaded(size_t n, bool skip_repetition = true) {
+    if (skip_repetition && descriptor_->max_repetition_level > 0) rep_decoder_.SkipExactly(n, "repetition");
     size_t non_null = n;
     if (descriptor_->max_definition_level > 0) {
       non_null = 0;
@@ -229,8 +285,12 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
                            " bytes overruns the column chunk (" + std::to_string(chunk_.size() - pos_) +
                            " bytes left)");
       }
-      if (header_.uncompressed_page_size < 0 || header_.uncompressed_page_size > kMaxPageSize) {
+      if (header_.uncompressed_page_size < 0) {
         throw ParquetError("invalid uncompressed page size " + std::to_string(header_.uncompressed_page_size));
+      }
+      if (header_.uncompressed_page_size > kMaxPageSize) {
+        throw ParquetError("uncompressed page size " + std::to_string(header_.uncompressed_page_size) +
+                           " is above the " + std::to_string(kMaxPageSize) + " bytes this reader accepts per page");
       }
       body_ = chunk_.data() + pos_;
       body_size_ = static_cast<size_t>(header_.compressed_page_size);
@@ -580,6 +640,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   LevelDecoder def_decoder_;
   LevelDecoder rep_decoder_;
   std::vector<int16_t> scratch_levels_;
+  std::vector<int16_t> scratch_rep_levels_;  // look-ahead of SkipToRowStart
   ValueDecoder<T>* value_decoder_ = nullptr;
   std::unique_ptr<ValueDecoder<T>> plain_decoder_;
   std::unique_ptr<std::conditional_t<std::is_same_v<T, bool>, ValueDecoder<bool>, DictionaryDecoder<T>>>

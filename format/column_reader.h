@@ -72,6 +72,26 @@ class ColumnChunkReader {
   // Skips up to num_levels slots; returns how many were skipped (fewer only at the end).
   virtual size_t Skip(size_t num_levels) = 0;
 
+  // Row-aware skipping. A row starts at a slot whose repetition level is 0 (in a column
+  // without repetition every slot is a row).
+  //
+  // SkipToRowStart consumes slots up to, not including, the n-th row start ahead (the next
+  // slot counts when it starts a row) and returns how many row starts it found: n, or fewer
+  // when the chunk ends first, in which case every slot is consumed. SkipToRowStart(1) thus
+  // finishes a row the reader stands inside of. Data page v2 pages not yet begun whose
+  // num_rows row starts all lie before the n-th are skipped without decompression; v1 pages
+  // are decompressed to read their repetition levels (their values are skipped undecoded
+  // where the encoding allows).
+  virtual size_t SkipToRowStart(size_t n) = 0;
+
+  // Skips n whole rows from a row start (after Make, Reset or a previous SkipRows), stopping
+  // before the first slot of the following row; returns how many rows it skipped (fewer
+  // than n only at the end of the chunk).
+  size_t SkipRows(size_t n) {
+    size_t found = SkipToRowStart(n + 1);
+    return found > n ? n : found;
+  }
+
   const ColumnDescriptor& descriptor() const { return *descriptor_; }
   const ColumnReadCounters& counters() const { return counters_; }
 

@@ -1,5 +1,6 @@
 // ParquetFileWriter (see file_writer.h): level and value encoding, page assembly,
-// compression, page checksums, column chunk statistics and the footer.
+// compression, page checksums, statistics (column chunk, page index, size statistics),
+// bloom filters, the automatic choice of encodings, and the footer.
 //
 // Data page v1 body (compressed as a whole):
 //   [repetition levels][definition levels][values]; a level section is present only when
@@ -7,21 +8,29 @@
 // Data page v2 body:
 //   [repetition levels][definition levels] as hybrid runs without length prefix (their byte
 //   lengths are in the header), never compressed; then [values], compressed.
-// Pages of both versions start at a row boundary (repetition level 0), so a page index can
-// later give each page a first row.
+// Pages of both versions start at a row boundary (repetition level 0), so the offset index
+// can give each page a first row.
+//
+// Statistics are gathered per page (min/max in the column's order, null and NaN counts,
+// level histograms, unencoded byte-array bytes): a page's go into the ColumnIndex /
+// OffsetIndex entry of that page, and the pages' merged into the ColumnMetaData. Page
+// headers carry no statistics.
 #include "format/file_writer.h"
 
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
+#include "format/bloom_filter.h"
 #include "format/checksum.h"
 #include "format/compression.h"
 #include "format/encoding/bit_packing.h"
@@ -192,7 +201,194 @@ int CompareUnsignedBytes(std::string_view a, std::string_view b) {
   return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
 }
 
-// Running min and max of the non-null values of a column chunk, in the column's order.
+// Whether a byte-array column holds UTF-8 text (its bounds are then cut at characters).
+bool IsTextColumn(const SchemaNode& node) {
+  if (node.logical_type.has_value()) {
+    switch (node.logical_type->kind) {
+      case LogicalType::Kind::STRING:
+      case LogicalType::Kind::ENUM:
+      case LogicalType::Kind::JSON:
+        return true;
+      default:
+        break;
+    }
+  }
+  return node.converted_type == ConvertedType::UTF8 || node.converted_type == ConvertedType::ENUM ||
+         node.converted_type == ConvertedType::JSON;
+}
+
+// Decodes the UTF-8 character at the start of [data, data + size): its code point and
+// length, or false when the bytes are not one well-formed character.
+bool DecodeUtf8Character(const uint8_t* data, size_t size, uint32_t* code_point, size_t* length) {
+  if (size == 0) return false;
+  const uint8_t lead = data[0];
+  size_t n;
+  uint32_t cp;
+  if (lead < 0x80) {
+    n = 1, cp = lead;
+  } else if ((lead & 0xE0) == 0xC0) {
+    n = 2, cp = lead & 0x1F;
+  } else if ((lead & 0xF0) == 0xE0) {
+    n = 3, cp = lead & 0x0F;
+  } else if ((lead & 0xF8) == 0xF0) {
+    n = 4, cp = lead & 0x07;
+  } else {
+    return false;
+  }
+  if (n > size) return false;
+  for (size_t i = 1; i < n; i++) {
+    if ((data[i] & 0xC0) != 0x80) return false;
+    cp = (cp << 6) | (data[i] & 0x3F);
+  }
+  static constexpr uint32_t kSmallest[5] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < kSmallest[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+  *code_point = cp;
+  *length = n;
+  return true;
+}
+
+void AppendUtf8(uint32_t cp, std::string* out) {
+  if (cp < 0x80) {
+    out->push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+// Length of the longest prefix of at most `limit` bytes that ends at a character boundary
+// (for text; any cut for binary).
+size_t CutPoint(std::string_view value, size_t limit, bool text) {
+  size_t cut = std::min(limit, value.size());
+  if (text) {
+    while (cut > 0 && cut < value.size() && (static_cast<uint8_t>(value[cut]) & 0xC0) == 0x80) cut--;
+  }
+  return cut;
+}
+
+// A lower bound of `value` in unsigned byte order, at most `limit` bytes: a prefix.
+std::string TruncatedLowerBound(std::string_view value, size_t limit, bool text) {
+  return std::string(value.substr(0, CutPoint(value, limit, text)));
+}
+
+// An upper bound of `value` in unsigned byte order, at most `limit` bytes: a prefix whose
+// last byte that can grow grew by one, what followed it dropped. For text, the last
+// character that can grow becomes the next code point, so the bound stays valid UTF-8.
+// nullopt when no such bound exists (a prefix of only 0xFF bytes, or of U+10FFFF).
+std::optional<std::string> TruncatedUpperBound(std::string_view value, size_t limit, bool text) {
+  if (text) {
+    std::string_view prefix = value.substr(0, CutPoint(value, limit, text));
+    // Split the prefix into characters; invalid UTF-8 falls back to bytes below.
+    std::vector<size_t> starts;
+    bool valid = true;
+    for (size_t pos = 0; pos < prefix.size();) {
+      uint32_t cp;
+      size_t length;
+      if (!DecodeUtf8Character(reinterpret_cast<const uint8_t*>(prefix.data()) + pos, prefix.size() - pos, &cp,
+                               &length)) {
+        valid = false;
+        break;
+      }
+      starts.push_back(pos);
+      pos += length;
+    }
+    if (valid) {
+      for (size_t i = starts.size(); i-- > 0;) {
+        uint32_t cp;
+        size_t length;
+        DecodeUtf8Character(reinterpret_cast<const uint8_t*>(prefix.data()) + starts[i],
+                            prefix.size() - starts[i], &cp, &length);
+        uint32_t next = cp + 1;
+        if (next == 0xD800) next = 0xE000;  // surrogates are not characters
+        if (next > 0x10FFFF) continue;
+        std::string bound(prefix.substr(0, starts[i]));
+        AppendUtf8(next, &bound);
+        if (bound.size() <= limit) return bound;
+      }
+      return std::nullopt;
+    }
+  }
+  for (size_t i = std::min(limit, value.size()); i-- > 0;) {
+    const uint8_t byte = static_cast<uint8_t>(value[i]);
+    if (byte != 0xFF) {
+      std::string bound(value.substr(0, i));
+      bound.push_back(static_cast<char>(byte + 1));
+      return bound;
+    }
+  }
+  return std::nullopt;
+}
+
+// Bounds of a page or column chunk, encoded as statistics store them (PLAIN, no length
+// prefix), with whether each is the actual value.
+struct EncodedBounds {
+  std::string min, max;
+  bool min_exact = true, max_exact = true;
+};
+
+// Shortens byte-array bounds longer than `limit` (0: no limit) where the order allows
+// (unsigned bytes; decimals are left whole). A max with no shorter upper bound stays whole.
+void TruncateBounds(EncodedBounds* bounds, size_t limit, SortOrder order, bool text) {
+  if (limit == 0 || order != SortOrder::kUnsigned) return;
+  if (bounds->min.size() > limit) {
+    bounds->min = TruncatedLowerBound(bounds->min, limit, text);
+    bounds->min_exact = false;
+  }
+  if (bounds->max.size() > limit) {
+    if (std::optional<std::string> upper = TruncatedUpperBound(bounds->max, limit, text)) {
+      bounds->max = std::move(*upper);
+      bounds->max_exact = false;
+    }
+  }
+}
+
+template <typename T>
+T LoadValue(const std::string& bytes) {
+  T value{};
+  std::memcpy(&value, bytes.data(), std::min(sizeof(T), bytes.size()));
+  return value;
+}
+
+template <typename T>
+int ThreeWay(T a, T b) {
+  return a < b ? -1 : (b < a ? 1 : 0);
+}
+
+// Compares two encoded bounds of a column of physical type `type` in `order`.
+int CompareEncoded(Type type, SortOrder order, const std::string& a, const std::string& b) {
+  const bool is_unsigned = order == SortOrder::kUnsigned;
+  switch (type) {
+    case Type::BOOLEAN:
+      return ThreeWay(LoadValue<uint8_t>(a), LoadValue<uint8_t>(b));
+    case Type::INT32:
+      return is_unsigned ? ThreeWay(LoadValue<uint32_t>(a), LoadValue<uint32_t>(b))
+                         : ThreeWay(LoadValue<int32_t>(a), LoadValue<int32_t>(b));
+    case Type::INT64:
+      return is_unsigned ? ThreeWay(LoadValue<uint64_t>(a), LoadValue<uint64_t>(b))
+                         : ThreeWay(LoadValue<int64_t>(a), LoadValue<int64_t>(b));
+    case Type::FLOAT:
+      return ThreeWay(LoadValue<float>(a), LoadValue<float>(b));
+    case Type::DOUBLE:
+      return ThreeWay(LoadValue<double>(a), LoadValue<double>(b));
+    case Type::BYTE_ARRAY:
+    case Type::FIXED_LEN_BYTE_ARRAY:
+      return order == SortOrder::kDecimal ? CompareDecimal(a, b) : CompareUnsignedBytes(a, b);
+    case Type::INT96:
+      break;
+  }
+  return 0;
+}
+
+// Running min and max of non-null values in the column's order, and the NaN count.
 template <typename T>
 class MinMax {
  public:
@@ -206,7 +402,10 @@ class MinMax {
       for (size_t i = 0; i < count; i++) {
         const T& value = values[i];
         if constexpr (std::is_floating_point_v<T>) {
-          if (std::isnan(value)) continue;
+          if (std::isnan(value)) {
+            nan_count_++;
+            continue;
+          }
         }
         if (!has_value_) {
           min_ = value;
@@ -221,7 +420,22 @@ class MinMax {
     }
   }
 
+  // Folds another range (a page's) into this one (the chunk's).
+  void Merge(const MinMax& other) {
+    nan_count_ += other.nan_count_;
+    if (other.has_value_) {
+      Update(&other.min_, 1);
+      Update(&other.max_, 1);
+    }
+  }
+
+  void Reset() {
+    has_value_ = false;
+    nan_count_ = 0;
+  }
+
   bool has_value() const { return has_value_; }
+  int64_t nan_count() const { return nan_count_; }
 
   // The PLAIN encoding of min and max (no length prefix), as Statistics stores them.
   void Encode(std::string* min, std::string* max) const {
@@ -253,6 +467,7 @@ class MinMax {
 
   SortOrder order_;
   bool has_value_ = false;
+  int64_t nan_count_ = 0;
   T min_{};
   T max_{};
 };
@@ -266,21 +481,20 @@ class MinMax<ByteArray> {
 
   void Update(const ByteArray* values, size_t count) {
     if (order_ == SortOrder::kUndefined) return;
-    for (size_t i = 0; i < count; i++) {
-      std::string_view value = values[i].view();
-      if (!has_value_) {
-        min_.assign(value);
-        max_.assign(value);
-        has_value_ = true;
-      } else if (Compare(value, min_) < 0) {
-        min_.assign(value);
-      } else if (Compare(value, max_) > 0) {
-        max_.assign(value);
-      }
+    for (size_t i = 0; i < count; i++) Update(values[i].view());
+  }
+
+  void Merge(const MinMax& other) {
+    if (other.has_value_) {
+      Update(other.min_);
+      Update(other.max_);
     }
   }
 
+  void Reset() { has_value_ = false; }
+
   bool has_value() const { return has_value_; }
+  int64_t nan_count() const { return 0; }
 
   void Encode(std::string* min, std::string* max) const {
     *min = min_;
@@ -288,6 +502,18 @@ class MinMax<ByteArray> {
   }
 
  private:
+  void Update(std::string_view value) {
+    if (!has_value_) {
+      min_.assign(value);
+      max_.assign(value);
+      has_value_ = true;
+    } else if (Compare(value, min_) < 0) {
+      min_.assign(value);
+    } else if (Compare(value, max_) > 0) {
+      max_.assign(value);
+    }
+  }
+
   int Compare(std::string_view a, std::string_view b) const {
     return order_ == SortOrder::kDecimal ? CompareDecimal(a, b) : CompareUnsignedBytes(a, b);
   }
@@ -296,6 +522,53 @@ class MinMax<ByteArray> {
   bool has_value_ = false;
   std::string min_;
   std::string max_;
+};
+
+// Estimates the DELTA_BINARY_PACKED size of a stream of integers, as the encoding packs
+// them: each miniblock of 32 deltas takes the bit width of its largest delta minus its
+// smallest, plus about a bit per value of block headers.
+template <typename T>
+class DeltaSizeEstimate {
+ public:
+  void Put(const T* values, size_t count) {
+    using Unsigned = std::make_unsigned_t<T>;
+    for (size_t i = 0; i < count; i++) {
+      const T value = values[i];
+      if (!has_previous_) {
+        has_previous_ = true;
+        previous_ = value;
+        continue;
+      }
+      const T delta = static_cast<T>(static_cast<Unsigned>(value) - static_cast<Unsigned>(previous_));
+      previous_ = value;
+      if (in_miniblock_ == 0) {
+        min_delta_ = max_delta_ = delta;
+      } else {
+        min_delta_ = std::min(min_delta_, delta);
+        max_delta_ = std::max(max_delta_, delta);
+      }
+      if (++in_miniblock_ == kMiniblock) {
+        const Unsigned range = static_cast<Unsigned>(static_cast<Unsigned>(max_delta_) - static_cast<Unsigned>(min_delta_));
+        bits_ += kMiniblock * (static_cast<uint64_t>(std::bit_width(range)) + 1);
+        miniblocks_++;
+        in_miniblock_ = 0;
+      }
+    }
+  }
+
+  double BitsPerValue() const {
+    return miniblocks_ == 0 ? sizeof(T) * 8 : static_cast<double>(bits_) / static_cast<double>(miniblocks_ * kMiniblock);
+  }
+
+
+ private:
+  static constexpr uint64_t kMiniblock = 32;
+  bool has_previous_ = false;
+  T previous_{};
+  T min_delta_{}, max_delta_{};
+  uint64_t in_miniblock_ = 0;
+  uint64_t miniblocks_ = 0;
+  uint64_t bits_ = 0;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -442,16 +715,45 @@ std::unique_ptr<PageValueEncoder<T>> MakePageEncoder(Encoding encoding, const Co
 
 // ---------------------------------------------------------------------------------------
 // ColumnChunkWriter: the type-independent part of writing one column chunk (levels, page
-// assembly, compression, checksums, metadata). The chunk's pages are buffered in memory.
+// assembly, compression, checksums, metadata, page index). The chunk's pages are buffered
+// in memory.
+
+namespace {
+
+// What the page index needs of one data page, gathered as it is written.
+struct PageRecord {
+  size_t offset = 0;      // within the data pages of the chunk
+  int32_t size = 0;       // header and body
+  int64_t first_row = 0;  // within the row group
+  int64_t null_count = 0;
+  int64_t nan_count = 0;
+  bool null_page = false;   // no non-null value
+  bool has_bounds = false;  // min/max exist (false for a null page or a page of only NaN)
+  std::string min, max;     // encoded bounds, truncated
+  int64_t unencoded_byte_array_bytes = 0;
+};
+
+}  // namespace
 
 class ColumnChunkWriter {
  public:
-  ColumnChunkWriter(const ColumnDescriptor& column, const WriterOptions& options, Encoding data_encoding)
+  ColumnChunkWriter(const ColumnDescriptor& column, const WriterOptions& options, Encoding data_encoding,
+                    SortOrder sort_order)
       : column_(column),
         options_(options),
         data_encoding_(data_encoding),
+        sort_order_(sort_order),
         def_encoder_(MinimalBitWidth(static_cast<uint64_t>(column.max_definition_level))),
-        rep_encoder_(MinimalBitWidth(static_cast<uint64_t>(column.max_repetition_level))) {}
+        rep_encoder_(MinimalBitWidth(static_cast<uint64_t>(column.max_repetition_level))) {
+    if (column.max_definition_level > 0) {
+      page_def_histogram_.assign(static_cast<size_t>(column.max_definition_level) + 1, 0);
+      def_histogram_.assign(page_def_histogram_.size(), 0);
+    }
+    if (column.max_repetition_level > 0) {
+      page_rep_histogram_.assign(static_cast<size_t>(column.max_repetition_level) + 1, 0);
+      rep_histogram_.assign(page_rep_histogram_.size(), 0);
+    }
+  }
   virtual ~ColumnChunkWriter() = default;
 
   const ColumnDescriptor& column() const { return column_; }
@@ -491,27 +793,92 @@ class ColumnChunkWriter {
     if (options_.write_statistics) {
       Statistics statistics;
       statistics.null_count = null_count_;
-      std::string min, max;
-      if (EncodeMinMax(&min, &max)) {
-        statistics.min_value = std::move(min);
-        statistics.max_value = std::move(max);
-        statistics.is_min_value_exact = true;
-        statistics.is_max_value_exact = true;
+      EncodedBounds bounds;
+      if (ChunkBounds(&bounds)) {
+        statistics.min_value = std::move(bounds.min);
+        statistics.max_value = std::move(bounds.max);
+        statistics.is_min_value_exact = bounds.min_exact;
+        statistics.is_max_value_exact = bounds.max_exact;
       }
+      if (IsFloatingPoint()) statistics.nan_count = ChunkNanCount();
       meta.statistics = std::move(statistics);
     }
     meta.encoding_stats = encoding_stats_;
+    SizeStatistics size;
+    bool has_size = false;
+    if (column_.physical_type == Type::BYTE_ARRAY) {
+      size.unencoded_byte_array_data_bytes = unencoded_byte_array_bytes_;
+      has_size = true;
+    }
+    if (!rep_histogram_.empty()) {
+      size.repetition_level_histogram = rep_histogram_;
+      has_size = true;
+    }
+    if (!def_histogram_.empty()) {
+      size.definition_level_histogram = def_histogram_;
+      has_size = true;
+    }
+    if (has_size) meta.size_statistics = std::move(size);
     return meta;
   }
+
+  // The page index of the chunk once its data pages start at `data_offset` in the file.
+  // The column index is left out where it cannot be right: statistics off, a type without
+  // an order (INT96, INTERVAL, FLOAT16), or a page whose non-null values are all NaN.
+  void PageIndex(int64_t data_offset, OffsetIndex* offset_index, std::optional<ColumnIndex>* column_index) const {
+    offset_index->page_locations.clear();
+    offset_index->page_locations.reserve(pages_.size());
+    for (const PageRecord& page : pages_) {
+      offset_index->page_locations.push_back(
+          PageLocation{data_offset + static_cast<int64_t>(page.offset), page.size, page.first_row});
+    }
+    if (column_.physical_type == Type::BYTE_ARRAY) {
+      std::vector<int64_t> bytes;
+      bytes.reserve(pages_.size());
+      for (const PageRecord& page : pages_) bytes.push_back(page.unencoded_byte_array_bytes);
+      offset_index->unencoded_byte_array_data_bytes = std::move(bytes);
+    }
+    column_index->reset();
+    if (!options_.write_statistics || sort_order_ == SortOrder::kUndefined) return;
+    for (const PageRecord& page : pages_) {
+      if (!page.null_page && !page.has_bounds) return;  // only NaN: no valid bounds
+    }
+    ColumnIndex index;
+    std::vector<int64_t> null_counts, nan_counts;
+    for (const PageRecord& page : pages_) {
+      index.null_pages.push_back(page.null_page);
+      index.min_values.push_back(page.null_page ? std::string() : page.min);
+      index.max_values.push_back(page.null_page ? std::string() : page.max);
+      null_counts.push_back(page.null_count);
+      nan_counts.push_back(page.nan_count);
+    }
+    index.boundary_order = BoundaryOrderOfPages();
+    index.null_counts = std::move(null_counts);
+    if (IsFloatingPoint()) index.nan_counts = std::move(nan_counts);
+    if (!rep_histograms_.empty()) index.repetition_level_histograms = rep_histograms_;
+    if (!def_histograms_.empty()) index.definition_level_histograms = def_histograms_;
+    *column_index = std::move(index);
+  }
+
+  // The serialized bloom filter (header and bitset) of the chunk; empty when it has none.
+  virtual std::string BloomFilterBytes() = 0;
 
  protected:
   // Typed hooks.
   virtual void FlushPageValues(std::string* out) = 0;  // the page's encoded values
   virtual size_t PageValueBytes() const = 0;           // their (estimated) size so far
-  virtual bool DictionaryFull() const = 0;             // the dictionary passed its limit
+  virtual bool EncodingEnds() const = 0;  // the page's value encoding is to change after it
   virtual void AfterDataPage() = 0;                    // e.g. the fallback from the dictionary
   virtual void FinishValues() = 0;                     // e.g. the dictionary page
-  virtual bool EncodeMinMax(std::string* min, std::string* max) const = 0;
+  // The page's statistics into *page (bounds, NaN and byte counts); then the page's
+  // statistics are merged into the chunk's and reset.
+  virtual void EndPageStatistics(PageRecord* page) = 0;
+  virtual bool ChunkBounds(EncodedBounds* bounds) const = 0;
+  virtual int64_t ChunkNanCount() const = 0;
+
+  bool IsFloatingPoint() const {
+    return column_.physical_type == Type::FLOAT || column_.physical_type == Type::DOUBLE;
+  }
 
   // Checks a batch's levels before anything is appended; returns the number of values
   // the definition levels call for.
@@ -562,16 +929,20 @@ class ColumnChunkWriter {
     size_t values = n;
     if (column_.max_repetition_level > 0) {
       rows = 0;
+      int64_t* histogram = page_rep_histogram_.data();
       for (size_t i = begin; i < end; i++) {
         rep_encoder_.Put(static_cast<uint32_t>(rep[i]));
+        histogram[rep[i]]++;
         rows += (rep[i] == 0);
       }
     }
     if (column_.max_definition_level > 0) {
       const int16_t max_def = column_.max_definition_level;
+      int64_t* histogram = page_def_histogram_.data();
       values = 0;
       for (size_t i = begin; i < end; i++) {
         def_encoder_.Put(static_cast<uint32_t>(def[i]));
+        histogram[def[i]]++;
         values += (def[i] == max_def);
       }
     }
@@ -601,10 +972,18 @@ class ColumnChunkWriter {
 
   void UpdatePageFull() {
     page_full_ = EstimatedPageBytes() >= options_.page_size || page_slots_ >= kMaxSlotsPerPage ||
-                 DictionaryFull();
+                 EncodingEnds();
   }
 
   void WriteDataPage() {
+    PageRecord record;
+    record.first_row = rows_ - static_cast<int64_t>(page_rows_);
+    record.null_count = static_cast<int64_t>(page_slots_ - page_values_);
+    record.null_page = page_values_ == 0;
+    EndPageStatistics(&record);
+    unencoded_byte_array_bytes_ += record.unencoded_byte_array_bytes;
+    EndPageHistograms();
+
     values_.clear();
     FlushPageValues(&values_);
     PageHeader header;
@@ -650,7 +1029,10 @@ class ColumnChunkWriter {
       data_header.is_compressed = compressed;
       header.data_page_header_v2 = data_header;
     }
+    record.offset = data_pages_.size();
     AppendPage(&header, *body, &data_pages_);
+    record.size = PageSizeField(data_pages_.size() - record.offset);
+    pages_.push_back(std::move(record));
     CountPage(header.type, data_encoding_);
     if (std::find(data_encodings_.begin(), data_encodings_.end(), data_encoding_) == data_encodings_.end()) {
       data_encodings_.push_back(data_encoding_);
@@ -686,6 +1068,7 @@ class ColumnChunkWriter {
   const ColumnDescriptor& column_;
   const WriterOptions& options_;
   Encoding data_encoding_;  // value encoding of the data pages being written
+  SortOrder sort_order_;
   bool page_full_ = false;  // cut the page at the next row boundary
 
  private:
@@ -725,6 +1108,40 @@ class ColumnChunkWriter {
     encoding_stats_.push_back(PageEncodingStats{type, encoding, 1});
   }
 
+  // Moves the open page's level histograms into the page index lists and the chunk totals.
+  void EndPageHistograms() {
+    for (size_t i = 0; i < page_rep_histogram_.size(); i++) {
+      rep_histograms_.push_back(page_rep_histogram_[i]);
+      rep_histogram_[i] += page_rep_histogram_[i];
+      page_rep_histogram_[i] = 0;
+    }
+    for (size_t i = 0; i < page_def_histogram_.size(); i++) {
+      def_histograms_.push_back(page_def_histogram_[i]);
+      def_histogram_[i] += page_def_histogram_[i];
+      page_def_histogram_[i] = 0;
+    }
+  }
+
+  // ASCENDING when the non-null pages' min values and max values both never decrease,
+  // DESCENDING when both never increase, otherwise UNORDERED (ASCENDING when both hold).
+  BoundaryOrder BoundaryOrderOfPages() const {
+    bool ascending = true, descending = true;
+    const PageRecord* previous = nullptr;
+    for (const PageRecord& page : pages_) {
+      if (page.null_page) continue;
+      if (previous != nullptr) {
+        const int min_order = CompareEncoded(column_.physical_type, sort_order_, previous->min, page.min);
+        const int max_order = CompareEncoded(column_.physical_type, sort_order_, previous->max, page.max);
+        if (min_order > 0 || max_order > 0) ascending = false;
+        if (min_order < 0 || max_order < 0) descending = false;
+      }
+      previous = &page;
+    }
+    if (ascending) return BoundaryOrder::ASCENDING;
+    if (descending) return BoundaryOrder::DESCENDING;
+    return BoundaryOrder::UNORDERED;
+  }
+
   RleBitPackedEncoder def_encoder_;
   RleBitPackedEncoder rep_encoder_;
 
@@ -732,11 +1149,14 @@ class ColumnChunkWriter {
   size_t page_slots_ = 0;
   size_t page_values_ = 0;
   size_t page_rows_ = 0;
+  std::vector<int64_t> page_rep_histogram_;  // max level + 1 counts, or empty at max level 0
+  std::vector<int64_t> page_def_histogram_;
 
   // The whole chunk.
   int64_t slots_ = 0;
   int64_t rows_ = 0;
   int64_t null_count_ = 0;
+  int64_t unencoded_byte_array_bytes_ = 0;
   int64_t total_uncompressed_size_ = 0;
   int64_t total_compressed_size_ = 0;
   int data_pages_written_ = 0;
@@ -744,6 +1164,9 @@ class ColumnChunkWriter {
   std::vector<PageEncodingStats> encoding_stats_;
   std::string dictionary_page_;  // header + body
   std::string data_pages_;       // headers + bodies
+  std::vector<PageRecord> pages_;
+  std::vector<int64_t> rep_histogram_, def_histogram_;    // chunk totals
+  std::vector<int64_t> rep_histograms_, def_histograms_;  // per page, concatenated
 
   // Scratch buffers, reused from page to page.
   std::string values_;
@@ -753,13 +1176,181 @@ class ColumnChunkWriter {
 
 namespace {
 
-// The typed part of a column chunk: value checks, value encoders, dictionary, min/max.
+// Bloom filter input of one column chunk: the hashes of its values, deduplicated now and
+// then, so that the filter can be sized from the exact number of distinct values. Past
+// kExactLimit distinct hashes the filter is made at once (sized for kOverflowValues
+// distinct values) and takes the hashes directly; memory stays bounded either way.
+class BloomFilterBuilder {
+ public:
+  explicit BloomFilterBuilder(double fpp) : fpp_(fpp) {}
+
+  void Add(uint64_t hash) {
+    if (filter_) {
+      filter_->Insert(hash);
+      return;
+    }
+    hashes_.push_back(hash);
+    if (hashes_.size() >= next_dedup_) Deduplicate();
+  }
+
+  // The serialized filter of everything added.
+  std::string Build() {
+    if (!filter_) {
+      Deduplicate();
+      filter_ = std::make_unique<BloomFilter>(BloomFilter::OptimalNumBytes(hashes_.size(), fpp_));
+      for (uint64_t hash : hashes_) filter_->Insert(hash);
+      std::vector<uint64_t>().swap(hashes_);
+    }
+    std::string out;
+    filter_->Serialize(&out);
+    return out;
+  }
+
+ private:
+  static constexpr size_t kExactLimit = size_t{1} << 21;
+  static constexpr uint64_t kOverflowValues = uint64_t{1} << 24;
+
+  void Deduplicate() {
+    std::sort(hashes_.begin(), hashes_.end());
+    hashes_.erase(std::unique(hashes_.begin(), hashes_.end()), hashes_.end());
+    if (hashes_.size() > kExactLimit) {
+      filter_ = std::make_unique<BloomFilter>(BloomFilter::OptimalNumBytes(kOverflowValues, fpp_));
+      for (uint64_t hash : hashes_) filter_->Insert(hash);
+      std::vector<uint64_t>().swap(hashes_);
+      return;
+    }
+    next_dedup_ = std::max<size_t>(hashes_.size() * 2, size_t{1} << 16);
+  }
+
+  double fpp_;
+  std::vector<uint64_t> hashes_;
+  size_t next_dedup_ = size_t{1} << 16;
+  std::unique_ptr<BloomFilter> filter_;
+};
+
+// How a column chunk's value encoding evolves (see WriterOptions::automatic_encoding).
+enum class EncodingPhase {
+  kDictionary,  // dictionary-encoded, watching for the point to give up on it
+  kProbe,       // the values of a first page (kFirstWindowValues of them at most) are kept
+                // back, to pick the encoding of the chunk, this page included
+  kSettled,     // the encoding stays
+};
+
+// The dictionary is weighed against the alternative encoding after the first
+// kFirstWindowValues values, then each time their number doubled.
+constexpr size_t kFirstWindowValues = 4096;
+
+// The expected number of distinct values among `total` values, when `distinct` of the
+// first `seen` were distinct: the values taken as drawn uniformly from a fixed set of D,
+// D solved from distinct = D (1 - e^(-seen / D)).
+double ExtrapolateDistinct(double seen, double distinct, double total) {
+  if (distinct >= seen) return total;  // all different so far: assume they stay so
+  auto expected = [seen](double domain) { return domain * -std::expm1(-seen / domain); };
+  double low = distinct, high = distinct * 2;
+  while (expected(high) < distinct && high < 1e15) high *= 2;
+  for (int i = 0; i < 60; i++) {
+    const double middle = (low + high) / 2;
+    (expected(middle) < distinct ? low : high) = middle;
+  }
+  return std::min(total, high * -std::expm1(-total / high));
+}
+
+// Values of a column chunk copied to try encodings on: the first ones of a dictionary-
+// encoded chunk (Add: at most kFirstWindowValues values and, of byte arrays, kMaxSampleBytes
+// bytes), or every value of a probe page (AddAll).
+constexpr size_t kMaxSampleBytes = 256 * 1024;
+
+template <typename T>
+class ValueSample {
+ public:
+  void Add(const T* values, size_t count) {
+    if constexpr (std::is_same_v<T, ByteArray>) {
+      for (size_t i = 0; i < count && !full_ && lengths_.size() < kFirstWindowValues; i++) {
+        if (bytes_.size() + values[i].len > kMaxSampleBytes) {
+          full_ = true;
+          return;
+        }
+        Append(values[i]);
+      }
+    } else if constexpr (!std::is_same_v<T, bool> && !std::is_same_v<T, Int96>) {
+      AddAll(values, std::min(count, kFirstWindowValues - std::min(kFirstWindowValues, values_.size())));
+    } else {
+      (void)values, (void)count;
+    }
+  }
+
+  void AddAll(const T* values, size_t count) {
+    if constexpr (std::is_same_v<T, ByteArray>) {
+      for (size_t i = 0; i < count; i++) Append(values[i]);
+    } else if constexpr (!std::is_same_v<T, bool>) {
+      values_.insert(values_.end(), values, values + count);
+    } else {
+      (void)values, (void)count;
+    }
+  }
+
+  size_t size() const {
+    if constexpr (std::is_same_v<T, ByteArray>) return lengths_.size();
+    return values_.size();
+  }
+  bool empty() const { return size() == 0; }
+  // The PLAIN size of the values (byte arrays with their 4-byte lengths).
+  size_t plain_bytes() const {
+    if constexpr (std::is_same_v<T, ByteArray>) return bytes_.size() + 4 * lengths_.size();
+    return values_.size() * sizeof(T);
+  }
+
+  void PutInto(PageValueEncoder<T>* encoder) const {
+    if constexpr (std::is_same_v<T, ByteArray>) {
+      std::vector<ByteArray> views;
+      views.reserve(lengths_.size());
+      size_t offset = 0;
+      for (uint32_t length : lengths_) {
+        views.push_back(ByteArray{reinterpret_cast<const uint8_t*>(bytes_.data()) + offset, length});
+        offset += length;
+      }
+      encoder->Put(views.data(), views.size());
+    } else if constexpr (!std::is_same_v<T, bool>) {
+      encoder->Put(values_.data(), values_.size());
+    }
+  }
+
+  void Clear() {
+    std::vector<Stored>().swap(values_);
+    std::string().swap(bytes_);
+    std::vector<uint32_t>().swap(lengths_);
+  }
+
+ private:
+  void Append(const ByteArray& value) {
+    bytes_.append(reinterpret_cast<const char*>(value.ptr), value.len);
+    lengths_.push_back(value.len);
+  }
+
+  using Stored = std::conditional_t<std::is_same_v<T, bool>, char, T>;
+  std::vector<Stored> values_;
+  std::string bytes_;
+  std::vector<uint32_t> lengths_;
+  bool full_ = false;  // a byte array would have passed kMaxSampleBytes
+};
+
+// The typed part of a column chunk: value checks, value encoders, dictionary, min/max,
+// bloom filter, and the choice of encoding.
 template <typename T>
 class TypedColumnChunkWriter final : public ColumnChunkWriter {
  public:
-  TypedColumnChunkWriter(const ColumnDescriptor& column, const SchemaNode& node,
-                         const WriterOptions& options, Encoding encoding)
-      : ColumnChunkWriter(column, options, encoding), min_max_(SortOrderOf(node)) {
+  // `automatic`: pick the encoding per WriterOptions::automatic_encoding (the column has no
+  // explicit encoding). `bloom_filter`: collect the chunk's values for a bloom filter.
+  TypedColumnChunkWriter(const ColumnDescriptor& column, const SchemaNode& node, const WriterOptions& options,
+                         Encoding encoding, bool automatic, bool bloom_filter)
+      : ColumnChunkWriter(column, options, encoding, SortOrderOf(node)),
+        text_(IsTextColumn(node)),
+        automatic_(automatic),
+        page_min_max_(sort_order_),
+        min_max_(sort_order_) {
+    if (bloom_filter) {
+      if constexpr (!std::is_same_v<T, bool>) bloom_ = std::make_unique<BloomFilterBuilder>(options.bloom_filter_fpp);
+    }
     if (encoding == Encoding::RLE_DICTIONARY) {
       if constexpr (std::is_same_v<T, bool>) {
         throw ParquetError("BOOLEAN column '" + column.dotted_path + "' cannot be dictionary-encoded");
@@ -767,10 +1358,14 @@ class TypedColumnChunkWriter final : public ColumnChunkWriter {
         dictionary_ = std::make_unique<DictionaryEncoder<T>>(
             column.physical_type == Type::FIXED_LEN_BYTE_ARRAY ? column.type_length : -1);
         encoder_ = std::make_unique<DictionaryPageEncoder<T>>(dictionary_.get());
+        phase_ = EncodingPhase::kDictionary;
       }
-    } else {
-      encoder_ = MakePageEncoder<T>(encoding, column);
+      return;
     }
+    if (automatic_ && encoding == Encoding::PLAIN && AlternativeEncoding() != Encoding::PLAIN) {
+      phase_ = EncodingPhase::kProbe;  // the first page's values tell whether the alternative pays
+    }
+    encoder_ = MakePageEncoder<T>(encoding, column);
   }
 
   // Checks a batch without changing anything; throws ParquetError naming what is wrong.
@@ -789,7 +1384,8 @@ class TypedColumnChunkWriter final : public ColumnChunkWriter {
   }
 
   // Appends a batch that CheckBatch accepted, cutting pages at row boundaries.
-  void Append(size_t num_levels, const int16_t* def, const int16_t* rep, const T* values) {
+  void Append(size_t num_levels, const int16_t* def, const int16_t* rep, const T* values, size_t num_values) {
+    batch_values_left_ = num_values;
     const bool repeated = column_.max_repetition_level > 0;
     size_t pos = 0;
     while (pos < num_levels) {
@@ -804,17 +1400,124 @@ class TypedColumnChunkWriter final : public ColumnChunkWriter {
         end = pos + std::min(num_levels - pos, SlotsForNextStep());
       }
       const size_t count = AppendLevels(def, rep, pos, end);
-      if (count > 0) {
-        encoder_->Put(values, count);
-        min_max_.Update(values, count);
-        values += count;
-      }
+      if (count > 0) AppendValues(values, count);
+      values += count;
+      batch_values_left_ -= count;
       UpdatePageFull();
       pos = end;
     }
   }
 
+  std::string BloomFilterBytes() override { return bloom_ ? bloom_->Build() : std::string(); }
+
  private:
+  void AppendValues(const T* values, size_t count) {
+    if (phase_ == EncodingPhase::kProbe) {
+      sample_.AddAll(values, count);  // encoded when the page ends, once the encoding is chosen
+    } else {
+      encoder_->Put(values, count);
+      if (phase_ == EncodingPhase::kDictionary && automatic_) sample_.Add(values, count);
+    }
+    page_min_max_.Update(values, count);
+    if constexpr (std::is_same_v<T, ByteArray>) {
+      if (column_.physical_type == Type::BYTE_ARRAY) {
+        uint64_t bytes = 0;
+        for (size_t i = 0; i < count; i++) bytes += values[i].len;
+        page_unencoded_bytes_ += static_cast<int64_t>(bytes);
+        if (dictionary_) dictionary_value_bytes_ += bytes;
+      }
+    }
+    if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>) {
+      if (automatic_ && phase_ == EncodingPhase::kDictionary) delta_estimate_.Put(values, count);
+    }
+    if constexpr (!std::is_same_v<T, bool>) {
+      if (bloom_) {
+        for (size_t i = 0; i < count; i++) bloom_->Add(BloomHashOf(values[i]));
+      }
+      if (automatic_ && dictionary_) WatchDictionary(count);
+    }
+  }
+
+  // At the end of each window, weighs the dictionary against what would replace it over
+  // the whole chunk, as far as it can be foreseen: the chunk taken to hold the values so far
+  // and those left in the batch (at least twice the values so far), its distinct count
+  // extrapolated from the values so far. The dictionary's size (entries, then an index of
+  // the entry count's bit width per value) against AlternativeBytesPerValue per value;
+  // sizes before compression. Gives up on the dictionary when it is the larger.
+  void WatchDictionary(size_t count) {
+    if constexpr (!std::is_same_v<T, bool>) {
+      dictionary_values_ += count;
+      if (dictionary_values_ < next_window_end_) return;
+      next_window_end_ = dictionary_values_ * 2;
+      const double seen = static_cast<double>(dictionary_values_);
+      const double entries = static_cast<double>(dictionary_->dictionary_size());
+      const double total = std::max(2 * seen, seen + static_cast<double>(batch_values_left_));
+      const double final_entries = std::max(1.0, ExtrapolateDistinct(seen, entries, total));
+      const double entry_bytes = static_cast<double>(dictionary_->dictionary_page_bytes()) / entries;
+      const double index_bits = MinimalBitWidth(static_cast<uint64_t>(final_entries) - 1);
+      const double dictionary_bytes = final_entries * entry_bytes + total * index_bits / 8;
+      if (dictionary_bytes > total * AlternativeBytesPerValue()) give_up_dictionary_ = true;
+    } else {
+      (void)count;
+    }
+  }
+
+  // Bytes per value without the dictionary, before compression: for integers the smaller of
+  // PLAIN and the delta estimate, otherwise PLAIN (BYTE_STREAM_SPLIT and
+  // DELTA_LENGTH_BYTE_ARRAY are about as large before compression).
+  double AlternativeBytesPerValue() const {
+    if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>) {
+      return std::min<double>(sizeof(T), delta_estimate_.BitsPerValue() / 8);
+    }
+    if constexpr (std::is_same_v<T, ByteArray>) {
+      if (column_.physical_type == Type::FIXED_LEN_BYTE_ARRAY) return column_.type_length;
+      return 4 + static_cast<double>(dictionary_value_bytes_) / static_cast<double>(std::max<size_t>(1, dictionary_values_));
+    } else if constexpr (std::is_same_v<T, Int96>) {
+      return 12;
+    } else {
+      return sizeof(T);
+    }
+  }
+
+  // The encoding that may do better than PLAIN for this column, or PLAIN.
+  Encoding AlternativeEncoding() const {
+    if (!automatic_) return Encoding::PLAIN;
+    if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>) {
+      return Encoding::DELTA_BINARY_PACKED;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      // Without compression the streams are the PLAIN bytes reordered: no gain.
+      if (options_.codec != CompressionCodec::UNCOMPRESSED) return Encoding::BYTE_STREAM_SPLIT;
+    } else if constexpr (std::is_same_v<T, ByteArray>) {
+      if (column_.physical_type == Type::BYTE_ARRAY) return Encoding::DELTA_LENGTH_BYTE_ARRAY;
+    }
+    return Encoding::PLAIN;
+  }
+
+  // The encoding after the dictionary or the probe page: the alternative encoding when the
+  // sample of the first values, encoded and compressed with the chunk's codec, comes out
+  // smaller that way than PLAIN (see WriterOptions::automatic_encoding).
+  Encoding ChosenEncoding() const {
+    const Encoding alternative = AlternativeEncoding();
+    if (alternative == Encoding::PLAIN || sample_.empty()) return Encoding::PLAIN;
+    return SampleBytes(alternative) < SampleBytes(Encoding::PLAIN) ? alternative : Encoding::PLAIN;
+  }
+
+  size_t SampleBytes(Encoding encoding) const {
+    std::unique_ptr<PageValueEncoder<T>> encoder = MakePageEncoder<T>(encoding, column_);
+    sample_.PutInto(encoder.get());
+    std::string encoded, compressed;
+    encoder->Flush(&encoded);
+    if (options_.codec == CompressionCodec::UNCOMPRESSED) return encoded.size();
+    Compress(options_.codec, BytesOf(encoded), encoded.size(), options_.compression_level, &compressed);
+    return compressed.size();
+  }
+
+  void SwitchEncoding(Encoding encoding) {
+    encoder_ = MakePageEncoder<T>(encoding, column_);
+    data_encoding_ = encoding;
+    phase_ = EncodingPhase::kSettled;
+  }
+
   void CheckValues(const T* values, size_t count) const {
     if constexpr (std::is_same_v<T, ByteArray>) {
       if (column_.physical_type == Type::FIXED_LEN_BYTE_ARRAY) {
@@ -839,23 +1542,39 @@ class TypedColumnChunkWriter final : public ColumnChunkWriter {
     }
   }
 
-  void FlushPageValues(std::string* out) override { encoder_->Flush(out); }
-  size_t PageValueBytes() const override { return encoder_->EstimatedBytes(); }
+  void FlushPageValues(std::string* out) override {
+    if (phase_ == EncodingPhase::kProbe && !sample_.empty()) {
+      SwitchEncoding(ChosenEncoding());
+      sample_.PutInto(encoder_.get());
+      sample_.Clear();
+    }
+    encoder_->Flush(out);
+  }
 
-  bool DictionaryFull() const override {
+  size_t PageValueBytes() const override {
+    return phase_ == EncodingPhase::kProbe ? sample_.plain_bytes() : encoder_->EstimatedBytes();
+  }
+
+  bool DictionaryFull() const {
     if constexpr (std::is_same_v<T, bool>) {
       return false;
     } else {
-      return dictionary_ && dictionary_->dictionary_page_bytes() > options_.dictionary_page_size_limit;
+      return dictionary_ &&
+             (give_up_dictionary_ || dictionary_->dictionary_page_bytes() > options_.dictionary_page_size_limit);
     }
+  }
+
+  bool EncodingEnds() const override {
+    return DictionaryFull() || (phase_ == EncodingPhase::kProbe && (sample_.size() >= kFirstWindowValues ||
+                                                                      sample_.plain_bytes() >= kMaxSampleBytes));
   }
 
   void AfterDataPage() override {
     if constexpr (!std::is_same_v<T, bool>) {
       if (DictionaryFull()) {
-        // The dictionary is complete: the pages that follow are PLAIN.
-        encoder_ = MakePageEncoder<T>(Encoding::PLAIN, column_);
-        data_encoding_ = Encoding::PLAIN;
+        // The dictionary is complete: the pages that follow use the fallback encoding.
+        SwitchEncoding(ChosenEncoding());
+        sample_.Clear();
         WriteDictionary();
       }
     }
@@ -876,22 +1595,68 @@ class TypedColumnChunkWriter final : public ColumnChunkWriter {
     }
   }
 
-  bool EncodeMinMax(std::string* min, std::string* max) const override {
+  EncodedBounds Bounds(const MinMax<T>& range) const {
+    EncodedBounds bounds;
+    range.Encode(&bounds.min, &bounds.max);
+    if constexpr (std::is_same_v<T, ByteArray>) {
+      TruncateBounds(&bounds, options_.statistics_truncate_length, sort_order_, text_);
+    }
+    return bounds;
+  }
+
+  void EndPageStatistics(PageRecord* page) override {
+    page->nan_count = page_min_max_.nan_count();
+    page->unencoded_byte_array_bytes = page_unencoded_bytes_;
+    page_unencoded_bytes_ = 0;
+    if (page_min_max_.has_value() && options_.write_statistics && options_.write_page_index) {
+      EncodedBounds bounds = Bounds(page_min_max_);
+      page->min = std::move(bounds.min);
+      page->max = std::move(bounds.max);
+      page->has_bounds = true;
+    }
+    min_max_.Merge(page_min_max_);
+    page_min_max_.Reset();
+  }
+
+  bool ChunkBounds(EncodedBounds* bounds) const override {
     if (!min_max_.has_value()) return false;
-    min_max_.Encode(min, max);
+    *bounds = Bounds(min_max_);
     return true;
   }
 
+  int64_t ChunkNanCount() const override { return min_max_.nan_count(); }
+
   using Dictionary = std::conditional_t<std::is_same_v<T, bool>, char, DictionaryEncoder<T>>;
+  using DeltaEstimate =
+      std::conditional_t<std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>, DeltaSizeEstimate<T>, char>;
+
+  const bool text_;       // byte arrays holding UTF-8 text
+  const bool automatic_;  // the encoding is ours to choose
+  EncodingPhase phase_ = EncodingPhase::kSettled;
   std::unique_ptr<Dictionary> dictionary_;  // while data pages are dictionary-encoded
   std::unique_ptr<PageValueEncoder<T>> encoder_;
-  MinMax<T> min_max_;
+  MinMax<T> page_min_max_;  // the open page
+  MinMax<T> min_max_;       // the pages before it
+  int64_t page_unencoded_bytes_ = 0;
+  std::unique_ptr<BloomFilterBuilder> bloom_;
+
+  // Watching the dictionary.
+  bool give_up_dictionary_ = false;
+  size_t dictionary_values_ = 0;
+  uint64_t dictionary_value_bytes_ = 0;  // of byte arrays
+  size_t next_window_end_ = kFirstWindowValues;
+  size_t batch_values_left_ = 0;  // values of the batch being appended not appended yet
+
+  // What the dictionary phase or the probe page saw, for WatchDictionary and ChosenEncoding.
+  DeltaEstimate delta_estimate_{};
+  ValueSample<T> sample_;
 };
 
 template <typename T>
 std::unique_ptr<ColumnChunkWriter> MakeTypedWriter(const ColumnDescriptor& column, const SchemaNode& node,
-                                                   const WriterOptions& options, Encoding encoding) {
-  return std::make_unique<TypedColumnChunkWriter<T>>(column, node, options, encoding);
+                                                   const WriterOptions& options, Encoding encoding, bool automatic,
+                                                   bool bloom_filter) {
+  return std::make_unique<TypedColumnChunkWriter<T>>(column, node, options, encoding, automatic, bloom_filter);
 }
 
 }  // namespace
@@ -921,6 +1686,26 @@ ParquetFileWriter::ParquetFileWriter(const std::string& path, std::vector<Schema
     if (!EncodingApplies(encoding, descriptor.physical_type)) {
       throw ParquetError("encoding " + ToString(encoding) + " does not apply to " +
                          ToString(descriptor.physical_type) + " column '" + descriptor.dotted_path + "'");
+    }
+  }
+  bloom_filter_column_.assign(static_cast<size_t>(schema_.num_columns()), false);
+  for (int column : options_.bloom_filter_columns) {
+    if (column < 0 || column >= schema_.num_columns()) {
+      throw ParquetError("bloom filter for column " + std::to_string(column) + ", but the schema has " +
+                         std::to_string(schema_.num_columns()) + " columns");
+    }
+    // BOOLEAN columns get none: two values, which the statistics already tell apart.
+    if (schema_.column(column).physical_type != Type::BOOLEAN) {
+      bloom_filter_column_[static_cast<size_t>(column)] = true;
+    }
+  }
+  if (!options_.bloom_filter_columns.empty()) {
+    BloomFilter::OptimalNumBytes(0, options_.bloom_filter_fpp);  // rejects an fpp outside (0, 1)
+  }
+  for (const SortingColumn& sorting : options_.sorting_columns) {
+    if (sorting.column_idx < 0 || sorting.column_idx >= schema_.num_columns()) {
+      throw ParquetError("sorting column " + std::to_string(sorting.column_idx) + ", but the schema has " +
+                         std::to_string(schema_.num_columns()) + " columns");
     }
   }
   metadata_.version = 2;
@@ -953,6 +1738,7 @@ void ParquetFileWriter::StartRowGroup() {
   row_group_ = RowGroup();
   row_group_.columns.assign(static_cast<size_t>(schema_.num_columns()), ColumnChunk());
   column_rows_.assign(static_cast<size_t>(schema_.num_columns()), 0);
+  row_group_bloom_filters_.assign(static_cast<size_t>(schema_.num_columns()), std::string());
   current_column_ = -1;
   next_column_ = 0;
 }
@@ -962,19 +1748,23 @@ std::unique_ptr<ColumnChunkWriter> ParquetFileWriter::MakeColumnWriter(int colum
   const SchemaNode& node = schema_.node(descriptor.node);
   Encoding encoding = Encoding::PLAIN;
   if (options_.dictionary && descriptor.physical_type != Type::BOOLEAN) encoding = Encoding::RLE_DICTIONARY;
+  bool automatic = options_.automatic_encoding;
   auto chosen = options_.column_encoding.find(column);
   if (chosen != options_.column_encoding.end()) {
     encoding = chosen->second == Encoding::PLAIN_DICTIONARY ? Encoding::RLE_DICTIONARY : chosen->second;
+    automatic = false;
   }
+  const bool bloom = bloom_filter_column_[static_cast<size_t>(column)];
   switch (descriptor.physical_type) {
-    case Type::BOOLEAN: return MakeTypedWriter<bool>(descriptor, node, options_, encoding);
-    case Type::INT32: return MakeTypedWriter<int32_t>(descriptor, node, options_, encoding);
-    case Type::INT64: return MakeTypedWriter<int64_t>(descriptor, node, options_, encoding);
-    case Type::INT96: return MakeTypedWriter<Int96>(descriptor, node, options_, encoding);
-    case Type::FLOAT: return MakeTypedWriter<float>(descriptor, node, options_, encoding);
-    case Type::DOUBLE: return MakeTypedWriter<double>(descriptor, node, options_, encoding);
+    case Type::BOOLEAN: return MakeTypedWriter<bool>(descriptor, node, options_, encoding, automatic, bloom);
+    case Type::INT32: return MakeTypedWriter<int32_t>(descriptor, node, options_, encoding, automatic, bloom);
+    case Type::INT64: return MakeTypedWriter<int64_t>(descriptor, node, options_, encoding, automatic, bloom);
+    case Type::INT96: return MakeTypedWriter<Int96>(descriptor, node, options_, encoding, automatic, bloom);
+    case Type::FLOAT: return MakeTypedWriter<float>(descriptor, node, options_, encoding, automatic, bloom);
+    case Type::DOUBLE: return MakeTypedWriter<double>(descriptor, node, options_, encoding, automatic, bloom);
     case Type::BYTE_ARRAY:
-    case Type::FIXED_LEN_BYTE_ARRAY: return MakeTypedWriter<ByteArray>(descriptor, node, options_, encoding);
+    case Type::FIXED_LEN_BYTE_ARRAY:
+      return MakeTypedWriter<ByteArray>(descriptor, node, options_, encoding, automatic, bloom);
   }
   throw ParquetError("column '" + descriptor.dotted_path + "' has unknown physical type " +
                      ToString(descriptor.physical_type));
@@ -1018,7 +1808,7 @@ void ParquetFileWriter::WriteBatch(int column, size_t num_levels, const int16_t*
   auto& writer = static_cast<TypedColumnChunkWriter<T>&>(WriterForColumn(column));
   writer.CheckBatch(num_levels, def_levels, rep_levels, values, num_values);
   try {
-    writer.Append(num_levels, def_levels, rep_levels, values);
+    writer.Append(num_levels, def_levels, rep_levels, values, num_values);
   } catch (...) {
     failed_ = true;  // part of the batch may be in the chunk
     throw;
@@ -1036,6 +1826,18 @@ void ParquetFileWriter::FinishColumn() {
     chunk.file_offset = chunk_offset;
     chunk.meta_data = writer.Metadata(chunk_offset);
     column_rows_[static_cast<size_t>(current_column_)] = writer.rows();
+    if (options_.write_page_index) {
+      OffsetIndex offset_index;
+      std::optional<ColumnIndex> column_index;
+      writer.PageIndex(chunk.meta_data->data_page_offset, &offset_index, &column_index);
+      PendingPageIndex pending;
+      pending.row_group = metadata_.row_groups.size();
+      pending.column = static_cast<size_t>(current_column_);
+      pending.offset_index = Serialize(offset_index);
+      if (column_index.has_value()) pending.column_index = Serialize(*column_index);
+      page_indexes_.push_back(std::move(pending));
+    }
+    row_group_bloom_filters_[static_cast<size_t>(current_column_)] = writer.BloomFilterBytes();
   } catch (...) {
     failed_ = true;
     throw;
@@ -1075,6 +1877,22 @@ void ParquetFileWriter::EndRowGroup(int64_t num_rows) {
   row_group_.total_byte_size = uncompressed;
   row_group_.total_compressed_size = compressed;
   row_group_.file_offset = row_group_.columns[0].file_offset;
+  if (!options_.sorting_columns.empty()) row_group_.sorting_columns = options_.sorting_columns;
+  // The row group's bloom filters follow its column chunks.
+  try {
+    for (size_t c = 0; c < row_group_bloom_filters_.size(); c++) {
+      std::string& filter = row_group_bloom_filters_[c];
+      if (filter.empty()) continue;
+      ColumnMetaData& meta = *row_group_.columns[c].meta_data;
+      meta.bloom_filter_offset = static_cast<int64_t>(offset_);
+      meta.bloom_filter_length = static_cast<int32_t>(filter.size());
+      WriteBytes(filter.data(), filter.size());
+      std::string().swap(filter);
+    }
+  } catch (...) {
+    failed_ = true;
+    throw;
+  }
   const size_t ordinal = metadata_.row_groups.size();
   if (ordinal <= static_cast<size_t>(std::numeric_limits<int16_t>::max())) {
     row_group_.ordinal = static_cast<int16_t>(ordinal);
@@ -1094,6 +1912,21 @@ void ParquetFileWriter::Close() {
     if (!options_.key_value_metadata.empty()) metadata_.key_value_metadata = options_.key_value_metadata;
     metadata_.column_orders = std::vector<ColumnOrder>(static_cast<size_t>(schema_.num_columns()),
                                                        ColumnOrder{ColumnOrder::Kind::TYPE_DEFINED_ORDER});
+    // The page index: every column index, then every offset index.
+    for (const PendingPageIndex& pending : page_indexes_) {
+      if (pending.column_index.empty()) continue;
+      ColumnChunk& chunk = metadata_.row_groups[pending.row_group].columns[pending.column];
+      chunk.column_index_offset = static_cast<int64_t>(offset_);
+      chunk.column_index_length = IndexLength(pending.column_index);
+      WriteBytes(pending.column_index.data(), pending.column_index.size());
+    }
+    for (const PendingPageIndex& pending : page_indexes_) {
+      ColumnChunk& chunk = metadata_.row_groups[pending.row_group].columns[pending.column];
+      chunk.offset_index_offset = static_cast<int64_t>(offset_);
+      chunk.offset_index_length = IndexLength(pending.offset_index);
+      WriteBytes(pending.offset_index.data(), pending.offset_index.size());
+    }
+    page_indexes_.clear();
     std::string footer = Serialize(metadata_);
     if (footer.size() > std::numeric_limits<uint32_t>::max()) {
       throw ParquetError("footer of " + std::to_string(footer.size()) + " bytes is too large");
@@ -1107,6 +1940,13 @@ void ParquetFileWriter::Close() {
     throw;
   }
   closed_ = true;
+}
+
+int32_t ParquetFileWriter::IndexLength(const std::string& index) const {
+  if (index.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
+    throw ParquetError("page index of " + std::to_string(index.size()) + " bytes is too large");
+  }
+  return static_cast<int32_t>(index.size());
 }
 
 void ParquetFileWriter::WriteBytes(const void* data, size_t size) {

@@ -1,9 +1,24 @@
 // Writing Parquet files: ParquetFileWriter lays out row groups of column chunks in a local
 // file and finishes it with the footer (FileMetaData).
 //
-// File layout:  "PAR1" <column chunks...> <FileMetaData, thrift compact> <4-byte LE length> "PAR1"
+// File layout:
+//   "PAR1"
+//   per row group: <column chunks, in schema order> <bloom filters of its chunks, if any>
+//   <ColumnIndex of every chunk that has one> <OffsetIndex of every chunk>  (page index)
+//   <FileMetaData, thrift compact> <4-byte LE length> "PAR1"
 // A column chunk is an optional dictionary page (PLAIN entries) followed by data pages
-// (v1 or v2). Each page is a thrift PageHeader followed by its body.
+// (v1 or v2). Each page is a thrift PageHeader followed by its body; data pages start at
+// row boundaries. A bloom filter is a BloomFilterHeader followed by its bitset
+// (format/bloom_filter.h). ColumnMetaData points at the chunk's bloom filter, ColumnChunk
+// at its page index.
+//
+// Statistics: every column chunk gets null_count, min_value/max_value in the column's
+// order (signed integers; unsigned for UINT annotations; DECIMAL as signed big-endian
+// integers; strings and binary as unsigned bytes; floats without NaN, zero written as -0.0
+// for min and +0.0 for max; none for INT96, INTERVAL and FLOAT16), is_min/max_value_exact,
+// nan_count for FLOAT/DOUBLE, and SizeStatistics (unencoded BYTE_ARRAY bytes; repetition /
+// definition level histograms for the levels the column has). The same per page go into
+// the ColumnIndex, not into the page headers.
 //
 // Usage: for each row group, StartRowGroup(); then every leaf column in schema order, each in
 // one or more WriteBatch calls; then EndRowGroup(rows). Finally Close(). Only the column chunk
@@ -33,12 +48,13 @@ struct WriterOptions {
   int data_page_version = 1;             // 1: DATA_PAGE, 2: DATA_PAGE_V2
   // A data page is cut (at the next row boundary) once its encoded size passes this.
   size_t page_size = 1 << 20;
-  // Dictionary-encode every column but BOOLEAN; a column chunk falls back to PLAIN for the
-  // pages after the one during which its dictionary passed dictionary_page_size_limit bytes.
+  // Dictionary-encode every column but BOOLEAN; a column chunk falls back (to PLAIN, or
+  // see automatic_encoding) for the pages after the one during which its dictionary passed
+  // dictionary_page_size_limit bytes.
   bool dictionary = true;
   size_t dictionary_page_size_limit = 1 << 20;
   bool write_crc = true;         // PageHeader.crc on every page
-  bool write_statistics = true;  // column chunk min/max and null_count
+  bool write_statistics = true;  // column chunk statistics and the ColumnIndex (see above)
   std::string created_by = "sqlite-parquet version 0.1.0";
   std::vector<KeyValue> key_value_metadata;
   // Per leaf column (by index): the value encoding of its data pages, instead of the
@@ -47,21 +63,50 @@ struct WriterOptions {
   // Accepted per type: PLAIN (all), RLE (BOOLEAN), DELTA_BINARY_PACKED (INT32, INT64),
   // DELTA_LENGTH_BYTE_ARRAY (BYTE_ARRAY), DELTA_BYTE_ARRAY (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY),
   // BYTE_STREAM_SPLIT (INT32, INT64, FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY).
+  // A column listed here never gets the automatic choice below.
   std::map<int, Encoding> column_encoding;
 
-  // Page index (ColumnIndex + OffsetIndex per column chunk), written after the last row
-  // group, before the footer.
+  // Page index: ColumnIndex (page min/max, null_pages, boundary_order, null_counts,
+  // nan_counts, level histograms) and OffsetIndex (page locations, unencoded BYTE_ARRAY
+  // bytes) per column chunk, written after the last row group, before the footer. The
+  // ColumnIndex is left out where it cannot be right: write_statistics off, a type without
+  // an order (INT96, INTERVAL, FLOAT16), or a page whose non-null values are all NaN.
   bool write_page_index = true;
   // Leaf column indices that get a split-block bloom filter per column chunk, sized from the
-  // chunk's distinct count for the false-positive probability bloom_filter_fpp.
+  // chunk's exact number of distinct values (beyond 2^21 of them: sized for 2^24) for the
+  // false-positive probability bloom_filter_fpp, which must be in (0, 1). BOOLEAN columns
+  // in the list get none; an index out of range is an error.
   std::vector<int> bloom_filter_columns;
   double bloom_filter_fpp = 0.01;
-  // Recorded in every RowGroup.sorting_columns (not checked against the data).
+  // Recorded in every RowGroup.sorting_columns (not checked against the data); column_idx
+  // must be a leaf column index.
   std::vector<SortingColumn> sorting_columns;
-  // BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY min/max longer than this are truncated (0: never).
+  // Byte-array min/max longer than this many bytes (0: no limit) are shortened: min to a
+  // prefix, max to a prefix whose last byte that can grow grew by one (for UTF-8 text the
+  // cut is at a character and the last character that can grow becomes the next one);
+  // is_min/max_value_exact say so. A max that has no shorter upper bound (all 0xFF) and
+  // DECIMAL values stay whole. Applies to the ColumnIndex as well.
   size_t statistics_truncate_length = 64;
-  // Pick a better fallback encoding per column when dictionary encoding gives up (see
-  // ColumnChunkWriter in file_writer.cc; column_encoding entries always win).
+  // The automatic choice of value encodings, for columns without a column_encoding entry.
+  // Each column type has one alternative to PLAIN: DELTA_BINARY_PACKED for INT32/INT64,
+  // BYTE_STREAM_SPLIT for FLOAT/DOUBLE when a codec compresses the pages, and
+  // DELTA_LENGTH_BYTE_ARRAY for BYTE_ARRAY (none for BOOLEAN, INT96, FIXED_LEN_BYTE_ARRAY).
+  //  - With `dictionary` on, every column but BOOLEAN starts dictionary-encoded. After the
+  //    first 4096 values and each time their number doubled, the dictionary is weighed
+  //    against the alternative over the whole chunk as far as it can be foreseen (the values
+  //    left in the current batch count; the distinct count is extrapolated): entries plus
+  //    index bits against PLAIN bytes, or the delta-packed size estimated from the values'
+  //    deltas for integers; sizes before compression. The dictionary ends when it is the
+  //    larger, or at dictionary_page_size_limit: low-cardinality columns keep it, unique
+  //    ones and sorted integers leave it after the first 4096 values.
+  //  - What follows the dictionary (or, without a dictionary, the whole chunk) is PLAIN or
+  //    the alternative, whichever encodes a sample of the chunk's first values (up to 4096,
+  //    256 KiB) smaller after compression with the chunk's codec. Without a dictionary the
+  //    first page ends after those values, which are encoded the chosen way too.
+  // Measured on TPC-H-like line items (1M rows, snappy) this comes to about 13 % smaller
+  // files than DuckDB's (sorted keys become deltas; prices with two decimals stay PLAIN:
+  // their byte streams compress worse). Off: dictionary (if on) with fallback to PLAIN,
+  // otherwise PLAIN.
   bool automatic_encoding = true;
 };
 
@@ -113,6 +158,15 @@ class ParquetFileWriter {
   void FinishColumn();
   void WriteBytes(const void* data, size_t size);
   void CloseFile();
+  int32_t IndexLength(const std::string& index) const;
+
+  // The serialized page index of a column chunk, written at Close.
+  struct PendingPageIndex {
+    size_t row_group = 0;
+    size_t column = 0;
+    std::string column_index;  // empty: the chunk has none
+    std::string offset_index;
+  };
 
   std::string path_;
   int fd_ = -1;
@@ -129,6 +183,9 @@ class ParquetFileWriter {
   int current_column_ = -1;           // column whose chunk is being buffered, or -1
   int next_column_ = 0;               // first column not started in the open row group
   std::unique_ptr<ColumnChunkWriter> column_writer_;
+  std::vector<bool> bloom_filter_column_;               // per leaf column
+  std::vector<std::string> row_group_bloom_filters_;    // serialized, per column of the open row group
+  std::vector<PendingPageIndex> page_indexes_;          // every chunk so far
 };
 
 extern template void ParquetFileWriter::WriteBatch<bool>(int, size_t, const int16_t*, const int16_t*,

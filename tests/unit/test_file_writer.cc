@@ -10,6 +10,11 @@
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <algorithm>
+#include <random>
+#include <set>
+#include <utility>
+#include <optional>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -18,6 +23,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "format/bloom_filter.h"
 #include "format/checksum.h"
 #include "format/column_reader.h"
 #include "format/error.h"
@@ -290,6 +296,7 @@ void RoundTripEveryOption(const TempDir& dir, Type type) {
         options.data_page_version = version;
         options.dictionary = dictionary;
         options.page_size = 100;
+        options.automatic_encoding = false;  // the fixed encodings; automatic ones are tested below
         FileMetaData meta =
             RoundTripFlat<T>(dir.File("t.parquet"), type, kOptional, options, {1000, 517});
         for (const RowGroup& rg : meta.row_groups) {
@@ -411,14 +418,20 @@ TEST_CASE("file writer: an encoding that does not apply to the column's type is 
       "encoding override for column 3, but the schema has 1 columns", ParquetError);
 }
 
-TEST_CASE("file writer: the dictionary falls back to PLAIN once it passes its size limit") {
+TEST_CASE("file writer: the dictionary falls back once it passes its size limit") {
   TempDir dir;
-  for (int version : {1, 2}) {
+  for (int version : {1, 2}) for (bool automatic : {false, true}) {
     CAPTURE(version);
+    CAPTURE(automatic);
+    // Without the automatic choice the fallback is PLAIN; with it, byte arrays go PLAIN or
+    // DELTA_LENGTH_BYTE_ARRAY, whichever a sample compresses better: these short strings
+    // of digits, PLAIN.
+    const Encoding fallback = Encoding::PLAIN;
     WriterOptions options;
     options.data_page_version = version;
     options.page_size = 200;
     options.dictionary_page_size_limit = 600;
+    options.automatic_encoding = automatic;
     FileMetaData meta = RoundTripFlat<ByteArray>(dir.File("fallback.parquet"), Type::BYTE_ARRAY, kOptional,
                                                  options, {3000, 2000});
     for (const RowGroup& rg : meta.row_groups) {
@@ -426,16 +439,19 @@ TEST_CASE("file writer: the dictionary falls back to PLAIN once it passes its si
       CHECK(column.dictionary_page_offset.has_value());
       CHECK(*column.dictionary_page_offset < column.data_page_offset);
       CHECK(HasEncoding(column, Encoding::RLE_DICTIONARY));
-      CHECK(HasEncoding(column, Encoding::PLAIN));
-      int dictionary_pages = 0, dictionary_data_pages = 0, plain_data_pages = 0;
+      CHECK(HasEncoding(column, Encoding::PLAIN));  // the dictionary page
+      CHECK(HasEncoding(column, fallback));
+      int dictionary_pages = 0, dictionary_data_pages = 0, fallback_data_pages = 0, other_pages = 0;
       for (const PageEncodingStats& stats : *column.encoding_stats) {
         if (stats.page_type == PageType::DICTIONARY_PAGE) dictionary_pages += stats.count;
         else if (stats.encoding == Encoding::RLE_DICTIONARY) dictionary_data_pages += stats.count;
-        else if (stats.encoding == Encoding::PLAIN) plain_data_pages += stats.count;
+        else if (stats.encoding == fallback) fallback_data_pages += stats.count;
+        else other_pages += stats.count;
       }
       CHECK(dictionary_pages == 1);
       CHECK(dictionary_data_pages >= 1);
-      CHECK(plain_data_pages >= 1);
+      CHECK(fallback_data_pages >= 1);
+      CHECK(other_pages == 0);
     }
   }
   // Below the limit the dictionary stays for the whole chunk.
@@ -629,6 +645,7 @@ TEST_CASE("file writer: column chunk statistics follow each column's sort order"
     CHECK(stats.max_value == Bytes<int32_t>(5));
     CHECK(stats.null_count == 2);
     CHECK(stats.is_min_value_exact == true);
+    CHECK_FALSE(stats.nan_count.has_value());  // only for floating point
     CHECK_FALSE(stats.min.has_value());  // the deprecated signed-order fields are not written
   }
   SUBCASE("unsigned INT32 (INTEGER(32, false)) and UINT_64") {
@@ -653,6 +670,7 @@ TEST_CASE("file writer: column chunk statistics follow each column's sort order"
                                                      {nan, 0.0, 2.5, nan, -1.5});
     CHECK(stats.min_value == Bytes<double>(-1.5));
     CHECK(stats.max_value == Bytes<double>(2.5));
+    CHECK(stats.nan_count == 2);
     stats = WriteAndGetStatistics<double>(dir, Leaf("v", Type::DOUBLE, kRequired), {}, {0.0, 0.0, -0.0});
     CHECK(stats.min_value == Bytes<double>(-0.0));
     CHECK(stats.max_value == Bytes<double>(0.0));
@@ -664,6 +682,7 @@ TEST_CASE("file writer: column chunk statistics follow each column's sort order"
     Statistics stats =
         WriteAndGetStatistics<float>(dir, Leaf("v", Type::FLOAT, kOptional), {1, 0, 1}, {nan, nan});
     CHECK(stats.null_count == 1);
+    CHECK(stats.nan_count == 2);
     CHECK_FALSE(stats.min_value.has_value());
     CHECK_FALSE(stats.max_value.has_value());
   }
@@ -819,8 +838,44 @@ TEST_CASE("file writer: footer, row group layout and page checksums") {
     CHECK(group.total_compressed_size == compressed);
     CHECK(group.total_byte_size == uncompressed);
   }
-  // The footer follows the last chunk.
-  CHECK(static_cast<uint64_t>(expected_offset) + file->footer_length() + 8 == bytes.size());
+  // The page index follows the last chunk: every column index, then every offset index,
+  // back to back; then the footer.
+  int64_t index_offset = expected_offset;
+  for (bool column_indexes : {true, false}) {
+    for (const RowGroup& group : meta.row_groups) {
+      for (const ColumnChunk& chunk : group.columns) {
+        const std::optional<int64_t>& offset = column_indexes ? chunk.column_index_offset : chunk.offset_index_offset;
+        const std::optional<int32_t>& length = column_indexes ? chunk.column_index_length : chunk.offset_index_length;
+        REQUIRE(offset.has_value());
+        REQUIRE(length.has_value());
+        CHECK(*offset == index_offset);
+        index_offset += *length;
+      }
+    }
+  }
+  CHECK(static_cast<uint64_t>(index_offset) + file->footer_length() + 8 == bytes.size());
+  // Without the page index the footer follows the last chunk.
+  options.write_page_index = false;
+  {
+    ParquetFileWriter writer(path, schema, options);
+    writer.StartRowGroup();
+    int32_t a[] = {1, 2, 3};
+    int16_t def[] = {1, 0, 0};
+    std::string one = "one";
+    ByteArray b[] = {View(one)};
+    writer.WriteBatch<int32_t>(0, 3, nullptr, nullptr, a, 3);
+    writer.WriteBatch<ByteArray>(1, 3, def, nullptr, b, 1);
+    writer.EndRowGroup(3);
+    writer.Close();
+  }
+  auto small = ParquetFileReader::Open(path);
+  int64_t end = 4;
+  for (const ColumnChunk& chunk : small->metadata().row_groups[0].columns) {
+    CHECK_FALSE(chunk.column_index_offset.has_value());
+    CHECK_FALSE(chunk.offset_index_offset.has_value());
+    end += chunk.meta_data->total_compressed_size;
+  }
+  CHECK(static_cast<uint64_t>(end) + small->footer_length() + 8 == std::filesystem::file_size(path));
 }
 
 TEST_CASE("file writer: write_crc = false leaves the page checksums out") {
@@ -977,5 +1032,901 @@ TEST_CASE("file writer: invalid schemas, options and paths are rejected") {
   CHECK_THROWS_AS(ParquetFileWriter(dir.File("no/such/dir/x.parquet"), schema, {}), ParquetError);
 }
 
+// ---------------------------------------------------------------------------------------
+// Page index: read back with ParseColumnIndex / ParseOffsetIndex and checked against the
+// pages actually in the file, read through our reader (one batch per page).
+
+const uint8_t* FileBytes(const std::string& bytes, int64_t offset) {
+  return reinterpret_cast<const uint8_t*>(bytes.data()) + offset;
+}
+
+struct ChunkIndexes {
+  std::optional<ColumnIndex> column_index;
+  OffsetIndex offset_index;
+};
+
+ChunkIndexes ReadIndexes(const std::string& bytes, const ColumnChunk& chunk) {
+  ChunkIndexes out;
+  REQUIRE(chunk.offset_index_offset.has_value());
+  REQUIRE(chunk.offset_index_length.has_value());
+  REQUIRE(*chunk.offset_index_offset + *chunk.offset_index_length <= static_cast<int64_t>(bytes.size()));
+  out.offset_index = ParseOffsetIndex(FileBytes(bytes, *chunk.offset_index_offset),
+                                      static_cast<size_t>(*chunk.offset_index_length));
+  // The recorded length is exactly the serialized struct.
+  CHECK(Serialize(out.offset_index) ==
+        bytes.substr(static_cast<size_t>(*chunk.offset_index_offset), static_cast<size_t>(*chunk.offset_index_length)));
+  CHECK(chunk.column_index_offset.has_value() == chunk.column_index_length.has_value());
+  if (chunk.column_index_offset.has_value()) {
+    REQUIRE(*chunk.column_index_offset + *chunk.column_index_length <= static_cast<int64_t>(bytes.size()));
+    out.column_index = ParseColumnIndex(FileBytes(bytes, *chunk.column_index_offset),
+                                        static_cast<size_t>(*chunk.column_index_length));
+    CHECK(Serialize(*out.column_index) == bytes.substr(static_cast<size_t>(*chunk.column_index_offset),
+                                                       static_cast<size_t>(*chunk.column_index_length)));
+  }
+  return out;
+}
+
+// One data page as our reader returns it.
+struct PageData {
+  int64_t rows = 0, nulls = 0, nans = 0, unencoded_bytes = 0;
+  std::vector<int64_t> def_histogram, rep_histogram;
+  std::vector<std::string> values;  // Key() of the non-null values
+};
+
+template <typename T>
+std::vector<PageData> ReadPages(const ParquetFileReader& file, int row_group, int column) {
+  const ColumnDescriptor& descriptor = file.schema().column(column);
+  std::vector<PageData> pages;
+  auto reader = ColumnChunkReader::Make(file, row_group, column);
+  ColumnBatch batch;
+  while (size_t n = reader->ReadBatch(1 << 20, &batch)) {
+    PageData page;
+    page.rows = static_cast<int64_t>(n);
+    page.nulls = static_cast<int64_t>(n - batch.num_values);
+    if (descriptor.max_repetition_level > 0) {
+      page.rows = 0;
+      page.rep_histogram.assign(static_cast<size_t>(descriptor.max_repetition_level) + 1, 0);
+      for (size_t i = 0; i < n; i++) {
+        page.rows += batch.rep_levels[i] == 0;
+        page.rep_histogram[static_cast<size_t>(batch.rep_levels[i])]++;
+      }
+    }
+    if (descriptor.max_definition_level > 0) {
+      page.def_histogram.assign(static_cast<size_t>(descriptor.max_definition_level) + 1, 0);
+      for (size_t i = 0; i < n; i++) page.def_histogram[static_cast<size_t>(batch.def_levels[i])]++;
+    }
+    const T* values = batch.values<T>();
+    for (size_t i = 0; i < batch.num_values; i++) {
+      if constexpr (std::is_floating_point_v<T>) page.nans += std::isnan(values[i]);
+      if constexpr (std::is_same_v<T, ByteArray>) page.unencoded_bytes += values[i].len;
+      page.values.push_back(Key(values[i]));
+    }
+    pages.push_back(std::move(page));
+  }
+  return pages;
+}
+
+// Min and max of encoded values under `less`, NaN skipped; nullopt when there are none.
+template <typename T, typename Less>
+std::optional<std::pair<std::string, std::string>> ExpectedBounds(const std::vector<std::string>& values, Less less) {
+  std::optional<std::pair<std::string, std::string>> bounds;
+  for (const std::string& value : values) {
+    if constexpr (std::is_floating_point_v<T>) {
+      T x;
+      std::memcpy(&x, value.data(), sizeof(T));
+      if (std::isnan(x)) continue;
+    }
+    if (!bounds) {
+      bounds.emplace(value, value);
+    } else {
+      if (less(value, bounds->first)) bounds->first = value;
+      if (less(bounds->second, value)) bounds->second = value;
+    }
+  }
+  if constexpr (std::is_floating_point_v<T>) {
+    if (bounds) {
+      T low, high;
+      std::memcpy(&low, bounds->first.data(), sizeof(T));
+      std::memcpy(&high, bounds->second.data(), sizeof(T));
+      if (low == 0) bounds->first = Bytes<T>(std::copysign(T(0), T(-1)));
+      if (high == 0) bounds->second = Bytes<T>(T(0));
+    }
+  }
+  return bounds;
+}
+
+template <typename T>
+bool NumericLess(const std::string& a, const std::string& b) {
+  T x, y;
+  std::memcpy(&x, a.data(), sizeof(T));
+  std::memcpy(&y, b.data(), sizeof(T));
+  return x < y;
+}
+
+bool BytesLess(const std::string& a, const std::string& b) { return a < b; }  // unsigned bytes
+
+// The boundary order the spec defines, over the non-null pages' bounds.
+template <typename Less>
+BoundaryOrder ExpectedBoundaryOrder(const ColumnIndex& index, Less less) {
+  bool ascending = true, descending = true;
+  int previous = -1;
+  for (size_t i = 0; i < index.null_pages.size(); i++) {
+    if (index.null_pages[i]) continue;
+    if (previous >= 0) {
+      const size_t p = static_cast<size_t>(previous);
+      if (less(index.min_values[i], index.min_values[p]) || less(index.max_values[i], index.max_values[p])) {
+        ascending = false;
+      }
+      if (less(index.min_values[p], index.min_values[i]) || less(index.max_values[p], index.max_values[i])) {
+        descending = false;
+      }
+    }
+    previous = static_cast<int>(i);
+  }
+  return ascending ? BoundaryOrder::ASCENDING : descending ? BoundaryOrder::DESCENDING : BoundaryOrder::UNORDERED;
+}
+
+// Checks a chunk's offset index against the pages in the file and the pages read, and its
+// column index (when `less` orders the column; nullptr: none expected) against the pages'
+// values. Byte-array bounds longer than `truncate` may be shortened bounds.
+template <typename T, typename Less>
+void CheckPageIndex(const std::string& bytes, const ParquetFileReader& file, int row_group, int column, Less less,
+                    bool expect_column_index, size_t truncate = 64) {
+  CAPTURE(row_group);
+  CAPTURE(column);
+  const ColumnChunk& chunk = file.metadata().row_groups[static_cast<size_t>(row_group)].columns[static_cast<size_t>(column)];
+  const ColumnMetaData& meta = *chunk.meta_data;
+  const ColumnDescriptor& descriptor = file.schema().column(column);
+  const ChunkIndexes indexes = ReadIndexes(bytes, chunk);
+  const std::vector<PageData> pages = ReadPages<T>(file, row_group, column);
+  const std::vector<PageLocation>& locations = indexes.offset_index.page_locations;
+  REQUIRE(locations.size() == pages.size());
+
+  // Page locations: back to back from data_page_offset to the end of the chunk, each one a
+  // data page whose header and body make up compressed_page_size; first rows add up.
+  int64_t offset = meta.data_page_offset;
+  int64_t first_row = 0;
+  for (size_t i = 0; i < locations.size(); i++) {
+    CAPTURE(i);
+    CHECK(locations[i].offset == offset);
+    CHECK(locations[i].first_row_index == first_row);
+    size_t header_size = 0;
+    const PageHeader header = ParsePageHeader(FileBytes(bytes, offset), bytes.size() - static_cast<size_t>(offset), &header_size);
+    CHECK((header.type == PageType::DATA_PAGE || header.type == PageType::DATA_PAGE_V2));
+    CHECK(locations[i].compressed_page_size == static_cast<int32_t>(header_size) + header.compressed_page_size);
+    const bool page_header_statistics =
+        (header.data_page_header.has_value() && header.data_page_header->statistics.has_value()) ||
+        (header.data_page_header_v2.has_value() && header.data_page_header_v2->statistics.has_value());
+    CHECK_FALSE(page_header_statistics);  // page statistics live in the column index
+    offset += locations[i].compressed_page_size;
+    first_row += pages[i].rows;
+  }
+  CHECK(offset == meta.dictionary_page_offset.value_or(meta.data_page_offset) + meta.total_compressed_size);
+
+  // Unencoded byte-array bytes per page, and the chunk's size statistics as their sums.
+  int64_t unencoded = 0;
+  std::vector<int64_t> def_total(pages.empty() ? 0 : pages[0].def_histogram.size(), 0);
+  std::vector<int64_t> rep_total(pages.empty() ? 0 : pages[0].rep_histogram.size(), 0);
+  for (const PageData& page : pages) {
+    unencoded += page.unencoded_bytes;
+    for (size_t l = 0; l < def_total.size(); l++) def_total[l] += page.def_histogram[l];
+    for (size_t l = 0; l < rep_total.size(); l++) rep_total[l] += page.rep_histogram[l];
+  }
+  if (descriptor.physical_type == Type::BYTE_ARRAY) {
+    REQUIRE(indexes.offset_index.unencoded_byte_array_data_bytes.has_value());
+    REQUIRE(indexes.offset_index.unencoded_byte_array_data_bytes->size() == pages.size());
+    for (size_t i = 0; i < pages.size(); i++) {
+      CHECK((*indexes.offset_index.unencoded_byte_array_data_bytes)[i] == pages[i].unencoded_bytes);
+    }
+    REQUIRE(meta.size_statistics.has_value());
+    CHECK(meta.size_statistics->unencoded_byte_array_data_bytes == unencoded);
+  } else {
+    CHECK_FALSE(indexes.offset_index.unencoded_byte_array_data_bytes.has_value());
+    if (meta.size_statistics) CHECK_FALSE(meta.size_statistics->unencoded_byte_array_data_bytes.has_value());
+  }
+  if (descriptor.max_definition_level > 0) {
+    REQUIRE(meta.size_statistics.has_value());
+    CHECK(meta.size_statistics->definition_level_histogram == def_total);
+  }
+  if (descriptor.max_repetition_level > 0) {
+    REQUIRE(meta.size_statistics.has_value());
+    CHECK(meta.size_statistics->repetition_level_histogram == rep_total);
+  }
+  if (descriptor.max_definition_level == 0 && descriptor.max_repetition_level == 0 &&
+      descriptor.physical_type != Type::BYTE_ARRAY) {
+    CHECK_FALSE(meta.size_statistics.has_value());
+  }
+
+  REQUIRE(indexes.column_index.has_value() == expect_column_index);
+  if (!expect_column_index) return;
+  const ColumnIndex& index = *indexes.column_index;
+  REQUIRE(index.null_pages.size() == pages.size());
+  REQUIRE(index.min_values.size() == pages.size());
+  REQUIRE(index.max_values.size() == pages.size());
+  REQUIRE(index.null_counts.has_value());
+  std::vector<int64_t> def_histograms, rep_histograms;
+  for (size_t i = 0; i < pages.size(); i++) {
+    CAPTURE(i);
+    const PageData& page = pages[i];
+    CHECK((*index.null_counts)[i] == page.nulls);
+    def_histograms.insert(def_histograms.end(), page.def_histogram.begin(), page.def_histogram.end());
+    rep_histograms.insert(rep_histograms.end(), page.rep_histogram.begin(), page.rep_histogram.end());
+    const bool null_page = page.values.empty();
+    CHECK(index.null_pages[i] == null_page);
+    if (null_page) {
+      CHECK(index.min_values[i].empty());
+      CHECK(index.max_values[i].empty());
+      continue;
+    }
+    const auto bounds = ExpectedBounds<T>(page.values, less);
+    REQUIRE(bounds.has_value());
+    const std::string& min = index.min_values[i];
+    const std::string& max = index.max_values[i];
+    if constexpr (std::is_same_v<T, ByteArray>) {
+      if (bounds->first.size() <= truncate) {
+        CHECK(min == bounds->first);
+      } else {
+        CHECK(min.size() <= truncate);
+        CHECK(bounds->first.substr(0, min.size()) == min);  // a prefix: a lower bound
+      }
+      if (bounds->second.size() <= truncate || max == bounds->second) {
+        CHECK(max == bounds->second);  // short, or without a shorter upper bound (0xFF...)
+      } else {
+        CHECK(max.size() <= truncate);
+        CHECK(bounds->second < max);  // an upper bound
+      }
+    } else {
+      CHECK(min == bounds->first);
+      CHECK(max == bounds->second);
+    }
+  }
+  CHECK(index.boundary_order == ExpectedBoundaryOrder(index, less));
+  if (descriptor.max_definition_level > 0) {
+    CHECK(index.definition_level_histograms == def_histograms);
+  } else {
+    CHECK_FALSE(index.definition_level_histograms.has_value());
+  }
+  if (descriptor.max_repetition_level > 0) {
+    CHECK(index.repetition_level_histograms == rep_histograms);
+  } else {
+    CHECK_FALSE(index.repetition_level_histograms.has_value());
+  }
+  if (descriptor.physical_type == Type::FLOAT || descriptor.physical_type == Type::DOUBLE) {
+    REQUIRE(index.nan_counts.has_value());
+    for (size_t i = 0; i < pages.size(); i++) CHECK((*index.nan_counts)[i] == pages[i].nans);
+  } else {
+    CHECK_FALSE(index.nan_counts.has_value());
+  }
+}
+
+// A file with columns of several orders and shapes, small pages, two row groups.
+std::vector<SchemaElement> PageIndexSchema() {
+  SchemaElement text = Leaf("text", Type::BYTE_ARRAY, kOptional);
+  text.converted_type = ConvertedType::UTF8;
+  text.logical_type = LogicalType{};
+  text.logical_type->kind = LogicalType::Kind::STRING;
+  SchemaElement u32 = Leaf("u32", Type::INT32, kRequired);
+  u32.converted_type = ConvertedType::UINT_32;
+  SchemaElement tags = Group("tags", kOptional, 1);
+  tags.converted_type = ConvertedType::LIST;
+  SchemaElement element = Leaf("element", Type::BYTE_ARRAY, kOptional);
+  return {Root(7),
+          Leaf("asc", Type::INT32, kRequired),
+          Leaf("desc", Type::INT64, kOptional),
+          text,
+          Leaf("dbl", Type::DOUBLE, kRequired),
+          u32,
+          Leaf("ts", Type::INT96, kOptional),
+          tags,
+          Group("list", kRepeated, 1),
+          element};
+}
+
+void WritePageIndexFile(const std::string& path, const WriterOptions& options, size_t rows_per_group) {
+  ParquetFileWriter writer(path, PageIndexSchema(), options);
+  for (size_t rg = 0; rg < 2; rg++) {
+    writer.StartRowGroup();
+    std::vector<int32_t> asc, u32;
+    std::vector<int64_t> desc;
+    std::vector<double> dbl;
+    std::vector<Int96> ts;
+    std::vector<ByteArray> text;
+    std::vector<int16_t> desc_def, text_def, ts_def;
+    std::deque<std::string> storage;
+    for (size_t i = 0; i < rows_per_group; i++) {
+      const size_t row = rg * rows_per_group + i;
+      asc.push_back(static_cast<int32_t>(row * 3));
+      const bool desc_null = i >= 200 && i < 4800;  // a run of nulls long enough for null pages
+      desc_def.push_back(desc_null ? 0 : 1);
+      if (!desc_null) desc.push_back(1000000 - static_cast<int64_t>(row) * 7);
+      const bool text_null = i % 7 == 0;
+      text_def.push_back(text_null ? 0 : 1);
+      if (!text_null) {
+        std::string s = "w" + std::to_string((row * 7919) % 1000);
+        if (i % 11 == 0) s += std::string(90, static_cast<char>('a' + i % 26));  // longer than 64 bytes
+        if (i % 23 == 0) s = std::string(70, '\xff') + s;                        // no shorter upper bound
+        storage.push_back(s);
+        text.push_back(View(storage.back()));
+      }
+      double d = std::sin(static_cast<double>(row)) * 100;
+      if (i % 13 == 0) d = std::numeric_limits<double>::quiet_NaN();
+      if (i % 17 == 0) d = i % 2 ? 0.0 : -0.0;
+      dbl.push_back(d);
+      u32.push_back(static_cast<int32_t>(static_cast<uint32_t>(row) * 2654435761u));
+      ts_def.push_back(i % 5 ? 1 : 0);
+      if (i % 5) ts.push_back(Int96{{static_cast<uint32_t>(row), 0, 2440588}});
+    }
+    writer.WriteBatch<int32_t>(0, asc.size(), nullptr, nullptr, asc.data(), asc.size());
+    writer.WriteBatch<int64_t>(1, desc_def.size(), desc_def.data(), nullptr, desc.data(), desc.size());
+    writer.WriteBatch<ByteArray>(2, text_def.size(), text_def.data(), nullptr, text.data(), text.size());
+    writer.WriteBatch<double>(3, dbl.size(), nullptr, nullptr, dbl.data(), dbl.size());
+    writer.WriteBatch<int32_t>(4, u32.size(), nullptr, nullptr, u32.data(), u32.size());
+    writer.WriteBatch<Int96>(5, ts_def.size(), ts_def.data(), nullptr, ts.data(), ts.size());
+    ListRows list = MakeListRows(rg * rows_per_group, rows_per_group);
+    writer.WriteBatch<ByteArray>(6, list.def.size(), list.def.data(), list.rep.data(), list.values.data(),
+                                 list.values.size());
+    writer.EndRowGroup(static_cast<int64_t>(rows_per_group));
+  }
+  writer.Close();
+}
+
+TEST_CASE("file writer: the page index matches the pages in the file") {
+  TempDir dir;
+  const std::string path = dir.File("page_index.parquet");
+  auto unsigned_less = [](const std::string& a, const std::string& b) { return NumericLess<uint32_t>(a, b); };
+  for (int version : {1, 2}) {
+    for (bool dictionary : {false, true}) {
+      CAPTURE(version);
+      CAPTURE(dictionary);
+      WriterOptions options;
+      options.data_page_version = version;
+      options.dictionary = dictionary;
+      options.page_size = 256;
+      WritePageIndexFile(path, options, 5000);
+      const std::string bytes = ReadWholeFile(path);
+      auto file = ParquetFileReader::Open(path);
+      for (int rg = 0; rg < 2; rg++) {
+        CheckPageIndex<int32_t>(bytes, *file, rg, 0, NumericLess<int32_t>, true);
+        CheckPageIndex<int64_t>(bytes, *file, rg, 1, NumericLess<int64_t>, true);
+        CheckPageIndex<ByteArray>(bytes, *file, rg, 2, BytesLess, true);
+        CheckPageIndex<double>(bytes, *file, rg, 3, NumericLess<double>, true);
+        CheckPageIndex<int32_t>(bytes, *file, rg, 4, unsigned_less, true);
+        CheckPageIndex<Int96>(bytes, *file, rg, 5, BytesLess, false);  // INT96: no order, no column index
+        CheckPageIndex<ByteArray>(bytes, *file, rg, 6, BytesLess, true);
+
+        // The boundary orders the data was made for, and the null pages of "desc".
+        const auto& columns = file->metadata().row_groups[static_cast<size_t>(rg)].columns;
+        const ChunkIndexes asc = ReadIndexes(bytes, columns[0]);
+        CHECK(asc.column_index->boundary_order == BoundaryOrder::ASCENDING);
+        CHECK(asc.offset_index.page_locations.size() > 2);
+        const ChunkIndexes desc = ReadIndexes(bytes, columns[1]);
+        CHECK(desc.column_index->boundary_order == BoundaryOrder::DESCENDING);
+        CHECK(std::count(desc.column_index->null_pages.begin(), desc.column_index->null_pages.end(), true) >= 1);
+        CHECK(ReadIndexes(bytes, columns[3]).column_index->boundary_order == BoundaryOrder::UNORDERED);
+        CHECK(ReadIndexes(bytes, columns[4]).column_index->boundary_order == BoundaryOrder::UNORDERED);
+      }
+      // The page index sits between the last row group and the footer: column indexes,
+      // then offset indexes.
+      int64_t data_end = 0;
+      std::vector<std::pair<int64_t, int32_t>> column_indexes, offset_indexes;
+      for (const RowGroup& group : file->metadata().row_groups) {
+        for (const ColumnChunk& chunk : group.columns) {
+          const ColumnMetaData& meta = *chunk.meta_data;
+          data_end = std::max(data_end, meta.dictionary_page_offset.value_or(meta.data_page_offset) +
+                                            meta.total_compressed_size);
+          if (chunk.column_index_offset) column_indexes.emplace_back(*chunk.column_index_offset, *chunk.column_index_length);
+          offset_indexes.emplace_back(*chunk.offset_index_offset, *chunk.offset_index_length);
+        }
+      }
+      int64_t pos = data_end;
+      for (const auto& [offset, length] : column_indexes) {
+        CHECK(offset == pos);
+        pos += length;
+      }
+      for (const auto& [offset, length] : offset_indexes) {
+        CHECK(offset == pos);
+        pos += length;
+      }
+      CHECK(static_cast<uint64_t>(pos) + file->footer_length() + 8 == bytes.size());
+    }
+  }
+}
+
+TEST_CASE("file writer: files with a page index and bloom filters read identically") {
+  TempDir dir;
+  WriterOptions plain_options;
+  plain_options.write_page_index = false;
+  plain_options.page_size = 256;
+  WriterOptions full_options = plain_options;
+  full_options.write_page_index = true;
+  full_options.bloom_filter_columns = {0, 1, 2, 3, 4, 5, 6};
+  WritePageIndexFile(dir.File("plain.parquet"), plain_options, 700);
+  WritePageIndexFile(dir.File("full.parquet"), full_options, 700);
+  auto plain = ParquetFileReader::Open(dir.File("plain.parquet"));
+  auto full = ParquetFileReader::Open(dir.File("full.parquet"));
+  auto same = [](const ColumnData& a, const ColumnData& b) {
+    CHECK(a.def == b.def);
+    CHECK(a.rep == b.rep);
+    CHECK(a.values == b.values);
+    CHECK(a.batches == b.batches);
+  };
+  same(ReadColumn<int32_t>(*plain, 0), ReadColumn<int32_t>(*full, 0));
+  same(ReadColumn<int64_t>(*plain, 1), ReadColumn<int64_t>(*full, 1));
+  same(ReadColumn<ByteArray>(*plain, 2), ReadColumn<ByteArray>(*full, 2));
+  same(ReadColumn<double>(*plain, 3), ReadColumn<double>(*full, 3));
+  same(ReadColumn<int32_t>(*plain, 4), ReadColumn<int32_t>(*full, 4));
+  same(ReadColumn<Int96>(*plain, 5), ReadColumn<Int96>(*full, 5));
+  same(ReadColumn<ByteArray>(*plain, 6), ReadColumn<ByteArray>(*full, 6));
+  CHECK(ReadColumn<int32_t>(*full, 0).values.size() == 1400);
+  CHECK(std::filesystem::file_size(dir.File("full.parquet")) > std::filesystem::file_size(dir.File("plain.parquet")));
+  // Apart from where they point, the chunks' metadata is the same.
+  for (size_t rg = 0; rg < 2; rg++) {
+    for (size_t c = 0; c < 7; c++) {
+      ColumnMetaData a = *plain->metadata().row_groups[rg].columns[c].meta_data;
+      ColumnMetaData b = *full->metadata().row_groups[rg].columns[c].meta_data;
+      CHECK(b.bloom_filter_offset.has_value());
+      b.bloom_filter_offset.reset();
+      b.bloom_filter_length.reset();
+      CHECK(a.statistics == b.statistics);
+      CHECK(a.size_statistics == b.size_statistics);
+      CHECK(a.encodings == b.encodings);
+      CHECK(a.total_compressed_size == b.total_compressed_size);
+    }
+  }
+}
+
+TEST_CASE("file writer: no column index without statistics, or when a page holds only NaN") {
+  TempDir dir;
+  const std::string path = dir.File("nan.parquet");
+  WriterOptions options;
+  options.page_size = 64;
+  options.dictionary = false;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> values;
+  for (int i = 0; i < 200; i++) values.push_back(i >= 40 && i < 120 ? nan : i * 0.5);
+  for (bool statistics : {true, false}) {
+    for (bool some_nan_page : {false, true}) {
+      CAPTURE(statistics);
+      CAPTURE(some_nan_page);
+      options.write_statistics = statistics;
+      std::vector<double> data = values;
+      if (!some_nan_page) std::replace_if(data.begin(), data.end(), [](double d) { return std::isnan(d); }, 1.0);
+      {
+        ParquetFileWriter writer(path, {Root(1), Leaf("d", Type::DOUBLE, kRequired)}, options);
+        writer.StartRowGroup();
+        writer.WriteBatch<double>(0, data.size(), nullptr, nullptr, data.data(), data.size());
+        writer.EndRowGroup(static_cast<int64_t>(data.size()));
+        writer.Close();
+      }
+      const std::string bytes = ReadWholeFile(path);
+      auto file = ParquetFileReader::Open(path);
+      const bool expect_column_index = statistics && !some_nan_page;
+      CheckPageIndex<double>(bytes, *file, 0, 0, NumericLess<double>, expect_column_index);
+      CHECK(ReadIndexes(bytes, file->metadata().row_groups[0].columns[0]).offset_index.page_locations.size() > 3);
+      if (statistics) {
+        // The chunk's statistics stay, NaN left out of min/max and counted.
+        const Statistics& stats = *file->column_metadata(0, 0).statistics;
+        CHECK(stats.nan_count == (some_nan_page ? 80 : 0));
+        CHECK(stats.min_value == Bytes<double>(-0.0));
+        CHECK(stats.max_value == Bytes<double>(199 * 0.5));
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Truncated byte-array statistics.
+
+TEST_CASE("file writer: long byte-array bounds are truncated and marked inexact") {
+  TempDir dir;
+  const SchemaElement binary = Leaf("v", Type::BYTE_ARRAY, kRequired);
+  SchemaElement text = binary;
+  text.converted_type = ConvertedType::UTF8;
+  auto stats_of = [&](const SchemaElement& leaf, std::vector<std::string> strings, size_t limit = 64) {
+    std::vector<ByteArray> values;
+    for (const std::string& s : strings) values.push_back(View(s));
+    WriterOptions options;
+    options.statistics_truncate_length = limit;
+    return WriteAndGetStatistics<ByteArray>(dir, leaf, {}, values, options);
+  };
+  SUBCASE("short values stay exact") {
+    Statistics stats = stats_of(binary, {std::string(64, 'a'), "b"});
+    CHECK(stats.min_value == std::string(64, 'a'));
+    CHECK(stats.max_value == "b");
+    CHECK(stats.is_min_value_exact == true);
+    CHECK(stats.is_max_value_exact == true);
+  }
+  SUBCASE("min becomes a prefix, max a prefix with its last byte incremented") {
+    Statistics stats = stats_of(binary, {std::string(100, 'a'), std::string(100, 'z')});
+    CHECK(stats.min_value == std::string(64, 'a'));
+    CHECK(stats.is_min_value_exact == false);
+    CHECK(stats.max_value == std::string(63, 'z') + "{");
+    CHECK(stats.is_max_value_exact == false);
+  }
+  SUBCASE("trailing 0xFF bytes are dropped before incrementing") {
+    Statistics stats = stats_of(binary, {"ab" + std::string(80, '\xff')});
+    CHECK(stats.max_value == "ac");
+    CHECK(stats.is_max_value_exact == false);
+    CHECK(stats.min_value == "ab" + std::string(62, '\xff'));
+  }
+  SUBCASE("a max of only 0xFF bytes has no shorter upper bound and stays whole") {
+    Statistics stats = stats_of(binary, {std::string(100, '\xff'), "a"});
+    CHECK(stats.max_value == std::string(100, '\xff'));
+    CHECK(stats.is_max_value_exact == true);
+    CHECK(stats.min_value == "a");
+  }
+  SUBCASE("statistics_truncate_length = 0 keeps every value whole") {
+    Statistics stats = stats_of(binary, {std::string(1000, 'q')}, 0);
+    CHECK(stats.min_value == std::string(1000, 'q'));
+    CHECK(stats.max_value == std::string(1000, 'q'));
+    CHECK(stats.is_min_value_exact == true);
+    CHECK(stats.is_max_value_exact == true);
+  }
+  SUBCASE("UTF-8 text is cut at characters and stays valid") {
+    std::string e_acute;
+    for (int i = 0; i < 40; i++) e_acute += "\xc3\xa9";  // U+00E9, two bytes each
+    // A 63-byte limit falls inside a character: the prefix keeps 31 characters.
+    Statistics stats = stats_of(text, {e_acute}, 63);
+    std::string min31, max;
+    for (int i = 0; i < 31; i++) min31 += "\xc3\xa9";
+    CHECK(stats.min_value == min31);
+    for (int i = 0; i < 30; i++) max += "\xc3\xa9";
+    max += "\xc3\xaa";  // the last character becomes U+00EA
+    CHECK(stats.max_value == max);
+    CHECK(stats.is_max_value_exact == false);
+    // The same bytes in a binary column are cut anywhere.
+    stats = stats_of(binary, {e_acute}, 63);
+    CHECK(stats.min_value == e_acute.substr(0, 63));
+    CHECK(stats.max_value == e_acute.substr(0, 62) + "\xc4");
+  }
+  SUBCASE("text whose last characters cannot grow drops them") {
+    std::string value = "a";
+    for (int i = 0; i < 30; i++) value += "\xf4\x8f\xbf\xbf";  // U+10FFFF
+    Statistics stats = stats_of(text, {value}, 64);
+    CHECK(stats.max_value == "b");
+    CHECK(stats.is_max_value_exact == false);
+    CHECK(stats.min_value == value.substr(0, 61));  // 'a' and 15 whole characters
+    // ASCII 0x7F grows into the two-byte U+0080.
+    stats = stats_of(text, {std::string(70, '\x7f')}, 64);
+    CHECK(stats.max_value == std::string(62, '\x7f') + "\xc2\x80");
+  }
+  SUBCASE("FIXED_LEN_BYTE_ARRAY is truncated; DECIMAL is not") {
+    const SchemaElement fixed = Leaf("v", Type::FIXED_LEN_BYTE_ARRAY, kRequired, 80);
+    Statistics stats = stats_of(fixed, {std::string(80, 'k')});
+    CHECK(stats.min_value == std::string(64, 'k'));
+    CHECK(stats.max_value == std::string(63, 'k') + "l");
+    SchemaElement decimal = Leaf("v", Type::BYTE_ARRAY, kRequired);
+    decimal.converted_type = ConvertedType::DECIMAL;
+    decimal.precision = 200;
+    decimal.scale = 0;
+    stats = stats_of(decimal, {std::string(70, '\x01'), std::string(70, '\x02')});
+    CHECK(stats.min_value == std::string(70, '\x01'));
+    CHECK(stats.max_value == std::string(70, '\x02'));
+    CHECK(stats.is_min_value_exact == true);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Bloom filters.
+
+TEST_CASE("file writer: bloom filters hold every value of their chunk") {
+  TempDir dir;
+  const std::string path = dir.File("bloom.parquet");
+  std::vector<SchemaElement> schema = {Root(5), Leaf("id", Type::INT64, kRequired),
+                                       Leaf("name", Type::BYTE_ARRAY, kOptional),
+                                       Leaf("uuid", Type::FIXED_LEN_BYTE_ARRAY, kRequired, 16),
+                                       Leaf("flag", Type::BOOLEAN, kRequired), Leaf("x", Type::DOUBLE, kRequired)};
+  WriterOptions options;
+  options.bloom_filter_columns = {0, 1, 2, 3};  // "flag" is BOOLEAN: no filter; "x" not listed
+  options.bloom_filter_fpp = 0.02;
+  const size_t rows = 5000;
+  std::vector<std::set<std::string>> names(3);
+  {
+    ParquetFileWriter writer(path, schema, options);
+    for (size_t rg = 0; rg < 3; rg++) {
+      std::vector<int64_t> id;
+      std::vector<ByteArray> name, uuid;
+      std::vector<int16_t> name_def;
+      std::unique_ptr<bool[]> flag(new bool[rows]);
+      std::vector<double> x;
+      std::deque<std::string> storage;
+      for (size_t i = 0; i < rows; i++) {
+        const size_t row = rg * rows + i;
+        id.push_back(static_cast<int64_t>(row) * 1000003);
+        name_def.push_back(i % 10 == 0 ? 0 : 1);
+        if (i % 10) {
+          storage.push_back("name-" + std::to_string((row * 31) % (200 + 100 * rg)));
+          names[rg].insert(storage.back());
+          name.push_back(View(storage.back()));
+        }
+        char u[17];
+        std::snprintf(u, sizeof(u), "%016llx", static_cast<unsigned long long>(row) * 0x9e3779b97f4a7c15ULL);
+        storage.push_back(std::string(u, 16));
+        uuid.push_back(View(storage.back()));
+        flag[i] = i % 2;
+        x.push_back(static_cast<double>(row));
+      }
+      writer.StartRowGroup();
+      writer.WriteBatch<int64_t>(0, rows, nullptr, nullptr, id.data(), rows);
+      writer.WriteBatch<ByteArray>(1, rows, name_def.data(), nullptr, name.data(), name.size());
+      writer.WriteBatch<ByteArray>(2, rows, nullptr, nullptr, uuid.data(), rows);
+      writer.WriteBatch<bool>(3, rows, nullptr, nullptr, flag.get(), rows);
+      writer.WriteBatch<double>(4, rows, nullptr, nullptr, x.data(), rows);
+      writer.EndRowGroup(static_cast<int64_t>(rows));
+    }
+    writer.Close();
+  }
+  auto file = ParquetFileReader::Open(path);
+  for (int rg = 0; rg < 3; rg++) {
+    CAPTURE(rg);
+    const RowGroup& group = file->metadata().row_groups[static_cast<size_t>(rg)];
+    // The filters follow the row group's chunks, in column order, back to back.
+    int64_t expected_offset = *group.file_offset + *group.total_compressed_size;
+    for (int c = 0; c < 5; c++) {
+      CAPTURE(c);
+      const ColumnMetaData& meta = *group.columns[static_cast<size_t>(c)].meta_data;
+      const bool has_filter = c <= 2;
+      REQUIRE(meta.bloom_filter_offset.has_value() == has_filter);
+      CHECK(meta.bloom_filter_length.has_value() == has_filter);
+      if (!has_filter) {
+        CHECK_FALSE(ReadBloomFilter(file->file(), meta).has_value());
+        continue;
+      }
+      CHECK(*meta.bloom_filter_offset == expected_offset);
+      expected_offset += *meta.bloom_filter_length;
+      std::optional<BloomFilter> filter = ReadBloomFilter(file->file(), meta);
+      REQUIRE(filter.has_value());
+      // Sized from the chunk's exact distinct count.
+      const uint64_t distinct = c == 1 ? names[static_cast<size_t>(rg)].size() : rows;
+      CHECK(filter->num_bytes() == BloomFilter::OptimalNumBytes(distinct, options.bloom_filter_fpp));
+      size_t checked = 0;
+      auto reader = ColumnChunkReader::Make(*file, rg, c);
+      ColumnBatch batch;
+      while (reader->ReadBatch(4096, &batch) > 0) {
+        for (size_t i = 0; i < batch.num_values; i++) {
+          const uint64_t hash = c == 0 ? BloomHashOf(batch.values<int64_t>()[i]) : BloomHashOf(batch.values<ByteArray>()[i]);
+          CHECK(filter->MightContain(hash));
+          checked++;
+        }
+      }
+      CHECK(checked == (c == 1 ? rows - rows / 10 : rows));
+      // Values that are not there: mostly absent.
+      size_t false_positives = 0;
+      for (int i = 0; i < 10000; i++) {
+        const uint64_t hash = c == 0 ? BloomHashOf(static_cast<int64_t>(i) * 1000003 + 1)
+                                     : BloomHashOf(std::string_view("absent-" + std::to_string(i)));
+        false_positives += filter->MightContain(hash);
+      }
+      CHECK(false_positives < 10000 * options.bloom_filter_fpp * 2);
+    }
+    if (rg < 2) CHECK(expected_offset == *file->metadata().row_groups[static_cast<size_t>(rg) + 1].file_offset);
+  }
+}
+
+TEST_CASE("file writer: bloom filter, sorting column and page index options") {
+  TempDir dir;
+  std::vector<SchemaElement> schema = {Root(2), Leaf("a", Type::INT32, kRequired), Leaf("b", Type::INT64, kRequired)};
+  WriterOptions options;
+  options.bloom_filter_columns = {2};
+  CHECK_THROWS_WITH_AS(ParquetFileWriter(dir.File("x.parquet"), schema, options),
+                       "bloom filter for column 2, but the schema has 2 columns", ParquetError);
+  options.bloom_filter_columns = {1};
+  for (double fpp : {0.0, 1.0, -1.0, std::numeric_limits<double>::quiet_NaN()}) {
+    options.bloom_filter_fpp = fpp;
+    CHECK_THROWS_AS(ParquetFileWriter(dir.File("x.parquet"), schema, options), ParquetError);
+  }
+  options = {};
+  options.sorting_columns = {SortingColumn{-1, false, false}};
+  CHECK_THROWS_WITH_AS(ParquetFileWriter(dir.File("x.parquet"), schema, options),
+                       "sorting column -1, but the schema has 2 columns", ParquetError);
+
+  // sorting_columns go into every row group, as given.
+  options.sorting_columns = {SortingColumn{1, true, false}, SortingColumn{0, false, true}};
+  const std::string path = dir.File("sorted.parquet");
+  {
+    ParquetFileWriter writer(path, schema, options);
+    for (int rg = 0; rg < 3; rg++) {
+      writer.StartRowGroup();
+      int32_t a[] = {1, 2};
+      int64_t b[] = {9, 8};
+      writer.WriteBatch<int32_t>(0, 2, nullptr, nullptr, a, 2);
+      writer.WriteBatch<int64_t>(1, 2, nullptr, nullptr, b, 2);
+      writer.EndRowGroup(2);
+    }
+    writer.Close();
+  }
+  auto file = ParquetFileReader::Open(path);
+  REQUIRE(file->num_row_groups() == 3);
+  for (const RowGroup& group : file->metadata().row_groups) CHECK(group.sorting_columns == options.sorting_columns);
+  WriteAndGetStatistics<int32_t>(dir, Leaf("v", Type::INT32, kRequired), {}, {1});
+  auto unsorted = ParquetFileReader::Open(dir.File("stats.parquet"));
+  CHECK_FALSE(unsorted->metadata().row_groups[0].sorting_columns.has_value());
+}
+
+// ---------------------------------------------------------------------------------------
+// The automatic choice of encodings.
+
+// Writes one REQUIRED column in row groups of `rows_per_group`, reads it back, checks the
+// values and returns the first row group's column metadata.
+template <typename T>
+ColumnMetaData WriteAutomatic(const std::string& path, const SchemaElement& leaf, const std::vector<T>& values,
+                              const WriterOptions& options, size_t rows_per_group) {
+  {
+    ParquetFileWriter writer(path, {Root(1), leaf}, options);
+    for (size_t start = 0; start < values.size(); start += rows_per_group) {
+      const size_t n = std::min(rows_per_group, values.size() - start);
+      writer.StartRowGroup();
+      writer.WriteBatch<T>(0, n, nullptr, nullptr, values.data() + start, n);
+      writer.EndRowGroup(static_cast<int64_t>(n));
+    }
+    writer.Close();
+  }
+  auto file = ParquetFileReader::Open(path);
+  std::vector<std::string> expected;
+  for (const T& value : values) expected.push_back(Key(value));
+  CHECK(ReadColumn<T>(*file, 0).values == expected);
+  return file->column_metadata(0, 0);
+}
+
+std::vector<Encoding> DataPageEncodings(const ColumnMetaData& meta) {
+  std::vector<Encoding> encodings;
+  for (const PageEncodingStats& stats : *meta.encoding_stats) {
+    if (stats.page_type != PageType::DICTIONARY_PAGE) encodings.push_back(stats.encoding);
+  }
+  return encodings;
+}
+
+TEST_CASE("file writer: automatic encodings per column") {
+  TempDir dir;
+  const std::string path = dir.File("auto.parquet");
+  const size_t n = 60000;
+  std::mt19937_64 random(99);
+  std::vector<int64_t> sorted, shuffled, low;
+  std::vector<double> doubles, prices;
+  std::deque<std::string> storage;
+  std::vector<ByteArray> words;
+  for (size_t i = 0; i < n; i++) {
+    sorted.push_back(1000000 + static_cast<int64_t>(i) * 3 + static_cast<int64_t>(random() % 3));
+    shuffled.push_back(static_cast<int64_t>(random()));  // full 64-bit: deltas do not pay
+    low.push_back(static_cast<int64_t>(random() % 50));
+    doubles.push_back(std::uniform_real_distribution<double>(0, 1)(random));
+    prices.push_back(static_cast<double>(random() % 10000000) / 100);  // two decimals
+    std::string word;
+    for (size_t k = random() % 9 + 2; k > 0; k--) word += static_cast<char>('a' + random() % 26);
+    storage.push_back(word);
+    words.push_back(View(storage.back()));
+  }
+  const SchemaElement int64 = Leaf("v", Type::INT64, kRequired);
+  const SchemaElement dbl = Leaf("v", Type::DOUBLE, kRequired);
+  const SchemaElement bytes = Leaf("v", Type::BYTE_ARRAY, kRequired);
+  const auto dictionary_then = [](Encoding e) { return std::vector<Encoding>{Encoding::RLE_DICTIONARY, e}; };
+  WriterOptions options;  // defaults: dictionary, automatic, snappy
+  options.page_size = 64 * 1024;
+
+  SUBCASE("a dictionary that does not pay is given up after the first window") {
+    ColumnMetaData meta = WriteAutomatic(path, int64, sorted, options, n);
+    // Sorted integers: DELTA_BINARY_PACKED, much smaller than PLAIN.
+    CHECK(DataPageEncodings(meta) == dictionary_then(Encoding::DELTA_BINARY_PACKED));
+    CHECK(meta.total_compressed_size < static_cast<int64_t>(n * 8 / 4));
+    // The dictionary holds no more than the first window.
+    const std::string whole = ReadWholeFile(path);
+    size_t header_size = 0;
+    const PageHeader dictionary =
+        ParsePageHeader(FileBytes(whole, *meta.dictionary_page_offset), whole.size(), &header_size);
+    REQUIRE(dictionary.dictionary_page_header.has_value());
+    CHECK(dictionary.dictionary_page_header->num_values <= 4096 + 1024);
+
+    meta = WriteAutomatic(path, int64, shuffled, options, n);
+    CHECK(DataPageEncodings(meta) == dictionary_then(Encoding::PLAIN));
+    // Uniformly random doubles compress better split into byte streams; prices with two
+    // decimals better PLAIN.
+    meta = WriteAutomatic(path, dbl, doubles, options, n);
+    CHECK(DataPageEncodings(meta) == dictionary_then(Encoding::BYTE_STREAM_SPLIT));
+    meta = WriteAutomatic(path, dbl, prices, options, n);
+    CHECK(DataPageEncodings(meta) == dictionary_then(Encoding::PLAIN));
+  }
+  SUBCASE("sorted integers with repeats leave the dictionary for deltas") {
+    std::vector<int64_t> keys;  // each key on 1..7 rows, as order keys of line items
+    for (int64_t key = 1; keys.size() < n; key++) {
+      for (uint64_t k = random() % 7 + 1; k > 0 && keys.size() < n; k--) keys.push_back(key * 4);
+    }
+    ColumnMetaData meta = WriteAutomatic(path, int64, keys, options, n);
+    CHECK(DataPageEncodings(meta) == dictionary_then(Encoding::DELTA_BINARY_PACKED));
+  }
+  SUBCASE("a low-cardinality column keeps its dictionary") {
+    ColumnMetaData meta = WriteAutomatic(path, int64, low, options, n);
+    CHECK(DataPageEncodings(meta) == std::vector<Encoding>{Encoding::RLE_DICTIONARY});
+    std::vector<ByteArray> few;
+    for (size_t i = 0; i < n; i++) few.push_back(words[i % 300]);
+    meta = WriteAutomatic(path, bytes, few, options, n);
+    CHECK(DataPageEncodings(meta) == std::vector<Encoding>{Encoding::RLE_DICTIONARY});
+  }
+  SUBCASE("without a dictionary: the smaller of PLAIN and the alternative on the first page's values") {
+    options.dictionary = false;
+    ColumnMetaData meta = WriteAutomatic(path, int64, sorted, options, n);
+    CHECK(DataPageEncodings(meta) == std::vector<Encoding>{Encoding::DELTA_BINARY_PACKED});
+    CHECK_FALSE(meta.dictionary_page_offset.has_value());
+    {
+      // The first page ends after the 4096 or so values the choice was made on, whatever
+      // the page size.
+      auto file = ParquetFileReader::Open(path);
+      const OffsetIndex index = ReadIndexes(ReadWholeFile(path), file->metadata().row_groups[0].columns[0]).offset_index;
+      REQUIRE(index.page_locations.size() >= 2);
+      CHECK(index.page_locations[1].first_row_index >= 4096);
+      CHECK(index.page_locations[1].first_row_index <= 4096 + 1024);
+    }
+    meta = WriteAutomatic(path, int64, shuffled, options, n);
+    CHECK(DataPageEncodings(meta) == std::vector<Encoding>{Encoding::PLAIN});
+    meta = WriteAutomatic(path, dbl, doubles, options, n);
+    CHECK(DataPageEncodings(meta) == std::vector<Encoding>{Encoding::BYTE_STREAM_SPLIT});
+    meta = WriteAutomatic(path, dbl, prices, options, n);
+    CHECK(DataPageEncodings(meta) == std::vector<Encoding>{Encoding::PLAIN});
+    // Short random words: the 4-byte lengths of PLAIN cost more than the delta-packed ones.
+    meta = WriteAutomatic(path, bytes, words, options, n);
+    CHECK(DataPageEncodings(meta) == std::vector<Encoding>{Encoding::DELTA_LENGTH_BYTE_ARRAY});
+  }
+  SUBCASE("the choice comes out no larger than either fixed encoding") {
+    options.dictionary = false;
+    for (CompressionCodec codec : {CompressionCodec::SNAPPY, CompressionCodec::ZSTD, CompressionCodec::GZIP}) {
+      CAPTURE(ToString(codec));
+      options.codec = codec;
+      auto sizes = [&](const SchemaElement& leaf, auto values, Encoding alternative) {
+        WriterOptions fixed = options;
+        const int64_t chosen = WriteAutomatic(path, leaf, values, options, n).total_compressed_size;
+        fixed.column_encoding[0] = Encoding::PLAIN;
+        const int64_t plain = WriteAutomatic(path, leaf, values, fixed, n).total_compressed_size;
+        fixed.column_encoding[0] = alternative;
+        const int64_t other = WriteAutomatic(path, leaf, values, fixed, n).total_compressed_size;
+        CAPTURE(chosen);
+        CAPTURE(plain);
+        CAPTURE(other);
+        CHECK(static_cast<double>(chosen) <= 1.03 * static_cast<double>(std::min(plain, other)));
+      };
+      sizes(int64, sorted, Encoding::DELTA_BINARY_PACKED);
+      sizes(int64, shuffled, Encoding::DELTA_BINARY_PACKED);
+      sizes(dbl, doubles, Encoding::BYTE_STREAM_SPLIT);
+      sizes(dbl, prices, Encoding::BYTE_STREAM_SPLIT);
+      sizes(bytes, words, Encoding::DELTA_LENGTH_BYTE_ARRAY);
+    }
+  }
+  SUBCASE("floats stay PLAIN without compression") {
+    options.codec = CompressionCodec::UNCOMPRESSED;
+    ColumnMetaData meta = WriteAutomatic(path, dbl, doubles, options, n);
+    CHECK(DataPageEncodings(meta) == dictionary_then(Encoding::PLAIN));
+    options.dictionary = false;
+    meta = WriteAutomatic(path, dbl, doubles, options, n);
+    CHECK(DataPageEncodings(meta) == std::vector<Encoding>{Encoding::PLAIN});
+  }
+  SUBCASE("an explicit encoding wins, and automatic_encoding = false keeps PLAIN") {
+    options.column_encoding[0] = Encoding::PLAIN;
+    ColumnMetaData meta = WriteAutomatic(path, int64, sorted, options, n);
+    CHECK(DataPageEncodings(meta) == std::vector<Encoding>{Encoding::PLAIN});
+    options.column_encoding[0] = Encoding::RLE_DICTIONARY;
+    options.dictionary_page_size_limit = 100000;
+    meta = WriteAutomatic(path, int64, sorted, options, n);
+    CHECK(DataPageEncodings(meta) == dictionary_then(Encoding::PLAIN));
+    options.column_encoding.clear();
+    options.automatic_encoding = false;
+    meta = WriteAutomatic(path, int64, sorted, options, n);
+    CHECK(DataPageEncodings(meta) == dictionary_then(Encoding::PLAIN));
+    CHECK(meta.dictionary_page_offset.has_value());
+  }
+  SUBCASE("every automatic choice round trips in both page versions and with nulls") {
+    for (int version : {1, 2}) {
+      options.data_page_version = version;
+      for (bool dictionary : {true, false}) {
+        options.dictionary = dictionary;
+        RoundTripFlat<int64_t>(path, Type::INT64, kOptional, options, {30000, 7000});
+        RoundTripFlat<int32_t>(path, Type::INT32, kOptional, options, {30000});
+        RoundTripFlat<double>(path, Type::DOUBLE, kOptional, options, {30000});
+        RoundTripFlat<float>(path, Type::FLOAT, kRequired, options, {30000});
+        RoundTripFlat<ByteArray>(path, Type::BYTE_ARRAY, kOptional, options, {30000});
+        RoundTripFlat<ByteArray>(path, Type::FIXED_LEN_BYTE_ARRAY, kOptional, options, {30000});
+        RoundTripFlat<bool>(path, Type::BOOLEAN, kOptional, options, {30000});
+        RoundTripFlat<Int96>(path, Type::INT96, kOptional, options, {30000});
+      }
+    }
+  }
+}
 }  // namespace
 }  // namespace parquet

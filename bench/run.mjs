@@ -1,0 +1,662 @@
+// The benchmark harness behind `make bench`: builds the data set, times each query of
+// issue 7 on our virtual table, the native SQLite table and DuckDB (one thread and all
+// threads) over the same Parquet file, prints a results table with the ratios and where
+// each target stands, and writes bench/results.json. See bench/README.md.
+//
+//   node bench/run.mjs [--rows N] [--runs R] [--build DIR] [--data DIR] [--out FILE]
+//                      [--writer auto|tool|parquet_copy] [--only q1,q2,...] [--no-extras]
+//                      [--smoke] [--report FILE] [--help]
+//
+// --rows      table size (default 6000000)
+// --runs      timed runs per measurement; the median is reported (default 3, at least 3
+//             except in --smoke); every measurement also has one untimed warm-up run
+// --build     build directory holding parquet.so and the bench_* programs (default build)
+// --data      where the data files go (default BUILD/bench-data); reused when still valid
+// --out       results file (default bench/results.json; BUILD/bench-smoke.json with --smoke)
+// --writer    who writes our Parquet files: parquet_copy() when the extension has it
+//             (auto, the default), or bench_lineitem's copy mode (format/file_writer.h)
+// --only      run only these queries (q1 q2 q3 q4a q4b q5a q5b q6 q8; q7 always runs: it
+//             writes the files the others read)
+// --no-extras skip the extra rows (our table on the zstd file and on DuckDB's file)
+// --smoke     N=2000, one run, no warm-up: checks that everything runs and agrees
+// --report F  print the table of an earlier run's results file F again; runs nothing
+//
+// Our engine and native SQLite run in bench_driver child processes (one per query, so each
+// peak RSS is that query's); DuckDB runs in this process through @duckdb/node-api. Times
+// are measured inside each engine: SQLite from prepare to finalize with every value read,
+// DuckDB around runAndReadAll (the result fully materialised).
+import { spawnSync, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+const repoDir = path.dirname(benchDir);
+
+// ---- options ----------------------------------------------------------------------------
+
+function parseArgs(argv) {
+  const options = { rows: 6000000, runs: 3, build: 'build', data: null, out: null, writer: 'auto',
+                    only: null, extras: true, smoke: false, rowGroupRows: 122880 };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) fail(`${arg} needs a value`);
+      return argv[++i];
+    };
+    switch (arg) {
+      case '--rows': options.rows = positiveInt(arg, value()); break;
+      case '--runs': options.runs = positiveInt(arg, value()); break;
+      case '--build': options.build = value(); break;
+      case '--data': options.data = value(); break;
+      case '--out': options.out = value(); break;
+      case '--writer': options.writer = value(); break;
+      case '--only': options.only = new Set(value().split(',').map((s) => s.trim().toLowerCase())); break;
+      case '--no-extras': options.extras = false; break;
+      case '--smoke': options.smoke = true; break;
+      case '--report': options.report = path.resolve(value()); break;
+      case '--help': {
+        // The usage is the comment block at the top of this file.
+        const source = fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n');
+        const usage = source.slice(source.findIndex((l) => l.includes('node bench/run.mjs')));
+        console.log(usage.slice(0, usage.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+        process.exit(0);
+      }
+      default: fail(`unknown option ${arg}`);
+    }
+  }
+  if (!['auto', 'tool', 'parquet_copy'].includes(options.writer)) fail(`--writer: auto, tool or parquet_copy, not ${options.writer}`);
+  if (options.smoke) {
+    options.rows = 2000;
+    options.runs = 1;
+    options.extras = false;
+  } else if (options.runs < 3) {
+    console.warn(`note: --runs ${options.runs}: the issue asks for medians of at least 3 runs`);
+  }
+  options.build = path.resolve(repoDir, options.build);
+  options.data = path.resolve(repoDir, options.data ?? path.join(options.build, 'bench-data'));
+  options.out = path.resolve(repoDir, options.out ?? (options.smoke ? path.join(options.build, 'bench-smoke.json')
+                                                                      : path.join(benchDir, 'results.json')));
+  return options;
+}
+
+function positiveInt(name, text) {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n <= 0) fail(`${name}: not a positive integer: ${text}`);
+  return n;
+}
+
+function fail(message) {
+  console.error(`bench: ${message}`);
+  process.exit(1);
+}
+
+const options = parseArgs(process.argv.slice(2));
+const warmup = options.smoke ? 0 : 1;
+const wanted = (id) => !options.only || options.only.has(id);
+
+// ---- helpers ----------------------------------------------------------------------------
+
+const tool = (name) => path.join(options.build, name);
+const extension = tool('parquet');
+
+function median(values) {
+  if (!values || values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+// Runs a bench_* program and parses the JSON line it prints; throws with its stderr.
+function runJson(program, args) {
+  const result = spawnSync(tool(program), args, { encoding: 'utf8', maxBuffer: 256 << 20 });
+  if (result.error) throw new Error(`${program}: ${result.error.message}`);
+  if (result.status !== 0) throw new Error(`${program} failed (${result.status}): ${result.stderr.trim()}`);
+  const lines = result.stdout.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1]);
+}
+
+function sqlQuote(text) {
+  return `'${String(text).replaceAll("'", "''")}'`;
+}
+
+function fileSize(file) {
+  return fs.statSync(file).size;
+}
+
+function log(message) {
+  process.stderr.write(`${message}\n`);
+}
+
+// SQLite in a child process: our virtual table (over `file`) or the native table.
+function sqliteRun(engine, sql, { file, runs = options.runs, warm = warmup, after, keepRows = 20 } = {}) {
+  const args = [];
+  if (engine === 'ours') {
+    args.push('--db', ':memory:', '--extension', extension,
+              '--setup', `CREATE VIRTUAL TABLE temp.lineitem USING parquet(${sqlQuote(file)})`);
+  } else {
+    args.push('--db', nativeDb, '--readonly');
+    if (engine === 'native+ext') args.push('--extension', extension);
+  }
+  args.push('--sql', sql, '--runs', String(runs), '--warmup', String(warm), '--keep-rows', String(keepRows));
+  if (after) args.push('--after', after);
+  return runJson('bench_driver', args);
+}
+
+// ---- machine ----------------------------------------------------------------------------
+
+function machineInfo() {
+  const cpus = os.cpus();
+  let commit = null;
+  try {
+    // "-dirty": the tree had uncommitted changes (the numbers are of that tree, not of the commit).
+    commit = execFileSync('git', ['-C', repoDir, 'describe', '--always', '--dirty'], { encoding: 'utf8' }).trim();
+  } catch { /* not a git checkout */ }
+  return {
+    cores: cpus.length,
+    cpu_model: cpus[0]?.model ?? 'unknown',
+    memory_gib: Math.round(os.totalmem() / 2 ** 30),
+    kernel: `${os.type()} ${os.release()}`,
+    node: process.version,
+    commit,
+    load_average_before: os.loadavg().map((x) => Number(x.toFixed(2))),
+  };
+}
+
+// ---- data -------------------------------------------------------------------------------
+
+const dataDir = path.join(options.data, `rows-${options.rows}`);
+const nativeDb = path.join(dataDir, 'native.db');
+const files = {
+  ours_snappy: path.join(dataDir, 'ours_snappy.parquet'),
+  ours_zstd: path.join(dataDir, 'ours_zstd.parquet'),
+  duckdb_snappy: path.join(dataDir, 'duckdb_snappy.parquet'),
+  duckdb_zstd: path.join(dataDir, 'duckdb_zstd.parquet'),
+};
+
+// The native table is regenerated when the generator's source or the row count changed.
+function ensureNativeTable() {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const generator = fs.readFileSync(path.join(benchDir, 'lineitem.cc'));
+  const stamp = `${createHash('sha256').update(generator).digest('hex')} rows=${options.rows}`;
+  const stampFile = path.join(dataDir, 'native.stamp');
+  if (fs.existsSync(nativeDb) && fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === stamp) {
+    log(`data: reusing ${nativeDb}`);
+    return null;
+  }
+  log(`data: generating ${options.rows} rows into ${nativeDb} ...`);
+  const start = performance.now();
+  const result = spawnSync(tool('bench_lineitem'), ['generate', '--rows', String(options.rows), '--db', nativeDb],
+                           { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (result.status !== 0) fail(`bench_lineitem generate failed: ${result.stderr}`);
+  fs.writeFileSync(stampFile, stamp);
+  return performance.now() - start;
+}
+
+// Probe values for the point lookups, taken from the native table.
+function probes() {
+  const n = options.rows;
+  const middle = Math.floor(n / 2) + 1;
+  const spread = Array.from({ length: 10 }, (_, i) => Math.floor((i + 0.5) * n / 10) + 1);
+  const commentRow = Math.floor(n * 0.37) + 1;
+  const rowids = [...new Set([middle, ...spread, commentRow])];
+  const out = sqliteRun('native', `SELECT rowid, l_orderkey, l_comment FROM lineitem WHERE rowid IN (${rowids.join(',')})`,
+                        { runs: 1, warm: 0, keepRows: 100 });
+  const byRowid = new Map(out.result.map((row) => [row[0], row]));
+  return {
+    point_key: byRowid.get(middle)[1],
+    in_keys: [...new Set(spread.map((r) => byRowid.get(r)[1]))],
+    comment: byRowid.get(commentRow)[2],
+  };
+}
+
+// ---- queries ----------------------------------------------------------------------------
+
+function queryList(probe) {
+  const everyColumn = [
+    'sum(l_orderkey)', 'sum(l_partkey)', 'sum(l_suppkey)', 'sum(l_linenumber)',
+    'sum(l_quantity)', 'sum(l_extendedprice)', 'sum(l_discount)', 'sum(l_tax)',
+    'sum(length(l_returnflag))', 'sum(length(l_linestatus))', 'count(l_shipdate)',
+    'sum(length(l_shipinstruct))', 'sum(length(l_shipmode))', 'sum(length(l_comment))',
+  ].join(', ');
+  return [
+    { id: 'q1', name: 'full scan, every column', target: { kind: 'native', max: 0.5 },
+      sql: `SELECT ${everyColumn} FROM lineitem` },
+    { id: 'q2', name: 'one column: count(*), sum(l_quantity)', target: { kind: 'native', max: 0.3 },
+      sql: 'SELECT count(*), sum(l_quantity) FROM lineitem' },
+    { id: 'q3', name: 'TPC-H Q1 style filter + group by', target: { kind: 'native', max: 0.8 },
+      sql: `SELECT l_returnflag, l_linestatus, sum(l_quantity), sum(l_extendedprice),
+       sum(l_extendedprice * (1 - l_discount)), sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)),
+       avg(l_quantity), avg(l_extendedprice), avg(l_discount), count(*)
+  FROM lineitem WHERE l_shipdate <= '1998-09-02'
+ GROUP BY l_returnflag, l_linestatus ORDER BY l_returnflag, l_linestatus`.replace(/\s+/g, ' ') },
+    { id: 'q4a', name: `point lookup l_orderkey = ${probe.point_key}`, target: { kind: 'duckdb', pages: true },
+      sql: `SELECT * FROM lineitem WHERE l_orderkey = ${probe.point_key} ORDER BY l_linenumber` },
+    { id: 'q4b', name: 'l_orderkey IN (10 keys)', target: { kind: 'duckdb', pages: true },
+      sql: `SELECT * FROM lineitem WHERE l_orderkey IN (${probe.in_keys.join(', ')}) ORDER BY l_orderkey, l_linenumber` },
+    { id: 'q5a', name: 'l_shipdate range (~1% of rows)', target: null,
+      sql: "SELECT count(*), sum(l_extendedprice), sum(l_quantity) FROM lineitem WHERE l_shipdate >= '1995-01-01' AND l_shipdate < '1995-01-25'" },
+    { id: 'q5b', name: 'l_comment = (one value)', target: null,
+      sql: `SELECT * FROM lineitem WHERE l_comment = ${sqlQuote(probe.comment)}` },
+    { id: 'q6', name: 'SELECT * LIMIT 10', target: { kind: 'duckdb', pages: true }, compare: 'rows',
+      sql: 'SELECT * FROM lineitem LIMIT 10' },
+  ];
+}
+
+// ---- DuckDB -----------------------------------------------------------------------------
+
+let duck = null;  // { connection, version, threads }
+
+async function openDuckDB() {
+  let api;
+  try {
+    api = await import('@duckdb/node-api');
+  } catch (error) {
+    fail(`@duckdb/node-api is not installed (run: npm ci --prefix bench): ${error.message}`);
+  }
+  const instance = await api.DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  const version = (await connection.runAndReadAll('SELECT version()')).getRowsJson()[0][0];
+  duck = { instance, connection, version, threads: null };
+}
+
+async function duckSetThreads(threads) {
+  if (duck.threads === threads) return;
+  await duck.connection.run(`SET threads = ${threads}`);
+  duck.threads = threads;
+}
+
+// Times `sql` in DuckDB: warm-up runs, then timed runs; returns the last result.
+async function duckRun(sql, threads, { runs = options.runs, warm = warmup } = {}) {
+  await duckSetThreads(threads);
+  let reader = null;
+  for (let i = 0; i < warm; i++) reader = await duck.connection.runAndReadAll(sql);
+  const times = [];
+  const cpuTimes = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    const cpuStart = process.cpuUsage();
+    reader = await duck.connection.runAndReadAll(sql);
+    const cpu = process.cpuUsage(cpuStart);
+    times.push(performance.now() - start);
+    cpuTimes.push((cpu.user + cpu.system) / 1000);
+  }
+  const rows = reader.getRowsJson();
+  return { times_ms: times, cpu_times_ms: cpuTimes, rows: rows.length, result: rows.slice(0, 20) };
+}
+
+async function duckView(file) {
+  await duck.connection.run(`CREATE OR REPLACE VIEW lineitem AS SELECT * FROM read_parquet(${sqlQuote(file)})`);
+}
+
+// ---- result checks ----------------------------------------------------------------------
+
+function asNumber(value) {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && /^-?\d+(\.\d*)?(e[+-]?\d+)?$/i.test(value)) return Number(value);
+  return null;
+}
+
+function sameValue(a, b) {
+  if (a === b) return true;
+  const x = asNumber(a);
+  const y = asNumber(b);
+  if (x !== null && y !== null) return Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x), Math.abs(y));
+  return String(a) === String(b);
+}
+
+// null when the two results agree, else what differs.
+function compareResults(reference, other, mode) {
+  if (reference.rows !== other.rows) return `${other.rows} rows instead of ${reference.rows}`;
+  if (mode === 'rows') return null;
+  for (let r = 0; r < Math.min(reference.result.length, other.result.length); r++) {
+    const a = reference.result[r];
+    const b = other.result[r];
+    if (a.length !== b.length) return `row ${r + 1}: ${b.length} columns instead of ${a.length}`;
+    for (let c = 0; c < a.length; c++) {
+      if (!sameValue(a[c], b[c])) return `row ${r + 1}, column ${c + 1}: ${JSON.stringify(b[c])} instead of ${JSON.stringify(a[c])}`;
+    }
+  }
+  return null;
+}
+
+// ---- formatting -------------------------------------------------------------------------
+
+const fmtMs = (ms) => (ms === null || ms === undefined ? 'n/a' : ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
+const fmtRatio = (r) => (r === null || r === undefined || !Number.isFinite(r) ? 'n/a' : r >= 10 ? `${r.toFixed(1)}x` : `${r.toFixed(2)}x`);
+const fmtMb = (kb) => (kb === null || kb === undefined ? 'n/a' : (kb / 1024).toFixed(1));
+const fmtBytes = (bytes) => (bytes === null || bytes === undefined ? 'n/a' : `${(bytes / 2 ** 20).toFixed(1)} MiB`);
+// How far a ratio is over its limit of 1: "12% over" below 2x, "3.4x over" above.
+const fmtOver = (r) => (r < 2 ? `${((r - 1) * 100).toFixed(r < 1.01 ? 1 : 0)}% over` : `${fmtRatio(r)} over`);
+const ratio = (a, b) => (a === null || b === null || a === undefined || b === undefined || b === 0 ? null : a / b);
+
+function table(headers, rows) {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`;
+  return [line(headers), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...rows.map(line)].join('\n');
+}
+
+// ---- main -------------------------------------------------------------------------------
+
+async function main() {
+  for (const program of ['bench_lineitem', 'bench_driver', 'bench_decode']) {
+    if (!fs.existsSync(tool(program))) fail(`${tool(program)} is missing: build first (make build)`);
+  }
+  if (!fs.existsSync(`${extension}.so`)) fail(`${extension}.so is missing: build first (make build)`);
+
+  const machine = machineInfo();
+  const results = {
+    date: new Date().toISOString(),
+    machine,
+    config: { rows: options.rows, runs: options.runs, warmup, row_group_rows: options.rowGroupRows, smoke: options.smoke },
+    files: {},
+    queries: [],
+    extras: [],
+    write: [],
+    decode: null,
+    targets: [],
+    mismatches: [],
+  };
+  log(`bench: ${options.rows} rows, ${options.runs} timed run(s) per measurement, ${machine.cores} cores, load ${machine.load_average_before.join(' ')}`);
+
+  const generateMs = ensureNativeTable();
+  if (generateMs !== null) results.config.generate_ms = generateMs;
+  await openDuckDB();
+  machine.duckdb_version = duck.version;
+  machine.sqlite_version = sqliteRun('native', 'SELECT sqlite_version()', { runs: 1, warm: 0 }).result[0][0];
+
+  // Which SQL functions exist yet.
+  const has = (name) => sqliteRun('native+ext',
+    `SELECT (SELECT count(*) FROM pragma_function_list WHERE name = ${sqlQuote(name)}) + (SELECT count(*) FROM pragma_module_list WHERE name = ${sqlQuote(name)})`,
+    { runs: 1, warm: 0 }).result[0][0] > 0;
+  const hasParquetCopy = has('parquet_copy');
+  const hasScanStats = has('parquet_scan_stats');
+  let writer = options.writer;
+  if (writer === 'auto') writer = hasParquetCopy ? 'parquet_copy' : 'tool';
+  if (writer === 'parquet_copy' && !hasParquetCopy) fail('--writer parquet_copy: the extension has no parquet_copy function yet');
+  results.config.writer = writer;
+  results.config.parquet_copy_available = hasParquetCopy;
+  results.config.parquet_scan_stats_available = hasScanStats;
+  log(`writer: ${writer === 'parquet_copy' ? 'parquet_copy()' : 'bench_lineitem copy (format/file_writer.h; parquet_copy not available yet)'}`);
+
+  // ---- query 7 (write); it also makes the files every other query reads ----
+  const cores = machine.cores;
+  for (const codec of ['snappy', 'zstd']) {
+    const out = files[`ours_${codec}`];
+    let ours;
+    if (writer === 'parquet_copy') {
+      const run = sqliteRun('native+ext',
+        `SELECT parquet_copy('SELECT * FROM lineitem', ${sqlQuote(out)}, 'compression=${codec}')`,
+        { runs: options.runs, warm: 0 });
+      ours = { engine: 'parquet_copy()', times_ms: run.times_ms, cpu_times_ms: run.cpu_times_ms, rss_delta_kb: run.rss_delta_kb };
+    } else {
+      const times = [];
+      const cpuTimes = [];
+      let rss = 0;
+      for (let i = 0; i < options.runs; i++) {
+        const run = runJson('bench_lineitem', ['copy', '--db', nativeDb, '--out', out, '--codec', codec,
+                                                '--row-group-rows', String(options.rowGroupRows)]);
+        times.push(run.time_ms);
+        cpuTimes.push(run.cpu_time_ms);
+        rss = Math.max(rss, run.rss_delta_kb);
+      }
+      ours = { engine: 'bench_lineitem copy (file_writer.h)', times_ms: times, cpu_times_ms: cpuTimes, rss_delta_kb: rss };
+    }
+    ours.bytes = fileSize(out);
+    ours.info = runJson('bench_decode', [out, '--info']);
+    results.files[`ours_${codec}`] = { path: out, bytes: ours.bytes, info: ours.info };
+    results.write.push({ codec, ours });
+    log(`q7 ${codec}: ours ${fmtMs(median(ours.times_ms))} ms, ${fmtBytes(ours.bytes)}`);
+  }
+  // DuckDB copies the same rows from its own in-memory table.
+  await duck.connection.run(`CREATE OR REPLACE TABLE lineitem_table AS SELECT * FROM read_parquet(${sqlQuote(files.ours_snappy)})`);
+  for (const entry of results.write) {
+    const out = files[`duckdb_${entry.codec}`];
+    const copy = `COPY lineitem_table TO ${sqlQuote(out)} (FORMAT parquet, COMPRESSION ${entry.codec})`;
+    const pick = ({ times_ms, cpu_times_ms }) => ({ times_ms, cpu_times_ms, bytes: fileSize(out) });
+    entry.duckdb_1t = pick(await duckRun(copy, 1));
+    entry.duckdb_all = pick(await duckRun(copy, cores));
+    entry.duckdb_bytes = fileSize(out);
+    results.files[`duckdb_${entry.codec}`] = { path: out, bytes: entry.duckdb_bytes, info: runJson('bench_decode', [out, '--info']) };
+    log(`q7 ${entry.codec}: duckdb ${fmtMs(median(entry.duckdb_1t.times_ms))} ms (1 thread), ${fmtBytes(entry.duckdb_bytes)}`);
+  }
+  await duck.connection.run('DROP TABLE lineitem_table');
+
+  // ---- queries 1..6 ----
+  const probe = probes();
+  results.config.probes = probe;
+  const statsSql = hasScanStats ? 'SELECT * FROM parquet_scan_stats' : undefined;
+  await duckView(files.ours_snappy);
+  for (const query of queryList(probe)) {
+    if (!wanted(query.id)) continue;
+    log(`${query.id}: ${query.name}`);
+    const entry = { id: query.id, name: query.name, sql: query.sql, engines: {}, errors: {} };
+    const attempt = async (engine, fn) => {
+      try {
+        entry.engines[engine] = await fn();
+      } catch (error) {
+        entry.errors[engine] = error.message;
+        log(`  ${engine}: ERROR ${error.message}`);
+      }
+    };
+    await attempt('ours', () => {
+      try {
+        return sqliteRun('ours', query.sql, { file: files.ours_snappy, after: statsSql });
+      } catch (error) {
+        if (!statsSql) throw error;
+        return sqliteRun('ours', query.sql, { file: files.ours_snappy });  // the stats query's form differs
+      }
+    });
+    await attempt('native', () => sqliteRun('native', query.sql));
+    await attempt('duckdb_1t', () => duckRun(query.sql, 1));
+    await attempt('duckdb_all', () => duckRun(query.sql, cores));
+    for (const engine of Object.keys(entry.engines)) {
+      const e = entry.engines[engine];
+      e.median_ms = median(e.times_ms);
+      e.median_cpu_ms = median(e.cpu_times_ms);
+      log(`  ${engine.padEnd(10)} ${fmtMs(e.median_ms).padStart(8)} ms  ${e.rows} rows`);
+    }
+    // Every engine must give the native table's answer.
+    const reference = entry.engines.native;
+    if (reference) {
+      for (const engine of ['ours', 'duckdb_1t', 'duckdb_all']) {
+        if (!entry.engines[engine]) continue;
+        const difference = compareResults(reference, entry.engines[engine], query.compare);
+        if (difference) {
+          entry.errors[`${engine}_result`] = difference;
+          results.mismatches.push(`${query.id} ${engine}: ${difference}`);
+          log(`  MISMATCH ${engine}: ${difference}`);
+        }
+      }
+    }
+    if (entry.engines.ours?.after) entry.scan_stats = entry.engines.ours.after;
+    entry.target = query.target;
+    results.queries.push(entry);
+  }
+
+  // ---- extras: our table over the zstd file and over DuckDB's file ----
+  if (options.extras) {
+    for (const query of queryList(probe).filter((q) => ['q1', 'q2'].includes(q.id) && wanted(q.id))) {
+      for (const [label, file] of [['ours on ours_zstd', files.ours_zstd], ['ours on duckdb_snappy', files.duckdb_snappy],
+                                   ['duckdb_1t on ours_zstd', files.ours_zstd]]) {
+        try {
+          let run;
+          if (label.startsWith('duckdb')) {
+            await duckView(file);
+            run = await duckRun(query.sql, 1);
+            await duckView(files.ours_snappy);
+          } else {
+            run = sqliteRun('ours', query.sql, { file });
+          }
+          run.median_ms = median(run.times_ms);
+          results.extras.push({ id: query.id, label, file: path.basename(file), ...run });
+          log(`extra ${query.id} ${label}: ${fmtMs(run.median_ms)} ms`);
+        } catch (error) {
+          results.extras.push({ id: query.id, label, error: error.message });
+          log(`extra ${query.id} ${label}: ERROR ${error.message}`);
+        }
+      }
+    }
+  }
+
+  // ---- query 8: the format library alone ----
+  if (wanted('q8')) {
+    const decode = runJson('bench_decode', [files.ours_snappy, '--runs', String(options.runs), '--warmup', String(warmup)]);
+    decode.median_ms = median(decode.times_ms);
+    decode.median_cpu_ms = median(decode.cpu_times_ms);
+    const seconds = decode.median_ms / 1000;
+    decode.mb_per_s = decode.uncompressed_bytes / 2 ** 20 / seconds;
+    decode.value_mb_per_s = decode.value_bytes / 2 ** 20 / seconds;
+    decode.rows_per_s = decode.rows / seconds;
+    // DuckDB's single-thread full scan: query 1 (every column read) on one thread.
+    const q1 = results.queries.find((q) => q.id === 'q1');
+    let duckFull = q1?.engines.duckdb_1t?.median_ms ?? null;
+    if (duckFull === null) duckFull = median((await duckRun(queryList(probe)[0].sql, 1)).times_ms);
+    decode.duckdb_1t_full_scan_ms = duckFull;
+    decode.duckdb_1t_rows_per_s = options.rows / (duckFull / 1000);
+    results.decode = decode;
+  }
+
+  machine.load_average_after = os.loadavg().map((x) => Number(x.toFixed(2)));
+  evaluateTargets(results);
+  fs.mkdirSync(path.dirname(options.out), { recursive: true });
+  fs.writeFileSync(options.out, `${JSON.stringify(results, null, 1)}\n`);
+  printReport(results);
+  log(`\nresults: ${path.relative(process.cwd(), options.out) || options.out}`);
+  if (results.mismatches.length) {
+    log(`bench: ${results.mismatches.length} result mismatch(es), see above`);
+    process.exitCode = 1;
+  }
+}
+
+// ---- targets ----------------------------------------------------------------------------
+
+function evaluateTargets(results) {
+  const targets = results.targets;
+  const add = (name, goal, measured, met, detail) => targets.push({ name, goal, measured, status: met === null ? 'n/a' : met ? 'met' : 'missed', detail });
+  const rows = results.config.rows;
+  const scale = rows === 6000000 ? '' : `measured at N=${rows}; the target is for N=6000000`;
+
+  for (const q of results.queries) {
+    const ours = q.engines.ours?.median_ms ?? null;
+    if (!q.target) continue;
+    if (q.target.kind === 'native') {
+      const r = ratio(ours, q.engines.native?.median_ms ?? null);
+      add(`${q.id} ${q.name}`, `<= ${q.target.max}x native SQLite`, fmtRatio(r), r === null ? null : r <= q.target.max,
+          r === null ? 'no measurement' : r <= q.target.max ? '' : `missed: ${fmtOver(r / q.target.max)} (needs ${((1 - q.target.max / r) * 100).toFixed(0)}% less time)`);
+    } else if (q.target.kind === 'duckdb') {
+      const d1 = q.engines.duckdb_1t?.median_ms ?? null;
+      const dn = q.engines.duckdb_all?.median_ms ?? null;
+      const best = d1 === null ? dn : dn === null ? d1 : Math.min(d1, dn);
+      const r = ratio(ours, best);
+      add(`${q.id} ${q.name}`, '<= DuckDB time (the faster of 1 thread / all threads)', fmtRatio(r), r === null ? null : r <= 1,
+          r === null ? 'no measurement' : r <= 1 ? '' : `missed: ${fmtOver(r)}`);
+      add(`${q.id} pages read`, '<= 1 page per projected column', q.scan_stats ? JSON.stringify(q.scan_stats.rows) : 'n/a', null,
+          q.scan_stats ? 'see scan_stats in results.json' : 'parquet_scan_stats does not exist yet');
+    }
+    const rssKb = q.engines.ours?.rss_delta_kb ?? null;
+    if (rssKb !== null) {
+      add(`${q.id} peak RSS`, '< 200 MB (6M rows)', `${fmtMb(rssKb)} MB`, rssKb / 1024 < 200, scale);
+    }
+  }
+  if (results.decode) {
+    const d = results.decode;
+    const r = d.rows_per_s / d.duckdb_1t_rows_per_s;
+    add('q8 format library decode', '>= DuckDB 1-thread full scan (rows/s)',
+        `${(d.rows_per_s / 1e6).toFixed(2)} M rows/s vs ${(d.duckdb_1t_rows_per_s / 1e6).toFixed(2)} M rows/s (${fmtRatio(r)})`,
+        r >= 1, r >= 1 ? '' : `missed: ${fmtOver(1 / r)} in time`);
+    add('q8 peak RSS', '< 200 MB (6M rows)', `${fmtMb(d.rss_delta_kb)} MB`, d.rss_delta_kb / 1024 < 200, scale);
+  }
+  for (const w of results.write) {
+    const native = results.config.writer === 'parquet_copy';
+    const ours = median(w.ours.times_ms);
+    const duck1 = median(w.duckdb_1t.times_ms);
+    const r = ratio(ours, duck1);
+    const standIn = (text) => (native ? text : `n/a (no parquet_copy yet); bench_lineitem copy: ${text}`);
+    add(`q7 write ${w.codec} time`, '<= DuckDB 1-thread COPY', fmtRatio(r), native ? r <= 1 : null,
+        standIn(r <= 1 ? 'within' : `missed: ${fmtOver(r)}`));
+    const s = w.ours.bytes / w.duckdb_bytes;
+    // "Within 5%" bounds the extra size: a smaller file than DuckDB's meets the target.
+    add(`q7 write ${w.codec} size`, 'at most 5% above DuckDB', `${fmtBytes(w.ours.bytes)} vs ${fmtBytes(w.duckdb_bytes)} (${s >= 1 ? '+' : ''}${((s - 1) * 100).toFixed(1)}%)`,
+        native ? s <= 1.05 : null, standIn(s <= 1.05 ? 'within' : `missed: ${((s - 1.05) * 100).toFixed(1)} points over +5%`));
+    const groupBytes = w.ours.info.largest_row_group_bytes;
+    const rssBytes = w.ours.rss_delta_kb * 1024;
+    add(`q7 write ${w.codec} peak RSS`, '< 2x one row group (uncompressed)', `${fmtMb(w.ours.rss_delta_kb)} MB = ${fmtRatio(rssBytes / groupBytes)} of ${fmtBytes(groupBytes)}`,
+        native ? rssBytes < 2 * groupBytes : null, standIn(rssBytes < 2 * groupBytes ? 'within' : `missed: ${fmtOver(rssBytes / groupBytes / 2)}`));
+  }
+}
+
+// ---- report -----------------------------------------------------------------------------
+
+function printReport(results) {
+  const m = results.machine;
+  const out = [];
+  out.push('');
+  out.push(`sqlite-parquet benchmark, ${results.date.slice(0, 10)}: ${results.config.rows} rows, median of ${results.config.runs} run(s) after ${results.config.warmup} warm-up, times in ms`);
+  out.push(`machine: ${m.cores} cores (${m.cpu_model}), ${m.memory_gib} GiB, ${m.kernel}; load average ${m.load_average_before.join(' ')} before, ${m.load_average_after.join(' ')} after`);
+  out.push(`SQLite ${m.sqlite_version}, DuckDB ${m.duckdb_version}, node ${m.node}, commit ${m.commit ?? 'n/a'}`);
+  const f = results.files;
+  out.push(`files: ours snappy ${fmtBytes(f.ours_snappy?.bytes)}, ours zstd ${fmtBytes(f.ours_zstd?.bytes)}, duckdb snappy ${fmtBytes(f.duckdb_snappy?.bytes)}, duckdb zstd ${fmtBytes(f.duckdb_zstd?.bytes)}; our tables read ours_snappy (${f.ours_snappy?.info.row_groups} row groups)`);
+  out.push('');
+  const rows = results.queries.map((q) => {
+    const e = q.engines;
+    const ours = e.ours?.median_ms ?? null;
+    const native = e.native?.median_ms ?? null;
+    const d1 = e.duckdb_1t?.median_ms ?? null;
+    const dn = e.duckdb_all?.median_ms ?? null;
+    const pages = q.scan_stats ? 'see json' : (q.target?.pages ? 'n/a' : '');
+    const cpuRatio = ratio(e.ours?.median_cpu_ms ?? null, e.native?.median_cpu_ms ?? null);
+    return [q.id, q.name.length > 36 ? `${q.name.slice(0, 35)}…` : q.name, fmtMs(ours), fmtMs(native), fmtMs(d1), fmtMs(dn),
+            fmtRatio(ratio(ours, native)), fmtRatio(ratio(ours, d1)), fmtRatio(ratio(ours, dn)), fmtRatio(cpuRatio),
+            fmtMb(e.ours?.rss_delta_kb), pages, Object.keys(q.errors).length ? 'ERROR' : 'ok'];
+  });
+  out.push(table(['#', 'query', 'ours', 'native', 'duck 1t', `duck ${m.cores}t`, 'ours/native', 'ours/duck1', `ours/duck${m.cores}`,
+                  'cpu ours/native', 'ours RSS MB', 'pages', 'check'], rows));
+  out.push('(times: wall-clock medians in ms; "cpu ours/native": the same ratio in process CPU time, steadier on a busy machine)');
+  if (results.extras.length) {
+    out.push('');
+    out.push(table(['#', 'extra', 'file', 'ms'], results.extras.map((x) => [x.id, x.label, x.file ?? '', x.error ? 'ERROR' : fmtMs(x.median_ms)])));
+  }
+  if (results.write.length) {
+    out.push('');
+    out.push(`q7 write of the native table (${results.config.writer === 'parquet_copy' ? 'parquet_copy()' : 'n/a: parquet_copy not available yet; ours = bench_lineitem copy, format/file_writer.h fed by sqlite3_step'}); DuckDB copies from its in-memory table`);
+    out.push(table(['codec', 'ours ms', 'duck 1t ms', `duck ${m.cores}t ms`, 'ours/duck1', 'ours size', 'duck size', 'size diff', 'ours RSS MB', 'row group'],
+      results.write.map((w) => {
+        const ours = median(w.ours.times_ms);
+        const d1 = median(w.duckdb_1t.times_ms);
+        return [w.codec, fmtMs(ours), fmtMs(d1), fmtMs(median(w.duckdb_all.times_ms)), fmtRatio(ratio(ours, d1)),
+                fmtBytes(w.ours.bytes), fmtBytes(w.duckdb_bytes), `${w.ours.bytes >= w.duckdb_bytes ? '+' : ''}${((w.ours.bytes / w.duckdb_bytes - 1) * 100).toFixed(1)}%`,
+                fmtMb(w.ours.rss_delta_kb), fmtBytes(w.ours.info.largest_row_group_bytes)];
+      })));
+  }
+  if (results.decode) {
+    const d = results.decode;
+    out.push('');
+    out.push(`q8 format library alone (bench_decode, ours_snappy, every column): ${fmtMs(d.median_ms)} ms, ` +
+             `${d.mb_per_s.toFixed(0)} MB/s of uncompressed pages (${d.value_mb_per_s.toFixed(0)} MB/s of decoded values), ` +
+             `${(d.rows_per_s / 1e6).toFixed(2)} M rows/s, peak RSS ${fmtMb(d.rss_delta_kb)} MB; ` +
+             `DuckDB 1 thread full scan (q1) ${fmtMs(d.duckdb_1t_full_scan_ms)} ms = ${(d.duckdb_1t_rows_per_s / 1e6).toFixed(2)} M rows/s`);
+  }
+  out.push('');
+  out.push('targets (issue 7):');
+  out.push(table(['target', 'goal', 'measured', 'status', 'detail'],
+                 results.targets.map((t) => [t.name, t.goal, t.measured, t.status, t.detail ?? ''])));
+  if (results.mismatches.length) {
+    out.push('');
+    out.push('RESULT MISMATCHES:');
+    for (const mismatch of results.mismatches) out.push(`  ${mismatch}`);
+  }
+  console.log(out.join('\n'));
+}
+
+// --report FILE: print the table of an earlier run again (targets re-evaluated), no runs.
+if (options.report) {
+  const results = JSON.parse(fs.readFileSync(options.report, 'utf8'));
+  results.targets = [];
+  evaluateTargets(results);
+  printReport(results);
+} else {
+  await main();
+}

@@ -1,0 +1,70 @@
+// Atomic placement of parquet_copy's output: everything is written under a temporary name
+// in the target's own directory and moved into place only when complete, so the target is
+// either left as it was or replaced by a complete result. Pure C++ (POSIX calls, no
+// sqlite3.h). Errors are thrown as CopyError with a lowercase message naming the path.
+//
+// Temporary names: ".<target name>.parquet_copy-<n>.tmp" with the smallest n >= 0 not in
+// use (created with O_EXCL / mkdir, so concurrent copies never share one).
+//
+// A file target: the temporary file is fsynced, then renamed over the target (or, with
+// overwrite off, moved there only if the target still does not exist: renameat2
+// RENAME_NOREPLACE, else link + unlink), then the directory is fsynced.
+//
+// A directory target (partition_by): the temporary directory tree is fsynced and renamed
+// into place. An existing target is replaced only with overwrite on, and only when it holds
+// nothing but what parquet_copy writes (directories named key=value and *.parquet files),
+// so a mistyped path cannot delete unrelated files; it is swapped with the new tree in one
+// step (renameat2 RENAME_EXCHANGE) where the file system supports it, else moved aside and
+// replaced (a short moment without the directory), then deleted.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace sqlite_parquet {
+
+class CopyError : public std::runtime_error {
+ public:
+  explicit CopyError(const std::string& message) : std::runtime_error(message) {}
+};
+
+class StagedOutput {
+ public:
+  enum class Kind { kFile, kDirectory };
+
+  // Checks the target (overwrite off and it exists: error; a directory where a file is
+  // wanted or the other way round: error) and creates the temporary file or directory.
+  StagedOutput(const std::string& target, Kind kind, bool overwrite);
+  // Removes the temporary file or tree unless Commit succeeded.
+  ~StagedOutput();
+  StagedOutput(const StagedOutput&) = delete;
+  StagedOutput& operator=(const StagedOutput&) = delete;
+
+  const std::string& target() const { return target_; }
+  const std::string& temp_path() const { return temp_path_; }
+
+  // Makes the temporary output durable and moves it to the target.
+  void Commit();
+  // Removes the temporary output now (also done by the destructor).
+  void Abandon() noexcept;
+
+ private:
+  void CommitFile();
+  void CommitDirectory();
+
+  std::string target_;
+  std::string directory_;  // the directory holding target and temporary ("." if none given)
+  std::string name_;       // the target's last path component
+  std::string temp_path_;
+  Kind kind_;
+  bool overwrite_;
+  bool done_ = false;
+};
+
+// Whether `name` is a path component a partition directory may have: "key=value".
+bool IsPartitionDirectoryName(const std::string& name);
+
+// Fsyncs a file or directory; throws CopyError on failure.
+void SyncPath(const std::string& path);
+
+}  // namespace sqlite_parquet

@@ -1,0 +1,56 @@
+// Expansion of a path argument into the sorted list of files it names: a plain file, a
+// directory, or a glob. Used by the metadata functions and by datasets of many files.
+// Pure C++ over POSIX (opendir, stat); no SQLite.
+//
+//   file        the file itself (whatever its name), when it exists and is not a directory
+//   directory   every file whose name ends in ".parquet" (any case) below it, recursively,
+//               as DuckDB reads a directory; names starting with "." or "_" are skipped,
+//               files and directories alike (hidden files, _SUCCESS, _temporary/ of
+//               Spark and Hive jobs)
+//   glob        matched one path segment at a time:
+//                 *       any characters except '/'
+//                 ?       one character except '/'
+//                 [abc] [a-z] [!a-z] [^a-z]   one character of (or not of) the set
+//                 \c      the character c itself
+//                 **      a whole segment: any number of directories, including none
+//               A wildcard never matches a leading "." of a name unless the pattern
+//               segment itself starts with "." (as in the shell). Only files match;
+//               directories matched by the last segment are ignored.
+//
+// A path that exists is taken as a file or directory even when it contains glob
+// characters. The result is sorted by byte value and has no duplicates; paths keep the
+// form of the argument (relative stays relative). Symbolic links are followed; a
+// directory reached twice through links is walked once.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sqlite_parquet {
+
+class FileListError : public std::runtime_error {
+ public:
+  explicit FileListError(const std::string& message) : std::runtime_error(message) {}
+};
+
+// The files `path` names (see above). Throws FileListError:
+//   "no files match 'x'"                        a glob that matches no file
+//   "no parquet files in directory 'x'"         a directory without *.parquet files
+//   "cannot open 'x': No such file or directory" a plain path that does not exist
+//   "cannot read directory 'd': Permission denied" (or another system error) for a
+//                                                directory that a directory or glob
+//                                                expansion needs and cannot list
+//   "cannot access 'p': Permission denied"      a path that cannot be looked at
+//   "empty path"
+std::vector<std::string> ExpandFilePath(const std::string& path);
+
+// Whether `path` contains an unescaped *, ? or [ (and so is a glob).
+bool HasGlobCharacters(std::string_view path);
+
+// Whether one name (no '/') matches one glob segment (no '/'); `**` inside a segment
+// acts as `*`.
+bool MatchGlobSegment(std::string_view pattern, std::string_view name);
+
+}  // namespace sqlite_parquet

@@ -1,0 +1,391 @@
+// JSON rendering of assembled nested rows (see nested_json.h). One pass over the events
+// with a stack of the open containers; leaf values are formatted into the output directly.
+#include "ext/nested_json.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "format/logical_values.h"
+
+namespace sqlite_parquet {
+
+using parquet::ByteArray;
+using parquet::NestedEvent;
+using parquet::NestedEventKind;
+using parquet::ShapeKind;
+
+namespace {
+
+// Writes the shortest-digit scientific form `text` (as std::to_chars writes it, sign
+// removed: "d[.ddd]e[+-]xx") the way JavaScript's Number#toString would, plus ".0" when
+// the result would otherwise read as an integer.
+void AppendJavaScriptForm(const char* text, size_t length, bool negative, std::string* out) {
+  char digits[40];
+  size_t k = 0;
+  size_t i = 0;
+  for (; i < length && text[i] != 'e'; i++) {
+    if (text[i] != '.') digits[k++] = text[i];
+  }
+  int exponent = 0;
+  if (i < length) std::from_chars(text + i + 1 + (text[i + 1] == '+'), text + length, exponent);
+  // value = 0.d1...dk * 10^n
+  const int n = exponent + 1;
+  const int kk = static_cast<int>(k);
+  if (negative) out->push_back('-');
+  if (kk <= n && n <= 21) {
+    out->append(digits, k);
+    out->append(static_cast<size_t>(n - kk), '0');
+    out->append(".0");
+  } else if (0 < n && n <= 21) {
+    out->append(digits, static_cast<size_t>(n));
+    out->push_back('.');
+    out->append(digits + n, static_cast<size_t>(kk - n));
+  } else if (-6 < n && n <= 0) {
+    out->append("0.");
+    out->append(static_cast<size_t>(-n), '0');
+    out->append(digits, k);
+  } else {
+    out->push_back(digits[0]);
+    if (k > 1) {
+      out->push_back('.');
+      out->append(digits + 1, k - 1);
+    }
+    out->push_back('e');
+    const int e = n - 1;
+    out->push_back(e < 0 ? '-' : '+');
+    char buffer[8];
+    auto result = std::to_chars(buffer, buffer + sizeof buffer, e < 0 ? -e : e);
+    out->append(buffer, static_cast<size_t>(result.ptr - buffer));
+  }
+}
+
+template <typename Float>
+void AppendShortest(Float value, std::string* out) {
+  if (!std::isfinite(value)) {
+    out->append("null");
+    return;
+  }
+  const bool negative = std::signbit(value);
+  if (value == 0) {
+    out->append(negative ? "-0.0" : "0.0");
+    return;
+  }
+  char buffer[48];
+  auto result = std::to_chars(buffer, buffer + sizeof buffer, negative ? -value : value, std::chars_format::scientific);
+  AppendJavaScriptForm(buffer, static_cast<size_t>(result.ptr - buffer), negative, out);
+}
+
+void AppendRaw(std::string* out, const char* text, size_t length) { out->append(text, length); }
+
+void AppendQuoted(std::string* out, const char* text, size_t length) {
+  out->push_back('"');
+  out->append(text, length);
+  out->push_back('"');
+}
+
+}  // namespace
+
+void AppendJsonString(std::string_view text, std::string* out) {
+  static const char kHex[] = "0123456789abcdef";
+  out->push_back('"');
+  const char* p = text.data();
+  const char* end = p + text.size();
+  const char* run = p;
+  for (; p < end; p++) {
+    const unsigned char c = static_cast<unsigned char>(*p);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out->append(run, static_cast<size_t>(p - run));
+    run = p + 1;
+    switch (c) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\b': out->append("\\b"); break;
+      case '\f': out->append("\\f"); break;
+      case '\n': out->append("\\n"); break;
+      case '\r': out->append("\\r"); break;
+      case '\t': out->append("\\t"); break;
+      default: {
+        const char escape[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+        out->append(escape, sizeof escape);
+      }
+    }
+  }
+  out->append(run, static_cast<size_t>(end - run));
+  out->push_back('"');
+}
+
+void AppendJsonBase64(const uint8_t* bytes, size_t length, std::string* out) {
+  static const char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const size_t start = out->size();
+  out->resize(start + 2 + (length + 2) / 3 * 4);
+  char* p = out->data() + start;
+  *p++ = '"';
+  size_t i = 0;
+  for (; i + 3 <= length; i += 3) {
+    const uint32_t v = (uint32_t{bytes[i]} << 16) | (uint32_t{bytes[i + 1]} << 8) | bytes[i + 2];
+    *p++ = kAlphabet[v >> 18];
+    *p++ = kAlphabet[(v >> 12) & 63];
+    *p++ = kAlphabet[(v >> 6) & 63];
+    *p++ = kAlphabet[v & 63];
+  }
+  if (i < length) {
+    const uint32_t v = (uint32_t{bytes[i]} << 16) | (i + 1 < length ? uint32_t{bytes[i + 1]} << 8 : 0);
+    *p++ = kAlphabet[v >> 18];
+    *p++ = kAlphabet[(v >> 12) & 63];
+    *p++ = i + 1 < length ? kAlphabet[(v >> 6) & 63] : '=';
+    *p++ = '=';
+  }
+  *p = '"';
+}
+
+void AppendJsonDouble(double value, std::string* out) { AppendShortest(value, out); }
+
+void AppendJsonFloat(float value, std::string* out) { AppendShortest(value, out); }
+
+void AppendJsonHalf(uint16_t bits, std::string* out) {
+  const double value = parquet::HalfToDouble(bits);
+  if (!std::isfinite(value) || value == 0) {
+    AppendShortest(value, out);
+    return;
+  }
+  // The fewest significant digits (a half has at most 5) that read back as the same half.
+  const double magnitude = std::fabs(value);
+  char buffer[48];
+  std::to_chars_result result{};
+  for (int precision = 0; precision < 5; precision++) {
+    result = std::to_chars(buffer, buffer + sizeof buffer, magnitude, std::chars_format::scientific, precision);
+    double parsed = 0;
+    std::from_chars(buffer, result.ptr, parsed, std::chars_format::scientific);
+    if ((parquet::DoubleToHalf(parsed) & 0x7fff) == (bits & 0x7fff)) break;
+  }
+  AppendJavaScriptForm(buffer, static_cast<size_t>(result.ptr - buffer), std::signbit(value), out);
+}
+
+NestedJsonRenderer::NestedJsonRenderer(const parquet::Schema& schema, const parquet::NestedFieldShape& shape,
+                                       const MappingOptions& options) {
+  shapes_.resize(shape.shapes.size());
+  for (size_t i = 0; i < shape.shapes.size(); i++) {
+    const parquet::Shape& s = shape.shapes[i];
+    ShapeInfo& info = shapes_[i];
+    info.kind = s.kind;
+    if (s.parent >= 0 && shape.shape(s.parent).kind == ShapeKind::kStruct) {
+      AppendJsonString(s.name, &info.member_prefix);
+      info.member_prefix.push_back(':');
+    }
+    if (s.kind == ShapeKind::kValue) {
+      info.mapping = MapLeaf(schema, s.schema_node, options);
+      info.leaf = s.first_leaf;
+    }
+  }
+  for (size_t i = 0; i < shape.shapes.size(); i++) {
+    const parquet::Shape& s = shape.shapes[i];
+    if (s.kind != ShapeKind::kMap) continue;
+    ShapeInfo& info = shapes_[i];
+    info.map_has_value = s.children.size() > 1;
+    const ShapeInfo& key = shapes_[static_cast<size_t>(s.children[0])];
+    info.map_as_object = key.kind == ShapeKind::kValue &&
+                         (key.mapping.kind == ValueKind::kText || key.mapping.kind == ValueKind::kJson ||
+                          key.mapping.kind == ValueKind::kUuid);
+  }
+  open_.reserve(2 * parquet::kMaxSchemaDepth + 2);
+}
+
+void NestedJsonRenderer::BeforeItem(int shape) {
+  if (open_.empty()) return;
+  OpenContainer& top = open_.back();
+  switch (top.info->kind) {
+    case ShapeKind::kStruct:
+      if (top.items++ > 0) out_->push_back(',');
+      out_->append(shapes_[static_cast<size_t>(shape)].member_prefix);
+      return;
+    case ShapeKind::kList:
+      if (top.items++ > 0) out_->push_back(',');
+      return;
+    case ShapeKind::kMap:
+      if (top.expecting_value) {
+        if (!top.info->map_as_object) out_->append(",\"value\":");
+        return;
+      }
+      if (top.items++ > 0) out_->push_back(',');
+      if (top.info->map_as_object) {
+        top.writing_key = true;
+      } else {
+        out_->append("{\"key\":");
+      }
+      return;
+    default:
+      return;
+  }
+}
+
+void NestedJsonRenderer::AfterItem() {
+  if (open_.empty()) return;
+  OpenContainer& top = open_.back();
+  if (top.info->kind != ShapeKind::kMap) return;
+  top.writing_key = false;
+  if (top.expecting_value) {
+    if (!top.info->map_as_object) out_->push_back('}');
+    top.expecting_value = false;
+    return;
+  }
+  if (top.info->map_has_value) {
+    if (top.info->map_as_object) out_->push_back(':');
+    top.expecting_value = true;
+  } else {
+    out_->append(top.info->map_as_object ? ":null" : ",\"value\":null}");
+  }
+}
+
+bool NestedJsonRenderer::Render(const parquet::RecordAssembler& assembler, std::string* out) {
+  out->clear();
+  const std::vector<NestedEvent>& events = assembler.events();
+  if (events.empty() || (events.size() == 1 && events[0].kind == NestedEventKind::kNull)) return false;
+  out_ = out;
+  open_.clear();
+  for (const NestedEvent& event : events) {
+    const ShapeInfo& info = shapes_[static_cast<size_t>(event.shape)];
+    switch (event.kind) {
+      case NestedEventKind::kNull:
+        BeforeItem(event.shape);
+        if (!open_.empty() && open_.back().writing_key) {
+          out->append("\"\"");
+        } else {
+          out->append("null");
+        }
+        AfterItem();
+        break;
+      case NestedEventKind::kValue:
+        BeforeItem(event.shape);
+        AppendValue(info, assembler, event.value);
+        AfterItem();
+        break;
+      case NestedEventKind::kBeginStruct:
+        BeforeItem(event.shape);
+        out->push_back('{');
+        open_.push_back({&info, 0, false, false});
+        break;
+      case NestedEventKind::kBeginList:
+        BeforeItem(event.shape);
+        out->push_back('[');
+        open_.push_back({&info, 0, false, false});
+        break;
+      case NestedEventKind::kBeginMap:
+        BeforeItem(event.shape);
+        out->push_back(info.map_as_object ? '{' : '[');
+        open_.push_back({&info, 0, false, false});
+        break;
+      case NestedEventKind::kEndStruct:
+      case NestedEventKind::kEndList:
+      case NestedEventKind::kEndMap:
+        open_.pop_back();
+        out->push_back(event.kind == NestedEventKind::kEndStruct || (event.kind == NestedEventKind::kEndMap && info.map_as_object)
+                           ? '}'
+                           : ']');
+        AfterItem();
+        break;
+    }
+  }
+  out_ = nullptr;
+  return true;
+}
+
+void NestedJsonRenderer::AppendValue(const ShapeInfo& info, const parquet::RecordAssembler& assembler,
+                                     uint32_t index) {
+  const ColumnMapping& m = info.mapping;
+  const int leaf = info.leaf;
+  std::string* out = out_;
+  char buffer[80];
+  auto int64_text = [&](int64_t v) {
+    auto r = std::to_chars(buffer, buffer + sizeof buffer, v);
+    out->append(buffer, static_cast<size_t>(r.ptr - buffer));
+  };
+  auto uint64_text = [&](uint64_t v) {
+    auto r = std::to_chars(buffer, buffer + sizeof buffer, v);
+    out->append(buffer, static_cast<size_t>(r.ptr - buffer));
+  };
+  switch (m.kind) {
+    case ValueKind::kNull:
+    case ValueKind::kNested:
+      out->append("null");
+      return;
+    case ValueKind::kBoolean:
+      out->append(assembler.values<bool>(leaf)[index] ? "true" : "false");
+      return;
+    case ValueKind::kInt32:
+      int64_text(assembler.values<int32_t>(leaf)[index]);
+      return;
+    case ValueKind::kUInt32:
+      uint64_text(static_cast<uint32_t>(assembler.values<int32_t>(leaf)[index]));
+      return;
+    case ValueKind::kInt64:
+      int64_text(assembler.values<int64_t>(leaf)[index]);
+      return;
+    case ValueKind::kUInt64:
+      uint64_text(static_cast<uint64_t>(assembler.values<int64_t>(leaf)[index]));
+      return;
+    case ValueKind::kFloat:
+      AppendJsonFloat(assembler.values<float>(leaf)[index], out);
+      return;
+    case ValueKind::kDouble:
+      AppendJsonDouble(assembler.values<double>(leaf)[index], out);
+      return;
+    case ValueKind::kFloat16: {
+      const ByteArray& v = assembler.values<ByteArray>(leaf)[index];
+      AppendJsonHalf(static_cast<uint16_t>(v.ptr[0] | (v.ptr[1] << 8)), out);
+      return;
+    }
+    case ValueKind::kText:
+    case ValueKind::kJson: {
+      const ByteArray& v = assembler.values<ByteArray>(leaf)[index];
+      AppendJsonString(v.view(), out);
+      return;
+    }
+    case ValueKind::kBlob: {
+      const ByteArray& v = assembler.values<ByteArray>(leaf)[index];
+      AppendJsonBase64(v.ptr, v.len, out);
+      return;
+    }
+    case ValueKind::kUuid:
+      AppendQuoted(out, buffer, parquet::FormatUuid(assembler.values<ByteArray>(leaf)[index].ptr, buffer));
+      return;
+    case ValueKind::kInterval:
+      AppendRaw(out, buffer, parquet::FormatInterval(assembler.values<ByteArray>(leaf)[index].ptr, buffer));
+      return;
+    case ValueKind::kDecimalInt32:
+    case ValueKind::kDecimalInt64: {
+      const int64_t unscaled = m.kind == ValueKind::kDecimalInt32 ? assembler.values<int32_t>(leaf)[index]
+                                                                  : assembler.values<int64_t>(leaf)[index];
+      scratch_.resize(parquet::DecimalTextCapacity(8, m.decimal_scale));
+      AppendRaw(out, scratch_.data(), parquet::FormatDecimal(unscaled, m.decimal_scale, scratch_.data()));
+      return;
+    }
+    case ValueKind::kDecimalBytes: {
+      const ByteArray& v = assembler.values<ByteArray>(leaf)[index];
+      const size_t capacity = parquet::DecimalTextCapacity(v.len, m.decimal_scale);
+      if (scratch_.size() < capacity) scratch_.resize(capacity);
+      AppendRaw(out, scratch_.data(),
+                parquet::FormatDecimalBigEndian(v.ptr, v.len, m.decimal_scale, scratch_.data(), capacity));
+      return;
+    }
+    case ValueKind::kDate:
+      AppendQuoted(out, buffer, parquet::FormatDate(assembler.values<int32_t>(leaf)[index], buffer));
+      return;
+    case ValueKind::kTime32:
+      AppendQuoted(out, buffer, parquet::FormatTime(assembler.values<int32_t>(leaf)[index], m.time_unit, buffer));
+      return;
+    case ValueKind::kTime64:
+      AppendQuoted(out, buffer, parquet::FormatTime(assembler.values<int64_t>(leaf)[index], m.time_unit, buffer));
+      return;
+    case ValueKind::kTimestamp:
+      AppendQuoted(out, buffer,
+                   parquet::FormatTimestamp(assembler.values<int64_t>(leaf)[index], m.time_unit, buffer));
+      return;
+    case ValueKind::kInt96Timestamp:
+      AppendQuoted(out, buffer, parquet::FormatInt96Timestamp(assembler.values<parquet::Int96>(leaf)[index], buffer));
+      return;
+  }
+  out->append("null");
+}
+
+}  // namespace sqlite_parquet

@@ -1,0 +1,778 @@
+// The parquet_copy() SQL function: runs a query and writes its result as a Parquet file.
+//
+// USAGE
+//
+//   SELECT parquet_copy('SELECT ... FROM ...', 'out.parquet' [, 'key=value', ...]);
+//
+// Runs the query on the calling connection and writes every row it returns; the result is
+// the number of rows written. Each option is one argument in the key=value spelling of the
+// virtual table's arguments (values may be quoted; an unknown or repeated key is an error
+// naming it):
+//
+//   compression=uncompressed|snappy|gzip|brotli|zstd|lz4_raw   codec (default snappy)
+//   compression_level=N      codec level (gzip 0..9, brotli 0..11, zstd -131072..22)
+//   compression.COL=...      codec of one column (not supported by the writer yet)
+//   encoding.COL=plain|dictionary|delta_binary_packed|delta_length_byte_array|
+//                delta_byte_array|byte_stream_split|rle      value encoding of one column
+//   dictionary=0|1           dictionary encoding with fallback (default 1)
+//   dictionary_size_limit=N  bytes a dictionary may reach before the fallback (default 1 MiB)
+//   automatic_encoding=0|1   pick the fallback encoding per column (default 1)
+//   data_page_version=1|2    (default 1)
+//   page_size=N              bytes of encoded values per data page (default 1 MiB)
+//   row_group_size=N         rows per row group (default 122880)
+//   row_group_bytes=N        also cut a row group when its buffered values pass N bytes
+//                            (default 128 MiB)
+//   statistics=0|1           min/max/null_count statistics (default 1)
+//   statistics_truncate_length=N   byte-array bounds longer than N are truncated (default 64)
+//   write_crc=0|1            page CRCs (default 1)
+//   write_page_index=0|1     ColumnIndex and OffsetIndex (default 1)
+//   bloom_filter=COL,...|*   bloom filters for these columns
+//   bloom_fpp=P              their false-positive probability (default 0.01)
+//   sorting_columns='COL [ASC|DESC] [NULLS FIRST|NULLS LAST], ...'  recorded in row groups
+//   kv_metadata='key=value;...'    key/value metadata in the footer
+//   field_ids=none|auto      auto: field_id 1, 2, ... on every schema element
+//   schema='COL TYPE, ...'   the Parquet type of some columns (syntax in copy_schema.h)
+//   on_type_error=error|null a value that does not fit its column fails the copy or is NULL
+//   overwrite=0|1            replace an existing target (default 1)
+//   partition_by=COL,...     hive-partitioned directory tree COL=value/.../part-N.parquet
+//
+// The function is SQLITE_DIRECTONLY: views, triggers and schema expressions cannot call it,
+// so a database file made by someone else cannot make the extension write files.
+//
+// HOW IT WORKS
+//
+// The query is prepared on the same connection (it must be one read-only statement) and
+// stepped row by row. Each result column's values are buffered as SQLite gave them
+// (copy_values.h) until row_group_size rows or row_group_bytes bytes are buffered; then
+// the column types are fixed (the first time only: schema=, declared types, else the
+// storage classes seen, see copy_schema.h), every column is converted to typed level and
+// value buffers and handed to the Parquet writer as one row group, and the buffers are
+// reused. Memory therefore stays around one row group whatever the result size.
+//
+// Output is atomic (copy_output.h): everything is written to a temporary file (or
+// directory, with partition_by) beside the target and moved into place at the end; on any
+// error — a bad option, a failing query, a type error, a full disk, an interrupt — the
+// target is left as it was and the temporary output is removed.
+//
+// With partition_by, each distinct combination of partition values gets a directory
+// "col=value/..." (values percent-escaped as Hive does; NULL and '' become
+// __HIVE_DEFAULT_PARTITION__) holding part-0.parquet, part-1.parquet, ...; the partition
+// columns are not stored in the files. Rows are buffered per partition within the same
+// overall budget (so with many partitions the row groups get small); at most 256 partition
+// files are open at once (a partition whose file had to be closed continues in its next
+// part-N file).
+#include "ext/parquet_copy.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <new>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "ext/copy_output.h"
+#include "ext/copy_schema.h"
+#include "ext/copy_values.h"
+#include "ext/options.h"
+#include "format/compression.h"
+#include "format/error.h"
+#include "format/file_writer.h"
+
+namespace sqlite_parquet {
+
+namespace {
+
+constexpr int64_t kDefaultRowGroupSize = 122880;
+constexpr int64_t kDefaultRowGroupBytes = int64_t{128} << 20;
+constexpr size_t kMaxOpenPartitionFiles = 256;
+constexpr const char* kNullPartitionValue = "__HIVE_DEFAULT_PARTITION__";
+
+// An error of the query itself, reported with its own SQLite result code.
+class QueryError : public std::runtime_error {
+ public:
+  QueryError(int code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  int code() const { return code_; }
+
+ private:
+  int code_;
+};
+
+const char* const kCodecWords[] = {"uncompressed", "snappy", "gzip", "brotli", "zstd", "lz4_raw"};
+const parquet::CompressionCodec kCodecs[] = {
+    parquet::CompressionCodec::UNCOMPRESSED, parquet::CompressionCodec::SNAPPY, parquet::CompressionCodec::GZIP,
+    parquet::CompressionCodec::BROTLI,       parquet::CompressionCodec::ZSTD,   parquet::CompressionCodec::LZ4_RAW};
+
+const char* const kEncodingWords[] = {"plain",           "dictionary",       "delta_binary_packed", "delta_length_byte_array",
+                                      "delta_byte_array", "byte_stream_split", "rle"};
+const parquet::Encoding kEncodings[] = {
+    parquet::Encoding::PLAIN,           parquet::Encoding::RLE_DICTIONARY,   parquet::Encoding::DELTA_BINARY_PACKED,
+    parquet::Encoding::DELTA_LENGTH_BYTE_ARRAY, parquet::Encoding::DELTA_BYTE_ARRAY, parquet::Encoding::BYTE_STREAM_SPLIT,
+    parquet::Encoding::RLE};
+
+// Everything the options say, checked for syntax (column names are checked against the
+// query's columns later).
+struct CopySettings {
+  parquet::WriterOptions writer;
+  int64_t row_group_size = kDefaultRowGroupSize;
+  int64_t row_group_bytes = kDefaultRowGroupBytes;
+  bool overwrite = true;
+  bool null_on_type_error = false;
+  bool field_ids = false;
+  std::vector<CopyField> schema;
+  std::vector<std::string> partition_by;
+  bool bloom_all = false;
+  std::vector<std::string> bloom_columns;
+  std::vector<SortingSpec> sorting;
+  std::vector<std::pair<std::string, parquet::Encoding>> encodings;
+  std::vector<std::pair<std::string, parquet::CompressionCodec>> codecs;
+};
+
+std::vector<std::string> Words(const char* const* words, size_t count) { return std::vector<std::string>(words, words + count); }
+
+void ParseSettings(const std::vector<std::string>& arguments, CopySettings* settings) {
+  OptionSet set;
+  const std::vector<std::string> codecs = Words(kCodecWords, std::size(kCodecWords));
+  const std::vector<std::string> encodings = Words(kEncodingWords, std::size(kEncodingWords));
+  set.AddEnum("compression", codecs)
+      .AddInteger("compression_level", std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max())
+      .AddEnum("compression.*", codecs)
+      .AddEnum("encoding.*", encodings)
+      .AddBoolean("dictionary")
+      .AddInteger("dictionary_size_limit", 1, int64_t{1} << 30)
+      .AddBoolean("automatic_encoding")
+      .AddInteger("data_page_version", 1, 2)
+      .AddInteger("page_size", 1, int64_t{1} << 30)
+      .AddInteger("row_group_size", 1, std::numeric_limits<int32_t>::max())
+      .AddInteger("row_group_bytes", 1, std::numeric_limits<int64_t>::max())
+      .AddBoolean("statistics")
+      .AddInteger("statistics_truncate_length", 0, int64_t{1} << 30)
+      .AddBoolean("write_crc")
+      .AddBoolean("write_page_index")
+      .AddString("bloom_filter")
+      .AddString("bloom_fpp")
+      .AddString("sorting_columns")
+      .AddString("kv_metadata")
+      .AddEnum("field_ids", {"none", "auto"})
+      .AddString("schema")
+      .AddEnum("on_type_error", {"error", "null"})
+      .AddBoolean("overwrite")
+      .AddString("partition_by");
+  std::vector<std::string_view> views(arguments.begin(), arguments.end());
+  ParsedOptions parsed;
+  std::string error;
+  if (!set.Parse(views, &parsed, &error)) throw CopyError(error);
+
+  parquet::WriterOptions& w = settings->writer;
+  w.codec = kCodecs[parsed.GetEnumIndex("compression", 1)];
+  if (parsed.Has("compression_level")) w.compression_level = static_cast<int>(parsed.GetInteger("compression_level", 0));
+  {
+    // A level out of the codec's range is an error now, not after the first row group.
+    std::string probe;
+    parquet::Compress(w.codec, nullptr, 0, w.compression_level, &probe);
+  }
+  w.dictionary = parsed.GetBool("dictionary", w.dictionary);
+  w.dictionary_page_size_limit =
+      static_cast<size_t>(parsed.GetInteger("dictionary_size_limit", static_cast<int64_t>(w.dictionary_page_size_limit)));
+  w.automatic_encoding = parsed.GetBool("automatic_encoding", w.automatic_encoding);
+  w.data_page_version = static_cast<int>(parsed.GetInteger("data_page_version", w.data_page_version));
+  w.page_size = static_cast<size_t>(parsed.GetInteger("page_size", static_cast<int64_t>(w.page_size)));
+  w.write_statistics = parsed.GetBool("statistics", w.write_statistics);
+  w.statistics_truncate_length = static_cast<size_t>(
+      parsed.GetInteger("statistics_truncate_length", static_cast<int64_t>(w.statistics_truncate_length)));
+  w.write_crc = parsed.GetBool("write_crc", w.write_crc);
+  w.write_page_index = parsed.GetBool("write_page_index", w.write_page_index);
+  settings->row_group_size = parsed.GetInteger("row_group_size", kDefaultRowGroupSize);
+  settings->row_group_bytes = parsed.GetInteger("row_group_bytes", kDefaultRowGroupBytes);
+  settings->overwrite = parsed.GetBool("overwrite", true);
+  settings->null_on_type_error = parsed.GetEnumIndex("on_type_error", 0) == 1;
+  settings->field_ids = parsed.GetEnumIndex("field_ids", 0) == 1;
+
+  for (const OptionValue* value : parsed.WithPrefix("compression")) {
+    settings->codecs.emplace_back(value->suffix, kCodecs[value->integer]);
+  }
+  for (const OptionValue* value : parsed.WithPrefix("encoding")) {
+    settings->encodings.emplace_back(value->suffix, kEncodings[value->integer]);
+  }
+  if (const OptionValue* value = parsed.Find("schema")) {
+    if (!ParseSchemaOverride(value->text, &settings->schema, &error)) throw CopyError("schema: " + error);
+  }
+  if (const OptionValue* value = parsed.Find("partition_by")) {
+    if (!ParseNameList(value->text, &settings->partition_by, &error)) throw CopyError("partition_by: " + error);
+  }
+  if (const OptionValue* value = parsed.Find("bloom_filter")) {
+    const size_t first = value->text.find_first_not_of(" \t");
+    const size_t last = value->text.find_last_not_of(" \t");
+    if (first != std::string::npos && first == last && value->text[first] == '*') {
+      settings->bloom_all = true;
+    } else if (!ParseNameList(value->text, &settings->bloom_columns, &error)) {
+      throw CopyError("bloom_filter: " + error);
+    }
+  }
+  if (const OptionValue* value = parsed.Find("bloom_fpp")) {
+    double fpp = 0;
+    const char* begin = value->text.data();
+    const char* end = begin + value->text.size();
+    const std::from_chars_result result = std::from_chars(begin, end, fpp);
+    if (result.ec != std::errc() || result.ptr != end || !(fpp > 0 && fpp < 1)) {
+      throw CopyError("invalid value for bloom_fpp: '" + value->text + "' (expected a number between 0 and 1)");
+    }
+    w.bloom_filter_fpp = fpp;
+  }
+  if (const OptionValue* value = parsed.Find("sorting_columns")) {
+    if (!ParseSortingColumns(value->text, &settings->sorting, &error)) throw CopyError("sorting_columns: " + error);
+  }
+  if (const OptionValue* value = parsed.Find("kv_metadata")) {
+    if (!ParseKeyValueMetadata(value->text, &w.key_value_metadata, &error)) throw CopyError("kv_metadata: " + error);
+  }
+}
+
+// Hive-style escaping of a partition directory's key or value.
+std::string EscapePartitionText(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string escaped;
+  escaped.reserve(text.size());
+  for (char c : text) {
+    const unsigned char byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7F || std::strchr("\"#%'*/:=?\\{[]^", c) != nullptr) {
+      escaped += '%';
+      escaped += kHex[byte >> 4];
+      escaped += kHex[byte & 15];
+    } else {
+      escaped += c;
+    }
+  }
+  return escaped;
+}
+
+std::string Lowercase(std::string text) {
+  for (char& c : text) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return text;
+}
+
+void MakeDirectories(const std::string& root, const std::string& relative) {
+  std::string path = root;
+  size_t start = 0;
+  while (start < relative.size()) {
+    size_t end = relative.find('/', start);
+    if (end == std::string::npos) end = relative.size();
+    path += "/" + relative.substr(start, end - start);
+    if (::mkdir(path.c_str(), 0777) != 0 && errno != EEXIST) {
+      throw CopyError("cannot create directory '" + path + "': " + std::strerror(errno));
+    }
+    start = end + 1;
+  }
+}
+
+struct StatementGuard {
+  sqlite3_stmt* stmt = nullptr;
+  ~StatementGuard() { sqlite3_finalize(stmt); }
+};
+
+// One run of parquet_copy.
+class Copier {
+ public:
+  Copier(sqlite3* db, std::string path, CopySettings settings)
+      : db_(db), path_(std::move(path)), settings_(std::move(settings)) {}
+
+  int64_t Run(const std::string& query) {
+    Prepare(query);
+    ResolveColumnOptions();
+    staged_ = std::make_unique<StagedOutput>(
+        path_, partitioned() ? StagedOutput::Kind::kDirectory : StagedOutput::Kind::kFile, settings_.overwrite);
+    if (!partitioned()) single_ = NewPartition("");
+
+    int64_t row_number = 0;
+    for (;;) {
+      const int rc = sqlite3_step(statement_.stmt);
+      if (rc == SQLITE_DONE) break;
+      if (rc != SQLITE_ROW) {
+        const std::string message = sqlite3_errmsg(db_);
+        throw QueryError(rc, rc == SQLITE_INTERRUPT ? std::string("interrupted") : "parquet_copy: query failed: " + message);
+      }
+      ++row_number;
+      Partition& partition = partitioned() ? PartitionOfRow() : *single_;
+      AppendRow(partition, row_number);
+      if (partition.rows >= static_cast<size_t>(settings_.row_group_size) ||
+          partition.bytes >= static_cast<size_t>(settings_.row_group_bytes)) {
+        Flush(partition);
+      }
+      if (partitioned() && (total_rows_ >= static_cast<size_t>(settings_.row_group_size) ||
+                            total_bytes_ >= static_cast<size_t>(settings_.row_group_bytes))) {
+        FlushLargestPartitions();
+      }
+    }
+    Finish();
+    return row_number;
+  }
+
+ private:
+  struct Column {
+    std::string name;
+    int result_index = 0;
+    bool is_partition = false;
+    std::optional<CopyType> type;  // fixed by schema= or the declared type, else at the first flush
+    int first_leaf = 0;
+  };
+
+  struct Partition {
+    std::string directory;                // relative to the output root ("" unpartitioned)
+    std::vector<ValueColumn> values;      // one per data column
+    std::vector<int64_t> row_numbers;     // partitioned only: query row of each buffered row
+    int64_t first_row_number = 0;         // unpartitioned: query row of the first buffered row
+    size_t rows = 0;
+    size_t bytes = 0;
+    std::unique_ptr<parquet::ParquetFileWriter> writer;
+    int next_file = 0;
+    uint64_t last_used = 0;
+  };
+
+  bool partitioned() const { return !settings_.partition_by.empty(); }
+
+  void Prepare(const std::string& query) {
+    const char* tail = nullptr;
+    if (sqlite3_prepare_v2(db_, query.c_str(), static_cast<int>(query.size()), &statement_.stmt, &tail) != SQLITE_OK) {
+      throw CopyError(sqlite3_errmsg(db_));
+    }
+    if (statement_.stmt == nullptr) throw CopyError("the query is empty");
+    if (tail != nullptr && *tail != '\0') {
+      StatementGuard rest;
+      if (sqlite3_prepare_v2(db_, tail, -1, &rest.stmt, nullptr) != SQLITE_OK || rest.stmt != nullptr) {
+        throw CopyError("the query must be a single statement");
+      }
+    }
+    if (!sqlite3_stmt_readonly(statement_.stmt)) throw CopyError("the query must not modify the database");
+    const int count = sqlite3_column_count(statement_.stmt);
+    if (count == 0) throw CopyError("the query returns no columns");
+
+    std::vector<std::string> used;
+    for (int i = 0; i < count; ++i) {
+      const char* raw = sqlite3_column_name(statement_.stmt, i);
+      if (raw == nullptr) throw std::bad_alloc();
+      std::string name = raw;
+      std::string unique = name;
+      for (int suffix = 1;; ++suffix) {
+        bool clash = false;
+        for (const std::string& earlier : used) clash = clash || SameName(earlier, unique);
+        if (!clash) break;
+        unique = name + "_" + std::to_string(suffix);
+      }
+      used.push_back(unique);
+      Column column;
+      column.name = unique;
+      column.result_index = i;
+      if (const char* declared = sqlite3_column_decltype(statement_.stmt, i)) {
+        column.type = TypeFromDeclaredType(declared);
+      }
+      columns_.push_back(std::move(column));
+    }
+  }
+
+  Column* FindColumn(std::string_view name) {
+    for (Column& column : columns_) {
+      if (SameName(column.name, name)) return &column;
+    }
+    return nullptr;
+  }
+
+  // A data (non-partition) column named by an option.
+  Column& DataColumn(const std::string& option, const std::string& name) {
+    Column* column = FindColumn(name);
+    if (column == nullptr) throw CopyError(option + ": the query has no column named " + name);
+    if (column->is_partition) throw CopyError(option + ": " + name + " is a partition column (not stored in the files)");
+    return *column;
+  }
+
+  void ResolveColumnOptions() {
+    for (const std::string& name : settings_.partition_by) {
+      Column* column = FindColumn(name);
+      if (column == nullptr) throw CopyError("partition_by: the query has no column named " + name);
+      if (column->is_partition) throw CopyError("partition_by: " + name + " is named twice");
+      column->is_partition = true;
+      partition_columns_.push_back(column->result_index);
+    }
+    for (Column& column : columns_) {
+      if (!column.is_partition) data_columns_.push_back(&column);
+    }
+    if (data_columns_.empty()) throw CopyError("partition_by: no column is left to write into the files");
+    for (const CopyField& field : settings_.schema) {
+      Column* column = FindColumn(field.name);
+      if (column == nullptr) throw CopyError("schema: the query has no column named " + field.name);
+      column->type = field.type;
+    }
+    for (const auto& [name, codec] : settings_.codecs) {
+      DataColumn("compression." + name, name);
+      // TODO(writer): per-column codecs need a WriterOptions field (e.g. std::map<int,
+      // CompressionCodec> column_codec); until the writer has one, refuse rather than ignore.
+      throw CopyError("compression." + name + ": per-column compression is not supported yet");
+    }
+    for (const auto& [name, encoding] : settings_.encodings) DataColumn("encoding." + name, name);
+    for (const std::string& name : settings_.bloom_columns) DataColumn("bloom_filter", name);
+    for (const SortingSpec& spec : settings_.sorting) DataColumn("sorting_columns", spec.name);
+  }
+
+  std::unique_ptr<Partition> NewPartition(std::string directory) {
+    auto partition = std::make_unique<Partition>();
+    partition->directory = std::move(directory);
+    partition->values.resize(data_columns_.size());
+    return partition;
+  }
+
+  Partition& PartitionOfRow() {
+    key_.clear();
+    for (int index : partition_columns_) {
+      if (!key_.empty()) key_ += '/';
+      key_ += EscapePartitionText(columns_[static_cast<size_t>(index)].name);
+      key_ += '=';
+      const int type = sqlite3_column_type(statement_.stmt, index);
+      std::string_view value;
+      if (type == SQLITE_BLOB) {
+        const void* blob = sqlite3_column_blob(statement_.stmt, index);
+        value = std::string_view(static_cast<const char*>(blob), blob ? static_cast<size_t>(sqlite3_column_bytes(statement_.stmt, index)) : 0);
+      } else if (type != SQLITE_NULL) {
+        const unsigned char* text = sqlite3_column_text(statement_.stmt, index);
+        if (text == nullptr) throw std::bad_alloc();
+        value = std::string_view(reinterpret_cast<const char*>(text), static_cast<size_t>(sqlite3_column_bytes(statement_.stmt, index)));
+      }
+      key_ += value.empty() ? std::string(kNullPartitionValue) : EscapePartitionText(value);
+    }
+    auto found = partitions_.find(key_);
+    if (found != partitions_.end()) return *found->second;
+    std::unique_ptr<Partition>& slot = partitions_[key_];
+    slot = NewPartition(key_);
+    return *slot;
+  }
+
+  void AppendRow(Partition& partition, int64_t row_number) {
+    if (partition.rows == 0) partition.first_row_number = row_number;
+    if (partitioned()) partition.row_numbers.push_back(row_number);
+    size_t bytes = 9 * data_columns_.size();
+    sqlite3_stmt* stmt = statement_.stmt;
+    for (size_t i = 0; i < data_columns_.size(); ++i) {
+      const int index = data_columns_[i]->result_index;
+      ValueColumn& values = partition.values[i];
+      switch (sqlite3_column_type(stmt, index)) {
+        case SQLITE_INTEGER:
+          values.AppendInteger(sqlite3_column_int64(stmt, index));
+          break;
+        case SQLITE_FLOAT:
+          values.AppendReal(sqlite3_column_double(stmt, index));
+          break;
+        case SQLITE_TEXT: {
+          const unsigned char* text = sqlite3_column_text(stmt, index);
+          if (text == nullptr) throw std::bad_alloc();
+          const size_t size = static_cast<size_t>(sqlite3_column_bytes(stmt, index));
+          values.AppendText(text, size);
+          bytes += size + 4;
+          break;
+        }
+        case SQLITE_BLOB: {
+          const void* blob = sqlite3_column_blob(stmt, index);
+          const size_t size = static_cast<size_t>(sqlite3_column_bytes(stmt, index));
+          if (blob == nullptr && size > 0) throw std::bad_alloc();
+          values.AppendBlob(blob, size);
+          bytes += size + 4;
+          break;
+        }
+        default:
+          values.AppendNull();
+          break;
+      }
+    }
+    ++partition.rows;
+    partition.bytes += bytes;
+    ++total_rows_;
+    total_bytes_ += bytes;
+  }
+
+  // Fixes every column's type (before the first row group is written) and derives the
+  // schema and the writer options that depend on it.
+  void ResolveTypes() {
+    if (types_resolved_) return;
+    int leaf = 0;
+    std::vector<parquet::SchemaElement> elements(1);
+    elements[0].name = "schema";
+    elements[0].num_children = static_cast<int32_t>(data_columns_.size());
+    int32_t next_field_id = 1;
+    for (size_t i = 0; i < data_columns_.size(); ++i) {
+      Column& column = *data_columns_[i];
+      if (!column.type) {
+        unsigned seen = 0;
+        if (single_) seen |= single_->values[i].seen();
+        for (const auto& [key, partition] : partitions_) seen |= partition->values[i].seen();
+        column.type = TypeFromStorageClasses(seen);
+      }
+      column.first_leaf = leaf;
+      leaf += LeafCount(*column.type);
+      CopyField field;
+      field.name = column.name;
+      field.type = *column.type;
+      AppendSchemaElements(field, settings_.field_ids ? &next_field_id : nullptr, &elements);
+    }
+    schema_ = std::move(elements);
+    leaf_types_.clear();
+    for (Column* column : data_columns_) CollectLeafTypes(*column->type);
+
+    parquet::WriterOptions& w = settings_.writer;
+    for (const auto& [name, encoding] : settings_.encodings) {
+      const Column& column = DataColumn("encoding." + name, name);
+      const int count = LeafCount(*column.type);
+      bool applied = false;
+      for (int l = column.first_leaf; l < column.first_leaf + count; ++l) {
+        if (EncodingApplies(encoding, leaf_types_[static_cast<size_t>(l)])) {
+          w.column_encoding[l] = encoding;
+          applied = true;
+        }
+      }
+      if (!applied) {
+        throw CopyError("encoding." + name + ": " + Lowercase(parquet::ToString(encoding)) + " does not apply to column " +
+                        column.name + " (" + DescribeCopyType(*column.type) + ")");
+      }
+    }
+    w.bloom_filter_columns.clear();
+    if (settings_.bloom_all) {
+      for (int l = 0; l < leaf; ++l) w.bloom_filter_columns.push_back(l);
+    } else {
+      for (const std::string& name : settings_.bloom_columns) {
+        const Column& column = DataColumn("bloom_filter", name);
+        for (int l = column.first_leaf; l < column.first_leaf + LeafCount(*column.type); ++l) {
+          if (std::find(w.bloom_filter_columns.begin(), w.bloom_filter_columns.end(), l) == w.bloom_filter_columns.end()) {
+            w.bloom_filter_columns.push_back(l);
+          }
+        }
+      }
+    }
+    w.sorting_columns.clear();
+    for (const SortingSpec& spec : settings_.sorting) {
+      const Column& column = DataColumn("sorting_columns", spec.name);
+      if (column.type->is_nested()) {
+        throw CopyError("sorting_columns: " + column.name + " is a nested column (" + DescribeCopyType(*column.type) + ")");
+      }
+      parquet::SortingColumn sorting;
+      sorting.column_idx = column.first_leaf;
+      sorting.descending = spec.descending;
+      sorting.nulls_first = spec.nulls_first;
+      w.sorting_columns.push_back(sorting);
+    }
+    types_resolved_ = true;
+  }
+
+  void CollectLeafTypes(const CopyType& type) {
+    if (!type.is_nested()) {
+      leaf_types_.push_back(PhysicalTypeOf(type));
+      return;
+    }
+    for (const CopyField& child : type.children) CollectLeafTypes(child.type);
+  }
+
+  static bool EncodingApplies(parquet::Encoding encoding, parquet::Type type) {
+    using parquet::Encoding;
+    using parquet::Type;
+    switch (encoding) {
+      case Encoding::PLAIN: return true;
+      case Encoding::RLE: return type == Type::BOOLEAN;
+      case Encoding::RLE_DICTIONARY: return type != Type::BOOLEAN;
+      case Encoding::DELTA_BINARY_PACKED: return type == Type::INT32 || type == Type::INT64;
+      case Encoding::DELTA_LENGTH_BYTE_ARRAY: return type == Type::BYTE_ARRAY;
+      case Encoding::DELTA_BYTE_ARRAY: return type == Type::BYTE_ARRAY || type == Type::FIXED_LEN_BYTE_ARRAY;
+      case Encoding::BYTE_STREAM_SPLIT:
+        return type == Type::INT32 || type == Type::INT64 || type == Type::FLOAT || type == Type::DOUBLE ||
+               type == Type::FIXED_LEN_BYTE_ARRAY;
+      default: return false;
+    }
+  }
+
+  parquet::ParquetFileWriter& WriterFor(Partition& partition) {
+    partition.last_used = ++use_clock_;
+    if (partition.writer) return *partition.writer;
+    std::string file;
+    if (partitioned()) {
+      if (open_writers_ >= kMaxOpenPartitionFiles) CloseLeastRecentlyUsed();
+      MakeDirectories(staged_->temp_path(), partition.directory);
+      file = staged_->temp_path() + "/" + partition.directory + "/part-" + std::to_string(partition.next_file++) + ".parquet";
+    } else {
+      file = staged_->temp_path();
+    }
+    partition.writer = std::make_unique<parquet::ParquetFileWriter>(file, schema_, settings_.writer);
+    ++open_writers_;
+    return *partition.writer;
+  }
+
+  void CloseLeastRecentlyUsed() {
+    Partition* oldest = nullptr;
+    for (auto& [key, partition] : partitions_) {
+      if (partition->writer && (oldest == nullptr || partition->last_used < oldest->last_used)) oldest = partition.get();
+    }
+    if (oldest == nullptr) return;
+    oldest->writer->Close();
+    oldest->writer.reset();
+    --open_writers_;
+  }
+
+  static void WriteLeaf(parquet::ParquetFileWriter& writer, int column, const LeafData& leaf) {
+    const size_t levels = leaf.def_levels.size();
+    const int16_t* def = leaf.def_levels.data();
+    const int16_t* rep = leaf.max_repetition_level > 0 ? leaf.rep_levels.data() : nullptr;
+    switch (leaf.physical_type) {
+      case parquet::Type::BOOLEAN:
+        writer.WriteBatch<bool>(column, levels, def, rep, leaf.bools(), leaf.num_bools());
+        break;
+      case parquet::Type::INT32:
+        writer.WriteBatch<int32_t>(column, levels, def, rep, leaf.int32s.data(), leaf.int32s.size());
+        break;
+      case parquet::Type::INT64:
+        writer.WriteBatch<int64_t>(column, levels, def, rep, leaf.int64s.data(), leaf.int64s.size());
+        break;
+      case parquet::Type::FLOAT:
+        writer.WriteBatch<float>(column, levels, def, rep, leaf.floats.data(), leaf.floats.size());
+        break;
+      case parquet::Type::DOUBLE:
+        writer.WriteBatch<double>(column, levels, def, rep, leaf.doubles.data(), leaf.doubles.size());
+        break;
+      default:
+        writer.WriteBatch<parquet::ByteArray>(column, levels, def, rep, leaf.byte_arrays.data(), leaf.byte_arrays.size());
+        break;
+    }
+  }
+
+  // Writes the partition's buffered rows as one row group and empties its buffers.
+  void Flush(Partition& partition) {
+    if (partition.rows == 0) return;
+    ResolveTypes();
+    parquet::ParquetFileWriter& writer = WriterFor(partition);
+    writer.StartRowGroup();
+    for (size_t i = 0; i < data_columns_.size(); ++i) {
+      const Column& column = *data_columns_[i];
+      PrepareLeaves(*column.type, &leaves_);
+      ConversionFailure failure;
+      if (!ConvertColumn(*column.type, partition.values[i], settings_.null_on_type_error, &leaves_, &failure)) {
+        const int64_t row = partitioned() ? partition.row_numbers[failure.row]
+                                          : partition.first_row_number + static_cast<int64_t>(failure.row);
+        throw CopyError("column " + column.name + ", row " + std::to_string(row) + ": " + failure.message);
+      }
+      for (size_t l = 0; l < leaves_.size(); ++l) WriteLeaf(writer, column.first_leaf + static_cast<int>(l), leaves_[l]);
+      partition.values[i].Clear();
+    }
+    writer.EndRowGroup(static_cast<int64_t>(partition.rows));
+    total_rows_ -= partition.rows;
+    total_bytes_ -= partition.bytes;
+    partition.rows = 0;
+    partition.bytes = 0;
+    partition.row_numbers.clear();
+  }
+
+  // Over the budget with many partitions: flush the biggest until half the budget is free.
+  void FlushLargestPartitions() {
+    std::vector<Partition*> order;
+    for (auto& [key, partition] : partitions_) {
+      if (partition->rows > 0) order.push_back(partition.get());
+    }
+    std::sort(order.begin(), order.end(), [](const Partition* a, const Partition* b) { return a->bytes > b->bytes; });
+    const size_t row_target = static_cast<size_t>(settings_.row_group_size) / 2;
+    const size_t byte_target = static_cast<size_t>(settings_.row_group_bytes) / 2;
+    for (Partition* partition : order) {
+      if (total_rows_ <= row_target && total_bytes_ <= byte_target) break;
+      Flush(*partition);
+    }
+  }
+
+  void Finish() {
+    if (!partitioned()) {
+      Flush(*single_);
+      ResolveTypes();
+      WriterFor(*single_).Close();  // a result without rows still gets a file with the schema
+    } else {
+      for (auto& [key, partition] : partitions_) Flush(*partition);
+      for (auto& [key, partition] : partitions_) {
+        if (partition->writer) partition->writer->Close();
+      }
+    }
+    staged_->Commit();
+  }
+
+  sqlite3* db_;
+  std::string path_;
+  CopySettings settings_;
+  // Declared before the partitions, so that their files are closed before the temporary
+  // output is removed on an error.
+  std::unique_ptr<StagedOutput> staged_;
+  StatementGuard statement_;
+  std::vector<Column> columns_;
+  std::vector<Column*> data_columns_;   // the columns stored in the files, in order
+  std::vector<int> partition_columns_;  // result indices, in partition_by order
+  std::vector<parquet::SchemaElement> schema_;
+  std::vector<parquet::Type> leaf_types_;
+  bool types_resolved_ = false;
+  std::unique_ptr<Partition> single_;
+  std::unordered_map<std::string, std::unique_ptr<Partition>> partitions_;
+  std::string key_;
+  size_t total_rows_ = 0;
+  size_t total_bytes_ = 0;
+  size_t open_writers_ = 0;
+  uint64_t use_clock_ = 0;
+  std::vector<LeafData> leaves_;
+};
+
+void ParquetCopyFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  try {
+    if (argc < 2) {
+      sqlite3_result_error(ctx, "parquet_copy: expected a query, a path and options: parquet_copy('SELECT ...', 'out.parquet', 'key=value', ...)", -1);
+      return;
+    }
+    for (int i = 0; i < argc; ++i) {
+      if (sqlite3_value_type(argv[i]) == SQLITE_NULL) {
+        const char* what = i == 0 ? "the query" : i == 1 ? "the path" : "an option";
+        sqlite3_result_error(ctx, (std::string("parquet_copy: ") + what + " is NULL").c_str(), -1);
+        return;
+      }
+    }
+    auto text = [&](int i) {
+      const unsigned char* value = sqlite3_value_text(argv[i]);
+      if (value == nullptr) throw std::bad_alloc();
+      return std::string(reinterpret_cast<const char*>(value), static_cast<size_t>(sqlite3_value_bytes(argv[i])));
+    };
+    const std::string query = text(0);
+    const std::string path = text(1);
+    if (path.empty()) {
+      sqlite3_result_error(ctx, "parquet_copy: the path is empty", -1);
+      return;
+    }
+    std::vector<std::string> arguments;
+    for (int i = 2; i < argc; ++i) arguments.push_back(text(i));
+    CopySettings settings;
+    ParseSettings(arguments, &settings);
+    Copier copier(sqlite3_context_db_handle(ctx), path, std::move(settings));
+    sqlite3_result_int64(ctx, copier.Run(query));
+  } catch (const QueryError& e) {
+    if (e.code() == SQLITE_NOMEM) {
+      sqlite3_result_error_nomem(ctx);
+    } else {
+      sqlite3_result_error(ctx, e.what(), -1);
+      sqlite3_result_error_code(ctx, e.code());
+    }
+  } catch (const std::bad_alloc&) {
+    sqlite3_result_error_nomem(ctx);
+  } catch (const std::exception& e) {
+    sqlite3_result_error(ctx, (std::string("parquet_copy: ") + e.what()).c_str(), -1);
+  }
+}
+
+}  // namespace
+
+int RegisterParquetCopy(sqlite3* db) {
+  return sqlite3_create_function_v2(db, "parquet_copy", -1, SQLITE_UTF8 | SQLITE_DIRECTONLY, nullptr,
+                                    ParquetCopyFunction, nullptr, nullptr, nullptr);
+}
+
+}  // namespace sqlite_parquet

@@ -1,0 +1,905 @@
+// Tests of record assembly (format/record_assembler.h) and of the JSON the extension makes of
+// it (ext/nested_json.h): structs, lists and maps with nulls at every level, every leaf type
+// inside JSON, map forms, rows that span batches and pages, row skipping (including the
+// column reader's SkipToRowStart), corrupt levels, and cost on long lists and deep nesting.
+//
+// ext/nested_json.cc does not use the SQLite API; it is compiled into this test by the
+// #include below because the unit-test target lists its ext/ sources explicitly
+// (PQ_EXT_ENGINE_FREE_SOURCES in CMakeLists.txt). Once nested_json.cc is added there, this
+// #include must go.
+#include "ext/nested_json.cc"  // NOLINT(bugprone-suspicious-include)
+
+#include <doctest/doctest.h>
+
+#include <stdlib.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "ext/nested_json.h"
+#include "format/column_reader.h"
+#include "format/encoding/rle_bit_packed_hybrid.h"
+#include "format/error.h"
+#include "format/file_reader.h"
+#include "format/file_writer.h"
+#include "format/record_assembler.h"
+
+using namespace parquet;
+using sqlite_parquet::MappingOptions;
+using sqlite_parquet::NestedJsonRenderer;
+
+namespace {
+
+using R = FieldRepetitionType;
+
+// A fresh directory under the system temp dir, removed with everything in it at the end.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "record_assembler_test_XXXXXX").string();
+    std::vector<char> buffer(pattern.begin(), pattern.end());
+    buffer.push_back('\0');
+    REQUIRE(mkdtemp(buffer.data()) != nullptr);
+    path_ = buffer.data();
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  std::string File(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+SchemaElement Group(const std::string& name, int children, std::optional<R> repetition,
+                    std::optional<ConvertedType> converted = std::nullopt) {
+  SchemaElement e;
+  e.name = name;
+  e.num_children = children;
+  e.repetition_type = repetition;
+  e.converted_type = converted;
+  return e;
+}
+
+SchemaElement Leaf(const std::string& name, R repetition, Type type = Type::INT32, int32_t length = 0) {
+  SchemaElement e;
+  e.name = name;
+  e.type = type;
+  e.repetition_type = repetition;
+  if (length) e.type_length = length;
+  return e;
+}
+
+SchemaElement Converted(SchemaElement e, ConvertedType converted) {
+  e.converted_type = converted;
+  return e;
+}
+
+SchemaElement Logical(SchemaElement e, LogicalType t) {
+  e.logical_type = t;
+  return e;
+}
+
+LogicalType LogicalOf(LogicalType::Kind kind) {
+  LogicalType t;
+  t.kind = kind;
+  return t;
+}
+
+// Views: of a string that outlives the write, or of a string literal.
+ByteArray Bytes(const std::string& s) {
+  return ByteArray{reinterpret_cast<const uint8_t*>(s.data()), static_cast<uint32_t>(s.size())};
+}
+ByteArray Bytes(const char* literal) {
+  return ByteArray{reinterpret_cast<const uint8_t*>(literal), static_cast<uint32_t>(std::strlen(literal))};
+}
+
+// Reads every row of top-level field `field` as JSON ("NULL" for a null value).
+std::vector<std::string> ReadJson(const ParquetFileReader& file, int field, size_t batch_slots = 2048,
+                                  MappingOptions options = {}) {
+  RecordAssembler assembler(file, field, {}, batch_slots);
+  NestedJsonRenderer renderer(file.schema(), assembler.shape(), options);
+  std::vector<std::string> rows;
+  std::string json;
+  for (int rg = 0; rg < file.num_row_groups(); rg++) {
+    assembler.Reset(rg);
+    while (assembler.next_row() < assembler.rows_in_group()) {
+      assembler.ReadRow();
+      rows.push_back(renderer.Render(assembler, &json) ? json : "NULL");
+    }
+  }
+  return rows;
+}
+
+std::vector<std::string> ReadJson(const std::string& path, int field, size_t batch_slots = 2048,
+                                  MappingOptions options = {}) {
+  auto file = ParquetFileReader::Open(path);
+  return ReadJson(*file, field, batch_slots, options);
+}
+
+// ---------------------------------------------------------------------------------------
+// A struct of a list and a map, written with every kind of null and empty value.
+//
+//   optional group s {
+//     optional group a (LIST) { repeated group list { optional int32 element; } }
+//     optional group m (MAP) { repeated group key_value { required binary key (UTF8); optional boolean value; } }
+//   }
+// Column s.a.list.element: max def 4, max rep 1. Column s.m.key_value.key: def 3, rep 1;
+// s.m.key_value.value: def 4, rep 1.
+std::vector<SchemaElement> StructOfListAndMap() {
+  return {
+      Group("schema", 1, std::nullopt),
+      Group("s", 2, R::OPTIONAL),
+      Group("a", 1, R::OPTIONAL, ConvertedType::LIST),
+      Group("list", 1, R::REPEATED),
+      Leaf("element", R::OPTIONAL),
+      Group("m", 1, R::OPTIONAL, ConvertedType::MAP),
+      Group("key_value", 2, R::REPEATED),
+      Converted(Leaf("key", R::REQUIRED, Type::BYTE_ARRAY), ConvertedType::UTF8),
+      Leaf("value", R::OPTIONAL, Type::BOOLEAN),
+  };
+}
+
+// Rows:
+//   0: {"a":[1,null,3],"m":{"x":true,"y":null}}
+//   1: NULL                                     (s null)
+//   2: {"a":null,"m":null}
+//   3: {"a":[],"m":{}}
+//   4: {"a":[null],"m":{"z":false}}
+//   5: {"a":[7],"m":null}
+void WriteStructOfListAndMap(const std::string& path, WriterOptions options = {}) {
+  ParquetFileWriter writer(path, StructOfListAndMap(), options);
+  writer.StartRowGroup();
+  {
+    const std::vector<int16_t> def = {4, 3, 4, 0, 1, 2, 3, 4};
+    const std::vector<int16_t> rep = {0, 1, 1, 0, 0, 0, 0, 0};
+    const std::vector<int32_t> values = {1, 3, 7};
+    writer.WriteBatch<int32_t>(0, def.size(), def.data(), rep.data(), values.data(), values.size());
+  }
+  {
+    const std::vector<int16_t> def = {3, 3, 0, 1, 2, 3, 1};
+    const std::vector<int16_t> rep = {0, 1, 0, 0, 0, 0, 0};
+    const std::vector<ByteArray> keys = {Bytes("x"), Bytes("y"), Bytes("z")};
+    writer.WriteBatch<ByteArray>(1, def.size(), def.data(), rep.data(), keys.data(), keys.size());
+    const std::vector<int16_t> value_def = {4, 3, 0, 1, 2, 4, 1};
+    const bool values[] = {true, false};
+    writer.WriteBatch<bool>(2, value_def.size(), value_def.data(), rep.data(), values, 2);
+  }
+  writer.EndRowGroup(6);
+  writer.Close();
+}
+
+const std::vector<std::string> kStructOfListAndMapJson = {
+    R"({"a":[1,null,3],"m":{"x":true,"y":null}})",
+    "NULL",
+    R"({"a":null,"m":null})",
+    R"({"a":[],"m":{}})",
+    R"({"a":[null],"m":{"z":false}})",
+    R"({"a":[7],"m":null})",
+};
+
+}  // namespace
+
+TEST_CASE("record assembler: structs, lists and maps with nulls at every level") {
+  TempDir dir;
+  const std::string path = dir.File("s.parquet");
+  WriteStructOfListAndMap(path);
+  CHECK(ReadJson(path, 0) == kStructOfListAndMapJson);
+
+  SUBCASE("the events of a row") {
+    auto file = ParquetFileReader::Open(path);
+    RecordAssembler assembler(*file, 0);
+    assembler.Reset(0);
+    assembler.ReadRow();
+    using K = NestedEventKind;
+    std::vector<K> kinds;
+    for (const NestedEvent& e : assembler.events()) kinds.push_back(e.kind);
+    CHECK(kinds == std::vector<K>{K::kBeginStruct, K::kBeginList, K::kValue, K::kNull, K::kValue, K::kEndList,
+                                  K::kBeginMap, K::kValue, K::kValue, K::kValue, K::kNull, K::kEndMap,
+                                  K::kEndStruct});
+    const NestedEvent& third = assembler.events()[4];
+    CHECK(assembler.values<int32_t>(0)[third.value] == 3);
+    const NestedEvent& key_y = assembler.events()[9];
+    CHECK(assembler.values<ByteArray>(1)[key_y.value].view() == "y");
+    CHECK(assembler.shape().shape(key_y.shape).name == "key");
+  }
+  SUBCASE("tiny batches give the same rows") {
+    for (size_t batch : {1, 2, 3, 5}) {
+      CAPTURE(batch);
+      CHECK(ReadJson(path, 0, batch) == kStructOfListAndMapJson);
+    }
+  }
+  SUBCASE("data page v2 and no dictionary") {
+    WriterOptions options;
+    options.data_page_version = 2;
+    options.dictionary = false;
+    const std::string v2 = dir.File("v2.parquet");
+    WriteStructOfListAndMap(v2, options);
+    CHECK(ReadJson(v2, 0, 2) == kStructOfListAndMapJson);
+  }
+}
+
+TEST_CASE("record assembler: skipping rows lands on the same values as reading them") {
+  TempDir dir;
+  const std::string path = dir.File("s.parquet");
+  WriteStructOfListAndMap(path);
+  auto file = ParquetFileReader::Open(path);
+  for (size_t batch : {1, 3, 2048}) {
+    for (int first = 0; first < 6; first++) {
+      for (int gap = 0; first + gap < 6; gap++) {
+        CAPTURE(batch);
+        CAPTURE(first);
+        CAPTURE(gap);
+        RecordAssembler assembler(*file, 0, {}, batch);
+        NestedJsonRenderer renderer(file->schema(), assembler.shape(), {});
+        assembler.Reset(0);
+        std::string json;
+        assembler.SkipRows(first);
+        assembler.ReadRow();
+        CHECK((renderer.Render(assembler, &json) ? json : "NULL") == kStructOfListAndMapJson[static_cast<size_t>(first)]);
+        if (first + 1 + gap < 6) {
+          assembler.SkipRows(gap);
+          assembler.ReadRow();
+          CHECK((renderer.Render(assembler, &json) ? json : "NULL") ==
+                kStructOfListAndMapJson[static_cast<size_t>(first + 1 + gap)]);
+        }
+      }
+    }
+  }
+  RecordAssembler assembler(*file, 0);
+  assembler.Reset(0);
+  assembler.SkipRows(6);  // to the very end
+  CHECK(assembler.next_row() == 6);
+  CHECK_THROWS_AS(assembler.ReadRow(), ParquetError);
+  assembler.Reset(0);
+  CHECK_THROWS_WITH_AS(assembler.SkipRows(7), doctest::Contains("cannot skip to row 7"), ParquetError);
+}
+
+TEST_CASE("record assembler: every leaf type inside JSON") {
+  TempDir dir;
+  const std::string path = dir.File("types.parquet");
+  LogicalType int8 = LogicalOf(LogicalType::Kind::INTEGER);
+  int8.int_bit_width = 8;
+  LogicalType dec = LogicalOf(LogicalType::Kind::DECIMAL);
+  dec.decimal_precision = 38;
+  dec.decimal_scale = 10;
+  LogicalType time_ms = LogicalOf(LogicalType::Kind::TIME);
+  time_ms.time_unit = TimeUnit::MILLIS;
+  LogicalType time_ns = LogicalOf(LogicalType::Kind::TIME);
+  time_ns.time_unit = TimeUnit::NANOS;
+  LogicalType ts_us = LogicalOf(LogicalType::Kind::TIMESTAMP);
+  ts_us.time_unit = TimeUnit::MICROS;
+  ts_us.is_adjusted_to_utc = true;
+  SchemaElement dec32 = Converted(Leaf("dec32", R::OPTIONAL), ConvertedType::DECIMAL);
+  dec32.precision = 9;
+  dec32.scale = 2;
+  SchemaElement dec64 = Converted(Leaf("dec64", R::OPTIONAL, Type::INT64), ConvertedType::DECIMAL);
+  dec64.precision = 18;
+  dec64.scale = 3;
+  SchemaElement decflba = Converted(Leaf("decflba", R::OPTIONAL, Type::FIXED_LEN_BYTE_ARRAY, 5), ConvertedType::DECIMAL);
+  decflba.precision = 10;
+  decflba.scale = 0;
+  std::vector<SchemaElement> schema = {
+      Group("schema", 1, std::nullopt),
+      Group("s", 24, R::OPTIONAL),
+      Leaf("b", R::OPTIONAL, Type::BOOLEAN),
+      Logical(Leaf("i8", R::OPTIONAL), int8),
+      Converted(Leaf("u32", R::OPTIONAL), ConvertedType::UINT_32),
+      Leaf("i64", R::OPTIONAL, Type::INT64),
+      Converted(Leaf("u64", R::OPTIONAL, Type::INT64), ConvertedType::UINT_64),
+      Leaf("f", R::OPTIONAL, Type::FLOAT),
+      Leaf("d", R::OPTIONAL, Type::DOUBLE),
+      Logical(Leaf("h", R::OPTIONAL, Type::FIXED_LEN_BYTE_ARRAY, 2), LogicalOf(LogicalType::Kind::FLOAT16)),
+      Converted(Leaf("str", R::OPTIONAL, Type::BYTE_ARRAY), ConvertedType::UTF8),
+      Converted(Leaf("e", R::OPTIONAL, Type::BYTE_ARRAY), ConvertedType::ENUM),
+      Converted(Leaf("j", R::OPTIONAL, Type::BYTE_ARRAY), ConvertedType::JSON),
+      Leaf("bin", R::OPTIONAL, Type::BYTE_ARRAY),
+      Logical(Leaf("uuid", R::OPTIONAL, Type::FIXED_LEN_BYTE_ARRAY, 16), LogicalOf(LogicalType::Kind::UUID)),
+      dec32,
+      dec64,
+      decflba,
+      Logical(Leaf("decba", R::OPTIONAL, Type::BYTE_ARRAY), dec),
+      Converted(Leaf("date", R::OPTIONAL), ConvertedType::DATE),
+      Logical(Leaf("t_ms", R::OPTIONAL), time_ms),
+      Logical(Leaf("t_ns", R::OPTIONAL, Type::INT64), time_ns),
+      Logical(Leaf("ts_us", R::OPTIONAL, Type::INT64), ts_us),
+      Leaf("ts96", R::OPTIONAL, Type::INT96),
+      Converted(Leaf("iv", R::OPTIONAL, Type::FIXED_LEN_BYTE_ARRAY, 12), ConvertedType::INTERVAL),
+      Logical(Leaf("nul", R::OPTIONAL), LogicalOf(LogicalType::Kind::UNKNOWN)),
+  };
+  {
+    WriterOptions options;
+    options.write_statistics = false;
+    ParquetFileWriter writer(path, schema, options);
+    writer.StartRowGroup();
+    // Row 0: values; row 1: every field null; row 2: the struct null.
+    const int16_t def[] = {2, 1, 0};
+    const int16_t* rep = nullptr;
+    int column = 0;
+    auto write = [&](auto value) {
+      using T = decltype(value);
+      writer.WriteBatch<T>(column++, 3, def, rep, &value, 1);
+    };
+    write(true);
+    write(int32_t{-5});
+    write(int32_t{-1});
+    write(std::numeric_limits<int64_t>::min());
+    write(int64_t{-1});
+    write(1.1f);
+    write(0.1);
+    const uint8_t half[] = {0x55, 0x35};  // 0x3555, 0.333251953125
+    write(ByteArray{half, 2});
+    const std::string text = "a\"b\\c\n\x01\xc3\xa9/";
+    write(Bytes(text));
+    write(Bytes("RED"));
+    write(Bytes(R"({"x":1})"));
+    const std::string binary("\x00\xff\x10" "abc\x01", 7);
+    write(Bytes(binary));
+    const uint8_t uuid[16] = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+                              0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff};
+    write(ByteArray{uuid, 16});
+    write(int32_t{-5});
+    write(int64_t{123456});
+    const uint8_t flba[5] = {0xff, 0xff, 0xff, 0xfe, 0xd4};  // -300
+    write(ByteArray{flba, 5});
+    const uint8_t big[9] = {0x05, 0x6b, 0xc7, 0x5e, 0x2d, 0x63, 0x10, 0x00, 0x00};  // 10^20
+    write(ByteArray{big, 9});
+    write(int32_t{19753});
+    write(int32_t{43200500});
+    write(int64_t{1});
+    write(int64_t{1706702400000000});
+    write(Int96{{0, 0, 2440588}});
+    const uint8_t interval[12] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0};
+    write(ByteArray{interval, 12});
+    write(int32_t{7});
+    writer.EndRowGroup(3);
+    writer.Close();
+  }
+  std::vector<std::string> rows = ReadJson(path, 0);
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0] ==
+        "{\"b\":true,\"i8\":-5,\"u32\":4294967295,\"i64\":-9223372036854775808,\"u64\":18446744073709551615,"
+        "\"f\":1.1,\"d\":0.1,\"h\":0.3333,\"str\":\"a\\\"b\\\\c\\n\\u0001\xc3\xa9/\",\"e\":\"RED\","
+        "\"j\":\"{\\\"x\\\":1}\",\"bin\":\"AP8QYWJjAQ==\",\"uuid\":\"00112233-4455-6677-8899-aabbccddeeff\","
+        "\"dec32\":-0.05,\"dec64\":123.456,\"decflba\":-300,\"decba\":10000000000.0000000000,"
+        "\"date\":\"2024-01-31\",\"t_ms\":\"12:00:00.5\",\"t_ns\":\"00:00:00.000000001\","
+        "\"ts_us\":\"2024-01-31 12:00:00\",\"ts96\":\"1970-01-01 00:00:00\","
+        "\"iv\":{\"months\":1,\"days\":2,\"millis\":3},\"nul\":null}");
+  CHECK(rows[1] ==
+        "{\"b\":null,\"i8\":null,\"u32\":null,\"i64\":null,\"u64\":null,\"f\":null,\"d\":null,\"h\":null,"
+        "\"str\":null,\"e\":null,\"j\":null,\"bin\":null,\"uuid\":null,\"dec32\":null,\"dec64\":null,"
+        "\"decflba\":null,\"decba\":null,\"date\":null,\"t_ms\":null,\"t_ns\":null,\"ts_us\":null,"
+        "\"ts96\":null,\"iv\":null,\"nul\":null}");
+  CHECK(rows[2] == "NULL");
+
+  SUBCASE("decimal_as and timestamp_as do not change JSON; binary_as_string does") {
+    MappingOptions options;
+    options.decimal_as_text = true;
+    options.timestamp_form = sqlite_parquet::TimestampForm::kUnixEpoch;
+    options.binary_as_string = true;
+    std::vector<std::string> as_text = ReadJson(path, 0, 2048, options);
+    CHECK(as_text[0].find("\"dec64\":123.456,") != std::string::npos);
+    CHECK(as_text[0].find("\"date\":\"2024-01-31\"") != std::string::npos);
+    CHECK(as_text[0].find(std::string("\"bin\":\"\\u0000\xff\\u0010" "abc\\u0001\"")) != std::string::npos);
+  }
+}
+
+TEST_CASE("nested JSON: numbers") {
+  auto d = [](double v) {
+    std::string s;
+    sqlite_parquet::AppendJsonDouble(v, &s);
+    return s;
+  };
+  CHECK(d(0.1) == "0.1");
+  CHECK(d(1.0) == "1.0");
+  CHECK(d(-2.5) == "-2.5");
+  CHECK(d(0.0) == "0.0");
+  CHECK(d(-0.0) == "-0.0");
+  CHECK(d(123456789.0) == "123456789.0");
+  CHECK(d(1e20) == "100000000000000000000.0");
+  CHECK(d(1e21) == "1e+21");
+  CHECK(d(1.5e300) == "1.5e+300");
+  CHECK(d(0.000001) == "0.000001");
+  CHECK(d(1e-7) == "1e-7");
+  CHECK(d(1.2345e-7) == "1.2345e-7");
+  CHECK(d(5e-324) == "5e-324");
+  CHECK(d(1.7976931348623157e308) == "1.7976931348623157e+308");
+  CHECK(d(0.1 + 0.2) == "0.30000000000000004");
+  CHECK(d(std::nan("")) == "null");
+  CHECK(d(std::numeric_limits<double>::infinity()) == "null");
+  CHECK(d(-std::numeric_limits<double>::infinity()) == "null");
+  auto f = [](float v) {
+    std::string s;
+    sqlite_parquet::AppendJsonFloat(v, &s);
+    return s;
+  };
+  CHECK(f(1.1f) == "1.1");
+  CHECK(f(3.4028235e38f) == "3.4028235e+38");
+  CHECK(f(1e-45f) == "1e-45");
+  CHECK(f(16777216.0f) == "16777216.0");
+  auto h = [](uint16_t bits) {
+    std::string s;
+    sqlite_parquet::AppendJsonHalf(bits, &s);
+    return s;
+  };
+  CHECK(h(0x3c00) == "1.0");
+  CHECK(h(0xc000) == "-2.0");
+  CHECK(h(0x7bff) == "65500.0");  // the largest half, 65504: 65500 reads back as it
+  CHECK(h(0x3555) == "0.3333");
+  CHECK(h(0x0001) == "6e-8");  // 2^-24 = 5.96e-8: one digit reads back as the same half
+  CHECK(h(0x8000) == "-0.0");
+  CHECK(h(0x7c00) == "null");
+  CHECK(h(0x7e00) == "null");
+}
+
+TEST_CASE("nested JSON: strings and base64") {
+  auto s = [](std::string_view text) {
+    std::string out;
+    sqlite_parquet::AppendJsonString(text, &out);
+    return out;
+  };
+  CHECK(s("") == "\"\"");
+  CHECK(s("plain") == "\"plain\"");
+  CHECK(s("\"\\\b\f\n\r\t") == "\"\\\"\\\\\\b\\f\\n\\r\\t\"");
+  CHECK(s(std::string_view("\x00\x1f\x7f", 3)) == "\"\\u0000\\u001f\x7f\"");
+  CHECK(s("\xe2\x82\xac") == "\"\xe2\x82\xac\"");
+  auto b = [](const std::string& bytes) {
+    std::string out;
+    sqlite_parquet::AppendJsonBase64(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), &out);
+    return out;
+  };
+  // RFC 4648 test vectors.
+  CHECK(b("") == "\"\"");
+  CHECK(b("f") == "\"Zg==\"");
+  CHECK(b("fo") == "\"Zm8=\"");
+  CHECK(b("foo") == "\"Zm9v\"");
+  CHECK(b("foob") == "\"Zm9vYg==\"");
+  CHECK(b("fooba") == "\"Zm9vYmE=\"");
+  CHECK(b("foobar") == "\"Zm9vYmFy\"");
+  CHECK(b("\xff\xfe\xfd") == "\"//79\"");
+}
+
+TEST_CASE("nested JSON: map forms") {
+  TempDir dir;
+  const std::string path = dir.File("maps.parquet");
+  // int_map: MAP<int32, string>        -> array of {"key":..,"value":..}
+  // keys_only: MAP without value field -> null values
+  // opt_key: MAP<optional string, int32> (as written by some engines) -> a null key is ""
+  // bin_key: MAP<binary, int32>        -> array form, object form with binary_as_string=1
+  std::vector<SchemaElement> schema = {
+      Group("schema", 4, std::nullopt),
+      Group("int_map", 1, R::OPTIONAL, ConvertedType::MAP),
+      Group("key_value", 2, R::REPEATED),
+      Leaf("key", R::REQUIRED),
+      Converted(Leaf("value", R::OPTIONAL, Type::BYTE_ARRAY), ConvertedType::UTF8),
+      Group("keys_only", 1, R::REQUIRED, ConvertedType::MAP),
+      Group("key_value", 1, R::REPEATED),
+      Converted(Leaf("key", R::REQUIRED, Type::BYTE_ARRAY), ConvertedType::UTF8),
+      Group("opt_key", 1, R::OPTIONAL, ConvertedType::MAP),
+      Group("key_value", 2, R::REPEATED, ConvertedType::MAP_KEY_VALUE),
+      Converted(Leaf("key", R::OPTIONAL, Type::BYTE_ARRAY), ConvertedType::UTF8),
+      Leaf("value", R::OPTIONAL),
+      Group("bin_key", 1, R::OPTIONAL, ConvertedType::MAP),
+      Group("key_value", 2, R::REPEATED),
+      Leaf("key", R::REQUIRED, Type::BYTE_ARRAY),
+      Leaf("value", R::REQUIRED),
+  };
+  {
+    ParquetFileWriter writer(path, schema);
+    writer.StartRowGroup();
+    const int16_t rep2[] = {0, 1};
+    const int16_t map_def[] = {2, 2};
+    const int32_t keys[] = {2, 1};
+    writer.WriteBatch<int32_t>(0, 2, map_def, rep2, keys, 2);
+    const int16_t value_def[] = {3, 2};
+    const ByteArray values[] = {Bytes("two")};
+    writer.WriteBatch<ByteArray>(1, 2, value_def, rep2, values, 1);
+    const int16_t keys_only_def[] = {1, 1};
+    const ByteArray names[] = {Bytes("a"), Bytes("b\"")};
+    writer.WriteBatch<ByteArray>(2, 2, keys_only_def, rep2, names, 2);
+    const int16_t opt_key_def[] = {3, 2};
+    const ByteArray opt_keys[] = {Bytes("k")};
+    writer.WriteBatch<ByteArray>(3, 2, opt_key_def, rep2, opt_keys, 1);
+    const int16_t opt_value_def[] = {3, 3};
+    const int32_t opt_values[] = {10, 20};
+    writer.WriteBatch<int32_t>(4, 2, opt_value_def, rep2, opt_values, 2);
+    const ByteArray bin_keys[] = {Bytes("x"), Bytes("y")};
+    writer.WriteBatch<ByteArray>(5, 2, map_def, rep2, bin_keys, 2);
+    writer.WriteBatch<int32_t>(6, 2, map_def, rep2, keys, 2);
+    writer.EndRowGroup(1);
+    writer.Close();
+  }
+  CHECK(ReadJson(path, 0) == std::vector<std::string>{R"([{"key":2,"value":"two"},{"key":1,"value":null}])"});
+  CHECK(ReadJson(path, 1) == std::vector<std::string>{R"({"a":null,"b\"":null})"});
+  CHECK(ReadJson(path, 2) == std::vector<std::string>{R"({"k":10,"":20})"});
+  CHECK(ReadJson(path, 3) == std::vector<std::string>{R"([{"key":"eA==","value":2},{"key":"eQ==","value":1}])"});
+  MappingOptions as_string;
+  as_string.binary_as_string = true;
+  CHECK(ReadJson(path, 3, 2048, as_string) == std::vector<std::string>{R"({"x":2,"y":1})"});
+}
+
+TEST_CASE("record assembler: lists of structs of lists, bare repeated fields, list of lists") {
+  TempDir dir;
+  const std::string path = dir.File("deep.parquet");
+  // required group outer (LIST) { repeated group list { required group element {
+  //     optional group xs (LIST) { repeated group list { required int64 element; } }
+  //     repeated binary tags (UTF8); } } }
+  // optional group ll (LIST) { repeated group array (LIST) { repeated int32 array; } }   (2-level, rule 3)
+  std::vector<SchemaElement> schema = {
+      Group("schema", 2, std::nullopt),
+      Group("outer", 1, R::REQUIRED, ConvertedType::LIST),
+      Group("list", 1, R::REPEATED),
+      Group("element", 2, R::REQUIRED),
+      Group("xs", 1, R::OPTIONAL, ConvertedType::LIST),
+      Group("list", 1, R::REPEATED),
+      Leaf("element", R::REQUIRED, Type::INT64),
+      Converted(Leaf("tags", R::REPEATED, Type::BYTE_ARRAY), ConvertedType::UTF8),
+      Group("ll", 1, R::OPTIONAL, ConvertedType::LIST),
+      Group("array", 1, R::REPEATED, ConvertedType::LIST),
+      Leaf("array", R::REPEATED),
+  };
+  // Row 0: outer = [{xs:[1,2], tags:["a"]}, {xs:null, tags:[]}, {xs:[], tags:["b","c"]}]; ll = [[1,2],[],[3]]
+  // Row 1: outer = []; ll = null
+  // Row 2: outer = [{xs:[3], tags:[]}]; ll = []
+  {
+    ParquetFileWriter writer(path, schema);
+    writer.StartRowGroup();
+    // outer.list.element.xs.list.element: max def 3 (list, xs, xs.list), max rep 2.
+    const int16_t xs_def[] = {3, 3, 1, 2, 0, 3};
+    const int16_t xs_rep[] = {0, 2, 1, 1, 0, 0};
+    const int64_t xs_values[] = {1, 2, 3};
+    writer.WriteBatch<int64_t>(0, 6, xs_def, xs_rep, xs_values, 3);
+    // outer.list.element.tags: max def 2, max rep 2.
+    const int16_t tags_def[] = {2, 1, 2, 2, 0, 1};
+    const int16_t tags_rep[] = {0, 1, 1, 2, 0, 0};
+    const ByteArray tags[] = {Bytes("a"), Bytes("b"), Bytes("c")};
+    writer.WriteBatch<ByteArray>(1, 6, tags_def, tags_rep, tags, 3);
+    // ll.array.array: max def 3, max rep 2.
+    const int16_t ll_def[] = {3, 3, 2, 3, 0, 1};
+    const int16_t ll_rep[] = {0, 2, 1, 1, 0, 0};
+    const int32_t ll_values[] = {1, 2, 3};
+    writer.WriteBatch<int32_t>(2, 6, ll_def, ll_rep, ll_values, 3);
+    writer.EndRowGroup(3);
+    writer.Close();
+  }
+  const std::vector<std::string> outer = {
+      R"([{"xs":[1,2],"tags":["a"]},{"xs":null,"tags":[]},{"xs":[],"tags":["b","c"]}])",
+      "[]",
+      R"([{"xs":[3],"tags":[]}])",
+  };
+  const std::vector<std::string> ll = {"[[1,2],[],[3]]", "NULL", "[]"};
+  for (size_t batch : {1, 2, 4, 2048}) {
+    CAPTURE(batch);
+    CHECK(ReadJson(path, 0, batch) == outer);
+    CHECK(ReadJson(path, 1, batch) == ll);
+  }
+}
+
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// Files assembled by hand, for what the writer never produces: rows that span data pages,
+// and corrupt levels. One leaf column in one row group.
+
+using ByteVector = std::vector<uint8_t>;
+
+void Append(ByteVector* out, const std::string& s) { out->insert(out->end(), s.begin(), s.end()); }
+
+// 4-byte length + RLE/bit-packed hybrid runs, as data page v1 levels are stored.
+ByteVector Levels(const std::vector<int16_t>& levels, int bit_width) {
+  RleBitPackedEncoder encoder(bit_width);
+  for (int16_t level : levels) encoder.Put(static_cast<uint32_t>(level));
+  std::string runs;
+  encoder.Flush(&runs);
+  ByteVector out;
+  for (int i = 0; i < 4; i++) out.push_back(static_cast<uint8_t>(runs.size() >> (8 * i)));
+  Append(&out, runs);
+  return out;
+}
+
+struct HandPage {
+  std::vector<int16_t> rep;
+  std::vector<int16_t> def;
+  std::vector<int32_t> values;
+};
+
+// The leaf is the last element of `schema` (an INT32 column with rep and def levels).
+std::unique_ptr<ParquetFileReader> HandBuiltFile(const std::vector<SchemaElement>& schema,
+                                                 const std::vector<std::string>& path,
+                                                 const std::vector<HandPage>& pages, int64_t num_rows,
+                                                 int rep_width, int def_width) {
+  ByteVector file = {'P', 'A', 'R', '1'};
+  int64_t num_values = 0;
+  for (const HandPage& page : pages) {
+    ByteVector body;
+    ByteVector rep = Levels(page.rep, rep_width);
+    ByteVector def = Levels(page.def, def_width);
+    body.insert(body.end(), rep.begin(), rep.end());
+    body.insert(body.end(), def.begin(), def.end());
+    for (int32_t v : page.values) {
+      for (int i = 0; i < 4; i++) body.push_back(static_cast<uint8_t>(static_cast<uint32_t>(v) >> (8 * i)));
+    }
+    PageHeader header;
+    header.type = PageType::DATA_PAGE;
+    header.uncompressed_page_size = static_cast<int32_t>(body.size());
+    header.compressed_page_size = static_cast<int32_t>(body.size());
+    DataPageHeader h;
+    h.num_values = static_cast<int32_t>(page.rep.size());
+    h.encoding = Encoding::PLAIN;
+    h.definition_level_encoding = Encoding::RLE;
+    h.repetition_level_encoding = Encoding::RLE;
+    header.data_page_header = h;
+    Append(&file, Serialize(header));
+    file.insert(file.end(), body.begin(), body.end());
+    num_values += h.num_values;
+  }
+  FileMetaData meta;
+  meta.schema = schema;
+  meta.num_rows = num_rows;
+  RowGroup rg;
+  rg.num_rows = num_rows;
+  ColumnChunk chunk;
+  ColumnMetaData cmd;
+  cmd.type = Type::INT32;
+  cmd.encodings = {Encoding::PLAIN, Encoding::RLE};
+  cmd.path_in_schema = path;
+  cmd.codec = CompressionCodec::UNCOMPRESSED;
+  cmd.num_values = num_values;
+  cmd.total_compressed_size = static_cast<int64_t>(file.size()) - 4;
+  cmd.total_uncompressed_size = cmd.total_compressed_size;
+  cmd.data_page_offset = 4;
+  chunk.meta_data = cmd;
+  rg.columns = {chunk};
+  meta.row_groups = {rg};
+  std::string footer = Serialize(meta);
+  Append(&file, footer);
+  for (int i = 0; i < 4; i++) file.push_back(static_cast<uint8_t>(footer.size() >> (8 * i)));
+  Append(&file, "PAR1");
+  return ParquetFileReader::Open(OpenMemoryFile(file.data(), file.size(), "hand.parquet"));
+}
+
+// optional group a (LIST) { repeated group list { optional int32 element; } }: def 3, rep 1.
+std::vector<SchemaElement> OptionalIntList() {
+  return {Group("schema", 1, std::nullopt), Group("a", 1, R::OPTIONAL, ConvertedType::LIST),
+          Group("list", 1, R::REPEATED), Leaf("element", R::OPTIONAL)};
+}
+const std::vector<std::string> kListPath = {"a", "list", "element"};
+
+// optional group a (LIST) { repeated group list { optional group element (LIST) {
+//   repeated group list { optional int32 element; } } } }: def 5, rep 2.
+std::vector<SchemaElement> ListOfLists() {
+  return {Group("schema", 1, std::nullopt), Group("a", 1, R::OPTIONAL, ConvertedType::LIST),
+          Group("list", 1, R::REPEATED),     Group("element", 1, R::OPTIONAL, ConvertedType::LIST),
+          Group("list", 1, R::REPEATED),     Leaf("element", R::OPTIONAL)};
+}
+const std::vector<std::string> kListOfListsPath = {"a", "list", "element", "list", "element"};
+
+}  // namespace
+
+TEST_CASE("record assembler: rows spanning data pages (v1), read and skipped") {
+  // Rows: [1,2,3,4,5], NULL, [], [6,null,7], [8]; pages cut inside rows 0 and 3.
+  std::vector<HandPage> pages = {
+      {{0, 1, 1}, {3, 3, 3}, {1, 2, 3}},
+      {{1, 1, 0, 0, 0, 1}, {3, 3, 0, 1, 3, 2}, {4, 5, 6}},
+      {{1, 0}, {3, 3}, {7, 8}},
+  };
+  auto file = HandBuiltFile(OptionalIntList(), kListPath, pages, 5, 1, 2);
+  const std::vector<std::string> expected = {"[1,2,3,4,5]", "NULL", "[]", "[6,null,7]", "[8]"};
+  for (size_t batch : {1, 2, 1000}) {
+    CAPTURE(batch);
+    CHECK(ReadJson(*file, 0, batch) == expected);
+    for (int skip = 0; skip < 5; skip++) {
+      CAPTURE(skip);
+      RecordAssembler assembler(*file, 0, {}, batch);
+      NestedJsonRenderer renderer(file->schema(), assembler.shape(), {});
+      assembler.Reset(0);
+      assembler.SkipRows(skip);
+      std::string json;
+      for (int row = skip; row < 5; row++) {
+        assembler.ReadRow();
+        CHECK((renderer.Render(assembler, &json) ? json : "NULL") == expected[static_cast<size_t>(row)]);
+      }
+    }
+  }
+
+  SUBCASE("the column reader's row-aware skipping") {
+    auto reader = ColumnChunkReader::Make(*file, 0, 0);
+    CHECK(reader->SkipRows(1) == 1);  // row 0 spans pages 0 and 1
+    ColumnBatch batch;
+    REQUIRE(reader->ReadBatch(1, &batch) == 1);
+    CHECK(batch.rep_levels[0] == 0);
+    CHECK(batch.def_levels[0] == 0);  // row 1: NULL
+    CHECK(reader->SkipToRowStart(1) == 1);  // nothing left of row 1: stands at row 2 already
+    CHECK(reader->SkipToRowStart(2) == 2);  // past row 2 to the start of row 3
+    REQUIRE(reader->ReadBatch(1, &batch) == 1);
+    CHECK(batch.values<int32_t>()[0] == 6);
+    CHECK(reader->SkipToRowStart(1) == 1);  // the rest of row 3 (across the page boundary)
+    REQUIRE(reader->ReadBatch(10, &batch) == 1);
+    CHECK(batch.values<int32_t>()[0] == 8);
+    reader->Reset(0);
+    CHECK(reader->SkipRows(10) == 5);
+    CHECK(reader->ReadBatch(10, &batch) == 0);
+  }
+}
+
+TEST_CASE("record assembler: v2 pages that rows cannot span are skipped without decompression") {
+  TempDir dir;
+  const std::string path = dir.File("pages.parquet");
+  WriterOptions options;
+  options.data_page_version = 2;
+  options.page_size = 64;
+  options.dictionary = false;
+  {
+    ParquetFileWriter writer(path, OptionalIntList(), options);
+    writer.StartRowGroup();
+    std::vector<int16_t> def, rep;
+    std::vector<int32_t> values;
+    for (int row = 0; row < 1000; row++) {
+      for (int i = 0; i <= row % 4; i++) {
+        def.push_back(3);
+        rep.push_back(i == 0 ? 0 : 1);
+        values.push_back(row * 10 + i);
+      }
+    }
+    writer.WriteBatch<int32_t>(0, def.size(), def.data(), rep.data(), values.data(), values.size());
+    writer.EndRowGroup(1000);
+    writer.Close();
+  }
+  auto file = ParquetFileReader::Open(path);
+  RecordAssembler assembler(*file, 0);
+  NestedJsonRenderer renderer(file->schema(), assembler.shape(), {});
+  assembler.Reset(0);
+  assembler.SkipRows(997);
+  assembler.ReadRow();
+  std::string json;
+  REQUIRE(renderer.Render(assembler, &json));
+  CHECK(json == "[9970,9971]");
+  CHECK(assembler.counters().pages_skipped > 10);
+  CHECK(assembler.counters().pages_read <= 2);
+  assembler.ReadRow();
+  renderer.Render(assembler, &json);
+  CHECK(json == "[9980,9981,9982]");
+}
+
+TEST_CASE("record assembler: corrupt levels end in errors") {
+  SUBCASE("a chunk that starts inside a row") {
+    auto file = HandBuiltFile(OptionalIntList(), kListPath, {{{1, 0}, {3, 3}, {1, 2}}}, 2, 1, 2);
+    CHECK_THROWS_WITH_AS(ReadJson(*file, 0), doctest::Contains("row starts with repetition level 1"), ParquetError);
+  }
+  SUBCASE("a list of lists read correctly from hand-built pages") {
+    auto file = HandBuiltFile(ListOfLists(), kListOfListsPath, {{{0, 2, 1, 1, 0}, {5, 4, 3, 5, 1}, {1, 2}}}, 2, 2, 3);
+    CHECK(ReadJson(*file, 0) == std::vector<std::string>{"[[1,null],[],[2]]", "[]"});
+  }
+  SUBCASE("a definition level above the column's maximum") {
+    // Levels of width 3 can hold 6 and 7, above the maximum 5.
+    auto file = HandBuiltFile(ListOfLists(), kListOfListsPath, {{{0}, {7}, {}}}, 1, 2, 3);
+    CHECK_THROWS_WITH_AS(ReadJson(*file, 0), doctest::Contains("definition level 7 exceeds the column's maximum 5"),
+                         ParquetError);
+  }
+  SUBCASE("a repetition level above the column's maximum") {
+    auto file = HandBuiltFile(ListOfLists(), kListOfListsPath, {{{0, 3}, {5, 5}, {1, 2}}}, 1, 2, 3);
+    CHECK_THROWS_WITH_AS(ReadJson(*file, 0), doctest::Contains("repetition level 3 exceeds the column's maximum 2"),
+                         ParquetError);
+  }
+  SUBCASE("more rows than the row group says") {
+    auto file = HandBuiltFile(OptionalIntList(), kListPath, {{{0, 0, 0}, {3, 3, 3}, {1, 2, 3}}}, 2, 1, 2);
+    CHECK_THROWS_WITH_AS(ReadJson(*file, 0), doctest::Contains("more rows than the row group's 2"), ParquetError);
+  }
+  SUBCASE("fewer rows than the row group says") {
+    auto file = HandBuiltFile(OptionalIntList(), kListPath, {{{0, 0}, {3, 3}, {1, 2}}}, 3, 1, 2);
+    CHECK_THROWS_WITH_AS(ReadJson(*file, 0), doctest::Contains("ends after 2 rows but the row group has 3"),
+                         ParquetError);
+    RecordAssembler assembler(*file, 0);
+    assembler.Reset(0);
+    CHECK_THROWS_WITH_AS(assembler.SkipRows(3), doctest::Contains("ends before row 3"), ParquetError);
+  }
+  SUBCASE("columns of one field that disagree on the structure") {
+    TempDir dir;
+    const std::string path = dir.File("disagree.parquet");
+    // optional group s { repeated int32 x; optional int32 y; }: x has two elements where the
+    // first column (x) decides the struct is present, y says the struct is null.
+    std::vector<SchemaElement> schema = {Group("schema", 1, std::nullopt), Group("s", 2, R::OPTIONAL),
+                                         Leaf("x", R::REPEATED), Leaf("y", R::OPTIONAL)};
+    {
+      ParquetFileWriter writer(path, schema);
+      writer.StartRowGroup();
+      const int16_t x_def[] = {2, 2};
+      const int16_t x_rep[] = {0, 1};
+      const int32_t xs[] = {1, 2};
+      writer.WriteBatch<int32_t>(0, 2, x_def, x_rep, xs, 2);
+      const int16_t y_def[] = {0};
+      writer.WriteBatch<int32_t>(1, 1, y_def, nullptr, xs, 0);
+      writer.EndRowGroup(1);
+      writer.Close();
+    }
+    CHECK_THROWS_WITH_AS(ReadJson(path, 0), doctest::Contains("contradicts the structure"), ParquetError);
+  }
+  SUBCASE("list columns of one struct with different element counts") {
+    TempDir dir;
+    const std::string path = dir.File("lists.parquet");
+    // repeated group r { required int32 a; required int32 b; }: a list of structs whose
+    // columns say 2 + 1 and 1 + 2 elements.
+    std::vector<SchemaElement> schema = {Group("schema", 1, std::nullopt), Group("r", 2, R::REPEATED),
+                                         Leaf("a", R::REQUIRED), Leaf("b", R::REQUIRED)};
+    {
+      ParquetFileWriter writer(path, schema);
+      writer.StartRowGroup();
+      const int16_t def[] = {1, 1, 1};
+      const int16_t rep_a[] = {0, 1, 0};
+      const int16_t rep_b[] = {0, 0, 1};
+      const int32_t v[] = {1, 2, 3};
+      writer.WriteBatch<int32_t>(0, 3, def, rep_a, v, 3);
+      writer.WriteBatch<int32_t>(1, 3, def, rep_b, v, 3);
+      writer.EndRowGroup(2);
+      writer.Close();
+    }
+    CHECK_THROWS_WITH_AS(ReadJson(path, 0), doctest::Contains("column 'r.b'"), ParquetError);
+  }
+}
+
+TEST_CASE("record assembler: cost grows with the data, not with list length or depth") {
+  TempDir dir;
+  SUBCASE("one row holding a list of 500000 elements, in batches of 1000") {
+    const std::string path = dir.File("long.parquet");
+    std::vector<SchemaElement> schema = {Group("schema", 1, std::nullopt),
+                                         Converted(Leaf("s", R::REPEATED, Type::BYTE_ARRAY), ConvertedType::UTF8)};
+    const int n = 500000;
+    {
+      ParquetFileWriter writer(path, schema);
+      writer.StartRowGroup();
+      std::vector<int16_t> rep(n, 1);
+      rep[0] = 0;
+      std::vector<int16_t> def(n, 1);
+      std::vector<std::string> strings(n);
+      std::vector<ByteArray> values(n);
+      for (int i = 0; i < n; i++) {
+        strings[static_cast<size_t>(i)] = std::to_string(i % 1000);
+        values[static_cast<size_t>(i)] = Bytes(strings[static_cast<size_t>(i)]);
+      }
+      writer.WriteBatch<ByteArray>(0, n, def.data(), rep.data(), values.data(), values.size());
+      writer.EndRowGroup(1);
+      writer.Close();
+    }
+    auto start = std::chrono::steady_clock::now();
+    std::vector<std::string> rows = ReadJson(path, 0, 1000);
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].substr(0, 16) == "[\"0\",\"1\",\"2\",\"3\"");
+    CHECK(rows[0].substr(rows[0].size() - 12) == "\"998\",\"999\"]");
+    CHECK(seconds < 10.0);  // a quadratic walk would take minutes
+  }
+  SUBCASE("20 lists inside one another") {
+    const std::string path = dir.File("deep.parquet");
+    std::vector<SchemaElement> schema = {Group("schema", 1, std::nullopt)};
+    const int depth = 20;
+    for (int i = 0; i < depth; i++) {
+      schema.push_back(Group(i == 0 ? "a" : "element", 1, R::OPTIONAL, ConvertedType::LIST));
+      schema.push_back(Group("list", 1, R::REPEATED));
+    }
+    schema.push_back(Leaf("element", R::OPTIONAL));
+    {
+      ParquetFileWriter writer(path, schema);
+      writer.StartRowGroup();
+      // Row 0: 20 nested lists around [1, 2]; row 1: the 11th list empty (def 2 * 10 + 1);
+      // row 2: NULL.
+      const int16_t max_def = 2 * depth + 1;
+      const int16_t def[] = {max_def, max_def, 2 * 10 + 1, 0};
+      const int16_t rep[] = {0, depth, 0, 0};
+      const int32_t values[] = {1, 2};
+      writer.WriteBatch<int32_t>(0, 4, def, rep, values, 2);
+      writer.EndRowGroup(3);
+      writer.Close();
+    }
+    std::vector<std::string> rows = ReadJson(path, 0);
+    REQUIRE(rows.size() == 3);
+    CHECK(rows[0] == std::string(depth, '[') + "1,2" + std::string(depth, ']'));
+    CHECK(rows[1] == std::string(11, '[') + std::string(11, ']'));
+    CHECK(rows[2] == "NULL");
+  }
+}
