@@ -1,8 +1,5 @@
 // Tests of path expansion (ext/file_list): plain files, directories, globs with *, ?,
 // [...] and **, hidden names, symbolic-link loops, and the errors.
-//
-// ext/file_list.cc does not touch SQLite but is not among the ext/ sources the build
-// compiles into unit_tests, so it is compiled here, as part of this test.
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>
@@ -15,7 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "ext/file_list.cc"
+#include "ext/file_list.h"
+
 
 using sqlite_parquet::ExpandFilePath;
 using sqlite_parquet::FileListError;

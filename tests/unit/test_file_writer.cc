@@ -1916,14 +1916,14 @@ TEST_CASE("file writer: automatic encodings per column") {
       options.data_page_version = version;
       for (bool dictionary : {true, false}) {
         options.dictionary = dictionary;
-        RoundTripFlat<int64_t>(path, Type::INT64, kOptional, options, {30000, 7000});
-        RoundTripFlat<int32_t>(path, Type::INT32, kOptional, options, {30000});
-        RoundTripFlat<double>(path, Type::DOUBLE, kOptional, options, {30000});
-        RoundTripFlat<float>(path, Type::FLOAT, kRequired, options, {30000});
-        RoundTripFlat<ByteArray>(path, Type::BYTE_ARRAY, kOptional, options, {30000});
-        RoundTripFlat<ByteArray>(path, Type::FIXED_LEN_BYTE_ARRAY, kOptional, options, {30000});
-        RoundTripFlat<bool>(path, Type::BOOLEAN, kOptional, options, {30000});
-        RoundTripFlat<Int96>(path, Type::INT96, kOptional, options, {30000});
+        RoundTripFlat<int64_t>(path, Type::INT64, kOptional, options, {12000, 7000});
+        RoundTripFlat<int32_t>(path, Type::INT32, kOptional, options, {12000});
+        RoundTripFlat<double>(path, Type::DOUBLE, kOptional, options, {12000});
+        RoundTripFlat<float>(path, Type::FLOAT, kRequired, options, {12000});
+        RoundTripFlat<ByteArray>(path, Type::BYTE_ARRAY, kOptional, options, {12000});
+        RoundTripFlat<ByteArray>(path, Type::FIXED_LEN_BYTE_ARRAY, kOptional, options, {12000});
+        RoundTripFlat<bool>(path, Type::BOOLEAN, kOptional, options, {12000});
+        RoundTripFlat<Int96>(path, Type::INT96, kOptional, options, {12000});
       }
     }
   }

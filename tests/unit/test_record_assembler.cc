@@ -2,12 +2,6 @@
 // it (ext/nested_json.h): structs, lists and maps with nulls at every level, every leaf type
 // inside JSON, map forms, rows that span batches and pages, row skipping (including the
 // column reader's SkipToRowStart), corrupt levels, and cost on long lists and deep nesting.
-//
-// ext/nested_json.cc does not use the SQLite API; it is compiled into this test by the
-// #include below because the unit-test target lists its ext/ sources explicitly
-// (PQ_EXT_ENGINE_FREE_SOURCES in CMakeLists.txt). Once nested_json.cc is added there, this
-// #include must go.
-#include "ext/nested_json.cc"  // NOLINT(bugprone-suspicious-include)
 
 #include <doctest/doctest.h>
 
