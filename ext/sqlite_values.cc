@@ -1,14 +1,27 @@
 // Conversion of decoded Parquet values to SQLite values (see sqlite_values.h).
 #include "ext/sqlite_values.h"
 
+#include <cstring>
+
 #include "format/logical_values.h"
 
 namespace sqlite_parquet {
 
 namespace {
 
+// SQLite marks a text value as NUL-terminated only when it measures the length itself;
+// text given with an explicit length is re-allocated by the first function that needs the
+// terminator (length(), most string functions), once per value. Short values without an
+// embedded NUL therefore go through a terminated stack copy and length -1.
 void ResultText(sqlite3_context* ctx, const char* text, size_t length) {
-  sqlite3_result_text64(ctx, length ? text : "", length, SQLITE_TRANSIENT, SQLITE_UTF8);
+  char terminated[256];
+  if (length < sizeof terminated && (length == 0 || std::memchr(text, 0, length) == nullptr)) {
+    if (length) std::memcpy(terminated, text, length);
+    terminated[length] = '\0';
+    sqlite3_result_text(ctx, terminated, -1, SQLITE_TRANSIENT);
+    return;
+  }
+  sqlite3_result_text64(ctx, text, length, SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
 void ResultTemporal(sqlite3_context* ctx, TimestampForm form, bool ok, int64_t epoch, double julian) {
