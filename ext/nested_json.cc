@@ -6,7 +6,9 @@
 #include <cmath>
 #include <cstring>
 
+#include "format/error.h"
 #include "format/logical_values.h"
+#include "format/variant.h"
 
 namespace sqlite_parquet {
 
@@ -178,6 +180,35 @@ NestedJsonRenderer::NestedJsonRenderer(const parquet::Schema& schema, const parq
       info.leaf = s.first_leaf;
     }
   }
+  // VARIANT groups: binary leaves named metadata and value, and optionally a leaf
+  // typed_value (shredded to a primitive).
+  for (size_t i = 0; i < shape.shapes.size(); i++) {
+    const parquet::Shape& s = shape.shapes[i];
+    if (s.kind != ShapeKind::kStruct || s.children.size() < 2 || s.children.size() > 3) continue;
+    const auto& logical = schema.nodes()[static_cast<size_t>(s.schema_node)].logical_type;
+    if (!logical.has_value() || logical->kind != parquet::LogicalType::Kind::VARIANT) continue;
+    int metadata = -1;
+    int value = -1;
+    int typed_value = -1;
+    for (int child : s.children) {
+      const parquet::Shape& c = shape.shape(child);
+      if (c.kind == ShapeKind::kValue && c.name == "typed_value") {
+        typed_value = child;
+        continue;
+      }
+      if (c.kind != ShapeKind::kValue ||
+          schema.nodes()[static_cast<size_t>(c.schema_node)].physical_type != parquet::Type::BYTE_ARRAY) {
+        continue;
+      }
+      if (c.name == "metadata") metadata = child;
+      if (c.name == "value") value = child;
+    }
+    if (metadata < 0 || value < 0 || (s.children.size() == 3 && typed_value < 0)) continue;
+    shapes_[i].is_variant = true;
+    shapes_[static_cast<size_t>(metadata)].variant_part = 1;
+    shapes_[static_cast<size_t>(value)].variant_part = 2;
+    if (typed_value >= 0) shapes_[static_cast<size_t>(typed_value)].variant_part = 3;
+  }
   for (size_t i = 0; i < shape.shapes.size(); i++) {
     const parquet::Shape& s = shape.shapes[i];
     if (s.kind != ShapeKind::kMap) continue;
@@ -191,8 +222,26 @@ NestedJsonRenderer::NestedJsonRenderer(const parquet::Schema& schema, const parq
   open_.reserve(2 * parquet::kMaxSchemaDepth + 2);
 }
 
+void NestedJsonRenderer::AppendVariant(const parquet::RecordAssembler& assembler) {
+  if (!variant_.has_value) {
+    if (variant_.typed_info != nullptr) {
+      AppendValue(*variant_.typed_info, assembler, variant_.typed_index);
+    } else {
+      out_->append("null");
+    }
+    return;
+  }
+  if (!variant_.has_metadata) throw parquet::ParquetError("variant value without metadata");
+  if (variant_.typed_info != nullptr) {
+    throw parquet::ParquetError("invalid variant: both value and the primitive typed_value are set");
+  }
+  const parquet::VariantMetadata metadata(variant_.metadata, variant_.metadata_length);
+  parquet::AppendVariantJson(metadata, variant_.value, variant_.value_length, out_);
+}
+
 void NestedJsonRenderer::BeforeItem(int shape) {
   if (open_.empty()) return;
+  if (open_.back().info->is_variant) return;
   OpenContainer& top = open_.back();
   switch (top.info->kind) {
     case ShapeKind::kStruct:
@@ -221,6 +270,7 @@ void NestedJsonRenderer::BeforeItem(int shape) {
 
 void NestedJsonRenderer::AfterItem() {
   if (open_.empty()) return;
+  if (open_.back().info->is_variant) return;
   OpenContainer& top = open_.back();
   if (top.info->kind != ShapeKind::kMap) return;
   top.writing_key = false;
@@ -247,6 +297,7 @@ bool NestedJsonRenderer::Render(const parquet::RecordAssembler& assembler, std::
     const ShapeInfo& info = shapes_[static_cast<size_t>(event.shape)];
     switch (event.kind) {
       case NestedEventKind::kNull:
+        if (info.variant_part != 0 && !open_.empty() && open_.back().info->is_variant) break;
         BeforeItem(event.shape);
         if (!open_.empty() && open_.back().writing_key) {
           out->append("\"\"");
@@ -256,13 +307,35 @@ bool NestedJsonRenderer::Render(const parquet::RecordAssembler& assembler, std::
         AfterItem();
         break;
       case NestedEventKind::kValue:
+        if (info.variant_part == 3 && !open_.empty() && open_.back().info->is_variant) {
+          variant_.typed_info = &info;
+          variant_.typed_index = event.value;
+          break;
+        }
+        if (info.variant_part != 0 && !open_.empty() && open_.back().info->is_variant) {
+          const parquet::ByteArray& bytes = assembler.values<parquet::ByteArray>(info.leaf)[event.value];
+          if (info.variant_part == 1) {
+            variant_.metadata = bytes.ptr;
+            variant_.metadata_length = bytes.len;
+            variant_.has_metadata = true;
+          } else {
+            variant_.value = bytes.ptr;
+            variant_.value_length = bytes.len;
+            variant_.has_value = true;
+          }
+          break;
+        }
         BeforeItem(event.shape);
         AppendValue(info, assembler, event.value);
         AfterItem();
         break;
       case NestedEventKind::kBeginStruct:
         BeforeItem(event.shape);
-        out->push_back('{');
+        if (info.is_variant) {
+          variant_ = VariantParts{};
+        } else {
+          out->push_back('{');
+        }
         open_.push_back({&info, 0, false, false});
         break;
       case NestedEventKind::kBeginList:
@@ -279,6 +352,11 @@ bool NestedJsonRenderer::Render(const parquet::RecordAssembler& assembler, std::
       case NestedEventKind::kEndList:
       case NestedEventKind::kEndMap:
         open_.pop_back();
+        if (info.is_variant) {
+          AppendVariant(assembler);
+          AfterItem();
+          break;
+        }
         out->push_back(event.kind == NestedEventKind::kEndStruct || (event.kind == NestedEventKind::kEndMap && info.map_as_object)
                            ? '}'
                            : ']');

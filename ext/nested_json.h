@@ -27,6 +27,12 @@
 //   BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY without annotation, BSON, GEOMETRY, GEOGRAPHY:
 //   base64 strings (RFC 4648 standard alphabet, with '=' padding);
 //   UNKNOWN (always-null) null.
+//   VARIANT group (LogicalType VARIANT with binary `metadata` and `value` fields, not
+//   shredded): the decoded variant value as JSON, in the forms of format/variant.h; a null
+//   `value` is null. A malformed variant is an error (ParquetError). A variant shredded to a
+//   primitive (`typed_value` a leaf column) reads `value` when it is set, else the leaf
+//   `typed_value` in the leaf forms above (both set is an error); other shredded variants (typed_value a group or
+//   list) still show their fields as a struct.
 // Strings escape '"', '\' and control characters (\b \f \n \r \t, else \u00xx); other
 // bytes are copied as they are.
 #pragma once
@@ -60,6 +66,8 @@ class NestedJsonRenderer {
     int leaf = -1;              // kValue: field-relative leaf index
     bool map_as_object = false; // kMap: text keys
     bool map_has_value = false; // kMap: the key_value group has a value field
+    int variant_part = 0;       // kValue: 1 metadata, 2 value, 3 typed_value of a variant group
+    bool is_variant = false;    // kStruct: an unshredded VARIANT group, decoded to JSON
   };
   struct OpenContainer {
     const ShapeInfo* info;
@@ -67,6 +75,18 @@ class NestedJsonRenderer {
     bool expecting_value; // map: the key of the current entry is written
     bool writing_key;     // map as object: the current item is the key
   };
+  // The metadata and value of the variant group being read (pointers into the assembler).
+  struct VariantParts {
+    const uint8_t* metadata = nullptr;
+    size_t metadata_length = 0;
+    const uint8_t* value = nullptr;
+    size_t value_length = 0;
+    bool has_metadata = false;
+    bool has_value = false;
+    const ShapeInfo* typed_info = nullptr;  // the typed_value leaf, when it is set
+    uint32_t typed_index = 0;
+  };
+  void AppendVariant(const parquet::RecordAssembler& assembler);
 
   void BeforeItem(int shape);
   void AfterItem();
@@ -76,6 +96,7 @@ class NestedJsonRenderer {
   std::vector<OpenContainer> open_;
   std::string* out_ = nullptr;
   std::string scratch_;
+  VariantParts variant_;
 };
 
 // Building blocks, exposed for tests.

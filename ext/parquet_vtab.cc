@@ -1,45 +1,95 @@
-// The `parquet` virtual table: one Parquet file presented as a read-only SQLite table.
+// The `parquet` virtual table: one Parquet file, or a dataset of many, presented as a
+// read-only SQLite table.
 //
 // USAGE
 //
-//   CREATE VIRTUAL TABLE t USING parquet('path/to/file.parquet' [, key=value ...]);
-//   CREATE VIRTUAL TABLE t USING parquet(filename='path/to/file.parquet', ...);
+//   CREATE VIRTUAL TABLE t USING parquet('path' [, key=value ...]);
+//   CREATE VIRTUAL TABLE t USING parquet(filename='path', ...);
+//
+// PATH is a file, a directory (every *.parquet file below it, recursively) or a glob
+// (`*`, `?`, `[...]` within a path segment, `**` for any number of directories); the rules
+// are in file_list.h. The files are read in sorted path order as one table.
 //
 // Options (values may be quoted with '...' or "..."; keys are case-insensitive; an unknown
 // or repeated key is an error naming it):
 //
-//   filename=PATH          the Parquet file (also accepted as the first, unnamed argument)
+//   filename=PATH          the file, directory or glob (also the first, unnamed argument)
 //   binary_as_string=0|1   unannotated BYTE_ARRAY columns as TEXT instead of BLOB (default 0)
 //   decimal_as=real|text   DECIMAL columns as REAL (default) or as exact decimal TEXT
 //   timestamp_as=text|unixepoch|unixepoch_ms|unixepoch_us|julianday
 //                          how DATE, TIMESTAMP and INT96 columns are presented (default text)
 //   verify_crc=0|1         check page CRCs where the writer stored them (default 1)
+//   union_by_name=0|1      combine files whose columns differ, by column name (default 0)
+//   hive_partitioning=0|1  key=value directories as columns (default: on when the first
+//                          file's path has a key=value directory)
 //
-// The table has one column per top-level field of the file, named as in the file (a name
-// that repeats case-insensitively gets a suffix _1, _2, ...), with the declared types of
+// COLUMNS
+//
+// One column per top-level field, named as in the file (a name that repeats
+// case-insensitively gets a suffix _1, _2, ...), with the declared types of
 // column_mapping.h. A nested field (group, LIST, MAP or repeated field) is one column of
-// JSON text with the JSON subtype (the rules are in nested_json.h). The rowid is the row's
-// 0-based position in the file.
+// JSON text with the JSON subtype (nested_json.h). Then the hive partition keys, then two
+// HIDDEN columns (not in SELECT *): filename (TEXT, the file's path as the file list gave
+// it) and file_row_number (INTEGER, 0-based row within its file). The rowid is the row's
+// 0-based position in the whole dataset (rows of earlier files first).
+//
+// SCHEMAS OF MANY FILES
+//
+// By default every file must have the first file's top-level fields: same names, same order,
+// same SQLite types (the first word of the declared type, so DECIMAL(4,2) and DECIMAL(10,2)
+// match as REAL; each file's values are converted by its own mapping), nested in both or
+// in neither; the first file that differs is an error naming it and the first file
+// (checked when a scan reaches it). With union_by_name=1 every file's footer is read at
+// CREATE time: the columns are the first file's, then each name first seen in a later file,
+// in file order (names match exactly); a file without a column reads NULL there. A column
+// whose type differs between files is declared with the type of the first file that has
+// it; each file's values are converted by that file's own mapping (so an INTEGER column
+// may hold the REAL or TEXT values of another file; SQLite's column affinity applies to
+// comparisons). A column nested (JSON) in one file and flat in another is an error.
+//
+// HIVE PARTITIONING
+//
+// Every directory segment `key=value` of a file's path (percent-escapes decoded) gives a
+// partition column `key`, in order of first appearance over the files; a file without the
+// key reads NULL, as does the value __HIVE_DEFAULT_PARTITION__. A key's declared type is
+// INTEGER when all its values are 64-bit integers, else REAL when all are numbers, else
+// TEXT; values are converted to that type. A key whose name equals a file column gets the
+// usual suffix.
 //
 // HOW A SCAN WORKS
 //
-// The cursor walks the row groups in order. Columns are decoded lazily: the first time
-// xColumn asks for column i in a row group, that column's chunk is read and decoded in
-// batches of up to kBatchSlots values; columns the query never asks for are never read,
-// and rows a column is not asked for are skipped (whole pages without decompression).
-// Memory is bounded by one row group's chunks of the columns in use.
+// A cursor opens one file at a time, in order: it opens the next file only after closing
+// the previous one, so a scan holds at most one file descriptor whatever the number of
+// files. No footer is cached beyond the cursor's current file (the table keeps only paths,
+// the column list and the partition values). The cursor walks the file's row groups in
+// order. Columns are decoded lazily: the first time xColumn asks for column i in a row
+// group, that column's chunk is read and decoded in batches of up to kBatchSlots values;
+// columns the query never asks for are never read, and rows a column is not asked for are
+// skipped (whole pages without decompression). Memory is bounded by one row group's chunks
+// of the columns in use.
 //
 // The module is registered with SQLITE_VTAB_DIRECTONLY, so views and triggers of a
 // database someone else made cannot make it read files.
 #include "ext/parquet_vtab.h"
 
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ext/column_mapping.h"
+#include "ext/file_list.h"
 #include "ext/nested_json.h"
 #include "ext/sqlite_values.h"
 #include "ext/options.h"
@@ -54,18 +104,49 @@ namespace sqlite_parquet {
 namespace {
 
 constexpr size_t kBatchSlots = 2048;
+constexpr const char* kHiveNullValue = "__HIVE_DEFAULT_PARTITION__";
 
 struct TableOptions {
   std::string filename;
   MappingOptions mapping;
   bool verify_crc = true;
+  bool union_by_name = false;
+  std::optional<bool> hive_partitioning;  // unset: automatic
+};
+
+// A table column that comes from the files' top-level fields.
+struct FileColumn {
+  std::string name;           // as in the file
+  std::string declared_type;  // from the first file that has it
+  bool nested = false;
+};
+
+enum class HiveType : uint8_t { kInteger, kReal, kText };
+
+struct HiveKey {
+  std::string name;
+  HiveType type = HiveType::kText;
+};
+
+struct HiveValue {
+  bool is_null = true;
+  int64_t integer = 0;
+  double real = 0;
+  std::string text;
 };
 
 struct ParquetTable {
   sqlite3_vtab base;  // must come first
   TableOptions options;
-  std::unique_ptr<parquet::ParquetFileReader> file;
-  std::vector<ColumnMapping> columns;
+  std::vector<std::string> files;
+  std::vector<FileColumn> file_columns;
+  std::vector<HiveKey> hive_keys;
+  std::vector<std::vector<HiveValue>> hive_values;  // [file][key]
+  int64_t estimated_rows = 0;
+  // Column numbers: [0, file_columns) file columns, then hive keys, then the hidden two.
+  int hive_column() const { return static_cast<int>(file_columns.size()); }
+  int filename_column() const { return hive_column() + static_cast<int>(hive_keys.size()); }
+  int file_row_number_column() const { return filename_column() + 1; }
 };
 
 // Per-column decoding state of a cursor.
@@ -88,11 +169,15 @@ struct ColumnState {
 
 struct ParquetCursor {
   sqlite3_vtab_cursor base;  // must come first
+  size_t file_index = 0;
+  std::unique_ptr<parquet::ParquetFileReader> file;  // the current file, or null
+  std::vector<ColumnMapping> mappings;  // per file column, for the current file (kNull: absent)
+  int64_t rows_before_file = 0;         // rows of the files before the current one
   int row_group = 0;
   int64_t row = 0;            // row within the row group
   int64_t rows_in_group = 0;
   bool eof = true;
-  std::vector<ColumnState> states;
+  std::vector<ColumnState> states;  // per file column
   std::string text;           // scratch for formatted values
 };
 
@@ -127,7 +212,9 @@ bool ParseTableOptions(int argc, const char* const* argv, TableOptions* options,
       .AddBoolean("binary_as_string")
       .AddEnum("decimal_as", {"real", "text"})
       .AddEnum("timestamp_as", {"text", "unixepoch", "unixepoch_ms", "unixepoch_us", "julianday"})
-      .AddBoolean("verify_crc");
+      .AddBoolean("verify_crc")
+      .AddBoolean("union_by_name")
+      .AddBoolean("hive_partitioning");
   ParsedOptions parsed;
   if (!set.Parse(argc - 3, argv + 3, &parsed, error)) return false;
   options->filename = std::string(parsed.GetString("filename", ""));
@@ -145,10 +232,220 @@ bool ParseTableOptions(int argc, const char* const* argv, TableOptions* options,
                                          TimestampForm::kUnixEpochUs, TimestampForm::kJulianDay};
   options->mapping.timestamp_form = kForms[parsed.GetEnumIndex("timestamp_as", 0)];
   options->verify_crc = parsed.GetBool("verify_crc", true);
+  options->union_by_name = parsed.GetBool("union_by_name", false);
+  if (parsed.Has("hive_partitioning")) options->hive_partitioning = parsed.GetBool("hive_partitioning", false);
   return true;
 }
 
-// xCreate and xConnect: open the file, map its columns and declare the table.
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string PercentDecode(std::string_view text) {
+  std::string decoded;
+  decoded.reserve(text.size());
+  for (size_t i = 0; i < text.size(); i++) {
+    if (text[i] == '%' && i + 2 < text.size() && HexDigit(text[i + 1]) >= 0 && HexDigit(text[i + 2]) >= 0) {
+      decoded += static_cast<char>(HexDigit(text[i + 1]) * 16 + HexDigit(text[i + 2]));
+      i += 2;
+    } else {
+      decoded += text[i];
+    }
+  }
+  return decoded;
+}
+
+// The key=value directory segments of `path` (not its last segment), decoded; a NULL
+// partition value is nullopt.
+std::vector<std::pair<std::string, std::optional<std::string>>> HivePairs(const std::string& path) {
+  std::vector<std::pair<std::string, std::optional<std::string>>> pairs;
+  size_t start = 0;
+  while (true) {
+    size_t slash = path.find('/', start);
+    if (slash == std::string::npos) break;  // the last segment is the file name
+    std::string_view segment(path.data() + start, slash - start);
+    size_t equals = segment.find('=');
+    if (equals != std::string_view::npos && equals > 0) {
+      std::string key = PercentDecode(segment.substr(0, equals));
+      std::string_view raw = segment.substr(equals + 1);
+      std::optional<std::string> value;
+      if (raw != kHiveNullValue) value = PercentDecode(raw);
+      bool replaced = false;
+      for (auto& pair : pairs) {
+        if (pair.first == key) {
+          pair.second = value;
+          replaced = true;
+        }
+      }
+      if (!replaced) pairs.emplace_back(std::move(key), std::move(value));
+    }
+    start = slash + 1;
+  }
+  return pairs;
+}
+
+bool ParseInteger(const std::string& text, int64_t* out) {
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return false;
+  errno = 0;
+  char* end = nullptr;
+  long long value = std::strtoll(text.c_str(), &end, 10);
+  if (errno != 0 || end != text.c_str() + text.size()) return false;
+  *out = value;
+  return true;
+}
+
+bool ParseReal(const std::string& text, double* out) {
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return false;
+  // Only decimal notation: no hex floats, inf or nan.
+  for (char c : text) {
+    if (!std::strchr("0123456789+-.eE", c)) return false;
+  }
+  char* end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || !std::isfinite(value)) return false;
+  *out = value;
+  return true;
+}
+
+// Fills table->hive_keys and table->hive_values from the file paths.
+void CollectHivePartitions(ParquetTable* table) {
+  std::vector<std::vector<std::pair<std::string, std::optional<std::string>>>> per_file;
+  per_file.reserve(table->files.size());
+  for (const std::string& path : table->files) {
+    per_file.push_back(HivePairs(path));
+    for (const auto& pair : per_file.back()) {
+      bool known = false;
+      for (const HiveKey& key : table->hive_keys) known = known || key.name == pair.first;
+      if (!known) table->hive_keys.push_back(HiveKey{pair.first, HiveType::kInteger});
+    }
+  }
+  for (HiveKey& key : table->hive_keys) {
+    bool all_integer = true, all_real = true, any_value = false;
+    for (const auto& pairs : per_file) {
+      for (const auto& pair : pairs) {
+        if (pair.first != key.name || !pair.second) continue;
+        any_value = true;
+        int64_t integer;
+        double real;
+        all_integer = all_integer && ParseInteger(*pair.second, &integer);
+        all_real = all_real && ParseReal(*pair.second, &real);
+      }
+    }
+    key.type = !any_value ? HiveType::kText : all_integer ? HiveType::kInteger : all_real ? HiveType::kReal : HiveType::kText;
+  }
+  table->hive_values.resize(table->files.size());
+  for (size_t f = 0; f < table->files.size(); f++) {
+    table->hive_values[f].resize(table->hive_keys.size());
+    for (size_t k = 0; k < table->hive_keys.size(); k++) {
+      HiveValue& value = table->hive_values[f][k];
+      for (const auto& pair : per_file[f]) {
+        if (pair.first != table->hive_keys[k].name || !pair.second) continue;
+        value.is_null = false;
+        value.text = *pair.second;
+        if (table->hive_keys[k].type == HiveType::kInteger) ParseInteger(value.text, &value.integer);
+        if (table->hive_keys[k].type == HiveType::kReal) ParseReal(value.text, &value.real);
+      }
+    }
+  }
+}
+
+std::string FieldName(const parquet::Schema& schema, size_t field) {
+  return schema.node(schema.top_level_fields()[field]).name;
+}
+
+// The mappings of the table's file columns for one file; throws (naming the file) when the
+// file does not fit the table (see the manual: schemas of many files).
+std::vector<ColumnMapping> MapFileColumns(const ParquetTable& table, const parquet::ParquetFileReader& file,
+                                          const std::string& path) {
+  const parquet::Schema& schema = file.schema();
+  const size_t num_fields = schema.top_level_fields().size();
+  std::vector<ColumnMapping> mappings(table.file_columns.size());
+  if (!table.options.union_by_name) {
+    // Files match when each column has the same name, the same SQLite type (the first word
+    // of the declared type: DECIMAL(4,2) and DECIMAL(10,2) are both REAL) and is nested in
+    // both or in neither.
+    auto sqlite_type = [](const std::string& declared) { return declared.substr(0, declared.find(' ')); };
+    for (size_t c = 0; c < std::max(num_fields, table.file_columns.size()); c++) {
+      const FileColumn* expected = c < table.file_columns.size() ? &table.file_columns[c] : nullptr;
+      std::string found = "no column";
+      bool same = false;
+      if (c < num_fields) {
+        ColumnMapping mapping = MapTopLevelField(schema, static_cast<int>(c), table.options.mapping);
+        const std::string name = FieldName(schema, c);
+        found = "'" + name + " " + mapping.declared_type + "'";
+        same = expected && expected->name == name && (mapping.kind == ValueKind::kNested) == expected->nested &&
+               sqlite_type(mapping.declared_type) == sqlite_type(expected->declared_type);
+        if (same) mappings[c] = std::move(mapping);
+      }
+      if (!same) {
+        throw parquet::ParquetError(
+            "parquet file " + path + " does not match the schema of " + table.files[0] + ": column " +
+            std::to_string(c + 1) + " is " + found + " in that file but " +
+            (expected ? "'" + expected->name + " " + expected->declared_type + "'" : std::string("no column")) +
+            " in the first file (union_by_name=1 combines files by column name)");
+      }
+    }
+    return mappings;
+  }
+  for (size_t c = 0; c < table.file_columns.size(); c++) {
+    for (size_t f = 0; f < num_fields; f++) {
+      if (FieldName(schema, f) != table.file_columns[c].name) continue;
+      mappings[c] = MapTopLevelField(schema, static_cast<int>(f), table.options.mapping);
+      break;
+    }
+  }
+  return mappings;
+}
+
+// Adds the fields of one file to table->file_columns by name (union_by_name=1).
+void UnionFileColumns(ParquetTable* table, const parquet::ParquetFileReader& file, const std::string& path) {
+  const parquet::Schema& schema = file.schema();
+  for (size_t f = 0; f < schema.top_level_fields().size(); f++) {
+    ColumnMapping mapping = MapTopLevelField(schema, static_cast<int>(f), table->options.mapping);
+    const std::string name = FieldName(schema, f);
+    const bool nested = mapping.kind == ValueKind::kNested;
+    bool found = false;
+    for (const FileColumn& column : table->file_columns) {
+      if (column.name != name) continue;
+      found = true;
+      if (column.nested != nested) {
+        throw parquet::ParquetError("column '" + name + "' is " + (nested ? "nested" : "not nested") + " in parquet file " +
+                                    path + " but " + (column.nested ? "nested" : "not nested") +
+                                    " in an earlier file: union_by_name cannot combine them");
+      }
+    }
+    if (!found) table->file_columns.push_back(FileColumn{name, mapping.declared_type, nested});
+  }
+}
+
+// Whether `path` names a set of files (a glob or a directory) rather than one file.
+bool IsDataset(const std::string& path) {
+  struct stat info;
+  if (::stat(path.c_str(), &info) == 0) return S_ISDIR(info.st_mode);
+  return HasGlobCharacters(path);
+}
+
+// The files of the table (file_list.h). A plain path that does not exist is passed on as
+// it is, so that opening it reports the system's error; a directory without Parquet files
+// says it is a directory.
+std::vector<std::string> ListFiles(const std::string& path) {
+  struct stat info;
+  const bool exists = ::stat(path.c_str(), &info) == 0;
+  if (!exists && !HasGlobCharacters(path)) return {path};
+  try {
+    return ExpandFilePath(path);
+  } catch (const FileListError&) {
+    if (exists && S_ISDIR(info.st_mode)) {
+      throw FileListError("'" + path + "' is a directory with no .parquet files below it");
+    }
+    throw;
+  }
+}
+
+// xCreate and xConnect: list the files, read the schema, declare the table.
 int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out) {
   *out = nullptr;
   std::unique_ptr<ParquetTable> table;
@@ -160,18 +457,43 @@ int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab*
       *error_out = sqlite3_mprintf("%s", error.c_str());
       return SQLITE_ERROR;
     }
-    table->file = parquet::ParquetFileReader::Open(table->options.filename);
-    const parquet::Schema& schema = table->file->schema();
-    const size_t num_fields = schema.top_level_fields().size();
-    if (num_fields == 0) {
-      *error_out = sqlite3_mprintf("parquet file %s has no columns", table->options.filename.c_str());
-      return SQLITE_ERROR;
+    table->files = ListFiles(table->options.filename);
+    {
+      // Only the first file's footer is needed (all of them with union_by_name); each is
+      // closed before the next is opened.
+      auto first = parquet::ParquetFileReader::Open(table->files[0]);
+      const parquet::Schema& schema = first->schema();
+      const size_t num_fields = schema.top_level_fields().size();
+      if (num_fields == 0) {
+        *error_out = sqlite3_mprintf("parquet file %s has no columns", table->files[0].c_str());
+        return SQLITE_ERROR;
+      }
+      if (table->options.union_by_name) {
+        UnionFileColumns(table.get(), *first, table->files[0]);
+      } else {
+        for (size_t f = 0; f < num_fields; f++) {
+          ColumnMapping mapping = MapTopLevelField(schema, static_cast<int>(f), table->options.mapping);
+          table->file_columns.push_back(
+              FileColumn{FieldName(schema, f), mapping.declared_type, mapping.kind == ValueKind::kNested});
+        }
+      }
+      table->estimated_rows = first->num_rows() * static_cast<int64_t>(table->files.size());
     }
+    if (table->options.union_by_name) {
+      for (size_t i = 1; i < table->files.size(); i++) {
+        auto file = parquet::ParquetFileReader::Open(table->files[i]);
+        UnionFileColumns(table.get(), *file, table->files[i]);
+      }
+    }
+    // Automatic only for a directory or glob: a single named file is read as it is.
+    const bool hive = table->options.hive_partitioning
+                          ? *table->options.hive_partitioning
+                          : IsDataset(table->options.filename) && !HivePairs(table->files[0]).empty();
+    if (hive) CollectHivePartitions(table.get());
+
     std::string sql = "CREATE TABLE x(";
     std::vector<std::string> used_names;
-    for (size_t f = 0; f < num_fields; f++) {
-      ColumnMapping mapping = MapTopLevelField(schema, static_cast<int>(f), table->options.mapping);
-      std::string name = schema.node(schema.top_level_fields()[f]).name;
+    auto add_column = [&](const std::string& name, const std::string& type) {
       std::string unique = name;
       for (int suffix = 1;; suffix++) {
         bool clash = false;
@@ -179,12 +501,16 @@ int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab*
         if (!clash) break;
         unique = name + "_" + std::to_string(suffix);
       }
+      if (!used_names.empty()) sql += ", ";
       used_names.push_back(unique);
-      if (f) sql += ", ";
       sql += QuoteIdentifier(unique);
-      if (!mapping.declared_type.empty()) sql += " " + mapping.declared_type;
-      table->columns.push_back(std::move(mapping));
-    }
+      if (!type.empty()) sql += " " + type;
+    };
+    for (const FileColumn& column : table->file_columns) add_column(column.name, column.declared_type);
+    static const char* const kHiveTypes[] = {"INTEGER", "REAL", "TEXT"};
+    for (const HiveKey& key : table->hive_keys) add_column(key.name, kHiveTypes[static_cast<int>(key.type)]);
+    add_column("filename", "TEXT HIDDEN");
+    add_column("file_row_number", "INTEGER HIDDEN");
     sql += ")";
     int rc = sqlite3_declare_vtab(db, sql.c_str());
     if (rc != SQLITE_OK) {
@@ -217,8 +543,9 @@ int Disconnect(sqlite3_vtab* vtab) {
 int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);
   // No constraint is pushed down yet: SQLite filters every row itself. The cost grows with
-  // the number of columns used, since only those are decoded.
-  int64_t rows = table->file->num_rows();
+  // the number of columns used, since only those are decoded. The row count is estimated
+  // from the first file.
+  int64_t rows = table->estimated_rows;
   int used = 0;
   for (int i = 0; i < 64; i++) used += (info->colUsed >> i) & 1;
   info->estimatedRows = rows;
@@ -232,7 +559,7 @@ int Open(sqlite3_vtab* vtab, sqlite3_vtab_cursor** out) {
     ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);
     auto cursor = std::make_unique<ParquetCursor>();
     std::memset(&cursor->base, 0, sizeof(cursor->base));
-    cursor->states.resize(table->columns.size());
+    cursor->states.resize(table->file_columns.size());
     *out = &cursor.release()->base;
     return SQLITE_OK;
   } catch (const std::bad_alloc&) {
@@ -245,48 +572,95 @@ int Close(sqlite3_vtab_cursor* cursor) {
   return SQLITE_OK;
 }
 
-// Moves to the first row at or after (row_group, row) that exists.
-void SettleOnRow(ParquetCursor* cursor, const parquet::ParquetFileReader& file) {
-  while (cursor->row_group < file.num_row_groups()) {
-    cursor->rows_in_group = file.row_group_num_rows(cursor->row_group);
-    if (cursor->row < cursor->rows_in_group) {
-      cursor->eof = false;
-      return;
+// Makes file `index` the cursor's current file: the readers of the previous file and the
+// file itself are closed first, so at most one file is open.
+void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
+  for (ColumnState& state : cursor->states) state = ColumnState();
+  cursor->file.reset();
+  cursor->mappings.clear();
+  cursor->file_index = index;
+  cursor->row_group = 0;
+  cursor->row = 0;
+  cursor->file = parquet::ParquetFileReader::Open(table.files[index]);
+  cursor->mappings = MapFileColumns(table, *cursor->file, table.files[index]);
+}
+
+// Moves to the first row at or after (file, row_group, row) that exists, going on to the
+// next files as needed.
+void SettleOnRow(ParquetCursor* cursor, const ParquetTable& table) {
+  while (true) {
+    const parquet::ParquetFileReader& file = *cursor->file;
+    while (cursor->row_group < file.num_row_groups()) {
+      cursor->rows_in_group = file.row_group_num_rows(cursor->row_group);
+      if (cursor->row < cursor->rows_in_group) {
+        cursor->eof = false;
+        return;
+      }
+      cursor->row_group++;
+      cursor->row = 0;
     }
-    cursor->row_group++;
-    cursor->row = 0;
+    if (cursor->file_index + 1 >= table.files.size()) break;
+    cursor->rows_before_file += file.num_rows();
+    OpenFile(cursor, table, cursor->file_index + 1);
   }
   cursor->eof = true;
 }
 
 int Filter(sqlite3_vtab_cursor* base, int, const char*, int, sqlite3_value**) {
   ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
-  cursor->row_group = 0;
-  cursor->row = 0;
-  for (ColumnState& state : cursor->states) state.row_group = -1;
-  SettleOnRow(cursor, *TableOf(base)->file);
-  return SQLITE_OK;
+  const ParquetTable& table = *TableOf(base);
+  try {
+    cursor->eof = true;
+    cursor->rows_before_file = 0;
+    if (cursor->file && cursor->file_index == 0) {
+      cursor->row_group = 0;
+      cursor->row = 0;
+      for (ColumnState& state : cursor->states) state.row_group = -1;
+    } else {
+      OpenFile(cursor, table, 0);
+    }
+    SettleOnRow(cursor, table);
+    return SQLITE_OK;
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  } catch (const std::exception& e) {
+    cursor->eof = true;
+    SetError(base->pVtab, e.what());
+    return SQLITE_ERROR;
+  }
 }
 
 int Next(sqlite3_vtab_cursor* base) {
   ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
-  cursor->row++;
-  if (cursor->row >= cursor->rows_in_group) SettleOnRow(cursor, *TableOf(base)->file);
-  return SQLITE_OK;
+  try {
+    cursor->row++;
+    if (cursor->row >= cursor->rows_in_group) SettleOnRow(cursor, *TableOf(base));
+    return SQLITE_OK;
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  } catch (const std::exception& e) {
+    cursor->eof = true;
+    SetError(base->pVtab, e.what());
+    return SQLITE_ERROR;
+  }
 }
 
 int Eof(sqlite3_vtab_cursor* base) { return reinterpret_cast<ParquetCursor*>(base)->eof ? 1 : 0; }
 
+int64_t RowInFile(const ParquetCursor* cursor) {
+  return cursor->file->row_group_first_row(cursor->row_group) + cursor->row;
+}
+
 int Rowid(sqlite3_vtab_cursor* base, sqlite3_int64* rowid) {
   ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
-  *rowid = TableOf(base)->file->row_group_first_row(cursor->row_group) + cursor->row;
+  *rowid = cursor->rows_before_file + RowInFile(cursor);
   return SQLITE_OK;
 }
 
 // Positions `state` on the cursor's current row; returns the value index of that row in the
 // batch, or -1 when the row is NULL.
 int64_t PositionColumn(ParquetCursor* cursor, const ParquetTable& table, int leaf, ColumnState* state) {
-  const parquet::ParquetFileReader& file = *table.file;
+  const parquet::ParquetFileReader& file = *cursor->file;
   if (state->row_group != cursor->row_group) {
     if (!state->reader) {
       parquet::ColumnReaderOptions options;
@@ -337,8 +711,8 @@ void PositionNestedColumn(ParquetCursor* cursor, const ParquetTable& table, int 
   if (!state->assembler) {
     parquet::ColumnReaderOptions options;
     options.verify_crc = table.options.verify_crc;
-    state->assembler = std::make_unique<parquet::RecordAssembler>(*table.file, field, options, kBatchSlots);
-    state->renderer = std::make_unique<NestedJsonRenderer>(table.file->schema(), state->assembler->shape(),
+    state->assembler = std::make_unique<parquet::RecordAssembler>(*cursor->file, field, options, kBatchSlots);
+    state->renderer = std::make_unique<NestedJsonRenderer>(cursor->file->schema(), state->assembler->shape(),
                                                            table.options.mapping);
   }
   if (state->row_group == cursor->row_group && state->json_row == cursor->row) return;
@@ -367,10 +741,11 @@ int NestedColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ct
   }
   const int limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
   if (state->json.size() > static_cast<size_t>(limit)) {
-    const parquet::Schema& schema = table->file->schema();
+    const parquet::Schema& schema = cursor->file->schema();
     std::string message = "the value of nested column '" +
                           schema.node(schema.top_level_fields()[static_cast<size_t>(mapping.nested_field)]).name +
-                          "' in row " + std::to_string(table->file->row_group_first_row(cursor->row_group) + cursor->row) +
+                          "' in row " + std::to_string(RowInFile(cursor)) + " of " +
+                          table->files[cursor->file_index] +
                           " is " + std::to_string(state->json.size()) +
                           " bytes of JSON, more than SQLite's maximum length of " + std::to_string(limit) +
                           " bytes (SQLITE_MAX_LENGTH)";
@@ -386,7 +761,28 @@ int NestedColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ct
 int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
   ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
   ParquetTable* table = TableOf(base);
-  const ColumnMapping& mapping = table->columns[static_cast<size_t>(column)];
+  if (column >= table->hive_column()) {
+    if (column == table->filename_column()) {
+      const std::string& path = table->files[cursor->file_index];
+      sqlite3_result_text64(ctx, path.data(), path.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+    } else if (column == table->file_row_number_column()) {
+      sqlite3_result_int64(ctx, RowInFile(cursor));
+    } else {
+      const size_t key = static_cast<size_t>(column - table->hive_column());
+      const HiveValue& value = table->hive_values[cursor->file_index][key];
+      if (value.is_null) {
+        sqlite3_result_null(ctx);
+      } else if (table->hive_keys[key].type == HiveType::kInteger) {
+        sqlite3_result_int64(ctx, value.integer);
+      } else if (table->hive_keys[key].type == HiveType::kReal) {
+        sqlite3_result_double(ctx, value.real);
+      } else {
+        sqlite3_result_text64(ctx, value.text.data(), value.text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+      }
+    }
+    return SQLITE_OK;
+  }
+  const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(column)];
   if (mapping.kind != ValueKind::kNested && (mapping.leaf_column < 0 || mapping.kind == ValueKind::kNull)) {
     sqlite3_result_null(ctx);
     return SQLITE_OK;

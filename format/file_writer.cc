@@ -1443,14 +1443,18 @@ class TypedColumnChunkWriter final : public ColumnChunkWriter {
   // and those left in the batch (at least twice the values so far), its distinct count
   // extrapolated from the values so far. The dictionary's size (entries, then an index of
   // the entry count's bit width per value) against AlternativeBytesPerValue per value;
-  // sizes before compression. Gives up on the dictionary when it is the larger.
+  // sizes before compression. Gives up on the dictionary when it is the larger. Values
+  // that were all different tell little about how many different ones will come (a cycle
+  // of 5000 values looks unique for 5000 values): then the first window only waits for
+  // the next.
   void WatchDictionary(size_t count) {
     if constexpr (!std::is_same_v<T, bool>) {
       dictionary_values_ += count;
       if (dictionary_values_ < next_window_end_) return;
-      next_window_end_ = dictionary_values_ * 2;
+      while (next_window_end_ <= dictionary_values_) next_window_end_ *= 2;
       const double seen = static_cast<double>(dictionary_values_);
       const double entries = static_cast<double>(dictionary_->dictionary_size());
+      if (entries >= seen && dictionary_values_ < 2 * kFirstWindowValues) return;
       const double total = std::max(2 * seen, seen + static_cast<double>(batch_values_left_));
       const double final_entries = std::max(1.0, ExtrapolateDistinct(seen, entries, total));
       const double entry_bytes = static_cast<double>(dictionary_->dictionary_page_bytes()) / entries;

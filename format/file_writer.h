@@ -97,8 +97,9 @@ struct WriterOptions {
   //    left in the current batch count; the distinct count is extrapolated): entries plus
   //    index bits against PLAIN bytes, or the delta-packed size estimated from the values'
   //    deltas for integers; sizes before compression. The dictionary ends when it is the
-  //    larger, or at dictionary_page_size_limit: low-cardinality columns keep it, unique
-  //    ones and sorted integers leave it after the first 4096 values.
+  //    larger, or at dictionary_page_size_limit: low-cardinality columns keep it; sorted
+  //    integers leave it after 4096 values, unique columns after 8192 (values all
+  //    different so far could be a long cycle, so the first look waits for a second).
   //  - What follows the dictionary (or, without a dictionary, the whole chunk) is PLAIN or
   //    the alternative, whichever encodes a sample of the chunk's first values (up to 4096,
   //    256 KiB) smaller after compression with the chunk's codec. Without a dictionary the

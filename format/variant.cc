@@ -1,0 +1,345 @@
+// Variant binary encoding -> JSON text (see format/variant.h).
+#include "format/variant.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "format/error.h"
+#include "format/logical_values.h"
+
+namespace parquet {
+namespace {
+
+// Little-endian unsigned integer of `size` (1..4) bytes.
+uint32_t ReadUnsigned(const uint8_t* p, uint32_t size) {
+  uint32_t value = 0;
+  for (uint32_t i = 0; i < size; ++i) value |= static_cast<uint32_t>(p[i]) << (8 * i);
+  return value;
+}
+
+template <class T> T ReadLittleEndian(const uint8_t* p) {
+  uint64_t bits = 0;
+  for (size_t i = 0; i < sizeof(T); ++i) bits |= static_cast<uint64_t>(p[i]) << (8 * i);
+  T value;
+  if constexpr (sizeof(T) == 8) {
+    std::memcpy(&value, &bits, 8);
+  } else {
+    const auto narrow = static_cast<uint32_t>(bits);
+    if constexpr (sizeof(T) == 4) {
+      std::memcpy(&value, &narrow, 4);
+    } else {
+      const auto narrower = static_cast<uint16_t>(bits);
+      if constexpr (sizeof(T) == 2) {
+        std::memcpy(&value, &narrower, 2);
+      } else {
+        value = static_cast<T>(static_cast<uint8_t>(bits));
+      }
+    }
+  }
+  return value;
+}
+
+void Need(size_t available, size_t needed, const char* what) {
+  if (needed > available) {
+    throw ParquetError(std::string("variant value truncated: ") + what + " needs " +
+                       std::to_string(needed) + " bytes, " + std::to_string(available) +
+                       " available");
+  }
+}
+
+template <class T> void AppendInteger(T value, std::string* out) {
+  char buffer[24];
+  const auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  out->append(buffer, result.ptr);
+}
+
+// The shortest digits that read back as the same value of T, in JavaScript's number form
+// (1e+21, 1e-7, 0.000001, 123), with ".0" added when there is neither '.' nor exponent.
+template <class T> void AppendFloating(T value, std::string* out) {
+  if (!std::isfinite(value)) {
+    out->append("null");
+    return;
+  }
+  char buffer[48];
+  const auto result = std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::scientific);
+  const std::string_view text(buffer, static_cast<size_t>(result.ptr - buffer));
+  const size_t e = text.find('e');
+  size_t start = 0;
+  if (text[0] == '-') {
+    out->push_back('-');
+    start = 1;
+  }
+  std::string digits;
+  for (size_t i = start; i < e; ++i) {
+    if (text[i] != '.') digits.push_back(text[i]);
+  }
+  int exponent = 0;
+  std::from_chars(text.data() + e + (text[e + 1] == '+' ? 2 : 1), text.data() + text.size(), exponent);
+  const int k = static_cast<int>(digits.size());
+  const int n = exponent + 1;  // position of the decimal point after the first n digits
+  if (k <= n && n <= 21) {
+    out->append(digits);
+    out->append(static_cast<size_t>(n - k), '0');
+    out->append(".0");
+  } else if (0 < n && n <= 21) {
+    out->append(digits, 0, static_cast<size_t>(n));
+    out->push_back('.');
+    out->append(digits, static_cast<size_t>(n));
+  } else if (-6 < n && n <= 0) {
+    out->append("0.");
+    out->append(static_cast<size_t>(-n), '0');
+    out->append(digits);
+  } else {
+    out->push_back(digits[0]);
+    if (k > 1) {
+      out->push_back('.');
+      out->append(digits, 1);
+    }
+    out->push_back('e');
+    out->push_back(n - 1 < 0 ? '-' : '+');
+    out->append(std::to_string(n - 1 < 0 ? 1 - n : n - 1));
+  }
+}
+
+void AppendBase64(const uint8_t* bytes, size_t length, std::string* out) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  out->push_back('"');
+  size_t i = 0;
+  for (; i + 3 <= length; i += 3) {
+    const uint32_t n = (uint32_t{bytes[i]} << 16) | (uint32_t{bytes[i + 1]} << 8) | bytes[i + 2];
+    out->push_back(kAlphabet[(n >> 18) & 63]);
+    out->push_back(kAlphabet[(n >> 12) & 63]);
+    out->push_back(kAlphabet[(n >> 6) & 63]);
+    out->push_back(kAlphabet[n & 63]);
+  }
+  if (i < length) {
+    uint32_t n = uint32_t{bytes[i]} << 16;
+    if (i + 1 < length) n |= uint32_t{bytes[i + 1]} << 8;
+    out->push_back(kAlphabet[(n >> 18) & 63]);
+    out->push_back(kAlphabet[(n >> 12) & 63]);
+    out->push_back(i + 1 < length ? kAlphabet[(n >> 6) & 63] : '=');
+    out->push_back('=');
+  }
+  out->push_back('"');
+}
+
+void AppendDecimal(const uint8_t* p, size_t available, size_t width, std::string* out) {
+  Need(available, 1 + width, "decimal");
+  const int32_t scale = p[0];
+  if (scale > 38) throw ParquetError("variant decimal scale " + std::to_string(scale) + " exceeds 38");
+  uint8_t big_endian[16];
+  for (size_t i = 0; i < width; ++i) big_endian[i] = p[1 + width - 1 - i];
+  char text[DecimalTextCapacity(16, 38)];
+  const size_t n = FormatDecimalBigEndian(big_endian, width, scale, text, sizeof(text));
+  if (n == 0) throw ParquetError("variant decimal cannot be formatted");
+  out->append(text, n);
+}
+
+void AppendTimestamp(int64_t value, TimeUnit unit, std::string* out) {
+  char text[kTimestampTextCapacity];
+  const size_t n = FormatTimestamp(value, unit, text);
+  out->push_back('"');
+  out->append(text, n);
+  out->push_back('"');
+}
+
+// Appends a primitive (basic type 0) with type id `type`; p/available follow the header.
+void AppendPrimitive(uint32_t type, const uint8_t* p, size_t available, std::string* out) {
+  switch (type) {
+    case 0: out->append("null"); return;
+    case 1: out->append("true"); return;
+    case 2: out->append("false"); return;
+    case 3: Need(available, 1, "int8"); AppendInteger(ReadLittleEndian<int8_t>(p), out); return;
+    case 4: Need(available, 2, "int16"); AppendInteger(ReadLittleEndian<int16_t>(p), out); return;
+    case 5: Need(available, 4, "int32"); AppendInteger(ReadLittleEndian<int32_t>(p), out); return;
+    case 6: Need(available, 8, "int64"); AppendInteger(ReadLittleEndian<int64_t>(p), out); return;
+    case 7: Need(available, 8, "double"); AppendFloating(ReadLittleEndian<double>(p), out); return;
+    case 8: AppendDecimal(p, available, 4, out); return;
+    case 9: AppendDecimal(p, available, 8, out); return;
+    case 10: AppendDecimal(p, available, 16, out); return;
+    case 11: {
+      Need(available, 4, "date");
+      char text[kDateTextCapacity];
+      const size_t n = FormatDate(ReadLittleEndian<int32_t>(p), text);
+      out->push_back('"');
+      out->append(text, n);
+      out->push_back('"');
+      return;
+    }
+    case 12:
+    case 13:
+      Need(available, 8, "timestamp");
+      AppendTimestamp(ReadLittleEndian<int64_t>(p), TimeUnit::MICROS, out);
+      return;
+    case 14: Need(available, 4, "float"); AppendFloating(ReadLittleEndian<float>(p), out); return;
+    case 15:
+    case 16: {
+      Need(available, 4, type == 15 ? "binary length" : "string length");
+      const uint32_t length = ReadUnsigned(p, 4);
+      Need(available - 4, length, type == 15 ? "binary" : "string");
+      if (type == 15) {
+        AppendBase64(p + 4, length, out);
+      } else {
+        AppendVariantJsonString(std::string_view(reinterpret_cast<const char*>(p + 4), length), out);
+      }
+      return;
+    }
+    case 17: {
+      Need(available, 8, "time");
+      char text[kTimeTextCapacity];
+      const size_t n = FormatTime(ReadLittleEndian<int64_t>(p), TimeUnit::MICROS, text);
+      out->push_back('"');
+      out->append(text, n);
+      out->push_back('"');
+      return;
+    }
+    case 18:
+    case 19:
+      Need(available, 8, "timestamp");
+      AppendTimestamp(ReadLittleEndian<int64_t>(p), TimeUnit::NANOS, out);
+      return;
+    case 20: {
+      Need(available, 16, "uuid");
+      char text[kUuidTextCapacity];
+      const size_t n = FormatUuid(p, text);
+      out->push_back('"');
+      out->append(text, n);
+      out->push_back('"');
+      return;
+    }
+    default:
+      throw ParquetError("variant primitive type id " + std::to_string(type) + " is not supported");
+  }
+}
+
+void AppendValue(const VariantMetadata& metadata, const uint8_t* value, size_t length, int depth,
+                 std::string* out) {
+  if (depth > kMaxVariantDepth) {
+    throw ParquetError("variant nesting deeper than " + std::to_string(kMaxVariantDepth) + " levels");
+  }
+  Need(length, 1, "value header");
+  const uint32_t basic_type = value[0] & 3;
+  const uint32_t header = value[0] >> 2;
+  const uint8_t* p = value + 1;
+  const size_t available = length - 1;
+  switch (basic_type) {
+    case 0:
+      AppendPrimitive(header, p, available, out);
+      return;
+    case 1:
+      Need(available, header, "short string");
+      AppendVariantJsonString(std::string_view(reinterpret_cast<const char*>(p), header), out);
+      return;
+    case 2:
+    case 3: {
+      const bool is_object = basic_type == 2;
+      const uint32_t offset_size = (header & 3) + 1;
+      const uint32_t id_size = is_object ? ((header >> 2) & 3) + 1 : 0;
+      const bool is_large = is_object ? (header >> 4) & 1 : (header >> 2) & 1;
+      const uint32_t count_size = is_large ? 4 : 1;
+      Need(available, count_size, "element count");
+      const uint64_t count = ReadUnsigned(p, count_size);
+      const uint64_t ids_start = count_size;
+      const uint64_t offsets_start = ids_start + count * id_size;
+      const uint64_t values_start = offsets_start + (count + 1) * offset_size;
+      Need(available, values_start, is_object ? "object header" : "array header");
+      const size_t values_length = available - values_start;
+      const uint8_t* values = p + values_start;
+      out->push_back(is_object ? '{' : '[');
+      for (uint64_t i = 0; i < count; ++i) {
+        if (i > 0) out->push_back(',');
+        if (is_object) {
+          const uint32_t id = ReadUnsigned(p + ids_start + i * id_size, id_size);
+          AppendVariantJsonString(metadata.Key(id), out);
+          out->push_back(':');
+        }
+        const uint32_t start = ReadUnsigned(p + offsets_start + i * offset_size, offset_size);
+        // Objects may store field values in any order, so a field's value ends at the end
+        // of its own encoding, bounded by the values area; arrays are in order.
+        uint32_t end = ReadUnsigned(p + offsets_start + (i + 1) * offset_size, offset_size);
+        if (is_object) end = static_cast<uint32_t>(values_length);
+        if (start >= values_length || end > values_length || start >= end) {
+          throw ParquetError("variant element offset " + std::to_string(start) +
+                             " is outside the " + std::to_string(values_length) + "-byte values area");
+        }
+        AppendValue(metadata, values + start, end - start, depth + 1, out);
+      }
+      out->push_back(is_object ? '}' : ']');
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+VariantMetadata::VariantMetadata(const uint8_t* bytes, size_t length) : bytes_(bytes), length_(length) {
+  if (length < 1) throw ParquetError("variant metadata is empty");
+  const uint32_t version = bytes[0] & 15;
+  if (version != 1) throw ParquetError("variant metadata version " + std::to_string(version) + " is not supported");
+  offset_size_ = ((bytes[0] >> 6) & 3) + 1;
+  Need(length - 1, offset_size_, "metadata dictionary size");
+  dictionary_size_ = ReadUnsigned(bytes + 1, offset_size_);
+  offsets_start_ = 1 + offset_size_;
+  const uint64_t offsets_bytes = (uint64_t{dictionary_size_} + 1) * offset_size_;
+  if (offsets_bytes > length - offsets_start_) {
+    throw ParquetError("variant metadata truncated: dictionary of " + std::to_string(dictionary_size_) +
+                       " strings does not fit in " + std::to_string(length) + " bytes");
+  }
+  strings_start_ = offsets_start_ + offsets_bytes;
+}
+
+std::string_view VariantMetadata::Key(uint32_t id) const {
+  if (id >= dictionary_size_) {
+    throw ParquetError("variant field id " + std::to_string(id) + " is outside the metadata dictionary of " +
+                       std::to_string(dictionary_size_) + " strings");
+  }
+  const uint32_t start = ReadUnsigned(bytes_ + offsets_start_ + size_t{id} * offset_size_, offset_size_);
+  const uint32_t end = ReadUnsigned(bytes_ + offsets_start_ + (size_t{id} + 1) * offset_size_, offset_size_);
+  if (start > end || end > length_ - strings_start_) {
+    throw ParquetError("variant metadata string " + std::to_string(id) + " has bad offsets");
+  }
+  return std::string_view(reinterpret_cast<const char*>(bytes_ + strings_start_ + start), end - start);
+}
+
+void AppendVariantJson(const VariantMetadata& metadata, const uint8_t* value, size_t length,
+                       std::string* out) {
+  AppendValue(metadata, value, length, 0, out);
+}
+
+std::string VariantToJson(const uint8_t* metadata, size_t metadata_length, const uint8_t* value,
+                          size_t value_length) {
+  const VariantMetadata parsed(metadata, metadata_length);
+  std::string out;
+  AppendVariantJson(parsed, value, value_length, &out);
+  return out;
+}
+
+void AppendVariantJsonString(std::string_view text, std::string* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out->push_back('"');
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    switch (c) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\b': out->append("\\b"); break;
+      case '\f': out->append("\\f"); break;
+      case '\n': out->append("\\n"); break;
+      case '\r': out->append("\\r"); break;
+      case '\t': out->append("\\t"); break;
+      default:
+        if (byte < 0x20) {
+          out->append("\\u00");
+          out->push_back(kHex[byte >> 4]);
+          out->push_back(kHex[byte & 15]);
+        } else {
+          out->push_back(c);
+        }
+    }
+  }
+  out->push_back('"');
+}
+
+}  // namespace parquet

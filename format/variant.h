@@ -1,0 +1,60 @@
+// Decoding of the Parquet Variant binary encoding (VariantEncoding.md in parquet-format):
+// a metadata buffer (version, string dictionary) and a value buffer, turned into JSON text.
+//
+// JSON forms of the variant types (the same text forms as top-level columns and nested
+// JSON, ext/nested_json.h):
+//   null, true/false; int8..int64 exact digits; float/double the shortest digits that read
+//   back as the same value of that width, in JavaScript's number form (1e+21, 1e-7), ".0"
+//   appended when neither '.' nor an exponent appears, NaN and infinities null;
+//   decimal4/8/16 the exact decimal number with `scale` fraction digits;
+//   date "YYYY-MM-DD"; time "HH:MM:SS[.fraction]"; timestamps (micros or nanos, UTC or
+//   not) "YYYY-MM-DD HH:MM:SS[.fraction]" in UTC; binary a base64 string (RFC 4648, '='
+//   padding); string and short string JSON strings; uuid "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx";
+//   object {"key":value,...} in field-id order (keys sorted, as the encoding stores them);
+//   array [...].
+//
+// Every length, offset and dictionary index is checked against its buffer; nesting is
+// limited to kMaxVariantDepth levels. Malformed input throws ParquetError.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace parquet {
+
+inline constexpr int kMaxVariantDepth = 256;
+
+// Parsed view of a variant metadata buffer (the bytes must outlive the view).
+class VariantMetadata {
+ public:
+  // Checks the header, version (1) and the offset table's bounds.
+  VariantMetadata(const uint8_t* bytes, size_t length);
+
+  uint32_t dictionary_size() const { return dictionary_size_; }
+  // The dictionary string at `id`; throws ParquetError when id is out of range or its
+  // offsets are not increasing within the buffer.
+  std::string_view Key(uint32_t id) const;
+
+ private:
+  const uint8_t* bytes_;
+  size_t length_;
+  uint32_t offset_size_ = 1;
+  uint32_t dictionary_size_ = 0;
+  size_t offsets_start_ = 0;
+  size_t strings_start_ = 0;
+};
+
+// Appends the JSON text of the variant value in value[0..length) to *out.
+void AppendVariantJson(const VariantMetadata& metadata, const uint8_t* value, size_t length,
+                       std::string* out);
+
+// Convenience: the JSON text of a metadata + value pair.
+std::string VariantToJson(const uint8_t* metadata, size_t metadata_length, const uint8_t* value,
+                          size_t value_length);
+
+// Appends `text` as a JSON string (quotes included, '"', '\' and control characters escaped).
+void AppendVariantJsonString(std::string_view text, std::string* out);
+
+}  // namespace parquet
