@@ -99,15 +99,4 @@ class NestedJsonRenderer {
   VariantParts variant_;
 };
 
-// Building blocks, exposed for tests.
-
-// Appends `text` as a JSON string (quotes included).
-void AppendJsonString(std::string_view text, std::string* out);
-// Appends the RFC 4648 base64 of `bytes` as a JSON string.
-void AppendJsonBase64(const uint8_t* bytes, size_t length, std::string* out);
-// Appends a JSON number (or null for NaN/infinities) as described above.
-void AppendJsonDouble(double value, std::string* out);
-void AppendJsonFloat(float value, std::string* out);
-void AppendJsonHalf(uint16_t bits, std::string* out);
-
 }  // namespace sqlite_parquet

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "format/error.h"
+#include "format/json_text.h"
 #include "format/logical_values.h"
 
 namespace parquet {
@@ -54,77 +55,6 @@ template <class T> void AppendInteger(T value, std::string* out) {
   out->append(buffer, result.ptr);
 }
 
-// The shortest digits that read back as the same value of T, in JavaScript's number form
-// (1e+21, 1e-7, 0.000001, 123), with ".0" added when there is neither '.' nor exponent.
-template <class T> void AppendFloating(T value, std::string* out) {
-  if (!std::isfinite(value)) {
-    out->append("null");
-    return;
-  }
-  char buffer[48];
-  const auto result = std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::scientific);
-  const std::string_view text(buffer, static_cast<size_t>(result.ptr - buffer));
-  const size_t e = text.find('e');
-  size_t start = 0;
-  if (text[0] == '-') {
-    out->push_back('-');
-    start = 1;
-  }
-  std::string digits;
-  for (size_t i = start; i < e; ++i) {
-    if (text[i] != '.') digits.push_back(text[i]);
-  }
-  int exponent = 0;
-  std::from_chars(text.data() + e + (text[e + 1] == '+' ? 2 : 1), text.data() + text.size(), exponent);
-  const int k = static_cast<int>(digits.size());
-  const int n = exponent + 1;  // position of the decimal point after the first n digits
-  if (k <= n && n <= 21) {
-    out->append(digits);
-    out->append(static_cast<size_t>(n - k), '0');
-    out->append(".0");
-  } else if (0 < n && n <= 21) {
-    out->append(digits, 0, static_cast<size_t>(n));
-    out->push_back('.');
-    out->append(digits, static_cast<size_t>(n));
-  } else if (-6 < n && n <= 0) {
-    out->append("0.");
-    out->append(static_cast<size_t>(-n), '0');
-    out->append(digits);
-  } else {
-    out->push_back(digits[0]);
-    if (k > 1) {
-      out->push_back('.');
-      out->append(digits, 1);
-    }
-    out->push_back('e');
-    out->push_back(n - 1 < 0 ? '-' : '+');
-    out->append(std::to_string(n - 1 < 0 ? 1 - n : n - 1));
-  }
-}
-
-void AppendBase64(const uint8_t* bytes, size_t length, std::string* out) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  out->push_back('"');
-  size_t i = 0;
-  for (; i + 3 <= length; i += 3) {
-    const uint32_t n = (uint32_t{bytes[i]} << 16) | (uint32_t{bytes[i + 1]} << 8) | bytes[i + 2];
-    out->push_back(kAlphabet[(n >> 18) & 63]);
-    out->push_back(kAlphabet[(n >> 12) & 63]);
-    out->push_back(kAlphabet[(n >> 6) & 63]);
-    out->push_back(kAlphabet[n & 63]);
-  }
-  if (i < length) {
-    uint32_t n = uint32_t{bytes[i]} << 16;
-    if (i + 1 < length) n |= uint32_t{bytes[i + 1]} << 8;
-    out->push_back(kAlphabet[(n >> 18) & 63]);
-    out->push_back(kAlphabet[(n >> 12) & 63]);
-    out->push_back(i + 1 < length ? kAlphabet[(n >> 6) & 63] : '=');
-    out->push_back('=');
-  }
-  out->push_back('"');
-}
-
 void AppendDecimal(const uint8_t* p, size_t available, size_t width, std::string* out) {
   Need(available, 1 + width, "decimal");
   const int32_t scale = p[0];
@@ -155,7 +85,7 @@ void AppendPrimitive(uint32_t type, const uint8_t* p, size_t available, std::str
     case 4: Need(available, 2, "int16"); AppendInteger(ReadLittleEndian<int16_t>(p), out); return;
     case 5: Need(available, 4, "int32"); AppendInteger(ReadLittleEndian<int32_t>(p), out); return;
     case 6: Need(available, 8, "int64"); AppendInteger(ReadLittleEndian<int64_t>(p), out); return;
-    case 7: Need(available, 8, "double"); AppendFloating(ReadLittleEndian<double>(p), out); return;
+    case 7: Need(available, 8, "double"); AppendJsonDouble(ReadLittleEndian<double>(p), out); return;
     case 8: AppendDecimal(p, available, 4, out); return;
     case 9: AppendDecimal(p, available, 8, out); return;
     case 10: AppendDecimal(p, available, 16, out); return;
@@ -173,16 +103,16 @@ void AppendPrimitive(uint32_t type, const uint8_t* p, size_t available, std::str
       Need(available, 8, "timestamp");
       AppendTimestamp(ReadLittleEndian<int64_t>(p), TimeUnit::MICROS, out);
       return;
-    case 14: Need(available, 4, "float"); AppendFloating(ReadLittleEndian<float>(p), out); return;
+    case 14: Need(available, 4, "float"); AppendJsonFloat(ReadLittleEndian<float>(p), out); return;
     case 15:
     case 16: {
       Need(available, 4, type == 15 ? "binary length" : "string length");
       const uint32_t length = ReadUnsigned(p, 4);
       Need(available - 4, length, type == 15 ? "binary" : "string");
       if (type == 15) {
-        AppendBase64(p + 4, length, out);
+        AppendJsonBase64(p + 4, length, out);
       } else {
-        AppendVariantJsonString(std::string_view(reinterpret_cast<const char*>(p + 4), length), out);
+        AppendJsonString(std::string_view(reinterpret_cast<const char*>(p + 4), length), out);
       }
       return;
     }
@@ -230,7 +160,7 @@ void AppendValue(const VariantMetadata& metadata, const uint8_t* value, size_t l
       return;
     case 1:
       Need(available, header, "short string");
-      AppendVariantJsonString(std::string_view(reinterpret_cast<const char*>(p), header), out);
+      AppendJsonString(std::string_view(reinterpret_cast<const char*>(p), header), out);
       return;
     case 2:
     case 3: {
@@ -252,7 +182,7 @@ void AppendValue(const VariantMetadata& metadata, const uint8_t* value, size_t l
         if (i > 0) out->push_back(',');
         if (is_object) {
           const uint32_t id = ReadUnsigned(p + ids_start + i * id_size, id_size);
-          AppendVariantJsonString(metadata.Key(id), out);
+          AppendJsonString(metadata.Key(id), out);
           out->push_back(':');
         }
         const uint32_t start = ReadUnsigned(p + offsets_start + i * offset_size, offset_size);
@@ -314,32 +244,6 @@ std::string VariantToJson(const uint8_t* metadata, size_t metadata_length, const
   std::string out;
   AppendVariantJson(parsed, value, value_length, &out);
   return out;
-}
-
-void AppendVariantJsonString(std::string_view text, std::string* out) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out->push_back('"');
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    switch (c) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\b': out->append("\\b"); break;
-      case '\f': out->append("\\f"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
-      default:
-        if (byte < 0x20) {
-          out->append("\\u00");
-          out->push_back(kHex[byte >> 4]);
-          out->push_back(kHex[byte & 15]);
-        } else {
-          out->push_back(c);
-        }
-    }
-  }
-  out->push_back('"');
 }
 
 }  // namespace parquet

@@ -54,7 +54,4 @@ void AppendVariantJson(const VariantMetadata& metadata, const uint8_t* value, si
 std::string VariantToJson(const uint8_t* metadata, size_t metadata_length, const uint8_t* value,
                           size_t value_length);
 
-// Appends `text` as a JSON string (quotes included, '"', '\' and control characters escaped).
-void AppendVariantJsonString(std::string_view text, std::string* out);
-
 }  // namespace parquet

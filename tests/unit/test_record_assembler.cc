@@ -21,6 +21,7 @@
 #include "format/error.h"
 #include "format/file_reader.h"
 #include "format/file_writer.h"
+#include "format/json_text.h"
 #include "format/record_assembler.h"
 
 using namespace parquet;
@@ -387,7 +388,7 @@ TEST_CASE("record assembler: every leaf type inside JSON") {
 TEST_CASE("nested JSON: numbers") {
   auto d = [](double v) {
     std::string s;
-    sqlite_parquet::AppendJsonDouble(v, &s);
+    parquet::AppendJsonDouble(v, &s);
     return s;
   };
   CHECK(d(0.1) == "0.1");
@@ -410,7 +411,7 @@ TEST_CASE("nested JSON: numbers") {
   CHECK(d(-std::numeric_limits<double>::infinity()) == "null");
   auto f = [](float v) {
     std::string s;
-    sqlite_parquet::AppendJsonFloat(v, &s);
+    parquet::AppendJsonFloat(v, &s);
     return s;
   };
   CHECK(f(1.1f) == "1.1");
@@ -419,7 +420,7 @@ TEST_CASE("nested JSON: numbers") {
   CHECK(f(16777216.0f) == "16777216.0");
   auto h = [](uint16_t bits) {
     std::string s;
-    sqlite_parquet::AppendJsonHalf(bits, &s);
+    parquet::AppendJsonHalf(bits, &s);
     return s;
   };
   CHECK(h(0x3c00) == "1.0");
@@ -435,7 +436,7 @@ TEST_CASE("nested JSON: numbers") {
 TEST_CASE("nested JSON: strings and base64") {
   auto s = [](std::string_view text) {
     std::string out;
-    sqlite_parquet::AppendJsonString(text, &out);
+    parquet::AppendJsonString(text, &out);
     return out;
   };
   CHECK(s("") == "\"\"");
@@ -445,7 +446,7 @@ TEST_CASE("nested JSON: strings and base64") {
   CHECK(s("\xe2\x82\xac") == "\"\xe2\x82\xac\"");
   auto b = [](const std::string& bytes) {
     std::string out;
-    sqlite_parquet::AppendJsonBase64(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), &out);
+    parquet::AppendJsonBase64(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), &out);
     return out;
   };
   // RFC 4648 test vectors.
