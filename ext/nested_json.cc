@@ -2,6 +2,7 @@
 // with a stack of the open containers; leaf values are formatted into the output directly.
 #include "ext/nested_json.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -34,6 +35,31 @@ void AppendQuoted(std::string* out, const char* text, size_t length) {
   out->push_back('"');
 }
 
+// "INT32 (UINT_32)", "FIXED_LEN_BYTE_ARRAY(4)": a leaf's physical and converted type for
+// error messages.
+std::string DescribeLeafType(const parquet::SchemaNode& node) {
+  std::string text = parquet::ToString(*node.physical_type);
+  if (*node.physical_type == parquet::Type::FIXED_LEN_BYTE_ARRAY) text += "(" + std::to_string(node.type_length) + ")";
+  if (node.logical_type.has_value() && node.logical_type->kind == parquet::LogicalType::Kind::INTEGER) {
+    text += std::string(" INT(") + std::to_string(node.logical_type->int_bit_width) +
+            (node.logical_type->int_is_signed ? ", signed)" : ", unsigned)");
+  } else if (node.converted_type.has_value()) {
+    text += " " + parquet::ToString(*node.converted_type);
+  }
+  return text;
+}
+
+// "a.b.c": the names from the top-level field down to schema node `node`.
+std::string NodePath(const parquet::Schema& schema, int node) {
+  std::string path;
+  for (int n = node; n >= 0; n = schema.nodes()[static_cast<size_t>(n)].parent) {
+    const parquet::SchemaNode& current = schema.nodes()[static_cast<size_t>(n)];
+    if (current.depth == 0) break;  // the root
+    path = path.empty() ? current.name : current.name + "." + path;
+  }
+  return path;
+}
+
 }  // namespace
 
 NestedJsonRenderer::NestedJsonRenderer(const parquet::Schema& schema, const parquet::NestedFieldShape& shape,
@@ -47,39 +73,17 @@ NestedJsonRenderer::NestedJsonRenderer(const parquet::Schema& schema, const parq
       AppendJsonString(s.name, &info.member_prefix);
       info.member_prefix.push_back(':');
     }
-    if (s.kind == ShapeKind::kValue) {
-      info.mapping = MapLeaf(schema, s.schema_node, options);
-      info.leaf = s.first_leaf;
-    }
+    info.name = s.name;
+    info.leaf = s.first_leaf;
+    if (s.kind == ShapeKind::kValue) info.mapping = MapLeaf(schema, s.schema_node, options);
   }
-  // VARIANT groups: binary leaves named metadata and value, and optionally a leaf
-  // typed_value (shredded to a primitive).
+  // VARIANT groups and their shredded parts.
   for (size_t i = 0; i < shape.shapes.size(); i++) {
     const parquet::Shape& s = shape.shapes[i];
-    if (s.kind != ShapeKind::kStruct || s.children.size() < 2 || s.children.size() > 3) continue;
+    if (s.kind != ShapeKind::kStruct) continue;
     const auto& logical = schema.nodes()[static_cast<size_t>(s.schema_node)].logical_type;
     if (!logical.has_value() || logical->kind != parquet::LogicalType::Kind::VARIANT) continue;
-    int metadata = -1;
-    int value = -1;
-    int typed_value = -1;
-    for (int child : s.children) {
-      const parquet::Shape& c = shape.shape(child);
-      if (c.kind == ShapeKind::kValue && c.name == "typed_value") {
-        typed_value = child;
-        continue;
-      }
-      if (c.kind != ShapeKind::kValue ||
-          schema.nodes()[static_cast<size_t>(c.schema_node)].physical_type != parquet::Type::BYTE_ARRAY) {
-        continue;
-      }
-      if (c.name == "metadata") metadata = child;
-      if (c.name == "value") value = child;
-    }
-    if (metadata < 0 || value < 0 || (s.children.size() == 3 && typed_value < 0)) continue;
-    shapes_[i].is_variant = true;
-    shapes_[static_cast<size_t>(metadata)].variant_part = 1;
-    shapes_[static_cast<size_t>(value)].variant_part = 2;
-    if (typed_value >= 0) shapes_[static_cast<size_t>(typed_value)].variant_part = 3;
+    shapes_[i].variant_error = MarkShredded(schema, shape, static_cast<int>(i), true, &shapes_[i].variant_error_shape);
   }
   for (size_t i = 0; i < shape.shapes.size(); i++) {
     const parquet::Shape& s = shape.shapes[i];
@@ -92,28 +96,115 @@ NestedJsonRenderer::NestedJsonRenderer(const parquet::Schema& schema, const parq
                           key.mapping.kind == ValueKind::kUuid);
   }
   open_.reserve(2 * parquet::kMaxSchemaDepth + 2);
+  object_scratch_.resize(shape.shapes.size() + 1);
 }
 
-void NestedJsonRenderer::AppendVariant(const parquet::RecordAssembler& assembler) {
-  if (!variant_.has_value) {
-    if (variant_.typed_info != nullptr) {
-      AppendValue(*variant_.typed_info, assembler, variant_.typed_index);
+// Marks the children of `node` (a VARIANT group when `root`, else the group of a shredded
+// field or element) and, below its typed_value, the shredded groups. Returns what makes
+// the layout unreadable, empty when it is fine.
+std::string NestedJsonRenderer::MarkShredded(const parquet::Schema& schema, const parquet::NestedFieldShape& shape,
+                                             int node, bool root, int* error_shape) {
+  const parquet::Shape& s = shape.shape(node);
+  ShapeInfo& info = shapes_[static_cast<size_t>(node)];
+  *error_shape = node;
+  const std::string where = "the variant group '" + NodePath(schema, s.schema_node) + "'";
+  info.variant_role = root ? VariantRole::kRoot : VariantRole::kShredded;
+  for (int child : s.children) {
+    const parquet::Shape& c = shape.shape(child);
+    const bool binary_leaf = c.kind == ShapeKind::kValue &&
+                             schema.nodes()[static_cast<size_t>(c.schema_node)].physical_type == parquet::Type::BYTE_ARRAY;
+    if (c.name == "metadata" && root && binary_leaf) {
+      info.variant_metadata = child;
+    } else if (c.name == "value" && binary_leaf) {
+      info.variant_value = child;
+    } else if (c.name == "typed_value") {
+      info.variant_typed = child;
     } else {
-      out_->append("null");
+      return where + " has a field '" + c.name + "' (only metadata, value and typed_value belong there)";
     }
-    return;
   }
-  if (!variant_.has_metadata) throw parquet::ParquetError("variant value without metadata");
-  if (variant_.typed_info != nullptr) {
-    throw parquet::ParquetError("invalid variant: both value and the primitive typed_value are set");
+  if (root && info.variant_metadata < 0) return where + " has no binary field 'metadata'";
+  if (info.variant_value < 0 && info.variant_typed < 0) return where + " has neither 'value' nor 'typed_value'";
+  if (info.variant_typed < 0) return "";
+  *error_shape = info.variant_typed;
+  const parquet::Shape& typed = shape.shape(info.variant_typed);
+  ShapeInfo& typed_info = shapes_[static_cast<size_t>(info.variant_typed)];
+  switch (typed.kind) {
+    case ShapeKind::kValue:
+      return CheckShreddedLeaf(schema, typed, &typed_info);
+    case ShapeKind::kStruct:
+      for (int field : typed.children) {
+        if (shape.shape(field).kind != ShapeKind::kStruct) {
+          return where + ": shredded object field '" + shape.shape(field).name + "' is not a group";
+        }
+        std::string error = MarkShredded(schema, shape, field, false, error_shape);
+        if (!error.empty()) return error;
+        typed_info.shredded_names.push_back(shapes_[static_cast<size_t>(field)].name);
+      }
+      std::sort(typed_info.shredded_names.begin(), typed_info.shredded_names.end());
+      return "";
+    case ShapeKind::kList: {
+      const int element = typed.children[0];
+      if (shape.shape(element).kind != ShapeKind::kStruct) {
+        return where + ": the elements of a shredded array must be groups of value and typed_value";
+      }
+      return MarkShredded(schema, shape, element, false, error_shape);
+    }
+    case ShapeKind::kEmpty:
+      return "";
+    case ShapeKind::kMap:
+      break;
   }
-  const parquet::VariantMetadata metadata(variant_.metadata, variant_.metadata_length);
-  parquet::AppendVariantJson(metadata, variant_.value, variant_.value_length, out_);
+  return where + ": typed_value of this kind (MAP) is not a shredded variant type";
+}
+
+// Checks that a typed_value leaf has one of the types of VariantShredding.md ("Shredded
+// Value Types"); unannotated binary is forced to base64.
+std::string NestedJsonRenderer::CheckShreddedLeaf(const parquet::Schema& schema, const parquet::Shape& leaf,
+                                                  ShapeInfo* info) {
+  const parquet::SchemaNode& node = schema.nodes()[static_cast<size_t>(leaf.schema_node)];
+  const parquet::Type physical = *node.physical_type;
+  const bool annotated = node.logical_type.has_value() || node.converted_type.has_value();
+  bool supported = false;
+  switch (info->mapping.kind) {
+    case ValueKind::kBoolean:
+    case ValueKind::kInt32:
+    case ValueKind::kInt64:
+    case ValueKind::kFloat:
+    case ValueKind::kDouble:
+    case ValueKind::kDecimalInt32:
+    case ValueKind::kDecimalInt64:
+    case ValueKind::kDecimalBytes:
+    case ValueKind::kDate:
+    case ValueKind::kUuid:
+      supported = true;
+      break;
+    case ValueKind::kTime64:
+      supported = info->mapping.time_unit == parquet::TimeUnit::MICROS;
+      break;
+    case ValueKind::kTimestamp:
+      supported = info->mapping.time_unit != parquet::TimeUnit::MILLIS;
+      break;
+    case ValueKind::kText:
+    case ValueKind::kBlob:
+      if (physical == parquet::Type::BYTE_ARRAY && !annotated) {
+        info->mapping.kind = ValueKind::kBlob;  // binary, whatever binary_as_string says
+        supported = true;
+      } else {
+        supported = physical == parquet::Type::BYTE_ARRAY && info->mapping.kind == ValueKind::kText &&
+                    ((node.logical_type.has_value() && node.logical_type->kind == parquet::LogicalType::Kind::STRING) ||
+                     (!node.logical_type.has_value() && node.converted_type == parquet::ConvertedType::UTF8));
+      }
+      break;
+    default:
+      break;
+  }
+  if (supported) return "";
+  return "typed_value of type " + DescribeLeafType(node) + " is not a shredded variant type";
 }
 
 void NestedJsonRenderer::BeforeItem(int shape) {
   if (open_.empty()) return;
-  if (open_.back().info->is_variant) return;
   OpenContainer& top = open_.back();
   switch (top.info->kind) {
     case ShapeKind::kStruct:
@@ -142,7 +233,6 @@ void NestedJsonRenderer::BeforeItem(int shape) {
 
 void NestedJsonRenderer::AfterItem() {
   if (open_.empty()) return;
-  if (open_.back().info->is_variant) return;
   OpenContainer& top = open_.back();
   if (top.info->kind != ShapeKind::kMap) return;
   top.writing_key = false;
@@ -165,11 +255,13 @@ bool NestedJsonRenderer::Render(const parquet::RecordAssembler& assembler, std::
   if (events.empty() || (events.size() == 1 && events[0].kind == NestedEventKind::kNull)) return false;
   out_ = out;
   open_.clear();
-  for (const NestedEvent& event : events) {
+  assembler_ = &assembler;
+  events_ = &events;
+  for (size_t i = 0; i < events.size(); i++) {
+    const NestedEvent& event = events[i];
     const ShapeInfo& info = shapes_[static_cast<size_t>(event.shape)];
     switch (event.kind) {
       case NestedEventKind::kNull:
-        if (info.variant_part != 0 && !open_.empty() && open_.back().info->is_variant) break;
         BeforeItem(event.shape);
         if (!open_.empty() && open_.back().writing_key) {
           out->append("\"\"");
@@ -179,35 +271,26 @@ bool NestedJsonRenderer::Render(const parquet::RecordAssembler& assembler, std::
         AfterItem();
         break;
       case NestedEventKind::kValue:
-        if (info.variant_part == 3 && !open_.empty() && open_.back().info->is_variant) {
-          variant_.typed_info = &info;
-          variant_.typed_index = event.value;
-          break;
-        }
-        if (info.variant_part != 0 && !open_.empty() && open_.back().info->is_variant) {
-          const parquet::ByteArray& bytes = assembler.values<parquet::ByteArray>(info.leaf)[event.value];
-          if (info.variant_part == 1) {
-            variant_.metadata = bytes.ptr;
-            variant_.metadata_length = bytes.len;
-            variant_.has_metadata = true;
-          } else {
-            variant_.value = bytes.ptr;
-            variant_.value_length = bytes.len;
-            variant_.has_value = true;
-          }
-          break;
-        }
         BeforeItem(event.shape);
-        AppendValue(info, assembler, event.value);
+        AppendValue(info, assembler, event.value, out);
         AfterItem();
         break;
       case NestedEventKind::kBeginStruct:
         BeforeItem(event.shape);
-        if (info.is_variant) {
-          variant_ = VariantParts{};
-        } else {
-          out->push_back('{');
+        if (info.variant_role == VariantRole::kRoot) {
+          if (!info.variant_error.empty()) {
+            throw parquet::ParquetError(
+                assembler.DescribeRow(shapes_[static_cast<size_t>(info.variant_error_shape)].leaf) +
+                ": invalid variant: " + info.variant_error);
+          }
+          size_t pos = i;
+          variant_metadata_.reset();
+          if (!AppendShredded(info, &pos, 0, out)) out->append("null");  // missing: variant null
+          i = pos - 1;
+          AfterItem();
+          break;
         }
+        out->push_back('{');
         open_.push_back({&info, 0, false, false});
         break;
       case NestedEventKind::kBeginList:
@@ -224,11 +307,6 @@ bool NestedJsonRenderer::Render(const parquet::RecordAssembler& assembler, std::
       case NestedEventKind::kEndList:
       case NestedEventKind::kEndMap:
         open_.pop_back();
-        if (info.is_variant) {
-          AppendVariant(assembler);
-          AfterItem();
-          break;
-        }
         out->push_back(event.kind == NestedEventKind::kEndStruct || (event.kind == NestedEventKind::kEndMap && info.map_as_object)
                            ? '}'
                            : ']');
@@ -237,14 +315,162 @@ bool NestedJsonRenderer::Render(const parquet::RecordAssembler& assembler, std::
     }
   }
   out_ = nullptr;
+  assembler_ = nullptr;
+  events_ = nullptr;
   return true;
 }
 
+void NestedJsonRenderer::VariantFail(const ShapeInfo& at, const std::string& what) const {
+  throw parquet::ParquetError(assembler_->DescribeRow(at.leaf) + ": invalid variant: " + what);
+}
+
+// The position after the events of the shape whose Null, Value or Begin event is at `pos`.
+// Shapes never contain themselves, so the first End event of the same shape closes it.
+size_t NestedJsonRenderer::SkipShape(size_t pos) const {
+  const std::vector<NestedEvent>& events = *events_;
+  const NestedEvent& first = events[pos];
+  if (first.kind == NestedEventKind::kNull || first.kind == NestedEventKind::kValue) return pos + 1;
+  for (size_t i = pos + 1; i < events.size(); i++) {
+    if (events[i].shape == first.shape &&
+        (events[i].kind == NestedEventKind::kEndStruct || events[i].kind == NestedEventKind::kEndList ||
+         events[i].kind == NestedEventKind::kEndMap)) {
+      return i + 1;
+    }
+  }
+  throw parquet::ParquetError("nested events of a row are not balanced");
+}
+
+void NestedJsonRenderer::AppendVariantValue(const ShapeInfo& value_leaf, const ByteArray& bytes, std::string* out) {
+  if (!variant_metadata_.has_value()) VariantFail(value_leaf, "a value without metadata");
+  try {
+    parquet::AppendVariantJson(*variant_metadata_, bytes.ptr, bytes.len, out);
+  } catch (const parquet::ParquetError& e) {
+    throw parquet::ParquetError(assembler_->DescribeRow(value_leaf.leaf) + ": " + e.what());
+  }
+}
+
+// Appends the variant value of `node` (a VARIANT group or a shredded field or element
+// group) whose events start at events[*pos], and moves *pos past them. Returns false,
+// appending nothing, when the value is missing (value and typed_value both null).
+bool NestedJsonRenderer::AppendShredded(const ShapeInfo& node, size_t* pos, int depth, std::string* out) {
+  const std::vector<NestedEvent>& events = *events_;
+  const int node_shape = events[*pos].shape;
+  if (events[*pos].kind != NestedEventKind::kBeginStruct) {  // the group itself is null
+    *pos = SkipShape(*pos);
+    return false;
+  }
+  const ByteArray* value = nullptr;
+  size_t typed = 0;  // position of the typed_value's non-null event, 0 when it is null
+  size_t i = *pos + 1;
+  while (!(events[i].kind == NestedEventKind::kEndStruct && events[i].shape == node_shape)) {
+    const NestedEvent& event = events[i];
+    if (event.kind != NestedEventKind::kNull) {
+      if (event.shape == node.variant_metadata) {
+        const ByteArray& bytes = assembler_->values<ByteArray>(shapes_[static_cast<size_t>(event.shape)].leaf)[event.value];
+        try {
+          variant_metadata_.emplace(bytes.ptr, bytes.len);
+        } catch (const parquet::ParquetError& e) {
+          throw parquet::ParquetError(assembler_->DescribeRow(node.leaf) + ": " + e.what());
+        }
+      } else if (event.shape == node.variant_value) {
+        value = &assembler_->values<ByteArray>(shapes_[static_cast<size_t>(event.shape)].leaf)[event.value];
+      } else if (event.shape == node.variant_typed) {
+        typed = i;
+      }
+    }
+    i = SkipShape(i);
+  }
+  *pos = i + 1;
+  const ShapeInfo* value_info = node.variant_value >= 0 ? &shapes_[static_cast<size_t>(node.variant_value)] : nullptr;
+  if (typed == 0) {
+    if (value == nullptr) return false;
+    AppendVariantValue(*value_info, *value, out);
+    return true;
+  }
+  const NestedEvent& typed_event = events[typed];
+  const ShapeInfo& typed_info = shapes_[static_cast<size_t>(typed_event.shape)];
+  switch (typed_event.kind) {
+    case NestedEventKind::kBeginStruct:
+      AppendShreddedObject(typed_info, typed, value, value_info, depth, out);
+      return true;
+    case NestedEventKind::kBeginList: {
+      if (value != nullptr) VariantFail(typed_info, "conflicting value and typed_value (a shredded array)");
+      out->push_back('[');
+      size_t element = typed + 1;
+      bool first = true;
+      while (events[element].kind != NestedEventKind::kEndList || events[element].shape != typed_event.shape) {
+        if (!first) out->push_back(',');
+        first = false;
+        const ShapeInfo& element_info = shapes_[static_cast<size_t>(events[element].shape)];
+        if (!AppendShredded(element_info, &element, depth + 1, out)) out->append("null");
+      }
+      out->push_back(']');
+      return true;
+    }
+    case NestedEventKind::kValue:
+      if (value != nullptr) VariantFail(typed_info, "conflicting value and typed_value (a shredded primitive)");
+      AppendValue(typed_info, *assembler_, typed_event.value, out);
+      return true;
+    default:
+      VariantFail(typed_info, "unexpected structure of typed_value");
+  }
+}
+
+// Appends the object whose shredded fields are the groups of the typed_value group whose
+// BeginStruct is at events[begin], merged with the fields of the residual object value
+// (when residual is set), keys sorted.
+void NestedJsonRenderer::AppendShreddedObject(const ShapeInfo& typed, size_t begin, const ByteArray* residual,
+                                              const ShapeInfo* value_info, int depth, std::string* out) {
+  ObjectScratch& scratch = object_scratch_[static_cast<size_t>(depth)];
+  scratch.text.clear();
+  scratch.entries.clear();
+  const std::vector<NestedEvent>& events = *events_;
+  const int typed_shape = events[begin].shape;
+  size_t field = begin + 1;
+  while (events[field].kind != NestedEventKind::kEndStruct || events[field].shape != typed_shape) {
+    const ShapeInfo& field_info = shapes_[static_cast<size_t>(events[field].shape)];
+    const size_t start = scratch.text.size();
+    if (AppendShredded(field_info, &field, depth + 1, &scratch.text)) {
+      scratch.entries.push_back({field_info.name, start, scratch.text.size() - start});
+    }
+  }
+  if (residual != nullptr) {
+    if (!variant_metadata_.has_value()) VariantFail(*value_info, "a value without metadata");
+    bool is_object = false;
+    try {
+      is_object = parquet::ReadVariantObjectFields(*variant_metadata_, residual->ptr, residual->len, &scratch.residual);
+    } catch (const parquet::ParquetError& e) {
+      throw parquet::ParquetError(assembler_->DescribeRow(value_info->leaf) + ": " + e.what());
+    }
+    if (!is_object) VariantFail(*value_info, "a value that is not an object next to a shredded object (typed_value)");
+    for (const parquet::VariantField& f : scratch.residual) {
+      // The shredded fields win over residual fields of the same name.
+      if (std::binary_search(typed.shredded_names.begin(), typed.shredded_names.end(), f.key)) continue;
+      const size_t start = scratch.text.size();
+      try {
+        parquet::AppendVariantJson(*variant_metadata_, f.value, f.length, &scratch.text);
+      } catch (const parquet::ParquetError& e) {
+        throw parquet::ParquetError(assembler_->DescribeRow(value_info->leaf) + ": " + e.what());
+      }
+      scratch.entries.push_back({f.key, start, scratch.text.size() - start});
+    }
+  }
+  std::sort(scratch.entries.begin(), scratch.entries.end(),
+            [](const ObjectScratch::Entry& a, const ObjectScratch::Entry& b) { return a.key < b.key; });
+  out->push_back('{');
+  for (size_t k = 0; k < scratch.entries.size(); k++) {
+    if (k > 0) out->push_back(',');
+    AppendJsonString(scratch.entries[k].key, out);
+    out->push_back(':');
+    out->append(scratch.text, scratch.entries[k].start, scratch.entries[k].length);
+  }
+  out->push_back('}');
+}
+
 void NestedJsonRenderer::AppendValue(const ShapeInfo& info, const parquet::RecordAssembler& assembler,
-                                     uint32_t index) {
+                                     uint32_t index, std::string* out) {
   const ColumnMapping& m = info.mapping;
   const int leaf = info.leaf;
-  std::string* out = out_;
   char buffer[80];
   auto int64_text = [&](int64_t v) {
     auto r = std::to_chars(buffer, buffer + sizeof buffer, v);

@@ -27,17 +27,29 @@
 //   BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY without annotation, BSON, GEOMETRY, GEOGRAPHY:
 //   base64 strings (RFC 4648 standard alphabet, with '=' padding);
 //   UNKNOWN (always-null) null.
-//   VARIANT group (LogicalType VARIANT with binary `metadata` and `value` fields, not
-//   shredded): the decoded variant value as JSON, in the forms of format/variant.h; a null
-//   `value` is null. A malformed variant is an error (ParquetError). A variant shredded to a
-//   primitive (`typed_value` a leaf column) reads `value` when it is set, else the leaf
-//   `typed_value` in the leaf forms above (both set is an error); other shredded variants (typed_value a group or
-//   list) still show their fields as a struct.
+//   VARIANT group (LogicalType VARIANT): the variant value as JSON, in the forms of
+//   format/variant.h, rebuilt from the group's `metadata`, `value` and `typed_value` as
+//   VariantShredding.md says (parquet-format):
+//   - `typed_value` a leaf (shredded primitive): its value in the leaf forms above;
+//   - `typed_value` a group of field groups (shredded object): an object holding the
+//     fields present in the groups (a field whose `value` and `typed_value` are both null
+//     is missing) and, when `value` is set, the fields of that residual object, keys sorted
+//     as the variant encoding sorts them; a residual field named like a shredded field is
+//     left out (the shredded field wins, also when it is missing);
+//   - `typed_value` a LIST of element groups (shredded array): the elements in order, a
+//     missing element as null;
+//   - `typed_value` null: the variant in `value`; both null: null (variant null).
+//   Errors (ParquetError naming file, column, row group and row): `value` and a primitive
+//   or array `typed_value` both set, a residual `value` that is not an object next to a
+//   shredded object, a typed_value type the spec does not list (unsigned integers,
+//   FIXED_LEN_BYTE_ARRAY other than UUID or DECIMAL, INT96, ...), a malformed variant.
+//   Inside variants unannotated binary is base64 whatever binary_as_string says.
 // Strings escape '"', '\' and control characters (\b \f \n \r \t, else \u00xx); other
 // bytes are copied as they are.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,6 +58,7 @@
 #include "format/nested_schema.h"
 #include "format/record_assembler.h"
 #include "format/schema.h"
+#include "format/variant.h"
 
 namespace sqlite_parquet {
 
@@ -59,15 +72,24 @@ class NestedJsonRenderer {
   bool Render(const parquet::RecordAssembler& assembler, std::string* out);
 
  private:
+  // Role of a shape in a VARIANT group: the group itself (metadata, value, typed_value) or
+  // a group of a shredded object field or array element (value, typed_value).
+  enum class VariantRole : uint8_t { kNone, kRoot, kShredded };
   struct ShapeInfo {
     parquet::ShapeKind kind = parquet::ShapeKind::kValue;
+    std::string name;           // the schema node's name
     std::string member_prefix;  // "\"name\":" for a struct field
     ColumnMapping mapping;      // kValue: how the leaf's values are rendered
-    int leaf = -1;              // kValue: field-relative leaf index
+    int leaf = -1;              // field-relative leaf index (kValue: its leaf; else its first)
     bool map_as_object = false; // kMap: text keys
     bool map_has_value = false; // kMap: the key_value group has a value field
-    int variant_part = 0;       // kValue: 1 metadata, 2 value, 3 typed_value of a variant group
-    bool is_variant = false;    // kStruct: an unshredded VARIANT group, decoded to JSON
+    VariantRole variant_role = VariantRole::kNone;
+    int variant_metadata = -1;  // kRoot/kShredded: child shapes (-1 when absent)
+    int variant_value = -1;
+    int variant_typed = -1;
+    std::string variant_error;  // kRoot: why the group's layout cannot be read, if it cannot,
+    int variant_error_shape = -1;  //  and the shape whose (first) column it concerns
+    std::vector<std::string_view> shredded_names;  // typed_value object: field names, sorted
   };
   struct OpenContainer {
     const ShapeInfo* info;
@@ -75,28 +97,42 @@ class NestedJsonRenderer {
     bool expecting_value; // map: the key of the current entry is written
     bool writing_key;     // map as object: the current item is the key
   };
-  // The metadata and value of the variant group being read (pointers into the assembler).
-  struct VariantParts {
-    const uint8_t* metadata = nullptr;
-    size_t metadata_length = 0;
-    const uint8_t* value = nullptr;
-    size_t value_length = 0;
-    bool has_metadata = false;
-    bool has_value = false;
-    const ShapeInfo* typed_info = nullptr;  // the typed_value leaf, when it is set
-    uint32_t typed_index = 0;
+  // Per nesting depth of shredded objects: the rendered fields before they are sorted.
+  struct ObjectScratch {
+    struct Entry {
+      std::string_view key;
+      size_t start;
+      size_t length;
+    };
+    std::string text;
+    std::vector<Entry> entries;
+    std::vector<parquet::VariantField> residual;
   };
-  void AppendVariant(const parquet::RecordAssembler& assembler);
+
+  std::string MarkShredded(const parquet::Schema& schema, const parquet::NestedFieldShape& shape, int node,
+                           bool root, int* error_shape);
+  std::string CheckShreddedLeaf(const parquet::Schema& schema, const parquet::Shape& leaf, ShapeInfo* info);
+  size_t SkipShape(size_t pos) const;
+  bool AppendShredded(const ShapeInfo& node, size_t* pos, int depth, std::string* out);
+  void AppendShreddedObject(const ShapeInfo& typed, size_t begin, const parquet::ByteArray* residual,
+                            const ShapeInfo* value_info, int depth, std::string* out);
+  void AppendVariantValue(const ShapeInfo& value_leaf, const parquet::ByteArray& bytes, std::string* out);
+  [[noreturn]] void VariantFail(const ShapeInfo& at, const std::string& what) const;
 
   void BeforeItem(int shape);
   void AfterItem();
-  void AppendValue(const ShapeInfo& info, const parquet::RecordAssembler& assembler, uint32_t index);
+  void AppendValue(const ShapeInfo& info, const parquet::RecordAssembler& assembler, uint32_t index,
+                   std::string* out);
 
   std::vector<ShapeInfo> shapes_;
   std::vector<OpenContainer> open_;
   std::string* out_ = nullptr;
   std::string scratch_;
-  VariantParts variant_;
+  // While a variant is rendered: the row's assembler and events, and its metadata.
+  const parquet::RecordAssembler* assembler_ = nullptr;
+  const std::vector<parquet::NestedEvent>* events_ = nullptr;
+  std::optional<parquet::VariantMetadata> variant_metadata_;
+  std::vector<ObjectScratch> object_scratch_;  // indexed by depth
 };
 
 }  // namespace sqlite_parquet

@@ -136,6 +136,10 @@ void RecordAssembler::Corrupt(const Leaf& leaf, const std::string& what) const {
                      ": corrupt nested data: " + what);
 }
 
+std::string RecordAssembler::DescribeRow(int leaf) const {
+  return file_.Describe(row_group_, shape_.first_column + leaf) + ", row " + std::to_string(next_row_ - 1);
+}
+
 void RecordAssembler::Reset(int row_group) {
   row_group_ = row_group;
   rows_in_group_ = file_.row_group_num_rows(row_group);

@@ -28,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "format/column_reader.h"
@@ -88,6 +89,10 @@ class RecordAssembler {
     return reinterpret_cast<const T*>(LeafValueData(leaf));
   }
   Type leaf_physical_type(int leaf) const;
+
+  // "file 'f', column 'a.b', row group g, row r" for leaf `leaf` and the row ReadRow
+  // assembled last (r counts from 0 within the row group), to start error messages.
+  std::string DescribeRow(int leaf) const;
 
   // Sum of the leaf readers' counters.
   ColumnReadCounters counters() const;

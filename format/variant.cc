@@ -144,6 +144,60 @@ void AppendPrimitive(uint32_t type, const uint8_t* p, size_t available, std::str
   }
 }
 
+// The header of an object or array value: element count, field ids (objects), offsets
+// and the values area, checked to lie within the value.
+struct ElementBytes {
+  const uint8_t* value;
+  size_t length;
+};
+
+struct ContainerLayout {
+  bool is_object = false;
+  uint64_t count = 0;
+  uint32_t id_size = 0;
+  uint32_t offset_size = 1;
+  const uint8_t* ids = nullptr;
+  const uint8_t* offsets = nullptr;
+  const uint8_t* values = nullptr;
+  size_t values_length = 0;
+
+  uint32_t FieldId(uint64_t i) const { return ReadUnsigned(ids + i * id_size, id_size); }
+
+  // Element i's bytes. Objects may store field values in any order, so a field's value
+  // runs from its offset to the end of the values area (its own encoding says where it
+  // ends); arrays are in order and end at the next offset.
+  ElementBytes Element(uint64_t i) const {
+    const uint32_t start = ReadUnsigned(offsets + i * offset_size, offset_size);
+    uint32_t end = ReadUnsigned(offsets + (i + 1) * offset_size, offset_size);
+    if (is_object) end = static_cast<uint32_t>(values_length);
+    if (start >= values_length || end > values_length || start >= end) {
+      throw ParquetError("variant element offset " + std::to_string(start) + " is outside the " +
+                         std::to_string(values_length) + "-byte values area");
+    }
+    return {values + start, end - start};
+  }
+};
+
+// p/available: the bytes after the value header byte, whose upper six bits are `header`.
+ContainerLayout ParseContainer(bool is_object, uint32_t header, const uint8_t* p, size_t available) {
+  ContainerLayout layout;
+  layout.is_object = is_object;
+  layout.offset_size = (header & 3) + 1;
+  layout.id_size = is_object ? ((header >> 2) & 3) + 1 : 0;
+  const bool is_large = is_object ? (header >> 4) & 1 : (header >> 2) & 1;
+  const uint32_t count_size = is_large ? 4 : 1;
+  Need(available, count_size, "element count");
+  layout.count = ReadUnsigned(p, count_size);
+  const uint64_t offsets_start = count_size + layout.count * layout.id_size;
+  const uint64_t values_start = offsets_start + (layout.count + 1) * layout.offset_size;
+  Need(available, values_start, is_object ? "object header" : "array header");
+  layout.ids = p + count_size;
+  layout.offsets = p + offsets_start;
+  layout.values = p + values_start;
+  layout.values_length = available - values_start;
+  return layout;
+}
+
 void AppendValue(const VariantMetadata& metadata, const uint8_t* value, size_t length, int depth,
                  std::string* out) {
   if (depth > kMaxVariantDepth) {
@@ -165,36 +219,16 @@ void AppendValue(const VariantMetadata& metadata, const uint8_t* value, size_t l
     case 2:
     case 3: {
       const bool is_object = basic_type == 2;
-      const uint32_t offset_size = (header & 3) + 1;
-      const uint32_t id_size = is_object ? ((header >> 2) & 3) + 1 : 0;
-      const bool is_large = is_object ? (header >> 4) & 1 : (header >> 2) & 1;
-      const uint32_t count_size = is_large ? 4 : 1;
-      Need(available, count_size, "element count");
-      const uint64_t count = ReadUnsigned(p, count_size);
-      const uint64_t ids_start = count_size;
-      const uint64_t offsets_start = ids_start + count * id_size;
-      const uint64_t values_start = offsets_start + (count + 1) * offset_size;
-      Need(available, values_start, is_object ? "object header" : "array header");
-      const size_t values_length = available - values_start;
-      const uint8_t* values = p + values_start;
+      const ContainerLayout layout = ParseContainer(is_object, header, p, available);
       out->push_back(is_object ? '{' : '[');
-      for (uint64_t i = 0; i < count; ++i) {
+      for (uint64_t i = 0; i < layout.count; ++i) {
         if (i > 0) out->push_back(',');
         if (is_object) {
-          const uint32_t id = ReadUnsigned(p + ids_start + i * id_size, id_size);
-          AppendJsonString(metadata.Key(id), out);
+          AppendJsonString(metadata.Key(layout.FieldId(i)), out);
           out->push_back(':');
         }
-        const uint32_t start = ReadUnsigned(p + offsets_start + i * offset_size, offset_size);
-        // Objects may store field values in any order, so a field's value ends at the end
-        // of its own encoding, bounded by the values area; arrays are in order.
-        uint32_t end = ReadUnsigned(p + offsets_start + (i + 1) * offset_size, offset_size);
-        if (is_object) end = static_cast<uint32_t>(values_length);
-        if (start >= values_length || end > values_length || start >= end) {
-          throw ParquetError("variant element offset " + std::to_string(start) +
-                             " is outside the " + std::to_string(values_length) + "-byte values area");
-        }
-        AppendValue(metadata, values + start, end - start, depth + 1, out);
+        const ElementBytes element = layout.Element(i);
+        AppendValue(metadata, element.value, element.length, depth + 1, out);
       }
       out->push_back(is_object ? '}' : ']');
       return;
@@ -236,6 +270,19 @@ std::string_view VariantMetadata::Key(uint32_t id) const {
 void AppendVariantJson(const VariantMetadata& metadata, const uint8_t* value, size_t length,
                        std::string* out) {
   AppendValue(metadata, value, length, 0, out);
+}
+
+bool ReadVariantObjectFields(const VariantMetadata& metadata, const uint8_t* value, size_t length,
+                             std::vector<VariantField>* fields) {
+  Need(length, 1, "value header");
+  if ((value[0] & 3) != 2) return false;
+  const ContainerLayout layout = ParseContainer(true, value[0] >> 2, value + 1, length - 1);
+  fields->clear();
+  for (uint64_t i = 0; i < layout.count; ++i) {
+    const ElementBytes element = layout.Element(i);
+    fields->push_back({metadata.Key(layout.FieldId(i)), element.value, element.length});
+  }
+  return true;
 }
 
 std::string VariantToJson(const uint8_t* metadata, size_t metadata_length, const uint8_t* value,

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace parquet {
 
@@ -49,6 +50,20 @@ class VariantMetadata {
 // Appends the JSON text of the variant value in value[0..length) to *out.
 void AppendVariantJson(const VariantMetadata& metadata, const uint8_t* value, size_t length,
                        std::string* out);
+
+// One field of a variant object: its key (from the metadata dictionary) and the bytes of
+// its value (views into the buffers given to ReadVariantObjectFields).
+struct VariantField {
+  std::string_view key;
+  const uint8_t* value = nullptr;
+  size_t length = 0;
+};
+
+// When value[0..length) is a variant object, replaces *fields with its fields in stored
+// (key) order and returns true; returns false, leaving *fields alone, for any other variant
+// type. Offsets and field ids are checked as AppendVariantJson checks them.
+bool ReadVariantObjectFields(const VariantMetadata& metadata, const uint8_t* value, size_t length,
+                             std::vector<VariantField>* fields);
 
 // Convenience: the JSON text of a metadata + value pair.
 std::string VariantToJson(const uint8_t* metadata, size_t metadata_length, const uint8_t* value,

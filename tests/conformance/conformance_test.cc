@@ -6,7 +6,9 @@
 // Every corpus file must be accounted for: it has an expected file, or a line in
 // pending.tsv naming the issue whose feature it needs. A pending file that starts to pass
 // is reported as a failure too, so the pending list stays exact. Files under bad_data/
-// must end in an error (bad_data.tsv lists the expected message) and never crash.
+// must end in an error (bad_data.tsv lists the expected message) and never crash; so must
+// the files listed in error_cases.tsv (invalid files elsewhere in the corpus, such as the
+// shredded_variant error cases).
 //
 // Usage: conformance_tests --extension build/parquet [--corpus ../shared/parquet-testing]
 //                          [--expected tests/conformance] [--verbose]
@@ -370,6 +372,7 @@ int main(int argc, char** argv) {
   std::map<std::string, std::string> pending = ReadTwoColumnTsv(options.expected_dir + "/pending.tsv");
   std::map<std::string, std::string> partial = ReadTwoColumnTsv(options.expected_dir + "/pending_columns.tsv");
   std::map<std::string, std::string> bad = ReadTwoColumnTsv(options.expected_dir + "/bad_data.tsv");
+  std::map<std::string, std::string> error_cases = ReadTwoColumnTsv(options.expected_dir + "/error_cases.tsv");
   // Table arguments some files need (e.g. verify_crc=0 for the files with corrupt CRCs,
   // whose values are checked here while sql/ checks the CRC error itself).
   std::map<std::string, std::string> arguments = ReadTwoColumnTsv(options.expected_dir + "/table_arguments.tsv");
@@ -396,6 +399,16 @@ int main(int argc, char** argv) {
     }
     auto p = pending.find(file);
     auto e = expected.find(file);
+    if (auto c = error_cases.find(file); c != error_cases.end()) {
+      if (e != expected.end() || p != pending.end()) {
+        report(false, file, "listed in error_cases.tsv and also expected or pending");
+        continue;
+      }
+      std::string message = ReadBadFile(db, options.corpus + "/" + file);
+      bool ok = message.find(c->second) != std::string::npos;
+      report(ok, file, ok ? message : "expected an error containing '" + c->second + "', got: " + message);
+      continue;
+    }
     if (e == expected.end()) {
       if (p == pending.end()) report(false, file, "has neither an expected file nor a pending.tsv entry");
       else pending_count++;
@@ -421,6 +434,11 @@ int main(int argc, char** argv) {
   for (const auto& [file, reason] : pending) {
     if (std::find(corpus.begin(), corpus.end(), file) == corpus.end()) {
       report(false, file, "listed in pending.tsv but not in the corpus");
+    }
+  }
+  for (const auto& [file, reason] : error_cases) {
+    if (std::find(corpus.begin(), corpus.end(), file) == corpus.end()) {
+      report(false, file, "listed in error_cases.tsv but not in the corpus");
     }
   }
   sqlite3_close(db);
