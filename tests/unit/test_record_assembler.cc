@@ -519,6 +519,144 @@ TEST_CASE("nested JSON: map forms") {
   CHECK(ReadJson(path, 3, 2048, as_string) == std::vector<std::string>{R"({"x":2,"y":1})"});
 }
 
+// A VARIANT inside a struct, shredded into an object with a primitive field `a` and an
+// array field `b` of binary elements (VariantShredding.md):
+//   optional group s {
+//     optional group v (VARIANT) {
+//       required binary metadata; optional binary value;
+//       optional group typed_value {
+//         required group a { optional binary value; optional int32 typed_value; }
+//         required group b { optional binary value;
+//           optional group typed_value (LIST) { repeated group list {
+//             required group element { optional binary value; optional binary typed_value; } } } }
+//       } } }
+std::vector<SchemaElement> StructOfShreddedVariant(bool extra_field) {
+  std::vector<SchemaElement> schema = {
+      Group("schema", 1, std::nullopt),
+      Group("s", 1, R::OPTIONAL),
+      Logical(Group("v", extra_field ? 4 : 3, R::OPTIONAL), LogicalOf(LogicalType::Kind::VARIANT)),
+      Leaf("metadata", R::REQUIRED, Type::BYTE_ARRAY),
+      Leaf("value", R::OPTIONAL, Type::BYTE_ARRAY),
+      Group("typed_value", 2, R::OPTIONAL),
+      Group("a", 2, R::REQUIRED),
+      Leaf("value", R::OPTIONAL, Type::BYTE_ARRAY),
+      Leaf("typed_value", R::OPTIONAL),
+      Group("b", 2, R::REQUIRED),
+      Leaf("value", R::OPTIONAL, Type::BYTE_ARRAY),
+      Group("typed_value", 1, R::OPTIONAL, ConvertedType::LIST),
+      Group("list", 1, R::REPEATED),
+      Group("element", 2, R::REQUIRED),
+      Leaf("value", R::OPTIONAL, Type::BYTE_ARRAY),
+      Leaf("typed_value", R::OPTIONAL, Type::BYTE_ARRAY),
+  };
+  if (extra_field) schema.push_back(Leaf("extra", R::OPTIONAL));
+  return schema;
+}
+
+ByteArray Bytes(const std::vector<uint8_t>& bytes) {
+  return ByteArray{bytes.data(), static_cast<uint32_t>(bytes.size())};
+}
+
+TEST_CASE("nested JSON: shredded VARIANT objects and arrays inside a struct") {
+  TempDir dir;
+  const std::string path = dir.File("variant.parquet");
+  // Metadata: sorted dictionary {"a", "c"}. Residual object {"a": int8 9, "c": int8 1}: its
+  // "a" is shadowed by the shredded field a. Element values: short string "x", variant null.
+  const std::vector<uint8_t> metadata = {0x11, 0x02, 0x00, 0x01, 0x02, 'a', 'c'};
+  const std::vector<uint8_t> residual = {0x02, 0x02, 0x00, 0x01, 0x00, 0x02, 0x04, 0x0C, 0x09, 0x0C, 0x01};
+  const std::vector<uint8_t> plain = {0x15, 'p', 'l', 'a', 'i', 'n'};
+  const std::vector<uint8_t> short_x = {0x05, 'x'};
+  const std::vector<uint8_t> variant_null = {0x00};
+  // Rows: 0 s null; 1 v null; 2 shredded a and b with a residual object; 3 unshredded
+  // string; 4 every shredded field missing; 5 b an empty array.
+  auto write = [&](const std::string& file, const std::vector<uint8_t>& row2_residual) {
+    ParquetFileWriter writer(file, StructOfShreddedVariant(false));
+    writer.StartRowGroup();
+    const int16_t metadata_def[] = {0, 1, 2, 2, 2, 2};
+    const ByteArray metadatas[] = {Bytes(metadata), Bytes(metadata), Bytes(metadata), Bytes(metadata)};
+    writer.WriteBatch<ByteArray>(0, 6, metadata_def, nullptr, metadatas, 4);
+    const int16_t value_def[] = {0, 1, 3, 3, 2, 2};
+    const ByteArray values[] = {Bytes(row2_residual), Bytes(plain)};
+    writer.WriteBatch<ByteArray>(1, 6, value_def, nullptr, values, 2);
+    const int16_t a_value_def[] = {0, 1, 3, 2, 3, 3};
+    writer.WriteBatch<ByteArray>(2, 6, a_value_def, nullptr, nullptr, 0);
+    const int16_t a_typed_def[] = {0, 1, 4, 2, 3, 3};
+    const int32_t a_typed[] = {5};
+    writer.WriteBatch<int32_t>(3, 6, a_typed_def, nullptr, a_typed, 1);
+    writer.WriteBatch<ByteArray>(4, 6, a_value_def, nullptr, nullptr, 0);
+    const int16_t element_rep[] = {0, 0, 0, 1, 1, 0, 0, 0};
+    const int16_t element_value_def[] = {0, 1, 5, 6, 6, 2, 3, 4};
+    const ByteArray element_values[] = {Bytes(short_x), Bytes(variant_null)};
+    writer.WriteBatch<ByteArray>(5, 8, element_value_def, element_rep, element_values, 2);
+    const int16_t element_typed_def[] = {0, 1, 6, 5, 5, 2, 3, 4};
+    const ByteArray element_typed[] = {Bytes("hi")};
+    writer.WriteBatch<ByteArray>(6, 8, element_typed_def, element_rep, element_typed, 1);
+    writer.EndRowGroup(6);
+    writer.Close();
+  };
+  write(path, residual);
+  const std::vector<std::string> expected = {
+      "NULL",
+      R"({"v":null})",
+      R"({"v":{"a":5,"b":["aGk=","x",null],"c":1}})",
+      R"({"v":"plain"})",
+      R"({"v":{}})",
+      R"({"v":{"b":[]}})",
+  };
+  CHECK(ReadJson(path, 0) == expected);
+  for (size_t batch : {1, 2, 3}) {
+    CAPTURE(batch);
+    CHECK(ReadJson(path, 0, batch) == expected);
+  }
+  MappingOptions as_string;  // binary inside a variant stays base64
+  as_string.binary_as_string = true;
+  CHECK(ReadJson(path, 0, 2048, as_string) == expected);
+
+  SUBCASE("a residual value that is not an object next to shredded fields") {
+    const std::string bad = dir.File("not_object.parquet");
+    write(bad, plain);
+    CHECK_THROWS_WITH_AS(ReadJson(bad, 0),
+                         doctest::Contains("column 's.v.value', row group 0, row 2: invalid variant: a value that "
+                                           "is not an object next to a shredded object"),
+                         ParquetError);
+  }
+  SUBCASE("a malformed residual object names the value column") {
+    const std::string bad = dir.File("truncated.parquet");
+    write(bad, std::vector<uint8_t>(residual.begin(), residual.begin() + 6));
+    CHECK_THROWS_WITH_AS(ReadJson(bad, 0), doctest::Contains("column 's.v.value', row group 0, row 2: variant value truncated"),
+                         ParquetError);
+  }
+}
+
+TEST_CASE("nested JSON: a VARIANT group with a field the shredding spec does not know is an error") {
+  TempDir dir;
+  const std::string path = dir.File("extra.parquet");
+  {
+    std::vector<SchemaElement> schema = StructOfShreddedVariant(true);
+    schema[1].num_children = 1;
+    ParquetFileWriter writer(path, schema);
+    writer.StartRowGroup();
+    const int16_t def[] = {2};
+    const std::vector<uint8_t> metadata = {0x01, 0x00, 0x00};
+    const ByteArray metadatas[] = {Bytes(metadata)};
+    writer.WriteBatch<ByteArray>(0, 1, def, nullptr, metadatas, 1);
+    const int16_t null_def[] = {2};
+    const int16_t rep[] = {0};
+    for (int column = 1; column < 7; column++) {
+      if (column == 3) {
+        writer.WriteBatch<int32_t>(column, 1, null_def, nullptr, nullptr, 0);
+      } else {
+        writer.WriteBatch<ByteArray>(column, 1, null_def, column >= 5 ? rep : nullptr, nullptr, 0);
+      }
+    }
+    writer.WriteBatch<int32_t>(7, 1, null_def, nullptr, nullptr, 0);
+    writer.EndRowGroup(1);
+    writer.Close();
+  }
+  CHECK_THROWS_WITH_AS(ReadJson(path, 0),
+                       doctest::Contains("invalid variant: the variant group 's.v' has a field 'extra'"), ParquetError);
+}
+
 TEST_CASE("record assembler: lists of structs of lists, bare repeated fields, list of lists") {
   TempDir dir;
   const std::string path = dir.File("deep.parquet");

@@ -187,3 +187,27 @@ TEST_CASE("variant: nesting beyond the depth limit is an error, not a stack over
   CHECK_NOTHROW(Decode(kEmptyMetadata, nested(parquet::kMaxVariantDepth)));
   CHECK_THROWS_AS(Decode(kEmptyMetadata, nested(parquet::kMaxVariantDepth + 1)), parquet::ParquetError);
 }
+
+TEST_CASE("variant: the fields of an object, for merging with shredded fields") {
+  // Dictionary {"a", "c"}; object {"a": int8 9, "c": short string "x"}.
+  const std::vector<uint8_t> metadata_bytes = {0x11, 0x02, 0x00, 0x01, 0x02, 'a', 'c'};
+  const parquet::VariantMetadata metadata(metadata_bytes.data(), metadata_bytes.size());
+  const std::vector<uint8_t> object = {0x02, 0x02, 0x00, 0x01, 0x00, 0x02, 0x04, 0x0C, 0x09, 0x05, 'x'};
+  std::vector<parquet::VariantField> fields;
+  REQUIRE(parquet::ReadVariantObjectFields(metadata, object.data(), object.size(), &fields));
+  REQUIRE(fields.size() == 2);
+  CHECK(fields[0].key == "a");
+  CHECK(fields[1].key == "c");
+  std::string json;
+  parquet::AppendVariantJson(metadata, fields[1].value, fields[1].length, &json);
+  CHECK(json == "\"x\"");
+  // Not objects: a short string, an array, variant null.
+  const std::vector<uint8_t> short_string = {0x05, 'x'};
+  CHECK_FALSE(parquet::ReadVariantObjectFields(metadata, short_string.data(), short_string.size(), &fields));
+  const std::vector<uint8_t> array = {0x03, 0x00, 0x00};
+  CHECK_FALSE(parquet::ReadVariantObjectFields(metadata, array.data(), array.size(), &fields));
+  CHECK(fields.size() == 2);  // left alone
+  // A truncated object and an empty value throw.
+  CHECK_THROWS_AS(parquet::ReadVariantObjectFields(metadata, object.data(), 4, &fields), parquet::ParquetError);
+  CHECK_THROWS_AS(parquet::ReadVariantObjectFields(metadata, object.data(), 0, &fields), parquet::ParquetError);
+}
