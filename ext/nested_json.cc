@@ -272,7 +272,13 @@ bool NestedJsonRenderer::Render(const parquet::RecordAssembler& assembler, std::
         break;
       case NestedEventKind::kValue:
         BeforeItem(event.shape);
-        AppendValue(info, assembler, event.value, out);
+        if (info.mapping.kind == ValueKind::kJson && (open_.empty() || !open_.back().writing_key)) {
+          // A JSON leaf is embedded as JSON when it is valid JSON (map keys stay strings).
+          const std::string_view text = assembler.values<ByteArray>(info.leaf)[event.value].view();
+          if (!parquet::AppendJsonMinified(text, out)) AppendJsonString(text, out);
+        } else {
+          AppendValue(info, assembler, event.value, out);
+        }
         AfterItem();
         break;
       case NestedEventKind::kBeginStruct:

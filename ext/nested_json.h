@@ -20,7 +20,9 @@
 //   0.000001) and with ".0" appended when neither '.' nor an exponent appears (1.0, -0.0),
 //   so SQLite's JSON functions read them as REAL; NaN and infinities are null;
 //   DECIMAL the exact decimal number with `scale` fraction digits (1.50, -0.05, 12300);
-//   STRING, ENUM, JSON as strings (a JSON leaf stays a string: json(value) parses it);
+//   STRING, ENUM as strings; JSON embedded as JSON, without the whitespace between its
+//   tokens, when it is one valid JSON value (RFC 8259, nesting up to 1000 levels), else as
+//   a string; JSON map keys stay strings;
 //   DATE, TIME, TIMESTAMP, INT96 strings in the text forms of top-level columns
 //   ("2024-01-31", "12:00:00.5", "2024-01-31 12:00:00"); UUID the 8-4-4-4-12 string;
 //   INTERVAL the object {"months":m,"days":d,"millis":n};

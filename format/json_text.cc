@@ -147,4 +147,149 @@ void AppendJsonHalf(uint16_t bits, std::string* out) {
   AppendJavaScriptForm(buffer, static_cast<size_t>(result.ptr - buffer), std::signbit(value), out);
 }
 
+namespace {
+
+bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsHexDigit(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+// Scanners over text[i..): each returns the position after the token, or npos.
+constexpr size_t kBad = std::string_view::npos;
+
+size_t ScanString(std::string_view text, size_t i) {
+  if (i >= text.size() || text[i] != '"') return kBad;
+  for (i++; i < text.size(); i++) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == '"') return i + 1;
+    if (c < 0x20) return kBad;
+    if (c != '\\') continue;
+    if (++i >= text.size()) return kBad;
+    switch (text[i]) {
+      case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+        break;
+      case 'u':
+        if (i + 4 >= text.size() || !IsHexDigit(text[i + 1]) || !IsHexDigit(text[i + 2]) ||
+            !IsHexDigit(text[i + 3]) || !IsHexDigit(text[i + 4])) {
+          return kBad;
+        }
+        i += 4;
+        break;
+      default:
+        return kBad;
+    }
+  }
+  return kBad;
+}
+
+size_t ScanNumber(std::string_view text, size_t i) {
+  const size_t n = text.size();
+  if (i < n && text[i] == '-') i++;
+  if (i >= n || !IsDigit(text[i])) return kBad;
+  if (text[i] == '0') {
+    i++;
+  } else {
+    while (i < n && IsDigit(text[i])) i++;
+  }
+  if (i < n && text[i] == '.') {
+    if (++i >= n || !IsDigit(text[i])) return kBad;
+    while (i < n && IsDigit(text[i])) i++;
+  }
+  if (i < n && (text[i] == 'e' || text[i] == 'E')) {
+    i++;
+    if (i < n && (text[i] == '+' || text[i] == '-')) i++;
+    if (i >= n || !IsDigit(text[i])) return kBad;
+    while (i < n && IsDigit(text[i])) i++;
+  }
+  return i;
+}
+
+}  // namespace
+
+bool AppendJsonMinified(std::string_view text, std::string* out) {
+  const size_t original_size = out->size();
+  auto fail = [&] {
+    out->resize(original_size);
+    return false;
+  };
+  // in_object[d]: whether nesting level d + 1 is an object (else an array).
+  bool in_object[kMaxEmbeddedJsonDepth];
+  int depth = 0;
+  size_t i = 0;
+  const size_t n = text.size();
+  auto skip_space = [&] {
+    while (i < n && IsJsonSpace(text[i])) i++;
+  };
+  // Copies the key string and ':' at i, for an object member.
+  auto member_key = [&] {
+    skip_space();
+    const size_t end = ScanString(text, i);
+    if (end == kBad) return false;
+    out->append(text.substr(i, end - i));
+    i = end;
+    skip_space();
+    if (i >= n || text[i] != ':') return false;
+    out->push_back(':');
+    i++;
+    return true;
+  };
+  skip_space();
+  for (;;) {
+    // A value starts at i.
+    skip_space();
+    if (i >= n) return fail();
+    const char c = text[i];
+    bool value_done = true;
+    if (c == '{' || c == '[') {
+      if (depth == kMaxEmbeddedJsonDepth) return fail();
+      in_object[depth++] = c == '{';
+      out->push_back(c);
+      i++;
+      skip_space();
+      const char close = c == '{' ? '}' : ']';
+      if (i < n && text[i] == close) {
+        out->push_back(close);
+        i++;
+        depth--;
+      } else if (c == '{') {
+        if (!member_key()) return fail();
+        value_done = false;
+      } else {
+        value_done = false;
+      }
+    } else {
+      size_t end = kBad;
+      if (c == '"') {
+        end = ScanString(text, i);
+      } else if (c == '-' || IsDigit(c)) {
+        end = ScanNumber(text, i);
+      } else {
+        for (std::string_view literal : {std::string_view("true"), std::string_view("false"), std::string_view("null")}) {
+          if (text.substr(i, literal.size()) == literal) end = i + literal.size();
+        }
+      }
+      if (end == kBad) return fail();
+      out->append(text.substr(i, end - i));
+      i = end;
+    }
+    if (!value_done) continue;
+    // After a complete value: close containers, or move on to the next element.
+    for (;;) {
+      skip_space();
+      if (depth == 0) return i == n ? true : fail();
+      if (i >= n) return fail();
+      const char next = text[i];
+      if (next == ',') {
+        out->push_back(',');
+        i++;
+        if (in_object[depth - 1] && !member_key()) return fail();
+        break;
+      }
+      if (next != (in_object[depth - 1] ? '}' : ']')) return fail();
+      out->push_back(next);
+      i++;
+      depth--;
+    }
+  }
+}
+
 }  // namespace parquet

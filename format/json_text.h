@@ -22,4 +22,10 @@ void AppendJsonDouble(double value, std::string* out);
 void AppendJsonFloat(float value, std::string* out);
 void AppendJsonHalf(uint16_t bits, std::string* out);
 
+// When `text` is one valid JSON value (RFC 8259, nesting at most kMaxEmbeddedJsonDepth
+// levels), appends it without the whitespace between tokens and returns true; otherwise
+// returns false and leaves *out as it was. Strings and numbers are copied as written.
+inline constexpr int kMaxEmbeddedJsonDepth = 1000;
+bool AppendJsonMinified(std::string_view text, std::string* out);
+
 }  // namespace parquet

@@ -333,7 +333,7 @@ TEST_CASE("record assembler: every leaf type inside JSON") {
     const std::string text = "a\"b\\c\n\x01\xc3\xa9/";
     write(Bytes(text));
     write(Bytes("RED"));
-    write(Bytes(R"({"x":1})"));
+    write(Bytes(R"( { "x" : [1, 2.5e3] } )"));
     const std::string binary("\x00\xff\x10" "abc\x01", 7);
     write(Bytes(binary));
     const uint8_t uuid[16] = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
@@ -361,7 +361,7 @@ TEST_CASE("record assembler: every leaf type inside JSON") {
   CHECK(rows[0] ==
         "{\"b\":true,\"i8\":-5,\"u32\":4294967295,\"i64\":-9223372036854775808,\"u64\":18446744073709551615,"
         "\"f\":1.1,\"d\":0.1,\"h\":0.3333,\"str\":\"a\\\"b\\\\c\\n\\u0001\xc3\xa9/\",\"e\":\"RED\","
-        "\"j\":\"{\\\"x\\\":1}\",\"bin\":\"AP8QYWJjAQ==\",\"uuid\":\"00112233-4455-6677-8899-aabbccddeeff\","
+        "\"j\":{\"x\":[1,2.5e3]},\"bin\":\"AP8QYWJjAQ==\",\"uuid\":\"00112233-4455-6677-8899-aabbccddeeff\","
         "\"dec32\":-0.05,\"dec64\":123.456,\"decflba\":-300,\"decba\":10000000000.0000000000,"
         "\"date\":\"2024-01-31\",\"t_ms\":\"12:00:00.5\",\"t_ns\":\"00:00:00.000000001\","
         "\"ts_us\":\"2024-01-31 12:00:00\",\"ts96\":\"1970-01-01 00:00:00\","
@@ -458,6 +458,56 @@ TEST_CASE("nested JSON: strings and base64") {
   CHECK(b("fooba") == "\"Zm9vYmE=\"");
   CHECK(b("foobar") == "\"Zm9vYmFy\"");
   CHECK(b("\xff\xfe\xfd") == "\"//79\"");
+}
+
+TEST_CASE("nested JSON: JSON leaves are embedded when valid, strings otherwise; JSON map keys stay strings; repeated keys are kept") {
+  TempDir dir;
+  const std::string path = dir.File("json.parquet");
+  // optional group m (MAP) { repeated group key_value { required binary key (JSON); optional binary value (JSON); } }
+  std::vector<SchemaElement> schema = {
+      Group("schema", 1, std::nullopt),
+      Group("m", 1, R::OPTIONAL, ConvertedType::MAP),
+      Group("key_value", 2, R::REPEATED),
+      Converted(Leaf("key", R::REQUIRED, Type::BYTE_ARRAY), ConvertedType::JSON),
+      Converted(Leaf("value", R::OPTIONAL, Type::BYTE_ARRAY), ConvertedType::JSON),
+  };
+  {
+    ParquetFileWriter writer(path, schema);
+    writer.StartRowGroup();
+    const int16_t rep[] = {0, 1, 1, 1, 1};
+    const int16_t key_def[] = {2, 2, 2, 2, 2};
+    const ByteArray keys[] = {Bytes("{\"k\":1}"), Bytes("b"), Bytes("b"), Bytes("d"), Bytes("e")};
+    writer.WriteBatch<ByteArray>(0, 5, key_def, rep, keys, 5);
+    const int16_t value_def[] = {3, 3, 3, 3, 2};
+    const ByteArray values[] = {Bytes("[1, {\"a\" : \"x y\"}]"), Bytes("not json"), Bytes("{\"a\":1,}"), Bytes(" null ")};
+    writer.WriteBatch<ByteArray>(1, 5, value_def, rep, values, 4);
+    writer.EndRowGroup(1);
+    writer.Close();
+  }
+  CHECK(ReadJson(path, 0) ==
+        std::vector<std::string>{R"({"{\"k\":1}":[1,{"a":"x y"}],"b":"not json","b":"{\"a\":1,}","d":null,"e":null})"});
+}
+
+TEST_CASE("nested JSON: AppendJsonMinified accepts RFC 8259 JSON only") {
+  auto minified = [](std::string_view text) {
+    std::string out = "<";
+    return AppendJsonMinified(text, &out) ? out : "rejected:" + out;
+  };
+  CHECK(minified(" { \"a\" : [ 1 , -0.5e+3 , true , false , null , \"\\u00e9\\n\" ] , \"b\" : { } } ") ==
+        R"(<{"a":[1,-0.5e+3,true,false,null,"\u00e9\n"],"b":{}})");
+  CHECK(minified("[]") == "<[]");
+  CHECK(minified("\"s p\"") == "<\"s p\"");
+  CHECK(minified("0") == "<0");
+  for (std::string_view bad : {"", " ", "01", "1.", ".5", "1e", "+1", "[1,]", "{\"a\":1,}", "{\"a\"}", "{a:1}",
+                               "[1 2]", "\"\\x\"", "\"\\u12\"", "\"a\nb\"", "\"open", "[", "]", "[1]]", "nul",
+                               "truex", "'s'", "NaN", "1 2", "{\"a\":1}}"}) {
+    CAPTURE(bad);
+    CHECK(minified(bad) == "rejected:<");
+  }
+  std::string deep(kMaxEmbeddedJsonDepth, '[');
+  deep += std::string(kMaxEmbeddedJsonDepth, ']');
+  CHECK(minified(deep) == "<" + deep);
+  CHECK(minified("[" + deep + "]") == "rejected:<");
 }
 
 TEST_CASE("nested JSON: map forms") {
