@@ -135,10 +135,12 @@ std::string NestedJsonRenderer::MarkShredded(const parquet::Schema& schema, cons
     case ShapeKind::kStruct:
       for (int field : typed.children) {
         if (shape.shape(field).kind != ShapeKind::kStruct) {
+          *error_shape = field;
           return where + ": shredded object field '" + shape.shape(field).name + "' is not a group";
         }
         std::string error = MarkShredded(schema, shape, field, false, error_shape);
         if (!error.empty()) return error;
+        *error_shape = info.variant_typed;
         typed_info.shredded_names.push_back(shapes_[static_cast<size_t>(field)].name);
       }
       std::sort(typed_info.shredded_names.begin(), typed_info.shredded_names.end());
