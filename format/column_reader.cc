@@ -237,6 +237,8 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
 
   // Reads only the chunk's dictionary page; false when the chunk does not start with one.
   bool ReadDictionaryOnly() {
+    min_read_ = 0;  // the dictionary page's bytes, not a read-ahead of the data pages
+    read_ahead_ = 0;
     try {
       if (next_page_offset_ >= chunk_end_) return false;
       ReadPageHeader();
@@ -336,10 +338,11 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   // Makes the file bytes [offset, offset + length) available in window_ and returns them.
   // Reads at least kMinRead bytes (never past `limit`), keeping what the window already holds
   // of the range, so that one read usually serves a page and the header after it.
-  const uint8_t* Fetch(uint64_t offset, size_t length, uint64_t limit) {
+  const uint8_t* Fetch(uint64_t offset, size_t length, uint64_t limit) { return Fetch(offset, length, limit, min_read_); }
+  const uint8_t* Fetch(uint64_t offset, size_t length, uint64_t limit, size_t min_read) {
     const uint64_t window_end = window_offset_ + window_size_;
     if (offset >= window_offset_ && offset + length <= window_end) return window_.data() + (offset - window_offset_);
-    const uint64_t read_end = std::min(limit, std::max(offset + length + kPageHeaderGuess, offset + kMinRead));
+    const uint64_t read_end = std::min(limit, std::max(offset + length + read_ahead_, offset + min_read));
     const size_t total = static_cast<size_t>(std::max(read_end, offset + length) - offset);
     size_t keep = 0;
     if (offset >= window_offset_ && offset < window_end) {
@@ -520,6 +523,12 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     page_ordinal_ = dictionary_pages_seen_ + static_cast<int>(k) - 1;
     page_levels_left_ = 0;
     page_loaded_ = false;
+    // Read the page (header and body: its compressed_page_size) in one read of just it.
+    const uint64_t page_end = std::min<uint64_t>(
+        data_end_, next_page_offset_ + static_cast<uint64_t>(pages[static_cast<size_t>(k)].compressed_page_size));
+    if (page_end > next_page_offset_) {
+      Fetch(next_page_offset_, static_cast<size_t>(page_end - next_page_offset_), std::max(chunk_end_, page_end), 0);
+    }
     if (!NextDataPage() || data_page_index_ != k || static_cast<int64_t>(page_levels_left_) != expected_rows) {
       throw ParquetError("offset index page " + std::to_string(k) + " at offset " +
                          std::to_string(pages[static_cast<size_t>(k)].offset) + " should hold " +
@@ -812,6 +821,8 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   std::vector<uint8_t> window_;
   uint64_t window_offset_ = 0;
   size_t window_size_ = 0;
+  size_t min_read_ = kMinRead;            // smallest read (within the chunk)
+  size_t read_ahead_ = kPageHeaderGuess;  // bytes read past a page body: the next page's header
 
   std::shared_ptr<const OffsetIndex> offset_index_;
   bool offset_index_tried_ = false;  // OffsetIndexForJumps looked for one in this chunk
