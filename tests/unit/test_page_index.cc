@@ -787,5 +787,35 @@ TEST_CASE("dictionary probe: parquet-testing files") {
   MESSAGE("alltypes_tiny_pages: " << probed << " all-dictionary chunks");
 }
 
+// ---------------------------------------------------------------------------------------
+// Bloom filter convenience for pushdown.
+
+TEST_CASE("bloom filter: read by chunk, probed by value, errors naming the chunk") {
+  for (const char* name : {"data_index_bloom_encoding_stats.parquet", "data_index_bloom_encoding_with_length.parquet"}) {
+    CAPTURE(name);
+    auto file = ParquetFileReader::Open(kTestingData + name);
+    std::optional<BloomFilter> filter = ReadBloomFilter(*file, 0, 0);
+    REQUIRE(filter.has_value());
+    Column values = ReadWholeChunk(*file, 0, 0);
+    REQUIRE_FALSE(values.empty());
+    for (const std::string& value : values) {
+      if (value != "null") CHECK(BloomFilterMightContain(*filter, std::string_view(value)));
+    }
+    int absent = 0;
+    for (int i = 0; i < 200; i++) absent += !BloomFilterMightContain(*filter, std::string_view("absent-" + std::to_string(i)));
+    CHECK(absent > 180);
+  }
+  // A bloom_filter_offset beyond the file.
+  const std::string path = kTestingData + "data_index_bloom_encoding_stats.parquet";
+  std::vector<uint8_t> bytes = ReadFileBytes(path);
+  auto original = ParquetFileReader::Open(path);
+  FileMetaData meta = original->metadata();
+  meta.row_groups[0].columns[0].meta_data->bloom_filter_offset = static_cast<int64_t>(bytes.size()) + 100;
+  int64_t unused = 0;
+  auto file = WithFooter(bytes, bytes.size() - 8 - original->footer_length(), meta, "", &unused);
+  CHECK_THROWS_WITH_AS(ReadBloomFilter(*file, 0, 0), doctest::Contains("file 'corrupt.parquet', column"), ParquetError);
+  CHECK_THROWS_WITH_AS(ReadBloomFilter(*file, 0, 0), doctest::Contains("outside the file"), ParquetError);
+}
+
 }  // namespace
 }  // namespace parquet
