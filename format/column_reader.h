@@ -161,8 +161,9 @@ class ColumnChunkReader {
   // available (column without repetition), else without being decompressed where possible.
   int64_t SeekToRow(int64_t row);
 
-  // The row the next slot belongs to, counted from the chunk's start (every slot
-  // consumed with repetition level 0 started a row); at a row start, the next row's index.
+  // Rows begun so far in this chunk (slots consumed whose repetition level is 0): at a row
+  // start, the index of the row read next. -1 when unknown, after Skip of slots in a column
+  // with repetition (until the next Reset).
   int64_t next_row() const { return row_starts_consumed_; }
 
   const ColumnDescriptor& descriptor() const { return *descriptor_; }
