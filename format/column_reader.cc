@@ -228,19 +228,21 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
         if (skipped < n - 1) return skipped;
         return (page_levels_left_ > 0 || NextDataPage()) ? n : n - 1;
       }
-      // The n-th row start ahead begins row `target`; jump to its page when it lies beyond.
-      size_t jumped_starts = 0;
-      if (row_starts_consumed_ >= 0 && n > 1) {
-        const int64_t before = row_starts_consumed_;
+      // The n-th row start ahead begins row `target`. JumpToRow moves to its page when that
+      // lies beyond, or back to the chunk's start when the offset index proved unusable.
+      const int64_t before = row_starts_consumed_;
+      int64_t base = before;
+      if (before >= 0 && n > 1) {
         const int64_t target = before + static_cast<int64_t>(n) - 1;
-        if (JumpToRow(target)) {
-          jumped_starts = static_cast<size_t>(row_starts_consumed_ - before);
-          n = static_cast<size_t>(target - row_starts_consumed_) + 1;
+        JumpToRow(target);
+        if (row_starts_consumed_ != before) {
+          base = row_starts_consumed_;
+          n = static_cast<size_t>(target - base) + 1;
         }
       }
       size_t found = SkipToRowStartRepeated(n);
       if (row_starts_consumed_ >= 0) row_starts_consumed_ += static_cast<int64_t>(found == n ? n - 1 : found);
-      return jumped_starts + found;
+      return static_cast<size_t>(static_cast<int64_t>(found) + base - before);
     } catch (const ParquetError& e) {
       throw ParquetError(Context() + ": " + e.what());
     }
@@ -498,8 +500,10 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   // page lies beyond the current one, without reading the pages between. Returns false (and
   // does nothing) when there is no such jump to make. With an offset index, pages begin at
   // row boundaries (parquet.thrift, PageLocation.first_row_index): in a column with
-  // repetition the landing page must start with repetition level 0, and from there on the
-  // chunk's level count is no longer checked (the skipped pages' counts are unknown).
+  // repetition the landing page must start with repetition level 0 (else the reader starts
+  // the chunk over without the index: row_starts_consumed_ is 0 again and false is
+  // returned), and from there on the chunk's level count is no longer checked (the skipped
+  // pages' counts are unknown). first_row_index itself is trusted, as other readers do.
   bool JumpToRow(int64_t target) {
     const OffsetIndex* index = OffsetIndexForJumps();
     if (index == nullptr || index->page_locations.empty()) return false;
@@ -572,10 +576,11 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
         }
       }
       if (!row_start) {
-        throw ParquetError("offset index page " + std::to_string(k) + " at offset " +
-                           std::to_string(pages[static_cast<size_t>(k)].offset) + " does not start row " +
-                           std::to_string(pages[static_cast<size_t>(k)].first_row_index) + " of " +
-                           std::to_string(expected_rows) + " rows");
+        // Pages that do not begin at row boundaries (some writers split rows across v1
+        // pages): forget the offset index and start the chunk over, to walk it page by page.
+        Reset(row_group_);
+        offset_index_tried_ = true;
+        return false;
       }
     }
     row_starts_consumed_ = pages[static_cast<size_t>(k)].first_row_index;

@@ -18,6 +18,7 @@
 
 #include "format/bloom_filter.h"
 #include "format/column_reader.h"
+#include "format/encoding/rle_bit_packed_hybrid.h"
 #include "format/error.h"
 #include "format/file_reader.h"
 #include "format/file_writer.h"
@@ -689,6 +690,103 @@ TEST_CASE("column reader: SeekToRow agrees with a full read on every readable pa
   MESSAGE(chunks << " column chunks sought through, " << repeated_chunks << " with repetition");
   CHECK(chunks > 100);
   CHECK(repeated_chunks > 10);
+}
+
+// A repeated INT32 column "x" of `rows` rows of two values each (r * 10, r * 10 + 1), in v1
+// pages cut after the given slot counts, with an offset index giving `first_rows`. Pages
+// cut at odd slot counts split a row across two pages, as some old writers did.
+std::unique_ptr<ParquetFileReader> RepeatedFileWithPages(int64_t rows, const std::vector<size_t>& page_slots,
+                                                         const std::vector<int64_t>& first_rows) {
+  std::string file = "PAR1";
+  OffsetIndex index;
+  size_t slot = 0;
+  for (size_t p = 0; p < page_slots.size(); p++) {
+    RleBitPackedEncoder rep(1), def(1);
+    std::string values;
+    for (size_t i = 0; i < page_slots[p]; i++, slot++) {
+      rep.Put(slot % 2 == 0 ? 0 : 1);
+      def.Put(1);
+      int32_t value = static_cast<int32_t>((slot / 2) * 10 + slot % 2);
+      values.append(reinterpret_cast<const char*>(&value), 4);
+    }
+    std::string body;
+    for (RleBitPackedEncoder* levels : {&rep, &def}) {
+      std::string encoded;
+      levels->Flush(&encoded);
+      uint32_t length = static_cast<uint32_t>(encoded.size());
+      body.append(reinterpret_cast<const char*>(&length), 4);
+      body += encoded;
+    }
+    body += values;
+    PageHeader header;
+    header.type = PageType::DATA_PAGE;
+    header.uncompressed_page_size = header.compressed_page_size = static_cast<int32_t>(body.size());
+    DataPageHeader data;
+    data.num_values = static_cast<int32_t>(page_slots[p]);
+    header.data_page_header = data;
+    std::string serialized = Serialize(header);
+    index.page_locations.push_back(
+        {static_cast<int64_t>(file.size()), static_cast<int32_t>(serialized.size() + body.size()), first_rows[p]});
+    file += serialized + body;
+  }
+  REQUIRE(slot == static_cast<size_t>(rows) * 2);
+  const int64_t chunk_end = static_cast<int64_t>(file.size());
+  const int64_t index_offset = chunk_end;
+  std::string serialized_index = Serialize(index);
+  file += serialized_index;
+  FileMetaData meta;
+  SchemaElement root = Root(1);
+  meta.schema = {root, Leaf("x", Type::INT32, FieldRepetitionType::REPEATED)};
+  meta.num_rows = rows;
+  RowGroup group;
+  group.num_rows = rows;
+  ColumnChunk chunk;
+  ColumnMetaData column;
+  column.type = Type::INT32;
+  column.encodings = {Encoding::PLAIN, Encoding::RLE};
+  column.path_in_schema = {"x"};
+  column.num_values = rows * 2;
+  column.data_page_offset = 4;
+  column.total_compressed_size = column.total_uncompressed_size = chunk_end - 4;
+  chunk.meta_data = column;
+  chunk.offset_index_offset = index_offset;
+  chunk.offset_index_length = static_cast<int32_t>(serialized_index.size());
+  group.columns = {chunk};
+  meta.row_groups = {group};
+  std::string footer = Serialize(meta);
+  uint32_t length = static_cast<uint32_t>(footer.size());
+  file += footer;
+  file.append(reinterpret_cast<const char*>(&length), 4);
+  file += "PAR1";
+  return ParquetFileReader::Open(
+      OpenMemoryFile(reinterpret_cast<const uint8_t*>(file.data()), file.size(), "split_rows.parquet"));
+}
+
+TEST_CASE("column reader: a repeated column whose pages split rows is walked instead of jumped") {
+  // Row 10 starts in page 0 and ends in page 1; page 2 is aligned.
+  auto split = RepeatedFileWithPages(30, {21, 19, 20}, {0, 11, 20});
+  // The same rows, every page aligned.
+  auto aligned = RepeatedFileWithPages(30, {20, 20, 20}, {0, 10, 20});
+  for (auto* file : {split.get(), aligned.get()}) {
+    const bool is_split = file == split.get();
+    CAPTURE(is_split);
+    for (int64_t target : {int64_t{5}, int64_t{10}, int64_t{15}, int64_t{25}, int64_t{29}}) {
+      CAPTURE(target);
+      auto reader = ColumnChunkReader::Make(*file, 0, 0);
+      if (target > 5) REQUIRE(reader->SeekToRow(3) == 3);  // a first seek within page 0
+      REQUIRE(reader->SeekToRow(target) == target);
+      ColumnBatch batch;
+      REQUIRE(reader->ReadBatch(1, &batch) == 1);
+      CHECK(batch.rep_levels[0] == 0);
+      CHECK(batch.values<int32_t>()[0] == target * 10);
+      REQUIRE(reader->ReadBatch(1, &batch) == 1);
+      CHECK(batch.rep_levels[0] == 1);
+      CHECK(batch.values<int32_t>()[0] == target * 10 + 1);
+      CHECK(reader->next_row() == target + 1);
+      CHECK(reader->SeekToRow(30) == 30);
+      if (!is_split && target >= 20) CHECK(reader->counters().pages_skipped >= 1);
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------
