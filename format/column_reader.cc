@@ -516,11 +516,20 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     // Page k must lie beyond the current page (and beyond the next one when the current
     // page is finished: that one comes next anyway).
     if (k <= data_page_index_ || (k == data_page_index_ + 1 && page_levels_left_ == 0)) return false;
-    // Never back over bytes already passed (an index that disagrees with the pages walked).
-    if (static_cast<uint64_t>(pages[static_cast<size_t>(k)].offset) < next_page_offset_) return false;
+    // Never back over bytes already passed (an index that disagrees with the pages walked),
+    // nor outside the chunk's data (an index given through SetOffsetIndex is not validated).
+    const int64_t landing = pages[static_cast<size_t>(k)].offset;
+    if (landing < 0 || static_cast<uint64_t>(landing) < next_page_offset_ ||
+        static_cast<uint64_t>(landing) >= data_end_ || pages[0].offset > landing) {
+      return false;
+    }
     if (data_page_index_ < 0) {
       // Nothing read yet: the pages before the first data page (the dictionary) are needed.
       while (next_page_offset_ < static_cast<uint64_t>(pages[0].offset)) {
+        if (next_page_offset_ >= chunk_end_) {
+          throw ParquetError("offset index puts the first data page at offset " + std::to_string(pages[0].offset) +
+                             ", past the column chunk's end " + std::to_string(chunk_end_));
+        }
         ReadPageHeader();
         if (header_.type == PageType::DICTIONARY_PAGE) {
           dictionary_pages_seen_++;
