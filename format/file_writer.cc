@@ -1613,7 +1613,10 @@ class TypedColumnChunkWriter final : public ColumnChunkWriter {
     EncodedBounds bounds;
     range.Encode(&bounds.min, &bounds.max);
     if constexpr (std::is_same_v<T, ByteArray>) {
-      TruncateBounds(&bounds, options_.statistics_truncate_length, sort_order_, text_);
+      // FIXED_LEN_BYTE_ARRAY bounds stay whole: readers expect type_length bytes.
+      if (column_.physical_type == Type::BYTE_ARRAY) {
+        TruncateBounds(&bounds, options_.statistics_truncate_length, sort_order_, text_);
+      }
     }
     return bounds;
   }

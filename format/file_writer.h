@@ -91,11 +91,12 @@ struct WriterOptions {
   // Recorded in every RowGroup.sorting_columns (not checked against the data); column_idx
   // must be a leaf column index.
   std::vector<SortingColumn> sorting_columns;
-  // Byte-array min/max longer than this many bytes (0: no limit) are shortened: min to a
+  // BYTE_ARRAY min/max longer than this many bytes (0: no limit) are shortened: min to a
   // prefix, max to a prefix whose last byte that can grow grew by one (for UTF-8 text the
   // cut is at a character and the last character that can grow becomes the next one);
-  // is_min/max_value_exact say so. A max that has no shorter upper bound (all 0xFF) and
-  // DECIMAL values stay whole. Applies to the ColumnIndex as well.
+  // is_min/max_value_exact say so. A max that has no shorter upper bound (all 0xFF),
+  // DECIMAL values and FIXED_LEN_BYTE_ARRAY values (readers expect type_length bytes) stay
+  // whole. Applies to the ColumnIndex as well.
   size_t statistics_truncate_length = 64;
   // The automatic choice of value encodings, for columns without a column_encoding entry.
   // Each column type has one alternative to PLAIN: DELTA_BINARY_PACKED for INT32/INT64,

@@ -1697,11 +1697,13 @@ TEST_CASE("file writer: long byte-array bounds are truncated and marked inexact"
     stats = stats_of(text, {std::string(70, '\x7f')}, 64);
     CHECK(stats.max_value == std::string(62, '\x7f') + "\xc2\x80");
   }
-  SUBCASE("FIXED_LEN_BYTE_ARRAY is truncated; DECIMAL is not") {
+  SUBCASE("neither FIXED_LEN_BYTE_ARRAY (readers such as DuckDB expect type_length bytes) nor DECIMAL is truncated") {
     const SchemaElement fixed = Leaf("v", Type::FIXED_LEN_BYTE_ARRAY, kRequired, 80);
     Statistics stats = stats_of(fixed, {std::string(80, 'k')});
-    CHECK(stats.min_value == std::string(64, 'k'));
-    CHECK(stats.max_value == std::string(63, 'k') + "l");
+    CHECK(stats.min_value == std::string(80, 'k'));
+    CHECK(stats.max_value == std::string(80, 'k'));
+    CHECK(stats.is_min_value_exact == true);
+    CHECK(stats.is_max_value_exact == true);
     SchemaElement decimal = Leaf("v", Type::BYTE_ARRAY, kRequired);
     decimal.converted_type = ConvertedType::DECIMAL;
     decimal.precision = 200;
