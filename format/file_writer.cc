@@ -934,23 +934,32 @@ class ColumnChunkWriter {
     const size_t n = end - begin;
     size_t rows = n;
     size_t values = n;
+    // Levels go in as runs of equal values (mostly one long run: no NULLs, no lists).
     if (column_.max_repetition_level > 0) {
       rows = 0;
       int64_t* histogram = page_rep_histogram_.data();
-      for (size_t i = begin; i < end; i++) {
-        rep_encoder_.Put(static_cast<uint32_t>(rep[i]));
-        histogram[rep[i]]++;
-        rows += (rep[i] == 0);
+      for (size_t i = begin; i < end;) {
+        const int16_t level = rep[i];
+        size_t next = i + 1;
+        while (next < end && rep[next] == level) next++;
+        rep_encoder_.PutRun(static_cast<uint32_t>(level), next - i);
+        histogram[level] += static_cast<int64_t>(next - i);
+        if (level == 0) rows += next - i;
+        i = next;
       }
     }
     if (column_.max_definition_level > 0) {
       const int16_t max_def = column_.max_definition_level;
       int64_t* histogram = page_def_histogram_.data();
       values = 0;
-      for (size_t i = begin; i < end; i++) {
-        def_encoder_.Put(static_cast<uint32_t>(def[i]));
-        histogram[def[i]]++;
-        values += (def[i] == max_def);
+      for (size_t i = begin; i < end;) {
+        const int16_t level = def[i];
+        size_t next = i + 1;
+        while (next < end && def[next] == level) next++;
+        def_encoder_.PutRun(static_cast<uint32_t>(level), next - i);
+        histogram[level] += static_cast<int64_t>(next - i);
+        if (level == max_def) values += next - i;
+        i = next;
       }
     }
     page_slots_ += n;
