@@ -54,8 +54,11 @@ constexpr size_t kMaxSlotsPerStep = 1024;
 // Slots of the first step into an empty page, before its bytes per slot are known (one, so
 // that a page of large values holds just one when one passes page_size).
 constexpr size_t kFirstStepSlots = 1;
-// Hard cap on the slots of one page, whatever page_size says (num_values is an int32).
-constexpr size_t kMaxSlotsPerPage = size_t{1} << 24;
+// Cap on the slots of one page, whatever page_size says: a page of values that encode
+// small (dictionary indices of a few distinct values, runs) still ends after this many, so
+// the open page's level and index buffers stay small and the page index keeps a useful
+// granularity (arrow-rs uses the same default row limit per page).
+constexpr size_t kMaxSlotsPerPage = 20000;
 
 template <typename T> constexpr const char* kValueTypeName = "";
 template <> inline constexpr const char* kValueTypeName<bool> = "bool";
@@ -771,6 +774,13 @@ class ColumnChunkWriter {
   void Finish() {
     if (page_slots_ > 0 || data_pages_written_ == 0) WriteDataPage();
     FinishValues();
+    // The pages, kept apart while the chunk grew (no doubling slack), in one piece.
+    data_pages_.reserve(data_pages_bytes_);
+    for (std::string& page : data_page_list_) {
+      data_pages_ += page;
+      std::string().swap(page);
+    }
+    data_page_list_.clear();
   }
 
   // The chunk's bytes, in file order: dictionary_page() then data_pages().
@@ -1045,9 +1055,11 @@ class ColumnChunkWriter {
       data_header.is_compressed = compressed;
       header.data_page_header_v2 = data_header;
     }
-    record.offset = data_pages_.size();
-    AppendPage(&header, *body, &data_pages_);
-    record.size = PageSizeField(data_pages_.size() - record.offset);
+    record.offset = data_pages_bytes_;
+    std::string& page = data_page_list_.emplace_back();
+    AppendPage(&header, *body, &page);
+    data_pages_bytes_ += page.size();
+    record.size = PageSizeField(page.size());
     pages_.push_back(std::move(record));
     CountPage(header.type, data_encoding_);
     if (std::find(data_encodings_.begin(), data_encodings_.end(), data_encoding_) == data_encodings_.end()) {
@@ -1058,7 +1070,17 @@ class ColumnChunkWriter {
     page_values_ = 0;
     page_rows_ = 0;
     page_full_ = false;
+    ReleaseLargeScratch();
     AfterDataPage();
+  }
+
+  // Every column chunk of a row group is open at once: scratch buffers grown by a large
+  // page are given back rather than kept for the chunk's next page.
+  void ReleaseLargeScratch() {
+    constexpr size_t kKeep = 64 * 1024;
+    if (values_.capacity() > kKeep) std::string().swap(values_);
+    if (body_.capacity() > kKeep) std::string().swap(body_);
+    if (compressed_.capacity() > kKeep) std::string().swap(compressed_);
   }
 
   // Writes the dictionary page from its PLAIN-encoded entries.
@@ -1181,7 +1203,9 @@ class ColumnChunkWriter {
   std::vector<Encoding> data_encodings_;
   std::vector<PageEncodingStats> encoding_stats_;
   std::string dictionary_page_;  // header + body
-  std::string data_pages_;       // headers + bodies
+  std::string data_pages_;       // headers + bodies, once Finish has joined them
+  std::vector<std::string> data_page_list_;  // each page's header + body until Finish
+  size_t data_pages_bytes_ = 0;
   std::vector<PageRecord> pages_;
   std::vector<int64_t> rep_histogram_, def_histogram_;    // chunk totals
   std::vector<int64_t> rep_histograms_, def_histograms_;  // per page, concatenated

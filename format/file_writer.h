@@ -49,7 +49,8 @@ struct WriterOptions {
   CompressionCodec codec = CompressionCodec::SNAPPY;
   std::optional<int> compression_level;  // codec-specific, see compression.h; nullopt = default
   int data_page_version = 1;             // 1: DATA_PAGE, 2: DATA_PAGE_V2
-  // A data page is cut (at the next row boundary) once its encoded size passes this.
+  // A data page is cut (at the next row boundary) once its encoded size passes this, or
+  // once it holds 20000 level entries.
   size_t page_size = 1 << 20;
   // Dictionary-encode every column but BOOLEAN; a column chunk falls back (to PLAIN, or
   // see automatic_encoding) for the pages after the one during which its dictionary passed
