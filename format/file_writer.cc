@@ -774,18 +774,12 @@ class ColumnChunkWriter {
   void Finish() {
     if (page_slots_ > 0 || data_pages_written_ == 0) WriteDataPage();
     FinishValues();
-    // The pages, kept apart while the chunk grew (no doubling slack), in one piece.
-    data_pages_.reserve(data_pages_bytes_);
-    for (std::string& page : data_page_list_) {
-      data_pages_ += page;
-      std::string().swap(page);
-    }
-    data_page_list_.clear();
   }
 
-  // The chunk's bytes, in file order: dictionary_page() then data_pages().
+  // The chunk's bytes, in file order: dictionary_page() then each of data_pages() (kept
+  // apart: a growing string of all of them would hold up to twice their size).
   const std::string& dictionary_page() const { return dictionary_page_; }
-  const std::string& data_pages() const { return data_pages_; }
+  const std::vector<std::string>& data_pages() const { return data_pages_; }
 
   // The chunk's metadata once it is placed at `offset` in the file.
   ColumnMetaData Metadata(int64_t offset) const {
@@ -1056,7 +1050,7 @@ class ColumnChunkWriter {
       header.data_page_header_v2 = data_header;
     }
     record.offset = data_pages_bytes_;
-    std::string& page = data_page_list_.emplace_back();
+    std::string& page = data_pages_.emplace_back();
     AppendPage(&header, *body, &page);
     data_pages_bytes_ += page.size();
     record.size = PageSizeField(page.size());
@@ -1203,8 +1197,7 @@ class ColumnChunkWriter {
   std::vector<Encoding> data_encodings_;
   std::vector<PageEncodingStats> encoding_stats_;
   std::string dictionary_page_;  // header + body
-  std::string data_pages_;       // headers + bodies, once Finish has joined them
-  std::vector<std::string> data_page_list_;  // each page's header + body until Finish
+  std::vector<std::string> data_pages_;  // each data page's header + body
   size_t data_pages_bytes_ = 0;
   std::vector<PageRecord> pages_;
   std::vector<int64_t> rep_histogram_, def_histogram_;    // chunk totals
@@ -1868,7 +1861,7 @@ void ParquetFileWriter::FinishColumn() {
     writer.Finish();
     const int64_t chunk_offset = static_cast<int64_t>(offset_);
     WriteBytes(writer.dictionary_page().data(), writer.dictionary_page().size());
-    WriteBytes(writer.data_pages().data(), writer.data_pages().size());
+    for (const std::string& page : writer.data_pages()) WriteBytes(page.data(), page.size());
     ColumnChunk& chunk = row_group_.columns[static_cast<size_t>(current_column_)];
     chunk.file_offset = chunk_offset;
     chunk.meta_data = writer.Metadata(chunk_offset);
