@@ -12,7 +12,8 @@
 //   compression=uncompressed|snappy|gzip|brotli|zstd|lz4_raw   codec (default snappy)
 //   compression_level=N      codec level (gzip 0..9, brotli 0..11, zstd -131072..22)
 //   compression.COL=...      codec of one column
-//   compression_level.COL=N  codec level of one column (default: the codec's default)
+//   compression_level.COL=N  codec level of one column (default: compression_level when
+//                            the column's codec is the file's, else the codec's default)
 //   encoding.COL=plain|dictionary|delta_binary_packed|delta_length_byte_array|
 //                delta_byte_array|byte_stream_split|rle      value encoding of one column
 //   dictionary=0|1           dictionary encoding with fallback (default 1)
