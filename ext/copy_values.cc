@@ -1070,14 +1070,20 @@ void TruncateLeaf(LeafData* leaf, const LeafMark& mark) {
 // ---- ByteArena ----
 
 uint8_t* ByteArena::Allocate(size_t size) {
-  if (blocks_.empty() || blocks_.back().size - used_in_last_ < size) {
-    Block block;
-    block.size = std::max(kArenaBlockSize, size);
-    block.data = std::make_unique<uint8_t[]>(block.size);
-    blocks_.push_back(std::move(block));
+  if (blocks_.empty() || blocks_[current_].size - used_in_last_ < size) {
+    if (!blocks_.empty() && current_ + 1 < blocks_.size() && blocks_[current_ + 1].size >= size) {
+      ++current_;  // a block kept by Clear
+    } else {
+      Block block;
+      block.size = std::max(kArenaBlockSize, size);
+      block.data.reset(new uint8_t[block.size]);  // not zero-filled
+      const size_t position = blocks_.empty() ? 0 : current_ + 1;
+      blocks_.insert(blocks_.begin() + static_cast<std::ptrdiff_t>(position), std::move(block));
+      current_ = position;
+    }
     used_in_last_ = 0;
   }
-  uint8_t* result = blocks_.back().data.get() + used_in_last_;
+  uint8_t* result = blocks_[current_].data.get() + used_in_last_;
   used_in_last_ += size;
   used_total_ += size;
   return result;
@@ -1090,11 +1096,16 @@ const uint8_t* ByteArena::Append(const void* data, size_t size) {
 }
 
 void ByteArena::Clear() {
-  if (blocks_.size() > 1) {
-    // Keep the first block if it is the standard size; drop the rest.
-    blocks_.resize(1);
+  constexpr size_t kKeptBlocks = 16;
+  size_t kept = 0;
+  for (Block& block : blocks_) {
+    if (block.size == kArenaBlockSize && kept < kKeptBlocks) {
+      if (&blocks_[kept] != &block) blocks_[kept] = std::move(block);
+      ++kept;
+    }
   }
-  if (!blocks_.empty() && blocks_[0].size != kArenaBlockSize) blocks_.clear();
+  blocks_.resize(kept);
+  current_ = 0;
   used_in_last_ = 0;
   used_total_ = 0;
 }

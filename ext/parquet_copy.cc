@@ -11,7 +11,9 @@
 //
 //   compression=uncompressed|snappy|gzip|brotli|zstd|lz4_raw   codec (default snappy)
 //   compression_level=N      codec level (gzip 0..9, brotli 0..11, zstd -131072..22)
-//   compression.COL=...      codec of one column (not supported by the writer yet)
+//   compression.COL=...      codec of one column
+//   compression_level.COL=N  codec level of one column (default: compression_level when
+//                            the column's codec is the file's, else the codec's default)
 //   encoding.COL=plain|dictionary|delta_binary_packed|delta_length_byte_array|
 //                delta_byte_array|byte_stream_split|rle      value encoding of one column
 //   dictionary=0|1           dictionary encoding with fallback (default 1)
@@ -43,11 +45,15 @@
 //
 // The query is prepared on the same connection (it must be one read-only statement) and
 // stepped row by row. Each result column's values are buffered as SQLite gave them
-// (copy_values.h) until row_group_size rows or row_group_bytes bytes are buffered; then
-// the column types are fixed (the first time only: schema=, declared types, else the
-// storage classes seen, see copy_schema.h), every column is converted to typed level and
-// value buffers and handed to the Parquet writer as one row group, and the buffers are
-// reused. Memory therefore stays around one row group whatever the result size.
+// (copy_values.h), one sqlite3_value per cell. When every column's type is known before the
+// first row (schema= or a declared type), the buffers go to the writer every 4096 rows:
+// each column is converted to typed level and value buffers and appended to the open row
+// group, whose pages the writer encodes and compresses as they fill; the row group ends at
+// row_group_size rows or row_group_bytes bytes. A column whose type comes from its values
+// (see copy_schema.h) makes the first row group buffer whole until its types are fixed;
+// then the rest streams the same way. Memory is therefore about one compressed row group
+// (plus the first row group's values as SQLite gave them, for untyped columns) whatever
+// the result size.
 //
 // Output is atomic (copy_output.h): everything is written to a temporary file (or
 // directory, with partition_by) beside the target and moved into place at the end; on any
@@ -95,6 +101,9 @@ namespace {
 constexpr int64_t kDefaultRowGroupSize = 122880;
 constexpr int64_t kDefaultRowGroupBytes = int64_t{128} << 20;
 constexpr size_t kMaxOpenPartitionFiles = 256;
+// Once the column types are fixed, buffered rows go to the writer's open row group in
+// batches of this many (its pages are encoded and compressed as they fill).
+constexpr size_t kStreamBatchRows = 4096;
 constexpr const char* kNullPartitionValue = "__HIVE_DEFAULT_PARTITION__";
 
 // An error of the query itself, reported with its own SQLite result code.
@@ -134,7 +143,13 @@ struct CopySettings {
   std::vector<std::string> bloom_columns;
   std::vector<SortingSpec> sorting;
   std::vector<std::pair<std::string, parquet::Encoding>> encodings;
-  std::vector<std::pair<std::string, parquet::CompressionCodec>> codecs;
+  // Per column: compression.COL and compression_level.COL, merged by column name.
+  struct ColumnCompression {
+    std::string name;
+    std::optional<parquet::CompressionCodec> codec;
+    std::optional<int> level;
+  };
+  std::vector<ColumnCompression> codecs;
 };
 
 std::vector<std::string> Words(const char* const* words, size_t count) { return std::vector<std::string>(words, words + count); }
@@ -146,6 +161,7 @@ void ParseSettings(const std::vector<std::string>& arguments, CopySettings* sett
   set.AddEnum("compression", codecs)
       .AddInteger("compression_level", std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max())
       .AddEnum("compression.*", codecs)
+      .AddInteger("compression_level.*", std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max())
       .AddEnum("encoding.*", encodings)
       .AddBoolean("dictionary")
       .AddInteger("dictionary_size_limit", 1, int64_t{1} << 30)
@@ -197,8 +213,27 @@ void ParseSettings(const std::vector<std::string>& arguments, CopySettings* sett
   settings->null_on_type_error = parsed.GetEnumIndex("on_type_error", 0) == 1;
   settings->field_ids = parsed.GetEnumIndex("field_ids", 0) == 1;
 
+  auto column_compression = [settings](const std::string& name) -> CopySettings::ColumnCompression& {
+    for (CopySettings::ColumnCompression& entry : settings->codecs) {
+      if (SameName(entry.name, name)) return entry;
+    }
+    settings->codecs.push_back(CopySettings::ColumnCompression{name, std::nullopt, std::nullopt});
+    return settings->codecs.back();
+  };
   for (const OptionValue* value : parsed.WithPrefix("compression")) {
-    settings->codecs.emplace_back(value->suffix, kCodecs[value->integer]);
+    column_compression(value->suffix).codec = kCodecs[value->integer];
+  }
+  for (const OptionValue* value : parsed.WithPrefix("compression_level")) {
+    column_compression(value->suffix).level = static_cast<int>(value->integer);
+  }
+  for (const CopySettings::ColumnCompression& entry : settings->codecs) {
+    // A level out of the codec's range is an error now, naming the column.
+    std::string probe;
+    try {
+      parquet::Compress(entry.codec.value_or(w.codec), nullptr, 0, entry.level, &probe);
+    } catch (const parquet::ParquetError& e) {
+      throw CopyError("compression_level." + entry.name + ": " + e.what());
+    }
   }
   for (const OptionValue* value : parsed.WithPrefix("encoding")) {
     settings->encodings.emplace_back(value->suffix, kEncodings[value->integer]);
@@ -289,6 +324,11 @@ class Copier {
   int64_t Run(const std::string& query) {
     Prepare(query);
     ResolveColumnOptions();
+    // With every column's type known before the first row, rows stream to the writer from
+    // the start; otherwise the first row group is buffered whole to see its values' classes.
+    bool all_typed = true;
+    for (const Column* column : data_columns_) all_typed = all_typed && column->type.has_value();
+    if (all_typed) ResolveTypes();
     staged_ = std::make_unique<StagedOutput>(
         path_, partitioned() ? StagedOutput::Kind::kDirectory : StagedOutput::Kind::kFile, settings_.overwrite);
     if (!partitioned()) single_ = NewPartition("");
@@ -307,6 +347,8 @@ class Copier {
       if (partition.rows >= static_cast<size_t>(settings_.row_group_size) ||
           partition.bytes >= static_cast<size_t>(settings_.row_group_bytes)) {
         Flush(partition);
+      } else if (partition.buffered >= kStreamBatchRows && types_resolved_) {
+        WriteBuffered(partition);
       }
       if (partitioned() && (total_rows_ >= static_cast<size_t>(settings_.row_group_size) ||
                             total_bytes_ >= static_cast<size_t>(settings_.row_group_bytes))) {
@@ -328,11 +370,13 @@ class Copier {
 
   struct Partition {
     std::string directory;                // relative to the output root ("" unpartitioned)
-    std::vector<ValueColumn> values;      // one per data column
+    std::vector<ValueColumn> values;      // one per data column: rows not given to the writer yet
     std::vector<int64_t> row_numbers;     // partitioned only: query row of each buffered row
     int64_t first_row_number = 0;         // unpartitioned: query row of the first buffered row
-    size_t rows = 0;
-    size_t bytes = 0;
+    size_t buffered = 0;                  // rows in `values`
+    size_t rows = 0;                      // rows of the open row group (given to the writer or buffered)
+    size_t bytes = 0;                     // their approximate size as SQLite gave them
+    bool group_open = false;              // the writer has an open row group
     std::unique_ptr<parquet::ParquetFileWriter> writer;
     int next_file = 0;
     uint64_t last_used = 0;
@@ -411,11 +455,8 @@ class Copier {
       if (column == nullptr) throw CopyError("schema: the query has no column named " + field.name);
       column->type = field.type;
     }
-    for (const auto& [name, codec] : settings_.codecs) {
-      DataColumn("compression." + name, name);
-      // TODO(writer): per-column codecs need a WriterOptions field (e.g. std::map<int,
-      // CompressionCodec> column_codec); until the writer has one, refuse rather than ignore.
-      throw CopyError("compression." + name + ": per-column compression is not supported yet");
+    for (const CopySettings::ColumnCompression& entry : settings_.codecs) {
+      DataColumn(entry.codec ? "compression." + entry.name : "compression_level." + entry.name, entry.name);
     }
     for (const auto& [name, encoding] : settings_.encodings) DataColumn("encoding." + name, name);
     for (const std::string& name : settings_.bloom_columns) DataColumn("bloom_filter", name);
@@ -455,31 +496,34 @@ class Copier {
   }
 
   void AppendRow(Partition& partition, int64_t row_number) {
-    if (partition.rows == 0) partition.first_row_number = row_number;
+    if (partition.buffered == 0) partition.first_row_number = row_number;
     if (partitioned()) partition.row_numbers.push_back(row_number);
     size_t bytes = 9 * data_columns_.size();
     sqlite3_stmt* stmt = statement_.stmt;
+    // One sqlite3_value per cell, read with the sqlite3_value_* accessors: unlike the
+    // sqlite3_column_* ones they take no connection mutex (this function runs inside the
+    // outer statement's step, which holds it) and do not look the column up again.
     for (size_t i = 0; i < data_columns_.size(); ++i) {
-      const int index = data_columns_[i]->result_index;
+      sqlite3_value* value = sqlite3_column_value(stmt, data_columns_[i]->result_index);
       ValueColumn& values = partition.values[i];
-      switch (sqlite3_column_type(stmt, index)) {
+      switch (sqlite3_value_type(value)) {
         case SQLITE_INTEGER:
-          values.AppendInteger(sqlite3_column_int64(stmt, index));
+          values.AppendInteger(sqlite3_value_int64(value));
           break;
         case SQLITE_FLOAT:
-          values.AppendReal(sqlite3_column_double(stmt, index));
+          values.AppendReal(sqlite3_value_double(value));
           break;
         case SQLITE_TEXT: {
-          const unsigned char* text = sqlite3_column_text(stmt, index);
+          const unsigned char* text = sqlite3_value_text(value);
           if (text == nullptr) throw std::bad_alloc();
-          const size_t size = static_cast<size_t>(sqlite3_column_bytes(stmt, index));
+          const size_t size = static_cast<size_t>(sqlite3_value_bytes(value));
           values.AppendText(text, size);
           bytes += size + 4;
           break;
         }
         case SQLITE_BLOB: {
-          const void* blob = sqlite3_column_blob(stmt, index);
-          const size_t size = static_cast<size_t>(sqlite3_column_bytes(stmt, index));
+          const void* blob = sqlite3_value_blob(value);
+          const size_t size = static_cast<size_t>(sqlite3_value_bytes(value));
           if (blob == nullptr && size > 0) throw std::bad_alloc();
           values.AppendBlob(blob, size);
           bytes += size + 4;
@@ -490,6 +534,7 @@ class Copier {
           break;
       }
     }
+    ++partition.buffered;
     ++partition.rows;
     partition.bytes += bytes;
     ++total_rows_;
@@ -538,6 +583,16 @@ class Copier {
       if (!applied) {
         throw CopyError("encoding." + name + ": " + Lowercase(parquet::ToString(encoding)) + " does not apply to column " +
                         column.name + " (" + DescribeCopyType(*column.type) + ")");
+      }
+    }
+    for (const CopySettings::ColumnCompression& entry : settings_.codecs) {
+      const Column& column = DataColumn("compression." + entry.name, entry.name);
+      parquet::WriterOptions::ColumnCompression compression;
+      compression.codec = entry.codec.value_or(w.codec);
+      // Without its own level, a column with the file's codec keeps the file's level.
+      compression.level = entry.level ? entry.level : compression.codec == w.codec ? w.compression_level : std::nullopt;
+      for (int l = column.first_leaf; l < column.first_leaf + LeafCount(*column.type); ++l) {
+        w.column_compression[l] = compression;
       }
     }
     w.bloom_filter_columns.clear();
@@ -615,6 +670,7 @@ class Copier {
       if (partition->writer && (oldest == nullptr || partition->last_used < oldest->last_used)) oldest = partition.get();
     }
     if (oldest == nullptr) return;
+    Flush(*oldest);
     oldest->writer->Close();
     oldest->writer.reset();
     --open_writers_;
@@ -646,12 +702,16 @@ class Copier {
     }
   }
 
-  // Writes the partition's buffered rows as one row group and empties its buffers.
-  void Flush(Partition& partition) {
-    if (partition.rows == 0) return;
+  // Gives the partition's buffered rows to its writer's open row group (starting one if
+  // needed) and empties the buffers.
+  void WriteBuffered(Partition& partition) {
+    if (partition.buffered == 0) return;
     ResolveTypes();
     parquet::ParquetFileWriter& writer = WriterFor(partition);
-    writer.StartRowGroup();
+    if (!partition.group_open) {
+      writer.StartRowGroup();
+      partition.group_open = true;
+    }
     for (size_t i = 0; i < data_columns_.size(); ++i) {
       const Column& column = *data_columns_[i];
       PrepareLeaves(*column.type, &leaves_);
@@ -664,12 +724,20 @@ class Copier {
       for (size_t l = 0; l < leaves_.size(); ++l) WriteLeaf(writer, column.first_leaf + static_cast<int>(l), leaves_[l]);
       partition.values[i].Clear();
     }
-    writer.EndRowGroup(static_cast<int64_t>(partition.rows));
+    partition.buffered = 0;
+    partition.row_numbers.clear();
+  }
+
+  // Ends the partition's open row group (its buffered rows included).
+  void Flush(Partition& partition) {
+    if (partition.rows == 0) return;
+    WriteBuffered(partition);
+    WriterFor(partition).EndRowGroup(static_cast<int64_t>(partition.rows));
+    partition.group_open = false;
     total_rows_ -= partition.rows;
     total_bytes_ -= partition.bytes;
     partition.rows = 0;
     partition.bytes = 0;
-    partition.row_numbers.clear();
   }
 
   // Over the budget with many partitions: flush the biggest until half the budget is free.

@@ -54,8 +54,11 @@ constexpr size_t kMaxSlotsPerStep = 1024;
 // Slots of the first step into an empty page, before its bytes per slot are known (one, so
 // that a page of large values holds just one when one passes page_size).
 constexpr size_t kFirstStepSlots = 1;
-// Hard cap on the slots of one page, whatever page_size says (num_values is an int32).
-constexpr size_t kMaxSlotsPerPage = size_t{1} << 24;
+// Cap on the slots of one page, whatever page_size says: a page of values that encode
+// small (dictionary indices of a few distinct values, runs) still ends after this many, so
+// the open page's level and index buffers stay small and the page index keeps a useful
+// granularity (arrow-rs uses the same default row limit per page).
+constexpr size_t kMaxSlotsPerPage = 20000;
 
 template <typename T> constexpr const char* kValueTypeName = "";
 template <> inline constexpr const char* kValueTypeName<bool> = "bool";
@@ -737,14 +740,21 @@ struct PageRecord {
 
 class ColumnChunkWriter {
  public:
-  ColumnChunkWriter(const ColumnDescriptor& column, const WriterOptions& options, Encoding data_encoding,
-                    SortOrder sort_order)
+  ColumnChunkWriter(const ColumnDescriptor& column, int column_index, const WriterOptions& options,
+                    Encoding data_encoding, SortOrder sort_order)
       : column_(column),
         options_(options),
+        codec_(options.codec),
+        compression_level_(options.compression_level),
         data_encoding_(data_encoding),
         sort_order_(sort_order),
         def_encoder_(MinimalBitWidth(static_cast<uint64_t>(column.max_definition_level))),
         rep_encoder_(MinimalBitWidth(static_cast<uint64_t>(column.max_repetition_level))) {
+    auto compression = options.column_compression.find(column_index);
+    if (compression != options.column_compression.end()) {
+      codec_ = compression->second.codec;
+      compression_level_ = compression->second.level;
+    }
     if (column.max_definition_level > 0) {
       page_def_histogram_.assign(static_cast<size_t>(column.max_definition_level) + 1, 0);
       def_histogram_.assign(page_def_histogram_.size(), 0);
@@ -766,9 +776,10 @@ class ColumnChunkWriter {
     FinishValues();
   }
 
-  // The chunk's bytes, in file order: dictionary_page() then data_pages().
+  // The chunk's bytes, in file order: dictionary_page() then each of data_pages() (kept
+  // apart: a growing string of all of them would hold up to twice their size).
   const std::string& dictionary_page() const { return dictionary_page_; }
-  const std::string& data_pages() const { return data_pages_; }
+  const std::vector<std::string>& data_pages() const { return data_pages_; }
 
   // The chunk's metadata once it is placed at `offset` in the file.
   ColumnMetaData Metadata(int64_t offset) const {
@@ -784,7 +795,7 @@ class ColumnChunkWriter {
       }
     }
     meta.path_in_schema = column_.path;
-    meta.codec = options_.codec;
+    meta.codec = codec_;
     meta.num_values = slots_;
     meta.total_uncompressed_size = total_uncompressed_size_;
     meta.total_compressed_size = total_compressed_size_;
@@ -927,23 +938,32 @@ class ColumnChunkWriter {
     const size_t n = end - begin;
     size_t rows = n;
     size_t values = n;
+    // Levels go in as runs of equal values (mostly one long run: no NULLs, no lists).
     if (column_.max_repetition_level > 0) {
       rows = 0;
       int64_t* histogram = page_rep_histogram_.data();
-      for (size_t i = begin; i < end; i++) {
-        rep_encoder_.Put(static_cast<uint32_t>(rep[i]));
-        histogram[rep[i]]++;
-        rows += (rep[i] == 0);
+      for (size_t i = begin; i < end;) {
+        const int16_t level = rep[i];
+        size_t next = i + 1;
+        while (next < end && rep[next] == level) next++;
+        rep_encoder_.PutRun(static_cast<uint32_t>(level), next - i);
+        histogram[level] += static_cast<int64_t>(next - i);
+        if (level == 0) rows += next - i;
+        i = next;
       }
     }
     if (column_.max_definition_level > 0) {
       const int16_t max_def = column_.max_definition_level;
       int64_t* histogram = page_def_histogram_.data();
       values = 0;
-      for (size_t i = begin; i < end; i++) {
-        def_encoder_.Put(static_cast<uint32_t>(def[i]));
-        histogram[def[i]]++;
-        values += (def[i] == max_def);
+      for (size_t i = begin; i < end;) {
+        const int16_t level = def[i];
+        size_t next = i + 1;
+        while (next < end && def[next] == level) next++;
+        def_encoder_.PutRun(static_cast<uint32_t>(level), next - i);
+        histogram[level] += static_cast<int64_t>(next - i);
+        if (level == max_def) values += next - i;
+        i = next;
       }
     }
     page_slots_ += n;
@@ -995,9 +1015,9 @@ class ColumnChunkWriter {
       body_ += values_;
       header.type = PageType::DATA_PAGE;
       header.uncompressed_page_size = PageSizeField(body_.size());
-      if (options_.codec != CompressionCodec::UNCOMPRESSED) {
+      if (codec_ != CompressionCodec::UNCOMPRESSED) {
         compressed_.clear();
-        Compress(options_.codec, BytesOf(body_), body_.size(), options_.compression_level, &compressed_);
+        Compress(codec_, BytesOf(body_), body_.size(), compression_level_, &compressed_);
         body = &compressed_;
       }
       DataPageHeader data_header;
@@ -1013,9 +1033,9 @@ class ColumnChunkWriter {
       const size_t def_length = body_.size() - rep_length;
       header.type = PageType::DATA_PAGE_V2;
       header.uncompressed_page_size = PageSizeField(body_.size() + values_.size());
-      const bool compressed = options_.codec != CompressionCodec::UNCOMPRESSED;
+      const bool compressed = codec_ != CompressionCodec::UNCOMPRESSED;
       if (compressed) {
-        Compress(options_.codec, BytesOf(values_), values_.size(), options_.compression_level, &body_);
+        Compress(codec_, BytesOf(values_), values_.size(), compression_level_, &body_);
       } else {
         body_ += values_;
       }
@@ -1029,9 +1049,11 @@ class ColumnChunkWriter {
       data_header.is_compressed = compressed;
       header.data_page_header_v2 = data_header;
     }
-    record.offset = data_pages_.size();
-    AppendPage(&header, *body, &data_pages_);
-    record.size = PageSizeField(data_pages_.size() - record.offset);
+    record.offset = data_pages_bytes_;
+    std::string& page = data_pages_.emplace_back();
+    AppendPage(&header, *body, &page);
+    data_pages_bytes_ += page.size();
+    record.size = PageSizeField(page.size());
     pages_.push_back(std::move(record));
     CountPage(header.type, data_encoding_);
     if (std::find(data_encodings_.begin(), data_encodings_.end(), data_encoding_) == data_encodings_.end()) {
@@ -1042,7 +1064,17 @@ class ColumnChunkWriter {
     page_values_ = 0;
     page_rows_ = 0;
     page_full_ = false;
+    ReleaseLargeScratch();
     AfterDataPage();
+  }
+
+  // Every column chunk of a row group is open at once: scratch buffers grown by a large
+  // page are given back rather than kept for the chunk's next page.
+  void ReleaseLargeScratch() {
+    constexpr size_t kKeep = 64 * 1024;
+    if (values_.capacity() > kKeep) std::string().swap(values_);
+    if (body_.capacity() > kKeep) std::string().swap(body_);
+    if (compressed_.capacity() > kKeep) std::string().swap(compressed_);
   }
 
   // Writes the dictionary page from its PLAIN-encoded entries.
@@ -1055,9 +1087,9 @@ class ColumnChunkWriter {
     dictionary_header.encoding = Encoding::PLAIN;
     header.dictionary_page_header = dictionary_header;
     const std::string* body = &entries;
-    if (options_.codec != CompressionCodec::UNCOMPRESSED) {
+    if (codec_ != CompressionCodec::UNCOMPRESSED) {
       compressed_.clear();
-      Compress(options_.codec, BytesOf(entries), entries.size(), options_.compression_level, &compressed_);
+      Compress(codec_, BytesOf(entries), entries.size(), compression_level_, &compressed_);
       body = &compressed_;
     }
     dictionary_page_.clear();
@@ -1067,6 +1099,8 @@ class ColumnChunkWriter {
 
   const ColumnDescriptor& column_;
   const WriterOptions& options_;
+  CompressionCodec codec_;                // of this column's pages
+  std::optional<int> compression_level_;
   Encoding data_encoding_;  // value encoding of the data pages being written
   SortOrder sort_order_;
   bool page_full_ = false;  // cut the page at the next row boundary
@@ -1163,7 +1197,8 @@ class ColumnChunkWriter {
   std::vector<Encoding> data_encodings_;
   std::vector<PageEncodingStats> encoding_stats_;
   std::string dictionary_page_;  // header + body
-  std::string data_pages_;       // headers + bodies
+  std::vector<std::string> data_pages_;  // each data page's header + body
+  size_t data_pages_bytes_ = 0;
   std::vector<PageRecord> pages_;
   std::vector<int64_t> rep_histogram_, def_histogram_;    // chunk totals
   std::vector<int64_t> rep_histograms_, def_histograms_;  // per page, concatenated
@@ -1341,9 +1376,10 @@ class TypedColumnChunkWriter final : public ColumnChunkWriter {
  public:
   // `automatic`: pick the encoding per WriterOptions::automatic_encoding (the column has no
   // explicit encoding). `bloom_filter`: collect the chunk's values for a bloom filter.
-  TypedColumnChunkWriter(const ColumnDescriptor& column, const SchemaNode& node, const WriterOptions& options,
+  TypedColumnChunkWriter(const ColumnDescriptor& column, int column_index, const SchemaNode& node,
+                         const WriterOptions& options,
                          Encoding encoding, bool automatic, bool bloom_filter)
-      : ColumnChunkWriter(column, options, encoding, SortOrderOf(node)),
+      : ColumnChunkWriter(column, column_index, options, encoding, SortOrderOf(node)),
         text_(IsTextColumn(node)),
         automatic_(automatic),
         page_min_max_(sort_order_),
@@ -1490,7 +1526,7 @@ class TypedColumnChunkWriter final : public ColumnChunkWriter {
       return Encoding::DELTA_BINARY_PACKED;
     } else if constexpr (std::is_floating_point_v<T>) {
       // Without compression the streams are the PLAIN bytes reordered: no gain.
-      if (options_.codec != CompressionCodec::UNCOMPRESSED) return Encoding::BYTE_STREAM_SPLIT;
+      if (codec_ != CompressionCodec::UNCOMPRESSED) return Encoding::BYTE_STREAM_SPLIT;
     } else if constexpr (std::is_same_v<T, ByteArray>) {
       if (column_.physical_type == Type::BYTE_ARRAY) return Encoding::DELTA_LENGTH_BYTE_ARRAY;
     }
@@ -1511,8 +1547,8 @@ class TypedColumnChunkWriter final : public ColumnChunkWriter {
     sample_.PutInto(encoder.get());
     std::string encoded, compressed;
     encoder->Flush(&encoded);
-    if (options_.codec == CompressionCodec::UNCOMPRESSED) return encoded.size();
-    Compress(options_.codec, BytesOf(encoded), encoded.size(), options_.compression_level, &compressed);
+    if (codec_ == CompressionCodec::UNCOMPRESSED) return encoded.size();
+    Compress(codec_, BytesOf(encoded), encoded.size(), compression_level_, &compressed);
     return compressed.size();
   }
 
@@ -1603,7 +1639,10 @@ class TypedColumnChunkWriter final : public ColumnChunkWriter {
     EncodedBounds bounds;
     range.Encode(&bounds.min, &bounds.max);
     if constexpr (std::is_same_v<T, ByteArray>) {
-      TruncateBounds(&bounds, options_.statistics_truncate_length, sort_order_, text_);
+      // FIXED_LEN_BYTE_ARRAY bounds stay whole: readers expect type_length bytes.
+      if (column_.physical_type == Type::BYTE_ARRAY) {
+        TruncateBounds(&bounds, options_.statistics_truncate_length, sort_order_, text_);
+      }
     }
     return bounds;
   }
@@ -1657,10 +1696,11 @@ class TypedColumnChunkWriter final : public ColumnChunkWriter {
 };
 
 template <typename T>
-std::unique_ptr<ColumnChunkWriter> MakeTypedWriter(const ColumnDescriptor& column, const SchemaNode& node,
+std::unique_ptr<ColumnChunkWriter> MakeTypedWriter(const ColumnDescriptor& column, int column_index,
+                                                   const SchemaNode& node,
                                                    const WriterOptions& options, Encoding encoding, bool automatic,
                                                    bool bloom_filter) {
-  return std::make_unique<TypedColumnChunkWriter<T>>(column, node, options, encoding, automatic, bloom_filter);
+  return std::make_unique<TypedColumnChunkWriter<T>>(column, column_index, node, options, encoding, automatic, bloom_filter);
 }
 
 }  // namespace
@@ -1680,6 +1720,14 @@ ParquetFileWriter::ParquetFileWriter(const std::string& path, std::vector<Schema
     // Rejects an unsupported codec or a level out of range now rather than at the first page.
     std::string probe;
     Compress(options_.codec, nullptr, 0, options_.compression_level, &probe);
+  }
+  for (const auto& [column, compression] : options_.column_compression) {
+    if (column < 0 || column >= schema_.num_columns()) {
+      throw ParquetError("compression override for column " + std::to_string(column) +
+                         ", but the schema has " + std::to_string(schema_.num_columns()) + " columns");
+    }
+    std::string probe;
+    Compress(compression.codec, nullptr, 0, compression.level, &probe);
   }
   for (const auto& [column, encoding] : options_.column_encoding) {
     if (column < 0 || column >= schema_.num_columns()) {
@@ -1744,7 +1792,8 @@ void ParquetFileWriter::StartRowGroup() {
   column_rows_.assign(static_cast<size_t>(schema_.num_columns()), 0);
   row_group_bloom_filters_.assign(static_cast<size_t>(schema_.num_columns()), std::string());
   current_column_ = -1;
-  next_column_ = 0;
+  open_chunks_.clear();
+  open_chunks_.resize(static_cast<size_t>(schema_.num_columns()));
 }
 
 std::unique_ptr<ColumnChunkWriter> ParquetFileWriter::MakeColumnWriter(int column) const {
@@ -1760,15 +1809,15 @@ std::unique_ptr<ColumnChunkWriter> ParquetFileWriter::MakeColumnWriter(int colum
   }
   const bool bloom = bloom_filter_column_[static_cast<size_t>(column)];
   switch (descriptor.physical_type) {
-    case Type::BOOLEAN: return MakeTypedWriter<bool>(descriptor, node, options_, encoding, automatic, bloom);
-    case Type::INT32: return MakeTypedWriter<int32_t>(descriptor, node, options_, encoding, automatic, bloom);
-    case Type::INT64: return MakeTypedWriter<int64_t>(descriptor, node, options_, encoding, automatic, bloom);
-    case Type::INT96: return MakeTypedWriter<Int96>(descriptor, node, options_, encoding, automatic, bloom);
-    case Type::FLOAT: return MakeTypedWriter<float>(descriptor, node, options_, encoding, automatic, bloom);
-    case Type::DOUBLE: return MakeTypedWriter<double>(descriptor, node, options_, encoding, automatic, bloom);
+    case Type::BOOLEAN: return MakeTypedWriter<bool>(descriptor, column, node, options_, encoding, automatic, bloom);
+    case Type::INT32: return MakeTypedWriter<int32_t>(descriptor, column, node, options_, encoding, automatic, bloom);
+    case Type::INT64: return MakeTypedWriter<int64_t>(descriptor, column, node, options_, encoding, automatic, bloom);
+    case Type::INT96: return MakeTypedWriter<Int96>(descriptor, column, node, options_, encoding, automatic, bloom);
+    case Type::FLOAT: return MakeTypedWriter<float>(descriptor, column, node, options_, encoding, automatic, bloom);
+    case Type::DOUBLE: return MakeTypedWriter<double>(descriptor, column, node, options_, encoding, automatic, bloom);
     case Type::BYTE_ARRAY:
     case Type::FIXED_LEN_BYTE_ARRAY:
-      return MakeTypedWriter<ByteArray>(descriptor, node, options_, encoding, automatic, bloom);
+      return MakeTypedWriter<ByteArray>(descriptor, column, node, options_, encoding, automatic, bloom);
   }
   throw ParquetError("column '" + descriptor.dotted_path + "' has unknown physical type " +
                      ToString(descriptor.physical_type));
@@ -1781,22 +1830,9 @@ ColumnChunkWriter& ParquetFileWriter::WriterForColumn(int column) {
     throw ParquetError("column index " + std::to_string(column) + " is out of range (the schema has " +
                        std::to_string(schema_.num_columns()) + " columns)");
   }
-  if (column == current_column_) return *column_writer_;
-  if (column < next_column_) {
-    throw ParquetError("column '" + schema_.column(column).dotted_path +
-                       "' was already written in this row group (columns go in schema order)");
-  }
-  if (current_column_ >= 0) FinishColumn();
-  // Columns skipped over get empty chunks.
-  while (next_column_ < column) {
-    column_writer_ = MakeColumnWriter(next_column_);
-    current_column_ = next_column_++;
-    FinishColumn();
-  }
-  column_writer_ = MakeColumnWriter(column);
-  current_column_ = column;
-  next_column_ = column + 1;
-  return *column_writer_;
+  std::unique_ptr<ColumnChunkWriter>& chunk = open_chunks_[static_cast<size_t>(column)];
+  if (!chunk) chunk = MakeColumnWriter(column);
+  return *chunk;
 }
 
 template <typename T>
@@ -1825,7 +1861,7 @@ void ParquetFileWriter::FinishColumn() {
     writer.Finish();
     const int64_t chunk_offset = static_cast<int64_t>(offset_);
     WriteBytes(writer.dictionary_page().data(), writer.dictionary_page().size());
-    WriteBytes(writer.data_pages().data(), writer.data_pages().size());
+    for (const std::string& page : writer.data_pages()) WriteBytes(page.data(), page.size());
     ColumnChunk& chunk = row_group_.columns[static_cast<size_t>(current_column_)];
     chunk.file_offset = chunk_offset;
     chunk.meta_data = writer.Metadata(chunk_offset);
@@ -1855,23 +1891,21 @@ void ParquetFileWriter::EndRowGroup(int64_t num_rows) {
   if (!row_group_open_) throw ParquetError("no row group is open: call StartRowGroup first");
   // Check every column's row count first, so that a mistake leaves the row group open.
   for (int c = 0; c < schema_.num_columns(); c++) {
-    int64_t rows = 0;
-    if (c == current_column_) {
-      rows = column_writer_->rows();
-    } else if (c < next_column_) {
-      rows = column_rows_[static_cast<size_t>(c)];
-    }
+    const std::unique_ptr<ColumnChunkWriter>& chunk = open_chunks_[static_cast<size_t>(c)];
+    const int64_t rows = chunk ? chunk->rows() : 0;
     if (rows != num_rows) {
       throw ParquetError("column '" + schema_.column(c).dotted_path + "' has " + std::to_string(rows) +
                          " rows but the row group has " + std::to_string(num_rows));
     }
   }
-  if (current_column_ >= 0) FinishColumn();
-  while (next_column_ < schema_.num_columns()) {
-    column_writer_ = MakeColumnWriter(next_column_);
-    current_column_ = next_column_++;
+  // The chunks go to the file in schema order; columns without rows get empty chunks.
+  for (int c = 0; c < schema_.num_columns(); c++) {
+    std::unique_ptr<ColumnChunkWriter>& chunk = open_chunks_[static_cast<size_t>(c)];
+    column_writer_ = chunk ? std::move(chunk) : MakeColumnWriter(c);
+    current_column_ = c;
     FinishColumn();
   }
+  open_chunks_.clear();
   row_group_.num_rows = num_rows;
   int64_t uncompressed = 0, compressed = 0;
   for (const ColumnChunk& chunk : row_group_.columns) {

@@ -20,11 +20,14 @@
 // definition level histograms for the levels the column has). The same per page go into
 // the ColumnIndex, not into the page headers.
 //
-// Usage: for each row group, StartRowGroup(); then every leaf column in schema order, each in
-// one or more WriteBatch calls; then EndRowGroup(rows). Finally Close(). Only the column chunk
-// being written is held in memory: it goes to the file when the next column starts or the
-// row group ends. The file is complete only after Close(); a writer destroyed earlier leaves
-// a truncated file behind (the caller writes to a temporary name and renames it).
+// Usage: for each row group, StartRowGroup(); then the leaf columns' values in WriteBatch
+// calls, in any order (columns may be interleaved: a caller can stream rows in small
+// batches); then EndRowGroup(rows). Finally Close(). Each column chunk of the open row group
+// is held in memory as finished pages (encoded and compressed as soon as they fill) plus its
+// open page and dictionary, so memory is about one compressed row group; the chunks go to
+// the file in schema order at EndRowGroup. The file is complete only after Close(); a writer
+// destroyed earlier leaves a truncated file behind (the caller writes to a temporary name
+// and renames it).
 #pragma once
 
 #include <cstddef>
@@ -46,7 +49,8 @@ struct WriterOptions {
   CompressionCodec codec = CompressionCodec::SNAPPY;
   std::optional<int> compression_level;  // codec-specific, see compression.h; nullopt = default
   int data_page_version = 1;             // 1: DATA_PAGE, 2: DATA_PAGE_V2
-  // A data page is cut (at the next row boundary) once its encoded size passes this.
+  // A data page is cut (at the next row boundary) once its encoded size passes this, or
+  // once it holds 20000 level entries.
   size_t page_size = 1 << 20;
   // Dictionary-encode every column but BOOLEAN; a column chunk falls back (to PLAIN, or
   // see automatic_encoding) for the pages after the one during which its dictionary passed
@@ -65,6 +69,13 @@ struct WriterOptions {
   // BYTE_STREAM_SPLIT (INT32, INT64, FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY).
   // A column listed here never gets the automatic choice below.
   std::map<int, Encoding> column_encoding;
+  // Per leaf column (by index): the codec of its pages and its level, instead of `codec`
+  // and `compression_level` (which the column then does not use).
+  struct ColumnCompression {
+    CompressionCodec codec = CompressionCodec::SNAPPY;
+    std::optional<int> level;  // nullopt: the codec's default
+  };
+  std::map<int, ColumnCompression> column_compression;
 
   // Page index: ColumnIndex (page min/max, null_pages, boundary_order, null_counts,
   // nan_counts, level histograms) and OffsetIndex (page locations, unencoded BYTE_ARRAY
@@ -81,11 +92,12 @@ struct WriterOptions {
   // Recorded in every RowGroup.sorting_columns (not checked against the data); column_idx
   // must be a leaf column index.
   std::vector<SortingColumn> sorting_columns;
-  // Byte-array min/max longer than this many bytes (0: no limit) are shortened: min to a
+  // BYTE_ARRAY min/max longer than this many bytes (0: no limit) are shortened: min to a
   // prefix, max to a prefix whose last byte that can grow grew by one (for UTF-8 text the
   // cut is at a character and the last character that can grow becomes the next one);
-  // is_min/max_value_exact say so. A max that has no shorter upper bound (all 0xFF) and
-  // DECIMAL values stay whole. Applies to the ColumnIndex as well.
+  // is_min/max_value_exact say so. A max that has no shorter upper bound (all 0xFF),
+  // DECIMAL values and FIXED_LEN_BYTE_ARRAY values (readers expect type_length bytes) stay
+  // whole. Applies to the ColumnIndex as well.
   size_t statistics_truncate_length = 64;
   // The automatic choice of value encodings, for columns without a column_encoding entry.
   // Each column type has one alternative to PLAIN: DELTA_BINARY_PACKED for INT32/INT64,
@@ -131,8 +143,8 @@ class ParquetFileWriter {
   // def_levels / rep_levels may be null when the column's max level is 0 (they are then
   // ignored). T = bool, int32_t, int64_t, Int96, float, double, ByteArray (BYTE_ARRAY and
   // FIXED_LEN_BYTE_ARRAY, whose values must be type_length bytes long). Values are copied.
-  // Columns are written in schema order; a column may take several calls, and columns
-  // skipped over get no rows. The batch is checked before anything is written: a
+  // Columns may come in any order and take any number of calls; a column that gets none
+  // has no rows. The batch is checked before anything is written: a
   // ParquetError for a bad batch leaves the writer as it was.
   template <typename T>
   void WriteBatch(int column, size_t num_levels, const int16_t* def_levels,
@@ -181,9 +193,10 @@ class ParquetFileWriter {
   bool row_group_open_ = false;
   RowGroup row_group_;
   std::vector<int64_t> column_rows_;  // rows written per column in the open row group
-  int current_column_ = -1;           // column whose chunk is being buffered, or -1
-  int next_column_ = 0;               // first column not started in the open row group
-  std::unique_ptr<ColumnChunkWriter> column_writer_;
+  int current_column_ = -1;           // column whose chunk FinishColumn writes, or -1
+  std::unique_ptr<ColumnChunkWriter> column_writer_;  // that chunk
+  // Per column of the open row group: its chunk being buffered (null: no batch yet).
+  std::vector<std::unique_ptr<ColumnChunkWriter>> open_chunks_;
   std::vector<bool> bloom_filter_column_;               // per leaf column
   std::vector<std::string> row_group_bloom_filters_;    // serialized, per column of the open row group
   std::vector<PendingPageIndex> page_indexes_;          // every chunk so far

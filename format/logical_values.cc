@@ -755,6 +755,23 @@ uint16_t DoubleToHalf(double value) {
 // ---- Parsing ----
 
 bool ParseDate(std::string_view text, int32_t* days_since_epoch) {
+  // Fast path for the common form, exactly "YYYY-MM-DD".
+  if (text.size() == 10 && text[4] == '-' && text[7] == '-') {
+    unsigned d[10];
+    bool digits = true;
+    for (size_t i = 0; i < 10; ++i) {
+      d[i] = static_cast<unsigned>(static_cast<unsigned char>(text[i]) - '0');
+      if (i != 4 && i != 7) digits = digits && d[i] < 10;
+    }
+    if (digits) {
+      const int64_t year = d[0] * 1000 + d[1] * 100 + d[2] * 10 + d[3];
+      const int month = static_cast<int>(d[5] * 10 + d[6]);
+      const int day = static_cast<int>(d[8] * 10 + d[9]);
+      if (month < 1 || month > 12 || day < 1 || day > DaysInMonth(year, month)) return false;
+      *days_since_epoch = static_cast<int32_t>(DaysFromCivil(year, month, day));
+      return true;
+    }
+  }
   TextCursor cursor(text);
   int64_t days = 0;
   if (!ParseDatePart(&cursor, &days) || !cursor.AtEnd()) return false;

@@ -4,19 +4,20 @@
 # scripts/summarize_tests.sh to total. Always exits 0: the summary decides.
 #
 # Usage: scripts/run_tests.sh LOGDIR BUILDDIR LABEL [SUITE...]
-#   SUITE: unit, sql, conformance (default: all; conformance only if it was built)
+#   SUITE: unit, sql, conformance, interop (default: all; conformance only if it was built;
+#   interop only in a build without sanitizers, since the sqlite3 shell loads the extension)
 # Runs from the repository root. SUITE_TIMEOUT (default 1200s) bounds each suite.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 if (($# < 3)); then
-  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|conformance ...]" >&2
+  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|conformance|interop ...]" >&2
   exit 2
 fi
 logdir=$1 builddir=$2 label=$3
 shift 3
 suites=("$@")
-((${#suites[@]})) || suites=(unit sql conformance)
+((${#suites[@]})) || suites=(unit sql conformance interop)
 mkdir -p "$logdir"
 
 export PARQUET_TESTING=${PARQUET_TESTING:-$(cd .. && pwd)/shared/parquet-testing}
@@ -48,6 +49,14 @@ for suite in "${suites[@]}"; do
       if [[ -x $builddir/conformance_tests ]]; then
         run conformance "$builddir/conformance_tests" --extension "$builddir/parquet" \
           --corpus "$PARQUET_TESTING"
+      fi ;;
+    interop)
+      # DuckDB, parquet-wasm and hyparquet read the files parquet_copy writes (tests/interop).
+      if grep -q '^SANITIZE:BOOL=ON' "$builddir/CMakeCache.txt" 2>/dev/null; then
+        echo "=== $label interop: skipped (sanitizer build; the sqlite3 shell cannot load it)"
+      else
+        run interop bash -c 'bash tests/interop/setup.sh || { echo "interop: cannot install node packages (tests/interop/setup.sh failed)"; echo "0 passed, 1 failed"; exit 1; }
+                             node tests/interop/run.mjs --build "$1"' interop "$builddir"
       fi ;;
     *)
       echo "run_tests: unknown suite $suite" >&2 ;;

@@ -3,7 +3,10 @@
 // dictionary.h.
 #include "format/encoding/dictionary.h"
 
+#include <xxhash.h>
+
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -123,46 +126,110 @@ std::string_view ValueBytes(const T& value) {
 
 std::string_view ValueBytes(const ByteArray& value) { return value.view(); }
 
+// Hash of a value's bytes: a multiply-xorshift mix for 4- and 8-byte values, XXH3 otherwise.
+inline uint64_t HashValueBytes(std::string_view bytes) {
+  uint64_t x;
+  if (bytes.size() == 8) {
+    std::memcpy(&x, bytes.data(), 8);
+  } else if (bytes.size() == 4) {
+    uint32_t v;
+    std::memcpy(&v, bytes.data(), 4);
+    x = v;
+  } else {
+    return XXH3_64bits(bytes.data(), bytes.size());
+  }
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return x;
+}
+
+constexpr size_t kInitialSlots = 1024;
+constexpr size_t kByteBlockSize = 64 * 1024;
+
 }  // namespace
 
 template <typename T>
 DictionaryEncoder<T>::DictionaryEncoder(int fixed_type_length)
-    : fixed_type_length_(fixed_type_length) {}
+    : fixed_type_length_(fixed_type_length), slots_(kInitialSlots, 0) {}
+
+template <typename T>
+const uint8_t* DictionaryEncoder<T>::StoreBytes(std::string_view bytes) {
+  if (bytes.size() > block_left_) {
+    const size_t size = std::max(kByteBlockSize, bytes.size());
+    byte_blocks_.push_back(std::make_unique<uint8_t[]>(size));
+    block_next_ = byte_blocks_.back().get();
+    block_left_ = size;
+  }
+  uint8_t* stored = block_next_;
+  if (!bytes.empty()) std::memcpy(stored, bytes.data(), bytes.size());
+  block_next_ += bytes.size();
+  block_left_ -= bytes.size();
+  return stored;
+}
+
+template <typename T>
+void DictionaryEncoder<T>::GrowTable() {
+  std::vector<uint32_t> slots(slots_.size() * 2, 0);
+  const size_t mask = slots.size() - 1;
+  for (size_t entry = 0; entry < entry_hashes_.size(); ++entry) {
+    size_t pos = static_cast<size_t>(entry_hashes_[entry]) & mask;
+    while (slots[pos] != 0) pos = (pos + 1) & mask;
+    slots[pos] = static_cast<uint32_t>(entry + 1);
+  }
+  slots_.swap(slots);
+}
+
+template <typename T>
+uint32_t DictionaryEncoder<T>::IndexOf(std::string_view bytes, uint64_t hash) {
+  const size_t mask = slots_.size() - 1;
+  size_t pos = static_cast<size_t>(hash) & mask;
+  for (uint32_t slot; (slot = slots_[pos]) != 0; pos = (pos + 1) & mask) {
+    const uint32_t entry = slot - 1;
+    if (entry_hashes_[entry] != hash) continue;
+    if constexpr (std::is_same_v<T, ByteArray>) {
+      const ByteArray& stored = dictionary_[entry];
+      if (stored.len == bytes.size() && (bytes.empty() || std::memcmp(stored.ptr, bytes.data(), bytes.size()) == 0)) {
+        return entry;
+      }
+    } else {
+      if (std::memcmp(&dictionary_[entry], bytes.data(), sizeof(T)) == 0) return entry;
+    }
+  }
+  // Not found: a new entry in the empty slot the probe ended at.
+  if (dictionary_.size() >= std::numeric_limits<uint32_t>::max() - 1) {
+    throw ParquetError("dictionary has too many entries (" + std::to_string(dictionary_.size()) + ")");
+  }
+  if constexpr (std::is_same_v<T, ByteArray>) {
+    if (fixed_type_length_ >= 0 && bytes.size() != static_cast<size_t>(fixed_type_length_)) {
+      throw ParquetError("fixed-length value of " + std::to_string(bytes.size()) +
+                         " bytes does not match type length " + std::to_string(fixed_type_length_));
+    }
+    dictionary_.push_back(ByteArray{StoreBytes(bytes), static_cast<uint32_t>(bytes.size())});
+    dictionary_page_bytes_ += bytes.size() + (fixed_type_length_ >= 0 ? 0 : 4);
+  } else {
+    T value;
+    std::memcpy(&value, bytes.data(), sizeof(T));
+    dictionary_.push_back(value);
+    dictionary_page_bytes_ += sizeof(T);
+  }
+  const uint32_t index = static_cast<uint32_t>(dictionary_.size() - 1);
+  entry_hashes_.push_back(hash);
+  slots_[pos] = index + 1;
+  if (dictionary_.size() * 2 > slots_.size()) GrowTable();
+  return index;
+}
 
 template <typename T>
 void DictionaryEncoder<T>::Put(const T* values, size_t count) {
-  indices_.reserve(indices_.size() + count);
+  const size_t start = indices_.size();
+  indices_.resize(start + count);
+  uint32_t* out = indices_.data() + start;
   for (size_t i = 0; i < count; ++i) {
     const std::string_view bytes = ValueBytes(values[i]);
-    auto found = index_of_.find(bytes);
-    if (found != index_of_.end()) {
-      indices_.push_back(found->second);
-      continue;
-    }
-    if (dictionary_.size() >= std::numeric_limits<uint32_t>::max()) {
-      throw ParquetError("dictionary has too many entries (" + std::to_string(dictionary_.size()) +
-                         ")");
-    }
-    if constexpr (std::is_same_v<T, ByteArray>) {
-      if (fixed_type_length_ >= 0 && bytes.size() != static_cast<size_t>(fixed_type_length_)) {
-        throw ParquetError("fixed-length value of " + std::to_string(bytes.size()) +
-                           " bytes does not match type length " +
-                           std::to_string(fixed_type_length_));
-      }
-    }
-    const uint32_t index = static_cast<uint32_t>(dictionary_.size());
-    auto inserted = index_of_.emplace(std::string(bytes), index).first;
-    if constexpr (std::is_same_v<T, ByteArray>) {
-      const std::string& stored = inserted->first;
-      dictionary_.push_back(
-          ByteArray{reinterpret_cast<const uint8_t*>(stored.data()), static_cast<uint32_t>(stored.size())});
-      dictionary_page_bytes_ += stored.size() + (fixed_type_length_ >= 0 ? 0 : 4);
-    } else {
-      (void)inserted;
-      dictionary_.push_back(values[i]);
-      dictionary_page_bytes_ += sizeof(T);
-    }
-    indices_.push_back(index);
+    out[i] = IndexOf(bytes, HashValueBytes(bytes));
   }
 }
 

@@ -10,9 +10,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "format/encoding/rle_bit_packed_hybrid.h"
@@ -86,16 +86,23 @@ class DictionaryEncoder {
   void FlushIndices(std::string* out);
 
  private:
-  struct BytesHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view bytes) const { return std::hash<std::string_view>{}(bytes); }
-  };
+  // The entry equal to `bytes` (whose hash is `hash`), or a new entry for it.
+  uint32_t IndexOf(std::string_view bytes, uint64_t hash);
+  void GrowTable();
+  // Copies a ByteArray entry's bytes to storage that never moves.
+  const uint8_t* StoreBytes(std::string_view bytes);
 
   int fixed_type_length_;
-  // Keys are the value's bytes; ByteArray entries of dictionary_ point into these keys,
-  // which stay put when the map rehashes.
-  std::unordered_map<std::string, uint32_t, BytesHash, std::equal_to<>> index_of_;
+  // Open addressing with linear probing over the entries: each slot holds an entry index
+  // + 1 (0: empty); the table is kept at most half full. entry_hashes_ keeps each entry's
+  // hash so that probing compares values only when the hashes agree.
+  std::vector<uint32_t> slots_;
+  std::vector<uint64_t> entry_hashes_;
   std::vector<T> dictionary_;
+  // ByteArray entries point into these blocks.
+  std::vector<std::unique_ptr<uint8_t[]>> byte_blocks_;
+  size_t block_left_ = 0;
+  uint8_t* block_next_ = nullptr;
   std::vector<uint32_t> indices_;
   size_t dictionary_page_bytes_ = 0;
 };

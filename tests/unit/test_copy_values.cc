@@ -464,3 +464,24 @@ TEST_CASE("copy values: on_type_error=null undoes a partly written nested row") 
   CHECK(c.leaves[1].rep_levels == std::vector<int16_t>{0, 0, 0});
   CHECK(c.leaves[1].int32s == std::vector<int32_t>{1});
 }
+
+TEST_CASE("copy values: the byte arena keeps addresses stable and reuses its blocks after Clear") {
+  ByteArena arena;
+  for (int round = 0; round < 3; ++round) {
+    CAPTURE(round);
+    std::vector<std::pair<const uint8_t*, std::string>> stored;
+    // Small values over many 64 KiB blocks, and values larger than a block in between.
+    for (int i = 0; i < 5000; ++i) {
+      std::string value(static_cast<size_t>(i % 97) + (i % 1000 == 999 ? 70000 : 0), static_cast<char>('a' + (i + round) % 26));
+      stored.emplace_back(arena.Append(value.data(), value.size()), value);
+    }
+    size_t total = 0;
+    for (const auto& [pointer, value] : stored) {
+      CHECK(std::memcmp(pointer, value.data(), value.size()) == 0);
+      total += value.size();
+    }
+    CHECK(arena.bytes_used() == total);
+    arena.Clear();
+    CHECK(arena.bytes_used() == 0);
+  }
+}

@@ -281,3 +281,44 @@ TEST_CASE("dictionary encoder: a single distinct value uses bit width 0") {
   encoder.FlushIndices(&page);
   CHECK(Bytes(page) == std::vector<uint8_t>{0x00, 0x28});  // width 0; RLE run of 20, no value bytes
 }
+
+TEST_CASE("dictionary encoder: many distinct values (table growth), empty and long byte arrays, first-seen order") {
+  std::mt19937 rng(5);
+  std::vector<std::string> storage;
+  for (int i = 0; i < 20000; ++i) {
+    // Distinct strings of 0..200000 bytes (one long), each put several times in random order.
+    std::string s = i == 0 ? std::string() : i == 1 ? std::string(200000, 'L') : "v" + std::to_string(i) + std::string(i % 37, 'x');
+    storage.push_back(std::move(s));
+  }
+  std::vector<size_t> order;
+  for (size_t i = 0; i < storage.size(); ++i) order.push_back(i);
+  for (size_t i = 0; i < 40000; ++i) order.push_back(rng() % storage.size());
+  std::vector<ByteArray> values;
+  for (size_t i : order) values.push_back(View(storage[i]));
+  DictionaryEncoder<ByteArray> encoder;
+  for (size_t first = 0; first < values.size(); first += 777) {
+    encoder.Put(values.data() + first, std::min<size_t>(777, values.size() - first));
+  }
+  REQUIRE(encoder.dictionary_size() == storage.size());
+  // Entries in the order first seen, holding the values' bytes.
+  for (size_t i = 0; i < storage.size(); ++i) REQUIRE(encoder.dictionary()[i].view() == storage[i]);
+
+  std::string data_page;
+  encoder.FlushIndices(&data_page);
+  const std::vector<uint8_t> page = Bytes(data_page);
+  DictionaryDecoder<ByteArray> decoder;
+  decoder.SetDictionary(encoder.dictionary().data(), encoder.dictionary_size());
+  decoder.SetData(page.data(), page.size(), values.size());
+  std::vector<uint32_t> indices(values.size());
+  REQUIRE(decoder.DecodeIndices(indices.data(), indices.size()) == indices.size());
+  for (size_t i = 0; i < values.size(); ++i) REQUIRE(indices[i] == order[i]);
+
+  // int64 keys whose low bits collide.
+  DictionaryEncoder<int64_t> ints;
+  std::vector<int64_t> keys;
+  for (int64_t i = 0; i < 5000; ++i) keys.push_back(i << 32);
+  ints.Put(keys.data(), keys.size());
+  ints.Put(keys.data(), keys.size());
+  CHECK(ints.dictionary_size() == 5000);
+  CHECK(ints.buffered_indices() == 10000);
+}

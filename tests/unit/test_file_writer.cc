@@ -991,9 +991,6 @@ TEST_CASE("file writer: bad batches are rejected and leave the writer usable") {
                        "value 1 of 7 bytes does not match the type_length 3 of column 'f'", ParquetError);
   f[1] = View(good);
   writer.WriteBatch<ByteArray>(1, 3, nullptr, nullptr, f, 3);
-  CHECK_THROWS_WITH_AS(writer.WriteBatch<int32_t>(0, 3, def, nullptr, a, 2),
-                       "column 'a' was already written in this row group (columns go in schema order)",
-                       ParquetError);
   CHECK_THROWS_WITH_AS(writer.EndRowGroup(3), "column 'c' has 0 rows but the row group has 3", ParquetError);
   CHECK_THROWS_WITH_AS(writer.Close(), "a row group is still open: call EndRowGroup before Close",
                        ParquetError);
@@ -1033,6 +1030,113 @@ TEST_CASE("file writer: invalid schemas, options and paths are rejected") {
   CHECK_THROWS_WITH_AS(ParquetFileWriter(dir.File("x.parquet"), {Root(0)}, {}),
                        "schema 'schema' has no columns", ParquetError);
   CHECK_THROWS_AS(ParquetFileWriter(dir.File("no/such/dir/x.parquet"), schema, {}), ParquetError);
+}
+
+TEST_CASE("file writer: columns of a row group may be written interleaved, in small batches") {
+  TempDir dir;
+  std::vector<SchemaElement> schema = {Root(3), Leaf("a", Type::INT64, kOptional), Leaf("b", Type::BYTE_ARRAY, kOptional),
+                                       Leaf("c", Type::DOUBLE, kRequired)};
+  WriterOptions options;
+  options.page_size = 2000;
+  const size_t rows = 5000, batch = 97;
+  Slots<int64_t> a = FlatSlots<int64_t>(0, rows, Type::INT64, true);
+  Slots<ByteArray> b = FlatSlots<ByteArray>(0, rows, Type::BYTE_ARRAY, true);
+  Slots<double> c = FlatSlots<double>(0, rows, Type::DOUBLE, false);
+  auto write = [&](const std::string& path, bool interleaved) {
+    ParquetFileWriter writer(path, schema, options);
+    writer.StartRowGroup();
+    if (!interleaved) {
+      writer.WriteBatch<int64_t>(0, rows, a.def.data(), nullptr, ValuePointer<int64_t>(a.values), a.values.size());
+      writer.WriteBatch<ByteArray>(1, rows, b.def.data(), nullptr, ValuePointer<ByteArray>(b.values), b.values.size());
+      writer.WriteBatch<double>(2, rows, nullptr, nullptr, ValuePointer<double>(c.values), c.values.size());
+    } else {
+      // Columns in reverse order, a batch of each at a time.
+      size_t a_values = 0, b_values = 0;
+      for (size_t first = 0; first < rows; first += batch) {
+        const size_t n = std::min(batch, rows - first);
+        writer.WriteBatch<double>(2, n, nullptr, nullptr, ValuePointer<double>(c.values) + first, n);
+        size_t count = 0;
+        for (size_t i = first; i < first + n; i++) count += b.def[i] == 1;
+        writer.WriteBatch<ByteArray>(1, n, b.def.data() + first, nullptr, ValuePointer<ByteArray>(b.values) + b_values, count);
+        b_values += count;
+        count = 0;
+        for (size_t i = first; i < first + n; i++) count += a.def[i] == 1;
+        writer.WriteBatch<int64_t>(0, n, a.def.data() + first, nullptr, ValuePointer<int64_t>(a.values) + a_values, count);
+        a_values += count;
+      }
+    }
+    writer.EndRowGroup(static_cast<int64_t>(rows));
+    writer.Close();
+  };
+  write(dir.File("whole.parquet"), false);
+  write(dir.File("interleaved.parquet"), true);
+  auto whole = ParquetFileReader::Open(dir.File("whole.parquet"));
+  auto interleaved = ParquetFileReader::Open(dir.File("interleaved.parquet"));
+  CHECK(ReadColumn<int64_t>(*interleaved, 0).values == Keys<int64_t>(a.values));
+  CHECK(ReadColumn<ByteArray>(*interleaved, 1).values == Keys<ByteArray>(b.values));
+  CHECK(ReadColumn<double>(*interleaved, 2).values == Keys<double>(c.values));
+  CHECK(ReadColumn<int64_t>(*interleaved, 0).def == a.def);
+  // The chunks are laid out in schema order, one after the other.
+  const RowGroup& group = interleaved->metadata().row_groups[0];
+  for (size_t col = 1; col < 3; col++) {
+    const ColumnMetaData& previous = *group.columns[col - 1].meta_data;
+    const int64_t previous_start = previous.dictionary_page_offset.value_or(previous.data_page_offset);
+    const ColumnMetaData& meta = *group.columns[col].meta_data;
+    CHECK(meta.dictionary_page_offset.value_or(meta.data_page_offset) == previous_start + previous.total_compressed_size);
+  }
+  CHECK(ReadColumn<int64_t>(*whole, 0).values == ReadColumn<int64_t>(*interleaved, 0).values);
+}
+
+TEST_CASE("file writer: per-column codecs and levels override the file's codec") {
+  TempDir dir;
+  const std::string path = dir.File("codecs.parquet");
+  std::vector<SchemaElement> schema = {Root(4), Leaf("a", Type::INT64, kOptional), Leaf("b", Type::BYTE_ARRAY, kOptional),
+                                       Leaf("c", Type::DOUBLE, kOptional), Leaf("d", Type::BYTE_ARRAY, kOptional)};
+  WriterOptions options;
+  options.codec = CompressionCodec::ZSTD;
+  options.compression_level = 5;
+  options.page_size = 1000;  // several data pages and a dictionary page per chunk
+  options.column_compression[1] = {CompressionCodec::GZIP, 1};
+  options.column_compression[2] = {CompressionCodec::UNCOMPRESSED, std::nullopt};
+  options.column_compression[3] = {CompressionCodec::BROTLI, std::nullopt};
+  std::vector<std::vector<std::string>> expected(4);
+  {
+    ParquetFileWriter writer(path, schema, options);
+    for (int rg = 0; rg < 2; rg++) {
+      writer.StartRowGroup();
+      Slots<int64_t> a = FlatSlots<int64_t>(rg * 3000, 3000, Type::INT64, true);
+      Slots<ByteArray> b = FlatSlots<ByteArray>(rg * 3000, 3000, Type::BYTE_ARRAY, true);
+      Slots<double> c = FlatSlots<double>(rg * 3000, 3000, Type::DOUBLE, true);
+      writer.WriteBatch<int64_t>(0, a.def.size(), a.def.data(), nullptr, ValuePointer<int64_t>(a.values), a.values.size());
+      writer.WriteBatch<ByteArray>(1, b.def.size(), b.def.data(), nullptr, ValuePointer<ByteArray>(b.values), b.values.size());
+      writer.WriteBatch<double>(2, c.def.size(), c.def.data(), nullptr, ValuePointer<double>(c.values), c.values.size());
+      writer.WriteBatch<ByteArray>(3, b.def.size(), b.def.data(), nullptr, ValuePointer<ByteArray>(b.values), b.values.size());
+      writer.EndRowGroup(3000);
+      for (const std::string& key : Keys<int64_t>(a.values)) expected[0].push_back(key);
+      for (const std::string& key : Keys<ByteArray>(b.values)) expected[1].push_back(key), expected[3].push_back(key);
+      for (const std::string& key : Keys<double>(c.values)) expected[2].push_back(key);
+    }
+    writer.Close();
+  }
+  auto file = ParquetFileReader::Open(path);
+  const CompressionCodec codecs[] = {CompressionCodec::ZSTD, CompressionCodec::GZIP, CompressionCodec::UNCOMPRESSED,
+                                     CompressionCodec::BROTLI};
+  for (const RowGroup& rg : file->metadata().row_groups) {
+    for (int c = 0; c < 4; c++) CHECK(rg.columns[size_t(c)].meta_data->codec == codecs[c]);
+    // Uncompressed pages: compressed and uncompressed sizes agree.
+    CHECK(rg.columns[2].meta_data->total_compressed_size == rg.columns[2].meta_data->total_uncompressed_size);
+  }
+  CHECK(ReadColumn<int64_t>(*file, 0).values == expected[0]);
+  CHECK(ReadColumn<ByteArray>(*file, 1).values == expected[1]);
+  CHECK(ReadColumn<double>(*file, 2).values == expected[2]);
+  CHECK(ReadColumn<ByteArray>(*file, 3).values == expected[3]);
+
+  options.column_compression[7] = {CompressionCodec::GZIP, std::nullopt};
+  CHECK_THROWS_WITH_AS(ParquetFileWriter(dir.File("x.parquet"), schema, options),
+                       "compression override for column 7, but the schema has 4 columns", ParquetError);
+  options.column_compression.erase(7);
+  options.column_compression[0] = {CompressionCodec::GZIP, 10};
+  CHECK_THROWS_AS(ParquetFileWriter(dir.File("x.parquet"), schema, options), ParquetError);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1593,11 +1697,13 @@ TEST_CASE("file writer: long byte-array bounds are truncated and marked inexact"
     stats = stats_of(text, {std::string(70, '\x7f')}, 64);
     CHECK(stats.max_value == std::string(62, '\x7f') + "\xc2\x80");
   }
-  SUBCASE("FIXED_LEN_BYTE_ARRAY is truncated; DECIMAL is not") {
+  SUBCASE("neither FIXED_LEN_BYTE_ARRAY (readers such as DuckDB expect type_length bytes) nor DECIMAL is truncated") {
     const SchemaElement fixed = Leaf("v", Type::FIXED_LEN_BYTE_ARRAY, kRequired, 80);
     Statistics stats = stats_of(fixed, {std::string(80, 'k')});
-    CHECK(stats.min_value == std::string(64, 'k'));
-    CHECK(stats.max_value == std::string(63, 'k') + "l");
+    CHECK(stats.min_value == std::string(80, 'k'));
+    CHECK(stats.max_value == std::string(80, 'k'));
+    CHECK(stats.is_min_value_exact == true);
+    CHECK(stats.is_max_value_exact == true);
     SchemaElement decimal = Leaf("v", Type::BYTE_ARRAY, kRequired);
     decimal.converted_type = ConvertedType::DECIMAL;
     decimal.precision = 200;

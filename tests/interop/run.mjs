@@ -1,0 +1,797 @@
+// Interop suite of `make test`: files written by parquet_copy (through our extension in the
+// sqlite3 shell) are read back by DuckDB (@duckdb/node-api), arrow-rs (parquet-wasm, via
+// apache-arrow's IPC reader) and hyparquet, and each must give exactly the values the rows
+// were made from; our own reader (the parquet table) is checked the same way, and DuckDB's
+// parquet_metadata() statistics (min, max, null_count) against the values it read.
+//
+// Usage: node tests/interop/run.mjs [--build DIR] [--sqlite3 PATH] [--keep DIR] [--only NAME,...]
+// One check per file and engine (plus the statistics and bloom filter checks per file);
+// the last line is "N passed, M failed" and the exit status is non-zero on any failure.
+//
+// The rows (ROWS of them, from a fixed seed) cover every type parquet_copy writes: signed
+// and unsigned integers of each width, FLOAT, DOUBLE, FLOAT16, BOOLEAN, STRING, BINARY,
+// FIXED, DECIMAL as INT32, INT64 and FIXED, DATE, TIME and TIMESTAMP in each unit, UUID,
+// JSON, ENUM, LIST, MAP, STRUCT and a list of structs holding a list; every column but `id`
+// has NULLs. Each variant (VARIANTS) writes the same rows with other options: every codec,
+// each encoding, data page v1 and v2, dictionary on and off (and falling back), small pages
+// and row groups, statistics, page index, bloom filters and CRCs on and off.
+//
+// Where an engine's value type cannot hold the exact value the comparison says so in
+// `lossyNumber` below: hyparquet returns decimals as JS numbers (the value computed from
+// the unscaled integer is compared to the expected value within a relative 1e-15), and our
+// parquet table gives UINT64 values beyond 2^63 as REAL (compared to the nearest double).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+
+function parseArgs(argv) {
+  const args = { build: 'build', sqlite3: 'sqlite3', keep: null, only: null };
+  for (let i = 2; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) throw new Error(`${flag} needs a value`);
+      return argv[++i];
+    };
+    if (flag === '--build') args.build = value();
+    else if (flag === '--sqlite3') args.sqlite3 = value();
+    else if (flag === '--keep') args.keep = value();
+    else if (flag === '--only') args.only = value().split(',');
+    else throw new Error(`unknown argument ${flag}`);
+  }
+  return args;
+}
+
+// ---------------------------------------------------------------------------------------
+// The rows.
+
+const ROWS = 2500;
+
+// xorshift32: the same rows on every machine.
+function makeRandom(seed) {
+  let state = seed >>> 0 || 1;
+  const next = () => {
+    state ^= state << 13;
+    state >>>= 0;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    return state;
+  };
+  return {
+    int: (n) => next() % n,
+    big: (bits) => {
+      let v = 0n;
+      for (let b = 0; b < bits; b += 16) v = (v << 16n) | BigInt(next() & 0xffff);
+      return v & ((1n << BigInt(bits)) - 1n);
+    },
+  };
+}
+
+const pad = (n, width) => String(n).padStart(width, '0');
+const hex = (bytes) => Buffer.from(bytes).toString('hex').toUpperCase();
+
+function dateText(days) {
+  return new Date(days * 86400000).toISOString().slice(0, 10);
+}
+function timeText(micros) {
+  const s = Math.floor(micros / 1e6);
+  return `${pad(Math.floor(s / 3600), 2)}:${pad(Math.floor(s / 60) % 60, 2)}:${pad(s % 60, 2)}.${pad(micros % 1e6, 6)}`;
+}
+// Timestamp text with `digits` fraction digits from a BigInt count of 10^-digits seconds.
+function timestampText(ticks, digits) {
+  const per = 10n ** BigInt(digits);
+  let seconds = ticks / per;
+  let fraction = ticks % per;
+  if (fraction < 0n) {
+    fraction += per;
+    seconds -= 1n;
+  }
+  const iso = new Date(Number(seconds) * 1000).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}.${pad(fraction, digits)}`;
+}
+function decimalText(unscaled, scale) {
+  const negative = unscaled < 0n;
+  const digits = (negative ? -unscaled : unscaled).toString().padStart(scale + 1, '0');
+  return `${negative ? '-' : ''}${digits.slice(0, digits.length - scale)}.${digits.slice(digits.length - scale)}`;
+}
+// Exactly representable in FLOAT16.
+const FLOAT16_VALUES = [0, 1, -2.5, 0.0999755859375, 65504, -0.00006103515625, 3.140625, 1000.5];
+
+// Column name, Parquet type for schema=, the value kind compared, and a generator giving
+// the row's value in its canonical form (see canonical()) and as an SQL literal.
+const COLUMNS = [
+  { name: 'id', type: 'INT64', kind: 'int', gen: (i) => ({ v: String(i * 3), sql: String(i * 3) }) },
+  { name: 'i8', type: 'INT8', kind: 'int', gen: (i, r) => int(r.int(256) - 128) },
+  { name: 'i16', type: 'INT16', kind: 'int', gen: (i, r) => int(r.int(65536) - 32768) },
+  { name: 'i32', type: 'INT32', kind: 'int', gen: (i, r) => int((i % 50) * 1000 - 20000 + r.int(3)) },
+  { name: 'i64', type: 'INT64', kind: 'int', gen: (i, r) => bigint(r.big(63) - (1n << 62n)) },
+  { name: 'u8', type: 'UINT8', kind: 'int', gen: (i, r) => int(r.int(256)) },
+  { name: 'u16', type: 'UINT16', kind: 'int', gen: (i, r) => int(r.int(65536)) },
+  { name: 'u32', type: 'UINT32', kind: 'int', gen: (i, r) => int(i % 97 === 1 ? 4294967295 : r.int(4294967296)) },
+  {
+    name: 'u64', type: 'UINT64', kind: 'int',
+    // Beyond 2^63 SQLite has no INTEGER: the REAL 2^64 stands for 2^64-1.
+    gen: (i, r) => (i % 101 === 5 ? { v: '18446744073709551615', sql: '18446744073709551616.0' } : bigint(r.big(62))),
+  },
+  { name: 'f32', type: 'FLOAT', kind: 'float', gen: (i, r) => real((r.int(20001) - 10000) / 8) },
+  { name: 'f64', type: 'DOUBLE', kind: 'float', gen: (i, r) => real((r.int(2000001) - 1000000) / 64) },
+  { name: 'f16', type: 'FLOAT16', kind: 'float', gen: (i, r) => real(FLOAT16_VALUES[r.int(FLOAT16_VALUES.length)]) },
+  { name: 'flag', type: 'BOOLEAN', kind: 'bool', gen: (i, r) => ({ v: r.int(3) === 0 ? 'true' : 'false', sql: null }) },
+  {
+    name: 's', type: 'STRING', kind: 'str',
+    gen: (i, r) => text(['', 'a', 'naïve café', '日本語テキスト', 'emoji 🎉', "it's", 'x'.repeat(100)][r.int(7)] + (r.int(4) ? String(r.int(500)) : '')),
+  },
+  { name: 'bin', type: 'BINARY', kind: 'bytes', gen: (i, r) => bytes(Array.from({ length: r.int(12) }, () => r.int(256))) },
+  { name: 'fx', type: 'FIXED(4)', kind: 'bytes', gen: (i, r) => bytes([r.int(256), r.int(256), 0, r.int(4)]) },
+  { name: 'dec9', type: 'DECIMAL(9,2)', kind: 'dec', gen: (i, r) => dec(BigInt(r.int(200000001)) - 100000000n, 2) },
+  { name: 'dec18', type: 'DECIMAL(18,4)', kind: 'dec', gen: (i, r) => dec(r.big(59) - (1n << 58n), 4) },
+  { name: 'dec30', type: 'DECIMAL(30,5)', kind: 'dec', gen: (i, r) => dec(r.big(96) - (1n << 95n), 5) },
+  { name: 'd', type: 'DATE', kind: 'date', gen: (i, r) => { const days = 8035 + r.int(20000) - 6000; return { v: dateText(days), sql: q(dateText(days)) }; } },
+  { name: 't', type: 'TIME(MICROS)', kind: 'time', gen: (i, r) => { const us = r.int(86400) * 1e6 + r.int(1e6); return { v: String(us), sql: q(timeText(us)) }; } },
+  { name: 't_ms', type: 'TIME(MILLIS)', kind: 'time', gen: (i, r) => { const us = r.int(86400) * 1e6 + r.int(1000) * 1000; return { v: String(us), sql: q(timeText(us)) }; } },
+  { name: 'ts', type: 'TIMESTAMP(MICROS)', kind: 'ts', gen: (i, r) => ts(BigInt(r.int(2000000000)) * 1000000n + BigInt(r.int(1000000)) - 500000000000000n, 6) },
+  { name: 'ts_ms', type: 'TIMESTAMP(MILLIS, UTC)', kind: 'ts', gen: (i, r) => ts(BigInt(r.int(2000000000)) * 1000n + BigInt(r.int(1000)), 3) },
+  { name: 'ts_ns', type: 'TIMESTAMP(NANOS)', kind: 'ts', gen: (i, r) => ts(BigInt(r.int(2000000000)) * 1000000000n + BigInt(r.int(1000000000)), 9) },
+  {
+    name: 'u', type: 'UUID', kind: 'uuid',
+    gen: (i, r) => {
+      const h = Array.from({ length: 16 }, () => pad(r.int(256).toString(16), 2)).join('');
+      const v = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+      return { v, sql: q(r.int(2) ? v.toUpperCase() : v) };
+    },
+  },
+  { name: 'j', type: 'JSON', kind: 'json', gen: (i, r) => json(r.int(2) ? { k: r.int(100), s: 'v' + r.int(9), a: [1, null, true] } : [r.int(10), 'x']) },
+  { name: 'e', type: 'ENUM', kind: 'str', gen: (i, r) => text(['RED', 'GREEN', 'BLUE'][r.int(3)]) },
+  { name: 'l', type: 'LIST<INT64>', kind: 'nested', gen: (i, r) => json(Array.from({ length: r.int(5) }, () => (r.int(9) ? r.int(1000) - 500 : null))) },
+  {
+    name: 'm', type: 'MAP<STRING, INT64>', kind: 'nested',
+    gen: (i, r) => {
+      const map = {};
+      for (let k = r.int(4); k > 0; k--) map['k' + r.int(20)] = r.int(8) ? r.int(100000) : null;
+      return json(map);
+    },
+  },
+  { name: 'st', type: 'STRUCT<a INT32, b STRING>', kind: 'nested', gen: (i, r) => json({ a: r.int(5) ? r.int(1000) : null, b: r.int(5) ? 'b' + r.int(50) : null }) },
+  {
+    name: 'deep', type: 'LIST<STRUCT<x DOUBLE, tags LIST<STRING>>>', kind: 'nested',
+    gen: (i, r) => json(Array.from({ length: r.int(3) }, () => ({ x: r.int(7) ? (r.int(2001) - 1000) / 4 : null, tags: r.int(6) ? Array.from({ length: r.int(3) }, () => 't' + r.int(30)) : null }))),
+  },
+];
+
+function q(s) {
+  return `'${s.replace(/'/g, "''")}'`;
+}
+function int(n) {
+  return { v: String(n), sql: String(n) };
+}
+function bigint(n) {
+  return { v: n.toString(), sql: n.toString() };
+}
+function real(x) {
+  return { v: String(x), sql: Number.isInteger(x) ? `${x}.0` : String(x) };
+}
+function text(s) {
+  return { v: s, sql: q(s) };
+}
+function bytes(array) {
+  return { v: hex(array), sql: `X'${hex(array)}'` };
+}
+function dec(unscaled, scale) {
+  const t = decimalText(unscaled, scale);
+  return { v: t, sql: q(t) };
+}
+function ts(ticks, digits) {
+  return { v: ticks.toString(), sql: q(timestampText(ticks, digits)) };
+}
+function json(value) {
+  return { v: canonicalJson(value), sql: q(JSON.stringify(value)) };
+}
+
+// Nested values and JSON as one text: object keys sorted, BigInt as numbers.
+function canonicalJson(value) {
+  const sortKeys = (v) => {
+    if (typeof v === 'bigint') return Number(v);
+    if (Array.isArray(v)) return v.map(sortKeys);
+    if (v && typeof v === 'object') {
+      const out = {};
+      for (const key of Object.keys(v).sort()) out[key] = sortKeys(v[key]);
+      return out;
+    }
+    return v;
+  };
+  return JSON.stringify(sortKeys(value));
+}
+
+function makeRows() {
+  const rows = [];
+  COLUMNS.forEach((column, c) => {
+    const random = makeRandom(1000 + c * 7919);
+    for (let i = 0; i < ROWS; i++) {
+      rows[i] ??= [];
+      let cell = column.gen(i, random);
+      if (column.name === 'flag') cell.sql = cell.v === 'true' ? '1' : '0';
+      // NULLs in every column but id, in runs and scattered (a few rows of every page).
+      if (column.name !== 'id' && ((i + c) % 7 === 3 || (i >= 1000 + c * 10 && i < 1040 + c * 10))) cell = { v: null, sql: 'NULL' };
+      rows[i][c] = cell;
+    }
+  });
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------
+// The files.
+
+const SCHEMA = 'schema=' + COLUMNS.map((c) => `${c.name} ${c.type}`).join(', ');
+const INT_COLUMNS = ['id', 'i8', 'i16', 'i32', 'i64', 'u8', 'u16', 'u32', 'u64', 'dec9', 'dec18', 'd', 't', 't_ms', 'ts', 'ts_ms', 'ts_ns'];
+const each = (columns, encoding) => columns.map((c) => `encoding.${c}=${encoding}`);
+
+const VARIANTS = [
+  { name: 'default', options: [] },
+  { name: 'uncompressed_v2', options: ['compression=uncompressed', 'data_page_version=2'] },
+  { name: 'gzip', options: ['compression=gzip', 'compression_level=9'] },
+  { name: 'brotli', options: ['compression=brotli'] },
+  { name: 'zstd_v2', options: ['compression=zstd', 'data_page_version=2'] },
+  { name: 'lz4_raw', options: ['compression=lz4_raw'] },
+  { name: 'plain_small_pages', options: ['dictionary=0', 'automatic_encoding=0', 'page_size=1024', 'row_group_size=700'] },
+  {
+    name: 'delta_v2',
+    options: ['dictionary=0', 'data_page_version=2', ...each(INT_COLUMNS, 'delta_binary_packed'), 'encoding.s=delta_length_byte_array',
+      'encoding.bin=delta_length_byte_array', 'encoding.j=delta_byte_array', 'encoding.e=delta_byte_array', 'encoding.flag=rle', 'page_size=4096'],
+  },
+  {
+    name: 'split_and_prefix',
+    options: ['compression=zstd', 'dictionary=0', ...each(['f32', 'f64'], 'byte_stream_split'),
+      ...each(['s', 'bin', 'fx', 'u', 'dec30'], 'delta_byte_array'), 'encoding.dec18=delta_binary_packed'],
+  },
+  {
+    // BYTE_STREAM_SPLIT of integers and fixed-length values (format 2.11).
+    name: 'split_integers_fixed',
+    options: ['dictionary=0', ...each(['i32', 'i64', 'u64', 'f16', 'fx', 'dec30', 'u', 'ts', 'd'], 'byte_stream_split')],
+    unsupported: { duckdb: 'DuckDB 1.5 reads BYTE_STREAM_SPLIT only for FLOAT and DOUBLE' },
+  },
+  { name: 'dictionary_fallback', options: ['dictionary_size_limit=2000', 'page_size=2048', 'automatic_encoding=0', 'row_group_size=1200'] },
+  { name: 'dictionary_everywhere', options: ['automatic_encoding=0', ...each(['id', 'i64', 'f64', 'bin', 'fx', 'dec30', 'u', 'ts'], 'dictionary')] },
+  {
+    name: 'bloom_and_footer',
+    options: ['bloom_filter=*', 'bloom_fpp=0.001', 'sorting_columns=id', 'kv_metadata=origin=interop;suite=1', 'field_ids=auto', 'statistics_truncate_length=8'],
+  },
+  { name: 'no_stats_crc_index', options: ['statistics=0', 'write_crc=0', 'write_page_index=0', 'data_page_version=2'] },
+  {
+    name: 'per_column_codecs',
+    options: ['compression=zstd', 'compression.s=gzip', 'compression.bin=uncompressed', 'compression.deep=brotli', 'compression.f64=lz4_raw',
+      'compression.j=snappy', 'compression_level.s=1'],
+  },
+];
+
+function sqlite(args, input) {
+  return execFileSync(args.sqlite3, ['-batch', '-bail', ...(input.db ? [input.db] : [':memory:'])], {
+    input: input.sql,
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}
+
+function writeFiles(args, dir, rows, variants) {
+  const db = path.join(dir, 'source.db');
+  fs.rmSync(db, { force: true });
+  const extension = path.resolve(root, args.build, 'parquet');
+  const lines = [`.load '${extension}'`, `CREATE TABLE src(${COLUMNS.map((c) => c.name).join(', ')});`, 'BEGIN;'];
+  for (const row of rows) lines.push(`INSERT INTO src VALUES (${row.map((cell) => cell.sql).join(', ')});`);
+  lines.push('COMMIT;');
+  for (const variant of variants) {
+    const file = path.join(dir, `${variant.name}.parquet`);
+    const options = [SCHEMA, ...variant.options].map(q).join(', ');
+    lines.push(`SELECT 'copied', parquet_copy('SELECT * FROM src ORDER BY rowid', ${q(file)}, ${options});`);
+  }
+  const out = sqlite(args, { db, sql: lines.join('\n') + '\n' });
+  const copied = out.split('\n').filter((l) => l.startsWith('copied|'));
+  if (copied.length !== variants.length || copied.some((l) => l !== `copied|${ROWS}`)) {
+    throw new Error(`parquet_copy did not write ${ROWS} rows to every file:\n${out}`);
+  }
+  return db;
+}
+
+// ---------------------------------------------------------------------------------------
+// Readers: each returns, per column, ROWS values normalised to the canonical text of the
+// column's kind (null for NULL).
+
+function normaliseNumber(x) {
+  return String(Number(x));
+}
+
+// Our own reader: the parquet table in the sqlite3 shell, one JSON row per file row.
+function readOurs(args, db, file) {
+  const extension = path.resolve(root, args.build, 'parquet');
+  const selects = COLUMNS.map((c) => {
+    switch (c.kind) {
+      case 'int': return `CASE typeof(${c.name}) WHEN 'real' THEN printf('%!.17g', ${c.name}) ELSE CAST(${c.name} AS TEXT) END`;
+      case 'float': return `CASE WHEN ${c.name} IS NOT NULL THEN printf('%!.17g', ${c.name}) END`;
+      case 'bool': return `CASE ${c.name} WHEN 1 THEN 'true' WHEN 0 THEN 'false' END`;
+      case 'bytes': return `CASE WHEN ${c.name} IS NOT NULL THEN hex(${c.name}) END`;
+      case 'ts': return `${c.name}`;
+      default: return c.name;
+    }
+  });
+  // Timestamps as integers in their own unit; everything else as text.
+  const sql = [`.load '${extension}'`, '.mode json',
+    `CREATE VIRTUAL TABLE temp.t USING parquet(${q(file)}, decimal_as=text);`,
+    `CREATE VIRTUAL TABLE temp.t_us USING parquet(${q(file)}, timestamp_as=unixepoch_us);`,
+    `SELECT ${selects.map((s, i) => `${s} AS c${i}`).join(', ')}, (SELECT ts_ms FROM temp.t_us WHERE t_us.rowid = t.rowid) AS ts_ms_us, ` +
+      `(SELECT ts FROM temp.t_us WHERE t_us.rowid = t.rowid) AS ts_us, ts_ns AS ts_ns_text FROM temp.t ORDER BY rowid;`].join('\n') + '\n';
+  const out = sqlite(args, { db: null, sql });
+  const rows = out.trim() ? JSON.parse(out) : [];
+  return COLUMNS.map((c, ci) => rows.map((row) => {
+    let v = row[`c${ci}`];
+    if (c.name === 'ts') v = row.ts_us;
+    if (c.name === 'ts_ms') v = row.ts_ms_us === null ? null : BigInt(row.ts_ms_us) / 1000n;
+    if (c.name === 'ts_ns') v = row.ts_ns_text === null ? null : nanosFromText(row.ts_ns_text);
+    if (v === null || v === undefined) return null;
+    // The parquet table gives UINT64 values beyond INT64's range as REAL.
+    if (c.type === 'UINT64' && /[.e]/.test(v)) return { lossyNumber: Number(v) };
+    switch (c.kind) {
+      case 'time': {
+        const [h, m, sec] = v.split(':');
+        const [whole, fraction = ''] = sec.split('.');
+        return String(((BigInt(h) * 60n + BigInt(m)) * 60n + BigInt(whole)) * 1000000n + BigInt(fraction.padEnd(6, '0').slice(0, 6)));
+      }
+      case 'float': return normaliseNumber(v);
+      case 'uuid': return String(v).toLowerCase();
+      case 'json':
+      case 'nested': return canonicalJson(JSON.parse(v));
+      default: return String(v);
+    }
+  }));
+}
+
+// 'YYYY-MM-DD HH:MM:SS.fffffffff' to nanoseconds since the epoch.
+function nanosFromText(textValue) {
+  const [date, time] = textValue.split(' ');
+  const [hms, fraction = ''] = time.split('.');
+  const seconds = BigInt(Date.parse(`${date}T${hms}Z`) / 1000);
+  return (seconds * 1000000000n + BigInt(fraction.padEnd(9, '0'))).toString();
+}
+
+async function readDuckDB(duck, file) {
+  const selects = COLUMNS.map((c) => {
+    const n = `"${c.name}"`;
+    switch (c.kind) {
+      case 'int': return `CAST(${n} AS VARCHAR)`;
+      case 'float': return `CAST(${n} AS DOUBLE)`;
+      case 'bool': return `CAST(${n} AS VARCHAR)`;
+      case 'bytes': return `hex(${n})`;
+      case 'dec': return `CAST(${n} AS VARCHAR)`;
+      case 'date': return `strftime(${n}, '%Y-%m-%d')`;
+      case 'time': return `CAST((extract(hour FROM ${n}) * 3600 + extract(minute FROM ${n}) * 60) * 1000000 + extract(microsecond FROM ${n}) AS VARCHAR)`;
+      case 'ts': return c.name === 'ts_ns' ? `CAST(epoch_ns(${n}) AS VARCHAR)` : c.name === 'ts_ms' ? `CAST(epoch_ms(${n}) AS VARCHAR)` : `CAST(epoch_us(${n}) AS VARCHAR)`;
+      case 'uuid': return `CAST(${n} AS VARCHAR)`;
+      case 'json': return `CAST(${n} AS VARCHAR)`;
+      case 'nested': return `CAST(to_json(${n}) AS VARCHAR)`;
+      default: return n;
+    }
+  });
+  const reader = await duck.runAndReadAll(
+    `SELECT ${selects.join(', ')} FROM read_parquet('${file}', file_row_number = true) ORDER BY file_row_number`);
+  const rows = reader.getRows();
+  return COLUMNS.map((c, ci) => rows.map((row) => {
+    const v = row[ci];
+    if (v === null) return null;
+    if (c.kind === 'float') return normaliseNumber(v);
+    if (c.kind === 'ts' && c.name === 'ts_ms') return String(v);
+    if (c.kind === 'json' || c.kind === 'nested') return canonicalJson(JSON.parse(v));
+    return String(v);
+  }));
+}
+
+const HYPARQUET_PARSERS = {
+  timestampFromMilliseconds: (v) => v,
+  timestampFromMicroseconds: (v) => v,
+  timestampFromNanoseconds: (v) => v,
+  dateFromDays: (days) => dateText(days),
+  uuidFromBytes: (b) => {
+    const h = Buffer.from(b).toString('hex');
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  },
+  jsonFromBytes: (b) => new TextDecoder().decode(b),
+};
+
+async function readHyparquet(hyparquet, compressors, bytes) {
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  const rows = await hyparquet.parquetReadObjects({ file: buffer, compressors, parsers: HYPARQUET_PARSERS, utf8: false });
+  return COLUMNS.map((c) => rows.map((row) => {
+    const v = row[c.name];
+    if (v === null || v === undefined) return null;
+    switch (c.kind) {
+      case 'int': return String(v);
+      case 'float': return normaliseNumber(v);
+      case 'bool': return v ? 'true' : 'false';
+      case 'str': return typeof v === 'string' ? v : new TextDecoder().decode(v);
+      case 'bytes': return hex(v);
+      case 'dec': return { lossyNumber: Number(v), tolerance: 1e-15 };
+      case 'time': return c.name === 't_ms' ? String(BigInt(v) * 1000n) : String(v);
+      case 'ts': return String(v);
+      case 'json': return canonicalJson(JSON.parse(v));
+      case 'nested': return canonicalJson(withStructFields(c.name, decodeNested(v)));
+      default: return String(v);
+    }
+  }));
+}
+
+// hyparquet leaves NULL struct fields out of its objects: put them back as null.
+function withStructFields(name, v) {
+  const fill = (object, fields) => {
+    if (object === null || typeof object !== 'object') return object;
+    const out = { ...object };
+    for (const field of fields) out[field] ??= null;
+    return out;
+  };
+  if (name === 'st') return fill(v, ['a', 'b']);
+  if (name === 'deep' && Array.isArray(v)) return v.map((e) => fill(e, ['x', 'tags']));
+  return v;
+}
+
+// hyparquet with utf8 off gives nested strings as bytes.
+function decodeNested(v) {
+  if (v instanceof Uint8Array) return new TextDecoder().decode(v);
+  if (Array.isArray(v)) return v.map(decodeNested);
+  if (v && typeof v === 'object') {
+    const out = {};
+    for (const [k, x] of Object.entries(v)) out[k] = decodeNested(x);
+    return out;
+  }
+  return v;
+}
+
+// parquet-wasm reads into Arrow (arrow-rs); apache-arrow reads its IPC stream. Values that
+// apache-arrow's getters would round (64-bit timestamps, decimals) come from the raw buffers.
+async function readArrow(wasm, arrow, bytes) {
+  const table = arrow.tableFromIPC(wasm.readParquet(bytes).intoIPCStream());
+  if (table.numRows !== ROWS) throw new Error(`arrow: ${table.numRows} rows`);
+  return COLUMNS.map((c) => {
+    const vector = table.getChild(c.name);
+    if (!vector) throw new Error(`arrow: no column ${c.name}`);
+    const out = [];
+    for (const data of vector.data) {
+      for (let i = 0; i < data.length; i++) out.push(arrowValue(arrow, c, data, i));
+    }
+    return out;
+  });
+}
+
+function rawBigInt(data, i) {
+  return data.values[data.offset + i];
+}
+
+function arrowValue(arrow, c, data, i) {
+  if (!data.getValid(i)) return null;
+  const { Type } = arrow;
+  const type = data.type;
+  const index = data.offset + i;
+  switch (c.kind) {
+    case 'int':
+      if (type.typeId === Type.Decimal) throw new Error('decimal where an integer was expected');
+      return String(data.values[index]);
+    case 'float': {
+      if (type.typeId === Type.Float && type.precision === arrow.Precision.HALF) return normaliseNumber(arrow.util.uint16ToFloat64(data.values[index]));
+      return normaliseNumber(data.values[index]);
+    }
+    case 'bool': return (data.values[index >> 3] >> (index & 7)) & 1 ? 'true' : 'false';
+    case 'str': {
+      const bytesOf = arrowBytes(data, index);
+      return new TextDecoder().decode(bytesOf);
+    }
+    case 'bytes': return hex(arrowBytes(data, index));
+    case 'dec': {
+      const words = type.bitWidth / 32;
+      let v = 0n;
+      for (let w = words - 1; w >= 0; w--) v = (v << 32n) | BigInt(data.values[index * words + w] >>> 0);
+      v = BigInt.asIntN(type.bitWidth, v);
+      return decimalText(v, type.scale);
+    }
+    case 'date': {
+      const days = type.unit === arrow.DateUnit.DAY ? data.values[index] : Number(data.values[index]) / 86400000;
+      return dateText(days);
+    }
+    case 'time': {
+      const raw = BigInt(data.values[index]);
+      const factor = { [arrow.TimeUnit.SECOND]: 1000000n, [arrow.TimeUnit.MILLISECOND]: 1000n, [arrow.TimeUnit.MICROSECOND]: 1n };
+      if (type.unit === arrow.TimeUnit.NANOSECOND) return String(raw / 1000n);
+      return String(raw * factor[type.unit]);
+    }
+    case 'ts': return String(rawBigInt(data, i));
+    case 'uuid': {
+      const h = Buffer.from(arrowBytes(data, index)).toString('hex');
+      return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+    }
+    case 'json': return canonicalJson(JSON.parse(new TextDecoder().decode(arrowBytes(data, index))));
+    case 'nested': {
+      const vector = arrow.makeVector(data);
+      return canonicalJson(toPlain(vector.get(i)));
+    }
+    default: throw new Error(`arrow: no reader for kind ${c.kind}`);
+  }
+}
+
+function arrowBytes(data, index) {
+  if (data.valueOffsets) {
+    const start = Number(data.valueOffsets[index]);
+    const end = Number(data.valueOffsets[index + 1]);
+    return data.values.subarray(start, end);
+  }
+  const width = data.type.byteWidth;
+  return data.values.subarray(index * width, (index + 1) * width);
+}
+
+// apache-arrow nested values (Vector, StructRow, MapRow) as plain JS values.
+function toPlain(v) {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v !== 'object') return v;
+  if (v instanceof Map || (typeof v.entries === 'function' && v[Symbol.toStringTag] === 'MapRow')) {
+    const out = {};
+    for (const [k, x] of v) out[k] = toPlain(x);
+    return out;
+  }
+  if (typeof v.toArray === 'function' && typeof v.length === 'number') return Array.from(v, toPlain);
+  if (typeof v.toJSON === 'function') {
+    const json = v.toJSON();
+    if (Array.isArray(json)) return json.map(toPlain);
+    const out = {};
+    for (const [k, x] of Object.entries(json)) out[k] = toPlain(x);
+    return out;
+  }
+  if (Array.isArray(v)) return v.map(toPlain);
+  const out = {};
+  for (const [k, x] of Object.entries(v)) out[k] = toPlain(x);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// Checks.
+
+function compare(expected, actual) {
+  const problems = [];
+  COLUMNS.forEach((c, ci) => {
+    const got = actual[ci];
+    if (got.length !== ROWS) {
+      problems.push(`${c.name}: ${got.length} values, expected ${ROWS}`);
+      return;
+    }
+    let shown = 0, bad = 0;
+    for (let r = 0; r < ROWS; r++) {
+      const want = expected[r][ci].v;
+      let g = got[r];
+      let ok;
+      if (g && typeof g === 'object' && 'lossyNumber' in g) {
+        // The nearest double to the expected value.
+        ok = want !== null && Math.abs(g.lossyNumber - Number(want)) <= Math.abs(Number(want)) * (g.tolerance ?? 0);
+        g = String(g.lossyNumber);
+      } else {
+        ok = want === g;
+      }
+      if (!ok) {
+        bad++;
+        if (shown++ < 2) problems.push(`${c.name} row ${r}: expected ${JSON.stringify(want)}, got ${JSON.stringify(g)}`);
+      }
+    }
+    if (bad > 2) problems.push(`${c.name}: ${bad} values differ`);
+  });
+  return problems;
+}
+
+// DuckDB's parquet_metadata(): every column chunk's min, max and null_count against the
+// values DuckDB reads from that row group (min/max as DuckDB prints them).
+async function checkStatistics(duck, file, variant) {
+  const problems = [];
+  const meta = (await duck.runAndReadAll(
+    `SELECT row_group_id, row_group_num_rows, path_in_schema, stats_min_value, stats_max_value, stats_null_count
+       FROM parquet_metadata('${file}') ORDER BY row_group_id, column_id`)).getRowObjectsJS();
+  const withStats = !variant.options.includes('statistics=0');
+  // The row groups' first rows, then every flat column's min, max and NULL count per row group.
+  const groups = [];
+  for (const m of meta) {
+    if (groups.length === 0 || groups.at(-1).id !== m.row_group_id) {
+      const first = groups.length ? groups.at(-1).first + groups.at(-1).rows : 0;
+      groups.push({ id: m.row_group_id, first, rows: Number(m.row_group_num_rows) });
+    }
+  }
+  const flat = COLUMNS.filter((c) => c.kind !== 'nested');
+  const aggregates = flat.map((c) => `CAST(min(p."${c.name}") AS VARCHAR), CAST(max(p."${c.name}") AS VARCHAR), count(*) - count(p."${c.name}")`);
+  const ranges = groups.map((g) => `(${g.id}, ${g.first}, ${g.first + g.rows})`).join(', ');
+  const read = (await duck.runAndReadAll(
+    `SELECT g.group_id, ${aggregates.join(', ')} FROM read_parquet('${file}', file_row_number = true) p
+       JOIN (VALUES ${ranges}) g(group_id, first_row, end_row) ON p.file_row_number >= g.first_row AND p.file_row_number < g.end_row
+      GROUP BY g.group_id`)).getRows();
+  const actualOf = new Map(read.map((row) => [Number(row[0]), row]));
+  let checked = 0;
+  for (const m of meta) {
+    const ci = flat.findIndex((c) => c.name === m.path_in_schema);
+    if (ci < 0) continue;  // nested leaves: null counts count slots, not rows
+    const column = flat[ci];
+    if (!withStats) {
+      if (m.stats_null_count !== null || m.stats_min_value !== null) problems.push(`${column.name}: statistics written with statistics=0`);
+      continue;
+    }
+    const row = actualOf.get(Number(m.row_group_id));
+    const actual = [row[1 + ci * 3], row[2 + ci * 3], row[3 + ci * 3]];
+    if (Number(m.stats_null_count) !== Number(actual[2])) problems.push(`rg ${m.row_group_id} ${column.name}: null_count ${m.stats_null_count}, counted ${actual[2]}`);
+    // FLOAT16 has no order: no min/max.
+    if (column.type === 'FLOAT16') {
+      if (m.stats_min_value !== null) problems.push(`${column.name}: min/max written for FLOAT16`);
+      continue;
+    }
+    // Truncated bounds (statistics_truncate_length) are a prefix (min) or a larger value (max).
+    const truncated = variant.options.includes('statistics_truncate_length=8') && ['s', 'bin', 'j'].includes(column.name);
+    const same = (stat, value, side) => {
+      if (stat === null || value === null) return stat === value;
+      if (truncated && stat !== value) {
+        // DuckDB prints BLOB bytes outside printable ASCII as \xHH.
+        const raw = (t) => (column.kind === 'bytes' ? unescapeBlob(t) : Buffer.from(String(t)));
+        const a = raw(stat), b = raw(value);
+        return side === 'min' ? b.subarray(0, a.length).equals(a) && a.length <= 8 : Buffer.compare(a, b) > 0 && a.length <= 8;
+      }
+      if (column.kind === 'float') return Number(stat) === Number(value);
+      return String(stat) === String(value);
+    };
+    if (!same(m.stats_min_value, actual[0], 'min')) problems.push(`rg ${m.row_group_id} ${column.name}: min ${JSON.stringify(m.stats_min_value)}, read ${JSON.stringify(actual[0])}`);
+    if (!same(m.stats_max_value, actual[1], 'max')) problems.push(`rg ${m.row_group_id} ${column.name}: max ${JSON.stringify(m.stats_max_value)}, read ${JSON.stringify(actual[1])}`);
+    checked++;
+  }
+  if (withStats && checked === 0) problems.push('no statistics found');
+  return problems;
+}
+
+function unescapeBlob(t) {
+  const bytes = [];
+  for (let i = 0; i < t.length; i++) {
+    if (t[i] === '\\' && t[i + 1] === 'x') {
+      bytes.push(parseInt(t.slice(i + 2, i + 4), 16));
+      i += 3;
+    } else {
+      bytes.push(t.charCodeAt(i));
+    }
+  }
+  return Buffer.from(bytes);
+}
+
+// hyparquet reading with the page index (ColumnIndex to skip pages, OffsetIndex to find
+// them) and a filter on the sorted id column: exactly the rows in range come back.
+async function checkPageIndex(hyparquet, compressors, bytes, rows) {
+  const problems = [];
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  for (const [low, high] of [[300, 330], [4500, 6000], [7000, 7001]]) {
+    const got = await hyparquet.parquetReadObjects({
+      file: buffer, compressors, columns: ['id', 's'], filter: { id: { $gte: BigInt(low), $lt: BigInt(high) } },
+      usePageIndex: true, useOffsetIndex: true, utf8: false,
+    });
+    const want = rows.filter((r) => Number(r[0].v) >= low && Number(r[0].v) < high);
+    const gotIds = got.map((r) => String(r.id)).join(',');
+    const wantIds = want.map((r) => r[0].v).join(',');
+    if (gotIds !== wantIds) problems.push(`id in [${low}, ${high}): got ${got.length} rows (${gotIds.slice(0, 60)}), expected ${want.length}`);
+    const gotText = got.map((r) => (r.s === null || r.s === undefined ? null : typeof r.s === 'string' ? r.s : new TextDecoder().decode(r.s)));
+    const sIndex = COLUMNS.findIndex((c) => c.name === 's');
+    if (JSON.stringify(gotText) !== JSON.stringify(want.map((r) => r[sIndex].v))) problems.push(`id in [${low}, ${high}): column s differs`);
+  }
+  return problems;
+}
+
+// DuckDB's parquet_bloom_probe: every value present passes its row group's filter; most
+// absent ones are excluded.
+async function checkBloomFilters(duck, file) {
+  const problems = [];
+  for (const column of ['id', 's', 'i64', 'd']) {
+    const present = (await duck.runAndReadAll(
+      `SELECT DISTINCT CAST("${column}" AS VARCHAR) FROM read_parquet('${file}') WHERE "${column}" IS NOT NULL LIMIT 40`)).getRows().map((r) => r[0]);
+    for (const value of present) {
+      const rows = (await duck.runAndReadAll(`SELECT bloom_filter_excludes FROM parquet_bloom_probe('${file}', '${column}', '${value.replace(/'/g, "''")}')`)).getRows();
+      const excluded = rows.filter((r) => r[0] === true).length;
+      // A value lives in one row group; the probe may exclude the others, never all.
+      if (excluded === rows.length) problems.push(`${column}: present value ${JSON.stringify(value)} excluded by every bloom filter`);
+    }
+  }
+  const absent = (await duck.runAndReadAll(`SELECT bool_and(bloom_filter_excludes) FROM parquet_bloom_probe('${file}', 'id', '1')`)).getRows()[0][0];
+  if (absent !== true) problems.push('id = 1 (absent: ids are multiples of 3) is not excluded by the bloom filter');
+  return problems;
+}
+
+async function main() {
+  const args = parseArgs(process.argv);
+  const start = Date.now();
+  let duckdb, hyparquet, compressors, wasm, arrow;
+  try {
+    duckdb = await import('@duckdb/node-api');
+    hyparquet = await import('hyparquet');
+    ({ compressors } = await import('hyparquet-compressors'));
+    wasm = await import('parquet-wasm/node');
+    arrow = await import('apache-arrow');
+  } catch (e) {
+    console.log(`interop: cannot load the node packages (run npm ci in tests/interop): ${e.message}`);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
+  const dir = args.keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'interop-'));
+  fs.mkdirSync(dir, { recursive: true });
+  let passed = 0, failed = 0;
+  const report = (name, problems) => {
+    if (problems.length === 0) {
+      passed++;
+      console.log(`ok   ${name}`);
+    } else {
+      failed++;
+      console.log(`FAIL ${name}`);
+      for (const p of problems.slice(0, 12)) console.log(`       ${p}`);
+      if (problems.length > 12) console.log(`       ... ${problems.length - 12} more`);
+    }
+  };
+  try {
+    const variants = VARIANTS.filter((v) => !args.only || args.only.includes(v.name));
+    const rows = makeRows();
+    const db = writeFiles(args, dir, rows, variants);
+    const instance = await duckdb.DuckDBInstance.create(':memory:');
+    const duck = await instance.connect();
+    await duck.run('SET threads = 1');
+    for (const variant of variants) {
+      const file = path.join(dir, `${variant.name}.parquet`);
+      const bytes = new Uint8Array(fs.readFileSync(file));
+      const engines = [
+        ['ours', () => readOurs(args, db, file)],
+        ['duckdb', () => readDuckDB(duck, file)],
+        ['parquet-wasm', () => readArrow(wasm, arrow, bytes)],
+        ['hyparquet', () => readHyparquet(hyparquet, compressors, bytes)],
+      ];
+      for (const [engine, read] of engines) {
+        if (variant.unsupported?.[engine]) {
+          console.log(`skip ${variant.name} ${engine}: ${variant.unsupported[engine]}`);
+          continue;
+        }
+        let problems;
+        try {
+          problems = compare(rows, await read());
+        } catch (e) {
+          problems = [`read failed: ${String(e.message ?? e).split('\n')[0]}`];
+        }
+        report(`${variant.name} ${engine}`, problems);
+      }
+      let problems;
+      if (!variant.unsupported?.duckdb) {
+        try {
+          problems = await checkStatistics(duck, file, variant);
+        } catch (e) {
+          problems = [`failed: ${String(e.message ?? e).split('\n')[0]}`];
+        }
+        report(`${variant.name} duckdb-statistics`, problems);
+      }
+      if (!variant.options.includes('write_page_index=0')) {
+        try {
+          problems = await checkPageIndex(hyparquet, compressors, bytes, rows);
+        } catch (e) {
+          problems = [`failed: ${String(e.message ?? e).split('\n')[0]}`];
+        }
+        report(`${variant.name} hyparquet-page-index`, problems);
+      }
+      if (variant.options.some((o) => o.startsWith('bloom_filter='))) {
+        try {
+          problems = await checkBloomFilters(duck, file);
+        } catch (e) {
+          problems = [`failed: ${String(e.message ?? e).split('\n')[0]}`];
+        }
+        report(`${variant.name} duckdb-bloom-probe`, problems);
+      }
+    }
+  } catch (e) {
+    failed++;
+    console.log(`FAIL interop: ${e.stack ?? e}`);
+  } finally {
+    if (!args.keep) fs.rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(`interop: ${((Date.now() - start) / 1000).toFixed(1)} s`);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed === 0 ? 0 : 1);
+}
+
+main();
