@@ -4,7 +4,7 @@
 # scripts/summarize_tests.sh to total. Always exits 0: the summary decides.
 #
 # Usage: scripts/run_tests.sh LOGDIR BUILDDIR LABEL [SUITE...]
-#   SUITE: unit, sql, conformance (default: all; conformance only if it was built)
+#   SUITE: unit, sql, differential, conformance (default: all; conformance only if it was built)
 # Runs from the repository root. SUITE_TIMEOUT (default 1200s) bounds each suite.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +16,7 @@ fi
 logdir=$1 builddir=$2 label=$3
 shift 3
 suites=("$@")
-((${#suites[@]})) || suites=(unit sql conformance)
+((${#suites[@]})) || suites=(unit sql differential conformance)
 mkdir -p "$logdir"
 
 export PARQUET_TESTING=${PARQUET_TESTING:-$(cd .. && pwd)/shared/parquet-testing}
@@ -44,6 +44,9 @@ for suite in "${suites[@]}"; do
       files=(sql/*.test)
       shopt -u nullglob
       run sql "$builddir/sql_test_runner" --extension "$builddir/parquet" --root . "${files[@]}" ;;
+    differential)
+      # Random tables and queries, parquet against native (seed printed; DIFFERENTIAL_SEED repeats).
+      run differential "$builddir/differential_tests" --extension "$builddir/parquet" ;;
     conformance)
       if [[ -x $builddir/conformance_tests ]]; then
         run conformance "$builddir/conformance_tests" --extension "$builddir/parquet" \
