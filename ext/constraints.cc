@@ -195,36 +195,30 @@ bool DecodePlan(const char* idx_str, const std::vector<std::string>& names, std:
   }
 }
 
-bool PatternPrefixRange(std::string_view pattern, bool glob, std::string* lo, std::string* hi, bool* has_hi) {
-  std::string upper, lower;
+std::vector<std::string> PatternPrefixes(std::string_view pattern, bool glob) {
+  std::vector<std::string> prefixes = {""};
+  int letters = 0;
   for (char c : pattern) {
     const unsigned char u = static_cast<unsigned char>(c);
     if (glob ? (c == '*' || c == '?' || c == '[') : (c == '%' || c == '_')) break;
     // LIKE folds ASCII case unless case_sensitive_like is on, which a virtual table cannot
-    // see: the range covers both. Other bytes may fold under a replaced like() (ICU): stop.
-    if (!glob && u >= 0x80) break;
-    if (!glob && u >= 'a' && u <= 'z') {
-      upper += static_cast<char>(u - 'a' + 'A');
-      lower += c;
-    } else if (!glob && u >= 'A' && u <= 'Z') {
-      upper += c;
-      lower += static_cast<char>(u - 'A' + 'a');
+    // see: every case variant is a prefix (the first three letters; then the prefix ends).
+    // Other bytes may fold under a replaced like() (ICU): the prefix ends there too.
+    const bool letter = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z');
+    if (!glob && (u >= 0x80 || (letter && letters == 3))) break;
+    if (!glob && letter) {
+      letters++;
+      const size_t n = prefixes.size();
+      for (size_t i = 0; i < n; i++) {
+        prefixes.push_back(prefixes[i] + static_cast<char>(u ^ 0x20));
+        prefixes[i] += c;
+      }
     } else {
-      upper += c;
-      lower += c;
+      for (std::string& prefix : prefixes) prefix += c;
     }
   }
-  if (upper.empty()) return false;
-  *lo = upper;
-  // The smallest text above every text that starts with `lower`: drop trailing 0xFF bytes,
-  // then increment the last byte.
-  while (!lower.empty() && static_cast<unsigned char>(lower.back()) == 0xFF) lower.pop_back();
-  *has_hi = !lower.empty();
-  if (*has_hi) {
-    lower.back() = static_cast<char>(static_cast<unsigned char>(lower.back()) + 1);
-    *hi = lower;
-  }
-  return true;
+  if (prefixes[0].empty()) return {};
+  return prefixes;
 }
 
 ColumnFilter MakeColumnFilter(const PlanTerm& term, sqlite3_value* argument, ValueClass value_class) {
@@ -239,13 +233,22 @@ ColumnFilter MakeColumnFilter(const PlanTerm& term, sqlite3_value* argument, Val
     }
     std::string_view pattern(reinterpret_cast<const char*>(sqlite3_value_text(argument)),
                              static_cast<size_t>(sqlite3_value_bytes(argument)));
-    std::string lo, hi;
-    bool has_hi = false;
-    if (!PatternPrefixRange(pattern, term.op == ConstraintOp::kGlob, &lo, &hi, &has_hi)) return filter;
-    filter.storage.reserve(2);
-    filter.storage.push_back(std::move(lo));
-    if (has_hi) filter.storage.push_back(std::move(hi));
-    for (const std::string& s : filter.storage) filter.values.push_back(SqlValue::Text(s));
+    const std::vector<std::string> prefixes = PatternPrefixes(pattern, term.op == ConstraintOp::kGlob);
+    if (prefixes.empty()) return filter;
+    // Ranges [prefix, successor): the successor drops trailing 0xFF bytes and increments
+    // the last byte; none (NULL) when nothing is left.
+    filter.storage.reserve(prefixes.size() * 2);
+    for (const std::string& prefix : prefixes) {
+      std::string above = prefix;
+      while (!above.empty() && static_cast<unsigned char>(above.back()) == 0xFF) above.pop_back();
+      if (!above.empty()) above.back() = static_cast<char>(static_cast<unsigned char>(above.back()) + 1);
+      filter.storage.push_back(prefix);
+      filter.storage.push_back(std::move(above));
+    }
+    for (size_t i = 0; i < filter.storage.size(); i += 2) {
+      filter.values.push_back(SqlValue::Text(filter.storage[i]));
+      filter.values.push_back(filter.storage[i + 1].empty() ? SqlValue::Null() : SqlValue::Text(filter.storage[i + 1]));
+    }
     filter.active = true;
     return filter;
   }
@@ -300,8 +303,13 @@ bool RowMatches(const ColumnFilter& f, const SqlValue& value) {
     case ConstraintOp::kLike:
     case ConstraintOp::kGlob:
       if (value.type != SqlValue::Type::kText) return value.type != SqlValue::Type::kNull;
-      if (CompareSqlValues(value, f.values[0]) < 0) return false;
-      return f.values.size() < 2 || CompareSqlValues(value, f.values[1]) < 0;
+      for (size_t i = 0; i + 1 < f.values.size(); i += 2) {
+        if (CompareSqlValues(value, f.values[i]) >= 0 &&
+            (f.values[i + 1].is_null() || CompareSqlValues(value, f.values[i + 1]) < 0)) {
+          return true;
+        }
+      }
+      return false;
     case ConstraintOp::kLimit:
     case ConstraintOp::kOffset: return true;
     default: break;
@@ -350,8 +358,12 @@ bool MayMatch(const ColumnFilter& f, const ValueBounds& b) {
       return false;
     case ConstraintOp::kLike:
     case ConstraintOp::kGlob:
-      if (b.max && CompareSqlValues(*b.max, f.values[0]) < 0) return false;
-      return f.values.size() < 2 || !b.min || CompareSqlValues(*b.min, f.values[1]) < 0;
+      for (size_t i = 0; i + 1 < f.values.size(); i += 2) {
+        if (b.max && CompareSqlValues(*b.max, f.values[i]) < 0) continue;
+        if (!f.values[i + 1].is_null() && b.min && CompareSqlValues(*b.min, f.values[i + 1]) >= 0) continue;
+        return true;
+      }
+      return false;
     default: break;
   }
   const SqlValue& c = f.values[0];

@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ext/sql_value.h"
@@ -61,8 +62,8 @@ bool DecodePlan(const char* idx_str, const std::vector<std::string>& names, std:
 struct ColumnFilter {
   int column = kRowidColumn;
   ConstraintOp op = ConstraintOp::kEq;
-  // Comparison values after affinity (IN: all of them). LIKE/GLOB: values[0] is the lowest
-  // text a match may have, values[1] (when present) a text every match is below.
+  // Comparison values after affinity (IN: all of them). LIKE/GLOB: pairs (lo, hi) of text
+  // ranges [lo, hi) one of which holds every match (hi NULL: no upper end).
   std::vector<SqlValue> values;
   std::vector<std::string> storage;  // owns the bytes of text/blob values
   // False: the constraint could not be turned into an exact test (SQLite checks it);
@@ -104,8 +105,9 @@ bool MayMatch(const ColumnFilter& filter, const ValueBounds& bounds);
 // a superset of the values the filter accepts.
 void NarrowIntegerRange(const ColumnFilter& filter, int64_t* lo, int64_t* hi);
 
-// The LIKE / GLOB prefix range of a pattern (exposed for tests): sets *lo and *hi (hi
-// empty: no upper bound); false when the pattern gives no range (it starts with a wildcard).
-bool PatternPrefixRange(std::string_view pattern, bool glob, std::string* lo, std::string* hi, bool* has_hi);
+// The literal prefixes a text must start with to match a LIKE or GLOB pattern: GLOB's up
+// to the first wildcard; for LIKE every ASCII case variant of it (up to its third letter,
+// so at most 8). Empty when the pattern starts with a wildcard. Exposed for tests.
+std::vector<std::string> PatternPrefixes(std::string_view pattern, bool glob);
 
 }  // namespace sqlite_parquet
