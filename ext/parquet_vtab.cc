@@ -68,6 +68,17 @@
 // skipped (whole pages without decompression). Memory is bounded by one row group's chunks
 // of the columns in use.
 //
+// CONSTRAINTS
+//
+// xBestIndex takes the WHERE terms it can reproduce exactly (constraints.h has the rules
+// and the idxStr encoding, e.g. `id=? AND s LIKE ?`), LIMIT/OFFSET when nothing is left
+// for SQLite to filter, and ORDER BY of the one column a single file is proven sorted by.
+// xFilter turns the arguments into ColumnFilters; then files are skipped by partition
+// values and filename, row groups by row position (rowid, file_row_number, OFFSET), by
+// statistics and bloom filters (row_group_pruning.h), and xNext tests every remaining row
+// on the decoded filter columns before any other column is converted (late
+// materialization). What the scan did is kept for parquet_scan_stats (scan_stats.h).
+//
 // The module is registered with SQLITE_VTAB_DIRECTONLY, so views and triggers of a
 // database someone else made cannot make it read files.
 #include "ext/parquet_vtab.h"
