@@ -216,6 +216,8 @@ struct ParquetCursor {
   ScanStats stats;
   bool stats_pending = false;        // a scan began whose stats are not recorded yet
   int64_t row_end = 0;               // end (exclusive) of the rows to visit in the row group
+  sqlite3_stmt* interrupt_probe = nullptr;  // "SELECT 1", stepped to notice sqlite3_interrupt
+  int64_t rows_since_probe = 0;
 
   size_t file_index = 0;
   std::unique_ptr<parquet::ParquetFileReader> file;  // the current file, or null
@@ -868,6 +870,7 @@ int Close(sqlite3_vtab_cursor* base) {
     FinishScan(cursor);
   } catch (...) {
   }
+  sqlite3_finalize(cursor->interrupt_probe);
   delete cursor;
   return SQLITE_OK;
 }
@@ -982,12 +985,32 @@ int64_t SaturatingSub(int64_t a, int64_t b) {
   return a - b;
 }
 
+// Thrown when sqlite3_interrupt() was called during a scan.
+struct ScanInterrupted {};
+
+// A scan may pass over many row groups and rows between two rows it returns. SQLite 3.40
+// has no sqlite3_is_interrupted(), but a statement stepped while another runs on the same
+// connection fails with SQLITE_INTERRUPT once sqlite3_interrupt() was called (the flag is
+// cleared only when no statement is active), so a trivial one is stepped at every row
+// group and every 65536 rows looked at.
+void CheckInterrupt(ParquetCursor* cursor, const ParquetTable& table) {
+  cursor->rows_since_probe = 0;
+  if (!cursor->interrupt_probe &&
+      sqlite3_prepare_v2(table.db, "SELECT 1", -1, &cursor->interrupt_probe, nullptr) != SQLITE_OK) {
+    return;
+  }
+  const int rc = sqlite3_step(cursor->interrupt_probe);
+  sqlite3_reset(cursor->interrupt_probe);
+  if (rc == SQLITE_INTERRUPT) throw ScanInterrupted();
+}
+
 // Checks the cursor's row group against the constraints: the rows it may return
 // ([row, row_end)) by row position, LIMIT/OFFSET, then statistics and bloom filters. False
 // when nothing in it can match.
 bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
   const parquet::ParquetFileReader& file = *cursor->file;
   const int rg = cursor->row_group;
+  CheckInterrupt(cursor, table);
   cursor->stats.row_groups_total++;
   cursor->rows_in_group = file.row_group_num_rows(rg);
   const int64_t first = file.row_group_first_row(rg);
@@ -1086,8 +1109,8 @@ bool RowPasses(ParquetCursor* cursor, const ParquetTable& table) {
 
 // From the cursor's position (possibly past its row group), moves to the first row that
 // passes every filter and the OFFSET, or to EOF. The loop returns to SQLite only with a
-// row: a selective filter may scan many row groups in one call (SQLite 3.40 has no
-// sqlite3_is_interrupted), but each row group is pruned or scanned once.
+// row, so a selective filter may scan many row groups in one call: CheckInterrupt keeps
+// it interruptible.
 void Advance(ParquetCursor* cursor, const ParquetTable& table) {
   while (true) {
     if (cursor->limit_remaining == 0) {
@@ -1099,6 +1122,7 @@ void Advance(ParquetCursor* cursor, const ParquetTable& table) {
       if (cursor->eof) break;
     }
     cursor->stats.rows_decoded++;
+    if (++cursor->rows_since_probe >= 65536) CheckInterrupt(cursor, table);
     if (!RowPasses(cursor, table)) {
       cursor->row++;
       continue;
@@ -1201,6 +1225,9 @@ int Filter(sqlite3_vtab_cursor* base, int, const char* idx_str, int argc, sqlite
     }
     Advance(cursor, table);
     return SQLITE_OK;
+  } catch (const ScanInterrupted&) {
+    cursor->eof = true;
+    return SQLITE_INTERRUPT;
   } catch (const std::bad_alloc&) {
     return SQLITE_NOMEM;
   } catch (const std::exception& e) {
@@ -1216,6 +1243,9 @@ int Next(sqlite3_vtab_cursor* base) {
     cursor->row++;
     Advance(cursor, *TableOf(base));
     return SQLITE_OK;
+  } catch (const ScanInterrupted&) {
+    cursor->eof = true;
+    return SQLITE_INTERRUPT;
   } catch (const std::bad_alloc&) {
     return SQLITE_NOMEM;
   } catch (const std::exception& e) {
