@@ -2,6 +2,7 @@
 // with SQLite's affinity rules, row tests and bound tests (see constraints.h).
 #include "ext/constraints.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -274,6 +275,11 @@ ColumnFilter MakeColumnFilter(const PlanTerm& term, sqlite3_value* argument, Val
       v.bytes = filter.storage[next_storage++];
     }
   }
+  if (term.op == ConstraintOp::kIn) {
+    // Sorted (NULLs first), so that RowMatches can search the list.
+    std::sort(pending.begin(), pending.end(),
+              [](const SqlValue& a, const SqlValue& b) { return CompareSqlValues(a, b) < 0; });
+  }
   filter.values = std::move(pending);
   return filter;
 }
@@ -294,12 +300,12 @@ bool RowMatches(const ColumnFilter& f, const SqlValue& value) {
       }
       return f.op == ConstraintOp::kIs ? same : !same;
     }
-    case ConstraintOp::kIn:
+    case ConstraintOp::kIn: {
       if (value.is_null()) return false;
-      for (const SqlValue& c : f.values) {
-        if (!c.is_null() && CompareSqlValues(value, c) == 0) return true;
-      }
-      return false;
+      auto it = std::lower_bound(f.values.begin(), f.values.end(), value,
+                                 [](const SqlValue& a, const SqlValue& b) { return CompareSqlValues(a, b) < 0; });
+      return it != f.values.end() && CompareSqlValues(*it, value) == 0;
+    }
     case ConstraintOp::kLike:
     case ConstraintOp::kGlob:
       if (value.type != SqlValue::Type::kText) return value.type != SqlValue::Type::kNull;
