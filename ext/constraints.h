@@ -10,7 +10,8 @@
 //   col=?  col!=?  col<?  col<=?  col>?  col>=?  col IS ?  col IS NOT ?  col IS NULL
 //   col IS NOT NULL  col IN (?)  col LIKE ?  col GLOB ?  LIMIT ?  OFFSET ?
 //
-// Every "?" is one xFilter argument (IN: the whole list, read with sqlite3_vtab_in_first).
+// Every "?" is one xFilter argument (IN: the whole list, read with sqlite3_vtab_in_first;
+// OFFSET only tells how many rows past LIMIT SQLite will skip itself).
 // <column> is the table's column name as declared, double-quoted (with "" for ") unless
 // it is a plain identifier other than rowid, limit or offset; `rowid` is the rowid. idxNum
 // is unused (0). So EXPLAIN QUERY PLAN shows e.g.

@@ -74,7 +74,7 @@
 // and the idxStr encoding, e.g. `id=? AND s LIKE ?`), LIMIT/OFFSET when nothing is left
 // for SQLite to filter, and ORDER BY of the one column a single file is proven sorted by.
 // xFilter turns the arguments into ColumnFilters; then files are skipped by partition
-// values and filename, row groups by row position (rowid, file_row_number, OFFSET), by
+// values and filename, row groups by row position (rowid, file_row_number), by
 // statistics and bloom filters (row_group_pruning.h), and xNext tests every remaining row
 // on the decoded filter columns before any other column is converted (late
 // materialization). What the scan did is kept for parquet_scan_stats (scan_stats.h).
@@ -209,8 +209,7 @@ struct ParquetCursor {
   std::vector<size_t> file_filters;  // on hive keys and filename: decide whole files
   int64_t rowid_lo = INT64_MIN, rowid_hi = INT64_MAX;        // [lo, hi) superset of rowids wanted
   int64_t file_row_lo = INT64_MIN, file_row_hi = INT64_MAX;  // the same for file_row_number
-  int64_t limit_remaining = -1;      // rows still to return (-1: no LIMIT)
-  int64_t offset_remaining = 0;      // matching rows still to skip
+  int64_t limit_remaining = -1;      // rows still to return, OFFSET included (-1: no LIMIT)
   std::unique_ptr<RowGroupPruner> pruner;  // for the current file
   FormatBuffer format_buffer;
   ScanStats stats;
@@ -791,9 +790,11 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
     argv_of_constraint[static_cast<size_t>(limit_index)] = 1;
     info->aConstraintUsage[limit_index].omit = 1;
     if (offset_index >= 0) {
+      // The LIMIT value excludes the OFFSET, which SQLite still applies (omit would make
+      // the table skip it, but SQLite 3.40 then shares one offset counter between the
+      // members of a compound SELECT and each member would skip the whole offset).
       terms.push_back(PlanTerm{kRowidColumn, ConstraintOp::kOffset});
       argv_of_constraint[static_cast<size_t>(offset_index)] = 1;
-      info->aConstraintUsage[offset_index].omit = 1;  // we skip the offset rows, SQLite does not
     }
   }
   // xFilter arguments in the order of `terms` (which follow the constraint order, LIMIT and
@@ -1005,7 +1006,7 @@ void CheckInterrupt(ParquetCursor* cursor, const ParquetTable& table) {
 }
 
 // Checks the cursor's row group against the constraints: the rows it may return
-// ([row, row_end)) by row position, LIMIT/OFFSET, then statistics and bloom filters. False
+// ([row, row_end)) by row position, then statistics and bloom filters. False
 // when nothing in it can match.
 bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
   const parquet::ParquetFileReader& file = *cursor->file;
@@ -1026,18 +1027,6 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
   if (lo >= hi) {
     cursor->stats.row_groups_pruned_by_row_position++;
     return false;
-  }
-  const bool filtered = !cursor->row_filters.empty() || !cursor->rowid_filters.empty() ||
-                        !cursor->file_row_filters.empty();
-  if (!filtered && cursor->offset_remaining > 0) {
-    // Without filters the OFFSET rows are simply passed over.
-    const int64_t skip = std::min(cursor->offset_remaining, hi - lo);
-    cursor->offset_remaining -= skip;
-    lo += skip;
-    if (lo >= hi) {
-      cursor->stats.row_groups_pruned_by_row_position++;
-      return false;
-    }
   }
   switch (cursor->pruner->Check(rg)) {
     case PruneReason::kStatistics: cursor->stats.row_groups_pruned_by_statistics++; return false;
@@ -1108,7 +1097,7 @@ bool RowPasses(ParquetCursor* cursor, const ParquetTable& table) {
 }
 
 // From the cursor's position (possibly past its row group), moves to the first row that
-// passes every filter and the OFFSET, or to EOF. The loop returns to SQLite only with a
+// passes every filter, or to EOF. The loop returns to SQLite only with a
 // row, so a selective filter may scan many row groups in one call: CheckInterrupt keeps
 // it interruptible.
 void Advance(ParquetCursor* cursor, const ParquetTable& table) {
@@ -1124,11 +1113,6 @@ void Advance(ParquetCursor* cursor, const ParquetTable& table) {
     cursor->stats.rows_decoded++;
     if (++cursor->rows_since_probe >= 65536) CheckInterrupt(cursor, table);
     if (!RowPasses(cursor, table)) {
-      cursor->row++;
-      continue;
-    }
-    if (cursor->offset_remaining > 0) {
-      cursor->offset_remaining--;
       cursor->row++;
       continue;
     }
@@ -1161,7 +1145,7 @@ int Filter(sqlite3_vtab_cursor* base, int, const char* idx_str, int argc, sqlite
     cursor->file_row_filters.clear();
     cursor->file_filters.clear();
     cursor->limit_remaining = -1;
-    cursor->offset_remaining = 0;
+    int64_t limit = -1, offset = 0;
     int next_arg = 0;
     for (const PlanTerm& term : terms) {
       sqlite3_value* arg = nullptr;
@@ -1173,16 +1157,17 @@ int Filter(sqlite3_vtab_cursor* base, int, const char* idx_str, int argc, sqlite
         arg = argv[next_arg++];
       }
       if (term.op == ConstraintOp::kLimit) {
-        const int64_t limit = sqlite3_value_int64(arg);
-        cursor->limit_remaining = limit < 0 ? -1 : limit;
+        limit = sqlite3_value_int64(arg);
         continue;
       }
       if (term.op == ConstraintOp::kOffset) {
-        cursor->offset_remaining = std::max<int64_t>(0, sqlite3_value_int64(arg));
+        offset = std::max<int64_t>(0, sqlite3_value_int64(arg));
         continue;
       }
       cursor->filters.push_back(MakeColumnFilter(term, arg, ClassOfColumn(table, term.column)));
     }
+    // SQLite skips the OFFSET rows itself: return up to LIMIT + OFFSET rows.
+    if (limit >= 0) cursor->limit_remaining = limit > INT64_MAX - offset ? INT64_MAX : limit + offset;
     cursor->rowid_lo = cursor->file_row_lo = INT64_MIN;
     cursor->rowid_hi = cursor->file_row_hi = INT64_MAX;
     for (size_t i = 0; i < cursor->filters.size(); i++) {
