@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "format/file_reader.h"
 #include "format/metadata.h"
 #include "format/physical_values.h"
 #include "format/random_access_file.h"
@@ -84,6 +85,17 @@ class BloomFilter {
 // block / XXH64 / uncompressed (a filter we cannot use). Throws ParquetError for offsets or
 // lengths outside the file, a malformed header or a bitset of an invalid size.
 std::optional<BloomFilter> ReadBloomFilter(RandomAccessFile& file, const ColumnMetaData& meta);
+
+// The bloom filter of column `column` in `row_group` of an open file, as ReadBloomFilter;
+// errors name the file, column and row group.
+std::optional<BloomFilter> ReadBloomFilter(const ParquetFileReader& file, int row_group, int column);
+
+// False when `value` (a physical value: int32_t, int64_t, Int96, float, double, ByteArray
+// or std::string_view) is certainly not in the chunk the filter was built for.
+template <typename T>
+bool BloomFilterMightContain(const BloomFilter& filter, const T& value) {
+  return filter.MightContain(BloomHashOf(value));
+}
 
 // The same from the header + bitset bytes themselves (e.g. a file holding just a filter).
 // `consumed` (optional) receives the bytes used.
