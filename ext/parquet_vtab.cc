@@ -215,6 +215,9 @@ struct ParquetCursor {
   ScanStats stats;
   bool stats_pending = false;        // a scan began whose stats are not recorded yet
   int64_t row_end = 0;               // end (exclusive) of the rows to visit in the row group
+  parquet::RowRanges ranges;         // the rows of the row group that may match (page index)
+  size_t range_index = 0;            // the range `row` is in or before
+  parquet::ColumnReadCounters pruning_counters;  // dictionary pages and bloom filters read
   sqlite3_stmt* interrupt_probe = nullptr;  // "SELECT 1", stepped to notice sqlite3_interrupt
   int64_t rows_since_probe = 0;
 
@@ -852,8 +855,13 @@ void CollectReaderCounters(ParquetCursor* cursor) {
     cursor->stats.pages_read += static_cast<int64_t>(now.pages_read - state.counted.pages_read);
     cursor->stats.pages_skipped += static_cast<int64_t>(now.pages_skipped - state.counted.pages_skipped);
     cursor->stats.bytes_read += static_cast<int64_t>(now.bytes_read - state.counted.bytes_read);
+    cursor->stats.dictionary_pages_read +=
+        static_cast<int64_t>(now.dictionary_pages_read - state.counted.dictionary_pages_read);
     state.counted = now;
   }
+  cursor->stats.bytes_read += static_cast<int64_t>(cursor->pruning_counters.bytes_read);
+  cursor->stats.dictionary_pages_read += static_cast<int64_t>(cursor->pruning_counters.dictionary_pages_read);
+  cursor->pruning_counters = parquet::ColumnReadCounters();
 }
 
 // Records the stats of the cursor's scan as the table's last (once per scan).
@@ -1028,14 +1036,24 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
     cursor->stats.row_groups_pruned_by_row_position++;
     return false;
   }
-  switch (cursor->pruner->Check(rg)) {
+  parquet::ColumnReaderOptions options;
+  options.verify_crc = table.options.verify_crc;
+  switch (cursor->pruner->Check(rg, options, &cursor->pruning_counters)) {
     case PruneReason::kStatistics: cursor->stats.row_groups_pruned_by_statistics++; return false;
     case PruneReason::kBloomFilter: cursor->stats.row_groups_pruned_by_bloom_filter++; return false;
     case PruneReason::kDictionary: cursor->stats.row_groups_pruned_by_dictionary++; return false;
+    case PruneReason::kPageIndex:
     case PruneReason::kKeep: break;
   }
-  cursor->row = lo;
-  cursor->row_end = hi;
+  cursor->ranges = cursor->pruner->MatchingRows(rg, parquet::RowRanges::FromRanges({parquet::RowRange{lo, hi}}),
+                                                &cursor->stats.pages_pruned_by_page_index);
+  if (cursor->ranges.empty()) {
+    cursor->stats.row_groups_pruned_by_page_index++;
+    return false;
+  }
+  cursor->range_index = 0;
+  cursor->row = cursor->ranges.range(0).begin;
+  cursor->row_end = cursor->ranges.last_end();
   cursor->group_entered = true;
   return true;
 }
@@ -1105,6 +1123,11 @@ void Advance(ParquetCursor* cursor, const ParquetTable& table) {
     if (cursor->limit_remaining == 0) {
       cursor->eof = true;
       break;
+    }
+    if (cursor->group_entered && cursor->row < cursor->row_end) {
+      // Past the current range of rows that may match: on to the next one.
+      while (cursor->row >= cursor->ranges.range(cursor->range_index).end) cursor->range_index++;
+      cursor->row = std::max(cursor->row, cursor->ranges.range(cursor->range_index).begin);
     }
     if (!cursor->group_entered || cursor->row >= cursor->row_end) {
       SettleOnRow(cursor, table);

@@ -1,10 +1,12 @@
 // Row-group pruning by column chunk statistics and bloom filters (see row_group_pruning.h).
 #include "ext/row_group_pruning.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
 #include "format/error.h"
+#include "format/page_index.h"
 
 namespace sqlite_parquet {
 
@@ -135,7 +137,40 @@ RowGroupPruner::RowGroupPruner(const parquet::ParquetFileReader& file, std::vect
   }
 }
 
-PruneReason RowGroupPruner::Check(int row_group) {
+namespace {
+
+// Whether some entry of `dictionary` satisfies `filter` (converted as xColumn converts it).
+bool DictionaryMayMatch(const parquet::ChunkDictionary& dictionary, const ColumnFilter& filter,
+                        const ColumnMapping& mapping) {
+  parquet::ColumnBatch batch;
+  const size_t n = dictionary.size();
+  switch (dictionary.physical_type) {
+    case parquet::Type::INT32: std::copy(dictionary.int32s.begin(), dictionary.int32s.end(), batch.mutable_values<int32_t>(n)); break;
+    case parquet::Type::INT64: std::copy(dictionary.int64s.begin(), dictionary.int64s.end(), batch.mutable_values<int64_t>(n)); break;
+    case parquet::Type::INT96:
+      std::copy(dictionary.int96s.begin(), dictionary.int96s.end(), batch.mutable_values<parquet::Int96>(n));
+      break;
+    case parquet::Type::FLOAT: std::copy(dictionary.floats.begin(), dictionary.floats.end(), batch.mutable_values<float>(n)); break;
+    case parquet::Type::DOUBLE: std::copy(dictionary.doubles.begin(), dictionary.doubles.end(), batch.mutable_values<double>(n)); break;
+    case parquet::Type::BYTE_ARRAY:
+    case parquet::Type::FIXED_LEN_BYTE_ARRAY:
+      std::copy(dictionary.byte_arrays.begin(), dictionary.byte_arrays.end(), batch.mutable_values<parquet::ByteArray>(n));
+      break;
+    default: return true;
+  }
+  FormatBuffer buffer;
+  for (size_t i = 0; i < n; i++) {
+    SqlValue v;
+    if (!ColumnSqlValue(mapping, batch, i, &buffer, &v)) return true;
+    if (RowMatches(filter, v)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+PruneReason RowGroupPruner::Check(int row_group, const parquet::ColumnReaderOptions& options,
+                                  parquet::ColumnReadCounters* counters) {
   const int64_t num_rows = file_.row_group_num_rows(row_group);
   for (size_t i = 0; i < filters_.size(); i++) {
     const FileColumnFilter& f = filters_[i];
@@ -159,15 +194,62 @@ PruneReason RowGroupPruner::Check(int row_group) {
     if (!meta.bloom_filter_offset) continue;
     std::optional<parquet::BloomFilter> bloom;
     try {
-      bloom = parquet::ReadBloomFilter(file_.file(), meta);
+      bloom = parquet::ReadBloomFilter(file_, row_group, f.mapping->leaf_column);
     } catch (const parquet::ParquetError&) {
       continue;  // a damaged filter only costs the pruning
     }
     if (!bloom) continue;
-    bloom_bytes_read_ += bloom->num_bytes();
+    if (counters) counters->bytes_read += bloom->num_bytes();
     if (BloomFilterRulesOut(*bloom, *f.filter, *f.mapping)) return PruneReason::kBloomFilter;
   }
+  for (const FileColumnFilter& f : filters_) {
+    // A filter that a NULL passes (IS NULL, IS NOT v) cannot be ruled out by the values.
+    if (!f.filter->active || f.mapping->kind == ValueKind::kNull || f.mapping->leaf_column < 0 ||
+        f.mapping->kind == ValueKind::kBoolean || RowMatches(*f.filter, SqlValue::Null())) {
+      continue;
+    }
+    const parquet::ColumnMetaData& meta = file_.column_metadata(row_group, f.mapping->leaf_column);
+    if (!parquet::ChunkIsFullyDictionaryEncoded(meta)) continue;
+    std::optional<parquet::ChunkDictionary> dictionary;
+    try {
+      dictionary = parquet::ReadChunkDictionary(file_, row_group, f.mapping->leaf_column, options, counters);
+    } catch (const parquet::ParquetError&) {
+      continue;  // the scan reports a corrupt dictionary if it reads the chunk
+    }
+    if (dictionary && !DictionaryMayMatch(*dictionary, *f.filter, *f.mapping)) return PruneReason::kDictionary;
+  }
   return PruneReason::kKeep;
+}
+
+parquet::RowRanges RowGroupPruner::MatchingRows(int row_group, parquet::RowRanges rows, int64_t* pages_pruned) {
+  const int64_t num_rows = file_.row_group_num_rows(row_group);
+  for (size_t i = 0; i < filters_.size() && !rows.empty(); i++) {
+    const FileColumnFilter& f = filters_[i];
+    if (!f.filter->active || f.mapping->kind == ValueKind::kNull || f.mapping->leaf_column < 0) continue;
+    parquet::PageIndex index;
+    try {
+      index = parquet::ReadPageIndex(file_, row_group, f.mapping->leaf_column);
+    } catch (const parquet::ParquetError&) {
+      continue;  // an invalid page index is not used
+    }
+    if (!index.available) continue;
+    const size_t pages = index.offset_index.page_locations.size();
+    std::vector<bool> selected(pages, true);
+    bool any_pruned = false;
+    for (size_t page = 0; page < pages; page++) {
+      const parquet::RowRange range = parquet::PageRowRange(index.offset_index, page, num_rows);
+      ValueBounds bounds;
+      BoundsFromStatistics(parquet::DecodeColumnIndexEntry(index.column_index, page, contexts_[i]), *f.mapping,
+                           range.end - range.begin, &bounds);
+      if (!MayMatch(*f.filter, bounds)) {
+        selected[page] = false;
+        any_pruned = true;
+        ++*pages_pruned;
+      }
+    }
+    if (any_pruned) rows = rows.Intersect(parquet::RowRangesOfPages(index.offset_index, num_rows, selected));
+  }
+  return rows;
 }
 
 }  // namespace sqlite_parquet

@@ -17,7 +17,9 @@ struct ScanStats {
   int64_t row_groups_pruned_by_statistics = 0;
   int64_t row_groups_pruned_by_dictionary = 0;
   int64_t row_groups_pruned_by_bloom_filter = 0;
-  int64_t row_groups_pruned_by_row_position = 0;  // rowid / file_row_number ranges, LIMIT
+  int64_t row_groups_pruned_by_page_index = 0;    // every page of a filter column ruled out
+  int64_t row_groups_pruned_by_row_position = 0;  // rowid / file_row_number ranges
+  int64_t pages_pruned_by_page_index = 0;  // pages of filter columns whose bounds rule them out
   int64_t pages_read = 0;      // data pages decompressed and decoded
   int64_t pages_skipped = 0;   // data pages passed over without decompression
   int64_t dictionary_pages_read = 0;
