@@ -44,7 +44,10 @@ struct Rng {
   const T& Pick(const std::vector<T>& v) { return v[static_cast<size_t>(Int(static_cast<int>(v.size())))]; }
 };
 
-enum class Gen { kId, kSmallInt, kBigInt, kUInt32, kDouble, kFloat, kDecimal, kText, kTextNum, kBlob, kDate, kTimestamp, kBool };
+enum class Gen {
+  kId, kSmallInt, kBigInt, kUInt32, kUInt64, kDouble, kFloat, kDecimal, kWideDecimal, kText, kTextNum, kBlob, kDate,
+  kTimestamp, kTime, kUuid, kBool,
+};
 
 struct ColumnSpec {
   std::string name;
@@ -91,6 +94,17 @@ std::string GenerateValue(Rng& rng, const ColumnSpec& c, int64_t row) {
       return std::to_string(static_cast<int64_t>(rng.Next()) >> rng.Range(0, 62));
     }
     case Gen::kUInt32: return std::to_string(rng.Chance(50) ? rng.Range(0, 50) : static_cast<int64_t>(rng.Next() % 4294967296ull));
+    case Gen::kUInt64: return std::to_string(rng.Chance(50) ? rng.Range(0, 50) : static_cast<int64_t>(rng.Next() >> 1));
+    case Gen::kWideDecimal:
+      std::snprintf(buffer, sizeof buffer, "'%d%08d.%03d'", rng.Range(-999, 999), rng.Range(0, 99999999), rng.Range(0, 999));
+      return buffer;
+    case Gen::kTime:
+      std::snprintf(buffer, sizeof buffer, "'%02d:%02d:%02d'", rng.Range(0, 23), rng.Range(0, 59), rng.Range(0, 59));
+      return buffer;
+    case Gen::kUuid:
+      std::snprintf(buffer, sizeof buffer, "'%08x-0000-4000-8000-%012llx'", static_cast<unsigned>(rng.Int(1 << 30)),
+                    static_cast<unsigned long long>(rng.Int(1000)));
+      return buffer;
     case Gen::kDouble: {
       static const std::vector<std::string> special = {"0.0", "-0.0", "1e300", "-1e300", "1e-300", "0.5", "2.0", "12.0"};
       if (rng.Chance(20)) return rng.Pick(special);
@@ -335,6 +349,9 @@ struct Runner {
   uint64_t seed;
   int passed = 0, failed = 0;
   std::string dir;
+  // How often each mechanism pruned something (queries), to show the test exercises them.
+  int64_t pruned_files = 0, pruned_statistics = 0, pruned_bloom = 0, pruned_dictionary = 0, pruned_pages = 0,
+          pruned_positions = 0;
 
   void Fail(const Table& t, const std::string& what, const std::string& sql, const std::string& parameter,
             const std::vector<std::string>& expected, const std::vector<std::string>& actual) {
@@ -369,6 +386,8 @@ struct Runner {
         {Gen::kFloat, "FLOAT"},     {Gen::kDecimal, "DECIMAL(9,2)"}, {Gen::kText, "STRING"}, {Gen::kTextNum, "STRING"},
         {Gen::kBlob, "BINARY"},     {Gen::kDate, "DATE"},       {Gen::kTimestamp, "TIMESTAMP(MILLIS)"},
         {Gen::kBool, "BOOLEAN"},    {Gen::kSmallInt, "INT64"},  {Gen::kText, "STRING"},
+        {Gen::kUInt64, "UINT64"},   {Gen::kWideDecimal, "DECIMAL(20,3)"}, {Gen::kTime, "TIME(MILLIS)"},
+        {Gen::kUuid, "UUID"},       {Gen::kText, "JSON"},       {Gen::kTimestamp, "TIMESTAMP(MICROS, UTC)"},
     };
     std::vector<ColumnSpec> specs = {{"id", Gen::kId, "INT64", 0}};
     for (int i = rng.Range(3, 7); i > 0; i--) {
@@ -428,7 +447,14 @@ struct Runner {
     copy += ")";
     t->description = copy;
     if (!db.Exec(copy)) return false;
-    if (!db.Exec("CREATE VIRTUAL TABLE p USING parquet(" + Quote(target) + ")")) return false;
+    // The table's presentation options change declared types and values (and so what is
+    // pushed and how it compares).
+    std::string table_options;
+    if (rng.Chance(25)) table_options += ", timestamp_as=" + rng.Pick(std::vector<std::string>{"unixepoch", "unixepoch_ms", "julianday"});
+    if (rng.Chance(20)) table_options += ", decimal_as=text";
+    if (rng.Chance(20)) table_options += ", binary_as_string=1";
+    t->description += " / table options:" + table_options;
+    if (!db.Exec("CREATE VIRTUAL TABLE p USING parquet(" + Quote(target) + table_options + ")")) return false;
     std::vector<std::string> info;
     if (!db.Query("SELECT name, type FROM pragma_table_info('p')", "", &info)) return false;
     t->columns.clear();
@@ -522,6 +548,20 @@ struct Runner {
     const bool ok_n = db.Query(sql_for("n"), parameter, &expected);
     const std::string error_n = db.error;
     const bool ok_p = db.Query(sql_for("p"), parameter, &actual);
+    std::vector<std::string> stats;
+    if (db.Query("SELECT files_pruned > 0, row_groups_pruned_by_statistics > 0, row_groups_pruned_by_bloom_filter > 0, "
+                 "row_groups_pruned_by_dictionary > 0, pages_pruned_by_page_index > 0, "
+                 "row_groups_pruned_by_row_position > 0 FROM parquet_scan_stats('p')",
+                 "", &stats) &&
+        stats.size() == 1) {
+      const std::string& r = stats[0];  // "i0|i1|..."
+      pruned_files += r[1] == '1';
+      pruned_statistics += r[4] == '1';
+      pruned_bloom += r[7] == '1';
+      pruned_dictionary += r[10] == '1';
+      pruned_pages += r[13] == '1';
+      pruned_positions += r[16] == '1';
+    }
     if (ok_n != ok_p) {
       Fail(t, "one failed: " + (ok_n ? db.error : error_n), sql_for("p"), parameter, expected, actual);
       return;
@@ -663,6 +703,11 @@ int main(int argc, char** argv) {
   }
   sqlite3_close(runner.db.db);
   if (own_dir) std::filesystem::remove_all(dir);
+  std::printf("differential: queries that pruned files %" PRId64 ", row groups by statistics %" PRId64
+              ", by bloom filter %" PRId64 ", by dictionary %" PRId64 ", by row position %" PRId64
+              ", pages by page index %" PRId64 "\n",
+              runner.pruned_files, runner.pruned_statistics, runner.pruned_bloom, runner.pruned_dictionary,
+              runner.pruned_positions, runner.pruned_pages);
   std::printf("differential: %d passed, %d failed\n", runner.passed, runner.failed);
   return runner.failed ? 1 : 0;
 }
