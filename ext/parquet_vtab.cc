@@ -754,8 +754,10 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
     }
     bool omit = false;
     if (op == ConstraintOp::kIn && !sqlite3_vtab_in(info, i, 1)) {
-      // SQLite cannot hand over the list at once: it runs the scan once per value, as =.
+      // SQLite cannot hand over the list at once: it runs the scan once per value, as =
+      // (and then refuses a plan that takes LIMIT).
       op = ConstraintOp::kEq;
+      all_omitted = false;
     }
     if (!constraint.usable || !op || !AcceptConstraint(*table, info, i, *op, &omit)) {
       all_omitted = false;
