@@ -16,7 +16,7 @@ CMAKE_CONFIGURE := cmake --log-level=WARNING -S .
 
 MAKEFLAGS += --no-print-directory
 .NOTPARALLEL:
-.PHONY: all help deps build build-asan demo test test-asan unit sql conformance interop clean
+.PHONY: all help deps build build-asan demo test test-asan unit sql differential conformance interop clean
 
 all: build
 
@@ -25,7 +25,7 @@ help:
 	@echo "make demo        build, then query $(SAMPLE) with the sqlite3 shell"
 	@echo "make test        every suite in $(BUILD)/ and $(ASAN_BUILD)/ (ASan+UBSan)"
 	@echo "make test-asan   every suite in $(ASAN_BUILD)/ only"
-	@echo "make unit | sql | conformance | interop   one suite in $(BUILD)/"
+	@echo "make unit | sql | differential | conformance | interop   one suite in $(BUILD)/"
 	@echo "make clean       remove $(BUILD)/ and $(ASAN_BUILD)/"
 
 deps:
@@ -66,7 +66,7 @@ test-asan: build-asan
 	@bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 
-unit sql conformance interop: build
+unit sql differential conformance interop: build
 	@rm -rf $(LOGDIR)
 	@bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release $@
 	@bash scripts/summarize_tests.sh $(LOGDIR)

@@ -68,6 +68,17 @@
 // skipped (whole pages without decompression). Memory is bounded by one row group's chunks
 // of the columns in use.
 //
+// CONSTRAINTS
+//
+// xBestIndex takes the WHERE terms it can reproduce exactly (constraints.h has the rules
+// and the idxStr encoding, e.g. `id=? AND s LIKE ?`), LIMIT/OFFSET when nothing is left
+// for SQLite to filter, and ORDER BY of the one column a single file is proven sorted by.
+// xFilter turns the arguments into ColumnFilters; then files are skipped by partition
+// values and filename, row groups by row position (rowid, file_row_number), by
+// statistics and bloom filters (row_group_pruning.h), and xNext tests every remaining row
+// on the decoded filter columns before any other column is converted (late
+// materialization). What the scan did is kept for parquet_scan_stats (scan_stats.h).
+//
 // The module is registered with SQLITE_VTAB_DIRECTONLY, so views and triggers of a
 // database someone else made cannot make it read files.
 #include "ext/parquet_vtab.h"
@@ -89,10 +100,14 @@
 #include <vector>
 
 #include "ext/column_mapping.h"
+#include "ext/constraints.h"
 #include "ext/file_list.h"
 #include "ext/nested_json.h"
 #include "ext/sqlite_values.h"
 #include "ext/options.h"
+#include "ext/row_group_pruning.h"
+#include "ext/scan_stats.h"
+#include "ext/sql_value.h"
 #include "format/column_reader.h"
 #include "format/error.h"
 #include "format/file_reader.h"
@@ -135,13 +150,29 @@ struct HiveValue {
   std::string text;
 };
 
+// What xBestIndex may do with constraints on one column of the table.
+struct ColumnPushdown {
+  bool pushable = false;      // constraints on it may be pushed (not nested JSON)
+  ValueClass value_class = ValueClass::kNull;
+  bool exact = false;         // every file gives values of value_class (not union_by_name), so
+                              // a pushed comparison can be omitted
+  bool ordered = false;       // first file: row groups in ascending order of it (cost, ORDER BY)
+};
+
 struct ParquetTable {
   sqlite3_vtab base;  // must come first
+  sqlite3* db = nullptr;
+  std::string name;   // the table's name, for parquet_scan_stats
   TableOptions options;
   std::vector<std::string> files;
+  mutable std::vector<int64_t> file_rows;  // rows of each file, -1 until a scan opened it
   std::vector<FileColumn> file_columns;
   std::vector<HiveKey> hive_keys;
   std::vector<std::vector<HiveValue>> hive_values;  // [file][key]
+  std::vector<std::string> column_names;            // every column, as declared
+  std::vector<ColumnPushdown> pushdown;             // every column
+  bool order_proven = false;  // a single file whose rows are in ascending order of
+  int proven_order_column = -1;  // this column (sorting_columns and statistics prove it)
   int64_t estimated_rows = 0;
   // Column numbers: [0, file_columns) file columns, then hive keys, then the hidden two.
   int hive_column() const { return static_cast<int>(file_columns.size()); }
@@ -165,15 +196,37 @@ struct ColumnState {
   int64_t json_row = -1;        // row (within row_group) whose JSON `json` holds
   bool json_is_null = false;
   std::string json;
+
+  parquet::ColumnReadCounters counted;  // of `reader`, already added to the scan's stats
 };
 
 struct ParquetCursor {
   sqlite3_vtab_cursor base;  // must come first
+  // The scan's constraints (xFilter): filters by column, LIMIT / OFFSET.
+  std::vector<ColumnFilter> filters;
+  std::vector<size_t> row_filters;   // filters evaluated per row in the current file (file columns)
+  std::vector<size_t> rowid_filters, file_row_filters;
+  std::vector<size_t> file_filters;  // on hive keys and filename: decide whole files
+  int64_t rowid_lo = INT64_MIN, rowid_hi = INT64_MAX;        // [lo, hi) superset of rowids wanted
+  int64_t file_row_lo = INT64_MIN, file_row_hi = INT64_MAX;  // the same for file_row_number
+  int64_t limit_remaining = -1;      // rows still to return, OFFSET included (-1: no LIMIT)
+  std::unique_ptr<RowGroupPruner> pruner;  // for the current file
+  FormatBuffer format_buffer;
+  ScanStats stats;
+  bool stats_pending = false;        // a scan began whose stats are not recorded yet
+  int64_t row_end = 0;               // end (exclusive) of the rows to visit in the row group
+  parquet::RowRanges ranges;         // the rows of the row group that may match (page index)
+  size_t range_index = 0;            // the range `row` is in or before
+  parquet::ColumnReadCounters pruning_counters;  // dictionary pages and bloom filters read
+  sqlite3_stmt* interrupt_probe = nullptr;  // "SELECT 1", stepped to notice sqlite3_interrupt
+  int64_t rows_since_probe = 0;
+
   size_t file_index = 0;
   std::unique_ptr<parquet::ParquetFileReader> file;  // the current file, or null
   std::vector<ColumnMapping> mappings;  // per file column, for the current file (kNull: absent)
-  int64_t rows_before_file = 0;         // rows of the files before the current one
+  int64_t rows_before_file = 0;         // rows of the files before the current one (-1: not counted yet)
   int row_group = 0;
+  bool group_entered = false; // row_group was checked against the constraints, row_end set
   int64_t row = 0;            // row within the row group
   int64_t rows_in_group = 0;
   bool eof = true;
@@ -421,6 +474,58 @@ void UnionFileColumns(ParquetTable* table, const parquet::ParquetFileReader& fil
   }
 }
 
+// Marks the file columns whose row groups in `file` (the first file) are in ascending order
+// by statistics (max of each <= min of the next, all bounds usable); with
+// `prove_order`, also sets table->order_proven for a column that the row groups'
+// sorting_columns declare sorted ascending and that has no NULL or NaN, so that a scan
+// returns rows in that column's order.
+void FindOrderedColumns(ParquetTable* table, const parquet::ParquetFileReader& file, bool prove_order) {
+  const parquet::Schema& schema = file.schema();
+  const size_t num_fields = std::min(schema.top_level_fields().size(), table->file_columns.size());
+  for (size_t c = 0; c < num_fields; c++) {
+    ColumnMapping mapping = MapTopLevelField(schema, static_cast<int>(c), table->options.mapping);
+    if (mapping.kind == ValueKind::kNested || mapping.leaf_column < 0 || file.num_row_groups() == 0) continue;
+    const parquet::StatisticsContext context = parquet::MakeStatisticsContext(file.metadata(), schema, mapping.leaf_column);
+    bool ordered = true, no_nulls = true, declared_sorted = true;
+    ValueBounds previous;
+    std::string previous_bytes;
+    for (int rg = 0; rg < file.num_row_groups() && ordered; rg++) {
+      const parquet::ColumnMetaData* meta = nullptr;
+      try {
+        meta = &file.column_metadata(rg, mapping.leaf_column);
+      } catch (const parquet::ParquetError&) {
+        ordered = false;  // e.g. encrypted: the scan reports it if it gets there
+        break;
+      }
+      ValueBounds bounds;
+      if (meta->statistics) {
+        BoundsFromStatistics(parquet::DecodeStatistics(*meta->statistics, context), mapping, file.row_group_num_rows(rg),
+                             &bounds);
+      }
+      if (!bounds.min || !bounds.max) {
+        ordered = false;
+        break;
+      }
+      if (rg > 0 && CompareSqlValues(*previous.max, *bounds.min) > 0) ordered = false;
+      no_nulls = no_nulls && !bounds.may_have_null;
+      const auto& sorting = file.row_group(rg).sorting_columns;
+      declared_sorted = declared_sorted && sorting && !sorting->empty() &&
+                        (*sorting)[0].column_idx == mapping.leaf_column && !(*sorting)[0].descending;
+      previous.max_bytes = bounds.max_bytes;
+      previous.max = bounds.max;
+      if (previous.max->type == SqlValue::Type::kText || previous.max->type == SqlValue::Type::kBlob) {
+        previous.max->bytes = previous.max_bytes;
+      }
+    }
+    table->pushdown[c].ordered = ordered;
+    if (prove_order && ordered && no_nulls && declared_sorted && !table->order_proven) {
+      table->pushdown[c].ordered = true;
+      table->order_proven = true;
+      table->proven_order_column = static_cast<int>(c);
+    }
+  }
+}
+
 // Whether `path` names a set of files (a glob or a directory) rather than one file.
 bool IsDataset(const std::string& path) {
   struct stat info;
@@ -519,6 +624,32 @@ int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab*
       return rc;
     }
     sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
+    table->db = db;
+    table->name = argv[2];
+    table->column_names = used_names;
+    table->file_rows.assign(table->files.size(), -1);
+    table->pushdown.resize(used_names.size());
+    for (size_t c = 0; c < table->file_columns.size(); c++) {
+      ColumnPushdown& p = table->pushdown[c];
+      p.pushable = !table->file_columns[c].nested;
+      p.value_class = ValueClassOfDeclaredType(table->file_columns[c].declared_type);
+      p.exact = !table->options.union_by_name;
+    }
+    for (size_t k = 0; k < table->hive_keys.size(); k++) {
+      ColumnPushdown& p = table->pushdown[static_cast<size_t>(table->hive_column()) + k];
+      p.pushable = p.exact = true;
+      p.value_class = table->hive_keys[k].type == HiveType::kText ? ValueClass::kText : ValueClass::kNumeric;
+    }
+    table->pushdown[static_cast<size_t>(table->filename_column())] = ColumnPushdown{true, ValueClass::kText, true, false};
+    table->pushdown[static_cast<size_t>(table->file_row_number_column())] =
+        ColumnPushdown{true, ValueClass::kNumeric, true, false};
+    try {
+      // Only an aid to planning: a file whose statistics cannot be read is simply not
+      // known to be ordered (a scan reports real errors).
+      auto first = parquet::ParquetFileReader::Open(table->files[0]);
+      FindOrderedColumns(table.get(), *first, table->files.size() == 1);
+    } catch (const parquet::ParquetError&) {
+    }
   } catch (const std::bad_alloc&) {
     return SQLITE_NOMEM;
   } catch (const std::exception& e) {
@@ -536,21 +667,173 @@ int Create(sqlite3* db, void* aux, int argc, const char* const* argv, sqlite3_vt
 }
 
 int Disconnect(sqlite3_vtab* vtab) {
-  delete reinterpret_cast<ParquetTable*>(vtab);
+  ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);
+  if (table->db) ForgetScanStats(table->db, table->name);
+  delete table;
   return SQLITE_OK;
+}
+
+// The operator of an xBestIndex constraint, or nullopt when it is not one we push.
+std::optional<ConstraintOp> OperatorOf(sqlite3_index_info* info, int i) {
+  switch (info->aConstraint[i].op) {
+    case SQLITE_INDEX_CONSTRAINT_EQ: return sqlite3_vtab_in(info, i, -1) ? ConstraintOp::kIn : ConstraintOp::kEq;
+    case SQLITE_INDEX_CONSTRAINT_NE: return ConstraintOp::kNe;
+    case SQLITE_INDEX_CONSTRAINT_LT: return ConstraintOp::kLt;
+    case SQLITE_INDEX_CONSTRAINT_LE: return ConstraintOp::kLe;
+    case SQLITE_INDEX_CONSTRAINT_GT: return ConstraintOp::kGt;
+    case SQLITE_INDEX_CONSTRAINT_GE: return ConstraintOp::kGe;
+    case SQLITE_INDEX_CONSTRAINT_IS: return ConstraintOp::kIs;
+    case SQLITE_INDEX_CONSTRAINT_ISNOT: return ConstraintOp::kIsNot;
+    case SQLITE_INDEX_CONSTRAINT_ISNULL: return ConstraintOp::kIsNull;
+    case SQLITE_INDEX_CONSTRAINT_ISNOTNULL: return ConstraintOp::kIsNotNull;
+    case SQLITE_INDEX_CONSTRAINT_LIKE: return ConstraintOp::kLike;
+    case SQLITE_INDEX_CONSTRAINT_GLOB: return ConstraintOp::kGlob;
+    case SQLITE_INDEX_CONSTRAINT_LIMIT: return ConstraintOp::kLimit;
+    case SQLITE_INDEX_CONSTRAINT_OFFSET: return ConstraintOp::kOffset;
+    default: return std::nullopt;
+  }
+}
+
+// Whether usable constraint i (not LIMIT/OFFSET) can be pushed, and whether our filtering
+// of it is exactly SQLite's (*omit). See constraints.h for the rules.
+bool AcceptConstraint(const ParquetTable& table, sqlite3_index_info* info, int i, ConstraintOp op, bool* omit) {
+  const int column = info->aConstraint[i].iColumn;
+  ColumnPushdown p{true, ValueClass::kNumeric, true, false};  // the rowid
+  if (column >= 0) {
+    if (static_cast<size_t>(column) >= table.pushdown.size()) return false;
+    p = table.pushdown[static_cast<size_t>(column)];
+  }
+  if (!p.pushable) return false;
+  *omit = false;
+  switch (op) {
+    case ConstraintOp::kIsNull:
+    case ConstraintOp::kIsNotNull:
+      *omit = true;  // NULL tests mean the same in every storage class
+      return true;
+    case ConstraintOp::kLike:
+    case ConstraintOp::kGlob:
+      return p.value_class == ValueClass::kText;  // a prefix range only: SQLite checks the pattern
+    default: break;
+  }
+  if (p.value_class == ValueClass::kText) {
+    const char* collation = sqlite3_vtab_collation(info, i);
+    if (collation && sqlite3_stricmp(collation, "BINARY") != 0) return false;
+    if (op == ConstraintOp::kIn) return true;  // applied in xFilter only when every value is text or blob
+    sqlite3_value* rhs = nullptr;
+    if (sqlite3_vtab_rhs_value(info, i, &rhs) != SQLITE_OK || rhs == nullptr) return false;
+    const int type = sqlite3_value_type(rhs);
+    if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) return false;
+  }
+  // Columns whose conversion can fail (timestamps to epoch units) keep SQLite's check, so
+  // that the error is not lost with the row.
+  bool can_fail = false;
+  if (column >= 0 && static_cast<size_t>(column) < table.file_columns.size()) {
+    const std::string& declared = table.file_columns[static_cast<size_t>(column)].declared_type;
+    can_fail = declared.rfind("INTEGER", 0) == 0 && declared.find("TIME") != std::string::npos;
+  }
+  *omit = p.exact && !can_fail;
+  return true;
 }
 
 int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);
-  // No constraint is pushed down yet: SQLite filters every row itself. The cost grows with
-  // the number of columns used, since only those are decoded. The row count is estimated
-  // from the first file.
-  int64_t rows = table->estimated_rows;
+  const double rows = static_cast<double>(std::max<int64_t>(table->estimated_rows, 1));
+  std::vector<PlanTerm> terms;
+  int limit_index = -1, offset_index = -1;
+  bool all_omitted = true;
+  double selectivity = 1.0;     // fraction of rows expected to match
+  double scan_fraction = 1.0;   // fraction of rows the filter columns must be decoded for
+  uint64_t filter_columns = 0;  // bit per column a pushed constraint decodes
+  std::vector<int> argv_of_constraint(static_cast<size_t>(info->nConstraint), 0);
+  for (int i = 0; i < info->nConstraint; i++) {
+    const auto& constraint = info->aConstraint[i];
+    std::optional<ConstraintOp> op = OperatorOf(info, i);
+    if (op == ConstraintOp::kLimit || op == ConstraintOp::kOffset) {
+      if (constraint.usable) (op == ConstraintOp::kLimit ? limit_index : offset_index) = i;
+      continue;
+    }
+    bool omit = false;
+    if (op == ConstraintOp::kIn && !sqlite3_vtab_in(info, i, 1)) {
+      // SQLite cannot hand over the list at once: it runs the scan once per value, as =
+      // (and then refuses a plan that takes LIMIT).
+      op = ConstraintOp::kEq;
+      all_omitted = false;
+    }
+    if (!constraint.usable || !op || !AcceptConstraint(*table, info, i, *op, &omit)) {
+      all_omitted = false;
+      continue;
+    }
+    terms.push_back(PlanTerm{constraint.iColumn, *op});
+    argv_of_constraint[static_cast<size_t>(i)] = TermHasArgument(*op) ? 1 : 0;
+    info->aConstraintUsage[i].omit = omit ? 1 : 0;
+    all_omitted = all_omitted && omit;
+    // Rough selectivities; an ordered column (or the rowid) also shrinks what is scanned.
+    double s = 1.0;
+    switch (*op) {
+      case ConstraintOp::kEq:
+      case ConstraintOp::kIs: s = constraint.iColumn < 0 ? 1.0 / rows : 0.01; break;
+      case ConstraintOp::kIn: s = constraint.iColumn < 0 ? 10.0 / rows : 0.05; break;
+      case ConstraintOp::kIsNull: s = 0.1; break;
+      case ConstraintOp::kNe:
+      case ConstraintOp::kIsNot:
+      case ConstraintOp::kIsNotNull: s = 0.9; break;
+      case ConstraintOp::kLike:
+      case ConstraintOp::kGlob: s = 0.1; break;
+      default: s = 0.3; break;
+    }
+    selectivity *= s;
+    const bool ordered = constraint.iColumn < 0 || constraint.iColumn == table->file_row_number_column() ||
+                         (constraint.iColumn < static_cast<int>(table->pushdown.size()) &&
+                          table->pushdown[static_cast<size_t>(constraint.iColumn)].ordered);
+    if (ordered) scan_fraction *= s;
+    if (constraint.iColumn >= 0 && constraint.iColumn < 64) filter_columns |= uint64_t{1} << constraint.iColumn;
+  }
+  // ORDER BY one column the single file is proven sorted by, ascending.
+  const bool order_consumed = info->nOrderBy == 1 && table->order_proven && info->aOrderBy[0].desc == 0 &&
+                              info->aOrderBy[0].iColumn == table->proven_order_column;
+  if (order_consumed) info->orderByConsumed = 1;
+  // LIMIT and OFFSET only when SQLite filters and sorts nothing after us.
+  if (all_omitted && limit_index >= 0 && (info->nOrderBy == 0 || order_consumed)) {
+    terms.push_back(PlanTerm{kRowidColumn, ConstraintOp::kLimit});
+    argv_of_constraint[static_cast<size_t>(limit_index)] = 1;
+    info->aConstraintUsage[limit_index].omit = 1;
+    if (offset_index >= 0) {
+      // The LIMIT value excludes the OFFSET, which SQLite still applies (omit would make
+      // the table skip it, but SQLite 3.40 then shares one offset counter between the
+      // members of a compound SELECT and each member would skip the whole offset).
+      terms.push_back(PlanTerm{kRowidColumn, ConstraintOp::kOffset});
+      argv_of_constraint[static_cast<size_t>(offset_index)] = 1;
+    }
+  }
+  // xFilter arguments in the order of `terms` (which follow the constraint order, LIMIT and
+  // OFFSET last).
+  int next_argv = 1;
+  for (int i = 0; i < info->nConstraint; i++) {
+    if (!argv_of_constraint[static_cast<size_t>(i)]) continue;
+    const std::optional<ConstraintOp> op = OperatorOf(info, i);
+    if (op == ConstraintOp::kLimit || op == ConstraintOp::kOffset) continue;
+    info->aConstraintUsage[i].argvIndex = next_argv++;
+  }
+  if (limit_index >= 0 && argv_of_constraint[static_cast<size_t>(limit_index)]) {
+    info->aConstraintUsage[limit_index].argvIndex = next_argv++;
+    if (offset_index >= 0) info->aConstraintUsage[offset_index].argvIndex = next_argv++;
+  }
   int used = 0;
   for (int i = 0; i < 64; i++) used += (info->colUsed >> i) & 1;
-  info->estimatedRows = rows;
-  info->estimatedCost = static_cast<double>(rows) * (1.0 + used);
+  int filtered = 0;
+  for (int i = 0; i < 64; i++) filtered += (filter_columns >> i) & 1;
+  // Cost: the filter columns are decoded for the rows scanned, the other used columns only
+  // for the rows that match (late materialization); opening the file costs something too.
+  const double matching = std::max(1.0, rows * selectivity);
+  info->estimatedRows = static_cast<sqlite3_int64>(matching);
+  info->estimatedCost = 10.0 + rows * scan_fraction * (1.0 + filtered) + matching * (1.0 + used);
   info->idxNum = 0;
+  if (!terms.empty()) {
+    const std::string plan = EncodePlan(terms, table->column_names);
+    info->idxStr = sqlite3_mprintf("%s", plan.c_str());
+    if (!info->idxStr) return SQLITE_NOMEM;
+    info->needToFreeIdxStr = 1;
+  }
   return SQLITE_OK;
 }
 
@@ -567,60 +850,397 @@ int Open(sqlite3_vtab* vtab, sqlite3_vtab_cursor** out) {
   }
 }
 
-int Close(sqlite3_vtab_cursor* cursor) {
-  delete reinterpret_cast<ParquetCursor*>(cursor);
+int64_t PositionColumn(ParquetCursor* cursor, const ParquetTable& table, int leaf, ColumnState* state);
+
+// Adds what the column readers did since the last call to the scan's stats.
+void CollectReaderCounters(ParquetCursor* cursor) {
+  for (ColumnState& state : cursor->states) {
+    if (!state.reader) continue;
+    const parquet::ColumnReadCounters& now = state.reader->counters();
+    cursor->stats.pages_read += static_cast<int64_t>(now.pages_read - state.counted.pages_read);
+    cursor->stats.pages_skipped += static_cast<int64_t>(now.pages_skipped - state.counted.pages_skipped);
+    cursor->stats.bytes_read += static_cast<int64_t>(now.bytes_read - state.counted.bytes_read);
+    cursor->stats.dictionary_pages_read +=
+        static_cast<int64_t>(now.dictionary_pages_read - state.counted.dictionary_pages_read);
+    state.counted = now;
+  }
+  cursor->stats.bytes_read += static_cast<int64_t>(cursor->pruning_counters.bytes_read);
+  cursor->stats.dictionary_pages_read += static_cast<int64_t>(cursor->pruning_counters.dictionary_pages_read);
+  cursor->pruning_counters = parquet::ColumnReadCounters();
+}
+
+// Records the stats of the cursor's scan as the table's last (once per scan).
+void FinishScan(ParquetCursor* cursor) {
+  if (!cursor->stats_pending) return;
+  cursor->stats_pending = false;
+  CollectReaderCounters(cursor);
+  const ParquetTable& table = *TableOf(&cursor->base);
+  RecordScanStats(table.db, table.name, cursor->stats);
+}
+
+int Close(sqlite3_vtab_cursor* base) {
+  ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
+  try {
+    FinishScan(cursor);
+  } catch (...) {
+  }
+  sqlite3_finalize(cursor->interrupt_probe);
+  delete cursor;
   return SQLITE_OK;
+}
+
+// Rows of the files before the current one (counted from their footers when a scan skipped
+// them unopened).
+int64_t RowsBeforeFile(ParquetCursor* cursor, const ParquetTable& table) {
+  if (cursor->rows_before_file >= 0) return cursor->rows_before_file;
+  int64_t rows = 0;
+  for (size_t f = 0; f < cursor->file_index; f++) {
+    if (table.file_rows[f] < 0) table.file_rows[f] = parquet::ParquetFileReader::Open(table.files[f])->num_rows();
+    rows += table.file_rows[f];
+  }
+  cursor->rows_before_file = rows;
+  return rows;
+}
+
+// The value of partition key or filename column `column` for file `index`.
+SqlValue FileConstant(const ParquetTable& table, int column, size_t index) {
+  if (column == table.filename_column()) return SqlValue::Text(table.files[index]);
+  const size_t key = static_cast<size_t>(column - table.hive_column());
+  const HiveValue& value = table.hive_values[index][key];
+  if (value.is_null) return SqlValue::Null();
+  switch (table.hive_keys[key].type) {
+    case HiveType::kInteger: return SqlValue::Integer(value.integer);
+    case HiveType::kReal: return SqlValue::Real(value.real);
+    case HiveType::kText: break;
+  }
+  return SqlValue::Text(value.text);
+}
+
+// The filters of the current file: which run per row, and the row-group pruner. A filter on
+// a column whose values in this file are not of the table's class (union_by_name) is left
+// to SQLite, except NULL tests.
+void SetUpFileFilters(ParquetCursor* cursor, const ParquetTable& table) {
+  cursor->row_filters.clear();
+  std::vector<FileColumnFilter> prunable;
+  for (size_t i = 0; i < cursor->filters.size(); i++) {
+    const ColumnFilter& filter = cursor->filters[i];
+    if (filter.column < 0 || filter.column >= table.hive_column() || !filter.active) continue;
+    const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(filter.column)];
+    if (mapping.kind == ValueKind::kNested) continue;
+    const bool always_null = mapping.kind == ValueKind::kNull || mapping.leaf_column < 0;
+    const bool null_test = filter.op == ConstraintOp::kIsNull || filter.op == ConstraintOp::kIsNotNull;
+    if (!always_null && !null_test &&
+        ValueClassOfKind(mapping) != table.pushdown[static_cast<size_t>(filter.column)].value_class) {
+      continue;
+    }
+    cursor->row_filters.push_back(i);
+    prunable.push_back(FileColumnFilter{&filter, &mapping});
+  }
+  cursor->pruner = std::make_unique<RowGroupPruner>(*cursor->file, std::move(prunable));
 }
 
 // Makes file `index` the cursor's current file: the readers of the previous file and the
 // file itself are closed first, so at most one file is open.
 void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
+  CollectReaderCounters(cursor);
+  cursor->pruner.reset();
   for (ColumnState& state : cursor->states) state = ColumnState();
   cursor->file.reset();
   cursor->mappings.clear();
   cursor->file_index = index;
   cursor->row_group = 0;
+  cursor->group_entered = false;
   cursor->row = 0;
   cursor->file = parquet::ParquetFileReader::Open(table.files[index]);
   cursor->mappings = MapFileColumns(table, *cursor->file, table.files[index]);
+  table.file_rows[index] = cursor->file->num_rows();
+  SetUpFileFilters(cursor, table);
 }
 
-// Moves to the first row at or after (file, row_group, row) that exists, going on to the
-// next files as needed.
+// Opens the first file at or after `from` that the constraints on partition keys,
+// filename and rowid leave in the scan; false when there is none.
+bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from) {
+  // Rows before `from`, while they are known without opening skipped files.
+  int64_t before = cursor->rows_before_file;
+  if (cursor->file && before >= 0) before += cursor->file->num_rows();
+  if (!cursor->file) before = from == 0 ? 0 : -1;
+  for (size_t index = from; index < table.files.size(); index++) {
+    bool keep = true;
+    for (size_t i : cursor->file_filters) {
+      const ColumnFilter& filter = cursor->filters[i];
+      keep = keep && RowMatches(filter, FileConstant(table, filter.column, index));
+    }
+    if (keep && !cursor->rowid_filters.empty()) {
+      // Row positions need the rows of every earlier file.
+      cursor->file_index = index;
+      cursor->rows_before_file = before;
+      before = RowsBeforeFile(cursor, table);
+      if (before >= cursor->rowid_hi) {
+        cursor->stats.files_pruned += static_cast<int64_t>(table.files.size() - index);
+        return false;
+      }
+      if (table.file_rows[index] >= 0 && before + table.file_rows[index] <= cursor->rowid_lo) keep = false;
+    }
+    if (!keep) {
+      cursor->stats.files_pruned++;
+      if (before >= 0) before = table.file_rows[index] >= 0 ? before + table.file_rows[index] : -1;
+      continue;
+    }
+    OpenFile(cursor, table, index);
+    cursor->rows_before_file = before;
+    return true;
+  }
+  return false;
+}
+
+int64_t SaturatingSub(int64_t a, int64_t b) {
+  if (b > 0 && a < INT64_MIN + b) return INT64_MIN;
+  if (b < 0 && a > INT64_MAX + b) return INT64_MAX;
+  return a - b;
+}
+
+// Thrown when sqlite3_interrupt() was called during a scan.
+struct ScanInterrupted {};
+
+// A scan may pass over many row groups and rows between two rows it returns. SQLite 3.40
+// has no sqlite3_is_interrupted(), but a statement stepped while another runs on the same
+// connection fails with SQLITE_INTERRUPT once sqlite3_interrupt() was called (the flag is
+// cleared only when no statement is active), so a trivial one is stepped at every row
+// group and every 65536 rows looked at.
+void CheckInterrupt(ParquetCursor* cursor, const ParquetTable& table) {
+  cursor->rows_since_probe = 0;
+  if (!cursor->interrupt_probe &&
+      sqlite3_prepare_v2(table.db, "SELECT 1", -1, &cursor->interrupt_probe, nullptr) != SQLITE_OK) {
+    return;
+  }
+  const int rc = sqlite3_step(cursor->interrupt_probe);
+  sqlite3_reset(cursor->interrupt_probe);
+  if (rc == SQLITE_INTERRUPT) throw ScanInterrupted();
+}
+
+// Checks the cursor's row group against the constraints: the rows it may return
+// ([row, row_end)) by row position, then statistics and bloom filters. False
+// when nothing in it can match.
+bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
+  const parquet::ParquetFileReader& file = *cursor->file;
+  const int rg = cursor->row_group;
+  CheckInterrupt(cursor, table);
+  cursor->stats.row_groups_total++;
+  cursor->rows_in_group = file.row_group_num_rows(rg);
+  const int64_t first = file.row_group_first_row(rg);
+  int64_t lo = 0, hi = cursor->rows_in_group;
+  lo = std::max(lo, SaturatingSub(cursor->file_row_lo, first));
+  hi = std::min(hi, SaturatingSub(cursor->file_row_hi, first));
+  if (!cursor->rowid_filters.empty()) {
+    const int64_t base = RowsBeforeFile(cursor, table) + first;
+    lo = std::max(lo, SaturatingSub(cursor->rowid_lo, base));
+    hi = std::min(hi, SaturatingSub(cursor->rowid_hi, base));
+  }
+  lo = std::max(lo, cursor->row);
+  if (lo >= hi) {
+    cursor->stats.row_groups_pruned_by_row_position++;
+    return false;
+  }
+  parquet::ColumnReaderOptions options;
+  options.verify_crc = table.options.verify_crc;
+  switch (cursor->pruner->Check(rg, options, &cursor->pruning_counters)) {
+    case PruneReason::kStatistics: cursor->stats.row_groups_pruned_by_statistics++; return false;
+    case PruneReason::kBloomFilter: cursor->stats.row_groups_pruned_by_bloom_filter++; return false;
+    case PruneReason::kDictionary: cursor->stats.row_groups_pruned_by_dictionary++; return false;
+    case PruneReason::kPageIndex:
+    case PruneReason::kKeep: break;
+  }
+  cursor->ranges = cursor->pruner->MatchingRows(rg, parquet::RowRanges::FromRanges({parquet::RowRange{lo, hi}}),
+                                                &cursor->stats.pages_pruned_by_page_index);
+  if (cursor->ranges.empty()) {
+    cursor->stats.row_groups_pruned_by_page_index++;
+    return false;
+  }
+  cursor->range_index = 0;
+  cursor->row = cursor->ranges.range(0).begin;
+  cursor->row_end = cursor->ranges.last_end();
+  cursor->group_entered = true;
+  return true;
+}
+
+// Moves to the first row at or after (file, row_group, row) that exists in a row group the
+// constraints keep, going on to the next files as needed.
 void SettleOnRow(ParquetCursor* cursor, const ParquetTable& table) {
-  while (true) {
+  while (cursor->file) {
     const parquet::ParquetFileReader& file = *cursor->file;
     while (cursor->row_group < file.num_row_groups()) {
-      cursor->rows_in_group = file.row_group_num_rows(cursor->row_group);
-      if (cursor->row < cursor->rows_in_group) {
+      if (cursor->group_entered && cursor->row < cursor->row_end) {
         cursor->eof = false;
         return;
       }
+      if (!cursor->group_entered && EnterRowGroup(cursor, table)) continue;
       cursor->row_group++;
+      cursor->group_entered = false;
       cursor->row = 0;
     }
-    if (cursor->file_index + 1 >= table.files.size()) break;
-    cursor->rows_before_file += file.num_rows();
-    OpenFile(cursor, table, cursor->file_index + 1);
+    if (!OpenNextFile(cursor, table, cursor->file_index + 1)) break;
   }
   cursor->eof = true;
 }
 
-int Filter(sqlite3_vtab_cursor* base, int, const char*, int, sqlite3_value**) {
+int64_t RowInFile(const ParquetCursor* cursor) {
+  return cursor->file->row_group_first_row(cursor->row_group) + cursor->row;
+}
+
+// Whether the cursor's row passes the filters evaluated per row (late materialization:
+// only the filter columns are decoded, as typed values).
+bool RowPasses(ParquetCursor* cursor, const ParquetTable& table) {
+  for (size_t i : cursor->row_filters) {
+    const ColumnFilter& filter = cursor->filters[i];
+    const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(filter.column)];
+    SqlValue value;
+    if (mapping.kind != ValueKind::kNull && mapping.leaf_column >= 0) {
+      ColumnState& state = cursor->states[static_cast<size_t>(filter.column)];
+      const int64_t index = PositionColumn(cursor, table, mapping.leaf_column, &state);
+      if (index >= 0 &&
+          !ColumnSqlValue(mapping, state.batch, static_cast<size_t>(index), &cursor->format_buffer, &value)) {
+        continue;  // xColumn will report the error: keep the row
+      }
+    }
+    if (!RowMatches(filter, value)) return false;
+  }
+  if (!cursor->rowid_filters.empty()) {
+    const SqlValue rowid = SqlValue::Integer(RowsBeforeFile(cursor, table) + RowInFile(cursor));
+    for (size_t i : cursor->rowid_filters) {
+      if (!RowMatches(cursor->filters[i], rowid)) return false;
+    }
+  }
+  if (!cursor->file_row_filters.empty()) {
+    const SqlValue row = SqlValue::Integer(RowInFile(cursor));
+    for (size_t i : cursor->file_row_filters) {
+      if (!RowMatches(cursor->filters[i], row)) return false;
+    }
+  }
+  return true;
+}
+
+// From the cursor's position (possibly past its row group), moves to the first row that
+// passes every filter, or to EOF. The loop returns to SQLite only with a
+// row, so a selective filter may scan many row groups in one call: CheckInterrupt keeps
+// it interruptible.
+void Advance(ParquetCursor* cursor, const ParquetTable& table) {
+  while (true) {
+    if (cursor->limit_remaining == 0) {
+      cursor->eof = true;
+      break;
+    }
+    if (cursor->group_entered && cursor->row < cursor->row_end) {
+      // Past the current range of rows that may match: on to the next one.
+      while (cursor->row >= cursor->ranges.range(cursor->range_index).end) cursor->range_index++;
+      cursor->row = std::max(cursor->row, cursor->ranges.range(cursor->range_index).begin);
+    }
+    if (!cursor->group_entered || cursor->row >= cursor->row_end) {
+      SettleOnRow(cursor, table);
+      if (cursor->eof) break;
+    }
+    cursor->stats.rows_decoded++;
+    if (++cursor->rows_since_probe >= 65536) CheckInterrupt(cursor, table);
+    if (!RowPasses(cursor, table)) {
+      cursor->row++;
+      continue;
+    }
+    cursor->stats.rows_returned++;
+    if (cursor->limit_remaining > 0) cursor->limit_remaining--;
+    return;
+  }
+  FinishScan(cursor);
+}
+
+// The value class a filter on `column` compares in.
+ValueClass ClassOfColumn(const ParquetTable& table, int column) {
+  if (column < 0) return ValueClass::kNumeric;
+  return table.pushdown[static_cast<size_t>(column)].value_class;
+}
+
+int Filter(sqlite3_vtab_cursor* base, int, const char* idx_str, int argc, sqlite3_value** argv) {
   ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
   const ParquetTable& table = *TableOf(base);
   try {
+    FinishScan(cursor);
     cursor->eof = true;
+    std::vector<PlanTerm> terms;
+    if (!DecodePlan(idx_str, table.column_names, &terms)) {
+      SetError(base->pVtab, std::string("parquet: malformed scan plan '") + (idx_str ? idx_str : "") + "'");
+      return SQLITE_ERROR;
+    }
+    cursor->filters.clear();
+    cursor->rowid_filters.clear();
+    cursor->file_row_filters.clear();
+    cursor->file_filters.clear();
+    cursor->limit_remaining = -1;
+    int64_t limit = -1, offset = 0;
+    int next_arg = 0;
+    for (const PlanTerm& term : terms) {
+      sqlite3_value* arg = nullptr;
+      if (TermHasArgument(term.op)) {
+        if (next_arg >= argc) {
+          SetError(base->pVtab, "parquet: scan plan and arguments disagree");
+          return SQLITE_ERROR;
+        }
+        arg = argv[next_arg++];
+      }
+      if (term.op == ConstraintOp::kLimit) {
+        limit = sqlite3_value_int64(arg);
+        continue;
+      }
+      if (term.op == ConstraintOp::kOffset) {
+        offset = std::max<int64_t>(0, sqlite3_value_int64(arg));
+        continue;
+      }
+      cursor->filters.push_back(MakeColumnFilter(term, arg, ClassOfColumn(table, term.column)));
+    }
+    // SQLite skips the OFFSET rows itself: return up to LIMIT + OFFSET rows.
+    if (limit >= 0) cursor->limit_remaining = limit > INT64_MAX - offset ? INT64_MAX : limit + offset;
+    cursor->rowid_lo = cursor->file_row_lo = INT64_MIN;
+    cursor->rowid_hi = cursor->file_row_hi = INT64_MAX;
+    for (size_t i = 0; i < cursor->filters.size(); i++) {
+      const ColumnFilter& filter = cursor->filters[i];
+      if (!filter.active) continue;
+      if (filter.column == kRowidColumn) {
+        cursor->rowid_filters.push_back(i);
+        NarrowIntegerRange(filter, &cursor->rowid_lo, &cursor->rowid_hi);
+      } else if (filter.column == table.file_row_number_column()) {
+        cursor->file_row_filters.push_back(i);
+        NarrowIntegerRange(filter, &cursor->file_row_lo, &cursor->file_row_hi);
+      } else if (filter.column >= table.hive_column()) {
+        cursor->file_filters.push_back(i);
+      }
+    }
+    cursor->stats = ScanStats();
+    cursor->stats.files_total = static_cast<int64_t>(table.files.size());
+    cursor->stats_pending = true;
     cursor->rows_before_file = 0;
-    if (cursor->file && cursor->file_index == 0) {
+    bool reuse = cursor->file && cursor->file_index == 0;
+    for (size_t i : cursor->file_filters) {
+      reuse = reuse && RowMatches(cursor->filters[i], FileConstant(table, cursor->filters[i].column, 0));
+    }
+    if (reuse) {
+      // Still the first file: keep its footer and readers.
       cursor->row_group = 0;
+      cursor->group_entered = false;
       cursor->row = 0;
       for (ColumnState& state : cursor->states) state.row_group = -1;
+      SetUpFileFilters(cursor, table);
     } else {
-      OpenFile(cursor, table, 0);
+      CollectReaderCounters(cursor);
+      for (ColumnState& state : cursor->states) state = ColumnState();
+      cursor->pruner.reset();
+      cursor->file.reset();
+      if (!OpenNextFile(cursor, table, 0)) {
+        FinishScan(cursor);
+        return SQLITE_OK;
+      }
     }
-    SettleOnRow(cursor, table);
+    Advance(cursor, table);
     return SQLITE_OK;
+  } catch (const ScanInterrupted&) {
+    cursor->eof = true;
+    return SQLITE_INTERRUPT;
   } catch (const std::bad_alloc&) {
     return SQLITE_NOMEM;
   } catch (const std::exception& e) {
@@ -634,8 +1254,11 @@ int Next(sqlite3_vtab_cursor* base) {
   ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
   try {
     cursor->row++;
-    if (cursor->row >= cursor->rows_in_group) SettleOnRow(cursor, *TableOf(base));
+    Advance(cursor, *TableOf(base));
     return SQLITE_OK;
+  } catch (const ScanInterrupted&) {
+    cursor->eof = true;
+    return SQLITE_INTERRUPT;
   } catch (const std::bad_alloc&) {
     return SQLITE_NOMEM;
   } catch (const std::exception& e) {
@@ -647,14 +1270,17 @@ int Next(sqlite3_vtab_cursor* base) {
 
 int Eof(sqlite3_vtab_cursor* base) { return reinterpret_cast<ParquetCursor*>(base)->eof ? 1 : 0; }
 
-int64_t RowInFile(const ParquetCursor* cursor) {
-  return cursor->file->row_group_first_row(cursor->row_group) + cursor->row;
-}
-
 int Rowid(sqlite3_vtab_cursor* base, sqlite3_int64* rowid) {
   ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
-  *rowid = cursor->rows_before_file + RowInFile(cursor);
-  return SQLITE_OK;
+  try {
+    *rowid = RowsBeforeFile(cursor, *TableOf(base)) + RowInFile(cursor);
+    return SQLITE_OK;
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  } catch (const std::exception& e) {
+    SetError(base->pVtab, e.what());
+    return SQLITE_ERROR;
+  }
 }
 
 // Positions `state` on the cursor's current row; returns the value index of that row in the

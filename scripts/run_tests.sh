@@ -4,8 +4,9 @@
 # scripts/summarize_tests.sh to total. Always exits 0: the summary decides.
 #
 # Usage: scripts/run_tests.sh LOGDIR BUILDDIR LABEL [SUITE...]
-#   SUITE: unit, sql, conformance, interop (default: all; conformance only if it was built;
-#   interop only in a build without sanitizers, since the sqlite3 shell loads the extension)
+#   SUITE: unit, sql, differential, conformance, interop (default: all; conformance only if
+#   it was built; interop only in a build without sanitizers, since the sqlite3 shell loads
+#   the extension)
 # Runs from the repository root. SUITE_TIMEOUT (default 1200s) bounds each suite.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,7 @@ fi
 logdir=$1 builddir=$2 label=$3
 shift 3
 suites=("$@")
-((${#suites[@]})) || suites=(unit sql conformance interop)
+((${#suites[@]})) || suites=(unit sql differential conformance interop)
 mkdir -p "$logdir"
 
 export PARQUET_TESTING=${PARQUET_TESTING:-$(cd .. && pwd)/shared/parquet-testing}
@@ -45,6 +46,9 @@ for suite in "${suites[@]}"; do
       files=(sql/*.test)
       shopt -u nullglob
       run sql "$builddir/sql_test_runner" --extension "$builddir/parquet" --root . "${files[@]}" ;;
+    differential)
+      # Random tables and queries, parquet against native (seed printed; DIFFERENTIAL_SEED repeats).
+      run differential "$builddir/differential_tests" --extension "$builddir/parquet" ;;
     conformance)
       if [[ -x $builddir/conformance_tests ]]; then
         run conformance "$builddir/conformance_tests" --extension "$builddir/parquet" \

@@ -1,0 +1,713 @@
+// Differential soundness test of constraint pushdown: random tables are written as Parquet
+// files (several row groups, small pages, with and without page index, bloom filters,
+// dictionaries, statistics, truncated statistics, sorted or not, hive-partitioned or not),
+// read back as a parquet table `p`, copied into a native SQLite table `n` with the same
+// declared types, rowids and file_row_number; then random queries (every pushed operator,
+// constants of every storage class, AND/OR/NOT, bound parameters, ORDER BY, LIMIT/OFFSET)
+// must give the same rows on both.
+//
+// Usage: differential_tests --extension build/parquet [--tables N] [--queries N] [--dir D]
+// The seed is random unless DIFFERENTIAL_SEED is set; it is printed first and with every
+// failure, so `DIFFERENTIAL_SEED=<seed> build/differential_tests ...` repeats a run.
+// The last line is "differential: N passed, M failed"; the exit status is 1 on failure.
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cinttypes>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iterator>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+struct Rng {
+  uint64_t state;
+  uint64_t Next() {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  int Int(int n) { return static_cast<int>(Next() % static_cast<uint64_t>(n)); }  // [0, n)
+  int Range(int lo, int hi) { return lo + Int(hi - lo + 1); }                     // [lo, hi]
+  bool Chance(int percent) { return Int(100) < percent; }
+  template <typename T>
+  const T& Pick(const std::vector<T>& v) { return v[static_cast<size_t>(Int(static_cast<int>(v.size())))]; }
+};
+
+enum class Gen {
+  kId, kSmallInt, kBigInt, kUInt32, kUInt64, kDouble, kFloat, kDecimal, kWideDecimal, kText, kTextNum, kBlob, kDate,
+  kTimestamp, kTime, kUuid, kBool,
+};
+
+struct ColumnSpec {
+  std::string name;
+  Gen gen;
+  std::string copy_type;  // for parquet_copy's schema=
+  int null_percent;
+};
+
+std::string Quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    out += c;
+    if (c == '\'') out += '\'';
+  }
+  return out + "'";
+}
+
+std::string Hex(const std::string& bytes) {
+  static const char* digits = "0123456789ABCDEF";
+  std::string out = "x'";
+  for (unsigned char c : bytes) {
+    out += digits[c >> 4];
+    out += digits[c & 15];
+  }
+  return out + "'";
+}
+
+const std::vector<std::string> kTextPool = {"",   "a",  "A",   "ab",  "Ab",   "aB",   "abc",  "abd",   "b",    "B",
+                                            "ba", "12", "012", "1e3", " 5",   "5",    "5.0",  "\xc3\xa9", "\xc3\xa9" "a", "z",
+                                            "_",  "%",  "a%b", "[x",  "zz~", "m\xc3\xa1s", "A_b", "aa", "Z", "9"};
+const std::vector<std::string> kNumericTextPool = {"1", "2", "10", "-3", "1.5", "02", "1e1", "abc", "", "7"};
+
+// A SQL literal for one generated value of a column (NULL included).
+std::string GenerateValue(Rng& rng, const ColumnSpec& c, int64_t row) {
+  if (c.gen != Gen::kId && rng.Chance(c.null_percent)) return "NULL";
+  char buffer[64];
+  switch (c.gen) {
+    case Gen::kId: return std::to_string(row);
+    case Gen::kSmallInt: return std::to_string(rng.Range(-20, 20));
+    case Gen::kBigInt: {
+      static const std::vector<std::string> special = {"-9223372036854775808", "9223372036854775807", "9007199254740993",
+                                                       "-9007199254740993", "0", "1", "-1"};
+      if (rng.Chance(30)) return rng.Pick(special);
+      return std::to_string(static_cast<int64_t>(rng.Next()) >> rng.Range(0, 62));
+    }
+    case Gen::kUInt32: return std::to_string(rng.Chance(50) ? rng.Range(0, 50) : static_cast<int64_t>(rng.Next() % 4294967296ull));
+    case Gen::kUInt64: return std::to_string(rng.Chance(50) ? rng.Range(0, 50) : static_cast<int64_t>(rng.Next() >> 1));
+    case Gen::kWideDecimal:
+      std::snprintf(buffer, sizeof buffer, "'%d%08d.%03d'", rng.Range(-999, 999), rng.Range(0, 99999999), rng.Range(0, 999));
+      return buffer;
+    case Gen::kTime:
+      std::snprintf(buffer, sizeof buffer, "'%02d:%02d:%02d'", rng.Range(0, 23), rng.Range(0, 59), rng.Range(0, 59));
+      return buffer;
+    case Gen::kUuid:
+      std::snprintf(buffer, sizeof buffer, "'%08x-0000-4000-8000-%012llx'", static_cast<unsigned>(rng.Int(1 << 30)),
+                    static_cast<unsigned long long>(rng.Int(1000)));
+      return buffer;
+    case Gen::kDouble: {
+      static const std::vector<std::string> special = {"0.0", "-0.0", "1e300", "-1e300", "1e-300", "0.5", "2.0", "12.0"};
+      if (rng.Chance(20)) return rng.Pick(special);
+      std::snprintf(buffer, sizeof buffer, "%d.%02d", rng.Range(-40, 40), rng.Range(0, 3) * 25);
+      return buffer;
+    }
+    case Gen::kFloat: std::snprintf(buffer, sizeof buffer, "%g", rng.Range(-80, 80) / 8.0); return buffer;
+    case Gen::kDecimal: std::snprintf(buffer, sizeof buffer, "%.2f", rng.Range(-5000, 5000) / 100.0); return buffer;
+    case Gen::kText: {
+      if (rng.Chance(70)) return Quote(rng.Pick(kTextPool));
+      std::string s;
+      for (int i = rng.Range(1, 4); i > 0; i--) s += "aAbBcZ0_%"[rng.Int(9)];
+      return Quote(s);
+    }
+    case Gen::kTextNum: return Quote(rng.Pick(kNumericTextPool));
+    case Gen::kBlob: {
+      std::string s;
+      for (int i = rng.Range(0, 3); i > 0; i--) s += "\x00\x01" "1a\xff"[rng.Int(5)];
+      return Hex(s);
+    }
+    case Gen::kDate: {
+      if (rng.Chance(5)) return rng.Chance(50) ? "'0001-01-01'" : "'9999-12-31'";
+      std::snprintf(buffer, sizeof buffer, "'%04d-%02d-%02d'", rng.Range(1990, 2030), rng.Range(1, 12), rng.Range(1, 28));
+      return buffer;
+    }
+    case Gen::kTimestamp:
+      std::snprintf(buffer, sizeof buffer, "'%04d-%02d-%02d %02d:%02d:%02d'", rng.Range(2000, 2003), rng.Range(1, 12),
+                    rng.Range(1, 28), rng.Range(0, 23), rng.Range(0, 59), rng.Range(0, 59));
+      return buffer;
+    case Gen::kBool: return rng.Chance(50) ? "1" : "0";
+  }
+  return "NULL";
+}
+
+struct Db {
+  sqlite3* db = nullptr;
+  std::string error;
+
+  bool Exec(const std::string& sql) {
+    char* message = nullptr;
+    if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+      error = message ? message : "?";
+      sqlite3_free(message);
+      return false;
+    }
+    return true;
+  }
+
+  // Runs `sql` (binding `parameter`, an SQL literal, to ?1 when not empty); rows as
+  // type-tagged text. False on error (in `error`).
+  bool Query(const std::string& sql, const std::string& parameter, std::vector<std::string>* rows) {
+    rows->clear();
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
+      error = sqlite3_errmsg(db);
+      return false;
+    }
+    sqlite3_stmt* value_stmt = nullptr;
+    if (!parameter.empty()) {
+      const std::string value_sql = "SELECT " + parameter;
+      sqlite3_prepare_v2(db, value_sql.c_str(), -1, &value_stmt, nullptr);
+      sqlite3_step(value_stmt);
+      sqlite3_bind_value(stmt, 1, sqlite3_column_value(value_stmt, 0));
+    }
+    int rc;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+      std::string row;
+      for (int i = 0; i < sqlite3_column_count(stmt); i++) {
+        if (i) row += "|";
+        switch (sqlite3_column_type(stmt, i)) {
+          case SQLITE_NULL: row += "NULL"; break;
+          case SQLITE_INTEGER: row += "i" + std::to_string(sqlite3_column_int64(stmt, i)); break;
+          case SQLITE_FLOAT: {
+            char buffer[40];
+            // -0.0 is stored as 0 in a native table's record: they compare equal anyway.
+            const double d = sqlite3_column_double(stmt, i);
+            std::snprintf(buffer, sizeof buffer, "r%.17g", d == 0 ? 0.0 : d);
+            row += buffer;
+            break;
+          }
+          case SQLITE_TEXT:
+            row += "t" + std::string(reinterpret_cast<const char*>(sqlite3_column_text(stmt, i)),
+                                     static_cast<size_t>(sqlite3_column_bytes(stmt, i)));
+            break;
+          default: {
+            const char* blob = static_cast<const char*>(sqlite3_column_blob(stmt, i));
+            row += "b" + Hex(std::string(blob ? blob : "", static_cast<size_t>(sqlite3_column_bytes(stmt, i))));
+          }
+        }
+      }
+      rows->push_back(std::move(row));
+    }
+    if (rc != SQLITE_DONE) error = sqlite3_errmsg(db);
+    sqlite3_finalize(stmt);
+    sqlite3_finalize(value_stmt);
+    return rc == SQLITE_DONE;
+  }
+};
+
+struct Table {
+  std::vector<std::string> columns;  // visible columns of p, as declared
+  std::vector<std::string> types;
+  std::vector<std::vector<std::string>> samples;  // per column: quoted values from the data
+  std::string sorted_column;                      // data sorted by it (or empty)
+  std::string description;
+  int64_t rows = 0;
+};
+
+std::string QuoteIdentifier(const std::string& name) { return "\"" + name + "\""; }
+
+// A constant to compare column `c` with: a value of the data, the same in another storage
+// class, or anything.
+std::string Constant(Rng& rng, const Table& t, size_t c) {
+  const std::vector<std::string>& samples = t.samples[c];
+  if (!samples.empty() && rng.Chance(70)) {
+    std::string v = rng.Pick(samples);
+    if (v == "NULL" || !rng.Chance(35)) return v;
+    // The same value in another storage class.
+    if (v[0] == '\'') {
+      const std::string inner = v.substr(1, v.size() - 2);
+      switch (rng.Int(4)) {
+        case 0: {
+          std::string upper = inner;
+          for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+          return Quote(upper);
+        }
+        case 1: return "CAST(" + v + " AS BLOB)";
+        case 2: return inner.empty() ? "0" : Quote(inner.substr(0, inner.size() - 1));
+        default: return Quote(inner + "a");
+      }
+    }
+    if (v[0] == 'X' || v[0] == 'x') return "CAST(" + v + " AS TEXT)";
+    switch (rng.Int(4)) {
+      case 0: return Quote(v);
+      case 1: return v.find('.') == std::string::npos && v.find('e') == std::string::npos ? v + ".0" : v;
+      case 2: return "CAST(" + Quote(v) + " AS BLOB)";
+      default: return "(" + v + " + " + (rng.Chance(50) ? "1" : "0.5") + ")";
+    }
+  }
+  static const std::vector<std::string> any = {"NULL", "0", "1", "-1", "2.5", "'5'", "'05'", "' 5'", "'abc'", "'a'",
+                                               "''", "x''", "x'31'", "x'00'", "'2020-01-01'", "'1995-06-15 12:00:00'",
+                                               "9223372036854775807", "-9223372036854775808", "1e19", "-0.0",
+                                               "4294967295", "4294967296", "'1e3'", "12", "'12'", "12.0", "x'3132'"};
+  return rng.Pick(any);
+}
+
+std::string LikePattern(Rng& rng, const Table& t, size_t c, bool glob) {
+  std::string base = "ab";
+  const std::vector<std::string>& samples = t.samples[c];
+  if (!samples.empty()) {
+    const std::string& v = rng.Pick(samples);
+    if (v.size() >= 2 && v[0] == '\'') base = v.substr(1, v.size() - 2);
+  }
+  std::string prefix = base.substr(0, static_cast<size_t>(rng.Range(0, static_cast<int>(std::min<size_t>(base.size(), 4)))));
+  if (!glob && rng.Chance(40)) {
+    for (char& ch : prefix) ch = static_cast<char>(rng.Chance(50) ? std::toupper(static_cast<unsigned char>(ch))
+                                                                   : std::tolower(static_cast<unsigned char>(ch)));
+  }
+  std::string tail = glob ? (rng.Chance(70) ? "*" : "?*") : (rng.Chance(70) ? "%" : "_%");
+  if (rng.Chance(15)) tail = "";
+  std::string pattern = prefix + tail;
+  std::string quoted = "'";
+  for (char ch : pattern) {
+    quoted += ch;
+    if (ch == '\'') quoted += '\'';
+  }
+  return quoted + "'";
+}
+
+// One predicate; the first constant may become the bound parameter ?1.
+std::string Predicate(Rng& rng, const Table& t, std::string* parameter) {
+  const int pick = rng.Int(100);
+  std::string column;
+  size_t c = 0;
+  bool is_position = false;
+  if (pick < 6) {
+    column = "rowid";
+    is_position = true;
+  } else if (pick < 10) {
+    column = "file_row_number";
+    is_position = true;
+  } else {
+    c = static_cast<size_t>(rng.Int(static_cast<int>(t.columns.size())));
+    column = QuoteIdentifier(t.columns[c]);
+  }
+  auto constant = [&]() {
+    std::string v;
+    if (is_position) {
+      v = rng.Chance(80) ? std::to_string(rng.Range(-2, static_cast<int>(t.rows) + 2))
+                         : rng.Pick(std::vector<std::string>{"'7'", "2.5", "NULL", "'x'", "1e30"});
+    } else {
+      v = Constant(rng, t, c);
+    }
+    if (parameter->empty() && rng.Chance(15)) {
+      *parameter = v;
+      return std::string("?1");
+    }
+    return v;
+  };
+  switch (rng.Int(17)) {
+    case 0: return column + " = " + constant();
+    case 1: return column + " != " + constant();
+    case 2: return column + " < " + constant();
+    case 3: return column + " <= " + constant();
+    case 4: return column + " > " + constant();
+    case 5: return column + " >= " + constant();
+    case 6: return column + " IS " + constant();
+    case 7: return column + " IS NOT " + constant();
+    case 8: return column + " IS NULL";
+    case 9: return column + " IS NOT NULL";
+    case 10:
+    case 11: {
+      std::string list;
+      for (int i = rng.Range(1, 4); i > 0; i--) list += (list.empty() ? "" : ", ") + constant();
+      return column + (rng.Chance(15) ? " NOT IN (" : " IN (") + list + ")";
+    }
+    case 12: return column + " BETWEEN " + constant() + " AND " + constant();
+    case 13:
+      if (is_position) return column + " = " + constant();
+      return column + " LIKE " + LikePattern(rng, t, c, false);
+    case 14:
+      if (is_position) return column + " < " + constant();
+      return column + " GLOB " + LikePattern(rng, t, c, true);
+    case 15: return column + " = " + constant() + " COLLATE NOCASE";
+    default: return "(" + column + " = " + constant() + " OR " + column + " > " + constant() + ")";
+  }
+}
+
+std::string Where(Rng& rng, const Table& t, std::string* parameter) {
+  std::string where = Predicate(rng, t, parameter);
+  for (int i = rng.Range(0, 2); i > 0; i--) {
+    std::string next = Predicate(rng, t, parameter);
+    if (rng.Chance(15)) next = "NOT (" + next + ")";
+    where += rng.Chance(80) ? " AND " + next : " OR " + next;
+  }
+  return where;
+}
+
+struct Runner {
+  Db db;
+  Rng rng;
+  uint64_t seed;
+  int passed = 0, failed = 0;
+  std::string dir;
+  // How often each mechanism pruned something (queries), to show the test exercises them.
+  int64_t pruned_files = 0, pruned_statistics = 0, pruned_bloom = 0, pruned_dictionary = 0, pruned_pages = 0,
+          pruned_positions = 0;
+
+  void Fail(const Table& t, const std::string& what, const std::string& sql, const std::string& parameter,
+            const std::vector<std::string>& expected, const std::vector<std::string>& actual) {
+    failed++;
+    if (failed > 20) return;
+    std::printf("FAILED (seed %" PRIu64 "): %s\n  table: %s\n  query: %s\n", seed, what.c_str(), t.description.c_str(),
+                sql.c_str());
+    if (!parameter.empty()) std::printf("  ?1 = %s\n", parameter.c_str());
+    // The rows only one side has (as multisets), a few of each.
+    std::vector<std::string> a = expected, b = actual, only_native, only_parquet;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(only_native));
+    std::set_difference(b.begin(), b.end(), a.begin(), a.end(), std::back_inserter(only_parquet));
+    std::printf("  native: %zu rows, %zu not in parquet's:", expected.size(), only_native.size());
+    for (size_t i = 0; i < only_native.size() && i < 4; i++) std::printf(" [%s]", only_native[i].c_str());
+    std::printf("\n  parquet: %zu rows, %zu not in native's:", actual.size(), only_parquet.size());
+    for (size_t i = 0; i < only_parquet.size() && i < 4; i++) std::printf(" [%s]", only_parquet[i].c_str());
+    if (only_native.empty() && only_parquet.empty()) {
+      for (size_t i = 0; i < expected.size() && i < actual.size(); i++) {
+        if (expected[i] == actual[i]) continue;
+        std::printf("\n  first difference in order at row %zu: [%s] vs [%s]", i, expected[i].c_str(), actual[i].c_str());
+        break;
+      }
+    }
+    std::printf("\n");
+  }
+
+  bool BuildTable(int index, Table* t) {
+    static const std::vector<std::pair<Gen, std::string>> kTypes = {
+        {Gen::kSmallInt, "INT32"},  {Gen::kBigInt, "INT64"},    {Gen::kUInt32, "UINT32"}, {Gen::kDouble, "DOUBLE"},
+        {Gen::kFloat, "FLOAT"},     {Gen::kDecimal, "DECIMAL(9,2)"}, {Gen::kText, "STRING"}, {Gen::kTextNum, "STRING"},
+        {Gen::kBlob, "BINARY"},     {Gen::kDate, "DATE"},       {Gen::kTimestamp, "TIMESTAMP(MILLIS)"},
+        {Gen::kBool, "BOOLEAN"},    {Gen::kSmallInt, "INT64"},  {Gen::kText, "STRING"},
+        {Gen::kUInt64, "UINT64"},   {Gen::kWideDecimal, "DECIMAL(20,3)"}, {Gen::kTime, "TIME(MILLIS)"},
+        {Gen::kUuid, "UUID"},       {Gen::kText, "JSON"},       {Gen::kTimestamp, "TIMESTAMP(MICROS, UTC)"},
+    };
+    std::vector<ColumnSpec> specs = {{"id", Gen::kId, "INT64", 0}};
+    for (int i = rng.Range(3, 7); i > 0; i--) {
+      const auto& type = rng.Pick(kTypes);
+      specs.push_back(ColumnSpec{"c" + std::to_string(specs.size()), type.first, type.second,
+                                 rng.Pick(std::vector<int>{0, 0, 5, 30, 100})});
+    }
+    const int64_t rows = rng.Range(1, 1200);
+    std::string create = "DROP TABLE IF EXISTS src; DROP TABLE IF EXISTS n; DROP TABLE IF EXISTS p; CREATE TABLE src(";
+    std::string schema;
+    for (size_t i = 0; i < specs.size(); i++) {
+      create += (i ? ", " : "") + specs[i].name;
+      schema += (i ? ", " : "") + specs[i].name + " " + specs[i].copy_type;
+    }
+    if (!db.Exec(create + ")")) return false;
+    db.Exec("BEGIN");
+    for (int64_t r = 0; r < rows; r++) {
+      std::string insert = "INSERT INTO src VALUES(";
+      for (size_t i = 0; i < specs.size(); i++) insert += (i ? ", " : "") + GenerateValue(rng, specs[i], r);
+      if (!db.Exec(insert + ")")) return false;
+    }
+    db.Exec("COMMIT");
+    // Sorted by a column (then id), or in random order.
+    t->sorted_column.clear();
+    std::string order = "random()";
+    if (rng.Chance(60)) {
+      t->sorted_column = rng.Chance(50) ? "id" : rng.Pick(specs).name;
+      order = t->sorted_column + ", id";
+    }
+    std::vector<std::string> options = {
+        "row_group_size=" + std::to_string(rng.Pick(std::vector<int>{7, 50, 128, 400, 5000})),
+        "page_size=" + std::to_string(rng.Pick(std::vector<int>{40, 200, 1000, 1 << 20})),
+        "write_page_index=" + std::to_string(rng.Int(2)),
+        "dictionary=" + std::to_string(rng.Int(2)),
+        "data_page_version=" + std::to_string(rng.Range(1, 2)),
+        "statistics=" + std::string(rng.Chance(90) ? "1" : "0"),
+        "statistics_truncate_length=" + std::to_string(rng.Pick(std::vector<int>{2, 3, 64})),
+        "schema=" + schema,
+    };
+    if (rng.Chance(50)) options.push_back("bloom_filter=*");
+    if (!t->sorted_column.empty()) options.push_back("sorting_columns=" + t->sorted_column);
+    std::string target = dir + "/t" + std::to_string(index);
+    std::string partition;
+    if (rng.Chance(20)) {
+      for (const ColumnSpec& s : specs) {
+        if (s.name == t->sorted_column) continue;  // sorting_columns must be stored in the files
+        if (s.gen == Gen::kBool || (s.gen == Gen::kSmallInt && s.null_percent < 100)) partition = s.name;
+      }
+    }
+    if (!partition.empty()) {
+      options.push_back("partition_by=" + partition);
+    } else {
+      target += ".parquet";
+    }
+    std::string copy = "SELECT parquet_copy('SELECT * FROM src ORDER BY " + order + "', " + Quote(target);
+    for (const std::string& o : options) copy += ", " + Quote(o);
+    copy += ")";
+    t->description = copy;
+    if (!db.Exec(copy)) return false;
+    // The table's presentation options change declared types and values (and so what is
+    // pushed and how it compares).
+    std::string table_options;
+    if (rng.Chance(25)) table_options += ", timestamp_as=" + rng.Pick(std::vector<std::string>{"unixepoch", "unixepoch_ms", "julianday"});
+    if (rng.Chance(20)) table_options += ", decimal_as=text";
+    if (rng.Chance(20)) table_options += ", binary_as_string=1";
+    t->description += " / table options:" + table_options;
+    if (!db.Exec("CREATE VIRTUAL TABLE p USING parquet(" + Quote(target) + table_options + ")")) return false;
+    std::vector<std::string> info;
+    if (!db.Query("SELECT name, type FROM pragma_table_info('p')", "", &info)) return false;
+    t->columns.clear();
+    t->types.clear();
+    std::string n_columns, select;
+    for (const std::string& row : info) {
+      const size_t bar = row.find('|');
+      t->columns.push_back(row.substr(1, bar - 1));
+      t->types.push_back(row.substr(bar + 2));
+      n_columns += QuoteIdentifier(t->columns.back()) + " " + t->types.back() + ", ";
+      select += QuoteIdentifier(t->columns.back()) + ", ";
+    }
+    if (!db.Exec("CREATE TABLE n(" + n_columns + "file_row_number INTEGER)")) return false;
+    if (!db.Exec("INSERT INTO n(rowid, " + select + "file_row_number) SELECT rowid, " + select +
+                 "file_row_number FROM p")) {
+      return false;
+    }
+    t->rows = rows;
+    t->samples.assign(t->columns.size(), {});
+    for (size_t c = 0; c < t->columns.size(); c++) {
+      std::vector<std::string> values;
+      db.Query("SELECT quote(" + QuoteIdentifier(t->columns[c]) + ") FROM n ORDER BY random() LIMIT 12", "", &values);
+      for (std::string& v : values) t->samples[c].push_back(v.substr(1));
+    }
+    return true;
+  }
+
+  void RunQuery(const Table& t) {
+    std::string parameter;
+    std::string where = Where(rng, t, &parameter);
+    std::string select_list;
+    for (const std::string& c : t.columns) select_list += (select_list.empty() ? "" : ", ") + QuoteIdentifier(c);
+    if (rng.Chance(30)) select_list = "id";
+    std::string tail;
+    enum { kMultiset, kOrdered, kCount, kLimitAny } mode = kMultiset;
+    const int shape = rng.Int(100);
+    if (shape < 15) {
+      tail = " ORDER BY id";
+      mode = kOrdered;
+    } else if (shape < 30) {
+      tail = " ORDER BY id LIMIT " + std::to_string(rng.Range(0, 20)) +
+             (rng.Chance(50) ? " OFFSET " + std::to_string(rng.Range(0, 30)) : "");
+      mode = kOrdered;
+    } else if (shape < 40) {
+      tail = " LIMIT " + std::to_string(rng.Range(0, 20)) +
+             (rng.Chance(50) ? " OFFSET " + std::to_string(rng.Range(0, 30)) : "");
+      mode = kLimitAny;
+    } else if (shape < 50 && !t.sorted_column.empty()) {
+      const std::string col = t.sorted_column == "id" ? "id" : QuoteIdentifier(t.sorted_column);
+      select_list = col;
+      tail = " ORDER BY " + col + (rng.Chance(50) ? " LIMIT " + std::to_string(rng.Range(1, 30)) : "");
+      mode = kOrdered;
+    } else if (shape < 58) {
+      select_list = "count(*)";
+    }
+    const bool no_where = rng.Chance(3);
+    // A compound SELECT whose LIMIT/OFFSET applies across its members (SQLite offers them
+    // to each member's scan). Rows come in scan order on both sides when there is no rowid
+    // term (a rowid lookup in the native table) and no OR (SQLite may run one scan per OR
+    // branch).
+    std::string second_where;
+    if (rng.Chance(5)) {
+      auto unordered = [](const std::string& w) {
+        return w.find("rowid") != std::string::npos || w.find(" OR ") != std::string::npos;
+      };
+      for (int attempt = 0;
+           attempt < 20 && (second_where.empty() || unordered(where) || unordered(second_where) || !parameter.empty());
+           attempt++) {
+        parameter.clear();
+        where = Where(rng, t, &parameter);
+        second_where = Where(rng, t, &parameter);
+      }
+      if (unordered(where) || unordered(second_where) || !parameter.empty()) {
+        second_where.clear();
+        parameter.clear();
+        where = "1";
+      } else {
+        select_list = "id";
+        tail = " LIMIT " + std::to_string(rng.Range(0, 20)) + " OFFSET " + std::to_string(rng.Range(0, 30));
+        mode = kOrdered;
+      }
+    }
+    auto sql_for = [&](const char* table) {
+      if (!second_where.empty()) {
+        return "SELECT id FROM " + std::string(table) + " WHERE " + where + " UNION ALL SELECT id FROM " + table +
+               " WHERE " + second_where + tail;
+      }
+      return "SELECT " + select_list + " FROM " + table + (no_where ? "" : " WHERE " + where) + tail;
+    };
+    std::vector<std::string> expected, actual;
+    const bool ok_n = db.Query(sql_for("n"), parameter, &expected);
+    const std::string error_n = db.error;
+    const bool ok_p = db.Query(sql_for("p"), parameter, &actual);
+    std::vector<std::string> stats;
+    if (db.Query("SELECT files_pruned > 0, row_groups_pruned_by_statistics > 0, row_groups_pruned_by_bloom_filter > 0, "
+                 "row_groups_pruned_by_dictionary > 0, pages_pruned_by_page_index > 0, "
+                 "row_groups_pruned_by_row_position > 0 FROM parquet_scan_stats('p')",
+                 "", &stats) &&
+        stats.size() == 1) {
+      const std::string& r = stats[0];  // "i0|i1|..."
+      pruned_files += r[1] == '1';
+      pruned_statistics += r[4] == '1';
+      pruned_bloom += r[7] == '1';
+      pruned_dictionary += r[10] == '1';
+      pruned_pages += r[13] == '1';
+      pruned_positions += r[16] == '1';
+    }
+    if (ok_n != ok_p) {
+      Fail(t, "one failed: " + (ok_n ? db.error : error_n), sql_for("p"), parameter, expected, actual);
+      return;
+    }
+    if (!ok_n) {
+      passed++;
+      return;
+    }
+    if (mode == kLimitAny) {
+      // Which rows a LIMIT without ORDER BY returns is not defined: the count must match
+      // and every row must be one the unlimited query returns.
+      std::vector<std::string> all;
+      std::string unlimited = "SELECT " + select_list + " FROM n" + (no_where ? "" : " WHERE " + where);
+      db.Query(unlimited, parameter, &all);
+      std::sort(all.begin(), all.end());
+      bool subset = actual.size() == expected.size();
+      std::vector<std::string> sorted = actual;
+      std::sort(sorted.begin(), sorted.end());
+      subset = subset && std::includes(all.begin(), all.end(), sorted.begin(), sorted.end());
+      if (!subset) {
+        Fail(t, "LIMIT rows differ", sql_for("p"), parameter, expected, actual);
+        return;
+      }
+    } else {
+      if (mode != kOrdered) {
+        std::sort(expected.begin(), expected.end());
+        std::sort(actual.begin(), actual.end());
+      }
+      if (expected != actual) {
+        Fail(t, "rows differ", sql_for("p"), parameter, expected, actual);
+        return;
+      }
+    }
+    passed++;
+  }
+};
+
+// sqlite3_interrupt() reaches a scan that passes over many row groups without returning a
+// row (the table checks for it at every row group). Returns false on failure.
+bool CheckInterrupt(Db& db, const std::string& dir) {
+  const std::string path = dir + "/interrupt.parquet";
+  if (!db.Exec("SELECT parquet_copy('WITH RECURSIVE c(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM c WHERE x < 2999999) "
+               "SELECT x AS id FROM c', " + Quote(path) + ", 'row_group_size=20000', 'statistics=0');"
+               "CREATE VIRTUAL TABLE big USING parquet(" + Quote(path) + ")")) {
+    std::printf("FAILED: interrupt: %s\n", db.error.c_str());
+    return false;
+  }
+  const char* sql = "SELECT count(*) FROM big WHERE id = -1";
+  auto run = [&]() {
+    sqlite3_stmt* stmt = nullptr;
+    sqlite3_prepare_v2(db.db, sql, -1, &stmt, nullptr);
+    int rc = sqlite3_step(stmt);
+    sqlite3_finalize(stmt);
+    return rc;
+  };
+  auto start = std::chrono::steady_clock::now();
+  const int rc_full = run();
+  const auto full = std::chrono::steady_clock::now() - start;
+  std::atomic<bool> stop{false};
+  std::thread interrupter([&]() {
+    // Interrupt repeatedly until the query ends: a single early call could land before
+    // the statement starts.
+    while (!stop.load()) {
+      std::this_thread::sleep_for(full / 20);
+      sqlite3_interrupt(db.db);
+    }
+  });
+  start = std::chrono::steady_clock::now();
+  const int rc = run();
+  const auto interrupted = std::chrono::steady_clock::now() - start;
+  stop = true;
+  interrupter.join();
+  db.Exec("DROP TABLE big");
+  const double full_ms = std::chrono::duration<double, std::milli>(full).count();
+  const double interrupted_ms = std::chrono::duration<double, std::milli>(interrupted).count();
+  if (rc_full != SQLITE_ROW || rc != SQLITE_INTERRUPT || interrupted_ms > full_ms * 0.8) {
+    std::printf("FAILED: interrupt: full scan rc %d in %.1f ms, interrupted scan rc %d after %.1f ms\n", rc_full, full_ms,
+                rc, interrupted_ms);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string extension;
+  int tables = 12, queries = 250;
+  std::string dir;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (flag == "--extension") extension = argv[i + 1];
+    else if (flag == "--tables") tables = std::atoi(argv[i + 1]);
+    else if (flag == "--queries") queries = std::atoi(argv[i + 1]);
+    else if (flag == "--dir") dir = argv[i + 1];
+  }
+  if (extension.empty()) {
+    std::fprintf(stderr, "usage: %s --extension PATH [--tables N] [--queries N] [--dir DIR]\n", argv[0]);
+    return 2;
+  }
+  Runner runner;
+  const char* seed_text = std::getenv("DIFFERENTIAL_SEED");
+  runner.seed = seed_text ? std::strtoull(seed_text, nullptr, 10)
+                          : static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+                                (static_cast<uint64_t>(getpid()) << 32);
+  runner.rng.state = runner.seed;
+  std::printf("differential: seed %" PRIu64 " (set DIFFERENTIAL_SEED to repeat)\n", runner.seed);
+  const bool own_dir = dir.empty();
+  if (own_dir) {
+    char pattern[] = "/tmp/differential-XXXXXX";
+    if (!mkdtemp(pattern)) {
+      std::perror("mkdtemp");
+      return 2;
+    }
+    dir = pattern;
+  }
+  runner.dir = dir;
+  if (sqlite3_open(":memory:", &runner.db.db) != SQLITE_OK) return 2;
+  sqlite3_enable_load_extension(runner.db.db, 1);
+  char* message = nullptr;
+  if (sqlite3_load_extension(runner.db.db, extension.c_str(), nullptr, &message) != SQLITE_OK) {
+    std::fprintf(stderr, "cannot load %s: %s\n", extension.c_str(), message ? message : "?");
+    return 2;
+  }
+  for (int t = 0; t < tables; t++) {
+    Table table;
+    if (!runner.BuildTable(t, &table)) {
+      std::printf("FAILED (seed %" PRIu64 "): building table %d: %s\n  %s\n", runner.seed, t, runner.db.error.c_str(),
+                  table.description.c_str());
+      runner.failed++;
+      continue;
+    }
+    for (int q = 0; q < queries; q++) runner.RunQuery(table);
+  }
+  if (CheckInterrupt(runner.db, dir)) {
+    runner.passed++;
+  } else {
+    runner.failed++;
+  }
+  sqlite3_close(runner.db.db);
+  if (own_dir) std::filesystem::remove_all(dir);
+  std::printf("differential: queries that pruned files %" PRId64 ", row groups by statistics %" PRId64
+              ", by bloom filter %" PRId64 ", by dictionary %" PRId64 ", by row position %" PRId64
+              ", pages by page index %" PRId64 "\n",
+              runner.pruned_files, runner.pruned_statistics, runner.pruned_bloom, runner.pruned_dictionary,
+              runner.pruned_positions, runner.pruned_pages);
+  std::printf("differential: %d passed, %d failed\n", runner.passed, runner.failed);
+  return runner.failed ? 1 : 0;
+}
