@@ -22,6 +22,15 @@
 //   union_by_name=0|1      combine files whose columns differ, by column name (default 0)
 //   hive_partitioning=0|1  key=value directories as columns (default: on when the first
 //                          file's path has a key=value directory)
+//   footer_key=KEY         key of an encrypted file's footer (and of the columns encrypted
+//                          with it); KEY is hex:..., base64:... or the raw text (16, 24 or
+//                          32 bytes), see encryption_options.h
+//   column_keys='PATH:KEY,...'  keys of columns encrypted with their own key (dotted path)
+//   aad_prefix=TEXT        the AAD prefix of files written without storing it
+//   key_table=NAME         a table (key_metadata, key) to find keys by the key_metadata
+//                          the file stores; read when the table is created or connected
+//   verify_footer_signature=0|1  check a plaintext footer's signature (default 1; needs
+//                          the footer key)
 //
 // COLUMNS
 //
@@ -89,6 +98,7 @@
 #include <vector>
 
 #include "ext/column_mapping.h"
+#include "ext/encryption_options.h"
 #include "ext/file_list.h"
 #include "ext/nested_json.h"
 #include "ext/sqlite_values.h"
@@ -112,6 +122,7 @@ struct TableOptions {
   bool verify_crc = true;
   bool union_by_name = false;
   std::optional<bool> hive_partitioning;  // unset: automatic
+  std::shared_ptr<const parquet::FileDecryptionProperties> decryption;  // null: no key options
 };
 
 // A table column that comes from the files' top-level fields.
@@ -205,7 +216,7 @@ std::string Lowercase(std::string s) {
 }
 
 // Parses the CREATE VIRTUAL TABLE arguments (argv[3..]) into *options.
-bool ParseTableOptions(int argc, const char* const* argv, TableOptions* options, std::string* error) {
+bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOptions* options, std::string* error) {
   OptionSet set;
   set.AddString("filename")
       .SetPositional("filename")
@@ -215,6 +226,7 @@ bool ParseTableOptions(int argc, const char* const* argv, TableOptions* options,
       .AddBoolean("verify_crc")
       .AddBoolean("union_by_name")
       .AddBoolean("hive_partitioning");
+  AddDecryptionOptions(&set);
   ParsedOptions parsed;
   if (!set.Parse(argc - 3, argv + 3, &parsed, error)) return false;
   options->filename = std::string(parsed.GetString("filename", ""));
@@ -234,7 +246,7 @@ bool ParseTableOptions(int argc, const char* const* argv, TableOptions* options,
   options->verify_crc = parsed.GetBool("verify_crc", true);
   options->union_by_name = parsed.GetBool("union_by_name", false);
   if (parsed.Has("hive_partitioning")) options->hive_partitioning = parsed.GetBool("hive_partitioning", false);
-  return true;
+  return MakeDecryptionProperties(db, parsed, &options->decryption, error);
 }
 
 int HexDigit(char c) {
@@ -453,7 +465,7 @@ int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab*
     table = std::make_unique<ParquetTable>();
     std::memset(&table->base, 0, sizeof(table->base));
     std::string error;
-    if (!ParseTableOptions(argc, argv, &table->options, &error)) {
+    if (!ParseTableOptions(db, argc, argv, &table->options, &error)) {
       *error_out = sqlite3_mprintf("%s", error.c_str());
       return SQLITE_ERROR;
     }
@@ -461,7 +473,7 @@ int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab*
     {
       // Only the first file's footer is needed (all of them with union_by_name); each is
       // closed before the next is opened.
-      auto first = parquet::ParquetFileReader::Open(table->files[0]);
+      auto first = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get());
       const parquet::Schema& schema = first->schema();
       const size_t num_fields = schema.top_level_fields().size();
       if (num_fields == 0) {
@@ -481,7 +493,7 @@ int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab*
     }
     if (table->options.union_by_name) {
       for (size_t i = 1; i < table->files.size(); i++) {
-        auto file = parquet::ParquetFileReader::Open(table->files[i]);
+        auto file = parquet::ParquetFileReader::Open(table->files[i], table->options.decryption.get());
         UnionFileColumns(table.get(), *file, table->files[i]);
       }
     }
@@ -581,7 +593,7 @@ void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
   cursor->file_index = index;
   cursor->row_group = 0;
   cursor->row = 0;
-  cursor->file = parquet::ParquetFileReader::Open(table.files[index]);
+  cursor->file = parquet::ParquetFileReader::Open(table.files[index], table.options.decryption.get());
   cursor->mappings = MapFileColumns(table, *cursor->file, table.files[index]);
 }
 

@@ -97,6 +97,8 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
                          ToString(meta_->type) + " but the schema says " +
                          ToString(descriptor_->physical_type));
     }
+    cipher_ = file_.column_cipher(row_group, column_);
+    data_page_ordinal_ = 0;
     ColumnChunkRange range = file_.column_chunk_range(row_group, column_);
     file_.file().ReadAt(range.offset, static_cast<size_t>(range.length), &chunk_);
     chunk_offset_ = range.offset;
@@ -267,12 +269,16 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     while (pos_ < chunk_.size()) {
       page_ordinal_++;
       size_t header_size = 0;
-      try {
-        header_ = ParsePageHeader(chunk_.data() + pos_, chunk_.size() - pos_, &header_size);
-      } catch (const ParquetError&) {
-        // A header cut off by a too-small total_compressed_size: retry with more bytes.
-        if (!ExtendChunk(kPageHeaderSlack)) throw;
-        header_ = ParsePageHeader(chunk_.data() + pos_, chunk_.size() - pos_, &header_size);
+      if (cipher_ != nullptr) {
+        header_size = DecryptPageHeader();
+      } else {
+        try {
+          header_ = ParsePageHeader(chunk_.data() + pos_, chunk_.size() - pos_, &header_size);
+        } catch (const ParquetError&) {
+          // A header cut off by a too-small total_compressed_size: retry with more bytes.
+          if (!ExtendChunk(kPageHeaderSlack)) throw;
+          header_ = ParsePageHeader(chunk_.data() + pos_, chunk_.size() - pos_, &header_size);
+        }
       }
       pos_ += header_size;
       if (header_.compressed_page_size >= 0 &&
@@ -294,6 +300,9 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       }
       body_ = chunk_.data() + pos_;
       body_size_ = static_cast<size_t>(header_.compressed_page_size);
+      body_encrypted_ = cipher_ != nullptr;
+      body_page_ordinal_ = data_page_ordinal_;
+      if (header_.type == PageType::DATA_PAGE || header_.type == PageType::DATA_PAGE_V2) data_page_ordinal_++;
       pos_ += body_size_;
       switch (header_.type) {
         case PageType::DICTIONARY_PAGE:
@@ -331,6 +340,49 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
                          " values but the column chunk's num_values is " + std::to_string(meta_->num_values));
     }
     return false;
+  }
+
+  // Modular encryption: the page header at pos_ is an encrypted module. The first module of
+  // a chunk with a dictionary is the dictionary page header; every other header belongs to
+  // a data page, whose ordinal is part of the AAD. Returns the bytes the module occupies.
+  size_t DecryptPageHeader() {
+    const bool first = pos_ == 0;
+    const bool dictionary_first = first && meta_->dictionary_page_offset.has_value() && *meta_->dictionary_page_offset > 0;
+    ModuleType type = dictionary_first ? ModuleType::kDictionaryPageHeader : ModuleType::kDataPageHeader;
+    size_t size = 0;
+    try {
+      size = DecryptHeaderModule(type);
+    } catch (const ParquetError&) {
+      if (!first) throw;
+      // Writers disagree on whether an absent dictionary still gets a dictionary_page_offset.
+      type = dictionary_first ? ModuleType::kDataPageHeader : ModuleType::kDictionaryPageHeader;
+      size = DecryptHeaderModule(type);
+    }
+    header_ = ParsePageHeader(decrypted_header_.data(), decrypted_header_.size(), nullptr);
+    const bool is_dictionary = header_.type == PageType::DICTIONARY_PAGE;
+    if (is_dictionary != (type == ModuleType::kDictionaryPageHeader)) {
+      throw ParquetError(std::string(ModuleTypeName(type)) + " holds a page of another kind");
+    }
+    return size;
+  }
+
+  size_t DecryptHeaderModule(ModuleType type) {
+    const int ordinal = type == ModuleType::kDataPageHeader ? data_page_ordinal_ : -1;
+    return cipher_->Decrypt(type, chunk_.data() + pos_, chunk_.size() - pos_, row_group_, column_, ordinal,
+                            &decrypted_header_);
+  }
+
+  // Replaces the encrypted body of the current page by its plaintext (once per page).
+  void DecryptPageBody(ModuleType type, int page_ordinal) {
+    if (!body_encrypted_) return;
+    size_t used = cipher_->Decrypt(type, body_, body_size_, row_group_, column_, page_ordinal, &decrypted_body_);
+    if (used != body_size_) {
+      throw ParquetError(std::string("encrypted ") + ModuleTypeName(type) + " of " + std::to_string(used) +
+                         " bytes does not fill the page's " + std::to_string(body_size_) + " bytes");
+    }
+    body_ = decrypted_body_.data();
+    body_size_ = decrypted_body_.size();
+    body_encrypted_ = false;
   }
 
   // Some writers (PARQUET-816) store a total_compressed_size smaller than the pages they
@@ -381,7 +433,8 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     if (dict.encoding != Encoding::PLAIN && dict.encoding != Encoding::PLAIN_DICTIONARY) {
       throw ParquetError("dictionary page has unsupported encoding " + ToString(dict.encoding));
     }
-    VerifyCrc();
+    VerifyCrc();  // over the page as stored (encrypted, in an encrypted column)
+    DecryptPageBody(ModuleType::kDictionaryPage, -1);
     size_t size = static_cast<size_t>(header_.uncompressed_page_size);
     const uint8_t* data = Decompressed(body_, body_size_, size, true, &dictionary_buffer_);
     if (data != dictionary_buffer_.data()) {
@@ -546,7 +599,8 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
 
   // Decompresses the current data page and prepares its level and value decoders.
   void LoadPage() {
-    VerifyCrc();
+    VerifyCrc();  // over the page as stored (encrypted, in an encrypted column)
+    DecryptPageBody(ModuleType::kDataPage, body_page_ordinal_);
     const size_t num_values = page_levels_left_;
     const uint8_t* values = nullptr;
     size_t values_size = 0;
@@ -629,6 +683,13 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   size_t body_size_ = 0;
   size_t page_levels_left_ = 0;
   bool page_loaded_ = false;
+
+  const ModuleCipher* cipher_ = nullptr;  // encrypted column: its cipher (file_reader.h)
+  int data_page_ordinal_ = 0;              // data pages met so far in the chunk (their AAD ordinal)
+  int body_page_ordinal_ = 0;              // the current page's ordinal
+  bool body_encrypted_ = false;            // body_ still points at the encrypted module
+  std::vector<uint8_t> decrypted_header_;
+  std::vector<uint8_t> decrypted_body_;
 
   std::vector<uint8_t> page_buffer_;        // decompressed data page
   std::vector<uint8_t> dictionary_buffer_;  // decompressed dictionary page (ByteArray views point here)
