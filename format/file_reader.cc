@@ -128,7 +128,9 @@ void ParquetFileReader::SetUpFileAad(const EncryptionAlgorithm& algorithm, const
   } else if (supplied) {
     prefix = *decryption->aad_prefix;
   } else if (algorithm.supply_aad_prefix.value_or(false)) {
-    throw ParquetError(name() + " was encrypted with an AAD prefix that is not stored in it: the reader must supply it");
+    // With a plaintext footer the plaintext columns stay readable without it.
+    if (footer_encrypted_) throw ParquetError(MissingAadPrefixMessage());
+    aad_prefix_missing_ = true;
   }
   file_aad_ = prefix + algorithm.aad_file_unique.value_or(std::string());
   encryption_algorithm_ = algorithm;
@@ -168,7 +170,7 @@ void ParquetFileReader::ReadPlaintextFooter(const std::vector<uint8_t>& footer,
   if (footer.size() < kFooterSignatureLength) throw ParquetError("corrupt footer in " + name() + ": no room for its signature");
   std::optional<std::string> key = FindKey(decryption != nullptr ? &decryption->footer_key : nullptr,
                                            metadata_.footer_signing_key_metadata, decryption);
-  if (!key.has_value()) return;  // plaintext columns stay readable
+  if (!key.has_value() || aad_prefix_missing_) return;  // plaintext columns stay readable
   footer_key_ = *key;
   if (decryption != nullptr && !decryption->verify_footer_signature) return;
   const size_t signed_size = footer.size() - kFooterSignatureLength;
@@ -187,6 +189,14 @@ void ParquetFileReader::ReadPlaintextFooter(const std::vector<uint8_t>& footer,
 void ParquetFileReader::ResolveColumnKeys(const FileDecryptionProperties* decryption) {
   const size_t num_columns = static_cast<size_t>(schema_.num_columns());
   chunk_ciphers_.assign(metadata_.row_groups.size() * num_columns, kPlaintextChunk);
+  if (aad_prefix_missing_) {
+    for (size_t g = 0; g < metadata_.row_groups.size(); g++) {
+      for (size_t c = 0; c < num_columns; c++) {
+        if (metadata_.row_groups[g].columns[c].crypto_metadata.has_value()) chunk_ciphers_[g * num_columns + c] = kMissingKey;
+      }
+    }
+    return;
+  }
   auto cipher_index = [this](const std::string& key) {
     for (size_t i = 0; i < ciphers_.size(); i++) {
       if (ciphers_[i].key == key) return static_cast<int32_t>(i);
@@ -247,6 +257,10 @@ void ParquetFileReader::ResolveColumnKeys(const FileDecryptionProperties* decryp
   }
 }
 
+std::string ParquetFileReader::MissingAadPrefixMessage() const {
+  return name() + " was encrypted with an AAD prefix that is not stored in it: the reader must supply it";
+}
+
 bool ParquetFileReader::column_encrypted(int row_group, int column) const {
   if (chunk_ciphers_.empty()) return false;
   return chunk_ciphers_[static_cast<size_t>(row_group) * static_cast<size_t>(schema_.num_columns()) +
@@ -265,6 +279,7 @@ const ModuleCipher* ParquetFileReader::column_cipher(int row_group, int column) 
                                        static_cast<size_t>(column)];
   if (index == kPlaintextChunk) return nullptr;
   if (index == kMissingKey) {
+    if (aad_prefix_missing_) throw ParquetError(Describe(row_group, column) + ": column is encrypted: " + MissingAadPrefixMessage());
     throw ParquetError(Describe(row_group, column) + ": column is encrypted and no key was given for it");
   }
   return &ciphers_[static_cast<size_t>(index)];
@@ -272,9 +287,7 @@ const ModuleCipher* ParquetFileReader::column_cipher(int row_group, int column) 
 
 const ColumnMetaData& ParquetFileReader::column_metadata(int row_group, int column) const {
   const ColumnChunk& chunk = this->row_group(row_group).columns[static_cast<size_t>(column)];
-  if (column_key_missing(row_group, column)) {
-    throw ParquetError(Describe(row_group, column) + ": column is encrypted and no key was given for it");
-  }
+  if (column_key_missing(row_group, column)) column_cipher(row_group, column);  // throws the reason
   if (!chunk.meta_data.has_value()) {
     throw ParquetError(Describe(row_group, column) + ": column chunk has no metadata");
   }

@@ -79,6 +79,7 @@ class ParquetFileReader {
   void ReadPlaintextFooter(const std::vector<uint8_t>& footer, const FileDecryptionProperties* decryption);
   void SetUpFileAad(const EncryptionAlgorithm& algorithm, const FileDecryptionProperties* decryption);
   void ResolveColumnKeys(const FileDecryptionProperties* decryption);
+  std::string MissingAadPrefixMessage() const;
   std::optional<std::string> FindKey(const std::string* explicit_key, const std::optional<std::string>& key_metadata,
                                      const FileDecryptionProperties* decryption) const;
 
@@ -92,6 +93,7 @@ class ParquetFileReader {
   std::optional<EncryptionAlgorithm> encryption_algorithm_;
   bool footer_encrypted_ = false;
   bool footer_signature_verified_ = false;
+  bool aad_prefix_missing_ = false;  // needed (supply_aad_prefix) but not given
   std::string file_aad_;    // aad_prefix || aad_file_unique
   std::string footer_key_;  // empty: none given
   std::vector<ModuleCipher> ciphers_;  // one per distinct key
