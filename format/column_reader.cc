@@ -352,11 +352,17 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     size_t size = 0;
     try {
       size = DecryptHeaderModule(type);
-    } catch (const ParquetError&) {
+    } catch (const ParquetError& first_error) {
       if (!first) throw;
-      // Writers disagree on whether an absent dictionary still gets a dictionary_page_offset.
-      type = dictionary_first ? ModuleType::kDataPageHeader : ModuleType::kDictionaryPageHeader;
-      size = DecryptHeaderModule(type);
+      // Writers disagree on whether an absent dictionary still gets a dictionary_page_offset:
+      // try the other kind, but report the first failure.
+      const ModuleType other = dictionary_first ? ModuleType::kDataPageHeader : ModuleType::kDictionaryPageHeader;
+      try {
+        size = DecryptHeaderModule(other);
+      } catch (const ParquetError&) {
+        throw first_error;
+      }
+      type = other;
     }
     header_ = ParsePageHeader(decrypted_header_.data(), decrypted_header_.size(), nullptr);
     const bool is_dictionary = header_.type == PageType::DICTIONARY_PAGE;

@@ -2,6 +2,7 @@
 #include "format/file_reader.h"
 
 #include <cstring>
+#include <map>
 
 #include "format/error.h"
 #include "format/schema.h"
@@ -204,6 +205,16 @@ void ParquetFileReader::ResolveColumnKeys(const FileDecryptionProperties* decryp
     ciphers_.push_back(ModuleCipher{encryption_algorithm_->kind, key, file_aad_});
     return static_cast<int32_t>(ciphers_.size() - 1);
   };
+  // The key retriever is asked once per distinct key_metadata.
+  std::map<std::string, std::optional<std::string>> retrieved;
+  FileDecryptionProperties caching;
+  if (decryption != nullptr && decryption->key_retriever) {
+    caching.key_retriever = [&retrieved, decryption](const std::string& key_metadata) {
+      auto found = retrieved.find(key_metadata);
+      if (found == retrieved.end()) found = retrieved.emplace(key_metadata, decryption->key_retriever(key_metadata)).first;
+      return found->second;
+    };
+  }
   std::vector<uint8_t> plaintext;
   for (size_t g = 0; g < metadata_.row_groups.size(); g++) {
     for (size_t c = 0; c < num_columns; c++) {
@@ -221,7 +232,7 @@ void ParquetFileReader::ResolveColumnKeys(const FileDecryptionProperties* decryp
           if (found == decryption->column_keys.end()) found = decryption->column_keys.find(JoinPath(crypto.path_in_schema));
           if (found != decryption->column_keys.end()) explicit_key = &found->second;
         }
-        key = FindKey(explicit_key, crypto.key_metadata, decryption);
+        key = FindKey(explicit_key, crypto.key_metadata, decryption != nullptr ? &caching : nullptr);
         if (!key.has_value() && !chunk.encrypted_column_metadata.has_value()) {
           throw ParquetError(Describe(rg, column) + ": encrypted column has no encrypted column metadata");
         }
