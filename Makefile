@@ -16,7 +16,7 @@ CMAKE_CONFIGURE := cmake --log-level=WARNING -S .
 
 MAKEFLAGS += --no-print-directory
 .NOTPARALLEL:
-.PHONY: all help deps build build-asan demo test test-asan unit sql conformance clean
+.PHONY: all help deps build build-asan demo test test-asan unit sql conformance interop clean
 
 all: build
 
@@ -66,7 +66,7 @@ test-asan: build-asan
 	@bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 
-unit sql conformance: build
+unit sql conformance interop: build
 	@rm -rf $(LOGDIR)
 	@bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release $@
 	@bash scripts/summarize_tests.sh $(LOGDIR)

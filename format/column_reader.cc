@@ -281,15 +281,13 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
         }
       }
       pos_ += header_size;
-      if (header_.compressed_page_size >= 0 &&
-          static_cast<uint64_t>(header_.compressed_page_size) > chunk_.size() - pos_) {
-        ExtendChunk(static_cast<size_t>(header_.compressed_page_size) - (chunk_.size() - pos_));
+      const int64_t stored_size = cipher_ != nullptr ? EncryptedBodySize() : header_.compressed_page_size;
+      if (stored_size >= 0 && static_cast<uint64_t>(stored_size) > chunk_.size() - pos_) {
+        ExtendChunk(static_cast<size_t>(stored_size) - (chunk_.size() - pos_));
       }
-      if (header_.compressed_page_size < 0 ||
-          static_cast<uint64_t>(header_.compressed_page_size) > chunk_.size() - pos_) {
-        throw ParquetError("page of " + std::to_string(header_.compressed_page_size) +
-                           " bytes overruns the column chunk (" + std::to_string(chunk_.size() - pos_) +
-                           " bytes left)");
+      if (stored_size < 0 || static_cast<uint64_t>(stored_size) > chunk_.size() - pos_) {
+        throw ParquetError("page of " + std::to_string(stored_size) + " bytes overruns the column chunk (" +
+                           std::to_string(chunk_.size() - pos_) + " bytes left)");
       }
       if (header_.uncompressed_page_size < 0) {
         throw ParquetError("invalid uncompressed page size " + std::to_string(header_.uncompressed_page_size));
@@ -299,7 +297,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
                            " is above the " + std::to_string(kMaxPageSize) + " bytes this reader accepts per page");
       }
       body_ = chunk_.data() + pos_;
-      body_size_ = static_cast<size_t>(header_.compressed_page_size);
+      body_size_ = static_cast<size_t>(stored_size);
       body_encrypted_ = cipher_ != nullptr;
       body_page_ordinal_ = data_page_ordinal_;
       if (header_.type == PageType::DATA_PAGE || header_.type == PageType::DATA_PAGE_V2) data_page_ordinal_++;
@@ -370,6 +368,15 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       throw ParquetError(std::string(ModuleTypeName(type)) + " holds a page of another kind");
     }
     return size;
+  }
+
+  // The bytes of the encrypted page body at pos_, from its length prefix. Writers agree that
+  // compressed_page_size counts them (Arrow, parquet-mr, ours) except DuckDB, which gives
+  // the size before encryption; the module's own length is authenticated, so it decides.
+  int64_t EncryptedBodySize() {
+    if (chunk_.size() - pos_ < kModuleLengthPrefix) ExtendChunk(kModuleLengthPrefix);
+    if (chunk_.size() - pos_ < kModuleLengthPrefix) return -1;
+    return static_cast<int64_t>(kModuleLengthPrefix) + ReadLittleEndian32(chunk_.data() + pos_);
   }
 
   size_t DecryptHeaderModule(ModuleType type) {

@@ -215,11 +215,16 @@ void CtrDecrypt(std::string_view key, const uint8_t* buffer, size_t size, std::v
   if (!ok) throw ParquetError("AES-CTR decryption failed");
 }
 
+std::string ModuleCipher::Aad(ModuleType type, int row_group, int column, int page_ordinal) const {
+  if (!module_aad) return std::string();
+  return ModuleAad(file_aad, type, row_group, column, page_ordinal);
+}
+
 std::string ModuleCipher::Encrypt(ModuleType type, std::string_view plaintext, int row_group, int column,
                                   int page_ordinal) const {
   std::string buffer = UsesCtr(algorithm, type)
                            ? CtrEncrypt(key, plaintext)
-                           : GcmEncrypt(key, plaintext, ModuleAad(file_aad, type, row_group, column, page_ordinal));
+                           : GcmEncrypt(key, plaintext, Aad(type, row_group, column, page_ordinal));
   if (buffer.size() > UINT32_MAX) throw ParquetError("encrypted module is too large");
   std::string out;
   out.reserve(kModuleLengthPrefix + buffer.size());
@@ -246,7 +251,7 @@ size_t ModuleCipher::Decrypt(ModuleType type, const uint8_t* data, size_t size, 
   const uint8_t* buffer = data + kModuleLengthPrefix;
   if (ctr) {
     CtrDecrypt(key, buffer, length, out);
-  } else if (!GcmDecrypt(key, buffer, length, ModuleAad(file_aad, type, row_group, column, page_ordinal), out)) {
+  } else if (!GcmDecrypt(key, buffer, length, Aad(type, row_group, column, page_ordinal), out)) {
     throw ParquetError(std::string(ModuleTypeName(type)) +
                        " fails authentication: wrong key or AAD prefix, or the file was altered");
   }

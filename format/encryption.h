@@ -86,6 +86,12 @@ struct ModuleCipher {
   EncryptionAlgorithm::Kind algorithm = EncryptionAlgorithm::Kind::AES_GCM_V1;
   std::string key;
   std::string file_aad;  // aad_prefix || aad_file_unique
+  // False: modules are authenticated without any AAD. Files without aad_file_unique (DuckDB
+  // writes them so) are read this way; a spec-conforming file always has it.
+  bool module_aad = true;
+
+  // The AAD of a module (empty when module_aad is false).
+  std::string Aad(ModuleType type, int row_group, int column, int page_ordinal) const;
 
   // Encrypts one module, length prefix included (fresh random nonce).
   std::string Encrypt(ModuleType type, std::string_view plaintext, int row_group, int column,

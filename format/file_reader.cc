@@ -134,6 +134,7 @@ void ParquetFileReader::SetUpFileAad(const EncryptionAlgorithm& algorithm, const
     aad_prefix_missing_ = true;
   }
   file_aad_ = prefix + algorithm.aad_file_unique.value_or(std::string());
+  module_aad_ = algorithm.aad_file_unique.has_value() || !prefix.empty();
   encryption_algorithm_ = algorithm;
 }
 
@@ -152,7 +153,7 @@ void ParquetFileReader::ReadEncryptedFooter(const std::vector<uint8_t>& footer,
       FindKey(decryption != nullptr ? &decryption->footer_key : nullptr, crypto.key_metadata, decryption);
   if (!key.has_value()) throw ParquetError(name() + " has an encrypted footer: a footer key is needed to read it");
   footer_key_ = *key;
-  ModuleCipher cipher{encryption_algorithm_->kind, footer_key_, file_aad_};
+  ModuleCipher cipher{encryption_algorithm_->kind, footer_key_, file_aad_, module_aad_};
   std::vector<uint8_t> plaintext;
   try {
     cipher.Decrypt(ModuleType::kFooter, footer.data() + crypto_size, footer.size() - crypto_size, 0, 0, -1, &plaintext);
@@ -177,9 +178,10 @@ void ParquetFileReader::ReadPlaintextFooter(const std::vector<uint8_t>& footer,
   const size_t signed_size = footer.size() - kFooterSignatureLength;
   const uint8_t* signature = footer.data() + signed_size;
   std::string_view nonce(reinterpret_cast<const char*>(signature), kNonceLength);
+  const ModuleCipher cipher{encryption_algorithm_->kind, footer_key_, file_aad_, module_aad_};
   const std::string expected =
       GcmEncrypt(footer_key_, std::string_view(reinterpret_cast<const char*>(footer.data()), signed_size),
-                 ModuleAad(file_aad_, ModuleType::kFooter, 0, 0), nonce);
+                 cipher.Aad(ModuleType::kFooter, 0, 0, -1), nonce);
   if (std::memcmp(expected.data() + expected.size() - kGcmTagLength, signature + kNonceLength, kGcmTagLength) != 0) {
     throw ParquetError("the footer signature of " + name() +
                        " does not verify: wrong footer key or AAD prefix, or the footer was altered");
@@ -202,7 +204,7 @@ void ParquetFileReader::ResolveColumnKeys(const FileDecryptionProperties* decryp
     for (size_t i = 0; i < ciphers_.size(); i++) {
       if (ciphers_[i].key == key) return static_cast<int32_t>(i);
     }
-    ciphers_.push_back(ModuleCipher{encryption_algorithm_->kind, key, file_aad_});
+    ciphers_.push_back(ModuleCipher{encryption_algorithm_->kind, key, file_aad_, module_aad_});
     return static_cast<int32_t>(ciphers_.size() - 1);
   };
   // The key retriever is asked once per distinct key_metadata.
@@ -219,7 +221,12 @@ void ParquetFileReader::ResolveColumnKeys(const FileDecryptionProperties* decryp
   for (size_t g = 0; g < metadata_.row_groups.size(); g++) {
     for (size_t c = 0; c < num_columns; c++) {
       ColumnChunk& chunk = metadata_.row_groups[g].columns[c];
-      if (!chunk.crypto_metadata.has_value()) continue;
+      if (!chunk.crypto_metadata.has_value()) {
+        // DuckDB writes encrypted footers without aad_file_unique and without crypto_metadata
+        // on its chunks, all of which it encrypts with the footer key.
+        if (footer_encrypted_ && !module_aad_) chunk_ciphers_[g * num_columns + c] = cipher_index(footer_key_);
+        continue;
+      }
       const int rg = static_cast<int>(g), column = static_cast<int>(c);
       const ColumnCryptoMetaData& crypto = *chunk.crypto_metadata;
       std::optional<std::string> key;

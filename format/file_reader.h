@@ -95,6 +95,7 @@ class ParquetFileReader {
   bool footer_signature_verified_ = false;
   bool aad_prefix_missing_ = false;  // needed (supply_aad_prefix) but not given
   std::string file_aad_;    // aad_prefix || aad_file_unique
+  bool module_aad_ = true;  // false: no aad_file_unique (see ModuleCipher::module_aad)
   std::string footer_key_;  // empty: none given
   std::vector<ModuleCipher> ciphers_;  // one per distinct key
   // Per chunk (row_group * num_columns + column): index into ciphers_, kPlaintextChunk or

@@ -4,19 +4,20 @@
 # scripts/summarize_tests.sh to total. Always exits 0: the summary decides.
 #
 # Usage: scripts/run_tests.sh LOGDIR BUILDDIR LABEL [SUITE...]
-#   SUITE: unit, sql, conformance (default: all; conformance only if it was built)
+#   SUITE: unit, sql, conformance, interop (default: all; conformance only if it was
+#   built; interop, the DuckDB encryption interop of tests/conformance, needs node)
 # Runs from the repository root. SUITE_TIMEOUT (default 1200s) bounds each suite.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 if (($# < 3)); then
-  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|conformance ...]" >&2
+  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|conformance|interop ...]" >&2
   exit 2
 fi
 logdir=$1 builddir=$2 label=$3
 shift 3
 suites=("$@")
-((${#suites[@]})) || suites=(unit sql conformance)
+((${#suites[@]})) || suites=(unit sql conformance interop)
 mkdir -p "$logdir"
 
 export PARQUET_TESTING=${PARQUET_TESTING:-$(cd .. && pwd)/shared/parquet-testing}
@@ -48,6 +49,13 @@ for suite in "${suites[@]}"; do
       if [[ -x $builddir/conformance_tests ]]; then
         run conformance "$builddir/conformance_tests" --extension "$builddir/parquet" \
           --corpus "$PARQUET_TESTING"
+      fi ;;
+    interop)
+      if command -v node >/dev/null; then
+        run interop node tests/conformance/interop_encryption.mjs --runner "$builddir/sql_test_runner" \
+          --extension "$builddir/parquet"
+      else
+        echo "interop: skipped (node is not installed)"
       fi ;;
     *)
       echo "run_tests: unknown suite $suite" >&2 ;;
