@@ -1,7 +1,11 @@
 // Parsing of the key options and the key_table lookup (see encryption_options.h).
 #include "ext/encryption_options.h"
 
+#include <fstream>
+#include <iterator>
 #include <vector>
+
+#include "format/error.h"
 
 namespace sqlite_parquet {
 
@@ -92,6 +96,161 @@ bool ReadKeyTable(sqlite3* db, const std::string& table, std::map<std::string, s
   return true;
 }
 
+// ---- parquet-mr key material (PKMT1) --------------------------------------------------
+//
+// parquet-mr's key tools store, per key, a JSON "key material": masterKeyID, wrappedDEK
+// (base64), doubleWrapping, and for double wrapping keyEncryptionKeyID and wrappedKEK.
+// Wrapping is AES-GCM (nonce || ciphertext || tag) with a master key from the KMS: single
+// wrapping DEK = open(master, wrappedDEK, AAD = masterKeyID); double wrapping
+// KEK = open(master, wrappedKEK, AAD = masterKeyID), DEK = open(KEK, wrappedDEK,
+// AAD = base64-decoded keyEncryptionKeyID). The file's key_metadata is either the material
+// itself ("internalStorage":true) or a reference to it ("keyReference") in the companion
+// file _KEY_MATERIAL_FOR_<file name>.json beside the file, a JSON object of key reference
+// -> material text. kms_master_keys gives the master keys (as an in-memory KMS does).
+
+// A flat JSON object: member name -> string value ("true"/"false" for booleans; other
+// values are skipped). False for malformed text.
+bool ParseFlatJsonObject(std::string_view text, std::map<std::string, std::string>* out) {
+  size_t i = 0;
+  auto skip_space = [&] {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) i++;
+  };
+  auto parse_string = [&](std::string* value) {
+    if (i >= text.size() || text[i] != '"') return false;
+    i++;
+    value->clear();
+    while (i < text.size() && text[i] != '"') {
+      char c = text[i++];
+      if (c != '\\') {
+        value->push_back(c);
+        continue;
+      }
+      if (i >= text.size()) return false;
+      char e = text[i++];
+      switch (e) {
+        case 'n': value->push_back('\n'); break;
+        case 't': value->push_back('\t'); break;
+        case 'r': value->push_back('\r'); break;
+        case 'b': value->push_back('\b'); break;
+        case 'f': value->push_back('\f'); break;
+        case 'u': {
+          if (i + 4 > text.size()) return false;
+          unsigned code = 0;
+          for (int k = 0; k < 4; k++) {
+            char h = text[i++];
+            code = code * 16 + static_cast<unsigned>(h >= '0' && h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
+          }
+          if (code < 0x80) {
+            value->push_back(static_cast<char>(code));
+          } else if (code < 0x800) {
+            value->push_back(static_cast<char>(0xC0 | (code >> 6)));
+            value->push_back(static_cast<char>(0x80 | (code & 0x3F)));
+          } else {
+            value->push_back(static_cast<char>(0xE0 | (code >> 12)));
+            value->push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
+            value->push_back(static_cast<char>(0x80 | (code & 0x3F)));
+          }
+          break;
+        }
+        default: value->push_back(e); break;  // \" \\ \/
+      }
+    }
+    if (i >= text.size()) return false;
+    i++;
+    return true;
+  };
+  skip_space();
+  if (i >= text.size() || text[i] != '{') return false;
+  i++;
+  skip_space();
+  if (i < text.size() && text[i] == '}') return true;
+  while (true) {
+    std::string name, value;
+    skip_space();
+    if (!parse_string(&name)) return false;
+    skip_space();
+    if (i >= text.size() || text[i] != ':') return false;
+    i++;
+    skip_space();
+    if (i < text.size() && text[i] == '"') {
+      if (!parse_string(&value)) return false;
+      (*out)[name] = value;
+    } else {
+      size_t start = i;
+      while (i < text.size() && text[i] != ',' && text[i] != '}') i++;
+      std::string_view word = Trim(text.substr(start, i - start));
+      if (word == "true" || word == "false") (*out)[name] = std::string(word);
+    }
+    skip_space();
+    if (i < text.size() && text[i] == ',') {
+      i++;
+      continue;
+    }
+    if (i < text.size() && text[i] == '}') return true;
+    return false;
+  }
+}
+
+std::string Base64Field(const std::map<std::string, std::string>& material, const char* field) {
+  auto found = material.find(field);
+  std::string bytes;
+  if (found == material.end() || !parquet::DecodeBase64(found->second, &bytes)) {
+    throw parquet::ParquetError(std::string("key material lacks a valid ") + field);
+  }
+  return bytes;
+}
+
+std::string Unwrap(const std::string& key, const std::string& wrapped, const std::string& aad, const char* what) {
+  std::vector<uint8_t> out;
+  if (!parquet::GcmDecrypt(key, reinterpret_cast<const uint8_t*>(wrapped.data()), wrapped.size(), aad, &out)) {
+    throw parquet::ParquetError(std::string("cannot unwrap the ") + what + " of the key material: wrong master key");
+  }
+  return std::string(out.begin(), out.end());
+}
+
+// The data key of one key_metadata, or nullopt when it is not PKMT1 key material.
+std::optional<std::string> KeyFromMaterial(const std::map<std::string, std::string>& master_keys,
+                                           const std::string& key_metadata, const std::string& file_name) {
+  std::map<std::string, std::string> metadata;
+  if (!ParseFlatJsonObject(key_metadata, &metadata)) return std::nullopt;
+  auto type = metadata.find("keyMaterialType");
+  if (type == metadata.end() || type->second != "PKMT1") return std::nullopt;
+  std::map<std::string, std::string> material;
+  if (metadata["internalStorage"] == "true") {
+    material = metadata;
+  } else {
+    auto reference = metadata.find("keyReference");
+    if (reference == metadata.end()) throw parquet::ParquetError("key metadata has neither key material nor keyReference");
+    const size_t slash = file_name.rfind('/');
+    const std::string directory = slash == std::string::npos ? std::string() : file_name.substr(0, slash + 1);
+    const std::string base = slash == std::string::npos ? file_name : file_name.substr(slash + 1);
+    const std::string companion = directory + "_KEY_MATERIAL_FOR_" + base + ".json";
+    std::ifstream in(companion, std::ios::binary);
+    if (!in) throw parquet::ParquetError("cannot read the key material file '" + companion + "'");
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    std::map<std::string, std::string> references;
+    if (!ParseFlatJsonObject(text, &references)) throw parquet::ParquetError("'" + companion + "' is not a JSON object");
+    auto entry = references.find(reference->second);
+    if (entry == references.end()) {
+      throw parquet::ParquetError("'" + companion + "' has no key material for '" + reference->second + "'");
+    }
+    if (!ParseFlatJsonObject(entry->second, &material)) {
+      throw parquet::ParquetError("the key material for '" + reference->second + "' is not a JSON object");
+    }
+  }
+  auto master_id = material.find("masterKeyID");
+  if (master_id == material.end()) throw parquet::ParquetError("key material lacks masterKeyID");
+  auto master = master_keys.find(master_id->second);
+  if (master == master_keys.end()) {
+    throw parquet::ParquetError("kms_master_keys has no key '" + master_id->second + "'");
+  }
+  const std::string wrapped_dek = Base64Field(material, "wrappedDEK");
+  if (material["doubleWrapping"] != "true") return Unwrap(master->second, wrapped_dek, master_id->second, "data key");
+  const std::string kek = Unwrap(master->second, Base64Field(material, "wrappedKEK"), master_id->second, "key encryption key");
+  if (!parquet::IsValidAesKeyLength(kek.size())) throw parquet::ParquetError("the key encryption key has an invalid length");
+  return Unwrap(kek, wrapped_dek, Base64Field(material, "keyEncryptionKeyID"), "data key");
+}
+
 }  // namespace
 
 bool ParseColumnKeys(std::string_view text, const char* option, std::map<std::string, std::string>* out,
@@ -117,6 +276,7 @@ void AddDecryptionOptions(OptionSet* set) {
       .AddString("column_keys")
       .AddString("aad_prefix")
       .AddString("key_table")
+      .AddString("kms_master_keys")
       .AddBoolean("verify_footer_signature");
 }
 
@@ -124,7 +284,7 @@ bool MakeDecryptionProperties(sqlite3* db, const ParsedOptions& parsed,
                               std::shared_ptr<const parquet::FileDecryptionProperties>* out, std::string* error) {
   out->reset();
   if (!parsed.Has("footer_key") && !parsed.Has("column_keys") && !parsed.Has("aad_prefix") &&
-      !parsed.Has("key_table") && !parsed.Has("verify_footer_signature")) {
+      !parsed.Has("key_table") && !parsed.Has("kms_master_keys") && !parsed.Has("verify_footer_signature")) {
     return true;
   }
   auto properties = std::make_shared<parquet::FileDecryptionProperties>();
@@ -134,13 +294,21 @@ bool MakeDecryptionProperties(sqlite3* db, const ParsedOptions& parsed,
   }
   if (const OptionValue* value = parsed.Find("aad_prefix")) properties->aad_prefix = value->text;
   properties->verify_footer_signature = parsed.GetBool("verify_footer_signature", true);
+  auto keys = std::make_shared<std::map<std::string, std::string>>();
   if (const OptionValue* value = parsed.Find("key_table")) {
-    auto keys = std::make_shared<std::map<std::string, std::string>>();
     if (!ReadKeyTable(db, value->text, keys.get(), error)) return false;
-    properties->key_retriever = [keys](const std::string& key_metadata) -> std::optional<std::string> {
+  }
+  auto master_keys = std::make_shared<std::map<std::string, std::string>>();
+  if (const OptionValue* value = parsed.Find("kms_master_keys")) {
+    if (!ParseColumnKeys(value->text, "kms_master_keys", master_keys.get(), error)) return false;
+  }
+  if (!keys->empty() || !master_keys->empty()) {
+    properties->key_retriever = [keys, master_keys](const std::string& key_metadata,
+                                                    const std::string& file_name) -> std::optional<std::string> {
       auto found = keys->find(key_metadata);
-      if (found == keys->end()) return std::nullopt;
-      return found->second;
+      if (found != keys->end()) return found->second;
+      if (master_keys->empty()) return std::nullopt;
+      return KeyFromMaterial(*master_keys, key_metadata, file_name);
     };
   }
   *out = std::move(properties);

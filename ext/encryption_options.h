@@ -20,7 +20,9 @@
 
 namespace sqlite_parquet {
 
-// Declares footer_key, column_keys, aad_prefix, key_table, verify_footer_signature.
+// Declares footer_key, column_keys, aad_prefix, key_table, kms_master_keys,
+// verify_footer_signature. kms_master_keys ('id:key,...') unwraps parquet-mr key material
+// (PKMT1, in key_metadata or in the _KEY_MATERIAL_FOR_<file>.json beside the file).
 void AddDecryptionOptions(OptionSet* set);
 
 // Reads the options AddDecryptionOptions declared. *out stays null when none was given.

@@ -29,6 +29,7 @@
 //   aad_prefix=TEXT        the AAD prefix of files written without storing it
 //   key_table=NAME         a table (key_metadata, key) to find keys by the key_metadata
 //                          the file stores; read when the table is created or connected
+//   kms_master_keys='ID:KEY,...'  master keys unwrapping parquet-mr key material
 //   verify_footer_signature=0|1  check a plaintext footer's signature (default 1; needs
 //                          the footer key)
 //

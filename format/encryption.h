@@ -110,8 +110,10 @@ struct FileDecryptionProperties {
   std::string footer_key;
   std::map<std::string, std::string> column_keys;
   std::optional<std::string> aad_prefix;  // required for files written with supply_aad_prefix
-  // key_metadata -> key; nullopt when it knows no such key.
-  std::function<std::optional<std::string>(const std::string& key_metadata)> key_retriever;
+  // (key_metadata, name of the file being opened) -> key; nullopt when it knows no such
+  // key. May throw ParquetError (e.g. key material that cannot be unwrapped).
+  std::function<std::optional<std::string>(const std::string& key_metadata, const std::string& file_name)>
+      key_retriever;
   bool verify_footer_signature = true;  // plaintext footers
 };
 

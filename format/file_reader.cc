@@ -107,7 +107,12 @@ std::optional<std::string> ParquetFileReader::FindKey(const std::string* explici
                                                       const FileDecryptionProperties* decryption) const {
   if (explicit_key != nullptr && !explicit_key->empty()) return *explicit_key;
   if (decryption == nullptr || !decryption->key_retriever || !key_metadata.has_value()) return std::nullopt;
-  std::optional<std::string> key = decryption->key_retriever(*key_metadata);
+  std::optional<std::string> key;
+  try {
+    key = decryption->key_retriever(*key_metadata, name());
+  } catch (const ParquetError& e) {
+    throw ParquetError("cannot find a key for " + name() + ": " + e.what());
+  }
   if (key.has_value() && !IsValidAesKeyLength(key->size())) {
     throw ParquetError("the key found for key metadata of " + name() + " is " + std::to_string(key->size()) +
                        " bytes long; AES keys are 16, 24 or 32 bytes");
@@ -211,9 +216,11 @@ void ParquetFileReader::ResolveColumnKeys(const FileDecryptionProperties* decryp
   std::map<std::string, std::optional<std::string>> retrieved;
   FileDecryptionProperties caching;
   if (decryption != nullptr && decryption->key_retriever) {
-    caching.key_retriever = [&retrieved, decryption](const std::string& key_metadata) {
+    caching.key_retriever = [&retrieved, decryption](const std::string& key_metadata, const std::string& file_name) {
       auto found = retrieved.find(key_metadata);
-      if (found == retrieved.end()) found = retrieved.emplace(key_metadata, decryption->key_retriever(key_metadata)).first;
+      if (found == retrieved.end()) {
+        found = retrieved.emplace(key_metadata, decryption->key_retriever(key_metadata, file_name)).first;
+      }
       return found->second;
     };
   }

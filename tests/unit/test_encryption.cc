@@ -379,7 +379,7 @@ TEST_CASE("encryption: key_retriever finds keys by the key_metadata the writer s
   WriteTestFile(path, options);
   FileDecryptionProperties keys;
   std::vector<std::string> asked;
-  keys.key_retriever = [&asked](const std::string& metadata) -> std::optional<std::string> {
+  keys.key_retriever = [&asked](const std::string& metadata, const std::string&) -> std::optional<std::string> {
     asked.push_back(metadata);
     if (metadata == "footer-key-id") return kFooterKey;
     if (metadata == "name-key-id") return kNameKey;
