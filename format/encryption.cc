@@ -258,6 +258,21 @@ size_t ModuleCipher::Decrypt(ModuleType type, const uint8_t* data, size_t size, 
   return kModuleLengthPrefix + length;
 }
 
+void ReadIndexModule(RandomAccessFile& file, uint64_t offset, size_t length, const ModuleCipher* cipher,
+                     ModuleType type, int row_group, int column, std::vector<uint8_t>* out) {
+  if (cipher == nullptr) {
+    file.ReadAt(offset, length, out);
+    return;
+  }
+  std::vector<uint8_t> module;
+  file.ReadAt(offset, length, &module);
+  const size_t used = cipher->Decrypt(type, module.data(), module.size(), row_group, column, -1, out);
+  if (used != module.size()) {
+    throw ParquetError(std::string("encrypted ") + ModuleTypeName(type) + " of " + std::to_string(used) +
+                       " bytes does not fill its " + std::to_string(module.size()) + " bytes");
+  }
+}
+
 bool DecodeBase64(std::string_view text, std::string* out) {
   out->clear();
   while (!text.empty() && text.back() == '=') text.remove_suffix(1);

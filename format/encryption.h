@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "format/metadata.h"
+#include "format/random_access_file.h"
 
 namespace parquet {
 
@@ -102,6 +103,13 @@ struct ModuleCipher {
   size_t Decrypt(ModuleType type, const uint8_t* data, size_t size, int row_group, int column,
                  int page_ordinal, std::vector<uint8_t>* out) const;
 };
+
+// Reads the `length` bytes at `offset` of a structure stored whole (a ColumnIndex or
+// OffsetIndex: ColumnChunk.*_index_offset/length) into *out; in an encrypted column
+// (`cipher` not null) they are one module, decrypted with the chunk's ordinals. Throws
+// ParquetError for a range outside the file or a module that does not authenticate.
+void ReadIndexModule(RandomAccessFile& file, uint64_t offset, size_t length, const ModuleCipher* cipher,
+                     ModuleType type, int row_group, int column, std::vector<uint8_t>* out);
 
 // Everything a reader may be given. Keys are raw bytes. Column keys are looked up by the
 // column's dotted path ("a.b.c"); a key not given explicitly is asked of key_retriever

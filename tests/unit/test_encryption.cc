@@ -282,23 +282,17 @@ void CheckTestFile(const ParquetFileReader& file, int row_groups = 2) {
     // Offset index: one location per data page, the first at data_page_offset.
     const ColumnChunk& chunk = file.row_group(g).columns[0];
     REQUIRE(chunk.offset_index_offset.has_value());
-    std::vector<uint8_t> bytes, plain;
-    file.file().ReadAt(static_cast<uint64_t>(*chunk.offset_index_offset), static_cast<size_t>(*chunk.offset_index_length), &bytes);
-    if (const ModuleCipher* cipher = file.column_cipher(g, 0)) {
-      cipher->Decrypt(ModuleType::kOffsetIndex, bytes.data(), bytes.size(), g, 0, -1, &plain);
-    } else {
-      plain = bytes;
-    }
+    std::vector<uint8_t> plain;
+    ReadIndexModule(file.file(), static_cast<uint64_t>(*chunk.offset_index_offset),
+                    static_cast<size_t>(*chunk.offset_index_length), file.column_cipher(g, 0), ModuleType::kOffsetIndex,
+                    g, 0, &plain);
     OffsetIndex index = ParseOffsetIndex(plain.data(), plain.size());
     REQUIRE(!index.page_locations.empty());
     CHECK(index.page_locations[0].offset == file.column_metadata(g, 0).data_page_offset);
     REQUIRE(chunk.column_index_offset.has_value());
-    file.file().ReadAt(static_cast<uint64_t>(*chunk.column_index_offset), static_cast<size_t>(*chunk.column_index_length), &bytes);
-    if (const ModuleCipher* cipher = file.column_cipher(g, 0)) {
-      cipher->Decrypt(ModuleType::kColumnIndex, bytes.data(), bytes.size(), g, 0, -1, &plain);
-    } else {
-      plain = bytes;
-    }
+    ReadIndexModule(file.file(), static_cast<uint64_t>(*chunk.column_index_offset),
+                    static_cast<size_t>(*chunk.column_index_length), file.column_cipher(g, 0), ModuleType::kColumnIndex,
+                    g, 0, &plain);
     ColumnIndex column_index = ParseColumnIndex(plain.data(), plain.size());
     CHECK(column_index.null_pages.size() == index.page_locations.size());
   }
