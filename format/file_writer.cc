@@ -1926,8 +1926,7 @@ void ParquetFileWriter::EndRowGroup(int64_t num_rows) {
       if (const ModuleCipher* cipher = ColumnCipher(c)) {
         // Header and bitset are two modules.
         size_t header_size = 0;
-        const BloomFilterHeader header = ParseBloomFilterHeader(BytesOf(filter), filter.size(), &header_size);
-        (void)header;
+        ParseBloomFilterHeader(BytesOf(filter), filter.size(), &header_size);
         const int rg = static_cast<int>(metadata_.row_groups.size()), column = static_cast<int>(c);
         filter = cipher->Encrypt(ModuleType::kBloomFilterHeader, std::string_view(filter).substr(0, header_size), rg, column) +
                  cipher->Encrypt(ModuleType::kBloomFilterBitset, std::string_view(filter).substr(header_size), rg, column);
@@ -1987,7 +1986,7 @@ void ParquetFileWriter::Close() {
     std::string footer;
     if (options_.encryption != nullptr) {
       EncryptColumnMetadata();
-      footer = FinishEncryptedFooter(Serialize(metadata_));
+      footer = EncryptedFooter();
     } else {
       footer = Serialize(metadata_);
     }
@@ -2080,7 +2079,7 @@ void ParquetFileWriter::EncryptColumnMetadata() {
 
 // The footer bytes before the length: FileCryptoMetaData and the encrypted FileMetaData,
 // or the plaintext FileMetaData and its signature.
-std::string ParquetFileWriter::FinishEncryptedFooter(const std::string& footer) const {
+std::string ParquetFileWriter::EncryptedFooter() const {
   const FileEncryptionProperties& encryption = *options_.encryption;
   EncryptionAlgorithm algorithm;
   algorithm.kind = encryption.algorithm;
@@ -2097,7 +2096,7 @@ std::string ParquetFileWriter::FinishEncryptedFooter(const std::string& footer) 
     FileCryptoMetaData crypto;
     crypto.encryption_algorithm = algorithm;
     crypto.key_metadata = encryption.footer_key_metadata;
-    return Serialize(crypto) + footer_cipher.Encrypt(ModuleType::kFooter, footer, 0, 0);
+    return Serialize(crypto) + footer_cipher.Encrypt(ModuleType::kFooter, Serialize(metadata_), 0, 0);
   }
   FileMetaData signed_metadata = metadata_;
   signed_metadata.encryption_algorithm = algorithm;

@@ -175,7 +175,7 @@ class ParquetFileWriter {
   void SetUpEncryption();
   const ModuleCipher* ColumnCipher(size_t column) const;
   void EncryptColumnMetadata();
-  std::string FinishEncryptedFooter(const std::string& footer) const;
+  std::string EncryptedFooter() const;
 
   // The serialized page index of a column chunk, written at Close.
   struct PendingPageIndex {
