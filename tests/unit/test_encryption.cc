@@ -3,8 +3,9 @@
 // GCM test vectors, the AES-CTR IV layout against AES-ECB, module AAD bytes, key text
 // parsing; round trips for every algorithm x footer mode x key layout x AAD handling x
 // data page version, with dictionary pages, page index and bloom filters on encrypted
-// columns; and the errors for wrong or missing keys, a changed byte in each module type,
-// and pages or chunks swapped between places.
+// columns; the errors for wrong or missing keys, a changed byte in each module type, and
+// pages or chunks swapped between places; and modules of parquet-mr and Arrow corpus files
+// (encrypted bloom filters and page index).
 #include <doctest/doctest.h>
 
 #include <openssl/evp.h>
@@ -602,6 +603,63 @@ TEST_CASE("encryption: pages swapped within a chunk and chunks swapped between r
   FileDecryptionProperties other_prefix = keys;
   other_prefix.aad_prefix = "elsewhere";
   CHECK(ReadEverything(path, other_prefix).find("footer fails authentication") != std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------
+// Modules written by other writers (parquet-testing corpus; keys from its INDEX.md).
+
+const std::string kTestingData = "../shared/parquet-testing/data/";
+
+TEST_CASE("encryption: parquet-mr's encrypted bloom filters and page index decrypt") {
+  FileDecryptionProperties keys;
+  keys.footer_key = "0123456789012345";
+  keys.column_keys = {{"double_field", "1234567890123450"}, {"float_field", "1234567890123451"}};
+  auto file = ParquetFileReader::Open(kTestingData + "encrypt_columns_and_footer_bloom_filter.parquet.encrypted", &keys);
+  REQUIRE(file->num_row_groups() == 1);
+  // double_field = i + 0.5, float_field = i + 0.25 for i < 2000 (column keys kc1, kc2).
+  std::optional<BloomFilter> doubles = ReadBloomFilter(file->file(), file->column_metadata(0, 0), file->column_cipher(0, 0), 0, 0);
+  std::optional<BloomFilter> floats = ReadBloomFilter(file->file(), file->column_metadata(0, 1), file->column_cipher(0, 1), 0, 1);
+  REQUIRE(doubles.has_value());
+  REQUIRE(floats.has_value());
+  int absent_found = 0;
+  for (int i = 0; i < 2000; i++) {
+    REQUIRE(doubles->MightContain(BloomHashOf(i + 0.5)));
+    REQUIRE(floats->MightContain(BloomHashOf(static_cast<float>(i) + 0.25f)));
+    absent_found += doubles->MightContain(BloomHashOf(i + 0.75)) ? 1 : 0;
+  }
+  CHECK(absent_found < 200);  // false positives only
+  // The filter authenticates with its own chunk's ordinals only.
+  CHECK_THROWS_WITH_AS(ReadBloomFilter(file->file(), file->column_metadata(0, 0), file->column_cipher(0, 0), 0, 1),
+                       "bloom filter header fails authentication: wrong key or AAD prefix, or the file was altered",
+                       ParquetError);
+  // Offset index of double_field: its pages cover the 2000 rows.
+  const ColumnChunk& chunk = file->row_group(0).columns[0];
+  REQUIRE(chunk.offset_index_offset.has_value());
+  std::vector<uint8_t> plain;
+  ReadIndexModule(file->file(), static_cast<uint64_t>(*chunk.offset_index_offset),
+                  static_cast<size_t>(*chunk.offset_index_length), file->column_cipher(0, 0), ModuleType::kOffsetIndex, 0,
+                  0, &plain);
+  OffsetIndex index = ParseOffsetIndex(plain.data(), plain.size());
+  REQUIRE(index.page_locations.size() == 3);
+  CHECK(index.page_locations[0].first_row_index == 0);
+  CHECK(index.page_locations[0].offset == file->column_metadata(0, 0).data_page_offset);
+}
+
+TEST_CASE("encryption: the corpus files' key layouts and algorithms are recognized") {
+  FileDecryptionProperties keys;
+  keys.footer_key = "0123456789012345";
+  keys.column_keys = {{"double_field", "1234567890123450"}, {"float_field", "1234567890123451"}};
+  auto ctr = ParquetFileReader::Open(kTestingData + "encrypt_columns_and_footer_ctr.parquet.encrypted", &keys);
+  CHECK(ctr->encryption_algorithm()->kind == EncryptionAlgorithm::Kind::AES_GCM_CTR_V1);
+  CHECK(ctr->footer_encrypted());
+  auto signed_footer = ParquetFileReader::Open(kTestingData + "encrypt_columns_plaintext_footer.parquet.encrypted", &keys);
+  CHECK_FALSE(signed_footer->footer_encrypted());
+  CHECK(signed_footer->footer_signature_verified());
+  // double_field has its own key: its statistics come from the encrypted column metadata.
+  const int double_column = 5;
+  REQUIRE(signed_footer->schema().column(double_column).dotted_path == "double_field");
+  REQUIRE(signed_footer->column_metadata(0, double_column).statistics.has_value());
+  CHECK(signed_footer->column_metadata(0, double_column).statistics->min_value.has_value());
 }
 
 }  // namespace
