@@ -193,4 +193,14 @@ std::optional<BloomFilter> ReadBloomFilter(RandomAccessFile& file, const ColumnM
   return ParseBloomFilter(bytes.data(), bytes.size());
 }
 
+std::optional<BloomFilter> ReadBloomFilter(const ParquetFileReader& file, int row_group, int column) {
+  const ColumnMetaData& meta = file.column_metadata(row_group, column);
+  const ModuleCipher* cipher = file.column_cipher(row_group, column);
+  try {
+    return ReadBloomFilter(file.file(), meta, cipher, row_group, column);
+  } catch (const ParquetError& e) {
+    throw ParquetError(file.Describe(row_group, column) + ": " + e.what());
+  }
+}
+
 }  // namespace parquet

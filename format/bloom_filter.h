@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "format/encryption.h"
+#include "format/file_reader.h"
 #include "format/metadata.h"
 #include "format/physical_values.h"
 #include "format/random_access_file.h"
@@ -89,6 +90,17 @@ class BloomFilter {
 std::optional<BloomFilter> ReadBloomFilter(RandomAccessFile& file, const ColumnMetaData& meta,
                                            const ModuleCipher* cipher = nullptr, int row_group = 0,
                                            int column = 0);
+
+// The bloom filter of column `column` in `row_group` of an open file, as ReadBloomFilter;
+// errors name the file, column and row group.
+std::optional<BloomFilter> ReadBloomFilter(const ParquetFileReader& file, int row_group, int column);
+
+// False when `value` (a physical value: int32_t, int64_t, Int96, float, double, ByteArray
+// or std::string_view) is certainly not in the chunk the filter was built for.
+template <typename T>
+bool BloomFilterMightContain(const BloomFilter& filter, const T& value) {
+  return filter.MightContain(BloomHashOf(value));
+}
 
 // The same from the header + bitset bytes themselves (e.g. a file holding just a filter).
 // `consumed` (optional) receives the bytes used.

@@ -26,6 +26,7 @@
 #include "format/encoding/plain.h"
 #include "format/encoding/rle_bit_packed_hybrid.h"
 #include "format/error.h"
+#include "format/page_index.h"
 
 namespace parquet {
 
@@ -35,6 +36,18 @@ namespace {
 constexpr int64_t kMaxPageSize = int64_t{1} << 30;
 // Bytes read past a column chunk's recorded end to complete a cut-off page header.
 constexpr size_t kPageHeaderSlack = 256;
+// The first read for a page header; doubled while the header does not parse.
+constexpr size_t kPageHeaderGuess = 256;
+// Reads are at least this large (within the chunk), and a page body read brings the next
+// page's header along, so a sequential scan costs one read per page.
+constexpr size_t kMinRead = 4096;
+
+void AddCounters(const ColumnReadCounters& from, ColumnReadCounters* to) {
+  to->pages_read += from.pages_read;
+  to->pages_skipped += from.pages_skipped;
+  to->bytes_read += from.bytes_read;
+  to->dictionary_pages_read += from.dictionary_pages_read;
+}
 
 int BitWidth(int16_t max_level) {
   int width = 0;
@@ -98,12 +111,23 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
                          ToString(descriptor_->physical_type));
     }
     cipher_ = file_.column_cipher(row_group, column_);
-    data_page_ordinal_ = 0;
     ColumnChunkRange range = file_.column_chunk_range(row_group, column_);
-    file_.file().ReadAt(range.offset, static_cast<size_t>(range.length), &chunk_);
-    chunk_offset_ = range.offset;
-    counters_.bytes_read += range.length;
-    pos_ = 0;
+    chunk_begin_ = range.offset;
+    chunk_end_ = range.offset + range.length;
+    const uint64_t size = file_.file().Size();
+    const uint64_t tail = uint64_t{file_.footer_length()} + 8;
+    data_end_ = std::max(chunk_end_, size > tail ? size - tail : 0);
+    next_page_offset_ = chunk_begin_;
+    window_size_ = 0;
+    body_ = nullptr;
+    body_fetched_ = false;
+    body_size_ = 0;
+    offset_index_.reset();
+    offset_index_tried_ = false;
+    data_page_index_ = -1;
+    dictionary_pages_seen_ = 0;
+    levels_exact_ = true;
+    row_starts_consumed_ = 0;
     page_ordinal_ = -1;
     levels_seen_ = 0;
     page_levels_left_ = 0;
@@ -111,6 +135,8 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     has_dictionary_ = false;
     dictionary_.clear();
   }
+
+  void SetOffsetIndex(std::shared_ptr<const OffsetIndex> index) override { offset_index_ = std::move(index); }
 
   size_t ReadBatch(size_t max_levels, ColumnBatch* batch) override {
     try {
@@ -123,7 +149,15 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       size_t non_null = n;
       if (descriptor_->max_repetition_level > 0) {
         if (batch->rep_levels.size() < n) batch->rep_levels.resize(n);
-        rep_decoder_.DecodeExactly(batch->rep_levels.data(), n, "repetition");
+        int16_t* rep = batch->rep_levels.data();
+        rep_decoder_.DecodeExactly(rep, n, "repetition");
+        if (row_starts_consumed_ >= 0) {
+          int64_t starts = 0;
+          for (size_t i = 0; i < n; i++) starts += (rep[i] == 0);
+          row_starts_consumed_ += starts;
+        }
+      } else {
+        row_starts_consumed_ += static_cast<int64_t>(n);
       }
       if (descriptor_->max_definition_level > 0) {
         if (batch->def_levels.size() < n) batch->def_levels.resize(n);
@@ -150,12 +184,24 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
 
   size_t Skip(size_t num_levels) override {
     try {
+      const bool flat = descriptor_->max_repetition_level == 0;
+      // In a repeated column a skip of slots loses count of the rows (v1 pages skipped whole
+      // are not decoded): next_row() is unknown until the next Reset.
+      if (!flat && num_levels > 0) row_starts_consumed_ = -1;
+      const int64_t start = LevelsConsumed();
+      const int64_t target = start + static_cast<int64_t>(num_levels);
       size_t skipped = 0;
       while (skipped < num_levels) {
+        // Whole pages in between can be jumped over with the offset index (flat columns,
+        // where a level is a row).
+        if (flat && num_levels - skipped > page_levels_left_ && JumpToRow(target)) {
+          skipped = static_cast<size_t>(LevelsConsumed() - start);
+          continue;
+        }
         if (page_levels_left_ == 0 && !NextDataPage()) break;
         size_t want = num_levels - skipped;
         if (!page_loaded_ && want >= page_levels_left_) {
-          // The whole page goes: no need to decompress it.
+          // The whole page goes: no need to read or decompress its body.
           skipped += page_levels_left_;
           page_levels_left_ = 0;
           counters_.pages_skipped++;
@@ -167,6 +213,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
         page_levels_left_ -= n;
         skipped += n;
       }
+      if (flat) row_starts_consumed_ = LevelsConsumed();
       return skipped;
     } catch (const ParquetError& e) {
       throw ParquetError(Context() + ": " + e.what());
@@ -182,6 +229,47 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
         if (skipped < n - 1) return skipped;
         return (page_levels_left_ > 0 || NextDataPage()) ? n : n - 1;
       }
+      // The n-th row start ahead begins row `target`. JumpToRow moves to its page when that
+      // lies beyond, or back to the chunk's start when the offset index proved unusable.
+      const int64_t before = row_starts_consumed_;
+      int64_t base = before;
+      if (before >= 0 && n > 1) {
+        const int64_t target = before + static_cast<int64_t>(n) - 1;
+        JumpToRow(target);
+        if (row_starts_consumed_ != before) {
+          base = row_starts_consumed_;
+          n = static_cast<size_t>(target - base) + 1;
+        }
+      }
+      size_t found = SkipToRowStartRepeated(n);
+      if (row_starts_consumed_ >= 0) row_starts_consumed_ += static_cast<int64_t>(found == n ? n - 1 : found);
+      return static_cast<size_t>(static_cast<int64_t>(found) + base - before);
+    } catch (const ParquetError& e) {
+      throw ParquetError(Context() + ": " + e.what());
+    }
+  }
+
+  // Reads only the chunk's dictionary page; false when the chunk does not start with one.
+  bool ReadDictionaryOnly() {
+    min_read_ = 0;  // the dictionary page's bytes, not a read-ahead of the data pages
+    read_ahead_ = 0;
+    try {
+      if (next_page_offset_ >= chunk_end_) return false;
+      ReadPageHeader();
+      if (header_.type != PageType::DICTIONARY_PAGE) return false;
+      ReadDictionaryPage();
+      return true;
+    } catch (const ParquetError& e) {
+      throw ParquetError(Context() + ": " + e.what());
+    }
+  }
+
+  // The dictionary entries ReadDictionaryOnly decoded.
+  const std::vector<std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>>& dictionary() const { return dictionary_; }
+
+ private:
+  // SkipToRowStart of a column with repetition; returns the row starts found (see there).
+  size_t SkipToRowStartRepeated(size_t n) {
       size_t found = 0;
       constexpr size_t kChunk = 1024;
       while (true) {
@@ -224,12 +312,8 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
         page_levels_left_ -= take;
         if (reached) return n;
       }
-    } catch (const ParquetError& e) {
-      throw ParquetError(Context() + ": " + e.what());
-    }
   }
 
- private:
   std::string Context() const {
     std::string text = file_.Describe(row_group_, column_);
     if (page_ordinal_ >= 0) text += ", page " + std::to_string(page_ordinal_);
@@ -262,48 +346,108 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     }
   }
 
+  // Slots of the chunk consumed so far (flat columns: also rows).
+  int64_t LevelsConsumed() const { return levels_seen_ - static_cast<int64_t>(page_levels_left_); }
+
+  // Makes the file bytes [offset, offset + length) available in window_ and returns them.
+  // Reads at least kMinRead bytes (never past `limit`), keeping what the window already holds
+  // of the range, so that one read usually serves a page and the header after it.
+  const uint8_t* Fetch(uint64_t offset, size_t length, uint64_t limit) { return Fetch(offset, length, limit, min_read_); }
+  const uint8_t* Fetch(uint64_t offset, size_t length, uint64_t limit, size_t min_read) {
+    const uint64_t window_end = window_offset_ + window_size_;
+    if (offset >= window_offset_ && offset + length <= window_end) return window_.data() + (offset - window_offset_);
+    const uint64_t read_end = std::min(limit, std::max(offset + length + read_ahead_, offset + min_read));
+    const size_t total = static_cast<size_t>(std::max(read_end, offset + length) - offset);
+    size_t keep = 0;
+    if (offset >= window_offset_ && offset < window_end) {
+      keep = static_cast<size_t>(window_end - offset);
+      std::memmove(window_.data(), window_.data() + (offset - window_offset_), keep);
+    }
+    if (window_.size() < total) window_.resize(total);
+    file_.file().ReadAt(offset + keep, total - keep, window_.data() + keep);
+    counters_.bytes_read += total - keep;
+    window_offset_ = offset;
+    window_size_ = total;
+    return window_.data();
+  }
+
+  // Parses the page header at next_page_offset_ (which lies before chunk_end_) into header_,
+  // checks the page's sizes and moves next_page_offset_ past the page. The body is not read.
+  void ReadPageHeader() {
+    page_ordinal_++;
+    const uint64_t offset = next_page_offset_;
+    page_offset_ = offset;
+    uint64_t limit = chunk_end_;
+    size_t want = kPageHeaderGuess;
+    size_t header_size = 0;
+    while (cipher_ == nullptr) {
+      const size_t available = static_cast<size_t>(std::min<uint64_t>(want, limit - offset));
+      const uint8_t* data = Fetch(offset, available, limit);
+      try {
+        header_ = ParsePageHeader(data, available, &header_size);
+        break;
+      } catch (const ParquetError&) {
+        if (available < limit - offset) {
+          want *= 2;  // a header larger than the read so far
+        } else if (limit == chunk_end_ && chunk_end_ < data_end_) {
+          // A header cut off by a too-small total_compressed_size (PARQUET-816): retry with
+          // the bytes that follow the chunk.
+          limit = std::min<uint64_t>(data_end_, chunk_end_ + kPageHeaderSlack);
+        } else {
+          throw;
+        }
+      }
+    }
+    if (cipher_ != nullptr) header_size = DecryptPageHeader(offset, data_end_);
+    body_offset_ = offset + header_size;
+    body_ = nullptr;
+    body_fetched_ = false;
+    if (header_.compressed_page_size < 0) {
+      throw ParquetError("invalid compressed page size " + std::to_string(header_.compressed_page_size));
+    }
+    body_size_ = static_cast<size_t>(header_.compressed_page_size);
+    body_encrypted_ = cipher_ != nullptr;
+    if (body_encrypted_) {
+      body_size_ = EncryptedModuleSize(body_offset_, data_end_);
+      body_page_ordinal_ = static_cast<int>(data_page_index_ + 1);  // for a data page
+    }
+    const uint64_t body_end = body_offset_ + body_size_;
+    if (body_end > chunk_end_) {
+      // PARQUET-816 again: the page runs past the chunk's recorded end, but not into the footer.
+      if (body_end > data_end_) {
+        throw ParquetError("page of " + std::to_string(header_.compressed_page_size) +
+                           " bytes overruns the column chunk (" +
+                           std::to_string(chunk_end_ > body_offset_ ? chunk_end_ - body_offset_ : 0) +
+                           " bytes left)");
+      }
+      chunk_end_ = body_end;
+    }
+    if (header_.uncompressed_page_size < 0) {
+      throw ParquetError("invalid uncompressed page size " + std::to_string(header_.uncompressed_page_size));
+    }
+    if (header_.uncompressed_page_size > kMaxPageSize) {
+      throw ParquetError("uncompressed page size " + std::to_string(header_.uncompressed_page_size) +
+                         " is above the " + std::to_string(kMaxPageSize) + " bytes this reader accepts per page");
+    }
+    next_page_offset_ = body_end;
+  }
+
+  // Reads the current page's body (once) and points body_ at it.
+  void FetchBody() {
+    if (body_fetched_) return;
+    body_ = Fetch(body_offset_, body_size_, chunk_end_);
+    body_fetched_ = true;
+  }
+
   // Parses page headers until the next data page (reading a dictionary page on the way,
   // skipping index and unknown pages). Returns false at the end of the chunk.
   bool NextDataPage() {
     page_loaded_ = false;
-    while (pos_ < chunk_.size()) {
-      page_ordinal_++;
-      size_t header_size = 0;
-      if (cipher_ != nullptr) {
-        header_size = DecryptPageHeader();
-      } else {
-        try {
-          header_ = ParsePageHeader(chunk_.data() + pos_, chunk_.size() - pos_, &header_size);
-        } catch (const ParquetError&) {
-          // A header cut off by a too-small total_compressed_size: retry with more bytes.
-          if (!ExtendChunk(kPageHeaderSlack)) throw;
-          header_ = ParsePageHeader(chunk_.data() + pos_, chunk_.size() - pos_, &header_size);
-        }
-      }
-      pos_ += header_size;
-      const int64_t stored_size = cipher_ != nullptr ? EncryptedBodySize() : header_.compressed_page_size;
-      if (stored_size >= 0 && static_cast<uint64_t>(stored_size) > chunk_.size() - pos_) {
-        ExtendChunk(static_cast<size_t>(stored_size) - (chunk_.size() - pos_));
-      }
-      if (stored_size < 0 || static_cast<uint64_t>(stored_size) > chunk_.size() - pos_) {
-        throw ParquetError("page of " + std::to_string(stored_size) + " bytes overruns the column chunk (" +
-                           std::to_string(chunk_.size() - pos_) + " bytes left)");
-      }
-      if (header_.uncompressed_page_size < 0) {
-        throw ParquetError("invalid uncompressed page size " + std::to_string(header_.uncompressed_page_size));
-      }
-      if (header_.uncompressed_page_size > kMaxPageSize) {
-        throw ParquetError("uncompressed page size " + std::to_string(header_.uncompressed_page_size) +
-                           " is above the " + std::to_string(kMaxPageSize) + " bytes this reader accepts per page");
-      }
-      body_ = chunk_.data() + pos_;
-      body_size_ = static_cast<size_t>(stored_size);
-      body_encrypted_ = cipher_ != nullptr;
-      body_page_ordinal_ = data_page_ordinal_;
-      if (header_.type == PageType::DATA_PAGE || header_.type == PageType::DATA_PAGE_V2) data_page_ordinal_++;
-      pos_ += body_size_;
+    while (next_page_offset_ < chunk_end_) {
+      ReadPageHeader();
       switch (header_.type) {
         case PageType::DICTIONARY_PAGE:
+          dictionary_pages_seen_++;
           ReadDictionaryPage();
           continue;
         case PageType::DATA_PAGE: {
@@ -325,38 +469,40 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
         default:
           continue;  // index pages and page types from the future carry no data we need
       }
+      data_page_index_++;
       levels_seen_ += static_cast<int64_t>(page_levels_left_);
-      if (levels_seen_ > meta_->num_values) {
+      if (levels_exact_ && levels_seen_ > meta_->num_values) {
         throw ParquetError("data pages hold more values than the column chunk's num_values " +
                            std::to_string(meta_->num_values));
       }
       if (page_levels_left_ == 0) continue;
       return true;
     }
-    if (levels_seen_ != meta_->num_values) {
+    if (levels_exact_ && levels_seen_ != meta_->num_values) {
       throw ParquetError("data pages hold " + std::to_string(levels_seen_) +
                          " values but the column chunk's num_values is " + std::to_string(meta_->num_values));
     }
     return false;
   }
 
-  // Modular encryption: the page header at pos_ is an encrypted module. The first module of
-  // a chunk with a dictionary is the dictionary page header; every other header belongs to
-  // a data page, whose ordinal is part of the AAD. Returns the bytes the module occupies.
-  size_t DecryptPageHeader() {
-    const bool first = pos_ == 0;
+  // Modular encryption: the page header at `offset` is an encrypted module. The first
+  // module of a chunk with a dictionary is the dictionary page header; every other header
+  // belongs to a data page, whose ordinal (data pages before it) is part of the AAD.
+  // Returns the bytes the module occupies.
+  size_t DecryptPageHeader(uint64_t offset, uint64_t limit) {
+    const bool first = offset == chunk_begin_;
     const bool dictionary_first = first && meta_->dictionary_page_offset.has_value() && *meta_->dictionary_page_offset > 0;
     ModuleType type = dictionary_first ? ModuleType::kDictionaryPageHeader : ModuleType::kDataPageHeader;
     size_t size = 0;
     try {
-      size = DecryptHeaderModule(type);
+      size = DecryptHeaderModule(type, offset, limit);
     } catch (const ParquetError& first_error) {
       if (!first) throw;
       // Writers disagree on whether an absent dictionary still gets a dictionary_page_offset:
       // try the other kind, but report the first failure.
       const ModuleType other = dictionary_first ? ModuleType::kDataPageHeader : ModuleType::kDictionaryPageHeader;
       try {
-        size = DecryptHeaderModule(other);
+        size = DecryptHeaderModule(other, offset, limit);
       } catch (const ParquetError&) {
         throw first_error;
       }
@@ -370,24 +516,32 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     return size;
   }
 
-  // The bytes of the encrypted page body at pos_, from its length prefix. Writers agree that
-  // compressed_page_size counts them (Arrow, parquet-mr, ours) except DuckDB, which gives
-  // the size before encryption; the module's own length is authenticated, so it decides.
-  int64_t EncryptedBodySize() {
-    if (chunk_.size() - pos_ < kModuleLengthPrefix) ExtendChunk(kModuleLengthPrefix);
-    if (chunk_.size() - pos_ < kModuleLengthPrefix) return -1;
-    return static_cast<int64_t>(kModuleLengthPrefix) + ReadLittleEndian32(chunk_.data() + pos_);
+  // Bytes of the encrypted module at `offset` (length prefix included), checked to end by
+  // `limit`. For page bodies writers agree that compressed_page_size counts them (Arrow,
+  // parquet-mr, ours) except DuckDB, which gives the size before encryption; the module's
+  // own length is authenticated, so it decides.
+  size_t EncryptedModuleSize(uint64_t offset, uint64_t limit) {
+    if (offset > limit || limit - offset < kModuleLengthPrefix) {
+      throw ParquetError("encrypted module at offset " + std::to_string(offset) + " is cut off by the column chunk's end");
+    }
+    const uint64_t size = kModuleLengthPrefix + uint64_t{ReadLittleEndian32(Fetch(offset, kModuleLengthPrefix, limit))};
+    if (size > limit - offset) {
+      throw ParquetError("encrypted module of " + std::to_string(size) + " bytes at offset " + std::to_string(offset) +
+                         " overruns the column chunk (" + std::to_string(limit - offset) + " bytes left)");
+    }
+    return static_cast<size_t>(size);
   }
 
-  size_t DecryptHeaderModule(ModuleType type) {
-    const int ordinal = type == ModuleType::kDataPageHeader ? data_page_ordinal_ : -1;
-    return cipher_->Decrypt(type, chunk_.data() + pos_, chunk_.size() - pos_, row_group_, column_, ordinal,
-                            &decrypted_header_);
+  size_t DecryptHeaderModule(ModuleType type, uint64_t offset, uint64_t limit) {
+    const int ordinal = type == ModuleType::kDataPageHeader ? static_cast<int>(data_page_index_ + 1) : -1;
+    const size_t size = EncryptedModuleSize(offset, limit);
+    return cipher_->Decrypt(type, Fetch(offset, size, limit), size, row_group_, column_, ordinal, &decrypted_header_);
   }
 
-  // Replaces the encrypted body of the current page by its plaintext (once per page).
+  // Replaces the encrypted body of the current page (fetched) by its plaintext, once.
   void DecryptPageBody(ModuleType type, int page_ordinal) {
     if (!body_encrypted_) return;
+    FetchBody();
     size_t used = cipher_->Decrypt(type, body_, body_size_, row_group_, column_, page_ordinal, &decrypted_body_);
     if (used != body_size_) {
       throw ParquetError(std::string("encrypted ") + ModuleTypeName(type) + " of " + std::to_string(used) +
@@ -398,22 +552,126 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     body_encrypted_ = false;
   }
 
-  // Some writers (PARQUET-816) store a total_compressed_size smaller than the pages they
-  // wrote. When a page runs past the chunk, the missing bytes are read from the file as
-  // long as they lie before the footer. Returns false when there are no such bytes.
-  bool ExtendChunk(size_t wanted) {
-    const uint64_t chunk_end = chunk_offset_ + chunk_.size();
-    const uint64_t data_end = file_.file().Size() - 8 - file_.footer_length();
-    if (chunk_end >= data_end || wanted == 0) return false;
-    size_t extra = static_cast<size_t>(std::min<uint64_t>(wanted, data_end - chunk_end));
-    size_t old_size = chunk_.size();
-    chunk_.resize(old_size + extra);
-    file_.file().ReadAt(chunk_end, extra, chunk_.data() + old_size);
-    counters_.bytes_read += extra;
+  // The chunk's offset index, read on first need when the options allow (flat columns only).
+  const OffsetIndex* OffsetIndexForJumps() {
+    if (!offset_index_ && !offset_index_tried_ && options_.use_offset_index) {
+      offset_index_tried_ = true;
+      const ColumnChunk& chunk = file_.row_group(row_group_).columns[static_cast<size_t>(column_)];
+      try {
+        std::optional<OffsetIndex> index = ReadOffsetIndex(file_, row_group_, column_);
+        if (index.has_value()) {
+          counters_.bytes_read += static_cast<uint64_t>(chunk.offset_index_length.value_or(0));
+          offset_index_ = std::make_shared<const OffsetIndex>(std::move(*index));
+        }
+      } catch (const ParquetError&) {
+        // An unusable offset index: walk the page headers instead.
+      }
+    }
+    return offset_index_.get();
+  }
+
+  // Moves to the start of the page holding row `target` when the offset index shows that
+  // page lies beyond the current one, without reading the pages between. Returns false (and
+  // does nothing) when there is no such jump to make. With an offset index, pages begin at
+  // row boundaries (parquet.thrift, PageLocation.first_row_index): in a column with
+  // repetition the landing page must start with repetition level 0 (else the reader starts
+  // the chunk over without the index: row_starts_consumed_ is 0 again and false is
+  // returned), and from there on the chunk's level count is no longer checked (the skipped
+  // pages' counts are unknown). first_row_index itself is trusted, as other readers do.
+  bool JumpToRow(int64_t target) {
+    const OffsetIndex* index = OffsetIndexForJumps();
+    if (index == nullptr || index->page_locations.empty()) return false;
+    const std::vector<PageLocation>& pages = index->page_locations;
+    // The last page whose first row is <= target.
+    auto it = std::upper_bound(pages.begin(), pages.end(), target,
+                               [](int64_t row, const PageLocation& page) { return row < page.first_row_index; });
+    if (it == pages.begin()) return false;
+    const int64_t k = (it - pages.begin()) - 1;
+    // Page k must lie beyond the current page (and beyond the next one when the current
+    // page is finished: that one comes next anyway).
+    if (k <= data_page_index_ || (k == data_page_index_ + 1 && page_levels_left_ == 0)) return false;
+    // Never back over bytes already passed (an index that disagrees with the pages walked),
+    // nor outside the chunk's data (an index given through SetOffsetIndex is not validated).
+    const int64_t landing = pages[static_cast<size_t>(k)].offset;
+    if (landing < 0 || static_cast<uint64_t>(landing) < next_page_offset_ ||
+        static_cast<uint64_t>(landing) >= data_end_ || pages[0].offset > landing) {
+      return false;
+    }
+    if (data_page_index_ < 0) {
+      // Nothing read yet: the pages before the first data page (the dictionary) are needed.
+      while (next_page_offset_ < static_cast<uint64_t>(pages[0].offset)) {
+        if (next_page_offset_ >= chunk_end_) {
+          throw ParquetError("offset index puts the first data page at offset " + std::to_string(pages[0].offset) +
+                             ", past the column chunk's end " + std::to_string(chunk_end_));
+        }
+        ReadPageHeader();
+        if (header_.type == PageType::DICTIONARY_PAGE) {
+          dictionary_pages_seen_++;
+          ReadDictionaryPage();
+        } else if (header_.type == PageType::DATA_PAGE || header_.type == PageType::DATA_PAGE_V2) {
+          throw ParquetError("offset index puts the first data page at offset " + std::to_string(pages[0].offset) +
+                             " but a data page starts at " + std::to_string(page_offset_));
+        }
+      }
+    }
+    if (page_levels_left_ > 0 && !page_loaded_) counters_.pages_skipped++;  // the current page, header read
+    counters_.pages_skipped += static_cast<uint64_t>(k - (data_page_index_ + 1));
+    const int64_t expected_rows = (static_cast<size_t>(k) + 1 < pages.size() ? pages[static_cast<size_t>(k) + 1].first_row_index
+                                                                           : file_.row_group_num_rows(row_group_)) -
+                                  pages[static_cast<size_t>(k)].first_row_index;
+    const bool flat = descriptor_->max_repetition_level == 0;
+    next_page_offset_ = static_cast<uint64_t>(pages[static_cast<size_t>(k)].offset);
+    if (flat) {
+      levels_seen_ = pages[static_cast<size_t>(k)].first_row_index;
+    } else {
+      levels_seen_ = 0;
+      levels_exact_ = false;
+    }
+    data_page_index_ = k - 1;
+    page_ordinal_ = dictionary_pages_seen_ + static_cast<int>(k) - 1;
+    page_levels_left_ = 0;
+    page_loaded_ = false;
+    // Read the page (header and body: its compressed_page_size) in one read of just it.
+    const uint64_t page_end = std::min<uint64_t>(
+        data_end_, next_page_offset_ + static_cast<uint64_t>(pages[static_cast<size_t>(k)].compressed_page_size));
+    if (page_end > next_page_offset_) {
+      Fetch(next_page_offset_, static_cast<size_t>(page_end - next_page_offset_), std::max(chunk_end_, page_end), 0);
+    }
+    const bool landed = NextDataPage() && data_page_index_ == k;
+    if (flat && (!landed || static_cast<int64_t>(page_levels_left_) != expected_rows)) {
+      throw ParquetError("offset index page " + std::to_string(k) + " at offset " +
+                         std::to_string(pages[static_cast<size_t>(k)].offset) + " should hold " +
+                         std::to_string(expected_rows) + " rows, the page there holds " +
+                         std::to_string(landed ? page_levels_left_ : 0));
+    }
+    if (!flat) {
+      bool row_start = false;
+      if (landed) {
+        if (header_.type == PageType::DATA_PAGE_V2) {
+          row_start = header_.data_page_header_v2->num_rows == expected_rows;
+        }
+        if (row_start || header_.type == PageType::DATA_PAGE) {
+          LoadPage();  // page k holds the target: it is read anyway
+          int16_t first = -1;
+          LevelDecoder probe = rep_decoder_;
+          probe.DecodeExactly(&first, 1, "repetition");
+          row_start = first == 0;
+        }
+      }
+      if (!row_start) {
+        // Pages that do not begin at row boundaries (some writers split rows across v1
+        // pages): forget the offset index and start the chunk over, to walk it page by page.
+        Reset(row_group_);
+        offset_index_tried_ = true;
+        return false;
+      }
+    }
+    row_starts_consumed_ = pages[static_cast<size_t>(k)].first_row_index;
     return true;
   }
 
   void VerifyCrc() {
+    FetchBody();
     if (!options_.verify_crc || !header_.crc.has_value()) return;
     uint32_t actual = Crc32(body_, body_size_);
     if (actual != static_cast<uint32_t>(*header_.crc)) {
@@ -442,6 +700,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       throw ParquetError("dictionary page without a dictionary page header");
     }
     if (has_dictionary_) throw ParquetError("column chunk has a second dictionary page");
+    counters_.dictionary_pages_read++;
     const DictionaryPageHeader& dict = *header_.dictionary_page_header;
     if (dict.encoding != Encoding::PLAIN && dict.encoding != Encoding::PLAIN_DICTIONARY) {
       throw ParquetError("dictionary page has unsupported encoding " + ToString(dict.encoding));
@@ -451,8 +710,8 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     size_t size = static_cast<size_t>(header_.uncompressed_page_size);
     const uint8_t* data = Decompressed(body_, body_size_, size, true, &dictionary_buffer_);
     if (data != dictionary_buffer_.data()) {
-      // Uncompressed: copy, so that the dictionary's views never point into chunk_, which
-      // ExtendChunk may reallocate.
+      // Uncompressed: copy, so that the dictionary's views never point into window_, which
+      // the next page's read replaces.
       dictionary_buffer_.assign(data, data + size);
       data = dictionary_buffer_.data();
     }
@@ -685,21 +944,38 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   int def_bit_width_ = 0;
   int rep_bit_width_ = 0;
 
-  std::vector<uint8_t> chunk_;  // the column chunk's bytes as stored
-  uint64_t chunk_offset_ = 0;   // where chunk_ starts in the file
-  size_t pos_ = 0;              // next page header within chunk_
-  int page_ordinal_ = -1;       // index of the current page within the chunk
-  int64_t levels_seen_ = 0;     // sum of num_values of the data pages met so far
+  // The chunk's bytes in the file: [chunk_begin_, chunk_end_). chunk_end_ grows past the
+  // recorded size for PARQUET-816 pages, never beyond data_end_ (the footer's start).
+  uint64_t chunk_begin_ = 0;
+  uint64_t chunk_end_ = 0;
+  uint64_t data_end_ = 0;
+  uint64_t next_page_offset_ = 0;  // file offset of the next page header
+  // The read window: file bytes [window_offset_, window_offset_ + window_size_).
+  std::vector<uint8_t> window_;
+  uint64_t window_offset_ = 0;
+  size_t window_size_ = 0;
+  size_t min_read_ = kMinRead;            // smallest read (within the chunk)
+  size_t read_ahead_ = kPageHeaderGuess;  // bytes read past a page body: the next page's header
 
-  PageHeader header_;           // the current page
-  const uint8_t* body_ = nullptr;
+  std::shared_ptr<const OffsetIndex> offset_index_;
+  bool offset_index_tried_ = false;  // OffsetIndexForJumps looked for one in this chunk
+  int64_t data_page_index_ = -1;     // index of the current data page among the chunk's data pages
+  int dictionary_pages_seen_ = 0;
+  int page_ordinal_ = -1;            // index of the current page within the chunk (for messages)
+  int64_t levels_seen_ = 0;          // sum of num_values of the data pages met so far
+  bool levels_exact_ = true;         // false after a jump in a repeated column (see JumpToRow)
+
+  PageHeader header_;                // the current page
+  uint64_t page_offset_ = 0;         // where its header starts in the file
+  uint64_t body_offset_ = 0;         // where its body starts in the file
+  const uint8_t* body_ = nullptr;    // its body in window_, once fetched (FetchBody)
+  bool body_fetched_ = false;
   size_t body_size_ = 0;
   size_t page_levels_left_ = 0;
   bool page_loaded_ = false;
 
   const ModuleCipher* cipher_ = nullptr;  // encrypted column: its cipher (file_reader.h)
-  int data_page_ordinal_ = 0;              // data pages met so far in the chunk (their AAD ordinal)
-  int body_page_ordinal_ = 0;              // the current page's ordinal
+  int body_page_ordinal_ = 0;              // the current data page's ordinal (AAD)
   bool body_encrypted_ = false;            // body_ still points at the encrypted module
   std::vector<uint8_t> decrypted_header_;
   std::vector<uint8_t> decrypted_body_;
@@ -747,6 +1023,121 @@ std::unique_ptr<ColumnChunkReader> ColumnChunkReader::Make(const ParquetFileRead
     case Type::FIXED_LEN_BYTE_ARRAY: return MakeTyped<ByteArray>(file, row_group, column, options);
   }
   throw ParquetError(file.Describe(row_group, column) + ": unknown physical type");
+}
+
+}  // namespace parquet
+
+namespace parquet {
+
+size_t ChunkDictionary::size() const {
+  switch (physical_type) {
+    case Type::INT32: return int32s.size();
+    case Type::INT64: return int64s.size();
+    case Type::INT96: return int96s.size();
+    case Type::FLOAT: return floats.size();
+    case Type::DOUBLE: return doubles.size();
+    case Type::BYTE_ARRAY:
+    case Type::FIXED_LEN_BYTE_ARRAY: return byte_arrays.size();
+    case Type::BOOLEAN: break;
+  }
+  return 0;
+}
+
+bool ChunkIsFullyDictionaryEncoded(const ColumnMetaData& meta) {
+  if (meta.type == Type::BOOLEAN) return false;
+  auto is_dictionary = [](Encoding e) { return e == Encoding::PLAIN_DICTIONARY || e == Encoding::RLE_DICTIONARY; };
+  if (meta.encoding_stats.has_value()) {
+    bool any_dictionary_page = false;
+    for (const PageEncodingStats& stats : *meta.encoding_stats) {
+      if (stats.count <= 0) continue;
+      if (stats.page_type == PageType::DICTIONARY_PAGE) any_dictionary_page = true;
+      if ((stats.page_type == PageType::DATA_PAGE || stats.page_type == PageType::DATA_PAGE_V2) &&
+          !is_dictionary(stats.encoding)) {
+        return false;
+      }
+    }
+    return any_dictionary_page;
+  }
+  bool any_dictionary = false;
+  for (Encoding e : meta.encodings) {
+    if (is_dictionary(e)) {
+      any_dictionary = true;
+    } else if (e != Encoding::RLE && e != Encoding::BIT_PACKED) {
+      return false;
+    }
+  }
+  return any_dictionary;
+}
+
+int64_t ColumnChunkReader::SeekToRow(int64_t row) {
+  const int64_t current = next_row();
+  if (current < 0) {
+    throw ParquetError("column '" + descriptor_->dotted_path +
+                       "': SeekToRow after skipping slots of a repeated column: the row is unknown");
+  }
+  if (row < current) {
+    throw ParquetError("column '" + descriptor_->dotted_path + "': SeekToRow(" + std::to_string(row) +
+                       ") goes back from row " + std::to_string(current));
+  }
+  SkipRows(static_cast<size_t>(row - current));
+  return next_row();
+}
+
+namespace {
+
+template <typename T>
+std::optional<ChunkDictionary> ReadTypedDictionary(const ParquetFileReader& file, int row_group, int column,
+                                                   const ColumnReaderOptions& options, ColumnReadCounters* counters,
+                                                   std::vector<T> ChunkDictionary::*values) {
+  TypedColumnChunkReader<T> reader(file, column, options);
+  reader.Reset(row_group);  // reads nothing yet
+  bool found = false;
+  try {
+    found = reader.ReadDictionaryOnly();
+  } catch (...) {
+    if (counters != nullptr) AddCounters(reader.counters(), counters);
+    throw;
+  }
+  if (counters != nullptr) AddCounters(reader.counters(), counters);
+  if (!found) return std::nullopt;
+  ChunkDictionary dictionary;
+  dictionary.physical_type = file.schema().column(column).physical_type;
+  const auto& entries = reader.dictionary();
+  if constexpr (std::is_same_v<T, ByteArray>) {
+    (void)values;
+    size_t bytes = 0;
+    for (const ByteArray& entry : entries) bytes += entry.len;
+    dictionary.storage.resize(bytes);
+    dictionary.byte_arrays.reserve(entries.size());
+    size_t pos = 0;
+    for (const ByteArray& entry : entries) {
+      if (entry.len > 0) std::memcpy(dictionary.storage.data() + pos, entry.ptr, entry.len);
+      dictionary.byte_arrays.push_back(ByteArray{dictionary.storage.data() + pos, entry.len});
+      pos += entry.len;
+    }
+  } else {
+    (dictionary.*values).assign(entries.begin(), entries.end());
+  }
+  return dictionary;
+}
+
+}  // namespace
+
+std::optional<ChunkDictionary> ReadChunkDictionary(const ParquetFileReader& file, int row_group, int column,
+                                                   const ColumnReaderOptions& options, ColumnReadCounters* counters) {
+  if (!ChunkIsFullyDictionaryEncoded(file.column_metadata(row_group, column))) return std::nullopt;
+  switch (file.schema().column(column).physical_type) {
+    case Type::INT32: return ReadTypedDictionary<int32_t>(file, row_group, column, options, counters, &ChunkDictionary::int32s);
+    case Type::INT64: return ReadTypedDictionary<int64_t>(file, row_group, column, options, counters, &ChunkDictionary::int64s);
+    case Type::INT96: return ReadTypedDictionary<Int96>(file, row_group, column, options, counters, &ChunkDictionary::int96s);
+    case Type::FLOAT: return ReadTypedDictionary<float>(file, row_group, column, options, counters, &ChunkDictionary::floats);
+    case Type::DOUBLE: return ReadTypedDictionary<double>(file, row_group, column, options, counters, &ChunkDictionary::doubles);
+    case Type::BYTE_ARRAY:
+    case Type::FIXED_LEN_BYTE_ARRAY:
+      return ReadTypedDictionary<ByteArray>(file, row_group, column, options, counters, &ChunkDictionary::byte_arrays);
+    case Type::BOOLEAN: break;
+  }
+  return std::nullopt;
 }
 
 }  // namespace parquet

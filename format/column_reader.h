@@ -7,13 +7,21 @@
 // nested data, empty/absent ancestors). Batches never cross a page boundary, so the values
 // of a batch (ByteArray views in particular) stay valid until the next ReadBatch or Skip.
 //
-// Pages are decompressed only when something is read from them: skipping over a whole page
-// costs one page-header parse.
+// I/O: pages are read one at a time through a buffered window over the chunk (the page
+// header, grown when it is larger than the first read, then the body), so memory stays at
+// about one page plus the dictionary. A page body is read and decompressed only when
+// something is read from it: skipping a whole page costs one page-header read and parse.
+// With an offset index (options.use_offset_index, or SetOffsetIndex), Skip in a column
+// without repetition, and SkipToRowStart / SkipRows / SeekToRow in any column, jump straight
+// to the page holding the target row, reading neither the headers nor the bodies of the
+// pages in between. (Pages begin at row boundaries when an offset index is written; a
+// landing page that does not is an error.)
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +32,10 @@ namespace parquet {
 
 struct ColumnReaderOptions {
   bool verify_crc = true;  // check page CRCs when the writer stored them
+  // When a skip goes past the end of the current page, read the chunk's offset index (once
+  // per chunk, only then) and jump over whole pages without reading them. An offset index that fails validation is ignored (pages are then walked
+  // header by header, as without one). SetOffsetIndex supplies one already read.
+  bool use_offset_index = true;
 };
 
 // One batch of decoded slots. def_levels/rep_levels are filled only when the column's
@@ -49,10 +61,53 @@ struct ColumnBatch {
 
 // Statistics of what a reader did, for observability (parquet_scan_stats) and tests.
 struct ColumnReadCounters {
-  uint64_t pages_read = 0;      // data pages decompressed and decoded
-  uint64_t pages_skipped = 0;   // data pages skipped without decompression
-  uint64_t bytes_read = 0;      // bytes read from the file
+  uint64_t pages_read = 0;             // data pages decompressed and decoded
+  uint64_t pages_skipped = 0;          // data pages skipped without decompression (also
+                                       // those jumped over through the offset index)
+  uint64_t bytes_read = 0;             // bytes read from the file (page-index jumps and
+                                       // skipped page bodies show as fewer bytes)
+  uint64_t dictionary_pages_read = 0;  // dictionary pages decompressed and decoded
 };
+
+// The decoded dictionary of a column chunk (ReadChunkDictionary). Exactly one of the value
+// vectors is filled, the one of the physical type: int32s (INT32), int64s (INT64), int96s
+// (INT96), floats (FLOAT), doubles (DOUBLE), byte_arrays (BYTE_ARRAY and
+// FIXED_LEN_BYTE_ARRAY; views into `storage`, owned here). Move-only, so that the views
+// stay valid. Nulls are never dictionary entries: null_count comes from the statistics.
+struct ChunkDictionary {
+  Type physical_type = Type::INT32;
+  std::vector<int32_t> int32s;
+  std::vector<int64_t> int64s;
+  std::vector<Int96> int96s;
+  std::vector<float> floats;
+  std::vector<double> doubles;
+  std::vector<ByteArray> byte_arrays;
+  std::vector<uint8_t> storage;  // bytes of byte_arrays
+
+  size_t size() const;  // number of entries
+  ChunkDictionary() = default;
+  ChunkDictionary(ChunkDictionary&&) = default;
+  ChunkDictionary& operator=(ChunkDictionary&&) = default;
+  ChunkDictionary(const ChunkDictionary&) = delete;
+  ChunkDictionary& operator=(const ChunkDictionary&) = delete;
+};
+
+// Whether every data page of a chunk is dictionary-encoded, judged from its metadata:
+// encoding_stats when present (every DATA_PAGE / DATA_PAGE_V2 entry with a count above 0
+// is PLAIN_DICTIONARY or RLE_DICTIONARY); else `encodings` must name a dictionary encoding
+// and nothing besides PLAIN_DICTIONARY, RLE_DICTIONARY, RLE and BIT_PACKED (RLE and
+// BIT_PACKED being level encodings; PLAIN may be a fallback data page, so it disqualifies).
+// BOOLEAN chunks are never dictionary-encoded.
+bool ChunkIsFullyDictionaryEncoded(const ColumnMetaData& meta);
+
+// The dictionary of a chunk whose data pages are all dictionary-encoded
+// (ChunkIsFullyDictionaryEncoded), so that a value absent from it is absent from the
+// chunk. nullopt otherwise, or when the chunk does not start with a dictionary page. Reads
+// only the dictionary page's bytes. Throws ParquetError (naming file, column, row group) on
+// a corrupt dictionary page. `counters`, when given, receives the bytes and page read.
+std::optional<ChunkDictionary> ReadChunkDictionary(const ParquetFileReader& file, int row_group, int column,
+                                                   const ColumnReaderOptions& options = {},
+                                                   ColumnReadCounters* counters = nullptr);
 
 class ColumnChunkReader {
  public:
@@ -62,8 +117,14 @@ class ColumnChunkReader {
   static std::unique_ptr<ColumnChunkReader> Make(const ParquetFileReader& file, int row_group,
                                                  int column, const ColumnReaderOptions& options = {});
 
-  // Moves to another row group of the same column, reusing buffers.
+  // Moves to another row group of the same column, reusing buffers. Forgets the offset
+  // index of the previous chunk.
   virtual void Reset(int row_group) = 0;
+
+  // Gives the reader the offset index of the current chunk (after Make or Reset, before
+  // reading), instead of letting it read the index itself. The index must be that of this
+  // chunk and valid (ReadOffsetIndex); pass nullptr to forget it.
+  virtual void SetOffsetIndex(std::shared_ptr<const OffsetIndex> index) = 0;
 
   // Reads up to max_levels slots (stopping at the end of the current page) into *batch.
   // Returns the number of slots read; 0 means the chunk is exhausted.
@@ -81,7 +142,8 @@ class ColumnChunkReader {
   // finishes a row the reader stands inside of. Data page v2 pages not yet begun whose
   // num_rows row starts all lie before the n-th are skipped without decompression; v1 pages
   // are decompressed to read their repetition levels (their values are skipped undecoded
-  // where the encoding allows).
+  // where the encoding allows) unless the offset index lets the reader jump over them
+  // (when next_row() is known).
   virtual size_t SkipToRowStart(size_t n) = 0;
 
   // Skips n whole rows from a row start (after Make, Reset or a previous SkipRows), stopping
@@ -92,12 +154,27 @@ class ColumnChunkReader {
     return found > n ? n : found;
   }
 
+  // Moves forward to the first slot of row `row` (an index within the row group) and returns
+  // the row reached: `row`, or the row group's row count when the chunk ends first. The
+  // reader must stand at a row start (after Make, Reset, SkipRows, SeekToRow, or ReadBatch
+  // calls ending on a row boundary, which is every batch of a column without repetition).
+  // A row behind the current one is a ParquetError (the reader only goes forward).
+  // Whole pages before the target are skipped without being read when an offset index is
+  // available, else without being decompressed where possible.
+  int64_t SeekToRow(int64_t row);
+
+  // Rows begun so far in this chunk (slots consumed whose repetition level is 0): at a row
+  // start, the index of the row read next. -1 when unknown, after Skip of slots in a column
+  // with repetition (until the next Reset).
+  int64_t next_row() const { return row_starts_consumed_; }
+
   const ColumnDescriptor& descriptor() const { return *descriptor_; }
   const ColumnReadCounters& counters() const { return counters_; }
 
  protected:
   const ColumnDescriptor* descriptor_ = nullptr;
   ColumnReadCounters counters_;
+  int64_t row_starts_consumed_ = 0;  // slots with repetition level 0 consumed in this chunk
 };
 
 }  // namespace parquet

@@ -127,6 +127,7 @@ ColumnReadCounters RecordAssembler::counters() const {
     total.pages_read += leaf->reader->counters().pages_read;
     total.pages_skipped += leaf->reader->counters().pages_skipped;
     total.bytes_read += leaf->reader->counters().bytes_read;
+    total.dictionary_pages_read += leaf->reader->counters().dictionary_pages_read;
   }
   return total;
 }

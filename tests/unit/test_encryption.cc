@@ -605,6 +605,41 @@ TEST_CASE("encryption: pages swapped within a chunk and chunks swapped between r
   CHECK(ReadEverything(path, other_prefix).find("footer fails authentication") != std::string::npos);
 }
 
+TEST_CASE("encryption: offset-index jumps land on encrypted pages with the right page ordinals") {
+  TempDir dir;
+  for (auto algorithm : {EncryptionAlgorithm::Kind::AES_GCM_V1, EncryptionAlgorithm::Kind::AES_GCM_CTR_V1}) {
+    auto encryption = std::make_shared<FileEncryptionProperties>();
+    encryption->algorithm = algorithm;
+    encryption->footer_key = kFooterKey;
+    encryption->column_keys = {{"name", kNameKey}};
+    WriterOptions options;
+    options.encryption = encryption;
+    options.dictionary = false;
+    const std::string path = dir.File("jump.parquet");
+    WriteTestFile(path, options);
+    FileDecryptionProperties keys;
+    keys.footer_key = kFooterKey;
+    keys.column_keys = {{"name", kNameKey}};
+    auto file = ParquetFileReader::Open(path, &keys);
+    for (int column : {0, 1}) {
+      CAPTURE(column);
+      auto reader = ColumnChunkReader::Make(*file, 1, column);
+      const int64_t target = 517;
+      REQUIRE(reader->SeekToRow(target) == target);
+      ColumnBatch batch;
+      REQUIRE(reader->ReadBatch(1, &batch) == 1);
+      const int row = kRowsPerGroup + static_cast<int>(target);
+      if (column == 0) {
+        CHECK(batch.values<int64_t>()[0] == IdOf(row));
+      } else {
+        REQUIRE(batch.def_levels[0] == (NameIsNull(row) ? 0 : 1));
+        if (!NameIsNull(row)) CHECK(batch.values<ByteArray>()[0].view() == NameOf(row));
+      }
+      CHECK(reader->counters().pages_skipped > 0);
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------
 // Modules written by other writers (parquet-testing corpus; keys from its INDEX.md).
 
