@@ -25,8 +25,8 @@
 // column of BLOBs or NULLs compares the same whatever affinity applies. For a TEXT column
 // the right side's own affinity matters (a CAST to INTEGER makes the comparison numeric),
 // which xBestIndex cannot see: only text and blob constants known when the statement is
-// prepared (sqlite3_vtab_rhs_value) are pushed, and IN lists only as a filter SQLite
-// re-checks, applied when all their values are text or blob.
+// prepared (sqlite3_vtab_rhs_value) are pushed, and no IN lists (SQLite makes an IN of
+// `c = x COLLATE NOCASE OR c = y COLLATE NOCASE` and reports BINARY for it).
 #pragma once
 
 #include <cstdint>

@@ -47,9 +47,15 @@
 // parquet_kv_metadata: file_name, key, value. Keys and values are TEXT when they are
 //   valid UTF-8, BLOB otherwise; a value the file leaves out is NULL.
 //
+// Encrypted files: after the path, up to five 'key=value' arguments take the parquet
+// table's key options (footer_key, column_keys, aad_prefix, key_table,
+// verify_footer_signature), e.g. parquet_metadata('f.parquet', 'footer_key=...',
+// 'column_keys=a:...'). With them the footer and the column metadata are decrypted
+// (statistics of encrypted columns included).
+//
 // Errors name the file or the path: "no files match 'x'", "cannot open 'x': ...",
-// "not a parquet file: x ...", "encrypted footer: a key is needed to read x" (every
-// function but parquet_file_metadata).
+// "not a parquet file: x ...", "x has an encrypted footer: a footer key is needed to read
+// it" (every function but parquet_file_metadata).
 //
 // The functions are registered SQLITE_VTAB_DIRECTONLY: views and triggers cannot use
 // them, so a database someone else made cannot make the extension read files.
@@ -63,7 +69,9 @@
 #include <vector>
 
 #include "ext/column_mapping.h"
+#include "ext/encryption_options.h"
 #include "ext/file_list.h"
+#include "ext/options.h"
 #include "ext/sqlite_values.h"
 #include "format/column_reader.h"
 #include "format/error.h"
@@ -135,7 +143,13 @@ enum FileMetadataColumn {
 struct MetadataTable {
   sqlite3_vtab base;  // must come first
   const FunctionSpec* spec = nullptr;
+  sqlite3* db = nullptr;  // for key_table
 };
+
+// Hidden columns after `path` that take 'key=value' option arguments (the key options of
+// the parquet table: footer_key, column_keys, aad_prefix, key_table,
+// verify_footer_signature).
+constexpr int kOptionArguments = 5;
 
 // What parquet_metadata needs per leaf column of the current file.
 struct LeafInfo {
@@ -167,6 +181,7 @@ struct MetadataCursor {
   int64_t rowid = 0;
   bool eof = true;
   std::string scratch;
+  std::shared_ptr<const parquet::FileDecryptionProperties> decryption;  // null: no key options
 };
 
 MetadataTable* TableOf(sqlite3_vtab_cursor* cursor) { return reinterpret_cast<MetadataTable*>(cursor->pVtab); }
@@ -494,12 +509,12 @@ void OpenCurrentFile(MetadataCursor* cursor, FunctionKind kind) {
   OpenFile& file = cursor->file;
   file = OpenFile();
   file.name = cursor->files[cursor->next_file];
-  if (kind == FunctionKind::kFileMetadata && HasEncryptedFooter(file.name)) {
+  if (kind == FunctionKind::kFileMetadata && !cursor->decryption && HasEncryptedFooter(file.name)) {
     OpenEncryptedFooter(&file);
     cursor->rows_in_file = 1;
     return;
   }
-  file.reader = parquet::ParquetFileReader::Open(file.name);
+  file.reader = parquet::ParquetFileReader::Open(file.name, cursor->decryption.get());
   const parquet::FileMetaData& metadata = file.reader->metadata();
   const parquet::Schema& schema = file.reader->schema();
   file.file_size = file.reader->file().Size();
@@ -743,7 +758,7 @@ void FileMetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int c
     case kFmFileName: ResultText(ctx, file.name); return;
     case kFmFileSizeBytes: sqlite3_result_int64(ctx, static_cast<sqlite3_int64>(file.file_size)); return;
     case kFmFooterSize: sqlite3_result_int64(ctx, file.footer_length); return;
-    case kFmFooterEncrypted: sqlite3_result_int(ctx, file.reader ? 0 : 1); return;
+    case kFmFooterEncrypted: sqlite3_result_int(ctx, !file.reader || file.reader->footer_encrypted() ? 1 : 0); return;
     default: break;
   }
   if (!file.reader) {
@@ -767,8 +782,8 @@ void FileMetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int c
     case kFmNumRowGroups: sqlite3_result_int64(ctx, static_cast<sqlite3_int64>(m.row_groups.size())); return;
     case kFmFormatVersion: sqlite3_result_int64(ctx, m.version); return;
     case kFmEncryptionAlgorithm:
-      if (m.encryption_algorithm.has_value()) {
-        ResultText(ctx, EncryptionAlgorithmName(*m.encryption_algorithm));
+      if (file.reader->encryption_algorithm().has_value()) {  // also for a decrypted PARE footer
+        ResultText(ctx, EncryptionAlgorithmName(*file.reader->encryption_algorithm()));
       } else {
         sqlite3_result_null(ctx);
       }
@@ -822,7 +837,9 @@ int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out,
   *out = nullptr;
   const FunctionSpec* spec = static_cast<const FunctionSpec*>(aux);
   try {
-    const std::string sql = std::string("CREATE TABLE x(") + spec->columns + ", path HIDDEN)";
+    std::string sql = std::string("CREATE TABLE x(") + spec->columns + ", path HIDDEN";
+    for (int i = 1; i <= kOptionArguments; i++) sql += ", option" + std::to_string(i) + " HIDDEN";
+    sql += ")";
     int rc = sqlite3_declare_vtab(db, sql.c_str());
     if (rc != SQLITE_OK) {
       *error_out = sqlite3_mprintf("cannot declare %s: %s", spec->name, sqlite3_errmsg(db));
@@ -832,6 +849,7 @@ int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out,
     auto table = std::make_unique<MetadataTable>();
     std::memset(&table->base, 0, sizeof(table->base));
     table->spec = spec;
+    table->db = db;
     *out = &table.release()->base;
     return SQLITE_OK;
   } catch (const std::bad_alloc&) {
@@ -852,18 +870,30 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   const int path_column = table->spec->num_columns;
   int usable = -1;
   bool unusable = false;
+  int options[kOptionArguments];
+  for (int& option : options) option = -1;
   for (int i = 0; i < info->nConstraint; i++) {
     const auto& c = info->aConstraint[i];
-    if (c.iColumn != path_column || c.op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
-    if (c.usable) {
+    if (c.iColumn < path_column || c.iColumn > path_column + kOptionArguments || c.op != SQLITE_INDEX_CONSTRAINT_EQ) {
+      continue;
+    }
+    if (!c.usable) {
+      unusable = true;
+    } else if (c.iColumn == path_column) {
       usable = i;
     } else {
-      unusable = true;
+      options[c.iColumn - path_column - 1] = i;
     }
   }
-  if (usable >= 0) {
+  if (usable >= 0 && !unusable) {
     info->aConstraintUsage[usable].argvIndex = 1;
     info->aConstraintUsage[usable].omit = 1;
+    int next = 2;
+    for (int option : options) {
+      if (option < 0) continue;
+      info->aConstraintUsage[option].argvIndex = next++;
+      info->aConstraintUsage[option].omit = 1;
+    }
     info->idxNum = 1;
     info->estimatedCost = 1000;
     info->estimatedRows = 100;
@@ -913,6 +943,24 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char*, int argc, sqlite
       return SQLITE_ERROR;
     }
     cursor->path = reinterpret_cast<const char*>(text);
+    std::vector<std::string> arguments;
+    for (int i = 1; i < argc; i++) {
+      const unsigned char* option = sqlite3_value_text(argv[i]);
+      if (option != nullptr) arguments.emplace_back(reinterpret_cast<const char*>(option));
+    }
+    cursor->decryption.reset();
+    if (!arguments.empty()) {
+      OptionSet set;
+      AddDecryptionOptions(&set);
+      std::vector<std::string_view> views(arguments.begin(), arguments.end());
+      ParsedOptions parsed;
+      std::string error;
+      if (!set.Parse(views, &parsed, &error) ||
+          !MakeDecryptionProperties(TableOf(base)->db, parsed, &cursor->decryption, &error)) {
+        SetError(base->pVtab, std::string(spec->name) + ": " + error);
+        return SQLITE_ERROR;
+      }
+    }
     cursor->files = ExpandFilePath(cursor->path);
     Advance(cursor, spec->kind);
     return SQLITE_OK;

@@ -37,6 +37,16 @@
 //   on_type_error=error|null a value that does not fit its column fails the copy or is NULL
 //   overwrite=0|1            replace an existing target (default 1)
 //   partition_by=COL,...     hive-partitioned directory tree COL=value/.../part-N.parquet
+//   encryption=aes_gcm|aes_gcm_ctr   Parquet modular encryption (the options below need it)
+//   footer_key=KEY           key of the footer and of every column without its own key;
+//                            KEY is hex:..., base64:... or raw text of 16, 24 or 32 bytes
+//   column_keys='PATH:KEY,...'       columns (dotted leaf paths) with their own key
+//   plaintext_columns=PATH,...       columns left unencrypted
+//   plaintext_footer=0|1     readable footer signed with the footer key (default 0: PARE)
+//   aad_prefix=TEXT          AAD prefix binding the file's modules to TEXT
+//   store_aad_prefix=0|1     store it in the file (default 1; 0: readers must supply it)
+//   footer_key_metadata=TEXT key_metadata stored for the footer key
+//   column_key_metadata='PATH:TEXT,...'  key_metadata stored for column keys
 //
 // The function is SQLITE_DIRECTONLY: views, triggers and schema expressions cannot call it,
 // so a database file made by someone else cannot make the extension write files.
@@ -89,6 +99,7 @@
 #include "ext/copy_output.h"
 #include "ext/copy_schema.h"
 #include "ext/copy_values.h"
+#include "ext/encryption_options.h"
 #include "ext/options.h"
 #include "format/compression.h"
 #include "format/error.h"
@@ -183,10 +194,12 @@ void ParseSettings(const std::vector<std::string>& arguments, CopySettings* sett
       .AddEnum("on_type_error", {"error", "null"})
       .AddBoolean("overwrite")
       .AddString("partition_by");
+  AddEncryptionOptions(&set);
   std::vector<std::string_view> views(arguments.begin(), arguments.end());
   ParsedOptions parsed;
   std::string error;
   if (!set.Parse(views, &parsed, &error)) throw CopyError(error);
+  if (!MakeEncryptionProperties(parsed, &settings->writer.encryption, &error)) throw CopyError(error);
 
   parquet::WriterOptions& w = settings->writer;
   w.codec = kCodecs[parsed.GetEnumIndex("compression", 1)];

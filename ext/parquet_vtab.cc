@@ -22,6 +22,16 @@
 //   union_by_name=0|1      combine files whose columns differ, by column name (default 0)
 //   hive_partitioning=0|1  key=value directories as columns (default: on when the first
 //                          file's path has a key=value directory)
+//   footer_key=KEY         key of an encrypted file's footer (and of the columns encrypted
+//                          with it); KEY is hex:..., base64:... or the raw text (16, 24 or
+//                          32 bytes), see encryption_options.h
+//   column_keys='PATH:KEY,...'  keys of columns encrypted with their own key (dotted path)
+//   aad_prefix=TEXT        the AAD prefix of files written without storing it
+//   key_table=NAME         a table (key_metadata, key) to find keys by the key_metadata
+//                          the file stores; read when the table is created or connected
+//   kms_master_keys='ID:KEY,...'  master keys unwrapping parquet-mr key material
+//   verify_footer_signature=0|1  check a plaintext footer's signature (default 1; needs
+//                          the footer key)
 //
 // COLUMNS
 //
@@ -101,6 +111,7 @@
 
 #include "ext/column_mapping.h"
 #include "ext/constraints.h"
+#include "ext/encryption_options.h"
 #include "ext/file_list.h"
 #include "ext/nested_json.h"
 #include "ext/sqlite_values.h"
@@ -127,6 +138,7 @@ struct TableOptions {
   bool verify_crc = true;
   bool union_by_name = false;
   std::optional<bool> hive_partitioning;  // unset: automatic
+  std::shared_ptr<const parquet::FileDecryptionProperties> decryption;  // null: no key options
 };
 
 // A table column that comes from the files' top-level fields.
@@ -258,7 +270,7 @@ std::string Lowercase(std::string s) {
 }
 
 // Parses the CREATE VIRTUAL TABLE arguments (argv[3..]) into *options.
-bool ParseTableOptions(int argc, const char* const* argv, TableOptions* options, std::string* error) {
+bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOptions* options, std::string* error) {
   OptionSet set;
   set.AddString("filename")
       .SetPositional("filename")
@@ -268,6 +280,7 @@ bool ParseTableOptions(int argc, const char* const* argv, TableOptions* options,
       .AddBoolean("verify_crc")
       .AddBoolean("union_by_name")
       .AddBoolean("hive_partitioning");
+  AddDecryptionOptions(&set);
   ParsedOptions parsed;
   if (!set.Parse(argc - 3, argv + 3, &parsed, error)) return false;
   options->filename = std::string(parsed.GetString("filename", ""));
@@ -287,7 +300,7 @@ bool ParseTableOptions(int argc, const char* const* argv, TableOptions* options,
   options->verify_crc = parsed.GetBool("verify_crc", true);
   options->union_by_name = parsed.GetBool("union_by_name", false);
   if (parsed.Has("hive_partitioning")) options->hive_partitioning = parsed.GetBool("hive_partitioning", false);
-  return true;
+  return MakeDecryptionProperties(db, parsed, &options->decryption, error);
 }
 
 int HexDigit(char c) {
@@ -558,7 +571,7 @@ int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab*
     table = std::make_unique<ParquetTable>();
     std::memset(&table->base, 0, sizeof(table->base));
     std::string error;
-    if (!ParseTableOptions(argc, argv, &table->options, &error)) {
+    if (!ParseTableOptions(db, argc, argv, &table->options, &error)) {
       *error_out = sqlite3_mprintf("%s", error.c_str());
       return SQLITE_ERROR;
     }
@@ -566,7 +579,7 @@ int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab*
     {
       // Only the first file's footer is needed (all of them with union_by_name); each is
       // closed before the next is opened.
-      auto first = parquet::ParquetFileReader::Open(table->files[0]);
+      auto first = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get());
       const parquet::Schema& schema = first->schema();
       const size_t num_fields = schema.top_level_fields().size();
       if (num_fields == 0) {
@@ -586,7 +599,7 @@ int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab*
     }
     if (table->options.union_by_name) {
       for (size_t i = 1; i < table->files.size(); i++) {
-        auto file = parquet::ParquetFileReader::Open(table->files[i]);
+        auto file = parquet::ParquetFileReader::Open(table->files[i], table->options.decryption.get());
         UnionFileColumns(table.get(), *file, table->files[i]);
       }
     }
@@ -718,7 +731,11 @@ bool AcceptConstraint(const ParquetTable& table, sqlite3_index_info* info, int i
   if (p.value_class == ValueClass::kText) {
     const char* collation = sqlite3_vtab_collation(info, i);
     if (collation && sqlite3_stricmp(collation, "BINARY") != 0) return false;
-    if (op == ConstraintOp::kIn) return true;  // applied in xFilter only when every value is text or blob
+    // No IN on TEXT columns: SQLite turns `c = 'a' COLLATE NOCASE OR c = 'b' COLLATE NOCASE`
+    // into `c IN ('a', 'b')` and then reports the column's collation (BINARY) for that IN,
+    // while its own evaluation keeps NOCASE, so our BINARY test would drop matching rows.
+    // The values of an IN list carry no collation we could check.
+    if (op == ConstraintOp::kIn) return false;
     sqlite3_value* rhs = nullptr;
     if (sqlite3_vtab_rhs_value(info, i, &rhs) != SQLITE_OK || rhs == nullptr) return false;
     const int type = sqlite3_value_type(rhs);
@@ -951,7 +968,7 @@ void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
   cursor->row_group = 0;
   cursor->group_entered = false;
   cursor->row = 0;
-  cursor->file = parquet::ParquetFileReader::Open(table.files[index]);
+  cursor->file = parquet::ParquetFileReader::Open(table.files[index], table.options.decryption.get());
   cursor->mappings = MapFileColumns(table, *cursor->file, table.files[index]);
   table.file_rows[index] = cursor->file->num_rows();
   SetUpFileFilters(cursor, table);

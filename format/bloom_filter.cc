@@ -118,13 +118,55 @@ std::optional<BloomFilter> ParseBloomFilter(const uint8_t* data, size_t size, si
   return BloomFilter::FromBitset(data + header_size, bitset_size);
 }
 
-std::optional<BloomFilter> ReadBloomFilter(RandomAccessFile& file, const ColumnMetaData& meta) {
+namespace {
+
+// Reads the encrypted module at `offset` (4-byte length, then the module) and decrypts it.
+uint64_t ReadEncryptedModule(RandomAccessFile& file, uint64_t offset, const ModuleCipher& cipher, ModuleType type,
+                             int row_group, int column, std::vector<uint8_t>* out) {
+  const uint64_t file_size = file.Size();
+  if (offset > file_size || file_size - offset < kModuleLengthPrefix) {
+    throw ParquetError(std::string("encrypted ") + ModuleTypeName(type) + " at offset " + std::to_string(offset) +
+                       " lies outside the file");
+  }
+  uint8_t prefix[kModuleLengthPrefix];
+  file.ReadAt(offset, kModuleLengthPrefix, prefix);
+  const uint64_t length = static_cast<uint64_t>(prefix[0]) | (static_cast<uint64_t>(prefix[1]) << 8) |
+                          (static_cast<uint64_t>(prefix[2]) << 16) | (static_cast<uint64_t>(prefix[3]) << 24);
+  if (length > file_size - offset - kModuleLengthPrefix) {
+    throw ParquetError(std::string("encrypted ") + ModuleTypeName(type) + " of " + std::to_string(length) +
+                       " bytes at offset " + std::to_string(offset) + " does not fit the file");
+  }
+  std::vector<uint8_t> module;
+  file.ReadAt(offset, kModuleLengthPrefix + static_cast<size_t>(length), &module);
+  return cipher.Decrypt(type, module.data(), module.size(), row_group, column, -1, out);
+}
+
+}  // namespace
+
+std::optional<BloomFilter> ReadBloomFilter(RandomAccessFile& file, const ColumnMetaData& meta,
+                                           const ModuleCipher* cipher, int row_group, int column) {
   if (!meta.bloom_filter_offset.has_value()) return std::nullopt;
   const int64_t offset = *meta.bloom_filter_offset;
   const uint64_t file_size = file.Size();
   if (offset < 0 || static_cast<uint64_t>(offset) >= file_size) {
     throw ParquetError("bloom filter offset " + std::to_string(offset) + " is outside the file of " +
                        std::to_string(file_size) + " bytes");
+  }
+  if (cipher != nullptr) {
+    std::vector<uint8_t> header_bytes, bitset;
+    const uint64_t used = ReadEncryptedModule(file, static_cast<uint64_t>(offset), *cipher,
+                                              ModuleType::kBloomFilterHeader, row_group, column, &header_bytes);
+    size_t header_size = 0;
+    const BloomFilterHeader header = ParseBloomFilterHeader(header_bytes.data(), header_bytes.size(), &header_size);
+    ReadEncryptedModule(file, static_cast<uint64_t>(offset) + used, *cipher, ModuleType::kBloomFilterBitset,
+                        row_group, column, &bitset);
+    if (header.num_bytes <= 0 || static_cast<size_t>(header.num_bytes) != bitset.size()) {
+      throw ParquetError("bloom filter header announces " + std::to_string(header.num_bytes) +
+                         " bytes but its encrypted bitset holds " + std::to_string(bitset.size()));
+    }
+    header_bytes.resize(header_size);
+    header_bytes.insert(header_bytes.end(), bitset.begin(), bitset.end());
+    return ParseBloomFilter(header_bytes.data(), header_bytes.size());
   }
   const uint64_t available = file_size - static_cast<uint64_t>(offset);
   std::vector<uint8_t> bytes;
@@ -153,8 +195,9 @@ std::optional<BloomFilter> ReadBloomFilter(RandomAccessFile& file, const ColumnM
 
 std::optional<BloomFilter> ReadBloomFilter(const ParquetFileReader& file, int row_group, int column) {
   const ColumnMetaData& meta = file.column_metadata(row_group, column);
+  const ModuleCipher* cipher = file.column_cipher(row_group, column);
   try {
-    return ReadBloomFilter(file.file(), meta);
+    return ReadBloomFilter(file.file(), meta, cipher, row_group, column);
   } catch (const ParquetError& e) {
     throw ParquetError(file.Describe(row_group, column) + ": " + e.what());
   }

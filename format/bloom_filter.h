@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "format/encryption.h"
 #include "format/file_reader.h"
 #include "format/metadata.h"
 #include "format/physical_values.h"
@@ -84,7 +85,11 @@ class BloomFilter {
 // (no bloom_filter_offset) or it uses an algorithm, hash or compression other than split
 // block / XXH64 / uncompressed (a filter we cannot use). Throws ParquetError for offsets or
 // lengths outside the file, a malformed header or a bitset of an invalid size.
-std::optional<BloomFilter> ReadBloomFilter(RandomAccessFile& file, const ColumnMetaData& meta);
+// In an encrypted column (`cipher` not null) the header and the bitset are two encrypted
+// modules, authenticated with the chunk's row group and column ordinals.
+std::optional<BloomFilter> ReadBloomFilter(RandomAccessFile& file, const ColumnMetaData& meta,
+                                           const ModuleCipher* cipher = nullptr, int row_group = 0,
+                                           int column = 0);
 
 // The bloom filter of column `column` in `row_group` of an open file, as ReadBloomFilter;
 // errors name the file, column and row group.

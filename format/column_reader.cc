@@ -110,6 +110,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
                          ToString(meta_->type) + " but the schema says " +
                          ToString(descriptor_->physical_type));
     }
+    cipher_ = file_.column_cipher(row_group, column_);
     ColumnChunkRange range = file_.column_chunk_range(row_group, column_);
     chunk_begin_ = range.offset;
     chunk_end_ = range.offset + range.length;
@@ -379,7 +380,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     uint64_t limit = chunk_end_;
     size_t want = kPageHeaderGuess;
     size_t header_size = 0;
-    while (true) {
+    while (cipher_ == nullptr) {
       const size_t available = static_cast<size_t>(std::min<uint64_t>(want, limit - offset));
       const uint8_t* data = Fetch(offset, available, limit);
       try {
@@ -397,6 +398,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
         }
       }
     }
+    if (cipher_ != nullptr) header_size = DecryptPageHeader(offset, data_end_);
     body_offset_ = offset + header_size;
     body_ = nullptr;
     body_fetched_ = false;
@@ -404,6 +406,11 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       throw ParquetError("invalid compressed page size " + std::to_string(header_.compressed_page_size));
     }
     body_size_ = static_cast<size_t>(header_.compressed_page_size);
+    body_encrypted_ = cipher_ != nullptr;
+    if (body_encrypted_) {
+      body_size_ = EncryptedModuleSize(body_offset_, data_end_);
+      body_page_ordinal_ = static_cast<int>(data_page_index_ + 1);  // for a data page
+    }
     const uint64_t body_end = body_offset_ + body_size_;
     if (body_end > chunk_end_) {
       // PARQUET-816 again: the page runs past the chunk's recorded end, but not into the footer.
@@ -476,6 +483,73 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
                          " values but the column chunk's num_values is " + std::to_string(meta_->num_values));
     }
     return false;
+  }
+
+  // Modular encryption: the page header at `offset` is an encrypted module. The first
+  // module of a chunk with a dictionary is the dictionary page header; every other header
+  // belongs to a data page, whose ordinal (data pages before it) is part of the AAD.
+  // Returns the bytes the module occupies.
+  size_t DecryptPageHeader(uint64_t offset, uint64_t limit) {
+    const bool first = offset == chunk_begin_;
+    const bool dictionary_first = first && meta_->dictionary_page_offset.has_value() && *meta_->dictionary_page_offset > 0;
+    ModuleType type = dictionary_first ? ModuleType::kDictionaryPageHeader : ModuleType::kDataPageHeader;
+    size_t size = 0;
+    try {
+      size = DecryptHeaderModule(type, offset, limit);
+    } catch (const ParquetError& first_error) {
+      if (!first) throw;
+      // Writers disagree on whether an absent dictionary still gets a dictionary_page_offset:
+      // try the other kind, but report the first failure.
+      const ModuleType other = dictionary_first ? ModuleType::kDataPageHeader : ModuleType::kDictionaryPageHeader;
+      try {
+        size = DecryptHeaderModule(other, offset, limit);
+      } catch (const ParquetError&) {
+        throw first_error;
+      }
+      type = other;
+    }
+    header_ = ParsePageHeader(decrypted_header_.data(), decrypted_header_.size(), nullptr);
+    const bool is_dictionary = header_.type == PageType::DICTIONARY_PAGE;
+    if (is_dictionary != (type == ModuleType::kDictionaryPageHeader)) {
+      throw ParquetError(std::string(ModuleTypeName(type)) + " holds a page of another kind");
+    }
+    return size;
+  }
+
+  // Bytes of the encrypted module at `offset` (length prefix included), checked to end by
+  // `limit`. For page bodies writers agree that compressed_page_size counts them (Arrow,
+  // parquet-mr, ours) except DuckDB, which gives the size before encryption; the module's
+  // own length is authenticated, so it decides.
+  size_t EncryptedModuleSize(uint64_t offset, uint64_t limit) {
+    if (offset > limit || limit - offset < kModuleLengthPrefix) {
+      throw ParquetError("encrypted module at offset " + std::to_string(offset) + " is cut off by the column chunk's end");
+    }
+    const uint64_t size = kModuleLengthPrefix + uint64_t{ReadLittleEndian32(Fetch(offset, kModuleLengthPrefix, limit))};
+    if (size > limit - offset) {
+      throw ParquetError("encrypted module of " + std::to_string(size) + " bytes at offset " + std::to_string(offset) +
+                         " overruns the column chunk (" + std::to_string(limit - offset) + " bytes left)");
+    }
+    return static_cast<size_t>(size);
+  }
+
+  size_t DecryptHeaderModule(ModuleType type, uint64_t offset, uint64_t limit) {
+    const int ordinal = type == ModuleType::kDataPageHeader ? static_cast<int>(data_page_index_ + 1) : -1;
+    const size_t size = EncryptedModuleSize(offset, limit);
+    return cipher_->Decrypt(type, Fetch(offset, size, limit), size, row_group_, column_, ordinal, &decrypted_header_);
+  }
+
+  // Replaces the encrypted body of the current page (fetched) by its plaintext, once.
+  void DecryptPageBody(ModuleType type, int page_ordinal) {
+    if (!body_encrypted_) return;
+    FetchBody();
+    size_t used = cipher_->Decrypt(type, body_, body_size_, row_group_, column_, page_ordinal, &decrypted_body_);
+    if (used != body_size_) {
+      throw ParquetError(std::string("encrypted ") + ModuleTypeName(type) + " of " + std::to_string(used) +
+                         " bytes does not fill the page's " + std::to_string(body_size_) + " bytes");
+    }
+    body_ = decrypted_body_.data();
+    body_size_ = decrypted_body_.size();
+    body_encrypted_ = false;
   }
 
   // The chunk's offset index, read on first need when the options allow (flat columns only).
@@ -631,7 +705,8 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     if (dict.encoding != Encoding::PLAIN && dict.encoding != Encoding::PLAIN_DICTIONARY) {
       throw ParquetError("dictionary page has unsupported encoding " + ToString(dict.encoding));
     }
-    VerifyCrc();
+    VerifyCrc();  // over the page as stored (encrypted, in an encrypted column)
+    DecryptPageBody(ModuleType::kDictionaryPage, -1);
     size_t size = static_cast<size_t>(header_.uncompressed_page_size);
     const uint8_t* data = Decompressed(body_, body_size_, size, true, &dictionary_buffer_);
     if (data != dictionary_buffer_.data()) {
@@ -796,7 +871,8 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
 
   // Decompresses the current data page and prepares its level and value decoders.
   void LoadPage() {
-    VerifyCrc();
+    VerifyCrc();  // over the page as stored (encrypted, in an encrypted column)
+    DecryptPageBody(ModuleType::kDataPage, body_page_ordinal_);
     const size_t num_values = page_levels_left_;
     const uint8_t* values = nullptr;
     size_t values_size = 0;
@@ -897,6 +973,12 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   size_t body_size_ = 0;
   size_t page_levels_left_ = 0;
   bool page_loaded_ = false;
+
+  const ModuleCipher* cipher_ = nullptr;  // encrypted column: its cipher (file_reader.h)
+  int body_page_ordinal_ = 0;              // the current data page's ordinal (AAD)
+  bool body_encrypted_ = false;            // body_ still points at the encrypted module
+  std::vector<uint8_t> decrypted_header_;
+  std::vector<uint8_t> decrypted_body_;
 
   std::vector<uint8_t> page_buffer_;        // decompressed data page
   std::vector<uint8_t> dictionary_buffer_;  // decompressed dictionary page (ByteArray views point here)

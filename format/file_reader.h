@@ -3,13 +3,19 @@
 // read through ColumnChunkReader (column_reader.h).
 //
 // File layout:  "PAR1" <column chunks...> <FileMetaData, thrift compact> <4-byte LE footer length> "PAR1"
-// An encrypted footer ends in "PARE" instead (modular encryption; not handled yet).
+// An encrypted footer ends in "PARE" instead: <FileCryptoMetaData> <encrypted FileMetaData>
+// <4-byte LE length of both> "PARE" (the file starts with "PARE" too). A plaintext footer of
+// an encrypted file is followed by its 28-byte signature (nonce and GCM tag), inside the
+// length. Open decrypts the footer and the ColumnMetaData of encrypted columns with the keys
+// of FileDecryptionProperties (encryption.h); column_cipher gives the column reader the
+// cipher of a chunk's pages.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
 
+#include "format/encryption.h"
 #include "format/metadata.h"
 #include "format/random_access_file.h"
 #include "format/schema.h"
@@ -25,8 +31,11 @@ struct ColumnChunkRange {
 class ParquetFileReader {
  public:
   // Reads the footer; throws ParquetError naming the file when it is not a valid Parquet file.
-  static std::unique_ptr<ParquetFileReader> Open(std::unique_ptr<RandomAccessFile> file);
-  static std::unique_ptr<ParquetFileReader> Open(const std::string& path);
+  // `decryption` (may be null) holds the keys for an encrypted file; it is not kept.
+  static std::unique_ptr<ParquetFileReader> Open(std::unique_ptr<RandomAccessFile> file,
+                                                 const FileDecryptionProperties* decryption = nullptr);
+  static std::unique_ptr<ParquetFileReader> Open(const std::string& path,
+                                                 const FileDecryptionProperties* decryption = nullptr);
 
   const FileMetaData& metadata() const { return metadata_; }
   const Schema& schema() const { return schema_; }
@@ -47,11 +56,32 @@ class ParquetFileReader {
   // checked against the file size.
   ColumnChunkRange column_chunk_range(int row_group, int column) const;
 
+  // Modular encryption. encryption_algorithm: from FileCryptoMetaData (encrypted footer) or
+  // the plaintext footer; nullopt for a file without encryption.
+  const std::optional<EncryptionAlgorithm>& encryption_algorithm() const { return encryption_algorithm_; }
+  bool footer_encrypted() const { return footer_encrypted_; }
+  // Plaintext footer whose signature was checked with the footer key (false when there was
+  // no key to check it with, or the footer is encrypted or not signed).
+  bool footer_signature_verified() const { return footer_signature_verified_; }
+  // Whether the chunk is encrypted, and whether a key for it was given.
+  bool column_encrypted(int row_group, int column) const;
+  bool column_key_missing(int row_group, int column) const;
+  // The cipher of an encrypted chunk's modules; nullptr for a plaintext chunk. Throws
+  // ParquetError naming file, column and row group when no key was given for the chunk.
+  const ModuleCipher* column_cipher(int row_group, int column) const;
+
   // "file 'x.parquet', column 'a.b', row group 2" for error messages.
   std::string Describe(int row_group, int column) const;
 
  private:
   ParquetFileReader() = default;
+  void ReadEncryptedFooter(const std::vector<uint8_t>& footer, const FileDecryptionProperties* decryption);
+  void ReadPlaintextFooter(const std::vector<uint8_t>& footer, const FileDecryptionProperties* decryption);
+  void SetUpFileAad(const EncryptionAlgorithm& algorithm, const FileDecryptionProperties* decryption);
+  void ResolveColumnKeys(const FileDecryptionProperties* decryption);
+  std::string MissingAadPrefixMessage() const;
+  std::optional<std::string> FindKey(const std::string* explicit_key, const std::optional<std::string>& key_metadata,
+                                     const FileDecryptionProperties* decryption) const;
 
   std::unique_ptr<RandomAccessFile> file_;
   FileMetaData metadata_;
@@ -59,6 +89,20 @@ class ParquetFileReader {
   uint32_t footer_length_ = 0;
   int64_t total_rows_ = 0;
   std::vector<int64_t> first_rows_;
+
+  std::optional<EncryptionAlgorithm> encryption_algorithm_;
+  bool footer_encrypted_ = false;
+  bool footer_signature_verified_ = false;
+  bool aad_prefix_missing_ = false;  // needed (supply_aad_prefix) but not given
+  std::string file_aad_;    // aad_prefix || aad_file_unique
+  bool module_aad_ = true;  // false: no aad_file_unique (see ModuleCipher::module_aad)
+  std::string footer_key_;  // empty: none given
+  std::vector<ModuleCipher> ciphers_;  // one per distinct key
+  // Per chunk (row_group * num_columns + column): index into ciphers_, kPlaintextChunk or
+  // kMissingKey. Empty for a file without encryption.
+  static constexpr int32_t kPlaintextChunk = -1;
+  static constexpr int32_t kMissingKey = -2;
+  std::vector<int32_t> chunk_ciphers_;
 };
 
 }  // namespace parquet

@@ -49,6 +49,7 @@ namespace parquet {
 namespace {
 
 constexpr char kMagic[4] = {'P', 'A', 'R', '1'};
+constexpr char kEncryptedMagic[4] = {'P', 'A', 'R', 'E'};
 // Slots appended between two checks of the page size: bounds how far a page overshoots.
 constexpr size_t kMaxSlotsPerStep = 1024;
 // Slots of the first step into an empty page, before its bytes per slot are known (one, so
@@ -769,6 +770,14 @@ class ColumnChunkWriter {
   const ColumnDescriptor& column() const { return column_; }
   int64_t rows() const { return rows_; }
 
+  // Encrypts the chunk's pages and headers with `cipher` (null: plaintext), for the AAD of
+  // this row group and column.
+  void SetEncryption(const ModuleCipher* cipher, int row_group_ordinal, int column_ordinal) {
+    cipher_ = cipher;
+    row_group_ordinal_ = row_group_ordinal;
+    column_ordinal_ = column_ordinal;
+  }
+
   // Ends the last data page (an empty chunk gets one empty page, for data_page_offset to
   // point at) and writes the dictionary page, if any.
   void Finish() {
@@ -1113,6 +1122,11 @@ class ColumnChunkWriter {
     WriteLittleEndian32(static_cast<uint32_t>(out->size() - start - 4), out->data() + start);
   }
 
+  const ModuleCipher* cipher_ = nullptr;
+  int row_group_ordinal_ = 0;
+  int column_ordinal_ = 0;
+  std::string encrypted_body_;
+
   int32_t PageSizeField(size_t size) const {
     if (size > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
       throw ParquetError("page of " + std::to_string(size) + " bytes in column '" + column_.dotted_path +
@@ -1121,14 +1135,27 @@ class ColumnChunkWriter {
     return static_cast<int32_t>(size);
   }
 
-  // Completes the header (sizes, checksum) and appends header and body to *out.
-  void AppendPage(PageHeader* header, const std::string& body, std::string* out) {
-    header->compressed_page_size = PageSizeField(body.size());
-    if (options_.write_crc) header->crc = static_cast<int32_t>(Crc32(BytesOf(body), body.size()));
-    const std::string serialized = Serialize(*header);
+  // Completes the header (sizes, checksum) and appends header and body to *out. In an
+  // encrypted column both are encrypted modules; the CRC covers the encrypted body.
+  void AppendPage(PageHeader* header, const std::string& plain_body, std::string* out) {
+    const std::string* body = &plain_body;
+    const bool dictionary = header->type == PageType::DICTIONARY_PAGE;
+    const int page_ordinal = dictionary ? -1 : static_cast<int>(data_pages_written_);
+    if (cipher_ != nullptr) {
+      encrypted_body_ = cipher_->Encrypt(dictionary ? ModuleType::kDictionaryPage : ModuleType::kDataPage, plain_body,
+                                         row_group_ordinal_, column_ordinal_, page_ordinal);
+      body = &encrypted_body_;
+    }
+    header->compressed_page_size = PageSizeField(body->size());
+    if (options_.write_crc) header->crc = static_cast<int32_t>(Crc32(BytesOf(*body), body->size()));
+    std::string serialized = Serialize(*header);
+    if (cipher_ != nullptr) {
+      serialized = cipher_->Encrypt(dictionary ? ModuleType::kDictionaryPageHeader : ModuleType::kDataPageHeader,
+                                    serialized, row_group_ordinal_, column_ordinal_, page_ordinal);
+    }
     out->append(serialized);
-    out->append(body);
-    total_compressed_size_ += static_cast<int64_t>(serialized.size() + body.size());
+    out->append(*body);
+    total_compressed_size_ += static_cast<int64_t>(serialized.size() + body->size());
     total_uncompressed_size_ += static_cast<int64_t>(serialized.size()) + header->uncompressed_page_size;
   }
 
@@ -1762,11 +1789,13 @@ ParquetFileWriter::ParquetFileWriter(const std::string& path, std::vector<Schema
   }
   metadata_.version = 2;
   metadata_.schema = std::move(schema);
+  SetUpEncryption();
 
   fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd_ < 0) throw ParquetError("cannot create '" + path_ + "': " + std::strerror(errno));
   try {
-    WriteBytes(kMagic, sizeof(kMagic));
+    const bool encrypted_footer = options_.encryption != nullptr && !options_.encryption->plaintext_footer;
+    WriteBytes(encrypted_footer ? kEncryptedMagic : kMagic, sizeof(kMagic));
   } catch (...) {
     ::close(fd_);
     fd_ = -1;
@@ -1797,6 +1826,12 @@ void ParquetFileWriter::StartRowGroup() {
 }
 
 std::unique_ptr<ColumnChunkWriter> ParquetFileWriter::MakeColumnWriter(int column) const {
+  std::unique_ptr<ColumnChunkWriter> writer = MakePlainColumnWriter(column);
+  writer->SetEncryption(ColumnCipher(static_cast<size_t>(column)), static_cast<int>(metadata_.row_groups.size()), column);
+  return writer;
+}
+
+std::unique_ptr<ColumnChunkWriter> ParquetFileWriter::MakePlainColumnWriter(int column) const {
   const ColumnDescriptor& descriptor = schema_.column(column);
   const SchemaNode& node = schema_.node(descriptor.node);
   Encoding encoding = Encoding::PLAIN;
@@ -1922,6 +1957,14 @@ void ParquetFileWriter::EndRowGroup(int64_t num_rows) {
       std::string& filter = row_group_bloom_filters_[c];
       if (filter.empty()) continue;
       ColumnMetaData& meta = *row_group_.columns[c].meta_data;
+      if (const ModuleCipher* cipher = ColumnCipher(c)) {
+        // Header and bitset are two modules.
+        size_t header_size = 0;
+        ParseBloomFilterHeader(BytesOf(filter), filter.size(), &header_size);
+        const int rg = static_cast<int>(metadata_.row_groups.size()), column = static_cast<int>(c);
+        filter = cipher->Encrypt(ModuleType::kBloomFilterHeader, std::string_view(filter).substr(0, header_size), rg, column) +
+                 cipher->Encrypt(ModuleType::kBloomFilterBitset, std::string_view(filter).substr(header_size), rg, column);
+      }
       meta.bloom_filter_offset = static_cast<int64_t>(offset_);
       meta.bloom_filter_length = static_cast<int32_t>(filter.size());
       WriteBytes(filter.data(), filter.size());
@@ -1951,6 +1994,15 @@ void ParquetFileWriter::Close() {
     metadata_.column_orders = std::vector<ColumnOrder>(static_cast<size_t>(schema_.num_columns()),
                                                        ColumnOrder{ColumnOrder::Kind::TYPE_DEFINED_ORDER});
     // The page index: every column index, then every offset index.
+    for (PendingPageIndex& pending : page_indexes_) {
+      if (const ModuleCipher* cipher = ColumnCipher(pending.column)) {
+        const int rg = static_cast<int>(pending.row_group), column = static_cast<int>(pending.column);
+        if (!pending.column_index.empty()) {
+          pending.column_index = cipher->Encrypt(ModuleType::kColumnIndex, pending.column_index, rg, column);
+        }
+        pending.offset_index = cipher->Encrypt(ModuleType::kOffsetIndex, pending.offset_index, rg, column);
+      }
+    }
     for (const PendingPageIndex& pending : page_indexes_) {
       if (pending.column_index.empty()) continue;
       ColumnChunk& chunk = metadata_.row_groups[pending.row_group].columns[pending.column];
@@ -1965,12 +2017,19 @@ void ParquetFileWriter::Close() {
       WriteBytes(pending.offset_index.data(), pending.offset_index.size());
     }
     page_indexes_.clear();
-    std::string footer = Serialize(metadata_);
+    std::string footer;
+    if (options_.encryption != nullptr) {
+      EncryptColumnMetadata();
+      footer = EncryptedFooter();
+    } else {
+      footer = Serialize(metadata_);
+    }
     if (footer.size() > std::numeric_limits<uint32_t>::max()) {
       throw ParquetError("footer of " + std::to_string(footer.size()) + " bytes is too large");
     }
     AppendLittleEndian32(static_cast<uint32_t>(footer.size()), &footer);
-    footer.append(kMagic, sizeof(kMagic));
+    const bool encrypted_footer = options_.encryption != nullptr && !options_.encryption->plaintext_footer;
+    footer.append(encrypted_footer ? kEncryptedMagic : kMagic, sizeof(kMagic));
     WriteBytes(footer.data(), footer.size());
     CloseFile();
   } catch (...) {
@@ -1978,6 +2037,110 @@ void ParquetFileWriter::Close() {
     throw;
   }
   closed_ = true;
+}
+
+void ParquetFileWriter::SetUpEncryption() {
+  if (options_.encryption == nullptr) return;
+  const FileEncryptionProperties& encryption = *options_.encryption;
+  if (!IsValidAesKeyLength(encryption.footer_key.size())) {
+    throw ParquetError("the footer key is " + std::to_string(encryption.footer_key.size()) +
+                       " bytes long; AES keys are 16, 24 or 32 bytes");
+  }
+  if (encryption.algorithm == EncryptionAlgorithm::Kind::UNRECOGNIZED) throw ParquetError("unknown encryption algorithm");
+  aad_file_unique_ = RandomBytes(8);
+  const std::string file_aad = encryption.aad_prefix.value_or(std::string()) + aad_file_unique_;
+  ciphers_.push_back(ModuleCipher{encryption.algorithm, encryption.footer_key, file_aad});
+  auto find_column = [this](const std::string& path, const char* what) {
+    for (int c = 0; c < schema_.num_columns(); c++) {
+      if (schema_.column(c).dotted_path == path) return c;
+    }
+    throw ParquetError(std::string(what) + " names column '" + path + "', which is not a leaf column of the file");
+  };
+  column_cipher_.assign(static_cast<size_t>(schema_.num_columns()), encryption.encrypt_all_columns ? 0 : -1);
+  for (const auto& [path, key] : encryption.column_keys) {
+    const int column = find_column(path, "column_keys");
+    if (!IsValidAesKeyLength(key.size())) {
+      throw ParquetError("the key of column '" + path + "' is " + std::to_string(key.size()) +
+                         " bytes long; AES keys are 16, 24 or 32 bytes");
+    }
+    ciphers_.push_back(ModuleCipher{encryption.algorithm, key, file_aad});
+    column_cipher_[static_cast<size_t>(column)] = static_cast<int>(ciphers_.size() - 1);
+  }
+  for (const auto& [path, key_metadata] : encryption.column_key_metadata) find_column(path, "column_key_metadata");
+  for (const std::string& path : encryption.plaintext_columns) {
+    column_cipher_[static_cast<size_t>(find_column(path, "plaintext_columns"))] = -1;
+  }
+}
+
+const ModuleCipher* ParquetFileWriter::ColumnCipher(size_t column) const {
+  if (column_cipher_.empty() || column_cipher_[column] < 0) return nullptr;
+  return &ciphers_[static_cast<size_t>(column_cipher_[column])];
+}
+
+// Sets crypto_metadata on every encrypted chunk and moves ColumnMetaData into
+// encrypted_column_metadata where the footer does not protect it.
+void ParquetFileWriter::EncryptColumnMetadata() {
+  const FileEncryptionProperties& encryption = *options_.encryption;
+  for (size_t g = 0; g < metadata_.row_groups.size(); g++) {
+    for (size_t c = 0; c < metadata_.row_groups[g].columns.size(); c++) {
+      const ModuleCipher* cipher = ColumnCipher(c);
+      if (cipher == nullptr) continue;
+      ColumnChunk& chunk = metadata_.row_groups[g].columns[c];
+      const bool own_key = column_cipher_[c] != 0;
+      ColumnCryptoMetaData crypto;
+      if (own_key) {
+        crypto.kind = ColumnCryptoMetaData::Kind::WITH_COLUMN_KEY;
+        crypto.path_in_schema = schema_.column(static_cast<int>(c)).path;
+        auto metadata = encryption.column_key_metadata.find(schema_.column(static_cast<int>(c)).dotted_path);
+        if (metadata != encryption.column_key_metadata.end()) crypto.key_metadata = metadata->second;
+      }
+      chunk.crypto_metadata = crypto;
+      if (!own_key && !encryption.plaintext_footer) continue;  // the encrypted footer protects it
+      chunk.encrypted_column_metadata = cipher->Encrypt(ModuleType::kColumnMetaData, Serialize(*chunk.meta_data),
+                                                        static_cast<int>(g), static_cast<int>(c));
+      if (encryption.plaintext_footer) {
+        // For readers without the key: where the chunk is, not what is in it.
+        chunk.meta_data->statistics.reset();
+        chunk.meta_data->encoding_stats.reset();
+        chunk.meta_data->size_statistics.reset();
+        chunk.meta_data->geospatial_statistics.reset();
+      } else {
+        chunk.meta_data.reset();
+      }
+    }
+  }
+}
+
+// The footer bytes before the length: FileCryptoMetaData and the encrypted FileMetaData,
+// or the plaintext FileMetaData and its signature.
+std::string ParquetFileWriter::EncryptedFooter() const {
+  const FileEncryptionProperties& encryption = *options_.encryption;
+  EncryptionAlgorithm algorithm;
+  algorithm.kind = encryption.algorithm;
+  algorithm.aad_file_unique = aad_file_unique_;
+  if (encryption.aad_prefix.has_value()) {
+    if (encryption.store_aad_prefix) {
+      algorithm.aad_prefix = encryption.aad_prefix;
+    } else {
+      algorithm.supply_aad_prefix = true;
+    }
+  }
+  const ModuleCipher& footer_cipher = ciphers_[0];
+  if (!encryption.plaintext_footer) {
+    FileCryptoMetaData crypto;
+    crypto.encryption_algorithm = algorithm;
+    crypto.key_metadata = encryption.footer_key_metadata;
+    return Serialize(crypto) + footer_cipher.Encrypt(ModuleType::kFooter, Serialize(metadata_), 0, 0);
+  }
+  FileMetaData signed_metadata = metadata_;
+  signed_metadata.encryption_algorithm = algorithm;
+  signed_metadata.footer_signing_key_metadata = encryption.footer_key_metadata;
+  std::string out = Serialize(signed_metadata);
+  const std::string sealed =
+      GcmEncrypt(footer_cipher.key, out, ModuleAad(footer_cipher.file_aad, ModuleType::kFooter, 0, 0));
+  out.append(sealed, 0, kNonceLength);
+  out.append(sealed, sealed.size() - kGcmTagLength, kGcmTagLength);
+  return out;
 }
 
 int32_t ParquetFileWriter::IndexLength(const std::string& index) const {

@@ -38,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "format/encryption.h"
 #include "format/enums.h"
 #include "format/metadata.h"
 #include "format/physical_values.h"
@@ -121,6 +122,15 @@ struct WriterOptions {
   // their byte streams compress worse). Off: dictionary (if on) with fallback to PLAIN,
   // otherwise PLAIN.
   bool automatic_encoding = true;
+  // Parquet modular encryption (format/encryption.h); null: a plaintext file. Every module
+  // of an encrypted column (page headers, pages, dictionary page, column and offset index,
+  // bloom filter header and bitset) is encrypted with a fresh random nonce; the file gets a
+  // random 8-byte aad_file_unique. Columns with their own key (and, with a plaintext footer,
+  // every encrypted column) carry their ColumnMetaData encrypted in
+  // encrypted_column_metadata; a plaintext footer keeps a copy without statistics for
+  // readers without the key, and is signed with the footer key. Page CRCs cover the
+  // encrypted page bytes.
+  std::shared_ptr<const FileEncryptionProperties> encryption;
 };
 
 class ColumnChunkWriter;  // one column chunk being buffered (file_writer.cc)
@@ -167,11 +177,17 @@ class ParquetFileWriter {
   void RequireWritable() const;
   ColumnChunkWriter& WriterForColumn(int column);
   std::unique_ptr<ColumnChunkWriter> MakeColumnWriter(int column) const;
+  std::unique_ptr<ColumnChunkWriter> MakePlainColumnWriter(int column) const;
   // Writes the open column chunk to the file and records its metadata.
   void FinishColumn();
   void WriteBytes(const void* data, size_t size);
   void CloseFile();
   int32_t IndexLength(const std::string& index) const;
+  // Encryption: sets up ciphers_ and column_cipher_ from options_.encryption.
+  void SetUpEncryption();
+  const ModuleCipher* ColumnCipher(size_t column) const;
+  void EncryptColumnMetadata();
+  std::string EncryptedFooter() const;
 
   // The serialized page index of a column chunk, written at Close.
   struct PendingPageIndex {
@@ -200,6 +216,11 @@ class ParquetFileWriter {
   std::vector<bool> bloom_filter_column_;               // per leaf column
   std::vector<std::string> row_group_bloom_filters_;    // serialized, per column of the open row group
   std::vector<PendingPageIndex> page_indexes_;          // every chunk so far
+  // Encryption: ciphers_[0] has the footer key; column_cipher_[c] indexes ciphers_ (-1:
+  // plaintext column). Empty without encryption.
+  std::vector<ModuleCipher> ciphers_;
+  std::vector<int> column_cipher_;
+  std::string aad_file_unique_;
 };
 
 extern template void ParquetFileWriter::WriteBatch<bool>(int, size_t, const int16_t*, const int16_t*,

@@ -18,8 +18,9 @@ uint64_t DataEnd(const ParquetFileReader& file) {
 }
 
 // Reads [offset, offset + length) of an index structure after checking it against the file.
+// In an encrypted column the structure is one encrypted module, decrypted here.
 std::vector<uint8_t> ReadIndexBytes(const ParquetFileReader& file, int row_group, int column, const char* what,
-                                    int64_t offset, std::optional<int32_t> length) {
+                                    ModuleType type, int64_t offset, std::optional<int32_t> length) {
   if (!length.has_value()) {
     throw ParquetError(file.Describe(row_group, column) + ": " + what + " at offset " + std::to_string(offset) +
                        " has no length");
@@ -32,7 +33,13 @@ std::vector<uint8_t> ReadIndexBytes(const ParquetFileReader& file, int row_group
                        std::to_string(end) + " bytes before the footer)");
   }
   std::vector<uint8_t> bytes;
-  file.file().ReadAt(static_cast<uint64_t>(offset), static_cast<size_t>(*length), &bytes);
+  const ModuleCipher* cipher = file.column_cipher(row_group, column);  // throws naming the chunk without a key
+  try {
+    ReadIndexModule(file.file(), static_cast<uint64_t>(offset), static_cast<size_t>(*length), cipher, type,
+                    row_group, column, &bytes);
+  } catch (const ParquetError& e) {
+    throw ParquetError(file.Describe(row_group, column) + ": " + e.what());
+  }
   return bytes;
 }
 
@@ -106,7 +113,8 @@ std::optional<ColumnIndex> ReadColumnIndex(const ParquetFileReader& file, int ro
   const ColumnChunk& chunk = file.row_group(row_group).columns[static_cast<size_t>(column)];
   if (!chunk.column_index_offset.has_value()) return std::nullopt;
   std::vector<uint8_t> bytes =
-      ReadIndexBytes(file, row_group, column, "column index", *chunk.column_index_offset, chunk.column_index_length);
+      ReadIndexBytes(file, row_group, column, "column index", ModuleType::kColumnIndex, *chunk.column_index_offset,
+                     chunk.column_index_length);
   ColumnIndex index;
   try {
     index = ParseColumnIndex(bytes.data(), bytes.size());
@@ -121,7 +129,8 @@ std::optional<OffsetIndex> ReadOffsetIndex(const ParquetFileReader& file, int ro
   const ColumnChunk& chunk = file.row_group(row_group).columns[static_cast<size_t>(column)];
   if (!chunk.offset_index_offset.has_value()) return std::nullopt;
   std::vector<uint8_t> bytes =
-      ReadIndexBytes(file, row_group, column, "offset index", *chunk.offset_index_offset, chunk.offset_index_length);
+      ReadIndexBytes(file, row_group, column, "offset index", ModuleType::kOffsetIndex, *chunk.offset_index_offset,
+                     chunk.offset_index_length);
   OffsetIndex index;
   try {
     index = ParseOffsetIndex(bytes.data(), bytes.size());

@@ -5,8 +5,9 @@
 #
 # Usage: scripts/run_tests.sh LOGDIR BUILDDIR LABEL [SUITE...]
 #   SUITE: unit, sql, differential, conformance, interop (default: all; conformance only if
-#   it was built; interop only in a build without sanitizers, since the sqlite3 shell loads
-#   the extension)
+#   it was built). interop: DuckDB, parquet-wasm and hyparquet read what parquet_copy writes
+#   (tests/interop; not in sanitizer builds, since the sqlite3 shell loads the extension),
+#   and the DuckDB encryption interop of tests/conformance/interop_encryption.mjs.
 # Runs from the repository root. SUITE_TIMEOUT (default 1200s) bounds each suite.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -55,12 +56,17 @@ for suite in "${suites[@]}"; do
           --corpus "$PARQUET_TESTING"
       fi ;;
     interop)
-      # DuckDB, parquet-wasm and hyparquet read the files parquet_copy writes (tests/interop).
       if grep -q '^SANITIZE:BOOL=ON' "$builddir/CMakeCache.txt" 2>/dev/null; then
         echo "=== $label interop: skipped (sanitizer build; the sqlite3 shell cannot load it)"
       else
         run interop bash -c 'bash tests/interop/setup.sh || { echo "interop: cannot install node packages (tests/interop/setup.sh failed)"; echo "0 passed, 1 failed"; exit 1; }
                              node tests/interop/run.mjs --build "$1"' interop "$builddir"
+      fi
+      if command -v node >/dev/null; then
+        run interop-encryption node tests/conformance/interop_encryption.mjs --runner "$builddir/sql_test_runner" \
+          --extension "$builddir/parquet"
+      else
+        echo "interop-encryption: skipped (node is not installed)"
       fi ;;
     *)
       echo "run_tests: unknown suite $suite" >&2 ;;

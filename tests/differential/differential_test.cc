@@ -686,6 +686,16 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cannot load %s: %s\n", extension.c_str(), message ? message : "?");
     return 2;
   }
+  // SQLite's random() (used to shuffle rows and pick sample values) from the same seed, so
+  // that DIFFERENTIAL_SEED repeats a run exactly.
+  static Rng sql_random;
+  sql_random.state = runner.seed ^ 0x5DEECE66Dull;
+  sqlite3_create_function(
+      runner.db.db, "random", 0, SQLITE_UTF8, nullptr,
+      [](sqlite3_context* context, int, sqlite3_value**) {
+        sqlite3_result_int64(context, static_cast<sqlite3_int64>(sql_random.Next()));
+      },
+      nullptr, nullptr);
   for (int t = 0; t < tables; t++) {
     Table table;
     if (!runner.BuildTable(t, &table)) {

@@ -1,0 +1,393 @@
+// Parsing of the key options and the key_table lookup (see encryption_options.h).
+#include "ext/encryption_options.h"
+
+#include <fstream>
+#include <iterator>
+#include <vector>
+
+#include "format/error.h"
+
+namespace sqlite_parquet {
+
+namespace {
+
+std::string_view Trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+// Splits "a:x,b:y" into (path, value) pairs; false with *error on an entry without ':'.
+bool SplitPairs(std::string_view text, const char* option, std::vector<std::pair<std::string, std::string>>* out,
+                std::string* error) {
+  while (!text.empty()) {
+    size_t comma = text.find(',');
+    std::string_view entry = Trim(text.substr(0, comma));
+    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+    if (entry.empty()) continue;
+    size_t colon = entry.find(':');
+    if (colon == std::string_view::npos || colon == 0) {
+      *error = std::string("invalid entry in ") + option + ": expected column:value, got '" +
+               std::string(entry.substr(0, entry.find(':'))) + "'";
+      return false;
+    }
+    out->emplace_back(std::string(Trim(entry.substr(0, colon))), std::string(entry.substr(colon + 1)));
+  }
+  return true;
+}
+
+bool ParseKeyOption(const ParsedOptions& parsed, const char* option, std::string* key, std::string* error) {
+  const OptionValue* value = parsed.Find(option);
+  if (value == nullptr) return true;
+  std::string why;
+  if (!parquet::ParseKeyText(value->text, key, &why)) {
+    *error = std::string("invalid value for ") + option + ": " + why;
+    return false;
+  }
+  return true;
+}
+
+// Reads every (key_metadata, key) row of `table`.
+bool ReadKeyTable(sqlite3* db, const std::string& table, std::map<std::string, std::string>* keys,
+                  std::string* error) {
+  char* sql = sqlite3_mprintf("SELECT key_metadata, key FROM \"%w\"", table.c_str());
+  if (sql == nullptr) {
+    *error = "out of memory";
+    return false;
+  }
+  sqlite3_stmt* statement = nullptr;
+  int rc = sqlite3_prepare_v2(db, sql, -1, &statement, nullptr);
+  sqlite3_free(sql);
+  if (rc != SQLITE_OK) {
+    *error = "key_table '" + table + "' cannot be read (it needs columns key_metadata and key): " + sqlite3_errmsg(db);
+    return false;
+  }
+  while ((rc = sqlite3_step(statement)) == SQLITE_ROW) {
+    const void* metadata = sqlite3_column_blob(statement, 0);
+    const int metadata_size = sqlite3_column_bytes(statement, 0);
+    const unsigned char* key_text = sqlite3_column_text(statement, 1);
+    if (metadata == nullptr && metadata_size == 0) continue;
+    std::string key;
+    if (sqlite3_column_type(statement, 1) == SQLITE_BLOB) {
+      const void* blob = sqlite3_column_blob(statement, 1);
+      key.assign(static_cast<const char*>(blob), static_cast<size_t>(sqlite3_column_bytes(statement, 1)));
+      if (!parquet::IsValidAesKeyLength(key.size())) {
+        *error = "key_table '" + table + "' has a key of " + std::to_string(key.size()) +
+                 " bytes; AES keys are 16, 24 or 32 bytes";
+        sqlite3_finalize(statement);
+        return false;
+      }
+    } else {
+      std::string why;
+      std::string text = key_text != nullptr ? reinterpret_cast<const char*>(key_text) : "";
+      if (!parquet::ParseKeyText(text, &key, &why)) {
+        *error = "key_table '" + table + "' has an invalid key: " + why;
+        sqlite3_finalize(statement);
+        return false;
+      }
+    }
+    (*keys)[std::string(static_cast<const char*>(metadata), static_cast<size_t>(metadata_size))] = key;
+  }
+  sqlite3_finalize(statement);
+  if (rc != SQLITE_DONE) {
+    *error = "key_table '" + table + "' cannot be read: " + sqlite3_errmsg(db);
+    return false;
+  }
+  return true;
+}
+
+// ---- parquet-mr key material (PKMT1) --------------------------------------------------
+//
+// parquet-mr's key tools store, per key, a JSON "key material": masterKeyID, wrappedDEK
+// (base64), doubleWrapping, and for double wrapping keyEncryptionKeyID and wrappedKEK.
+// Wrapping is AES-GCM (nonce || ciphertext || tag) with a master key from the KMS: single
+// wrapping DEK = open(master, wrappedDEK, AAD = masterKeyID); double wrapping
+// KEK = open(master, wrappedKEK, AAD = masterKeyID), DEK = open(KEK, wrappedDEK,
+// AAD = base64-decoded keyEncryptionKeyID). The file's key_metadata is either the material
+// itself ("internalStorage":true) or a reference to it ("keyReference") in the companion
+// file _KEY_MATERIAL_FOR_<file name>.json beside the file, a JSON object of key reference
+// -> material text. kms_master_keys gives the master keys (as an in-memory KMS does).
+
+// A flat JSON object: member name -> string value ("true"/"false" for booleans; other
+// values are skipped). False for malformed text.
+bool ParseFlatJsonObject(std::string_view text, std::map<std::string, std::string>* out) {
+  size_t i = 0;
+  auto skip_space = [&] {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) i++;
+  };
+  auto parse_string = [&](std::string* value) {
+    if (i >= text.size() || text[i] != '"') return false;
+    i++;
+    value->clear();
+    while (i < text.size() && text[i] != '"') {
+      char c = text[i++];
+      if (c != '\\') {
+        value->push_back(c);
+        continue;
+      }
+      if (i >= text.size()) return false;
+      char e = text[i++];
+      switch (e) {
+        case 'n': value->push_back('\n'); break;
+        case 't': value->push_back('\t'); break;
+        case 'r': value->push_back('\r'); break;
+        case 'b': value->push_back('\b'); break;
+        case 'f': value->push_back('\f'); break;
+        case 'u': {
+          if (i + 4 > text.size()) return false;
+          unsigned code = 0;
+          for (int k = 0; k < 4; k++) {
+            char h = text[i++];
+            code = code * 16 + static_cast<unsigned>(h >= '0' && h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
+          }
+          if (code < 0x80) {
+            value->push_back(static_cast<char>(code));
+          } else if (code < 0x800) {
+            value->push_back(static_cast<char>(0xC0 | (code >> 6)));
+            value->push_back(static_cast<char>(0x80 | (code & 0x3F)));
+          } else {
+            value->push_back(static_cast<char>(0xE0 | (code >> 12)));
+            value->push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
+            value->push_back(static_cast<char>(0x80 | (code & 0x3F)));
+          }
+          break;
+        }
+        default: value->push_back(e); break;  // \" \\ \/
+      }
+    }
+    if (i >= text.size()) return false;
+    i++;
+    return true;
+  };
+  skip_space();
+  if (i >= text.size() || text[i] != '{') return false;
+  i++;
+  skip_space();
+  if (i < text.size() && text[i] == '}') return true;
+  while (true) {
+    std::string name, value;
+    skip_space();
+    if (!parse_string(&name)) return false;
+    skip_space();
+    if (i >= text.size() || text[i] != ':') return false;
+    i++;
+    skip_space();
+    if (i < text.size() && text[i] == '"') {
+      if (!parse_string(&value)) return false;
+      (*out)[name] = value;
+    } else {
+      size_t start = i;
+      while (i < text.size() && text[i] != ',' && text[i] != '}') i++;
+      std::string_view word = Trim(text.substr(start, i - start));
+      if (word == "true" || word == "false") (*out)[name] = std::string(word);
+    }
+    skip_space();
+    if (i < text.size() && text[i] == ',') {
+      i++;
+      continue;
+    }
+    if (i < text.size() && text[i] == '}') return true;
+    return false;
+  }
+}
+
+std::string Base64Field(const std::map<std::string, std::string>& material, const char* field) {
+  auto found = material.find(field);
+  std::string bytes;
+  if (found == material.end() || !parquet::DecodeBase64(found->second, &bytes)) {
+    throw parquet::ParquetError(std::string("key material lacks a valid ") + field);
+  }
+  return bytes;
+}
+
+std::string Unwrap(const std::string& key, const std::string& wrapped, const std::string& aad, const char* what) {
+  std::vector<uint8_t> out;
+  if (!parquet::GcmDecrypt(key, reinterpret_cast<const uint8_t*>(wrapped.data()), wrapped.size(), aad, &out)) {
+    throw parquet::ParquetError(std::string("cannot unwrap the ") + what + " of the key material: wrong master key");
+  }
+  return std::string(out.begin(), out.end());
+}
+
+// The data key of one key_metadata, or nullopt when it is not PKMT1 key material.
+std::optional<std::string> KeyFromMaterial(const std::map<std::string, std::string>& master_keys,
+                                           const std::string& key_metadata, const std::string& file_name) {
+  std::map<std::string, std::string> metadata;
+  if (!ParseFlatJsonObject(key_metadata, &metadata)) return std::nullopt;
+  auto type = metadata.find("keyMaterialType");
+  if (type == metadata.end() || type->second != "PKMT1") return std::nullopt;
+  std::map<std::string, std::string> material;
+  if (metadata["internalStorage"] == "true") {
+    material = metadata;
+  } else {
+    auto reference = metadata.find("keyReference");
+    if (reference == metadata.end()) throw parquet::ParquetError("key metadata has neither key material nor keyReference");
+    const size_t slash = file_name.rfind('/');
+    const std::string directory = slash == std::string::npos ? std::string() : file_name.substr(0, slash + 1);
+    const std::string base = slash == std::string::npos ? file_name : file_name.substr(slash + 1);
+    const std::string companion = directory + "_KEY_MATERIAL_FOR_" + base + ".json";
+    std::ifstream in(companion, std::ios::binary);
+    if (!in) throw parquet::ParquetError("cannot read the key material file '" + companion + "'");
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    std::map<std::string, std::string> references;
+    if (!ParseFlatJsonObject(text, &references)) throw parquet::ParquetError("'" + companion + "' is not a JSON object");
+    auto entry = references.find(reference->second);
+    if (entry == references.end()) {
+      throw parquet::ParquetError("'" + companion + "' has no key material for '" + reference->second + "'");
+    }
+    if (!ParseFlatJsonObject(entry->second, &material)) {
+      throw parquet::ParquetError("the key material for '" + reference->second + "' is not a JSON object");
+    }
+  }
+  auto master_id = material.find("masterKeyID");
+  if (master_id == material.end()) throw parquet::ParquetError("key material lacks masterKeyID");
+  auto master = master_keys.find(master_id->second);
+  if (master == master_keys.end()) {
+    throw parquet::ParquetError("kms_master_keys has no key '" + master_id->second + "'");
+  }
+  const std::string wrapped_dek = Base64Field(material, "wrappedDEK");
+  if (material["doubleWrapping"] != "true") return Unwrap(master->second, wrapped_dek, master_id->second, "data key");
+  const std::string kek = Unwrap(master->second, Base64Field(material, "wrappedKEK"), master_id->second, "key encryption key");
+  if (!parquet::IsValidAesKeyLength(kek.size())) throw parquet::ParquetError("the key encryption key has an invalid length");
+  return Unwrap(kek, wrapped_dek, Base64Field(material, "keyEncryptionKeyID"), "data key");
+}
+
+}  // namespace
+
+bool ParseColumnKeys(std::string_view text, const char* option, std::map<std::string, std::string>* out,
+                     std::string* error) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  if (!SplitPairs(text, option, &pairs, error)) return false;
+  for (auto& [path, key_text] : pairs) {
+    std::string key, why;
+    if (!parquet::ParseKeyText(Trim(key_text), &key, &why)) {
+      *error = std::string("invalid key for column '") + path + "' in " + option + ": " + why;
+      return false;
+    }
+    if (!out->emplace(path, key).second) {
+      *error = std::string("column '") + path + "' appears twice in " + option;
+      return false;
+    }
+  }
+  return true;
+}
+
+void AddDecryptionOptions(OptionSet* set) {
+  set->AddString("footer_key")
+      .AddString("column_keys")
+      .AddString("aad_prefix")
+      .AddString("key_table")
+      .AddString("kms_master_keys")
+      .AddBoolean("verify_footer_signature");
+}
+
+bool MakeDecryptionProperties(sqlite3* db, const ParsedOptions& parsed,
+                              std::shared_ptr<const parquet::FileDecryptionProperties>* out, std::string* error) {
+  out->reset();
+  if (!parsed.Has("footer_key") && !parsed.Has("column_keys") && !parsed.Has("aad_prefix") &&
+      !parsed.Has("key_table") && !parsed.Has("kms_master_keys") && !parsed.Has("verify_footer_signature")) {
+    return true;
+  }
+  auto properties = std::make_shared<parquet::FileDecryptionProperties>();
+  if (!ParseKeyOption(parsed, "footer_key", &properties->footer_key, error)) return false;
+  if (const OptionValue* value = parsed.Find("column_keys")) {
+    if (!ParseColumnKeys(value->text, "column_keys", &properties->column_keys, error)) return false;
+  }
+  if (const OptionValue* value = parsed.Find("aad_prefix")) properties->aad_prefix = value->text;
+  properties->verify_footer_signature = parsed.GetBool("verify_footer_signature", true);
+  auto keys = std::make_shared<std::map<std::string, std::string>>();
+  if (const OptionValue* value = parsed.Find("key_table")) {
+    if (!ReadKeyTable(db, value->text, keys.get(), error)) return false;
+  }
+  auto master_keys = std::make_shared<std::map<std::string, std::string>>();
+  if (const OptionValue* value = parsed.Find("kms_master_keys")) {
+    if (!ParseColumnKeys(value->text, "kms_master_keys", master_keys.get(), error)) return false;
+  }
+  if (!keys->empty() || !master_keys->empty()) {
+    properties->key_retriever = [keys, master_keys](const std::string& key_metadata,
+                                                    const std::string& file_name) -> std::optional<std::string> {
+      auto found = keys->find(key_metadata);
+      if (found != keys->end()) return found->second;
+      if (master_keys->empty()) return std::nullopt;
+      return KeyFromMaterial(*master_keys, key_metadata, file_name);
+    };
+  }
+  *out = std::move(properties);
+  return true;
+}
+
+void AddEncryptionOptions(OptionSet* set) {
+  set->AddEnum("encryption", {"aes_gcm", "aes_gcm_ctr"})
+      .AddString("footer_key")
+      .AddString("column_keys")
+      .AddString("plaintext_columns")
+      .AddBoolean("plaintext_footer")
+      .AddString("aad_prefix")
+      .AddBoolean("store_aad_prefix")
+      .AddString("footer_key_metadata")
+      .AddString("column_key_metadata");
+}
+
+bool MakeEncryptionProperties(const ParsedOptions& parsed,
+                              std::shared_ptr<const parquet::FileEncryptionProperties>* out, std::string* error) {
+  out->reset();
+  static const char* const kDependent[] = {"footer_key",       "column_keys",      "plaintext_columns",
+                                           "plaintext_footer", "aad_prefix",       "store_aad_prefix",
+                                           "footer_key_metadata", "column_key_metadata"};
+  if (!parsed.Has("encryption")) {
+    for (const char* option : kDependent) {
+      if (parsed.Has(option)) {
+        *error = std::string(option) + " needs encryption=aes_gcm or encryption=aes_gcm_ctr";
+        return false;
+      }
+    }
+    return true;
+  }
+  auto properties = std::make_shared<parquet::FileEncryptionProperties>();
+  properties->algorithm = parsed.GetEnumIndex("encryption", 0) == 1 ? parquet::EncryptionAlgorithm::Kind::AES_GCM_CTR_V1
+                                                                    : parquet::EncryptionAlgorithm::Kind::AES_GCM_V1;
+  if (!parsed.Has("footer_key")) {
+    *error = "encryption needs footer_key (the key of the footer and of the columns without their own key)";
+    return false;
+  }
+  if (!ParseKeyOption(parsed, "footer_key", &properties->footer_key, error)) return false;
+  if (const OptionValue* value = parsed.Find("column_keys")) {
+    if (!ParseColumnKeys(value->text, "column_keys", &properties->column_keys, error)) return false;
+  }
+  if (const OptionValue* value = parsed.Find("column_key_metadata")) {
+    std::vector<std::pair<std::string, std::string>> pairs;
+    if (!SplitPairs(value->text, "column_key_metadata", &pairs, error)) return false;
+    for (auto& [path, metadata] : pairs) {
+      if (properties->column_keys.count(path) == 0) {
+        *error = "column_key_metadata names column '" + path + "', which has no key in column_keys";
+        return false;
+      }
+      properties->column_key_metadata[path] = metadata;
+    }
+  }
+  if (const OptionValue* value = parsed.Find("plaintext_columns")) {
+    std::string_view text = value->text;
+    while (!text.empty()) {
+      size_t comma = text.find(',');
+      std::string path(Trim(text.substr(0, comma)));
+      text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+      if (path.empty()) continue;
+      if (properties->column_keys.count(path) != 0) {
+        *error = "column '" + path + "' is in both plaintext_columns and column_keys";
+        return false;
+      }
+      properties->plaintext_columns.push_back(path);
+    }
+  }
+  properties->plaintext_footer = parsed.GetBool("plaintext_footer", false);
+  if (const OptionValue* value = parsed.Find("aad_prefix")) properties->aad_prefix = value->text;
+  properties->store_aad_prefix = parsed.GetBool("store_aad_prefix", true);
+  if (!properties->store_aad_prefix && !properties->aad_prefix.has_value()) {
+    *error = "store_aad_prefix=0 needs aad_prefix";
+    return false;
+  }
+  if (const OptionValue* value = parsed.Find("footer_key_metadata")) properties->footer_key_metadata = value->text;
+  *out = std::move(properties);
+  return true;
+}
+
+}  // namespace sqlite_parquet
