@@ -11,9 +11,9 @@
 // page per chunk.
 //
 // Usage (from the repository root):
-//   node tests/conformance/interop_encryption.mjs --runner build/sql_test_runner --extension build/parquet
-// Ends with "interop: N passed, M failed"; prints a skip line and passes when
-// @duckdb/node-api is not installed.
+//   bash tests/interop/setup.sh   # once: installs the pinned node packages
+//   node tests/interop/encryption.mjs --runner build/sql_test_runner --extension build/parquet
+// Ends with "interop: N passed, M failed"; fails when @duckdb/node-api is not installed.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -31,9 +31,9 @@ let DuckDBInstance;
 try {
   ({ DuckDBInstance } = await import('@duckdb/node-api'));
 } catch {
-  console.log('interop: skipped (@duckdb/node-api is not installed: npm ci in tests/conformance)');
-  console.log('interop: 0 passed, 0 failed');
-  process.exit(0);
+  console.log('interop: @duckdb/node-api is not installed (run bash tests/interop/setup.sh)');
+  console.log('interop: 0 passed, 1 failed');
+  process.exit(1);
 }
 
 let passed = 0, failed = 0;
