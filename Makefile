@@ -16,7 +16,7 @@ CMAKE_CONFIGURE := cmake --log-level=WARNING -S .
 
 MAKEFLAGS += --no-print-directory
 .NOTPARALLEL:
-.PHONY: all help deps build build-asan demo test test-asan unit sql conformance clean
+.PHONY: all help deps build build-asan demo test test-asan unit sql conformance fuzz clean
 
 all: build
 
@@ -26,6 +26,7 @@ help:
 	@echo "make test        every suite in $(BUILD)/ and $(ASAN_BUILD)/ (ASan+UBSan)"
 	@echo "make test-asan   every suite in $(ASAN_BUILD)/ only"
 	@echo "make unit | sql | conformance   one suite in $(BUILD)/"
+	@echo "make fuzz        libFuzzer on every fuzz target for FUZZ_SECONDS each (default 60), in $(FUZZ_BUILD)/"
 	@echo "make clean       remove $(BUILD)/ and $(ASAN_BUILD)/"
 
 deps:
@@ -72,7 +73,30 @@ unit sql conformance: build
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+
+# Fuzzing (README.md, "Fuzzing"): clang + libFuzzer (Debian libclang-rt-14-dev), ASan+UBSan.
+# Each target runs FUZZ_SECONDS, one after the other, from its seeds (made from
+# $(PARQUET_TESTING) and our writer), its committed regressions and the corpus it grew in
+# earlier runs ($(FUZZ_BUILD)/corpus/TARGET). Crashes land in $(FUZZ_BUILD)/artifacts/.
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD ?= build-fuzz
+FUZZ_TARGETS ?= thrift pages read writer
+FUZZ_FLAGS ?= -rss_limit_mb=2048 -timeout=20
+PARQUET_TESTING ?= $(abspath ..)/shared/parquet-testing
+fuzz: deps
+	@$(CMAKE_CONFIGURE) -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Release -DFUZZ=ON -DWERROR=OFF \
+	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_seeds $(addprefix fuzz_,$(FUZZ_TARGETS))
+	@$(FUZZ_BUILD)/fuzz_seeds $(FUZZ_BUILD)/seeds $(PARQUET_TESTING)
+	@mkdir -p $(FUZZ_BUILD)/artifacts
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$t tests/fuzz/regressions/$$t; \
+	  echo "=== fuzz_$$t for $(FUZZ_SECONDS)s"; \
+	  $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -dict=tests/fuzz/parquet.dict $(FUZZ_FLAGS) \
+	    -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- -print_final_stats=1 \
+	    $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/seeds/$$t tests/fuzz/regressions/$$t; \
+	done
 
 # Benchmarks (bench/README.md): `make bench` (N rows, default 6000000; `make bench N=100000`
 # for a quick run) prints the results table and writes bench/results.json. Not part of

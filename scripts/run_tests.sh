@@ -4,19 +4,22 @@
 # scripts/summarize_tests.sh to total. Always exits 0: the summary decides.
 #
 # Usage: scripts/run_tests.sh LOGDIR BUILDDIR LABEL [SUITE...]
-#   SUITE: unit, sql, conformance (default: all; conformance only if it was built)
+#   SUITE: unit, sql, conformance, fuzz (default: all; conformance only if it was built)
+#   fuzz: each fuzz target (tests/fuzz/) replays its committed regressions one test per
+#   file, then its seeds (made by BUILDDIR/fuzz_seeds) plus FUZZ_SMOKE_SECONDS (default 3)
+#   of mutations as one more test.
 # Runs from the repository root. SUITE_TIMEOUT (default 1200s) bounds each suite.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 if (($# < 3)); then
-  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|conformance ...]" >&2
+  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|conformance|fuzz ...]" >&2
   exit 2
 fi
 logdir=$1 builddir=$2 label=$3
 shift 3
 suites=("$@")
-((${#suites[@]})) || suites=(unit sql conformance)
+((${#suites[@]})) || suites=(unit sql conformance fuzz)
 mkdir -p "$logdir"
 
 export PARQUET_TESTING=${PARQUET_TESTING:-$(cd .. && pwd)/shared/parquet-testing}
@@ -49,6 +52,17 @@ for suite in "${suites[@]}"; do
         run conformance "$builddir/conformance_tests" --extension "$builddir/parquet" \
           --corpus "$PARQUET_TESTING"
       fi ;;
+    fuzz)
+      seeds=$builddir/fuzz-seeds
+      "$builddir/fuzz_seeds" "$seeds" "$PARQUET_TESTING" >/dev/null
+      for target in "$builddir"/fuzz_*; do
+        name=$(basename "$target")
+        [[ $name == fuzz_seeds || ! -x $target ]] && continue
+        short=${name#fuzz_}
+        regressions=()
+        [[ -d tests/fuzz/regressions/$short ]] && regressions=(tests/fuzz/regressions/$short)
+        run "$name" "$target" -seconds="${FUZZ_SMOKE_SECONDS:-3}" -corpus="$seeds/$short" "${regressions[@]}"
+      done ;;
     *)
       echo "run_tests: unknown suite $suite" >&2 ;;
   esac
