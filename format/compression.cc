@@ -10,6 +10,7 @@
 #include <lz4hc.h>
 #include <snappy.h>
 #include <zlib.h>
+#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_decompressBound (exported by libzstd 1.5)
 #include <zstd.h>
 #include <zstd_errors.h>
 
@@ -569,6 +570,34 @@ void RequireSupported(CompressionCodec codec) {
 }
 
 }  // namespace
+
+uint64_t MaxDecompressedSize(CompressionCodec codec, const uint8_t* src, size_t src_size) {
+  // Slack for container headers and trailers that compress nothing.
+  constexpr uint64_t kSlack = 64;
+  const uint64_t size = src_size;
+  switch (codec) {
+    case CompressionCodec::UNCOMPRESSED:
+      return size;
+    case CompressionCodec::SNAPPY: {
+      size_t declared = 0;
+      if (!snappy::GetUncompressedLength(reinterpret_cast<const char*>(src), src_size, &declared)) return UINT64_MAX;
+      return declared;
+    }
+    case CompressionCodec::GZIP:
+      // A deflate block turns at most 258 bytes out per 2 bits of input (RFC 1951).
+      return size * 1032 + kSlack;
+    case CompressionCodec::LZ4:
+    case CompressionCodec::LZ4_RAW:
+      // Each input byte of a length run adds at most 255 bytes of output.
+      return size * 256 + kSlack;
+    case CompressionCodec::ZSTD: {
+      unsigned long long bound = ZSTD_decompressBound(src, src_size);
+      return bound == ZSTD_CONTENTSIZE_ERROR ? UINT64_MAX : static_cast<uint64_t>(bound);
+    }
+    default:
+      return UINT64_MAX;
+  }
+}
 
 bool IsSupported(CompressionCodec codec) {
   switch (codec) {
