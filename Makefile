@@ -1,11 +1,13 @@
 # Top-level commands of sqlite-parquet (see README.md): install dependencies, build with
 # CMake into build/ (Release) and build-asan/ (ASan+UBSan), run the demo and the tests.
-# `make test` runs every suite in both builds; its last line is "N passed, M failed".
+# `make test` runs every suite in both builds, and the runtime suite under ThreadSanitizer
+# (build-tsan/); its last line is "N passed, M failed".
 
 SHELL := /bin/bash
 JOBS ?= 2
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
 # Warnings are errors in CI (for the Release build; GCC's warnings under -fsanitize have
 # false positives, so the sanitizer build is not a warning gate).
 WERROR ?= $(if $(filter true 1 yes,$(CI)),ON,OFF)
@@ -16,7 +18,7 @@ CMAKE_CONFIGURE := cmake --log-level=WARNING -S .
 
 MAKEFLAGS += --no-print-directory
 .NOTPARALLEL:
-.PHONY: all help deps build build-asan demo test test-asan unit sql conformance fuzz clean
+.PHONY: all help deps build build-asan build-tsan demo test test-asan test-tsan unit sql conformance fuzz clean
 
 all: build
 
@@ -25,6 +27,7 @@ help:
 	@echo "make demo        build, then query $(SAMPLE) with the sqlite3 shell"
 	@echo "make test        every suite in $(BUILD)/ and $(ASAN_BUILD)/ (ASan+UBSan)"
 	@echo "make test-asan   every suite in $(ASAN_BUILD)/ only"
+	@echo "make test-tsan   the runtime suite (threads) in $(TSAN_BUILD)/ (ThreadSanitizer)"
 	@echo "make unit | sql | conformance   one suite in $(BUILD)/"
 	@echo "make fuzz        libFuzzer on every fuzz target for FUZZ_SECONDS each (default 60), in $(FUZZ_BUILD)/"
 	@echo "make clean       remove $(BUILD)/ and $(ASAN_BUILD)/"
@@ -39,6 +42,11 @@ build: deps
 build-asan: deps
 	@$(CMAKE_CONFIGURE) -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSANITIZE=ON -DWERROR=OFF
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+# ThreadSanitizer: only the extension and the runtime tests (its concurrency test).
+build-tsan: deps
+	@$(CMAKE_CONFIGURE) -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DTSAN=ON -DWERROR=OFF
+	@cmake --build $(TSAN_BUILD) -j $(JOBS) --target parquet runtime_tests
 
 demo: build
 	@if [ ! -f $(SAMPLE) ]; then \
@@ -60,6 +68,13 @@ test: build
 	@bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release
 	@$(MAKE) --no-print-directory build-asan
 	@bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan
+	@$(MAKE) --no-print-directory build-tsan
+	@bash scripts/run_tests.sh $(LOGDIR) $(TSAN_BUILD) tsan runtime
+	@bash scripts/summarize_tests.sh $(LOGDIR)
+
+test-tsan: build-tsan
+	@rm -rf $(LOGDIR)
+	@bash scripts/run_tests.sh $(LOGDIR) $(TSAN_BUILD) tsan runtime
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 
 test-asan: build-asan
@@ -73,7 +88,7 @@ unit sql conformance: build
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD)
 
 # Fuzzing (README.md, "Fuzzing"): clang + libFuzzer (Debian libclang-rt-14-dev), ASan+UBSan.
 # Each target runs FUZZ_SECONDS, one after the other, from its seeds (made from

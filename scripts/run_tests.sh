@@ -4,7 +4,9 @@
 # scripts/summarize_tests.sh to total. Always exits 0: the summary decides.
 #
 # Usage: scripts/run_tests.sh LOGDIR BUILDDIR LABEL [SUITE...]
-#   SUITE: unit, sql, conformance, fuzz (default: all; conformance only if it was built)
+#   SUITE: unit, sql, conformance, runtime, fuzz (default: all; conformance only if it was
+#   built)
+#   runtime: tests/runtime (interrupts, threads, files changing under a scan, failing copies)
 #   fuzz: each fuzz target (tests/fuzz/) replays its committed regressions one test per
 #   file, then its seeds (made by BUILDDIR/fuzz_seeds) plus FUZZ_SMOKE_SECONDS (default 3)
 #   of mutations as one more test.
@@ -13,18 +15,19 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 if (($# < 3)); then
-  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|conformance|fuzz ...]" >&2
+  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|conformance|runtime|fuzz ...]" >&2
   exit 2
 fi
 logdir=$1 builddir=$2 label=$3
 shift 3
 suites=("$@")
-((${#suites[@]})) || suites=(unit sql conformance fuzz)
+((${#suites[@]})) || suites=(unit sql conformance runtime fuzz)
 mkdir -p "$logdir"
 
 export PARQUET_TESTING=${PARQUET_TESTING:-$(cd .. && pwd)/shared/parquet-testing}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
 timeout=${SUITE_TIMEOUT:-1200s}
 
 run() {  # run NAME COMMAND...
@@ -52,6 +55,8 @@ for suite in "${suites[@]}"; do
         run conformance "$builddir/conformance_tests" --extension "$builddir/parquet" \
           --corpus "$PARQUET_TESTING"
       fi ;;
+    runtime)
+      run runtime "$builddir/runtime_tests" --extension "$builddir/parquet" ;;
     fuzz)
       seeds=$builddir/fuzz-seeds
       "$builddir/fuzz_seeds" "$seeds" "$PARQUET_TESTING" >/dev/null
