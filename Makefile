@@ -99,7 +99,8 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_TARGETS ?= thrift pages read writer
 FUZZ_FLAGS ?= -rss_limit_mb=2048 -timeout=20
 PARQUET_TESTING ?= $(abspath ..)/shared/parquet-testing
-fuzz: deps
+fuzz:
+	@bash scripts/install_deps.sh fuzz
 	@$(CMAKE_CONFIGURE) -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Release -DFUZZ=ON -DWERROR=OFF \
 	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_seeds $(addprefix fuzz_,$(FUZZ_TARGETS))
