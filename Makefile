@@ -69,12 +69,12 @@ test: build
 	@$(MAKE) --no-print-directory build-asan
 	@bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan
 	@$(MAKE) --no-print-directory build-tsan
-	@bash scripts/run_tests.sh $(LOGDIR) $(TSAN_BUILD) tsan runtime
+	@RUNTIME_TEST_CASES='*threads*' bash scripts/run_tests.sh $(LOGDIR) $(TSAN_BUILD) tsan runtime
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 
 test-tsan: build-tsan
 	@rm -rf $(LOGDIR)
-	@bash scripts/run_tests.sh $(LOGDIR) $(TSAN_BUILD) tsan runtime
+	@RUNTIME_TEST_CASES='*threads*' bash scripts/run_tests.sh $(LOGDIR) $(TSAN_BUILD) tsan runtime
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 
 test-asan: build-asan

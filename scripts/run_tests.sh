@@ -56,7 +56,8 @@ for suite in "${suites[@]}"; do
           --corpus "$PARQUET_TESTING"
       fi ;;
     runtime)
-      run runtime "$builddir/runtime_tests" --extension "$builddir/parquet" ;;
+      # RUNTIME_TEST_CASES: a doctest -tc filter (the TSan build runs only the thread test).
+      run runtime "$builddir/runtime_tests" --extension "$builddir/parquet" ${RUNTIME_TEST_CASES:+-tc="$RUNTIME_TEST_CASES"} ;;
     fuzz)
       seeds=$builddir/fuzz-seeds
       "$builddir/fuzz_seeds" "$seeds" "$PARQUET_TESTING" >/dev/null
