@@ -3,15 +3,20 @@
 // LLVMFuzzerTestOneInput, then optionally mutates them for a few seconds with a fixed seed,
 // a crude stand-in for libFuzzer that still finds shallow bugs in every build.
 //
-// Usage: fuzz_TARGET [-seconds=N] [-seed=N] [-timeout=N] [-max_len=N] [-corpus=DIR] PATH...
+// Usage: fuzz_TARGET [-seconds=N] [-seed=N] [-timeout=N] [-max_len=N] [-rss_limit_mb=N]
+//                    [-corpus=DIR] PATH...
 //   PATH          a file or a directory (read recursively, files in name order)
 //   -corpus=DIR   more inputs, replayed and mutated but counted as one test (seed corpora)
 //   -seconds=N    mutate the inputs for N seconds after the replay (default 0)
 //   -timeout=N    an input running longer than N seconds is a failure (default 20)
-// An input that crashes or times out is written to ./crash-TARGET-N (or ./timeout-...) and
+//   -rss_limit_mb=N  the input after which the process's peak RSS passes N MiB is a
+//                 failure (default 512)
+// An input that crashes, times out or passes the RSS limit is written to ./crash-TARGET-N
+// (or ./timeout-..., ./oom-...) and
 // the driver exits non-zero. The last line is "N passed, 0 failed" when everything ran (N:
 // the PATH inputs, plus one for the -corpus inputs and the mutation run).
 #include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -75,11 +80,26 @@ void Collect(const std::filesystem::path& path, std::vector<std::filesystem::pat
   }
 }
 
+long g_rss_limit_mb = 512;
+
+long PeakRssMegabytes() {
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss / 1024;
+}
+
 void Run(const std::vector<uint8_t>& input, unsigned timeout_seconds) {
   g_current = &input;
   alarm(timeout_seconds);
   LLVMFuzzerTestOneInput(input.data(), input.size());
   alarm(0);
+  long peak = PeakRssMegabytes();
+  if (peak > g_rss_limit_mb) {
+    g_kind = "oom";
+    std::fprintf(stderr, "replay: peak RSS %ld MiB passed the limit of %ld MiB\n", peak, g_rss_limit_mb);
+    SaveCurrentInput();
+    std::exit(1);
+  }
   g_current = nullptr;
 }
 
@@ -149,9 +169,10 @@ int main(int argc, char** argv) {
     else if (arg.rfind("-seed=", 0) == 0) seed = std::strtoull(arg.c_str() + 6, nullptr, 10);
     else if (arg.rfind("-timeout=", 0) == 0) timeout_seconds = static_cast<unsigned>(std::atoi(arg.c_str() + 9));
     else if (arg.rfind("-max_len=", 0) == 0) max_len = std::strtoull(arg.c_str() + 9, nullptr, 10);
+    else if (arg.rfind("-rss_limit_mb=", 0) == 0) g_rss_limit_mb = std::atol(arg.c_str() + 14);
     else if (arg.rfind("-corpus=", 0) == 0) Collect(arg.substr(8), &corpus_paths);
     else if (arg.rfind("-", 0) == 0) {
-      std::fprintf(stderr, "usage: %s [-seconds=N] [-seed=N] [-timeout=N] [-max_len=N] [-corpus=DIR] PATH...\n",
+      std::fprintf(stderr, "usage: %s [-seconds=N] [-seed=N] [-timeout=N] [-max_len=N] [-rss_limit_mb=N] [-corpus=DIR] PATH...\n",
                    argv[0]);
       return 2;
     } else {
