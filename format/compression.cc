@@ -580,7 +580,9 @@ uint64_t MaxDecompressedSize(CompressionCodec codec, const uint8_t* src, size_t 
       return size;
     case CompressionCodec::SNAPPY: {
       size_t declared = 0;
-      if (!snappy::GetUncompressedLength(reinterpret_cast<const char*>(src), src_size, &declared)) return UINT64_MAX;
+      if (!snappy::GetUncompressedLength(reinterpret_cast<const char*>(src), src_size, &declared)) {
+        throw ParquetError("snappy data is corrupt: invalid length header in " + std::to_string(src_size) + " bytes");
+      }
       return declared;
     }
     case CompressionCodec::GZIP:
@@ -592,7 +594,10 @@ uint64_t MaxDecompressedSize(CompressionCodec codec, const uint8_t* src, size_t 
       return size * 256 + kSlack;
     case CompressionCodec::ZSTD: {
       unsigned long long bound = ZSTD_decompressBound(src, src_size);
-      return bound == ZSTD_CONTENTSIZE_ERROR ? UINT64_MAX : static_cast<uint64_t>(bound);
+      if (bound == ZSTD_CONTENTSIZE_ERROR) {
+        throw ParquetError("zstd data is corrupt: its " + std::to_string(src_size) + " bytes are not zstd frames");
+      }
+      return static_cast<uint64_t>(bound);
     }
     default:
       return UINT64_MAX;

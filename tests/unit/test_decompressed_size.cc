@@ -59,9 +59,10 @@ TEST_CASE("MaxDecompressedSize is exact where the format records the size, a rat
   CHECK(Bound(CompressionCodec::LZ4_RAW, lz4) == lz4.size() * 256 + 64);
   CHECK(Bound(CompressionCodec::BROTLI, Compressed(CompressionCodec::BROTLI, zeros)) == UINT64_MAX);
   CHECK(Bound(CompressionCodec::UNCOMPRESSED, "abc") == 3);
-  // Corrupt headers give no bound: Decompress reports them.
-  CHECK(Bound(CompressionCodec::SNAPPY, std::string("\xff\xff\xff\xff\xff\xff", 6)) == UINT64_MAX);
-  CHECK(Bound(CompressionCodec::ZSTD, "not zstd") == UINT64_MAX);
+  // Corrupt headers are errors: no allocation is made for such a page.
+  CHECK_THROWS_WITH(Bound(CompressionCodec::SNAPPY, std::string("\xff\xff\xff\xff\xff\xff", 6)),
+                    "snappy data is corrupt: invalid length header in 6 bytes");
+  CHECK_THROWS_WITH(Bound(CompressionCodec::ZSTD, "not zstd"), "zstd data is corrupt: its 8 bytes are not zstd frames");
 }
 
 }  // namespace
