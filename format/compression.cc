@@ -572,6 +572,8 @@ void RequireSupported(CompressionCodec codec) {
 }  // namespace
 
 uint64_t MaxDecompressedSize(CompressionCodec codec, const uint8_t* src, size_t src_size) {
+  constexpr uint64_t kBrotliFreeSize = uint64_t{16} << 20;
+  constexpr uint64_t kBrotliMaxRatio = 65536;
   // Slack for container headers and trailers that compress nothing.
   constexpr uint64_t kSlack = 64;
   const uint64_t size = src_size;
@@ -592,6 +594,11 @@ uint64_t MaxDecompressedSize(CompressionCodec codec, const uint8_t* src, size_t 
     case CompressionCodec::LZ4_RAW:
       // Each input byte of a length run adds at most 255 bytes of output.
       return size * 256 + kSlack;
+    case CompressionCodec::BROTLI:
+      // The format has no limit short of about 2^24:1, so brotli bombs are cut off by a
+      // policy instead: pages up to kBrotliFreeSize, beyond that at most the ratio zstd can
+      // reach (about 2^15:1, one 128 KiB block per 4 bytes), doubled.
+      return std::max<uint64_t>(kBrotliFreeSize, size * kBrotliMaxRatio);
     case CompressionCodec::ZSTD: {
       unsigned long long bound = ZSTD_decompressBound(src, src_size);
       if (bound == ZSTD_CONTENTSIZE_ERROR) {
