@@ -1,11 +1,13 @@
 # Top-level commands of sqlite-parquet (see README.md): install dependencies, build with
 # CMake into build/ (Release) and build-asan/ (ASan+UBSan), run the demo and the tests.
-# `make test` runs every suite in both builds; its last line is "N passed, M failed".
+# `make test` runs every suite in both builds, and the runtime suite under ThreadSanitizer
+# (build-tsan/); its last line is "N passed, M failed".
 
 SHELL := /bin/bash
 JOBS ?= 2
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
 # Warnings are errors in CI (for the Release build; GCC's warnings under -fsanitize have
 # false positives, so the sanitizer build is not a warning gate).
 WERROR ?= $(if $(filter true 1 yes,$(CI)),ON,OFF)
@@ -16,7 +18,7 @@ CMAKE_CONFIGURE := cmake --log-level=WARNING -S .
 
 MAKEFLAGS += --no-print-directory
 .NOTPARALLEL:
-.PHONY: all help deps build build-asan demo test test-asan unit sql differential conformance interop clean
+.PHONY: all help deps build build-asan build-tsan demo test test-asan test-tsan unit sql differential conformance interop runtime fuzz clean
 
 all: build
 
@@ -25,7 +27,9 @@ help:
 	@echo "make demo        build, then query $(SAMPLE) with the sqlite3 shell"
 	@echo "make test        every suite in $(BUILD)/ and $(ASAN_BUILD)/ (ASan+UBSan)"
 	@echo "make test-asan   every suite in $(ASAN_BUILD)/ only"
-	@echo "make unit | sql | differential | conformance | interop   one suite in $(BUILD)/"
+	@echo "make test-tsan   the runtime suite (threads) in $(TSAN_BUILD)/ (ThreadSanitizer)"
+	@echo "make unit | sql | differential | conformance | interop | runtime   one suite in $(BUILD)/"
+	@echo "make fuzz        libFuzzer on every fuzz target for FUZZ_SECONDS each (default 60), in $(FUZZ_BUILD)/"
 	@echo "make clean       remove $(BUILD)/ and $(ASAN_BUILD)/"
 
 deps:
@@ -38,6 +42,11 @@ build: deps
 build-asan: deps
 	@$(CMAKE_CONFIGURE) -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSANITIZE=ON -DWERROR=OFF
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+# ThreadSanitizer: only the extension and the runtime tests (its concurrency test).
+build-tsan: deps
+	@$(CMAKE_CONFIGURE) -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DTSAN=ON -DWERROR=OFF
+	@cmake --build $(TSAN_BUILD) -j $(JOBS) --target parquet runtime_tests
 
 demo: build
 	@if [ ! -f $(SAMPLE) ]; then \
@@ -59,6 +68,13 @@ test: build
 	@bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release
 	@$(MAKE) --no-print-directory build-asan
 	@bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan
+	@$(MAKE) --no-print-directory build-tsan
+	@RUNTIME_TEST_CASES='*threads*' bash scripts/run_tests.sh $(LOGDIR) $(TSAN_BUILD) tsan runtime
+	@bash scripts/summarize_tests.sh $(LOGDIR)
+
+test-tsan: build-tsan
+	@rm -rf $(LOGDIR)
+	@RUNTIME_TEST_CASES='*threads*' bash scripts/run_tests.sh $(LOGDIR) $(TSAN_BUILD) tsan runtime
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 
 test-asan: build-asan
@@ -66,13 +82,37 @@ test-asan: build-asan
 	@bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 
-unit sql differential conformance interop: build
+unit sql differential conformance interop runtime: build
 	@rm -rf $(LOGDIR)
 	@bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release $@
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD)
+
+# Fuzzing (README.md, "Fuzzing"): clang + libFuzzer (Debian libclang-rt-14-dev), ASan+UBSan.
+# Each target runs FUZZ_SECONDS, one after the other, from its seeds (made from
+# $(PARQUET_TESTING) and our writer), its committed regressions and the corpus it grew in
+# earlier runs ($(FUZZ_BUILD)/corpus/TARGET). Crashes land in $(FUZZ_BUILD)/artifacts/.
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD ?= build-fuzz
+FUZZ_TARGETS ?= thrift pages read writer
+FUZZ_FLAGS ?= -rss_limit_mb=2048 -timeout=20
+PARQUET_TESTING ?= $(abspath ..)/shared/parquet-testing
+fuzz:
+	@bash scripts/install_deps.sh fuzz
+	@$(CMAKE_CONFIGURE) -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Release -DFUZZ=ON -DWERROR=OFF \
+	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_seeds $(addprefix fuzz_,$(FUZZ_TARGETS))
+	@$(FUZZ_BUILD)/fuzz_seeds $(FUZZ_BUILD)/seeds $(PARQUET_TESTING)
+	@mkdir -p $(FUZZ_BUILD)/artifacts
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$t tests/fuzz/regressions/$$t; \
+	  echo "=== fuzz_$$t for $(FUZZ_SECONDS)s"; \
+	  $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -dict=tests/fuzz/parquet.dict $(FUZZ_FLAGS) \
+	    -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- -print_final_stats=1 \
+	    $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/seeds/$$t tests/fuzz/regressions/$$t; \
+	done
 
 # Benchmarks (bench/README.md): `make bench` (N rows, default 6000000; `make bench N=100000`
 # for a quick run) prints the results table and writes bench/results.json. Not part of

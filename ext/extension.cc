@@ -4,6 +4,8 @@
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT1
 
+#include <mutex>
+
 #include "ext/metadata_functions.h"
 #include "ext/parquet_copy.h"
 #include "ext/parquet_vtab.h"
@@ -11,7 +13,10 @@ SQLITE_EXTENSION_INIT1
 
 extern "C" __attribute__((visibility("default"))) int sqlite3_parquet_init(sqlite3* db, char** error_message,
                                                                           const sqlite3_api_routines* api) {
-  SQLITE_EXTENSION_INIT2(api);
+  // The API table pointer is process-wide; connections loading the extension in several
+  // threads must not all write it (a data race, even if each writes the same value).
+  static std::once_flag api_set;
+  std::call_once(api_set, [api] { SQLITE_EXTENSION_INIT2(api); });
   int rc = sqlite_parquet::RegisterParquetModule(db);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterMetadataFunctions(db);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterParquetCopy(db);

@@ -690,6 +690,13 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       }
       return src;
     }
+    // Before allocating for the claim: can this body decompress to that much at all?
+    uint64_t most = MaxDecompressedSize(meta_->codec, src, src_size);
+    if (uncompressed_size > most) {
+      throw ParquetError("page claims " + std::to_string(uncompressed_size) + " uncompressed bytes, more than its " +
+                         std::to_string(src_size) + " " + ToString(meta_->codec) + " bytes can hold (at most " +
+                         std::to_string(most) + ")");
+    }
     if (buffer->size() < uncompressed_size) buffer->resize(uncompressed_size);
     Decompress(meta_->codec, src, src_size, buffer->data(), uncompressed_size);
     return buffer->data();

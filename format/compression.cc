@@ -10,6 +10,7 @@
 #include <lz4hc.h>
 #include <snappy.h>
 #include <zlib.h>
+#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_decompressBound (exported by libzstd 1.5)
 #include <zstd.h>
 #include <zstd_errors.h>
 
@@ -569,6 +570,46 @@ void RequireSupported(CompressionCodec codec) {
 }
 
 }  // namespace
+
+uint64_t MaxDecompressedSize(CompressionCodec codec, const uint8_t* src, size_t src_size) {
+  constexpr uint64_t kBrotliFreeSize = uint64_t{16} << 20;
+  constexpr uint64_t kBrotliMaxRatio = 65536;
+  // Slack for container headers and trailers that compress nothing.
+  constexpr uint64_t kSlack = 64;
+  const uint64_t size = src_size;
+  switch (codec) {
+    case CompressionCodec::UNCOMPRESSED:
+      return size;
+    case CompressionCodec::SNAPPY: {
+      size_t declared = 0;
+      if (!snappy::GetUncompressedLength(reinterpret_cast<const char*>(src), src_size, &declared)) {
+        throw ParquetError("snappy data is corrupt: invalid length header in " + std::to_string(src_size) + " bytes");
+      }
+      return declared;
+    }
+    case CompressionCodec::GZIP:
+      // A deflate block turns at most 258 bytes out per 2 bits of input (RFC 1951).
+      return size * 1032 + kSlack;
+    case CompressionCodec::LZ4:
+    case CompressionCodec::LZ4_RAW:
+      // Each input byte of a length run adds at most 255 bytes of output.
+      return size * 256 + kSlack;
+    case CompressionCodec::BROTLI:
+      // The format has no limit short of about 2^24:1, so brotli bombs are cut off by a
+      // policy instead: pages up to kBrotliFreeSize, beyond that at most the ratio zstd can
+      // reach (about 2^15:1, one 128 KiB block per 4 bytes), doubled.
+      return std::max<uint64_t>(kBrotliFreeSize, size * kBrotliMaxRatio);
+    case CompressionCodec::ZSTD: {
+      unsigned long long bound = ZSTD_decompressBound(src, src_size);
+      if (bound == ZSTD_CONTENTSIZE_ERROR) {
+        throw ParquetError("zstd data is corrupt: its " + std::to_string(src_size) + " bytes are not zstd frames");
+      }
+      return static_cast<uint64_t>(bound);
+    }
+    default:
+      return UINT64_MAX;
+  }
+}
 
 bool IsSupported(CompressionCodec codec) {
   switch (codec) {

@@ -36,6 +36,16 @@ void Decompress(CompressionCodec codec, const uint8_t* src, size_t src_size, uin
 void Compress(CompressionCodec codec, const uint8_t* src, size_t src_size,
               std::optional<int> level, std::string* out);
 
+// The most bytes src can decompress to, where the codec's format bounds it: snappy's and
+// zstd's declared content sizes (zstd frames without one: ZSTD_decompressBound), deflate's
+// maximum ratio of 1032:1 (GZIP), LZ4's of 255:1; BROTLI, whose format allows ratios near
+// 2^24:1, by policy: 16 MiB, or 65536 times the compressed size when that is more (a brotli
+// page beyond both is rejected as a bomb). UINT64_MAX for unsupported codecs. Throws ParquetError when snappy's length header or zstd's frame
+// headers are corrupt (a page that would fail to decompress anyway). Lets
+// a caller reject a page that claims more uncompressed bytes than its body can hold before
+// allocating for the claim: a 10 KB page claiming 1 GB fails without touching 1 GB.
+uint64_t MaxDecompressedSize(CompressionCodec codec, const uint8_t* src, size_t src_size);
+
 // True for the codecs Decompress and Compress handle (all but LZO and unknown numbers).
 bool IsSupported(CompressionCodec codec);
 

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages needed to build and test sqlite-parquet, only those missing.
 # Silent when everything is installed; works unattended (CI=true, no stdin).
+# `install_deps.sh fuzz` also installs clang and libFuzzer, for `make fuzz` only.
 set -euo pipefail
 
 PACKAGES=(build-essential cmake pkg-config libsqlite3-dev sqlite3 libzstd-dev libsnappy-dev
           liblz4-dev zlib1g-dev libbrotli-dev libxxhash-dev libssl-dev doctest-dev)
+if [[ ${1:-} == fuzz ]]; then
+  PACKAGES+=(clang libclang-rt-14-dev)
+fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
   echo "install_deps: not a Debian system; install the equivalents of: ${PACKAGES[*]}" >&2

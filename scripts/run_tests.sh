@@ -4,27 +4,33 @@
 # scripts/summarize_tests.sh to total. Always exits 0: the summary decides.
 #
 # Usage: scripts/run_tests.sh LOGDIR BUILDDIR LABEL [SUITE...]
-#   SUITE: unit, sql, differential, conformance, interop (default: all; conformance only if
-#   it was built). interop: DuckDB, parquet-wasm and hyparquet read what parquet_copy writes
+#   SUITE: unit, sql, differential, conformance, interop, runtime, fuzz (default: all;
+#   conformance only if it was built).
+#   interop: DuckDB, parquet-wasm and hyparquet read what parquet_copy writes
 #   (tests/interop; not in sanitizer builds, since the sqlite3 shell loads the extension),
 #   and the DuckDB encryption interop of tests/interop/encryption.mjs (both builds).
+#   runtime: tests/runtime (interrupts, threads, files changing under a scan, failing copies)
+#   fuzz: each fuzz target (tests/fuzz/) replays its committed regressions one test per
+#   file, then its seeds (made by BUILDDIR/fuzz_seeds) plus FUZZ_SMOKE_SECONDS (default 3)
+#   of mutations as one more test.
 # Runs from the repository root. SUITE_TIMEOUT (default 1200s) bounds each suite.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 if (($# < 3)); then
-  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|conformance|interop ...]" >&2
+  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|differential|conformance|interop|runtime|fuzz ...]" >&2
   exit 2
 fi
 logdir=$1 builddir=$2 label=$3
 shift 3
 suites=("$@")
-((${#suites[@]})) || suites=(unit sql differential conformance interop)
+((${#suites[@]})) || suites=(unit sql differential conformance interop runtime fuzz)
 mkdir -p "$logdir"
 
 export PARQUET_TESTING=${PARQUET_TESTING:-$(cd .. && pwd)/shared/parquet-testing}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
 timeout=${SUITE_TIMEOUT:-1200s}
 
 run() {  # run NAME COMMAND...
@@ -66,6 +72,20 @@ for suite in "${suites[@]}"; do
       run interop-encryption bash -c 'bash tests/interop/setup.sh >/dev/null || { echo "interop: cannot install node packages (tests/interop/setup.sh failed)"; echo "0 passed, 1 failed"; exit 1; }
                                       node tests/interop/encryption.mjs --runner "$1/sql_test_runner" --extension "$1/parquet"' interop "$builddir"
       ;;
+    runtime)
+      # RUNTIME_TEST_CASES: a doctest -tc filter (the TSan build runs only the thread test).
+      run runtime "$builddir/runtime_tests" --extension "$builddir/parquet" ${RUNTIME_TEST_CASES:+-tc="$RUNTIME_TEST_CASES"} ;;
+    fuzz)
+      seeds=$builddir/fuzz-seeds
+      "$builddir/fuzz_seeds" "$seeds" "$PARQUET_TESTING" >/dev/null
+      for target in "$builddir"/fuzz_*; do
+        name=$(basename "$target")
+        [[ $name == fuzz_seeds || ! -x $target ]] && continue
+        short=${name#fuzz_}
+        regressions=()
+        [[ -d tests/fuzz/regressions/$short ]] && regressions=(tests/fuzz/regressions/$short)
+        run "$name" "$target" -seconds="${FUZZ_SMOKE_SECONDS:-3}" -corpus="$seeds/$short" "${regressions[@]}"
+      done ;;
     *)
       echo "run_tests: unknown suite $suite" >&2 ;;
   esac

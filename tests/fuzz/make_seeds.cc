@@ -1,0 +1,219 @@
+// Builds the seed corpora of the fuzz targets at run time (nothing is copied into the
+// repository): from every .parquet file under the given corpus directories, and from small
+// files our own writer makes.
+//
+// Usage: fuzz_seeds OUTDIR CORPUS_DIR...
+// Writes OUTDIR/thrift (footers, page headers, page indexes), OUTDIR/pages (column chunks
+// in the fuzz_pages input layout, fuzz_common.h), OUTDIR/read (whole files up to 128 KiB)
+// and OUTDIR/writer (fixed pseudo-random inputs). Prints how many seeds each got.
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "format/error.h"
+#include "format/file_reader.h"
+#include "format/file_writer.h"
+#include "format/metadata.h"
+#include "format/random_access_file.h"
+#include "tests/fuzz/fuzz_common.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr size_t kMaxReadSeed = 128 * 1024;
+constexpr size_t kMaxPageSeed = 64 * 1024;
+constexpr int kMaxPageSeedsPerFile = 12;
+
+struct Counts {
+  int thrift = 0, pages = 0, read = 0, writer = 0;
+};
+
+void WriteSeed(const fs::path& dir, const std::string& name, const std::string& bytes) {
+  std::ofstream out(dir / name, std::ios::binary);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string Slice(const std::vector<uint8_t>& bytes, uint64_t offset, uint64_t length) {
+  if (offset > bytes.size() || length > bytes.size() - offset) return {};
+  return std::string(reinterpret_cast<const char*>(bytes.data() + offset), static_cast<size_t>(length));
+}
+
+void SeedsFromFile(const fs::path& path, const fs::path& out, int file_number, Counts* counts) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string stem = std::to_string(file_number) + "-" + path.stem().string();
+  if (bytes.size() <= kMaxReadSeed) {
+    WriteSeed(out / "read", stem, std::string(bytes.begin(), bytes.end()));
+    counts->read++;
+  }
+  std::unique_ptr<parquet::ParquetFileReader> file;
+  try {
+    file = parquet::ParquetFileReader::Open(parquet::OpenMemoryFile(bytes.data(), bytes.size(), path.string()));
+  } catch (const parquet::ParquetError&) {
+    return;
+  }
+  uint64_t footer_start = bytes.size() - 8 - file->footer_length();
+  WriteSeed(out / "thrift", stem + "-footer", Slice(bytes, footer_start, file->footer_length()));
+  counts->thrift++;
+  int page_seeds = 0;
+  for (int g = 0; g < file->num_row_groups(); g++) {
+    for (int c = 0; c < file->schema().num_columns(); c++) {
+      try {
+        const parquet::ColumnChunk& chunk = file->row_group(g).columns[static_cast<size_t>(c)];
+        if (chunk.column_index_offset && chunk.column_index_length && g == 0 && c < 4) {
+          std::string index = Slice(bytes, static_cast<uint64_t>(*chunk.column_index_offset),
+                                    static_cast<uint64_t>(*chunk.column_index_length));
+          if (!index.empty()) {
+            WriteSeed(out / "thrift", stem + "-ci" + std::to_string(c), index);
+            counts->thrift++;
+          }
+        }
+        parquet::ColumnChunkRange range = file->column_chunk_range(g, c);
+        if (g == 0 && c < 4) {
+          WriteSeed(out / "thrift", stem + "-ph" + std::to_string(c), Slice(bytes, range.offset, std::min<uint64_t>(range.length, 256)));
+          counts->thrift++;
+        }
+        if (range.length > kMaxPageSeed || page_seeds >= kMaxPageSeedsPerFile) continue;
+        const parquet::ColumnDescriptor& column = file->schema().column(c);
+        const parquet::ColumnMetaData& meta = file->column_metadata(g, c);
+        parquet_fuzz::PageInputHeader header;
+        header.physical_type = static_cast<uint8_t>(column.physical_type);
+        header.codec = static_cast<uint8_t>(meta.codec);
+        // The levels of the column, approximated by the fuzz schema: optional groups for
+        // the definition levels, one repeated group when it repeats.
+        int def = column.max_definition_level, rep = column.max_repetition_level > 0 ? 1 : 0;
+        int optional_groups = std::min(3, std::max(0, def - rep));
+        header.levels = static_cast<uint8_t>(optional_groups | (rep ? 0x10 : 0));
+        header.type_length = static_cast<uint8_t>(column.type_length);
+        header.num_values = static_cast<uint32_t>(meta.num_values);
+        std::string chunk_bytes = Slice(bytes, range.offset, range.length);
+        WriteSeed(out / "pages", stem + "-rg" + std::to_string(g) + "-c" + std::to_string(c),
+                  parquet_fuzz::EncodePageInput(header, reinterpret_cast<const uint8_t*>(chunk_bytes.data()), chunk_bytes.size()));
+        counts->pages++;
+        page_seeds++;
+      } catch (const parquet::ParquetError&) {
+      }
+    }
+  }
+}
+
+// Small files of our writer: every codec and page version, dictionary and delta encodings,
+// a repeated column.
+void WriterFiles(const fs::path& out, Counts* counts) {
+  using parquet::FieldRepetitionType;
+  using parquet::Type;
+  const parquet::CompressionCodec codecs[] = {parquet::CompressionCodec::UNCOMPRESSED, parquet::CompressionCodec::SNAPPY,
+                                              parquet::CompressionCodec::GZIP, parquet::CompressionCodec::BROTLI,
+                                              parquet::CompressionCodec::ZSTD, parquet::CompressionCodec::LZ4_RAW};
+  int number = 0;
+  for (auto codec : codecs) {
+    for (int version = 1; version <= 2; version++) {
+      std::vector<parquet::SchemaElement> schema(5);
+      schema[0].name = "schema";
+      schema[0].num_children = 4;
+      schema[1].name = "i";
+      schema[1].type = Type::INT64;
+      schema[1].repetition_type = FieldRepetitionType::OPTIONAL;
+      schema[2].name = "s";
+      schema[2].type = Type::BYTE_ARRAY;
+      schema[2].repetition_type = FieldRepetitionType::REQUIRED;
+      schema[3].name = "d";
+      schema[3].type = Type::DOUBLE;
+      schema[3].repetition_type = FieldRepetitionType::REQUIRED;
+      schema[4].name = "r";
+      schema[4].type = Type::INT32;
+      schema[4].repetition_type = FieldRepetitionType::REPEATED;
+      parquet::WriterOptions options;
+      options.codec = codec;
+      options.data_page_version = version;
+      options.page_size = 256;
+      options.bloom_filter_columns = {0};
+      if (version == 2) options.column_encoding[1] = parquet::Encoding::DELTA_BYTE_ARRAY;
+      fs::path file = out / "read" / ("writer-" + std::to_string(number++));
+      parquet::ParquetFileWriter writer(file.string(), schema, options);
+      writer.StartRowGroup();
+      const int rows = 60;
+      std::vector<int16_t> defs, reps;
+      std::vector<int64_t> ints;
+      std::vector<std::string> strings;
+      std::vector<parquet::ByteArray> arrays;
+      std::vector<double> doubles;
+      std::vector<int32_t> repeated;
+      for (int r = 0; r < rows; r++) {
+        defs.push_back(r % 5 ? 1 : 0);
+        if (r % 5) ints.push_back(r * 3);
+        strings.push_back("value " + std::to_string(r % 7));
+        doubles.push_back(r * 0.5);
+      }
+      for (auto& s : strings) arrays.push_back({reinterpret_cast<const uint8_t*>(s.data()), static_cast<uint32_t>(s.size())});
+      writer.WriteBatch<int64_t>(0, rows, defs.data(), nullptr, ints.data(), ints.size());
+      writer.WriteBatch<parquet::ByteArray>(1, rows, nullptr, nullptr, arrays.data(), arrays.size());
+      writer.WriteBatch<double>(2, rows, nullptr, nullptr, doubles.data(), doubles.size());
+      std::vector<int16_t> rdefs, rreps;
+      for (int r = 0; r < rows; r++) {
+        int items = r % 3;
+        if (items == 0) {
+          rdefs.push_back(0);
+          rreps.push_back(0);
+        }
+        for (int k = 0; k < items; k++) {
+          rdefs.push_back(1);
+          rreps.push_back(k ? 1 : 0);
+          repeated.push_back(r * 10 + k);
+        }
+      }
+      writer.WriteBatch<int32_t>(3, rdefs.size(), rdefs.data(), rreps.data(), repeated.data(), repeated.size());
+      writer.EndRowGroup(rows);
+      writer.Close();
+      counts->read++;
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s OUTDIR [CORPUS_DIR...]\n", argv[0]);
+    return 2;
+  }
+  fs::path out = argv[1];
+  for (const char* dir : {"thrift", "pages", "read", "writer"}) {
+    fs::remove_all(out / dir);
+    fs::create_directories(out / dir);
+  }
+  Counts counts;
+  std::vector<fs::path> files;
+  for (int i = 2; i < argc; i++) {
+    std::error_code error;
+    for (const auto& entry : fs::recursive_directory_iterator(argv[i], error)) {
+      if (entry.is_regular_file() && entry.path().extension() == ".parquet") files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  int number = 0;
+  for (const auto& path : files) SeedsFromFile(path, out, number++, &counts);
+  try {
+    WriterFiles(out, &counts);
+  } catch (const parquet::ParquetError& e) {
+    std::fprintf(stderr, "fuzz_seeds: writing a seed file failed: %s\n", e.what());
+    return 1;
+  }
+  std::mt19937_64 rng(42);
+  for (int i = 0; i < 32; i++) {
+    std::string bytes(64 + 32 * i, '\0');
+    for (auto& b : bytes) b = static_cast<char>(rng());
+    WriteSeed(out / "writer", "random-" + std::to_string(i), bytes);
+    counts.writer++;
+  }
+  std::printf("fuzz_seeds: %d thrift, %d pages, %d read, %d writer seeds in %s\n", counts.thrift, counts.pages,
+              counts.read, counts.writer, out.c_str());
+  return 0;
+}

@@ -1,0 +1,418 @@
+// Runtime behaviour of the extension in a real SQLite process (suite "runtime" of
+// scripts/run_tests.sh; the TSan build runs it too):
+//   - sqlite3_interrupt stops a long scan and a long parquet_copy within a fraction of a
+//     second, and the interrupted copy leaves no file behind;
+//   - connections in several threads scanning the same files at once get correct results;
+//   - a file truncated or replaced while a scan is open gives an error or the old rows,
+//     never a crash;
+//   - parquet_copy under failure (RLIMIT_FSIZE, a read-only file system, its directory
+//     removed mid-copy, a query error mid-stream) leaves the target as it was and no
+//     temporary file.
+//
+// Usage: runtime_tests --extension build/parquet [doctest options]
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string g_extension;
+
+// A fresh directory, removed with its contents at the end.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "runtime_test_XXXXXX").string();
+    std::vector<char> buffer(pattern.begin(), pattern.end());
+    buffer.push_back('\0');
+    REQUIRE(mkdtemp(buffer.data()) != nullptr);
+    path_ = buffer.data();
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  std::string File(const std::string& name) const { return path_ + "/" + name; }
+  const std::string& path() const { return path_; }
+  // Names of the entries in the directory, sorted.
+  std::vector<std::string> Entries() const {
+    std::vector<std::string> names;
+    std::error_code error;
+    for (const auto& entry : fs::directory_iterator(path_, error)) names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+ private:
+  std::string path_;
+};
+
+// A connection with the extension loaded.
+class Db {
+ public:
+  Db() {
+    REQUIRE(sqlite3_open_v2(":memory:", &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                            nullptr) == SQLITE_OK);
+    sqlite3_enable_load_extension(db_, 1);
+    char* error = nullptr;
+    int rc = sqlite3_load_extension(db_, g_extension.c_str(), nullptr, &error);
+    INFO("loading " << g_extension << ": " << (error ? error : ""));
+    sqlite3_free(error);
+    REQUIRE(rc == SQLITE_OK);
+  }
+  ~Db() { sqlite3_close(db_); }
+  sqlite3* get() const { return db_; }
+
+  // Runs sql; returns its result code and keeps the error message.
+  int Exec(const std::string& sql) {
+    char* error = nullptr;
+    int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error);
+    last_error_ = error ? error : "";
+    sqlite3_free(error);
+    return rc;
+  }
+  // The first column of the first row as text ("" for no row); REQUIREs success.
+  std::string Text(const std::string& sql) {
+    sqlite3_stmt* stmt = nullptr;
+    REQUIRE_MESSAGE(sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK, sqlite3_errmsg(db_));
+    std::string out;
+    int rc = sqlite3_step(stmt);
+    if (rc == SQLITE_ROW) {
+      const unsigned char* text = sqlite3_column_text(stmt, 0);
+      out = text ? reinterpret_cast<const char*>(text) : "NULL";
+      rc = sqlite3_step(stmt);
+    }
+    INFO(sql << ": " << sqlite3_errmsg(db_));
+    CHECK(rc == SQLITE_DONE);
+    sqlite3_finalize(stmt);
+    return out;
+  }
+  const std::string& last_error() const { return last_error_; }
+
+ private:
+  sqlite3* db_ = nullptr;
+  std::string last_error_;
+};
+
+std::string Quote(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) {
+    out += c;
+    if (c == '\'') out += '\'';
+  }
+  return out + "'";
+}
+
+// rows rows of (i INTEGER, d REAL, s TEXT) written by parquet_copy, in row groups of 50000.
+void MakeFile(const std::string& path, int rows) {
+  Db db;
+  std::string sql = "SELECT parquet_copy('WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < " +
+                    std::to_string(rows) + ") SELECT i, i * 0.5 AS d, ''row '' || i AS s FROM n', " + Quote(path) +
+                    ", 'row_group_size=50000')";
+  REQUIRE(db.Text(sql) == std::to_string(rows));
+}
+
+// The expected aggregate of MakeFile's rows, computed by SQLite itself.
+std::string ExpectedAggregate(int rows) {
+  Db db;
+  return db.Text("WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < " + std::to_string(rows) +
+                 ") SELECT count(*) || ' ' || sum(i) || ' ' || sum(i * 0.5) || ' ' || sum(length('row ' || i)) FROM n");
+}
+const char* kAggregate = "SELECT count(*) || ' ' || sum(i) || ' ' || sum(d) || ' ' || sum(length(s)) FROM t";
+
+// Runs sql on db in this thread while another thread calls sqlite3_interrupt after
+// delay_ms; returns the result code and sets *stop_ms to the time from the interrupt to
+// the end of the statement.
+int RunInterrupted(Db& db, const std::string& sql, int delay_ms, double* stop_ms) {
+  std::atomic<bool> done{false};
+  std::chrono::steady_clock::time_point interrupted_at;
+  std::thread interrupter([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    interrupted_at = std::chrono::steady_clock::now();
+    if (!done) sqlite3_interrupt(db.get());
+  });
+  int rc = db.Exec(sql);
+  auto end = std::chrono::steady_clock::now();
+  done = true;
+  interrupter.join();
+  *stop_ms = std::chrono::duration<double, std::milli>(end - interrupted_at).count();
+  return rc;
+}
+
+bool HasTemporaryFile(const TempDir& dir) {
+  for (const auto& name : dir.Entries()) {
+    if (name.find(".tmp") != std::string::npos) return true;
+  }
+  return false;
+}
+
+std::string ReadWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+constexpr int kRows = 200000;
+
+TEST_CASE("sqlite3_interrupt stops a long scan within a fraction of a second") {
+  TempDir dir;
+  MakeFile(dir.File("big.parquet"), kRows);
+  Db db;
+  REQUIRE(db.Exec("CREATE VIRTUAL TABLE t USING parquet(" + Quote(dir.File("big.parquet")) + ")") == SQLITE_OK);
+  // A self-join: 4e10 rows, far longer than the test runs unless interrupted.
+  double stop_ms = 0;
+  int rc = RunInterrupted(db, "SELECT count(*) FROM t AS a, t AS b WHERE a.s <> b.s", 200, &stop_ms);
+  CHECK(rc == SQLITE_INTERRUPT);
+  CHECK_MESSAGE(stop_ms < 500, "the scan went on " << stop_ms << " ms after sqlite3_interrupt");
+  // The connection still works afterwards.
+  CHECK(db.Text("SELECT count(*) FROM t") == std::to_string(kRows));
+}
+
+TEST_CASE("sqlite3_interrupt stops a long parquet_copy, which leaves no file behind") {
+  TempDir dir;
+  MakeFile(dir.File("big.parquet"), kRows);
+  Db db;
+  REQUIRE(db.Exec("CREATE VIRTUAL TABLE t USING parquet(" + Quote(dir.File("big.parquet")) + ")") == SQLITE_OK);
+  double stop_ms = 0;
+  int rc = RunInterrupted(db, "SELECT parquet_copy('SELECT a.i, b.s FROM t AS a, t AS b', " + Quote(dir.File("out.parquet")) + ")",
+                          200, &stop_ms);
+  CHECK(rc == SQLITE_INTERRUPT);
+  CHECK_MESSAGE(stop_ms < 500, "the copy went on " << stop_ms << " ms after sqlite3_interrupt");
+  CHECK(dir.Entries() == std::vector<std::string>{"big.parquet"});
+}
+
+TEST_CASE("connections in several threads scanning the same files get correct results") {
+  TempDir dir;
+  MakeFile(dir.File("a.parquet"), 60000);
+  MakeFile(dir.File("b.parquet"), 30000);
+  const std::string expected_a = ExpectedAggregate(60000);
+  const std::string expected_b = ExpectedAggregate(30000);
+  constexpr int kThreads = 4;
+  constexpr int kRounds = 3;
+  std::atomic<int> wrong{0}, failed{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; t++) {
+    // Odd threads do one more round, so the threads end at different times.
+    threads.emplace_back([&, t] {
+      sqlite3* db = nullptr;
+      if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, nullptr) != SQLITE_OK) {
+        failed++;
+        return;
+      }
+      sqlite3_enable_load_extension(db, 1);
+      auto text = [&](const std::string& sql) {
+        sqlite3_stmt* stmt = nullptr;
+        std::string out = "<error>";
+        if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW) {
+          const unsigned char* value = sqlite3_column_text(stmt, 0);
+          out = value ? reinterpret_cast<const char*>(value) : "NULL";
+        }
+        sqlite3_finalize(stmt);
+        return out;
+      };
+      if (sqlite3_load_extension(db, g_extension.c_str(), nullptr, nullptr) != SQLITE_OK ||
+          sqlite3_exec(db, ("CREATE VIRTUAL TABLE ta USING parquet(" + Quote(dir.File("a.parquet")) + ");" +
+                            "CREATE VIRTUAL TABLE tb USING parquet(" + Quote(dir.File("b.parquet")) + ");" +
+                            "CREATE VIRTUAL TABLE tab USING parquet(" + Quote(dir.path() + "/*.parquet") + ");")
+                               .c_str(),
+                       nullptr, nullptr, nullptr) != SQLITE_OK) {
+        failed++;
+        sqlite3_close(db);
+        return;
+      }
+      for (int round = 0; round < kRounds + t % 2; round++) {
+        std::string agg = std::string(kAggregate);
+        std::string a = text(agg.replace(agg.find("FROM t"), 6, "FROM ta"));
+        agg = kAggregate;
+        std::string b = text(agg.replace(agg.find("FROM t"), 6, "FROM tb"));
+        if (a != expected_a || b != expected_b) wrong++;
+        if (text("SELECT count(*) FROM tab WHERE i % 1000 = 7") != "90") wrong++;
+        if (text("SELECT sum(num_rows) FROM parquet_file_metadata(" + Quote(dir.path()) + ")") != "90000") wrong++;
+      }
+      sqlite3_close(db);
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  CHECK(failed == 0);
+  CHECK(wrong == 0);
+}
+
+TEST_CASE("a file truncated or replaced while a scan is open gives an error or the old rows, not a crash") {
+  TempDir dir;
+  const std::string path = dir.File("data.parquet");
+  MakeFile(path, kRows);
+  MakeFile(dir.File("other.parquet"), 1000);
+  Db db;
+  REQUIRE(db.Exec("CREATE VIRTUAL TABLE t USING parquet(" + Quote(path) + ")") == SQLITE_OK);
+
+  SUBCASE("truncated") {
+    sqlite3_stmt* stmt = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db.get(), "SELECT i, s FROM t", -1, &stmt, nullptr) == SQLITE_OK);
+    for (int i = 0; i < 10; i++) REQUIRE(sqlite3_step(stmt) == SQLITE_ROW);
+    REQUIRE(truncate(path.c_str(), 4096) == 0);
+    int rc;
+    int rows = 10;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) rows++;
+    INFO("rows read: " << rows << ", error: " << sqlite3_errmsg(db.get()));
+    CHECK(rc == SQLITE_ERROR);
+    CHECK(rows < kRows);
+    CHECK(std::string(sqlite3_errmsg(db.get())).find("data.parquet") != std::string::npos);
+    sqlite3_finalize(stmt);
+    // A new scan of the truncated file fails cleanly too.
+    CHECK(db.Exec("SELECT count(*) FROM t") == SQLITE_ERROR);
+  }
+  SUBCASE("replaced by rename") {
+    sqlite3_stmt* stmt = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db.get(), "SELECT i FROM t", -1, &stmt, nullptr) == SQLITE_OK);
+    for (int i = 0; i < 10; i++) REQUIRE(sqlite3_step(stmt) == SQLITE_ROW);
+    REQUIRE(rename(dir.File("other.parquet").c_str(), path.c_str()) == 0);
+    int rc;
+    int rows = 10;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) rows++;
+    // The open file keeps its old contents: either all the old rows or an error.
+    INFO("rows read: " << rows << ", error: " << sqlite3_errmsg(db.get()));
+    CHECK(((rc == SQLITE_DONE && rows == kRows) || rc == SQLITE_ERROR));
+    sqlite3_finalize(stmt);
+  }
+  SUBCASE("overwritten in place with other bytes") {
+    sqlite3_stmt* stmt = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db.get(), "SELECT i, s FROM t", -1, &stmt, nullptr) == SQLITE_OK);
+    for (int i = 0; i < 10; i++) REQUIRE(sqlite3_step(stmt) == SQLITE_ROW);
+    {
+      std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+      std::string garbage(1 << 20, '\x5a');
+      file.seekp(4);
+      file.write(garbage.data(), static_cast<std::streamsize>(garbage.size()));
+    }
+    int rc;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    }
+    INFO("error: " << sqlite3_errmsg(db.get()));
+    CHECK(rc == SQLITE_ERROR);
+    sqlite3_finalize(stmt);
+  }
+}
+
+// A parquet_copy into dir/target.parquet, which holds "old contents", that must fail.
+void CheckFailedCopyLeavesTarget(const TempDir& dir, const std::string& error) {
+  INFO("error: " << error);
+  CHECK(!error.empty());
+  CHECK(ReadWholeFile(dir.File("target.parquet")) == "old contents");
+  CHECK(!HasTemporaryFile(dir));
+}
+
+TEST_CASE("parquet_copy failures leave the target untouched and no temporary file") {
+  TempDir dir;
+  MakeFile(dir.File("big.parquet"), kRows);
+  { std::ofstream(dir.File("target.parquet")) << "old contents"; }
+  const std::string target = Quote(dir.File("target.parquet"));
+
+  SUBCASE("query error mid-stream") {
+    Db db;
+    REQUIRE(db.Exec("CREATE VIRTUAL TABLE t USING parquet(" + Quote(dir.File("big.parquet")) + ")") == SQLITE_OK);
+    int rc = db.Exec("SELECT parquet_copy('SELECT i, CASE WHEN i = 150000 THEN json(''not json'') ELSE s END AS s FROM t', " +
+                     target + ", 'row_group_size=10000')");
+    CHECK(rc == SQLITE_ERROR);
+    CHECK(db.last_error().find("malformed JSON") != std::string::npos);
+    CheckFailedCopyLeavesTarget(dir, db.last_error());
+  }
+  SUBCASE("file size limit (RLIMIT_FSIZE)") {
+    // In a child process: the limit and SIGXFSZ must not touch the test process.
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);
+    pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      close(fds[0]);
+      signal(SIGXFSZ, SIG_IGN);
+      struct rlimit limit {64 * 1024, 64 * 1024};
+      setrlimit(RLIMIT_FSIZE, &limit);
+      std::string message = "<no error>";
+      {
+        Db db;
+        db.Exec("CREATE VIRTUAL TABLE t USING parquet(" + Quote(dir.File("big.parquet")) + ")");
+        if (db.Exec("SELECT parquet_copy('SELECT * FROM t', " + target + ", 'compression=uncompressed')") != SQLITE_OK) {
+          message = db.last_error();
+        }
+      }
+      if (write(fds[1], message.data(), message.size()) < 0) _exit(2);
+      _exit(0);
+    }
+    close(fds[1]);
+    std::string message;
+    char buffer[1024];
+    ssize_t n;
+    while ((n = read(fds[0], buffer, sizeof(buffer))) > 0) message.append(buffer, static_cast<size_t>(n));
+    close(fds[0]);
+    int status = 0;
+    REQUIRE(waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status));
+    CHECK(message != "<no error>");
+    CHECK(message.find("target.parquet") != std::string::npos);
+    CheckFailedCopyLeavesTarget(dir, message);
+  }
+  SUBCASE("read-only file system") {
+    Db db;
+    CHECK(db.Exec("SELECT parquet_copy('SELECT 1 AS a', '/proc/parquet_copy_test.parquet')") == SQLITE_ERROR);
+    CHECK(db.last_error().find("/proc/parquet_copy_test.parquet") != std::string::npos);
+    CHECK(!fs::exists("/proc/parquet_copy_test.parquet"));
+  }
+  SUBCASE("directory removed during the copy") {
+    const std::string subdir = dir.File("sub");
+    fs::create_directory(subdir);
+    Db db;
+    REQUIRE(db.Exec("CREATE VIRTUAL TABLE t USING parquet(" + Quote(dir.File("big.parquet")) + ")") == SQLITE_OK);
+    std::thread remover([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      std::error_code ignored;
+      fs::remove_all(subdir, ignored);
+    });
+    // Long enough to outlast the remover (a self-join), short enough to end by itself.
+    int rc = db.Exec("SELECT parquet_copy('SELECT a.i, b.s FROM t AS a, (SELECT s FROM t LIMIT 20) AS b', " +
+                     Quote(subdir + "/out.parquet") + ")");
+    remover.join();
+    INFO("error: " << db.last_error());
+    CHECK(rc == SQLITE_ERROR);
+    CHECK(db.last_error().find("out.parquet") != std::string::npos);
+    CHECK(!fs::exists(subdir));
+    CHECK(dir.Entries() == std::vector<std::string>{"big.parquet", "target.parquet"});
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<char*> rest;
+  for (int i = 0; i < argc; i++) {
+    if (std::strcmp(argv[i], "--extension") == 0 && i + 1 < argc) {
+      g_extension = argv[++i];
+    } else {
+      rest.push_back(argv[i]);
+    }
+  }
+  if (g_extension.empty()) {
+    std::fprintf(stderr, "usage: %s --extension PATH_TO_EXTENSION [doctest options]\n", argv[0]);
+    return 2;
+  }
+  doctest::Context context(static_cast<int>(rest.size()), rest.data());
+  return context.run();
+}
