@@ -24,6 +24,18 @@ void ResultText(sqlite3_context* ctx, const char* text, size_t length) {
   sqlite3_result_text64(ctx, text, length, SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
+// Text this file formatted into `buffer` (capacity kFormatCapacity): never has an embedded
+// NUL, so it is terminated in place and given with length -1 without a copy or a scan.
+constexpr size_t kFormatCapacity = 64;
+void ResultFormatted(sqlite3_context* ctx, char* buffer, size_t length) {
+  if (length >= kFormatCapacity) {
+    sqlite3_result_text64(ctx, buffer, length, SQLITE_TRANSIENT, SQLITE_UTF8);
+    return;
+  }
+  buffer[length] = '\0';
+  sqlite3_result_text(ctx, buffer, -1, SQLITE_TRANSIENT);
+}
+
 void ResultTemporal(sqlite3_context* ctx, TimestampForm form, bool ok, int64_t epoch, double julian) {
   if (form == TimestampForm::kJulianDay) {
     sqlite3_result_double(ctx, julian);
@@ -47,7 +59,7 @@ parquet::EpochUnit EpochUnitOf(TimestampForm form) {
 void ResultValue(sqlite3_context* ctx, const ColumnMapping& m, const parquet::ColumnBatch& batch, size_t index,
                  std::string* scratch) {
   using parquet::ByteArray;
-  char buffer[64];
+  char buffer[kFormatCapacity];
   switch (m.kind) {
     case ValueKind::kNull:
     case ValueKind::kNested:
@@ -103,12 +115,12 @@ void ResultValue(sqlite3_context* ctx, const ColumnMapping& m, const parquet::Co
     }
     case ValueKind::kUuid: {
       size_t n = parquet::FormatUuid(batch.values<ByteArray>()[index].ptr, buffer);
-      ResultText(ctx, buffer, n);
+      ResultFormatted(ctx, buffer, n);
       return;
     }
     case ValueKind::kInterval: {
       size_t n = parquet::FormatInterval(batch.values<ByteArray>()[index].ptr, buffer);
-      ResultText(ctx, buffer, n);
+      ResultFormatted(ctx, buffer, n);
       return;
     }
     case ValueKind::kDecimalInt32:
@@ -139,7 +151,7 @@ void ResultValue(sqlite3_context* ctx, const ColumnMapping& m, const parquet::Co
     case ValueKind::kDate: {
       int32_t days = batch.values<int32_t>()[index];
       if (m.timestamp_form == TimestampForm::kText) {
-        ResultText(ctx, buffer, parquet::FormatDate(days, buffer));
+        ResultFormatted(ctx, buffer, parquet::FormatDate(days, buffer));
       } else {
         int64_t epoch = 0;
         bool ok = m.timestamp_form != TimestampForm::kJulianDay &&
@@ -150,15 +162,15 @@ void ResultValue(sqlite3_context* ctx, const ColumnMapping& m, const parquet::Co
       return;
     }
     case ValueKind::kTime32:
-      ResultText(ctx, buffer, parquet::FormatTime(batch.values<int32_t>()[index], m.time_unit, buffer));
+      ResultFormatted(ctx, buffer, parquet::FormatTime(batch.values<int32_t>()[index], m.time_unit, buffer));
       return;
     case ValueKind::kTime64:
-      ResultText(ctx, buffer, parquet::FormatTime(batch.values<int64_t>()[index], m.time_unit, buffer));
+      ResultFormatted(ctx, buffer, parquet::FormatTime(batch.values<int64_t>()[index], m.time_unit, buffer));
       return;
     case ValueKind::kTimestamp: {
       int64_t v = batch.values<int64_t>()[index];
       if (m.timestamp_form == TimestampForm::kText) {
-        ResultText(ctx, buffer, parquet::FormatTimestamp(v, m.time_unit, buffer));
+        ResultFormatted(ctx, buffer, parquet::FormatTimestamp(v, m.time_unit, buffer));
       } else {
         int64_t epoch = 0;
         bool ok = m.timestamp_form != TimestampForm::kJulianDay &&
@@ -171,7 +183,7 @@ void ResultValue(sqlite3_context* ctx, const ColumnMapping& m, const parquet::Co
     case ValueKind::kInt96Timestamp: {
       const parquet::Int96& v = batch.values<parquet::Int96>()[index];
       if (m.timestamp_form == TimestampForm::kText) {
-        ResultText(ctx, buffer, parquet::FormatInt96Timestamp(v, buffer));
+        ResultFormatted(ctx, buffer, parquet::FormatInt96Timestamp(v, buffer));
       } else {
         int64_t epoch = 0;
         bool ok = m.timestamp_form != TimestampForm::kJulianDay &&
