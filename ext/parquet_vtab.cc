@@ -646,9 +646,12 @@ int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab*
     table->pushdown[static_cast<size_t>(table->filename_column())] = ColumnPushdown{true, ValueClass::kText, true, false};
     table->pushdown[static_cast<size_t>(table->file_row_number_column())] =
         ColumnPushdown{true, ValueClass::kNumeric, true, false};
-    {
+    try {
+      // Only an aid to planning: a file whose statistics cannot be read is simply not
+      // known to be ordered (a scan reports real errors).
       auto first = parquet::ParquetFileReader::Open(table->files[0]);
       FindOrderedColumns(table.get(), *first, table->files.size() == 1);
+    } catch (const parquet::ParquetError&) {
     }
   } catch (const std::bad_alloc&) {
     return SQLITE_NOMEM;
@@ -754,8 +757,10 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
     }
     bool omit = false;
     if (op == ConstraintOp::kIn && !sqlite3_vtab_in(info, i, 1)) {
-      // SQLite cannot hand over the list at once: it runs the scan once per value, as =.
+      // SQLite cannot hand over the list at once: it runs the scan once per value, as =
+      // (and then refuses a plan that takes LIMIT).
       op = ConstraintOp::kEq;
+      all_omitted = false;
     }
     if (!constraint.usable || !op || !AcceptConstraint(*table, info, i, *op, &omit)) {
       all_omitted = false;

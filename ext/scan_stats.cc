@@ -80,8 +80,8 @@ std::string NormalName(const unsigned char* text) {
 }
 
 Registry& TheRegistry() {
-  static Registry* registry = new Registry();  // never destroyed: used until unload
-  return *registry;
+  static Registry registry;  // destroyed when the extension is unloaded
+  return registry;
 }
 
 void ScanStatsFunction(sqlite3_context* ctx, int, sqlite3_value** argv) {
