@@ -1459,28 +1459,54 @@ int NestedColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ct
   }
 }
 
-// Called once per cell: the hot path is a position check, an index and a conversion
+// Sets the result to the value of `state`'s column in the cursor's row, which lies in the
+// loaded batch.
+inline int ResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnMapping& mapping, ColumnState* state) {
+  size_t index = static_cast<size_t>(cursor->row - state->batch_first_row);
+  if (!state->dense) {
+    const int16_t max_def = state->max_def;
+    const int16_t* def = state->batch.def_levels.data();
+    size_t value = state->value;
+    for (size_t j = state->slot; j < index; j++) value += (def[j] == max_def);
+    state->slot = index;
+    state->value = value;
+    if (def[index] != max_def) {
+      sqlite3_result_null(ctx);
+      return SQLITE_OK;
+    }
+    index = value;
+  }
+  return ResultValue(ctx, mapping, state->batch, index, &cursor->text);
+}
+
+// xColumn when the column's batch does not hold the cursor's row: decode it first.
+[[gnu::noinline]] int LoadAndResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnMapping& mapping,
+                                        ColumnState* state) {
+  try {
+    LoadBatch(cursor, *TableOf(&cursor->base), mapping.leaf_column, state);
+  } catch (...) {
+    return ColumnError(&cursor->base, ctx);
+  }
+  return ResultCell(cursor, ctx, mapping, state);
+}
+
+// Called once per cell. The hot path is two comparisons (a plain leaf column whose
+// decoded batch holds the row), an index and a tail call to the conversion
 // (sqlite_values.h); everything else is out of line.
 int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
   ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
-  ParquetTable* table = TableOf(base);
-  if (column >= table->hive_column()) [[unlikely]] return FileConstantColumn(cursor, table, ctx, column);
+  if (static_cast<size_t>(column) >= cursor->states.size()) [[unlikely]] {
+    return FileConstantColumn(cursor, TableOf(base), ctx, column);
+  }
   const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(column)];
-  ColumnState& state = cursor->states[static_cast<size_t>(column)];
-  if (mapping.kind == ValueKind::kNested || mapping.kind == ValueKind::kNull || mapping.leaf_column < 0) [[unlikely]] {
-    return OtherColumn(cursor, table, ctx, mapping, &state);
+  ColumnState* state = &cursor->states[static_cast<size_t>(column)];
+  if (mapping.leaf_column < 0 || mapping.kind == ValueKind::kNull) [[unlikely]] {
+    return OtherColumn(cursor, TableOf(base), ctx, mapping, state);
   }
-  try {
-    const int64_t index = PositionColumn(cursor, *table, mapping.leaf_column, &state);
-    if (index < 0) {
-      sqlite3_result_null(ctx);
-    } else {
-      ResultValue(ctx, mapping, state.batch, static_cast<size_t>(index), &cursor->text);
-    }
-    return SQLITE_OK;
-  } catch (...) {
-    return ColumnError(base, ctx);
+  if (state->row_group != cursor->row_group || cursor->row >= state->batch_end) [[unlikely]] {
+    return LoadAndResultCell(cursor, ctx, mapping, state);
   }
+  return ResultCell(cursor, ctx, mapping, state);
 }
 
 sqlite3_module parquet_module = {

@@ -15,7 +15,9 @@ inline constexpr int kJsonSubtype = 74;
 
 // Sets the result of `ctx` to value `index` of `batch` (an index into the batch's non-null
 // values), converted as `mapping` prescribes. `scratch` is reused for formatted text.
-void ResultValue(sqlite3_context* ctx, const ColumnMapping& mapping, const parquet::ColumnBatch& batch,
+// Does not throw: returns SQLITE_OK, or the error code it set as the result (SQLITE_NOMEM,
+// SQLITE_ERROR), so xColumn can return its value directly.
+int ResultValue(sqlite3_context* ctx, const ColumnMapping& mapping, const parquet::ColumnBatch& batch,
                  size_t index, std::string* scratch);
 
 }  // namespace sqlite_parquet
