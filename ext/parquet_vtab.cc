@@ -191,6 +191,7 @@ struct ColumnState {
   size_t value = 0;             // index into the batch's values of the first value at or after `slot`
   int16_t max_def = 0;          // the leaf column's maximum definition level
   bool dense = true;            // the batch has no nulls: a slot is its own value index
+  DateTextCache dates;          // DATE columns as text: each day formatted once
 
   // Nested fields: rows are assembled from all the field's leaf columns and rendered as
   // JSON; the text of the last row rendered is kept for repeated xColumn calls.
@@ -1459,24 +1460,30 @@ int NestedColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ct
   }
 }
 
+// ResultCell for a batch with nulls: counts definition levels from the previous position
+// (each slot once per batch).
+[[gnu::noinline]] int ResultSparseCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnMapping& mapping,
+                                       ColumnState* state) {
+  const size_t slot = static_cast<size_t>(cursor->row - state->batch_first_row);
+  const int16_t max_def = state->max_def;
+  const int16_t* def = state->batch.def_levels.data();
+  size_t value = state->value;
+  for (size_t j = state->slot; j < slot; j++) value += (def[j] == max_def);
+  state->slot = slot;
+  state->value = value;
+  if (def[slot] != max_def) {
+    sqlite3_result_null(ctx);
+    return SQLITE_OK;
+  }
+  return ResultValue(ctx, mapping, state->batch, value, &cursor->text, &state->dates);
+}
+
 // Sets the result to the value of `state`'s column in the cursor's row, which lies in the
 // loaded batch.
 inline int ResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnMapping& mapping, ColumnState* state) {
-  size_t index = static_cast<size_t>(cursor->row - state->batch_first_row);
-  if (!state->dense) {
-    const int16_t max_def = state->max_def;
-    const int16_t* def = state->batch.def_levels.data();
-    size_t value = state->value;
-    for (size_t j = state->slot; j < index; j++) value += (def[j] == max_def);
-    state->slot = index;
-    state->value = value;
-    if (def[index] != max_def) {
-      sqlite3_result_null(ctx);
-      return SQLITE_OK;
-    }
-    index = value;
-  }
-  return ResultValue(ctx, mapping, state->batch, index, &cursor->text);
+  if (!state->dense) return ResultSparseCell(cursor, ctx, mapping, state);
+  const size_t index = static_cast<size_t>(cursor->row - state->batch_first_row);
+  return ResultValue(ctx, mapping, state->batch, index, &cursor->text, &state->dates);
 }
 
 // xColumn when the column's batch does not hold the cursor's row: decode it first.
@@ -1495,7 +1502,8 @@ inline int ResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnM
 // (sqlite_values.h); everything else is out of line.
 int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
   ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
-  if (static_cast<size_t>(column) >= cursor->states.size()) [[unlikely]] {
+  // One mapping per file column: past them come the partition keys and hidden columns.
+  if (static_cast<size_t>(column) >= cursor->mappings.size()) [[unlikely]] {
     return FileConstantColumn(cursor, TableOf(base), ctx, column);
   }
   const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(column)];
