@@ -191,7 +191,6 @@ struct ColumnState {
   size_t value = 0;             // index into the batch's values of the first value at or after `slot`
   int16_t max_def = 0;          // the leaf column's maximum definition level
   bool dense = true;            // the batch has no nulls: a slot is its own value index
-  DateTextCache dates;          // DATE columns as text: each day formatted once
 
   // Nested fields: rows are assembled from all the field's leaf columns and rendered as
   // JSON; the text of the last row rendered is kept for repeated xColumn calls.
@@ -215,7 +214,8 @@ struct ParquetCursor {
   int64_t file_row_lo = INT64_MIN, file_row_hi = INT64_MAX;  // the same for file_row_number
   int64_t limit_remaining = -1;      // rows still to return, OFFSET included (-1: no LIMIT)
   std::unique_ptr<RowGroupPruner> pruner;  // for the current file
-  FormatBuffer format_buffer;
+  FormatBuffer format_buffer;        // its `dates` is `dates`
+  DateTextCache dates;               // DATE text of xColumn and the row filters
   ScanStats stats;
   bool stats_pending = false;        // a scan began whose stats are not recorded yet
   int64_t row_end = 0;               // end (exclusive) of the rows to visit in the row group
@@ -847,6 +847,7 @@ int Open(sqlite3_vtab* vtab, sqlite3_vtab_cursor** out) {
     auto cursor = std::make_unique<ParquetCursor>();
     std::memset(&cursor->base, 0, sizeof(cursor->base));
     cursor->states.resize(table->file_columns.size());
+    cursor->format_buffer.dates = &cursor->dates;
     *out = &cursor.release()->base;
     return SQLITE_OK;
   } catch (const std::bad_alloc&) {
@@ -1475,7 +1476,7 @@ int NestedColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ct
     sqlite3_result_null(ctx);
     return SQLITE_OK;
   }
-  return ResultValue(ctx, mapping, state->batch, value, &cursor->text, &state->dates);
+  return ResultValue(ctx, mapping, state->batch, value, &cursor->text, &cursor->dates);
 }
 
 // Sets the result to the value of `state`'s column in the cursor's row, which lies in the
@@ -1483,7 +1484,7 @@ int NestedColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ct
 inline int ResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnMapping& mapping, ColumnState* state) {
   if (!state->dense) return ResultSparseCell(cursor, ctx, mapping, state);
   const size_t index = static_cast<size_t>(cursor->row - state->batch_first_row);
-  return ResultValue(ctx, mapping, state->batch, index, &cursor->text, &state->dates);
+  return ResultValue(ctx, mapping, state->batch, index, &cursor->text, &cursor->dates);
 }
 
 // xColumn when the column's batch does not hold the cursor's row: decode it first.

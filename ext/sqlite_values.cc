@@ -1,11 +1,11 @@
 // Conversion of decoded Parquet values to SQLite values (see sqlite_values.h).
 #include "ext/sqlite_values.h"
 
-#include <climits>
 #include <cstring>
 #include <exception>
 #include <new>
 
+#include "ext/sql_value.h"
 #include "format/logical_values.h"
 
 namespace sqlite_parquet {
@@ -85,31 +85,6 @@ parquet::EpochUnit EpochUnitOf(TimestampForm form) {
 }
 
 }  // namespace
-
-const char* DateTextCache::Format(int32_t days, size_t* length) {
-  if (!entries_) {
-    entries_.reset(new Entry[kEntries]);
-    for (size_t i = 0; i < kEntries; i++) entries_[i].days = INT32_MIN;
-  }
-  Entry& entry = entries_[static_cast<uint32_t>(days) % kEntries];
-  if (entry.days == days) {
-    *length = 10;
-    return entry.text;
-  }
-  char text[sizeof other_];
-  const size_t n = parquet::FormatDate(days, text);
-  if (n == 10) {
-    std::memcpy(entry.text, text, 10);
-    entry.text[10] = '\0';
-    entry.days = days;
-    *length = 10;
-    return entry.text;
-  }
-  std::memcpy(other_, text, n);
-  other_[n] = '\0';
-  *length = n;
-  return other_;
-}
 
 int ResultValue(sqlite3_context* ctx, const ColumnMapping& m, const parquet::ColumnBatch& batch, size_t index,
                 std::string* scratch, DateTextCache* dates) {

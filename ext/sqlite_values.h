@@ -2,8 +2,6 @@
 // column_mapping.h and the README's type-mapping table).
 #pragma once
 
-#include <cstdint>
-#include <memory>
 #include <string>
 
 #include "ext/column_mapping.h"
@@ -15,24 +13,7 @@ namespace sqlite_parquet {
 // The subtype SQLite's JSON functions recognise on TEXT values ('J').
 inline constexpr int kJsonSubtype = 74;
 
-// The text of the DATE values one column formatted recently, by day: a direct-mapped table
-// of 4096 entries (64 KiB, allocated on first use), so 4096 consecutive days never evict
-// each other. A column's dates repeat (a few thousand distinct days in millions of rows),
-// so most rows copy ten bytes instead of running the calendar computation.
-class DateTextCache {
- public:
-  // The text of `days` (NUL-terminated, valid until the next call) and its length.
-  const char* Format(int32_t days, size_t* length);
-
- private:
-  static constexpr size_t kEntries = 4096;
-  struct Entry {
-    int32_t days;   // INT32_MIN: empty (its text is longer than ten characters, never cached)
-    char text[12];  // YYYY-MM-DD and a NUL
-  };
-  std::unique_ptr<Entry[]> entries_;
-  char other_[64];  // dates outside years 0000..9999
-};
+class DateTextCache;  // sql_value.h
 
 // Sets the result of `ctx` to value `index` of `batch` (an index into the batch's non-null
 // values), converted as `mapping` prescribes. `scratch` is reused for formatted text.
