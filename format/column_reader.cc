@@ -125,6 +125,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     offset_index_tried_ = false;
     data_page_index_ = -1;
     dictionary_pages_seen_ = 0;
+    levels_exact_ = true;
     row_starts_consumed_ = 0;
     page_ordinal_ = -1;
     levels_seen_ = 0;
@@ -227,9 +228,21 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
         if (skipped < n - 1) return skipped;
         return (page_levels_left_ > 0 || NextDataPage()) ? n : n - 1;
       }
+      // The n-th row start ahead begins row `target`. JumpToRow moves to its page when that
+      // lies beyond, or back to the chunk's start when the offset index proved unusable.
+      const int64_t before = row_starts_consumed_;
+      int64_t base = before;
+      if (before >= 0 && n > 1) {
+        const int64_t target = before + static_cast<int64_t>(n) - 1;
+        JumpToRow(target);
+        if (row_starts_consumed_ != before) {
+          base = row_starts_consumed_;
+          n = static_cast<size_t>(target - base) + 1;
+        }
+      }
       size_t found = SkipToRowStartRepeated(n);
       if (row_starts_consumed_ >= 0) row_starts_consumed_ += static_cast<int64_t>(found == n ? n - 1 : found);
-      return found;
+      return static_cast<size_t>(static_cast<int64_t>(found) + base - before);
     } catch (const ParquetError& e) {
       throw ParquetError(Context() + ": " + e.what());
     }
@@ -451,14 +464,14 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       }
       data_page_index_++;
       levels_seen_ += static_cast<int64_t>(page_levels_left_);
-      if (levels_seen_ > meta_->num_values) {
+      if (levels_exact_ && levels_seen_ > meta_->num_values) {
         throw ParquetError("data pages hold more values than the column chunk's num_values " +
                            std::to_string(meta_->num_values));
       }
       if (page_levels_left_ == 0) continue;
       return true;
     }
-    if (levels_seen_ != meta_->num_values) {
+    if (levels_exact_ && levels_seen_ != meta_->num_values) {
       throw ParquetError("data pages hold " + std::to_string(levels_seen_) +
                          " values but the column chunk's num_values is " + std::to_string(meta_->num_values));
     }
@@ -467,7 +480,6 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
 
   // The chunk's offset index, read on first need when the options allow (flat columns only).
   const OffsetIndex* OffsetIndexForJumps() {
-    if (descriptor_->max_repetition_level != 0) return nullptr;
     if (!offset_index_ && !offset_index_tried_ && options_.use_offset_index) {
       offset_index_tried_ = true;
       const ColumnChunk& chunk = file_.row_group(row_group_).columns[static_cast<size_t>(column_)];
@@ -484,9 +496,14 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     return offset_index_.get();
   }
 
-  // In a flat column, moves to the start of the page holding row `target` when the offset
-  // index shows that page lies beyond the current one, without reading the pages between.
-  // Returns false (and does nothing) when there is no such jump to make.
+  // Moves to the start of the page holding row `target` when the offset index shows that
+  // page lies beyond the current one, without reading the pages between. Returns false (and
+  // does nothing) when there is no such jump to make. With an offset index, pages begin at
+  // row boundaries (parquet.thrift, PageLocation.first_row_index): in a column with
+  // repetition the landing page must start with repetition level 0 (else the reader starts
+  // the chunk over without the index: row_starts_consumed_ is 0 again and false is
+  // returned), and from there on the chunk's level count is no longer checked (the skipped
+  // pages' counts are unknown). first_row_index itself is trusted, as other readers do.
   bool JumpToRow(int64_t target) {
     const OffsetIndex* index = OffsetIndexForJumps();
     if (index == nullptr || index->page_locations.empty()) return false;
@@ -499,9 +516,20 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     // Page k must lie beyond the current page (and beyond the next one when the current
     // page is finished: that one comes next anyway).
     if (k <= data_page_index_ || (k == data_page_index_ + 1 && page_levels_left_ == 0)) return false;
+    // Never back over bytes already passed (an index that disagrees with the pages walked),
+    // nor outside the chunk's data (an index given through SetOffsetIndex is not validated).
+    const int64_t landing = pages[static_cast<size_t>(k)].offset;
+    if (landing < 0 || static_cast<uint64_t>(landing) < next_page_offset_ ||
+        static_cast<uint64_t>(landing) >= data_end_ || pages[0].offset > landing) {
+      return false;
+    }
     if (data_page_index_ < 0) {
       // Nothing read yet: the pages before the first data page (the dictionary) are needed.
       while (next_page_offset_ < static_cast<uint64_t>(pages[0].offset)) {
+        if (next_page_offset_ >= chunk_end_) {
+          throw ParquetError("offset index puts the first data page at offset " + std::to_string(pages[0].offset) +
+                             ", past the column chunk's end " + std::to_string(chunk_end_));
+        }
         ReadPageHeader();
         if (header_.type == PageType::DICTIONARY_PAGE) {
           dictionary_pages_seen_++;
@@ -517,8 +545,14 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     const int64_t expected_rows = (static_cast<size_t>(k) + 1 < pages.size() ? pages[static_cast<size_t>(k) + 1].first_row_index
                                                                            : file_.row_group_num_rows(row_group_)) -
                                   pages[static_cast<size_t>(k)].first_row_index;
+    const bool flat = descriptor_->max_repetition_level == 0;
     next_page_offset_ = static_cast<uint64_t>(pages[static_cast<size_t>(k)].offset);
-    levels_seen_ = pages[static_cast<size_t>(k)].first_row_index;
+    if (flat) {
+      levels_seen_ = pages[static_cast<size_t>(k)].first_row_index;
+    } else {
+      levels_seen_ = 0;
+      levels_exact_ = false;
+    }
     data_page_index_ = k - 1;
     page_ordinal_ = dictionary_pages_seen_ + static_cast<int>(k) - 1;
     page_levels_left_ = 0;
@@ -529,13 +563,36 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     if (page_end > next_page_offset_) {
       Fetch(next_page_offset_, static_cast<size_t>(page_end - next_page_offset_), std::max(chunk_end_, page_end), 0);
     }
-    if (!NextDataPage() || data_page_index_ != k || static_cast<int64_t>(page_levels_left_) != expected_rows) {
+    const bool landed = NextDataPage() && data_page_index_ == k;
+    if (flat && (!landed || static_cast<int64_t>(page_levels_left_) != expected_rows)) {
       throw ParquetError("offset index page " + std::to_string(k) + " at offset " +
                          std::to_string(pages[static_cast<size_t>(k)].offset) + " should hold " +
                          std::to_string(expected_rows) + " rows, the page there holds " +
-                         std::to_string(page_levels_left_));
+                         std::to_string(landed ? page_levels_left_ : 0));
     }
-    row_starts_consumed_ = LevelsConsumed();
+    if (!flat) {
+      bool row_start = false;
+      if (landed) {
+        if (header_.type == PageType::DATA_PAGE_V2) {
+          row_start = header_.data_page_header_v2->num_rows == expected_rows;
+        }
+        if (row_start || header_.type == PageType::DATA_PAGE) {
+          LoadPage();  // page k holds the target: it is read anyway
+          int16_t first = -1;
+          LevelDecoder probe = rep_decoder_;
+          probe.DecodeExactly(&first, 1, "repetition");
+          row_start = first == 0;
+        }
+      }
+      if (!row_start) {
+        // Pages that do not begin at row boundaries (some writers split rows across v1
+        // pages): forget the offset index and start the chunk over, to walk it page by page.
+        Reset(row_group_);
+        offset_index_tried_ = true;
+        return false;
+      }
+    }
+    row_starts_consumed_ = pages[static_cast<size_t>(k)].first_row_index;
     return true;
   }
 
@@ -830,6 +887,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   int dictionary_pages_seen_ = 0;
   int page_ordinal_ = -1;            // index of the current page within the chunk (for messages)
   int64_t levels_seen_ = 0;          // sum of num_values of the data pages met so far
+  bool levels_exact_ = true;         // false after a jump in a repeated column (see JumpToRow)
 
   PageHeader header_;                // the current page
   uint64_t page_offset_ = 0;         // where its header starts in the file

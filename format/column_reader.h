@@ -11,9 +11,11 @@
 // header, grown when it is larger than the first read, then the body), so memory stays at
 // about one page plus the dictionary. A page body is read and decompressed only when
 // something is read from it: skipping a whole page costs one page-header read and parse.
-// With an offset index (options.use_offset_index, or SetOffsetIndex), a skip in a column
-// without repetition jumps straight to the page holding the target row, reading neither
-// the headers nor the bodies of the pages in between.
+// With an offset index (options.use_offset_index, or SetOffsetIndex), Skip in a column
+// without repetition, and SkipToRowStart / SkipRows / SeekToRow in any column, jump straight
+// to the page holding the target row, reading neither the headers nor the bodies of the
+// pages in between. (Pages begin at row boundaries when an offset index is written; a
+// landing page that does not is an error.)
 #pragma once
 
 #include <cstddef>
@@ -30,9 +32,8 @@ namespace parquet {
 
 struct ColumnReaderOptions {
   bool verify_crc = true;  // check page CRCs when the writer stored them
-  // When a skip goes past the end of the current page of a column without repetition, read
-  // the chunk's offset index (once per chunk, only then) and jump over whole pages without
-  // reading them. An offset index that fails validation is ignored (pages are then walked
+  // When a skip goes past the end of the current page, read the chunk's offset index (once
+  // per chunk, only then) and jump over whole pages without reading them. An offset index that fails validation is ignored (pages are then walked
   // header by header, as without one). SetOffsetIndex supplies one already read.
   bool use_offset_index = true;
 };
@@ -141,7 +142,8 @@ class ColumnChunkReader {
   // finishes a row the reader stands inside of. Data page v2 pages not yet begun whose
   // num_rows row starts all lie before the n-th are skipped without decompression; v1 pages
   // are decompressed to read their repetition levels (their values are skipped undecoded
-  // where the encoding allows).
+  // where the encoding allows) unless the offset index lets the reader jump over them
+  // (when next_row() is known).
   virtual size_t SkipToRowStart(size_t n) = 0;
 
   // Skips n whole rows from a row start (after Make, Reset or a previous SkipRows), stopping
@@ -158,7 +160,7 @@ class ColumnChunkReader {
   // calls ending on a row boundary, which is every batch of a column without repetition).
   // A row behind the current one is a ParquetError (the reader only goes forward).
   // Whole pages before the target are skipped without being read when an offset index is
-  // available (column without repetition), else without being decompressed where possible.
+  // available, else without being decompressed where possible.
   int64_t SeekToRow(int64_t row);
 
   // Rows begun so far in this chunk (slots consumed whose repetition level is 0): at a row

@@ -18,9 +18,8 @@
 //
 // Rows of a page: page i holds rows [first_row_index[i], first_row_index[i + 1]) (the last
 // page up to the row group's num_rows). This is what the spec guarantees for every column
-// (pages begin at row boundaries when an offset index is written), but ColumnChunkReader only
-// uses offset indexes to jump over pages of columns without repetition (see column_reader.h);
-// for repeated columns RowRangesOfPages is still right as a row selection.
+// (pages begin at row boundaries when an offset index is written), repeated columns
+// included; ColumnChunkReader checks it on every page it jumps to (see column_reader.h).
 #pragma once
 
 #include <cstdint>
