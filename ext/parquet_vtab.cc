@@ -198,8 +198,11 @@ struct ColumnState {
   int row_group = -1;           // row group the reader is positioned in
   parquet::ColumnBatch batch;   // the slots [batch_first_row, batch_first_row + batch.num_levels)
   int64_t batch_first_row = 0;  // row (within the row group) of slot 0 of the batch
+  int64_t batch_end = 0;        // batch_first_row + batch.num_levels
   size_t slot = 0;              // slot the value cursor stands at
   size_t value = 0;             // index into the batch's values of the first value at or after `slot`
+  int16_t max_def = 0;          // the leaf column's maximum definition level
+  bool dense = true;            // the batch has no nulls: a slot is its own value index
 
   // Nested fields: rows are assembled from all the field's leaf columns and rendered as
   // JSON; the text of the last row rendered is kept for repeated xColumn calls.
@@ -223,7 +226,8 @@ struct ParquetCursor {
   int64_t file_row_lo = INT64_MIN, file_row_hi = INT64_MAX;  // the same for file_row_number
   int64_t limit_remaining = -1;      // rows still to return, OFFSET included (-1: no LIMIT)
   std::unique_ptr<RowGroupPruner> pruner;  // for the current file
-  FormatBuffer format_buffer;
+  FormatBuffer format_buffer;        // its `dates` is `dates`
+  DateTextCache dates;               // DATE text of xColumn and the row filters
   ScanStats stats;
   bool stats_pending = false;        // a scan began whose stats are not recorded yet
   int64_t row_end = 0;               // end (exclusive) of the rows to visit in the row group
@@ -860,6 +864,7 @@ int Open(sqlite3_vtab* vtab, sqlite3_vtab_cursor** out) {
     auto cursor = std::make_unique<ParquetCursor>();
     std::memset(&cursor->base, 0, sizeof(cursor->base));
     cursor->states.resize(table->file_columns.size());
+    cursor->format_buffer.dates = &cursor->dates;
     *out = &cursor.release()->base;
     return SQLITE_OK;
   } catch (const std::bad_alloc&) {
@@ -1269,8 +1274,19 @@ int Filter(sqlite3_vtab_cursor* base, int, const char* idx_str, int argc, sqlite
 
 int Next(sqlite3_vtab_cursor* base) {
   ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
+  // The common case of a scan: the next row lies in the current range of the row group and
+  // nothing is tested per row (no row filters, no LIMIT, no interrupt check due). The
+  // columns are positioned lazily by xColumn.
+  const int64_t row = ++cursor->row;
+  if (cursor->group_entered && cursor->limit_remaining < 0 && cursor->row_filters.empty() &&
+      cursor->rowid_filters.empty() && cursor->file_row_filters.empty() &&
+      row < cursor->ranges.range(cursor->range_index).end && cursor->rows_since_probe + 1 < 65536) {
+    cursor->rows_since_probe++;
+    cursor->stats.rows_decoded++;
+    cursor->stats.rows_returned++;
+    return SQLITE_OK;
+  }
   try {
-    cursor->row++;
     Advance(cursor, *TableOf(base));
     return SQLITE_OK;
   } catch (const ScanInterrupted&) {
@@ -1300,46 +1316,55 @@ int Rowid(sqlite3_vtab_cursor* base, sqlite3_int64* rowid) {
   }
 }
 
-// Positions `state` on the cursor's current row; returns the value index of that row in the
-// batch, or -1 when the row is NULL.
-int64_t PositionColumn(ParquetCursor* cursor, const ParquetTable& table, int leaf, ColumnState* state) {
-  const parquet::ParquetFileReader& file = *cursor->file;
+[[noreturn, gnu::cold, gnu::noinline]] void ThrowShortColumn(const ParquetCursor* cursor, int leaf) {
+  throw parquet::ParquetError(cursor->file->Describe(cursor->row_group, leaf) +
+                              ": column has fewer values than the row group's " +
+                              std::to_string(cursor->rows_in_group) + " rows");
+}
+
+// The slow part of PositionColumn: (re)opens the column's reader on the cursor's row group
+// and decodes the batch holding the cursor's row, skipping the rows before it undecoded.
+[[gnu::noinline]] void LoadBatch(ParquetCursor* cursor, const ParquetTable& table, int leaf, ColumnState* state) {
   if (state->row_group != cursor->row_group) {
     if (!state->reader) {
       parquet::ColumnReaderOptions options;
       options.verify_crc = table.options.verify_crc;
-      state->reader = parquet::ColumnChunkReader::Make(file, cursor->row_group, leaf, options);
+      state->reader = parquet::ColumnChunkReader::Make(*cursor->file, cursor->row_group, leaf, options);
     } else {
       state->reader->Reset(cursor->row_group);
     }
     state->row_group = cursor->row_group;
+    state->max_def = state->reader->descriptor().max_definition_level;
     state->batch.num_levels = 0;
     state->batch.num_values = 0;
     state->batch_first_row = 0;
-    state->slot = 0;
-    state->value = 0;
+    state->batch_end = 0;
   }
   const int64_t row = cursor->row;
-  int64_t batch_end = state->batch_first_row + static_cast<int64_t>(state->batch.num_levels);
-  if (row >= batch_end) {
-    if (row > batch_end) {
-      size_t gap = static_cast<size_t>(row - batch_end);
-      if (state->reader->Skip(gap) != gap) {
-        throw parquet::ParquetError(file.Describe(cursor->row_group, leaf) + ": column has fewer values than the row group's " +
-                                    std::to_string(cursor->rows_in_group) + " rows");
-      }
-    }
-    if (state->reader->ReadBatch(kBatchSlots, &state->batch) == 0) {
-      throw parquet::ParquetError(file.Describe(cursor->row_group, leaf) + ": column has fewer values than the row group's " +
-                                  std::to_string(cursor->rows_in_group) + " rows");
-    }
-    state->batch_first_row = row;
-    state->slot = 0;
-    state->value = 0;
+  if (row < state->batch_end) return;
+  if (row > state->batch_end) {
+    const size_t gap = static_cast<size_t>(row - state->batch_end);
+    if (state->reader->Skip(gap) != gap) ThrowShortColumn(cursor, leaf);
   }
+  if (state->reader->ReadBatch(kBatchSlots, &state->batch) == 0) ThrowShortColumn(cursor, leaf);
+  state->batch_first_row = row;
+  state->batch_end = row + static_cast<int64_t>(state->batch.num_levels);
+  state->slot = 0;
+  state->value = 0;
+  state->dense = state->max_def == 0 || state->batch.num_values == state->batch.num_levels;
+}
+
+// Positions `state` on the cursor's current row; returns the value index of that row in the
+// batch, or -1 when the row is NULL. Rows only move forward within a row group, so the
+// common case is a row inside the current batch: one comparison, and the slot is the value
+// index when the batch has no nulls; otherwise definition levels are counted from the
+// previous position (each slot once per batch).
+inline int64_t PositionColumn(ParquetCursor* cursor, const ParquetTable& table, int leaf, ColumnState* state) {
+  const int64_t row = cursor->row;
+  if (state->row_group != cursor->row_group || row >= state->batch_end) LoadBatch(cursor, table, leaf, state);
   const size_t slot = static_cast<size_t>(row - state->batch_first_row);
-  const int16_t max_def = state->reader->descriptor().max_definition_level;
-  if (max_def == 0) return static_cast<int64_t>(slot);
+  if (state->dense) return static_cast<int64_t>(slot);
+  const int16_t max_def = state->max_def;
   const int16_t* def = state->batch.def_levels.data();
   size_t value = state->value;
   for (size_t j = state->slot; j < slot; j++) value += (def[j] == max_def);
@@ -1401,45 +1426,34 @@ int NestedColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ct
   return SQLITE_OK;
 }
 
-int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
-  ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
-  ParquetTable* table = TableOf(base);
-  if (column >= table->hive_column()) {
-    if (column == table->filename_column()) {
-      const std::string& path = table->files[cursor->file_index];
-      sqlite3_result_text64(ctx, path.data(), path.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
-    } else if (column == table->file_row_number_column()) {
-      sqlite3_result_int64(ctx, RowInFile(cursor));
-    } else {
-      const size_t key = static_cast<size_t>(column - table->hive_column());
-      const HiveValue& value = table->hive_values[cursor->file_index][key];
-      if (value.is_null) {
-        sqlite3_result_null(ctx);
-      } else if (table->hive_keys[key].type == HiveType::kInteger) {
-        sqlite3_result_int64(ctx, value.integer);
-      } else if (table->hive_keys[key].type == HiveType::kReal) {
-        sqlite3_result_double(ctx, value.real);
-      } else {
-        sqlite3_result_text64(ctx, value.text.data(), value.text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
-      }
-    }
-    return SQLITE_OK;
-  }
-  const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(column)];
-  if (mapping.kind != ValueKind::kNested && (mapping.leaf_column < 0 || mapping.kind == ValueKind::kNull)) {
-    sqlite3_result_null(ctx);
-    return SQLITE_OK;
-  }
-  try {
-    ColumnState& state = cursor->states[static_cast<size_t>(column)];
-    if (mapping.kind == ValueKind::kNested) return NestedColumn(cursor, table, ctx, mapping, &state);
-    int64_t index = PositionColumn(cursor, *table, mapping.leaf_column, &state);
-    if (index < 0) {
+// xColumn for the hidden columns and the hive partition keys.
+[[gnu::noinline]] int FileConstantColumn(ParquetCursor* cursor, const ParquetTable* table, sqlite3_context* ctx,
+                                         int column) {
+  if (column == table->filename_column()) {
+    const std::string& path = table->files[cursor->file_index];
+    sqlite3_result_text64(ctx, path.data(), path.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+  } else if (column == table->file_row_number_column()) {
+    sqlite3_result_int64(ctx, RowInFile(cursor));
+  } else {
+    const size_t key = static_cast<size_t>(column - table->hive_column());
+    const HiveValue& value = table->hive_values[cursor->file_index][key];
+    if (value.is_null) {
       sqlite3_result_null(ctx);
+    } else if (table->hive_keys[key].type == HiveType::kInteger) {
+      sqlite3_result_int64(ctx, value.integer);
+    } else if (table->hive_keys[key].type == HiveType::kReal) {
+      sqlite3_result_double(ctx, value.real);
     } else {
-      ResultValue(ctx, mapping, state.batch, static_cast<size_t>(index), &cursor->text);
+      sqlite3_result_text64(ctx, value.text.data(), value.text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
     }
-    return SQLITE_OK;
+  }
+  return SQLITE_OK;
+}
+
+// xColumn's error path: the message goes to the table and to the result.
+[[gnu::noinline, gnu::cold]] int ColumnError(sqlite3_vtab_cursor* base, sqlite3_context* ctx) {
+  try {
+    throw;
   } catch (const std::bad_alloc&) {
     sqlite3_result_error_nomem(ctx);
     return SQLITE_NOMEM;
@@ -1448,6 +1462,77 @@ int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
     sqlite3_result_error(ctx, e.what(), -1);
     return SQLITE_ERROR;
   }
+}
+
+// xColumn for a column whose value is not a plain leaf value: nested JSON, or always NULL.
+[[gnu::noinline]] int OtherColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ctx,
+                                  const ColumnMapping& mapping, ColumnState* state) {
+  if (mapping.kind != ValueKind::kNested) {
+    sqlite3_result_null(ctx);
+    return SQLITE_OK;
+  }
+  try {
+    return NestedColumn(cursor, table, ctx, mapping, state);
+  } catch (...) {
+    return ColumnError(&cursor->base, ctx);
+  }
+}
+
+// ResultCell for a batch with nulls: counts definition levels from the previous position
+// (each slot once per batch).
+[[gnu::noinline]] int ResultSparseCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnMapping& mapping,
+                                       ColumnState* state) {
+  const size_t slot = static_cast<size_t>(cursor->row - state->batch_first_row);
+  const int16_t max_def = state->max_def;
+  const int16_t* def = state->batch.def_levels.data();
+  size_t value = state->value;
+  for (size_t j = state->slot; j < slot; j++) value += (def[j] == max_def);
+  state->slot = slot;
+  state->value = value;
+  if (def[slot] != max_def) {
+    sqlite3_result_null(ctx);
+    return SQLITE_OK;
+  }
+  return ResultValue(ctx, mapping, state->batch, value, &cursor->text, &cursor->dates);
+}
+
+// Sets the result to the value of `state`'s column in the cursor's row, which lies in the
+// loaded batch.
+inline int ResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnMapping& mapping, ColumnState* state) {
+  if (!state->dense) return ResultSparseCell(cursor, ctx, mapping, state);
+  const size_t index = static_cast<size_t>(cursor->row - state->batch_first_row);
+  return ResultValue(ctx, mapping, state->batch, index, &cursor->text, &cursor->dates);
+}
+
+// xColumn when the column's batch does not hold the cursor's row: decode it first.
+[[gnu::noinline]] int LoadAndResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnMapping& mapping,
+                                        ColumnState* state) {
+  try {
+    LoadBatch(cursor, *TableOf(&cursor->base), mapping.leaf_column, state);
+  } catch (...) {
+    return ColumnError(&cursor->base, ctx);
+  }
+  return ResultCell(cursor, ctx, mapping, state);
+}
+
+// Called once per cell. The hot path is two comparisons (a plain leaf column whose
+// decoded batch holds the row), an index and a tail call to the conversion
+// (sqlite_values.h); everything else is out of line.
+int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
+  ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
+  // One mapping per file column: past them come the partition keys and hidden columns.
+  if (static_cast<size_t>(column) >= cursor->mappings.size()) [[unlikely]] {
+    return FileConstantColumn(cursor, TableOf(base), ctx, column);
+  }
+  const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(column)];
+  ColumnState* state = &cursor->states[static_cast<size_t>(column)];
+  if (mapping.leaf_column < 0 || mapping.kind == ValueKind::kNull) [[unlikely]] {
+    return OtherColumn(cursor, TableOf(base), ctx, mapping, state);
+  }
+  if (state->row_group != cursor->row_group || cursor->row >= state->batch_end) [[unlikely]] {
+    return LoadAndResultCell(cursor, ctx, mapping, state);
+  }
+  return ResultCell(cursor, ctx, mapping, state);
 }
 
 sqlite3_module parquet_module = {

@@ -53,7 +53,13 @@ parquet::EpochUnit EpochUnitOf(TimestampForm form) {
 
 bool DateValue(const ColumnMapping& m, int32_t days, FormatBuffer* buffer, SqlValue* out) {
   if (m.timestamp_form == TimestampForm::kText) {
-    *out = SqlValue::Text(std::string_view(buffer->text, parquet::FormatDate(days, buffer->text)));
+    if (buffer->dates) {
+      size_t n = 0;
+      const char* text = buffer->dates->Format(days, &n);
+      *out = SqlValue::Text(std::string_view(text, n));
+    } else {
+      *out = SqlValue::Text(std::string_view(buffer->text, parquet::FormatDate(days, buffer->text)));
+    }
     return true;
   }
   if (m.timestamp_form == TimestampForm::kJulianDay) {
@@ -286,6 +292,32 @@ bool StatisticsSqlValue(const ColumnMapping& m, const parquet::StatisticsValue& 
       return TimestampValue(m, stat.integer, buffer, out) && FourDigitYear(*out);
     default: return false;
   }
+}
+
+const char* DateTextCache::Format(int32_t days, size_t* length) {
+  if (!entries_) {
+    entries_.reset(new Entry[kEntries]);
+    // An empty entry holds a day of another slot, so no lookup matches it.
+    for (size_t i = 0; i < kEntries; i++) entries_[i].days = static_cast<int32_t>(i + 1);
+  }
+  Entry& entry = entries_[static_cast<uint32_t>(days) % kEntries];
+  if (entry.days == days) {
+    *length = 10;
+    return entry.text;
+  }
+  char text[sizeof other_];
+  const size_t n = parquet::FormatDate(days, text);
+  if (n == 10) {
+    std::memcpy(entry.text, text, 10);
+    entry.text[10] = '\0';
+    entry.days = days;
+    *length = 10;
+    return entry.text;
+  }
+  std::memcpy(other_, text, n);
+  other_[n] = '\0';
+  *length = n;
+  return other_;
 }
 
 }  // namespace sqlite_parquet

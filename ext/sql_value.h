@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -60,11 +61,33 @@ enum class ValueClass : uint8_t { kNull, kNumeric, kText, kBlob };
 ValueClass ValueClassOfDeclaredType(const std::string& declared_type);
 ValueClass ValueClassOfKind(const ColumnMapping& mapping);
 
+// The text of DATE values formatted recently (a scan's, for xColumn and the row filters), by
+// day: a direct-mapped table of 4096 entries (64 KiB, allocated on first use), so 4096
+// consecutive days never evict each other. Dates repeat (a few thousand distinct days in
+// millions of rows), so most rows copy ten bytes instead of running the calendar
+// computation.
+class DateTextCache {
+ public:
+  // The text of `days` (NUL-terminated, valid until the next call) and its length.
+  const char* Format(int32_t days, size_t* length);
+
+ private:
+  static constexpr size_t kEntries = 4096;
+  struct Entry {
+    int32_t days;
+    char text[12];  // YYYY-MM-DD and a NUL
+  };
+  std::unique_ptr<Entry[]> entries_;
+  char other_[64];  // dates outside years 0000..9999
+};
+
 // Buffer for values formatted as text (dates, timestamps, ...), big enough for any of them
-// except decimals as text, which use `scratch`.
+// except decimals as text, which use `scratch`. With `dates` set, DATE text comes from that
+// cache instead of `text`.
 struct FormatBuffer {
   char text[64];
   std::string scratch;
+  DateTextCache* dates = nullptr;
 };
 
 // The value xColumn gives for value `index` of `batch` (an index into its non-null values)

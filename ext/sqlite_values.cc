@@ -2,7 +2,10 @@
 #include "ext/sqlite_values.h"
 
 #include <cstring>
+#include <exception>
+#include <new>
 
+#include "ext/sql_value.h"
 #include "format/logical_values.h"
 
 namespace sqlite_parquet {
@@ -24,6 +27,18 @@ void ResultText(sqlite3_context* ctx, const char* text, size_t length) {
   sqlite3_result_text64(ctx, text, length, SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
+// Text this file formatted into `buffer` (capacity kFormatCapacity): never has an embedded
+// NUL, so it is terminated in place and given with length -1 without a copy or a scan.
+constexpr size_t kFormatCapacity = 64;
+void ResultFormatted(sqlite3_context* ctx, char* buffer, size_t length) {
+  if (length >= kFormatCapacity) {
+    sqlite3_result_text64(ctx, buffer, length, SQLITE_TRANSIENT, SQLITE_UTF8);
+    return;
+  }
+  buffer[length] = '\0';
+  sqlite3_result_text(ctx, buffer, -1, SQLITE_TRANSIENT);
+}
+
 void ResultTemporal(sqlite3_context* ctx, TimestampForm form, bool ok, int64_t epoch, double julian) {
   if (form == TimestampForm::kJulianDay) {
     sqlite3_result_double(ctx, julian);
@@ -42,29 +57,56 @@ parquet::EpochUnit EpochUnitOf(TimestampForm form) {
   }
 }
 
+// DECIMAL as exact text (decimal_as=text), in `scratch`; the only conversion that allocates.
+[[gnu::noinline]] int ResultDecimalText(sqlite3_context* ctx, const ColumnMapping& m, const parquet::ColumnBatch& batch,
+                                        size_t index, std::string* scratch) {
+  try {
+    size_t n = 0;
+    if (m.kind == ValueKind::kDecimalBytes) {
+      const parquet::ByteArray& v = batch.values<parquet::ByteArray>()[index];
+      const size_t capacity = parquet::DecimalTextCapacity(v.len, m.decimal_scale);
+      if (scratch->size() < capacity) scratch->resize(capacity);
+      n = parquet::FormatDecimalBigEndian(v.ptr, v.len, m.decimal_scale, scratch->data(), capacity);
+    } else {
+      const int64_t unscaled = m.kind == ValueKind::kDecimalInt32 ? batch.values<int32_t>()[index]
+                                                                  : batch.values<int64_t>()[index];
+      scratch->resize(parquet::DecimalTextCapacity(8, m.decimal_scale));
+      n = parquet::FormatDecimal(unscaled, m.decimal_scale, scratch->data());
+    }
+    ResultText(ctx, scratch->data(), n);
+    return SQLITE_OK;
+  } catch (const std::bad_alloc&) {
+    sqlite3_result_error_nomem(ctx);
+    return SQLITE_NOMEM;
+  } catch (const std::exception& e) {
+    sqlite3_result_error(ctx, e.what(), -1);
+    return SQLITE_ERROR;
+  }
+}
+
 }  // namespace
 
-void ResultValue(sqlite3_context* ctx, const ColumnMapping& m, const parquet::ColumnBatch& batch, size_t index,
-                 std::string* scratch) {
+int ResultValue(sqlite3_context* ctx, const ColumnMapping& m, const parquet::ColumnBatch& batch, size_t index,
+                std::string* scratch, DateTextCache* dates) {
   using parquet::ByteArray;
-  char buffer[64];
+  char buffer[kFormatCapacity];
   switch (m.kind) {
     case ValueKind::kNull:
     case ValueKind::kNested:
       sqlite3_result_null(ctx);
-      return;
+      return SQLITE_OK;
     case ValueKind::kBoolean:
       sqlite3_result_int(ctx, batch.values<bool>()[index] ? 1 : 0);
-      return;
+      return SQLITE_OK;
     case ValueKind::kInt32:
       sqlite3_result_int64(ctx, batch.values<int32_t>()[index]);
-      return;
+      return SQLITE_OK;
     case ValueKind::kUInt32:
       sqlite3_result_int64(ctx, static_cast<uint32_t>(batch.values<int32_t>()[index]));
-      return;
+      return SQLITE_OK;
     case ValueKind::kInt64:
       sqlite3_result_int64(ctx, batch.values<int64_t>()[index]);
-      return;
+      return SQLITE_OK;
     case ValueKind::kUInt64: {
       uint64_t v = static_cast<uint64_t>(batch.values<int64_t>()[index]);
       if (v <= static_cast<uint64_t>(INT64_MAX)) {
@@ -72,25 +114,25 @@ void ResultValue(sqlite3_context* ctx, const ColumnMapping& m, const parquet::Co
       } else {
         sqlite3_result_double(ctx, static_cast<double>(v));
       }
-      return;
+      return SQLITE_OK;
     }
     case ValueKind::kFloat:
       sqlite3_result_double(ctx, batch.values<float>()[index]);
-      return;
+      return SQLITE_OK;
     case ValueKind::kDouble:
       sqlite3_result_double(ctx, batch.values<double>()[index]);
-      return;
+      return SQLITE_OK;
     case ValueKind::kFloat16: {
       const ByteArray& v = batch.values<ByteArray>()[index];
       sqlite3_result_double(ctx, parquet::HalfToDouble(static_cast<uint16_t>(v.ptr[0] | (v.ptr[1] << 8))));
-      return;
+      return SQLITE_OK;
     }
     case ValueKind::kText:
     case ValueKind::kJson: {
       const ByteArray& v = batch.values<ByteArray>()[index];
       ResultText(ctx, reinterpret_cast<const char*>(v.ptr), v.len);
       if (m.kind == ValueKind::kJson) sqlite3_result_subtype(ctx, kJsonSubtype);
-      return;
+      return SQLITE_OK;
     }
     case ValueKind::kBlob: {
       const ByteArray& v = batch.values<ByteArray>()[index];
@@ -99,47 +141,41 @@ void ResultValue(sqlite3_context* ctx, const ColumnMapping& m, const parquet::Co
       } else {
         sqlite3_result_blob64(ctx, v.ptr, v.len, SQLITE_TRANSIENT);
       }
-      return;
+      return SQLITE_OK;
     }
     case ValueKind::kUuid: {
       size_t n = parquet::FormatUuid(batch.values<ByteArray>()[index].ptr, buffer);
-      ResultText(ctx, buffer, n);
-      return;
+      ResultFormatted(ctx, buffer, n);
+      return SQLITE_OK;
     }
     case ValueKind::kInterval: {
       size_t n = parquet::FormatInterval(batch.values<ByteArray>()[index].ptr, buffer);
-      ResultText(ctx, buffer, n);
-      return;
+      ResultFormatted(ctx, buffer, n);
+      return SQLITE_OK;
     }
     case ValueKind::kDecimalInt32:
     case ValueKind::kDecimalInt64: {
+      if (m.decimal_as_text) return ResultDecimalText(ctx, m, batch, index, scratch);
       int64_t unscaled = m.kind == ValueKind::kDecimalInt32 ? batch.values<int32_t>()[index]
                                                             : batch.values<int64_t>()[index];
-      if (m.decimal_as_text) {
-        scratch->resize(parquet::DecimalTextCapacity(8, m.decimal_scale));
-        size_t n = parquet::FormatDecimal(unscaled, m.decimal_scale, scratch->data());
-        ResultText(ctx, scratch->data(), n);
-      } else {
-        sqlite3_result_double(ctx, parquet::DecimalToDouble(unscaled, m.decimal_scale));
-      }
-      return;
+      sqlite3_result_double(ctx, parquet::DecimalToDouble(unscaled, m.decimal_scale));
+      return SQLITE_OK;
     }
     case ValueKind::kDecimalBytes: {
+      if (m.decimal_as_text) return ResultDecimalText(ctx, m, batch, index, scratch);
       const ByteArray& v = batch.values<ByteArray>()[index];
-      if (m.decimal_as_text) {
-        size_t capacity = parquet::DecimalTextCapacity(v.len, m.decimal_scale);
-        if (scratch->size() < capacity) scratch->resize(capacity);
-        size_t n = parquet::FormatDecimalBigEndian(v.ptr, v.len, m.decimal_scale, scratch->data(), capacity);
-        ResultText(ctx, scratch->data(), n);
-      } else {
-        sqlite3_result_double(ctx, parquet::DecimalBigEndianToDouble(v.ptr, v.len, m.decimal_scale));
-      }
-      return;
+      sqlite3_result_double(ctx, parquet::DecimalBigEndianToDouble(v.ptr, v.len, m.decimal_scale));
+      return SQLITE_OK;
     }
     case ValueKind::kDate: {
       int32_t days = batch.values<int32_t>()[index];
       if (m.timestamp_form == TimestampForm::kText) {
-        ResultText(ctx, buffer, parquet::FormatDate(days, buffer));
+        if (dates) {
+          size_t n = 0;
+          sqlite3_result_text(ctx, dates->Format(days, &n), -1, SQLITE_TRANSIENT);
+        } else {
+          ResultFormatted(ctx, buffer, parquet::FormatDate(days, buffer));
+        }
       } else {
         int64_t epoch = 0;
         bool ok = m.timestamp_form != TimestampForm::kJulianDay &&
@@ -147,18 +183,18 @@ void ResultValue(sqlite3_context* ctx, const ColumnMapping& m, const parquet::Co
         ResultTemporal(ctx, m.timestamp_form, ok, epoch,
                        m.timestamp_form == TimestampForm::kJulianDay ? parquet::DateToJulianDay(days) : 0);
       }
-      return;
+      return SQLITE_OK;
     }
     case ValueKind::kTime32:
-      ResultText(ctx, buffer, parquet::FormatTime(batch.values<int32_t>()[index], m.time_unit, buffer));
-      return;
+      ResultFormatted(ctx, buffer, parquet::FormatTime(batch.values<int32_t>()[index], m.time_unit, buffer));
+      return SQLITE_OK;
     case ValueKind::kTime64:
-      ResultText(ctx, buffer, parquet::FormatTime(batch.values<int64_t>()[index], m.time_unit, buffer));
-      return;
+      ResultFormatted(ctx, buffer, parquet::FormatTime(batch.values<int64_t>()[index], m.time_unit, buffer));
+      return SQLITE_OK;
     case ValueKind::kTimestamp: {
       int64_t v = batch.values<int64_t>()[index];
       if (m.timestamp_form == TimestampForm::kText) {
-        ResultText(ctx, buffer, parquet::FormatTimestamp(v, m.time_unit, buffer));
+        ResultFormatted(ctx, buffer, parquet::FormatTimestamp(v, m.time_unit, buffer));
       } else {
         int64_t epoch = 0;
         bool ok = m.timestamp_form != TimestampForm::kJulianDay &&
@@ -166,12 +202,12 @@ void ResultValue(sqlite3_context* ctx, const ColumnMapping& m, const parquet::Co
         ResultTemporal(ctx, m.timestamp_form, ok, epoch,
                        m.timestamp_form == TimestampForm::kJulianDay ? parquet::TimestampToJulianDay(v, m.time_unit) : 0);
       }
-      return;
+      return SQLITE_OK;
     }
     case ValueKind::kInt96Timestamp: {
       const parquet::Int96& v = batch.values<parquet::Int96>()[index];
       if (m.timestamp_form == TimestampForm::kText) {
-        ResultText(ctx, buffer, parquet::FormatInt96Timestamp(v, buffer));
+        ResultFormatted(ctx, buffer, parquet::FormatInt96Timestamp(v, buffer));
       } else {
         int64_t epoch = 0;
         bool ok = m.timestamp_form != TimestampForm::kJulianDay &&
@@ -179,10 +215,11 @@ void ResultValue(sqlite3_context* ctx, const ColumnMapping& m, const parquet::Co
         ResultTemporal(ctx, m.timestamp_form, ok, epoch,
                        m.timestamp_form == TimestampForm::kJulianDay ? parquet::Int96ToJulianDay(v) : 0);
       }
-      return;
+      return SQLITE_OK;
     }
   }
   sqlite3_result_null(ctx);
+  return SQLITE_OK;
 }
 
 }  // namespace sqlite_parquet

@@ -13,9 +13,14 @@ namespace sqlite_parquet {
 // The subtype SQLite's JSON functions recognise on TEXT values ('J').
 inline constexpr int kJsonSubtype = 74;
 
+class DateTextCache;  // sql_value.h
+
 // Sets the result of `ctx` to value `index` of `batch` (an index into the batch's non-null
 // values), converted as `mapping` prescribes. `scratch` is reused for formatted text.
-void ResultValue(sqlite3_context* ctx, const ColumnMapping& mapping, const parquet::ColumnBatch& batch,
-                 size_t index, std::string* scratch);
+// Does not throw: returns SQLITE_OK, or the error code it set as the result (SQLITE_NOMEM,
+// SQLITE_ERROR), so xColumn can return its value directly.
+// `dates`, when given, serves DATE values as text (see DateTextCache).
+int ResultValue(sqlite3_context* ctx, const ColumnMapping& mapping, const parquet::ColumnBatch& batch,
+                size_t index, std::string* scratch, DateTextCache* dates = nullptr);
 
 }  // namespace sqlite_parquet

@@ -132,6 +132,22 @@ TEST_CASE("FormatDate / ParseDate round trip over a wide sample") {
   }
 }
 
+TEST_CASE("FormatDate: every day of years 0..9999 (the fast path) and its edges round-trip") {
+  CHECK(Date(-719469) == "0000-02-29");  // year 0 is a leap year; before the fast path's start
+  CHECK(Date(-719468) == "0000-03-01");
+  CHECK(Date(2932836) == "9999-11-01");
+  std::string previous;
+  for (int32_t days = -719528; days <= 2932897; days += 1) {
+    const std::string text = Date(days);
+    int32_t parsed = 0;
+    if (!ParseDate(text, &parsed) || parsed != days || (days <= 2932896 && text.size() != 10) ||
+        (days <= 2932896 && text <= previous)) {
+      FAIL("day " << days << " formats as " << text << " after " << previous);
+    }
+    previous = text;
+  }
+}
+
 TEST_CASE("ParseDate rejects malformed and impossible dates") {
   int32_t days = 0;
   CHECK(ParseDate("2000-02-29", &days));

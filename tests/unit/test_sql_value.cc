@@ -3,9 +3,12 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <climits>
 #include <limits>
+#include <string>
 
 #include "ext/sql_value.h"
+#include "format/logical_values.h"
 
 using namespace parquet;
 using namespace sqlite_parquet;
@@ -113,4 +116,39 @@ TEST_CASE("column values as sql values follow the mapping") {
   ColumnMapping timestamp = Mapping(ValueKind::kTimestamp, "TEXT TIMESTAMP_MILLIS");
   REQUIRE(ColumnSqlValue(timestamp, batch, 1, &buffer, &v));
   CHECK(v.bytes == "1970-01-01 00:00:00.007");
+}
+
+TEST_CASE("DateTextCache gives FormatDate's text for every day, hits, evictions and long dates alike") {
+  DateTextCache cache;
+  char expected[64];
+  // Days 4096 apart share a slot; the first lookups of slots 1.. meet the initial entries;
+  // INT32_MIN and INT32_MAX are dates outside years 0000..9999 (longer text, not cached).
+  const int32_t days[] = {INT32_MIN, 2, 0, 1, 4096, 1, 4097, 4097, -4096, 0, 2932896, 2932897, INT32_MIN, INT32_MAX, -719528, 4095};
+  for (int round = 0; round < 2; round++) {
+    for (int32_t d : days) {
+      size_t n = 0;
+      const char* text = cache.Format(d, &n);
+      const size_t expected_length = parquet::FormatDate(d, expected);
+      REQUIRE(n == expected_length);
+      CHECK(std::string(text, n) == std::string(expected, expected_length));
+      CHECK(text[n] == '\0');
+    }
+  }
+  // A wide sweep with repeats, as a scan sees them.
+  for (int32_t d = -30000; d < 30000; d += 7) {
+    for (int32_t repeat : {d, d + 4096 * 3, d}) {
+      size_t n = 0;
+      const char* text = cache.Format(repeat, &n);
+      const size_t expected_length = parquet::FormatDate(repeat, expected);
+      if (std::string(text, n) != std::string(expected, expected_length)) FAIL("day " << repeat << ": " << text);
+    }
+  }
+  // With the cache in a FormatBuffer, a DATE value's text comes from it.
+  FormatBuffer buffer;
+  buffer.dates = &cache;
+  ColumnMapping m = Mapping(ValueKind::kDate, "TEXT DATE");
+  SqlValue v;
+  REQUIRE(StatisticsSqlValue(m, StatisticsValue::Integer(Type::INT32, 11016), ValueComparison::kSignedInteger, &buffer, &v));
+  CHECK(v.type == SqlValue::Type::kText);
+  CHECK(v.bytes == "2000-02-29");
 }
