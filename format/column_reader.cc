@@ -71,11 +71,25 @@ class LevelDecoder {
     bit_packed_ = true;
     legacy_.Reset(data, size, bit_width, num_values);
   }
+  // The column's maximum level: a stream whose bit width can hold larger values is checked
+  // against it (a corrupt level above the maximum would otherwise read as a null).
+  void SetMaxLevel(int16_t max_level) {
+    max_level_ = max_level;
+    check_max_ = max_level != (1 << BitWidth(max_level)) - 1;
+  }
   void DecodeExactly(int16_t* out, size_t n, const char* what) {
     size_t got = bit_packed_ ? legacy_.Decode(out, n) : hybrid_.Decode(out, n);
     if (got != n) {
       throw ParquetError(std::string(what) + " levels end after " + std::to_string(got) + " of " +
                          std::to_string(n) + " values");
+    }
+    if (check_max_) {
+      int16_t highest = 0;
+      for (size_t i = 0; i < n; i++) highest = std::max(highest, out[i]);
+      if (highest > max_level_) {
+        throw ParquetError(std::string(what) + " level " + std::to_string(highest) +
+                           " is above the column's maximum " + std::to_string(max_level_));
+      }
     }
   }
   void SkipExactly(size_t n, const char* what) {
@@ -88,6 +102,8 @@ class LevelDecoder {
 
  private:
   bool bit_packed_ = false;
+  bool check_max_ = false;
+  int16_t max_level_ = 0;
   RleBitPackedDecoder hybrid_;
   BitPackedLevelDecoder legacy_;
 };
@@ -100,6 +116,8 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     descriptor_ = &file.schema().column(column);
     def_bit_width_ = BitWidth(descriptor_->max_definition_level);
     rep_bit_width_ = BitWidth(descriptor_->max_repetition_level);
+    def_decoder_.SetMaxLevel(descriptor_->max_definition_level);
+    rep_decoder_.SetMaxLevel(descriptor_->max_repetition_level);
   }
 
   void Reset(int row_group) override {

@@ -230,6 +230,22 @@ std::map<std::string, std::string> MakeCorruptFiles() {
     std::string chunk = Serialize(header) + std::string(1024, '\0') + DataPage(1, 2, "\x08\x00", Encoding::RLE_DICTIONARY);
     files["dictionary_2g_values.parquet"] = OneColumnFile(chunk, CompressionCodec::UNCOMPRESSED, 1);
   }
+  // A definition level above the column's maximum (2, in a 2-bit stream that can hold 3):
+  // four slots of level 3, which must not read as nulls.
+  {
+    std::string levels = Uleb(4 << 1) + std::string(1, '\x03');
+    std::string body = Le32(static_cast<uint32_t>(levels.size())) + levels;
+    files["def_level_above_max.parquet"] = OneColumnFile(
+        DataPage(4, static_cast<int32_t>(body.size()), body), CompressionCodec::UNCOMPRESSED, 4, kOptional,
+        [](FileMetaData& m) {
+          SchemaElement group;
+          group.name = "g";
+          group.repetition_type = FieldRepetitionType::OPTIONAL;
+          group.num_children = 1;
+          m.schema = {Root(1), group, Int32Leaf("v", FieldRepetitionType::OPTIONAL)};
+          m.row_groups[0].columns[0].meta_data->path_in_schema = {"g", "v"};
+        });
+  }
   // Negative sizes.
   {
     PageHeader header;

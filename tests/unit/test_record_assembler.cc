@@ -960,14 +960,15 @@ TEST_CASE("record assembler: corrupt levels end in errors") {
     CHECK(ReadJson(*file, 0) == std::vector<std::string>{"[[1,null],[],[2]]", "[]"});
   }
   SUBCASE("a definition level above the column's maximum") {
-    // Levels of width 3 can hold 6 and 7, above the maximum 5.
+    // Levels of width 3 can hold 6 and 7, above the maximum 5 (the column reader catches it
+    // before the assembler does, naming the page).
     auto file = HandBuiltFile(ListOfLists(), kListOfListsPath, {{{0}, {7}, {}}}, 1, 2, 3);
-    CHECK_THROWS_WITH_AS(ReadJson(*file, 0), doctest::Contains("definition level 7 exceeds the column's maximum 5"),
+    CHECK_THROWS_WITH_AS(ReadJson(*file, 0), doctest::Contains("page 0: definition level 7 is above the column's maximum 5"),
                          ParquetError);
   }
   SUBCASE("a repetition level above the column's maximum") {
     auto file = HandBuiltFile(ListOfLists(), kListOfListsPath, {{{0, 3}, {5, 5}, {1, 2}}}, 1, 2, 3);
-    CHECK_THROWS_WITH_AS(ReadJson(*file, 0), doctest::Contains("repetition level 3 exceeds the column's maximum 2"),
+    CHECK_THROWS_WITH_AS(ReadJson(*file, 0), doctest::Contains("page 0: repetition level 3 is above the column's maximum 2"),
                          ParquetError);
   }
   SUBCASE("more rows than the row group says") {
