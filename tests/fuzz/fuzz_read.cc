@@ -2,8 +2,10 @@
 // Opens the footer and schema, then for every row group and top-level field reads every
 // value: flat columns through ColumnChunkReader, nested fields (lists, maps, structs,
 // VARIANT groups) through RecordAssembler and the JSON renderer of the extension. Also
-// decodes each chunk's statistics, page index and bloom filter. Malformed files must end
-// in ParquetError.
+// decodes each chunk's statistics, page index and bloom filter. Files are opened with the
+// fixed keys of parquet-testing's 128-bit encrypted files (footer kf, column keys kc1/kc2;
+// the seeds include those files), so the decryption of every module type is fuzzed too.
+// Malformed files must end in ParquetError.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -15,6 +17,7 @@
 #include "ext/nested_json.h"
 #include "format/bloom_filter.h"
 #include "format/column_reader.h"
+#include "format/encryption.h"
 #include "format/error.h"
 #include "format/file_reader.h"
 #include "format/metadata.h"
@@ -106,7 +109,13 @@ void ReadChunkExtras(const parquet::ParquetFileReader& file, int row_group, int 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::unique_ptr<parquet::ParquetFileReader> file;
   try {
-    file = parquet::ParquetFileReader::Open(parquet::OpenMemoryFile(data, size, "fuzz.parquet"));
+    static const parquet::FileDecryptionProperties* const keys = [] {
+      auto* properties = new parquet::FileDecryptionProperties;
+      properties->footer_key = "0123456789012345";
+      properties->column_keys = {{"double_field", "1234567890123450"}, {"float_field", "1234567890123451"}};
+      return properties;
+    }();
+    file = parquet::ParquetFileReader::Open(parquet::OpenMemoryFile(data, size, "fuzz.parquet"), keys);
   } catch (const parquet::ParquetError& error) {
     Note(error);
     return 0;

@@ -194,7 +194,11 @@ int main(int argc, char** argv) {
   for (int i = 2; i < argc; i++) {
     std::error_code error;
     for (const auto& entry : fs::recursive_directory_iterator(argv[i], error)) {
-      if (entry.is_regular_file() && entry.path().extension() == ".parquet") files.push_back(entry.path());
+      const std::string name = entry.path().filename().string();
+      const bool encrypted = name.size() > 18 && name.compare(name.size() - 18, 18, ".parquet.encrypted") == 0;
+      if (entry.is_regular_file() && (entry.path().extension() == ".parquet" || encrypted)) {
+        files.push_back(entry.path());
+      }
     }
   }
   std::sort(files.begin(), files.end());
