@@ -33,29 +33,13 @@
 #include "format/file_reader.h"
 #include "format/file_writer.h"
 #include "format/metadata.h"
+#include "tests/unit/temp_dir.h"
 
 namespace parquet {
 namespace {
 
 // A fresh directory under the system temp dir, removed with everything in it at the end.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "file_writer_test_XXXXXX").string();
-    std::vector<char> buffer(pattern.begin(), pattern.end());
-    buffer.push_back('\0');
-    REQUIRE(mkdtemp(buffer.data()) != nullptr);
-    path_ = buffer.data();
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  std::string File(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using test_support::TempDir;
 
 // ---------------------------------------------------------------------------------------
 // Schemas.

@@ -25,6 +25,7 @@
 #include "format/metadata.h"
 #include "format/page_index.h"
 #include "format/row_ranges.h"
+#include "tests/unit/temp_dir.h"
 
 namespace parquet {
 namespace {
@@ -125,24 +126,7 @@ TEST_CASE("row ranges: set operations and lookups agree with a bitset on random 
 // ---------------------------------------------------------------------------------------
 // Files written by our writer.
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "page_index_test_XXXXXX").string();
-    std::vector<char> buffer(pattern.begin(), pattern.end());
-    buffer.push_back('\0');
-    REQUIRE(mkdtemp(buffer.data()) != nullptr);
-    path_ = buffer.data();
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  std::string File(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using test_support::TempDir;
 
 SchemaElement Root(int children) {
   SchemaElement element;

@@ -23,6 +23,7 @@
 #include "format/file_writer.h"
 #include "format/json_text.h"
 #include "format/record_assembler.h"
+#include "tests/unit/temp_dir.h"
 
 using namespace parquet;
 using sqlite_parquet::MappingOptions;
@@ -33,24 +34,7 @@ namespace {
 using R = FieldRepetitionType;
 
 // A fresh directory under the system temp dir, removed with everything in it at the end.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "record_assembler_test_XXXXXX").string();
-    std::vector<char> buffer(pattern.begin(), pattern.end());
-    buffer.push_back('\0');
-    REQUIRE(mkdtemp(buffer.data()) != nullptr);
-    path_ = buffer.data();
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  std::string File(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using test_support::TempDir;
 
 SchemaElement Group(const std::string& name, int children, std::optional<R> repetition,
                     std::optional<ConvertedType> converted = std::nullopt) {
