@@ -10,66 +10,12 @@
 
 namespace sqlite_parquet {
 
-using parquet::ConvertedType;
 using parquet::LogicalType;
 using parquet::SchemaNode;
 using parquet::TimeUnit;
 using parquet::Type;
 
 namespace {
-
-// The logical meaning of a leaf, normalised from LogicalType or ConvertedType.
-struct Annotation {
-  LogicalType::Kind kind = LogicalType::Kind::UNRECOGNIZED;  // UNRECOGNIZED = none
-  int32_t scale = 0;
-  int32_t precision = 0;
-  TimeUnit unit = TimeUnit::MILLIS;
-  bool is_signed = true;
-  int bit_width = 0;
-  bool interval = false;  // ConvertedType INTERVAL has no LogicalType
-};
-
-Annotation AnnotationOf(const SchemaNode& node) {
-  Annotation a;
-  if (node.logical_type.has_value() && node.logical_type->kind != LogicalType::Kind::UNRECOGNIZED) {
-    const LogicalType& t = *node.logical_type;
-    a.kind = t.kind;
-    a.scale = t.decimal_scale;
-    a.precision = t.decimal_precision;
-    a.unit = t.time_unit;
-    a.is_signed = t.int_is_signed;
-    a.bit_width = t.int_bit_width;
-    return a;
-  }
-  if (!node.converted_type.has_value()) return a;
-  switch (*node.converted_type) {
-    case ConvertedType::UTF8: a.kind = LogicalType::Kind::STRING; break;
-    case ConvertedType::ENUM: a.kind = LogicalType::Kind::ENUM; break;
-    case ConvertedType::JSON: a.kind = LogicalType::Kind::JSON; break;
-    case ConvertedType::BSON: a.kind = LogicalType::Kind::BSON; break;
-    case ConvertedType::DECIMAL:
-      a.kind = LogicalType::Kind::DECIMAL;
-      a.scale = node.scale;
-      a.precision = node.precision;
-      break;
-    case ConvertedType::DATE: a.kind = LogicalType::Kind::DATE; break;
-    case ConvertedType::TIME_MILLIS: a.kind = LogicalType::Kind::TIME; a.unit = TimeUnit::MILLIS; break;
-    case ConvertedType::TIME_MICROS: a.kind = LogicalType::Kind::TIME; a.unit = TimeUnit::MICROS; break;
-    case ConvertedType::TIMESTAMP_MILLIS: a.kind = LogicalType::Kind::TIMESTAMP; a.unit = TimeUnit::MILLIS; break;
-    case ConvertedType::TIMESTAMP_MICROS: a.kind = LogicalType::Kind::TIMESTAMP; a.unit = TimeUnit::MICROS; break;
-    case ConvertedType::UINT_8: a.kind = LogicalType::Kind::INTEGER; a.is_signed = false; a.bit_width = 8; break;
-    case ConvertedType::UINT_16: a.kind = LogicalType::Kind::INTEGER; a.is_signed = false; a.bit_width = 16; break;
-    case ConvertedType::UINT_32: a.kind = LogicalType::Kind::INTEGER; a.is_signed = false; a.bit_width = 32; break;
-    case ConvertedType::UINT_64: a.kind = LogicalType::Kind::INTEGER; a.is_signed = false; a.bit_width = 64; break;
-    case ConvertedType::INT_8: a.kind = LogicalType::Kind::INTEGER; a.bit_width = 8; break;
-    case ConvertedType::INT_16: a.kind = LogicalType::Kind::INTEGER; a.bit_width = 16; break;
-    case ConvertedType::INT_32: a.kind = LogicalType::Kind::INTEGER; a.bit_width = 32; break;
-    case ConvertedType::INT_64: a.kind = LogicalType::Kind::INTEGER; a.bit_width = 64; break;
-    case ConvertedType::INTERVAL: a.interval = true; break;
-    default: break;  // MAP, LIST, MAP_KEY_VALUE annotate groups
-  }
-  return a;
-}
 
 const char* UnitName(TimeUnit unit) {
   switch (unit) {
@@ -136,9 +82,10 @@ ColumnMapping MapLeaf(const parquet::Schema& schema, int node_index, const Mappi
   const SchemaNode& node = schema.node(node_index);
   m.leaf_column = node.leaf_index;
   const Type physical = *node.physical_type;
-  const Annotation a = AnnotationOf(node);
+  // kind UNRECOGNIZED: no annotation.
+  const LogicalType logical = parquet::EffectiveLogicalType(node).value_or(LogicalType{});
   using Kind = LogicalType::Kind;
-  switch (a.kind) {
+  switch (logical.kind) {
     case Kind::UNKNOWN:
       m.kind = ValueKind::kNull;
       m.declared_type = "";
@@ -147,7 +94,7 @@ ColumnMapping MapLeaf(const parquet::Schema& schema, int node_index, const Mappi
     case Kind::ENUM:
       if (physical == Type::BYTE_ARRAY || physical == Type::FIXED_LEN_BYTE_ARRAY) {
         m.kind = ValueKind::kText;
-        m.declared_type = a.kind == Kind::ENUM ? "TEXT ENUM" : "TEXT";
+        m.declared_type = logical.kind == Kind::ENUM ? "TEXT ENUM" : "TEXT";
         return m;
       }
       break;
@@ -163,7 +110,7 @@ ColumnMapping MapLeaf(const parquet::Schema& schema, int node_index, const Mappi
     case Kind::GEOGRAPHY:
       if (physical == Type::BYTE_ARRAY) {
         m.kind = ValueKind::kBlob;
-        m.declared_type = a.kind == Kind::BSON ? "BLOB BSON" : a.kind == Kind::GEOMETRY ? "BLOB GEOMETRY" : "BLOB GEOGRAPHY";
+        m.declared_type = logical.kind == Kind::BSON ? "BLOB BSON" : logical.kind == Kind::GEOMETRY ? "BLOB GEOMETRY" : "BLOB GEOGRAPHY";
         return m;
       }
       break;
@@ -188,10 +135,10 @@ ColumnMapping MapLeaf(const parquet::Schema& schema, int node_index, const Mappi
       else if (physical == Type::BYTE_ARRAY || physical == Type::FIXED_LEN_BYTE_ARRAY) kind = ValueKind::kDecimalBytes;
       else break;
       m.kind = kind;
-      m.decimal_scale = a.scale;
+      m.decimal_scale = logical.decimal_scale;
       m.decimal_as_text = options.decimal_as_text;
       m.declared_type = std::string(options.decimal_as_text ? "TEXT" : "REAL") + " DECIMAL(" +
-                        std::to_string(a.precision) + "," + std::to_string(a.scale) + ")";
+                        std::to_string(logical.decimal_precision) + "," + std::to_string(logical.decimal_scale) + ")";
       return m;
     }
     case Kind::DATE:
@@ -203,40 +150,40 @@ ColumnMapping MapLeaf(const parquet::Schema& schema, int node_index, const Mappi
       }
       break;
     case Kind::TIME:
-      if (physical == Type::INT32 && a.unit == TimeUnit::MILLIS) {
+      if (physical == Type::INT32 && logical.time_unit == TimeUnit::MILLIS) {
         m.kind = ValueKind::kTime32;
-      } else if (physical == Type::INT64 && a.unit != TimeUnit::MILLIS) {
+      } else if (physical == Type::INT64 && logical.time_unit != TimeUnit::MILLIS) {
         m.kind = ValueKind::kTime64;
       } else {
         break;
       }
-      m.time_unit = a.unit;
-      m.declared_type = std::string("TEXT TIME_") + UnitName(a.unit);
+      m.time_unit = logical.time_unit;
+      m.declared_type = std::string("TEXT TIME_") + UnitName(logical.time_unit);
       return m;
     case Kind::TIMESTAMP:
       if (physical == Type::INT64) {
         m.kind = ValueKind::kTimestamp;
-        m.time_unit = a.unit;
+        m.time_unit = logical.time_unit;
         m.timestamp_form = options.timestamp_form;
         m.declared_type = TemporalDeclaredType(options.timestamp_form,
-                                               std::string("TIMESTAMP_") + UnitName(a.unit));
+                                               std::string("TIMESTAMP_") + UnitName(logical.time_unit));
         return m;
       }
       break;
     case Kind::INTEGER:
       if (physical == Type::INT32) {
-        m.kind = a.is_signed ? ValueKind::kInt32 : ValueKind::kUInt32;
+        m.kind = logical.int_is_signed ? ValueKind::kInt32 : ValueKind::kUInt32;
       } else if (physical == Type::INT64) {
-        m.kind = a.is_signed ? ValueKind::kInt64 : ValueKind::kUInt64;
+        m.kind = logical.int_is_signed ? ValueKind::kInt64 : ValueKind::kUInt64;
       } else {
         break;
       }
-      m.declared_type = a.is_signed ? "INTEGER" : "INTEGER UINT" + std::to_string(a.bit_width ? a.bit_width : 64);
+      m.declared_type = logical.int_is_signed ? "INTEGER" : "INTEGER UINT" + std::to_string(logical.int_bit_width ? logical.int_bit_width : 64);
       return m;
     default:
       break;
   }
-  if (a.interval && physical == Type::FIXED_LEN_BYTE_ARRAY && node.type_length == 12) {
+  if (parquet::IsInterval(node) && physical == Type::FIXED_LEN_BYTE_ARRAY && node.type_length == 12) {
     m.kind = ValueKind::kInterval;
     m.declared_type = "TEXT";  // "INTERVAL" would contain "INT" and turn the affinity to INTEGER
     return m;

@@ -161,4 +161,68 @@ Schema Schema::FromElements(const std::vector<SchemaElement>& elements) {
   return schema;
 }
 
+namespace {
+
+bool HasRecognizedLogicalType(const SchemaNode& node) {
+  return node.logical_type.has_value() && node.logical_type->kind != LogicalType::Kind::UNRECOGNIZED;
+}
+
+LogicalType OfKind(LogicalType::Kind kind) {
+  LogicalType t;
+  t.kind = kind;
+  return t;
+}
+
+LogicalType Temporal(LogicalType::Kind kind, TimeUnit unit) {
+  LogicalType t = OfKind(kind);
+  t.time_unit = unit;
+  t.is_adjusted_to_utc = true;  // what the legacy annotations mean (LogicalTypes.md)
+  return t;
+}
+
+LogicalType Integer(int8_t bit_width, bool is_signed) {
+  LogicalType t = OfKind(LogicalType::Kind::INTEGER);
+  t.int_bit_width = bit_width;
+  t.int_is_signed = is_signed;
+  return t;
+}
+
+}  // namespace
+
+std::optional<LogicalType> EffectiveLogicalType(const SchemaNode& node) {
+  using Kind = LogicalType::Kind;
+  if (HasRecognizedLogicalType(node)) return node.logical_type;
+  if (!node.converted_type.has_value()) return std::nullopt;
+  switch (*node.converted_type) {
+    case ConvertedType::UTF8: return OfKind(Kind::STRING);
+    case ConvertedType::ENUM: return OfKind(Kind::ENUM);
+    case ConvertedType::JSON: return OfKind(Kind::JSON);
+    case ConvertedType::BSON: return OfKind(Kind::BSON);
+    case ConvertedType::DECIMAL: {
+      LogicalType t = OfKind(Kind::DECIMAL);
+      t.decimal_scale = node.scale;
+      t.decimal_precision = node.precision;
+      return t;
+    }
+    case ConvertedType::DATE: return OfKind(Kind::DATE);
+    case ConvertedType::TIME_MILLIS: return Temporal(Kind::TIME, TimeUnit::MILLIS);
+    case ConvertedType::TIME_MICROS: return Temporal(Kind::TIME, TimeUnit::MICROS);
+    case ConvertedType::TIMESTAMP_MILLIS: return Temporal(Kind::TIMESTAMP, TimeUnit::MILLIS);
+    case ConvertedType::TIMESTAMP_MICROS: return Temporal(Kind::TIMESTAMP, TimeUnit::MICROS);
+    case ConvertedType::UINT_8: return Integer(8, false);
+    case ConvertedType::UINT_16: return Integer(16, false);
+    case ConvertedType::UINT_32: return Integer(32, false);
+    case ConvertedType::UINT_64: return Integer(64, false);
+    case ConvertedType::INT_8: return Integer(8, true);
+    case ConvertedType::INT_16: return Integer(16, true);
+    case ConvertedType::INT_32: return Integer(32, true);
+    case ConvertedType::INT_64: return Integer(64, true);
+    default: return std::nullopt;  // INTERVAL; MAP, LIST, MAP_KEY_VALUE annotate groups
+  }
+}
+
+bool IsInterval(const SchemaNode& node) {
+  return !HasRecognizedLogicalType(node) && node.converted_type == ConvertedType::INTERVAL;
+}
+
 }  // namespace parquet

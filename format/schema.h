@@ -44,6 +44,17 @@ struct SchemaNode {
   bool is_leaf() const { return physical_type.has_value(); }
 };
 
+// The annotation that decides what a node's values mean: its LogicalType when it has one
+// this reader recognizes, else the LogicalType its legacy ConvertedType stands for (DECIMAL
+// with the element's scale and precision, UINT_8 as INTEGER(8, unsigned), TIMESTAMP_MILLIS
+// as TIMESTAMP(MILLIS), ...). nullopt without either, and for ConvertedType INTERVAL (no
+// LogicalType exists for it; see IsInterval) and the group-only MAP, LIST, MAP_KEY_VALUE.
+// Whether the annotation fits the physical type is the caller's to check.
+std::optional<LogicalType> EffectiveLogicalType(const SchemaNode& node);
+
+// True for a node whose only annotation is the legacy ConvertedType INTERVAL.
+bool IsInterval(const SchemaNode& node);
+
 // Everything a column reader needs to know about one leaf column.
 struct ColumnDescriptor {
   int node = 0;                       // index into Schema::nodes()

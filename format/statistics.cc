@@ -77,57 +77,6 @@ TypeOrder OrderOfLogicalType(const LogicalType& logical, const SchemaNode& leaf)
   }
 }
 
-TypeOrder OrderOfConvertedType(ConvertedType converted, const SchemaNode& leaf) {
-  const Type physical = *leaf.physical_type;
-  TypeOrder t;
-  switch (converted) {
-    case ConvertedType::UTF8:
-    case ConvertedType::ENUM:
-    case ConvertedType::JSON:
-    case ConvertedType::BSON:
-      if (IsByteArray(physical)) t.order = ColumnSortOrder::kUnsigned;
-      return t;
-    case ConvertedType::DECIMAL:
-      if (IsInteger(physical)) {
-        t.order = ColumnSortOrder::kSigned;
-      } else if (IsByteArray(physical)) {
-        t.order = ColumnSortOrder::kSigned;
-        t.decimal = true;
-      }
-      return t;
-    case ConvertedType::DATE:
-    case ConvertedType::TIME_MILLIS:
-    case ConvertedType::INT_8:
-    case ConvertedType::INT_16:
-    case ConvertedType::INT_32:
-      if (physical == Type::INT32) t.order = ColumnSortOrder::kSigned;
-      return t;
-    case ConvertedType::TIME_MICROS:
-    case ConvertedType::TIMESTAMP_MILLIS:
-    case ConvertedType::TIMESTAMP_MICROS:
-    case ConvertedType::INT_64:
-      if (physical == Type::INT64) t.order = ColumnSortOrder::kSigned;
-      return t;
-    case ConvertedType::UINT_8:
-    case ConvertedType::UINT_16:
-    case ConvertedType::UINT_32:
-      if (physical == Type::INT32) {
-        t.order = ColumnSortOrder::kUnsigned;
-        t.unsigned_integer = true;
-      }
-      return t;
-    case ConvertedType::UINT_64:
-      if (physical == Type::INT64) {
-        t.order = ColumnSortOrder::kUnsigned;
-        t.unsigned_integer = true;
-      }
-      return t;
-    default:
-      // INTERVAL: undefined; MAP, LIST, MAP_KEY_VALUE annotate groups.
-      return t;
-  }
-}
-
 TypeOrder OrderOfPhysicalType(Type physical) {
   TypeOrder t;
   switch (physical) {
@@ -150,10 +99,9 @@ TypeOrder OrderOfPhysicalType(Type physical) {
 
 TypeOrder TypeOrderOf(const SchemaNode& leaf) {
   if (!leaf.physical_type.has_value()) return {};
-  if (leaf.logical_type.has_value() && leaf.logical_type->kind != Kind::UNRECOGNIZED) {
-    return OrderOfLogicalType(*leaf.logical_type, leaf);
-  }
-  if (leaf.converted_type.has_value()) return OrderOfConvertedType(*leaf.converted_type, leaf);
+  if (const auto logical = EffectiveLogicalType(leaf)) return OrderOfLogicalType(*logical, leaf);
+  // INTERVAL's order is undefined; MAP, LIST, MAP_KEY_VALUE do not belong on a leaf.
+  if (leaf.converted_type.has_value()) return {};
   return OrderOfPhysicalType(*leaf.physical_type);
 }
 

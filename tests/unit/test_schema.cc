@@ -125,3 +125,50 @@ TEST_CASE("schema: nesting up to the limit is accepted") {
   CHECK(schema.column(0).path.size() == static_cast<size_t>(kMaxSchemaDepth));
   CHECK(schema.column(0).max_definition_level == 1);
 }
+
+TEST_CASE("schema: the effective logical type of legacy converted types") {
+  SchemaNode node;
+  node.physical_type = Type::INT32;
+  CHECK_FALSE(EffectiveLogicalType(node).has_value());
+
+  node.converted_type = ConvertedType::UINT_16;
+  auto logical = EffectiveLogicalType(node);
+  REQUIRE(logical.has_value());
+  CHECK(logical->kind == LogicalType::Kind::INTEGER);
+  CHECK(logical->int_bit_width == 16);
+  CHECK_FALSE(logical->int_is_signed);
+
+  node.converted_type = ConvertedType::DECIMAL;
+  node.scale = 2;
+  node.precision = 9;
+  logical = EffectiveLogicalType(node);
+  REQUIRE(logical.has_value());
+  CHECK(logical->kind == LogicalType::Kind::DECIMAL);
+  CHECK(logical->decimal_scale == 2);
+  CHECK(logical->decimal_precision == 9);
+
+  node.physical_type = Type::INT64;
+  node.converted_type = ConvertedType::TIMESTAMP_MICROS;
+  logical = EffectiveLogicalType(node);
+  REQUIRE(logical.has_value());
+  CHECK(logical->kind == LogicalType::Kind::TIMESTAMP);
+  CHECK(logical->time_unit == TimeUnit::MICROS);
+  CHECK(logical->is_adjusted_to_utc);
+
+  // A recognized LogicalType wins over the converted type.
+  LogicalType date;
+  date.kind = LogicalType::Kind::DATE;
+  node.logical_type = date;
+  CHECK(EffectiveLogicalType(node)->kind == LogicalType::Kind::DATE);
+  // An unrecognized one falls back to the converted type.
+  node.logical_type = LogicalType{};
+  CHECK(EffectiveLogicalType(node)->kind == LogicalType::Kind::TIMESTAMP);
+
+  SchemaNode interval;
+  interval.physical_type = Type::FIXED_LEN_BYTE_ARRAY;
+  interval.type_length = 12;
+  interval.converted_type = ConvertedType::INTERVAL;
+  CHECK_FALSE(EffectiveLogicalType(interval).has_value());
+  CHECK(IsInterval(interval));
+  CHECK_FALSE(IsInterval(node));
+}
