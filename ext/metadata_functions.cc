@@ -76,6 +76,7 @@
 #include "format/column_reader.h"
 #include "format/error.h"
 #include "format/file_reader.h"
+#include "format/json_text.h"
 #include "format/metadata.h"
 #include "format/random_access_file.h"
 #include "format/statistics.h"
@@ -231,43 +232,24 @@ bool IsValidUtf8(const std::string& s) {
   return true;
 }
 
-// Appends `s` as a JSON string; bytes that are not valid UTF-8 become U+FFFD.
-void AppendJsonString(std::string* out, const std::string& s) {
-  static const char kHex[] = "0123456789abcdef";
-  *out += '"';
+// `s` with each byte that does not begin a valid UTF-8 sequence replaced by U+FFFD, so
+// key/value metadata of any bytes can go into a JSON document.
+std::string WithInvalidUtf8Replaced(const std::string& s) {
+  if (IsValidUtf8(s)) return s;
+  std::string out;
   size_t i = 0;
   while (i < s.size()) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x80) {
-      // Take the longest valid UTF-8 sequence starting here, else one replacement character.
-      size_t length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-      if (length > 1 && i + length <= s.size() && IsValidUtf8(s.substr(i, length))) {
-        out->append(s, i, length);
-        i += length;
-      } else {
-        *out += "\xEF\xBF\xBD";
-        i++;
-      }
-      continue;
+    const size_t length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    if (c < 0x80 || (length > 1 && i + length <= s.size() && IsValidUtf8(s.substr(i, length)))) {
+      out.append(s, i, length);
+      i += length;
+    } else {
+      out += "\xEF\xBF\xBD";
+      i++;
     }
-    switch (c) {
-      case '"': *out += "\\\""; break;
-      case '\\': *out += "\\\\"; break;
-      case '\n': *out += "\\n"; break;
-      case '\r': *out += "\\r"; break;
-      case '\t': *out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          *out += "\\u00";
-          *out += kHex[c >> 4];
-          *out += kHex[c & 15];
-        } else {
-          *out += static_cast<char>(c);
-        }
-    }
-    i++;
   }
-  *out += '"';
+  return out;
 }
 
 const char* TimeUnitName(parquet::TimeUnit unit) {
@@ -651,10 +633,10 @@ void MetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int colum
       for (size_t i = 0; i < meta->key_value_metadata->size(); i++) {
         const parquet::KeyValue& kv = (*meta->key_value_metadata)[i];
         if (i) json += ",";
-        AppendJsonString(&json, kv.key);
+        parquet::AppendJsonString(WithInvalidUtf8Replaced(kv.key), &json);
         json += ":";
         if (kv.value.has_value()) {
-          AppendJsonString(&json, *kv.value);
+          parquet::AppendJsonString(WithInvalidUtf8Replaced(*kv.value), &json);
         } else {
           json += "null";
         }
