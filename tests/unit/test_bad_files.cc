@@ -34,6 +34,7 @@
 #include "format/nested_schema.h"
 #include "format/record_assembler.h"
 #include "format/thrift_compact.h"
+#include "tests/unit/schema_elements.h"
 
 #ifndef PQ_SOURCE_DIR
 #define PQ_SOURCE_DIR "."
@@ -41,6 +42,9 @@
 
 namespace parquet {
 namespace {
+
+using test_support::LeafElement;
+using test_support::RootElement;
 
 constexpr double kMaxSeconds = 5.0;
 constexpr long kMaxMegabytes = 50;
@@ -59,27 +63,12 @@ std::string Assemble(const std::string& body, const std::string& footer) {
   return "PAR1" + body + footer + Le32(static_cast<uint32_t>(footer.size())) + "PAR1";
 }
 
-SchemaElement Root(int children) {
-  SchemaElement e;
-  e.name = "schema";
-  e.num_children = children;
-  return e;
-}
-
-SchemaElement Int32Leaf(const std::string& name, FieldRepetitionType repetition) {
-  SchemaElement e;
-  e.name = name;
-  e.type = Type::INT32;
-  e.repetition_type = repetition;
-  return e;
-}
-
 // A one-column file: `chunk` (page headers + bodies) as column "v" of one row group.
 std::string OneColumnFile(const std::string& chunk, CompressionCodec codec, int64_t num_values,
                           FieldRepetitionType repetition = FieldRepetitionType::REQUIRED,
                           const std::function<void(FileMetaData&)>& tweak = {}) {
   FileMetaData metadata;
-  metadata.schema = {Root(1), Int32Leaf("v", repetition)};
+  metadata.schema = {RootElement(1), LeafElement("v", repetition)};
   ColumnMetaData meta;
   meta.type = Type::INT32;
   meta.encodings = {Encoding::PLAIN};
@@ -242,7 +231,7 @@ std::map<std::string, std::string> MakeCorruptFiles() {
           group.name = "g";
           group.repetition_type = FieldRepetitionType::OPTIONAL;
           group.num_children = 1;
-          m.schema = {Root(1), group, Int32Leaf("v", FieldRepetitionType::OPTIONAL)};
+          m.schema = {RootElement(1), group, LeafElement("v", FieldRepetitionType::OPTIONAL)};
           m.row_groups[0].columns[0].meta_data->path_in_schema = {"g", "v"};
         });
   }
@@ -280,7 +269,7 @@ std::map<std::string, std::string> MakeCorruptFiles() {
   // A schema 100 groups deep.
   {
     FileMetaData metadata;
-    metadata.schema.push_back(Root(1));
+    metadata.schema.push_back(RootElement(1));
     for (int i = 0; i < 100; i++) {
       SchemaElement group;
       group.name = "g" + std::to_string(i);
@@ -288,7 +277,7 @@ std::map<std::string, std::string> MakeCorruptFiles() {
       group.num_children = 1;
       metadata.schema.push_back(group);
     }
-    metadata.schema.push_back(Int32Leaf("v", kOptional));
+    metadata.schema.push_back(LeafElement("v", kOptional));
     files["schema_100_deep.parquet"] = Assemble("", Serialize(metadata));
   }
   // Thrift bombs in the footer: structs nested 100000 deep, a list claiming 2^31 elements,

@@ -3,18 +3,14 @@
 #include <doctest/doctest.h>
 
 #include "ext/column_mapping.h"
+#include "tests/unit/schema_elements.h"
 
 using namespace parquet;
 using namespace sqlite_parquet;
 
 namespace {
 
-SchemaElement Root(int children) {
-  SchemaElement e;
-  e.name = "schema";
-  e.num_children = children;
-  return e;
-}
+using test_support::RootElement;
 
 SchemaElement Column(Type type, std::optional<LogicalType> logical = std::nullopt,
                      std::optional<ConvertedType> converted = std::nullopt, int32_t length = 0) {
@@ -35,7 +31,7 @@ LogicalType Logical(LogicalType::Kind kind) {
 }
 
 ColumnMapping Map(const SchemaElement& column, MappingOptions options = {}) {
-  Schema schema = Schema::FromElements({Root(1), column});
+  Schema schema = Schema::FromElements({RootElement(1), column});
   return MapTopLevelField(schema, 0, options);
 }
 
@@ -148,7 +144,7 @@ TEST_CASE("mapping: groups and repeated fields are nested") {
   group.repetition_type = FieldRepetitionType::OPTIONAL;
   SchemaElement repeated = Column(Type::INT32);
   repeated.repetition_type = FieldRepetitionType::REPEATED;
-  Schema schema = Schema::FromElements({Root(2), group, Column(Type::INT32), repeated});
+  Schema schema = Schema::FromElements({RootElement(2), group, Column(Type::INT32), repeated});
   CHECK(MapTopLevelField(schema, 0, {}).kind == ValueKind::kNested);
   CHECK(MapTopLevelField(schema, 0, {}).leaf_column == -1);
   CHECK(MapTopLevelField(schema, 1, {}).kind == ValueKind::kNested);

@@ -8,37 +8,18 @@
 
 #include "format/nested_schema.h"
 #include "format/schema.h"
+#include "tests/unit/schema_elements.h"
 
 using namespace parquet;
 
 namespace {
 
+using test_support::GroupElement;
+using test_support::LeafElement;
+using test_support::LogicalOfKind;
+using test_support::WithLogical;
+
 using R = FieldRepetitionType;
-
-SchemaElement Group(const std::string& name, int children, std::optional<R> repetition,
-                    std::optional<ConvertedType> converted = std::nullopt) {
-  SchemaElement e;
-  e.name = name;
-  e.num_children = children;
-  e.repetition_type = repetition;
-  e.converted_type = converted;
-  return e;
-}
-
-SchemaElement WithLogical(SchemaElement e, LogicalType::Kind kind) {
-  LogicalType t;
-  t.kind = kind;
-  e.logical_type = t;
-  return e;
-}
-
-SchemaElement Leaf(const std::string& name, R repetition, Type type = Type::INT32) {
-  SchemaElement e;
-  e.name = name;
-  e.type = type;
-  e.repetition_type = repetition;
-  return e;
-}
 
 // Compact text of a shape tree: value "v@D", struct "{name:...,...}@D",
 // list "[element]@D/E/R", map "<key,value>@D/E/R" (D = def_level, E = element_def_level,
@@ -83,93 +64,93 @@ std::string FieldText(const std::vector<SchemaElement>& elements, int field = 0)
 TEST_CASE("nested schema: the standard 3-level LIST, by ConvertedType or LogicalType") {
   // optional group a (LIST) { repeated group list { optional int32 element; } }
   std::vector<SchemaElement> converted = {
-      Group("m", 1, std::nullopt),
-      Group("a", 1, R::OPTIONAL, ConvertedType::LIST),
-      Group("list", 1, R::REPEATED),
-      Leaf("element", R::OPTIONAL),
+      GroupElement("m", 1, std::nullopt),
+      GroupElement("a", 1, R::OPTIONAL, ConvertedType::LIST),
+      GroupElement("list", 1, R::REPEATED),
+      LeafElement("element", R::OPTIONAL),
   };
   CHECK(FieldText(converted) == "[v@3]@1/2/1");
   std::vector<SchemaElement> logical = converted;
   logical[1].converted_type.reset();
-  logical[1] = WithLogical(logical[1], LogicalType::Kind::LIST);
+  logical[1] = WithLogical(logical[1], LogicalOfKind(LogicalType::Kind::LIST));
   CHECK(FieldText(logical) == "[v@3]@1/2/1");
   // Required list of required elements: never null, elements never null.
   std::vector<SchemaElement> required = {
-      Group("m", 1, std::nullopt),
-      Group("a", 1, R::REQUIRED, ConvertedType::LIST),
-      Group("list", 1, R::REPEATED),
-      Leaf("element", R::REQUIRED),
+      GroupElement("m", 1, std::nullopt),
+      GroupElement("a", 1, R::REQUIRED, ConvertedType::LIST),
+      GroupElement("list", 1, R::REPEATED),
+      LeafElement("element", R::REQUIRED),
   };
   CHECK(FieldText(required) == "[v@1]@0/1/1");
 }
 
 TEST_CASE("nested schema: legacy list rules 1 to 5") {
   SUBCASE("rule 1: a repeated primitive is the required element (2-level list)") {
-    CHECK(FieldText({Group("m", 1, std::nullopt), Group("my_list", 1, R::OPTIONAL, ConvertedType::LIST),
-                     Leaf("element", R::REPEATED)}) == "[v@2]@1/2/1");
+    CHECK(FieldText({GroupElement("m", 1, std::nullopt), GroupElement("my_list", 1, R::OPTIONAL, ConvertedType::LIST),
+                     LeafElement("element", R::REPEATED)}) == "[v@2]@1/2/1");
   }
   SUBCASE("rule 2: a repeated group of several fields is the element") {
-    CHECK(FieldText({Group("m", 1, std::nullopt), Group("my_list", 1, R::OPTIONAL, ConvertedType::LIST),
-                     Group("element", 2, R::REPEATED), Leaf("str", R::REQUIRED, Type::BYTE_ARRAY),
-                     Leaf("num", R::REQUIRED)}) == "[{str:v@2,num:v@2}@2]@1/2/1");
+    CHECK(FieldText({GroupElement("m", 1, std::nullopt), GroupElement("my_list", 1, R::OPTIONAL, ConvertedType::LIST),
+                     GroupElement("element", 2, R::REPEATED), LeafElement("str", R::REQUIRED, Type::BYTE_ARRAY),
+                     LeafElement("num", R::REQUIRED)}) == "[{str:v@2,num:v@2}@2]@1/2/1");
   }
   SUBCASE("rule 3: a repeated group whose only field is repeated is the element (list of lists)") {
     // old_list_structure.parquet: required group a (LIST) { repeated group array (LIST) { repeated int32 array; } }
-    CHECK(FieldText({Group("m", 1, std::nullopt), Group("a", 1, R::REQUIRED, ConvertedType::LIST),
-                     Group("array", 1, R::REPEATED, ConvertedType::LIST), Leaf("array", R::REPEATED)}) ==
+    CHECK(FieldText({GroupElement("m", 1, std::nullopt), GroupElement("a", 1, R::REQUIRED, ConvertedType::LIST),
+                     GroupElement("array", 1, R::REPEATED, ConvertedType::LIST), LeafElement("array", R::REPEATED)}) ==
           "[[v@2]@1/2/2]@0/1/1");
   }
   SUBCASE("rule 4: a one-field group named array or <name>_tuple is the element (a one-tuple)") {
-    CHECK(FieldText({Group("m", 1, std::nullopt), Group("my_list", 1, R::OPTIONAL, ConvertedType::LIST),
-                     Group("array", 1, R::REPEATED), Leaf("str", R::REQUIRED, Type::BYTE_ARRAY)}) ==
+    CHECK(FieldText({GroupElement("m", 1, std::nullopt), GroupElement("my_list", 1, R::OPTIONAL, ConvertedType::LIST),
+                     GroupElement("array", 1, R::REPEATED), LeafElement("str", R::REQUIRED, Type::BYTE_ARRAY)}) ==
           "[{str:v@2}@2]@1/2/1");
-    CHECK(FieldText({Group("m", 1, std::nullopt), Group("my_list", 1, R::OPTIONAL, ConvertedType::LIST),
-                     Group("my_list_tuple", 1, R::REPEATED), Leaf("str", R::REQUIRED, Type::BYTE_ARRAY)}) ==
+    CHECK(FieldText({GroupElement("m", 1, std::nullopt), GroupElement("my_list", 1, R::OPTIONAL, ConvertedType::LIST),
+                     GroupElement("my_list_tuple", 1, R::REPEATED), LeafElement("str", R::REQUIRED, Type::BYTE_ARRAY)}) ==
           "[{str:v@2}@2]@1/2/1");
     // Another name: the 3-level reading (rule 5) applies instead.
-    CHECK(FieldText({Group("m", 1, std::nullopt), Group("my_list", 1, R::OPTIONAL, ConvertedType::LIST),
-                     Group("other_tuple", 1, R::REPEATED), Leaf("str", R::REQUIRED, Type::BYTE_ARRAY)}) ==
+    CHECK(FieldText({GroupElement("m", 1, std::nullopt), GroupElement("my_list", 1, R::OPTIONAL, ConvertedType::LIST),
+                     GroupElement("other_tuple", 1, R::REPEATED), LeafElement("str", R::REQUIRED, Type::BYTE_ARRAY)}) ==
           "[v@2]@1/2/1");
   }
   SUBCASE("rule 5: otherwise the only field is the element, with its own repetition") {
     // The names list/element are not required: repeated group "element" { optional binary str; }
-    CHECK(FieldText({Group("m", 1, std::nullopt), Group("my_list", 1, R::OPTIONAL, ConvertedType::LIST),
-                     Group("element", 1, R::REPEATED), Leaf("str", R::OPTIONAL, Type::BYTE_ARRAY)}) ==
+    CHECK(FieldText({GroupElement("m", 1, std::nullopt), GroupElement("my_list", 1, R::OPTIONAL, ConvertedType::LIST),
+                     GroupElement("element", 1, R::REPEATED), LeafElement("str", R::OPTIONAL, Type::BYTE_ARRAY)}) ==
           "[v@3]@1/2/1");
   }
 }
 
 TEST_CASE("nested schema: maps, MAP_KEY_VALUE, maps without values, optional keys") {
   SUBCASE("standard MAP with an optional value; names found by position") {
-    CHECK(FieldText({Group("m", 1, std::nullopt), Group("my_map", 1, R::OPTIONAL, ConvertedType::MAP),
-                     Group("map", 2, R::REPEATED), Leaf("str", R::REQUIRED, Type::BYTE_ARRAY),
-                     Leaf("num", R::OPTIONAL)}) == "<v@2,v@3>@1/2/1");
+    CHECK(FieldText({GroupElement("m", 1, std::nullopt), GroupElement("my_map", 1, R::OPTIONAL, ConvertedType::MAP),
+                     GroupElement("map", 2, R::REPEATED), LeafElement("str", R::REQUIRED, Type::BYTE_ARRAY),
+                     LeafElement("num", R::OPTIONAL)}) == "<v@2,v@3>@1/2/1");
   }
   SUBCASE("MAP_KEY_VALUE outside a MAP is a map") {
-    CHECK(FieldText({Group("m", 1, std::nullopt), Group("my_map", 1, R::OPTIONAL, ConvertedType::MAP_KEY_VALUE),
-                     Group("map", 2, R::REPEATED), Leaf("key", R::REQUIRED, Type::BYTE_ARRAY),
-                     Leaf("value", R::OPTIONAL)}) == "<v@2,v@3>@1/2/1");
+    CHECK(FieldText({GroupElement("m", 1, std::nullopt), GroupElement("my_map", 1, R::OPTIONAL, ConvertedType::MAP_KEY_VALUE),
+                     GroupElement("map", 2, R::REPEATED), LeafElement("key", R::REQUIRED, Type::BYTE_ARRAY),
+                     LeafElement("value", R::OPTIONAL)}) == "<v@2,v@3>@1/2/1");
   }
   SUBCASE("MAP_KEY_VALUE on the repeated group inside a MAP (Impala, Hive)") {
-    CHECK(FieldText({Group("m", 1, std::nullopt), Group("int_map", 1, R::OPTIONAL, ConvertedType::MAP),
-                     Group("map", 2, R::REPEATED, ConvertedType::MAP_KEY_VALUE),
-                     Leaf("key", R::REQUIRED, Type::BYTE_ARRAY), Leaf("value", R::OPTIONAL)}) == "<v@2,v@3>@1/2/1");
+    CHECK(FieldText({GroupElement("m", 1, std::nullopt), GroupElement("int_map", 1, R::OPTIONAL, ConvertedType::MAP),
+                     GroupElement("map", 2, R::REPEATED, ConvertedType::MAP_KEY_VALUE),
+                     LeafElement("key", R::REQUIRED, Type::BYTE_ARRAY), LeafElement("value", R::OPTIONAL)}) == "<v@2,v@3>@1/2/1");
   }
   SUBCASE("a map without a value field has only keys") {
-    CHECK(FieldText({Group("m", 1, std::nullopt), Group("my_map", 1, R::REQUIRED, ConvertedType::MAP),
-                     Group("key_value", 1, R::REPEATED), Leaf("key", R::REQUIRED)}) == "<v@1>@0/1/1");
+    CHECK(FieldText({GroupElement("m", 1, std::nullopt), GroupElement("my_map", 1, R::REQUIRED, ConvertedType::MAP),
+                     GroupElement("key_value", 1, R::REPEATED), LeafElement("key", R::REQUIRED)}) == "<v@1>@0/1/1");
   }
   SUBCASE("an optional key is accepted") {
-    CHECK(FieldText({Group("m", 1, std::nullopt), Group("my_map", 1, R::OPTIONAL, ConvertedType::MAP),
-                     Group("key_value", 2, R::REPEATED, ConvertedType::MAP_KEY_VALUE),
-                     Leaf("key", R::OPTIONAL, Type::BYTE_ARRAY), Leaf("value", R::OPTIONAL, Type::BYTE_ARRAY)}) ==
+    CHECK(FieldText({GroupElement("m", 1, std::nullopt), GroupElement("my_map", 1, R::OPTIONAL, ConvertedType::MAP),
+                     GroupElement("key_value", 2, R::REPEATED, ConvertedType::MAP_KEY_VALUE),
+                     LeafElement("key", R::OPTIONAL, Type::BYTE_ARRAY), LeafElement("value", R::OPTIONAL, Type::BYTE_ARRAY)}) ==
           "<v@3,v@3>@1/2/1");
   }
   SUBCASE("a map of maps and a list of maps") {
-    CHECK(FieldText({Group("m", 1, std::nullopt), Group("a", 1, R::OPTIONAL, ConvertedType::MAP),
-                     Group("key_value", 2, R::REPEATED), Leaf("key", R::REQUIRED, Type::BYTE_ARRAY),
-                     Group("value", 1, R::OPTIONAL, ConvertedType::MAP), Group("key_value", 2, R::REPEATED),
-                     Leaf("key", R::REQUIRED), Leaf("value", R::REQUIRED, Type::BOOLEAN)}) ==
+    CHECK(FieldText({GroupElement("m", 1, std::nullopt), GroupElement("a", 1, R::OPTIONAL, ConvertedType::MAP),
+                     GroupElement("key_value", 2, R::REPEATED), LeafElement("key", R::REQUIRED, Type::BYTE_ARRAY),
+                     GroupElement("value", 1, R::OPTIONAL, ConvertedType::MAP), GroupElement("key_value", 2, R::REPEATED),
+                     LeafElement("key", R::REQUIRED), LeafElement("value", R::REQUIRED, Type::BOOLEAN)}) ==
           "<v@2,<v@4,v@4>@3/4/2>@1/2/1");
   }
 }
@@ -177,14 +158,14 @@ TEST_CASE("nested schema: maps, MAP_KEY_VALUE, maps without values, optional key
 TEST_CASE("nested schema: bare repeated fields are required lists of required elements") {
   // repeated_primitive_no_list.parquet and repeated_no_annotation.parquet.
   std::vector<SchemaElement> elements = {
-      Group("schema", 3, std::nullopt),
-      Leaf("Int32_list", R::REPEATED),
-      Group("group_of_lists", 1, R::REQUIRED),
-      Leaf("Int32_list_in_group", R::REPEATED),
-      Group("phoneNumbers", 1, R::OPTIONAL),
-      Group("phone", 2, R::REPEATED),
-      Leaf("number", R::REQUIRED, Type::INT64),
-      Leaf("kind", R::OPTIONAL, Type::BYTE_ARRAY),
+      GroupElement("schema", 3, std::nullopt),
+      LeafElement("Int32_list", R::REPEATED),
+      GroupElement("group_of_lists", 1, R::REQUIRED),
+      LeafElement("Int32_list_in_group", R::REPEATED),
+      GroupElement("phoneNumbers", 1, R::OPTIONAL),
+      GroupElement("phone", 2, R::REPEATED),
+      LeafElement("number", R::REQUIRED, Type::INT64),
+      LeafElement("kind", R::OPTIONAL, Type::BYTE_ARRAY),
   };
   Schema schema = Schema::FromElements(elements);
   CHECK(ShapeText(DescribeNestedField(schema, 0)) == "[v@1]@0/1/1");
@@ -198,15 +179,15 @@ TEST_CASE("nested schema: bare repeated fields are required lists of required el
 TEST_CASE("nested schema: structs, leaf ranges and names") {
   // nullable.impala-like: optional group s { optional int32 A; optional group b (LIST) {...}; optional group C { ... } }
   std::vector<SchemaElement> elements = {
-      Group("m", 2, std::nullopt),
-      Leaf("id", R::OPTIONAL, Type::INT64),
-      Group("s", 3, R::OPTIONAL),
-      Leaf("A", R::OPTIONAL),
-      Group("b", 1, R::OPTIONAL, ConvertedType::LIST),
-      Group("list", 1, R::REPEATED),
-      Leaf("element", R::OPTIONAL),
-      Group("C", 1, R::OPTIONAL),
-      Leaf("d", R::OPTIONAL, Type::DOUBLE),
+      GroupElement("m", 2, std::nullopt),
+      LeafElement("id", R::OPTIONAL, Type::INT64),
+      GroupElement("s", 3, R::OPTIONAL),
+      LeafElement("A", R::OPTIONAL),
+      GroupElement("b", 1, R::OPTIONAL, ConvertedType::LIST),
+      GroupElement("list", 1, R::REPEATED),
+      LeafElement("element", R::OPTIONAL),
+      GroupElement("C", 1, R::OPTIONAL),
+      LeafElement("d", R::OPTIONAL, Type::DOUBLE),
   };
   Schema schema = Schema::FromElements(elements);
   CHECK_FALSE(IsNestedField(schema, 0));
@@ -232,26 +213,26 @@ TEST_CASE("nested schema: structs, leaf ranges and names") {
 
 TEST_CASE("nested schema: annotations without the required layout, empty groups, VARIANT") {
   SUBCASE("LIST whose child is not repeated is a struct") {
-    CHECK(FieldText({Group("m", 1, std::nullopt), Group("a", 1, R::OPTIONAL, ConvertedType::LIST),
-                     Leaf("x", R::OPTIONAL)}) == "{x:v@2}@1");
+    CHECK(FieldText({GroupElement("m", 1, std::nullopt), GroupElement("a", 1, R::OPTIONAL, ConvertedType::LIST),
+                     LeafElement("x", R::OPTIONAL)}) == "{x:v@2}@1");
   }
   SUBCASE("LIST with two children is a struct (the repeated one a list)") {
-    CHECK(FieldText({Group("m", 1, std::nullopt), Group("a", 2, R::OPTIONAL, ConvertedType::LIST),
-                     Leaf("x", R::REPEATED), Leaf("y", R::OPTIONAL)}) == "{x:[v@2]@1/2/1,y:v@2}@1");
+    CHECK(FieldText({GroupElement("m", 1, std::nullopt), GroupElement("a", 2, R::OPTIONAL, ConvertedType::LIST),
+                     LeafElement("x", R::REPEATED), LeafElement("y", R::OPTIONAL)}) == "{x:[v@2]@1/2/1,y:v@2}@1");
   }
   SUBCASE("MAP whose repeated group has three fields is a struct holding a list of structs") {
-    CHECK(FieldText({Group("m", 1, std::nullopt), Group("a", 1, R::OPTIONAL, ConvertedType::MAP),
-                     Group("kv", 3, R::REPEATED), Leaf("k", R::REQUIRED), Leaf("v", R::REQUIRED),
-                     Leaf("w", R::REQUIRED)}) == "{kv:[{k:v@2,v:v@2,w:v@2}@2]@1/2/1}@1");
+    CHECK(FieldText({GroupElement("m", 1, std::nullopt), GroupElement("a", 1, R::OPTIONAL, ConvertedType::MAP),
+                     GroupElement("kv", 3, R::REPEATED), LeafElement("k", R::REQUIRED), LeafElement("v", R::REQUIRED),
+                     LeafElement("w", R::REQUIRED)}) == "{kv:[{k:v@2,v:v@2,w:v@2}@2]@1/2/1}@1");
   }
   SUBCASE("a repeated MAP_KEY_VALUE group outside a MAP reads as a list of key/value structs") {
-    CHECK(FieldText({Group("m", 1, std::nullopt), Group("map", 2, R::REPEATED, ConvertedType::MAP_KEY_VALUE),
-                     Leaf("key", R::REQUIRED), Leaf("value", R::OPTIONAL)}) == "[{key:v@1,value:v@2}@1]@0/1/1");
+    CHECK(FieldText({GroupElement("m", 1, std::nullopt), GroupElement("map", 2, R::REPEATED, ConvertedType::MAP_KEY_VALUE),
+                     LeafElement("key", R::REQUIRED), LeafElement("value", R::OPTIONAL)}) == "[{key:v@1,value:v@2}@1]@0/1/1");
   }
   SUBCASE("groups without leaves are empty, and do not take part in leaf ranges") {
-    Schema schema = Schema::FromElements({Group("m", 2, std::nullopt), Group("e", 0, R::OPTIONAL),
-                                          Group("s", 2, R::OPTIONAL), Group("nothing", 0, R::REQUIRED),
-                                          Leaf("x", R::OPTIONAL)});
+    Schema schema = Schema::FromElements({GroupElement("m", 2, std::nullopt), GroupElement("e", 0, R::OPTIONAL),
+                                          GroupElement("s", 2, R::OPTIONAL), GroupElement("nothing", 0, R::REQUIRED),
+                                          LeafElement("x", R::OPTIONAL)});
     CHECK(ShapeText(DescribeNestedField(schema, 0)) == "empty");
     NestedFieldShape s = DescribeNestedField(schema, 1);
     CHECK(ShapeText(s) == "{nothing:empty,x:v@2}@1");
@@ -259,21 +240,21 @@ TEST_CASE("nested schema: annotations without the required layout, empty groups,
     CHECK(s.root().leaf_count == 1);
   }
   SUBCASE("a VARIANT group is a struct of its fields") {
-    SchemaElement v = WithLogical(Group("v", 2, R::OPTIONAL), LogicalType::Kind::VARIANT);
-    CHECK(FieldText({Group("m", 1, std::nullopt), v, Leaf("metadata", R::REQUIRED, Type::BYTE_ARRAY),
-                     Leaf("value", R::OPTIONAL, Type::BYTE_ARRAY)}) == "{metadata:v@1,value:v@2}@1");
+    SchemaElement v = WithLogical(GroupElement("v", 2, R::OPTIONAL), LogicalOfKind(LogicalType::Kind::VARIANT));
+    CHECK(FieldText({GroupElement("m", 1, std::nullopt), v, LeafElement("metadata", R::REQUIRED, Type::BYTE_ARRAY),
+                     LeafElement("value", R::OPTIONAL, Type::BYTE_ARRAY)}) == "{metadata:v@1,value:v@2}@1");
   }
 }
 
 TEST_CASE("nested schema: deep nesting stays within the schema limits") {
   // 20 optional LISTs inside one another: 41 schema levels below the root.
-  std::vector<SchemaElement> elements = {Group("m", 1, std::nullopt)};
+  std::vector<SchemaElement> elements = {GroupElement("m", 1, std::nullopt)};
   const int lists = 20;
   for (int i = 0; i < lists; i++) {
-    elements.push_back(Group(i == 0 ? "a" : "element", 1, R::OPTIONAL, ConvertedType::LIST));
-    elements.push_back(Group("list", 1, R::REPEATED));
+    elements.push_back(GroupElement(i == 0 ? "a" : "element", 1, R::OPTIONAL, ConvertedType::LIST));
+    elements.push_back(GroupElement("list", 1, R::REPEATED));
   }
-  elements.push_back(Leaf("element", R::OPTIONAL));
+  elements.push_back(LeafElement("element", R::OPTIONAL));
   Schema schema = Schema::FromElements(elements);
   NestedFieldShape s = DescribeNestedField(schema, 0);
   CHECK(s.shapes.size() == static_cast<size_t>(lists + 1));

@@ -26,9 +26,13 @@
 #include "format/page_index.h"
 #include "format/row_ranges.h"
 #include "tests/unit/temp_dir.h"
+#include "tests/unit/schema_elements.h"
 
 namespace parquet {
 namespace {
+
+using test_support::LeafElement;
+using test_support::RootElement;
 
 const std::string kTestingData = "../shared/parquet-testing/data/";
 
@@ -128,21 +132,6 @@ TEST_CASE("row ranges: set operations and lookups agree with a bitset on random 
 
 using test_support::TempDir;
 
-SchemaElement Root(int children) {
-  SchemaElement element;
-  element.name = "schema";
-  element.num_children = children;
-  return element;
-}
-
-SchemaElement Leaf(const std::string& name, Type type, FieldRepetitionType repetition) {
-  SchemaElement element;
-  element.name = name;
-  element.type = type;
-  element.repetition_type = repetition;
-  return element;
-}
-
 // Column values of the test table: id = row (INT64 required, ascending), v (INT32 optional,
 // null every 7th row), s (BYTE_ARRAY optional, 5 distinct strings, null every 11th row).
 int64_t IdOf(int64_t row) { return row; }
@@ -158,9 +147,9 @@ std::optional<std::string> SOf(int64_t row) {
 // Writes `groups` row groups of `rows` rows each. Small pages so that every chunk has many.
 void WriteTable(const std::string& path, int groups, int64_t rows, WriterOptions options) {
   ParquetFileWriter writer(path,
-                           {Root(3), Leaf("id", Type::INT64, FieldRepetitionType::REQUIRED),
-                            Leaf("v", Type::INT32, FieldRepetitionType::OPTIONAL),
-                            Leaf("s", Type::BYTE_ARRAY, FieldRepetitionType::OPTIONAL)},
+                           {RootElement(3), LeafElement("id", FieldRepetitionType::REQUIRED, Type::INT64),
+                            LeafElement("v", FieldRepetitionType::OPTIONAL, Type::INT32),
+                            LeafElement("s", FieldRepetitionType::OPTIONAL, Type::BYTE_ARRAY)},
                            options);
   for (int g = 0; g < groups; g++) {
     writer.StartRowGroup();
@@ -442,7 +431,7 @@ TEST_CASE("column reader: SeekToRow in a repeated column, with and without offse
   // parquet-testing's alltypes_tiny_pages has no repeated columns; a LIST file of ours.
   TempDir dir;
   const std::string path = dir.File("list.parquet");
-  SchemaElement list = Leaf("x", Type::INT32, FieldRepetitionType::REPEATED);
+  SchemaElement list = LeafElement("x", FieldRepetitionType::REPEATED, Type::INT32);
   WriterOptions options;
   options.page_size = 256;
   options.dictionary = false;
@@ -465,7 +454,7 @@ TEST_CASE("column reader: SeekToRow in a repeated column, with and without offse
     }
   }
   {
-    ParquetFileWriter writer(path, {Root(1), list}, options);
+    ParquetFileWriter writer(path, {RootElement(1), list}, options);
     for (int g = 0; g < 2; g++) {
       writer.StartRowGroup();
       writer.WriteBatch<int32_t>(0, def.size(), def.data(), rep.data(), values.data(), values.size());
@@ -719,8 +708,8 @@ std::unique_ptr<ParquetFileReader> RepeatedFileWithPages(int64_t rows, const std
   std::string serialized_index = Serialize(index);
   file += serialized_index;
   FileMetaData meta;
-  SchemaElement root = Root(1);
-  meta.schema = {root, Leaf("x", Type::INT32, FieldRepetitionType::REPEATED)};
+  SchemaElement root = RootElement(1);
+  meta.schema = {root, LeafElement("x", FieldRepetitionType::REPEATED, Type::INT32)};
   meta.num_rows = rows;
   RowGroup group;
   group.num_rows = rows;

@@ -24,6 +24,7 @@
 #include "format/json_text.h"
 #include "format/record_assembler.h"
 #include "tests/unit/temp_dir.h"
+#include "tests/unit/schema_elements.h"
 
 using namespace parquet;
 using sqlite_parquet::MappingOptions;
@@ -31,45 +32,16 @@ using sqlite_parquet::NestedJsonRenderer;
 
 namespace {
 
+using test_support::GroupElement;
+using test_support::LeafElement;
+using test_support::LogicalOfKind;
+using test_support::WithConverted;
+using test_support::WithLogical;
+
 using R = FieldRepetitionType;
 
 // A fresh directory under the system temp dir, removed with everything in it at the end.
 using test_support::TempDir;
-
-SchemaElement Group(const std::string& name, int children, std::optional<R> repetition,
-                    std::optional<ConvertedType> converted = std::nullopt) {
-  SchemaElement e;
-  e.name = name;
-  e.num_children = children;
-  e.repetition_type = repetition;
-  e.converted_type = converted;
-  return e;
-}
-
-SchemaElement Leaf(const std::string& name, R repetition, Type type = Type::INT32, int32_t length = 0) {
-  SchemaElement e;
-  e.name = name;
-  e.type = type;
-  e.repetition_type = repetition;
-  if (length) e.type_length = length;
-  return e;
-}
-
-SchemaElement Converted(SchemaElement e, ConvertedType converted) {
-  e.converted_type = converted;
-  return e;
-}
-
-SchemaElement Logical(SchemaElement e, LogicalType t) {
-  e.logical_type = t;
-  return e;
-}
-
-LogicalType LogicalOf(LogicalType::Kind kind) {
-  LogicalType t;
-  t.kind = kind;
-  return t;
-}
 
 // Views: of a string that outlives the write, or of a string literal.
 ByteArray Bytes(const std::string& s) {
@@ -113,15 +85,15 @@ std::vector<std::string> ReadJson(const std::string& path, int field, size_t bat
 // s.m.key_value.value: def 4, rep 1.
 std::vector<SchemaElement> StructOfListAndMap() {
   return {
-      Group("schema", 1, std::nullopt),
-      Group("s", 2, R::OPTIONAL),
-      Group("a", 1, R::OPTIONAL, ConvertedType::LIST),
-      Group("list", 1, R::REPEATED),
-      Leaf("element", R::OPTIONAL),
-      Group("m", 1, R::OPTIONAL, ConvertedType::MAP),
-      Group("key_value", 2, R::REPEATED),
-      Converted(Leaf("key", R::REQUIRED, Type::BYTE_ARRAY), ConvertedType::UTF8),
-      Leaf("value", R::OPTIONAL, Type::BOOLEAN),
+      GroupElement("schema", 1, std::nullopt),
+      GroupElement("s", 2, R::OPTIONAL),
+      GroupElement("a", 1, R::OPTIONAL, ConvertedType::LIST),
+      GroupElement("list", 1, R::REPEATED),
+      LeafElement("element", R::OPTIONAL),
+      GroupElement("m", 1, R::OPTIONAL, ConvertedType::MAP),
+      GroupElement("key_value", 2, R::REPEATED),
+      WithConverted(LeafElement("key", R::REQUIRED, Type::BYTE_ARRAY), ConvertedType::UTF8),
+      LeafElement("value", R::OPTIONAL, Type::BOOLEAN),
   };
 }
 
@@ -243,54 +215,54 @@ TEST_CASE("record assembler: skipping rows lands on the same values as reading t
 TEST_CASE("record assembler: every leaf type inside JSON") {
   TempDir dir;
   const std::string path = dir.File("types.parquet");
-  LogicalType int8 = LogicalOf(LogicalType::Kind::INTEGER);
+  LogicalType int8 = LogicalOfKind(LogicalType::Kind::INTEGER);
   int8.int_bit_width = 8;
-  LogicalType dec = LogicalOf(LogicalType::Kind::DECIMAL);
+  LogicalType dec = LogicalOfKind(LogicalType::Kind::DECIMAL);
   dec.decimal_precision = 38;
   dec.decimal_scale = 10;
-  LogicalType time_ms = LogicalOf(LogicalType::Kind::TIME);
+  LogicalType time_ms = LogicalOfKind(LogicalType::Kind::TIME);
   time_ms.time_unit = TimeUnit::MILLIS;
-  LogicalType time_ns = LogicalOf(LogicalType::Kind::TIME);
+  LogicalType time_ns = LogicalOfKind(LogicalType::Kind::TIME);
   time_ns.time_unit = TimeUnit::NANOS;
-  LogicalType ts_us = LogicalOf(LogicalType::Kind::TIMESTAMP);
+  LogicalType ts_us = LogicalOfKind(LogicalType::Kind::TIMESTAMP);
   ts_us.time_unit = TimeUnit::MICROS;
   ts_us.is_adjusted_to_utc = true;
-  SchemaElement dec32 = Converted(Leaf("dec32", R::OPTIONAL), ConvertedType::DECIMAL);
+  SchemaElement dec32 = WithConverted(LeafElement("dec32", R::OPTIONAL), ConvertedType::DECIMAL);
   dec32.precision = 9;
   dec32.scale = 2;
-  SchemaElement dec64 = Converted(Leaf("dec64", R::OPTIONAL, Type::INT64), ConvertedType::DECIMAL);
+  SchemaElement dec64 = WithConverted(LeafElement("dec64", R::OPTIONAL, Type::INT64), ConvertedType::DECIMAL);
   dec64.precision = 18;
   dec64.scale = 3;
-  SchemaElement decflba = Converted(Leaf("decflba", R::OPTIONAL, Type::FIXED_LEN_BYTE_ARRAY, 5), ConvertedType::DECIMAL);
+  SchemaElement decflba = WithConverted(LeafElement("decflba", R::OPTIONAL, Type::FIXED_LEN_BYTE_ARRAY, 5), ConvertedType::DECIMAL);
   decflba.precision = 10;
   decflba.scale = 0;
   std::vector<SchemaElement> schema = {
-      Group("schema", 1, std::nullopt),
-      Group("s", 24, R::OPTIONAL),
-      Leaf("b", R::OPTIONAL, Type::BOOLEAN),
-      Logical(Leaf("i8", R::OPTIONAL), int8),
-      Converted(Leaf("u32", R::OPTIONAL), ConvertedType::UINT_32),
-      Leaf("i64", R::OPTIONAL, Type::INT64),
-      Converted(Leaf("u64", R::OPTIONAL, Type::INT64), ConvertedType::UINT_64),
-      Leaf("f", R::OPTIONAL, Type::FLOAT),
-      Leaf("d", R::OPTIONAL, Type::DOUBLE),
-      Logical(Leaf("h", R::OPTIONAL, Type::FIXED_LEN_BYTE_ARRAY, 2), LogicalOf(LogicalType::Kind::FLOAT16)),
-      Converted(Leaf("str", R::OPTIONAL, Type::BYTE_ARRAY), ConvertedType::UTF8),
-      Converted(Leaf("e", R::OPTIONAL, Type::BYTE_ARRAY), ConvertedType::ENUM),
-      Converted(Leaf("j", R::OPTIONAL, Type::BYTE_ARRAY), ConvertedType::JSON),
-      Leaf("bin", R::OPTIONAL, Type::BYTE_ARRAY),
-      Logical(Leaf("uuid", R::OPTIONAL, Type::FIXED_LEN_BYTE_ARRAY, 16), LogicalOf(LogicalType::Kind::UUID)),
+      GroupElement("schema", 1, std::nullopt),
+      GroupElement("s", 24, R::OPTIONAL),
+      LeafElement("b", R::OPTIONAL, Type::BOOLEAN),
+      WithLogical(LeafElement("i8", R::OPTIONAL), int8),
+      WithConverted(LeafElement("u32", R::OPTIONAL), ConvertedType::UINT_32),
+      LeafElement("i64", R::OPTIONAL, Type::INT64),
+      WithConverted(LeafElement("u64", R::OPTIONAL, Type::INT64), ConvertedType::UINT_64),
+      LeafElement("f", R::OPTIONAL, Type::FLOAT),
+      LeafElement("d", R::OPTIONAL, Type::DOUBLE),
+      WithLogical(LeafElement("h", R::OPTIONAL, Type::FIXED_LEN_BYTE_ARRAY, 2), LogicalOfKind(LogicalType::Kind::FLOAT16)),
+      WithConverted(LeafElement("str", R::OPTIONAL, Type::BYTE_ARRAY), ConvertedType::UTF8),
+      WithConverted(LeafElement("e", R::OPTIONAL, Type::BYTE_ARRAY), ConvertedType::ENUM),
+      WithConverted(LeafElement("j", R::OPTIONAL, Type::BYTE_ARRAY), ConvertedType::JSON),
+      LeafElement("bin", R::OPTIONAL, Type::BYTE_ARRAY),
+      WithLogical(LeafElement("uuid", R::OPTIONAL, Type::FIXED_LEN_BYTE_ARRAY, 16), LogicalOfKind(LogicalType::Kind::UUID)),
       dec32,
       dec64,
       decflba,
-      Logical(Leaf("decba", R::OPTIONAL, Type::BYTE_ARRAY), dec),
-      Converted(Leaf("date", R::OPTIONAL), ConvertedType::DATE),
-      Logical(Leaf("t_ms", R::OPTIONAL), time_ms),
-      Logical(Leaf("t_ns", R::OPTIONAL, Type::INT64), time_ns),
-      Logical(Leaf("ts_us", R::OPTIONAL, Type::INT64), ts_us),
-      Leaf("ts96", R::OPTIONAL, Type::INT96),
-      Converted(Leaf("iv", R::OPTIONAL, Type::FIXED_LEN_BYTE_ARRAY, 12), ConvertedType::INTERVAL),
-      Logical(Leaf("nul", R::OPTIONAL), LogicalOf(LogicalType::Kind::UNKNOWN)),
+      WithLogical(LeafElement("decba", R::OPTIONAL, Type::BYTE_ARRAY), dec),
+      WithConverted(LeafElement("date", R::OPTIONAL), ConvertedType::DATE),
+      WithLogical(LeafElement("t_ms", R::OPTIONAL), time_ms),
+      WithLogical(LeafElement("t_ns", R::OPTIONAL, Type::INT64), time_ns),
+      WithLogical(LeafElement("ts_us", R::OPTIONAL, Type::INT64), ts_us),
+      LeafElement("ts96", R::OPTIONAL, Type::INT96),
+      WithConverted(LeafElement("iv", R::OPTIONAL, Type::FIXED_LEN_BYTE_ARRAY, 12), ConvertedType::INTERVAL),
+      WithLogical(LeafElement("nul", R::OPTIONAL), LogicalOfKind(LogicalType::Kind::UNKNOWN)),
   };
   {
     WriterOptions options;
@@ -449,11 +421,11 @@ TEST_CASE("nested JSON: JSON leaves are embedded when valid, strings otherwise; 
   const std::string path = dir.File("json.parquet");
   // optional group m (MAP) { repeated group key_value { required binary key (JSON); optional binary value (JSON); } }
   std::vector<SchemaElement> schema = {
-      Group("schema", 1, std::nullopt),
-      Group("m", 1, R::OPTIONAL, ConvertedType::MAP),
-      Group("key_value", 2, R::REPEATED),
-      Converted(Leaf("key", R::REQUIRED, Type::BYTE_ARRAY), ConvertedType::JSON),
-      Converted(Leaf("value", R::OPTIONAL, Type::BYTE_ARRAY), ConvertedType::JSON),
+      GroupElement("schema", 1, std::nullopt),
+      GroupElement("m", 1, R::OPTIONAL, ConvertedType::MAP),
+      GroupElement("key_value", 2, R::REPEATED),
+      WithConverted(LeafElement("key", R::REQUIRED, Type::BYTE_ARRAY), ConvertedType::JSON),
+      WithConverted(LeafElement("value", R::OPTIONAL, Type::BYTE_ARRAY), ConvertedType::JSON),
   };
   {
     ParquetFileWriter writer(path, schema);
@@ -502,22 +474,22 @@ TEST_CASE("nested JSON: map forms") {
   // opt_key: MAP<optional string, int32> (as written by some engines) -> a null key is ""
   // bin_key: MAP<binary, int32>        -> array form, object form with binary_as_string=1
   std::vector<SchemaElement> schema = {
-      Group("schema", 4, std::nullopt),
-      Group("int_map", 1, R::OPTIONAL, ConvertedType::MAP),
-      Group("key_value", 2, R::REPEATED),
-      Leaf("key", R::REQUIRED),
-      Converted(Leaf("value", R::OPTIONAL, Type::BYTE_ARRAY), ConvertedType::UTF8),
-      Group("keys_only", 1, R::REQUIRED, ConvertedType::MAP),
-      Group("key_value", 1, R::REPEATED),
-      Converted(Leaf("key", R::REQUIRED, Type::BYTE_ARRAY), ConvertedType::UTF8),
-      Group("opt_key", 1, R::OPTIONAL, ConvertedType::MAP),
-      Group("key_value", 2, R::REPEATED, ConvertedType::MAP_KEY_VALUE),
-      Converted(Leaf("key", R::OPTIONAL, Type::BYTE_ARRAY), ConvertedType::UTF8),
-      Leaf("value", R::OPTIONAL),
-      Group("bin_key", 1, R::OPTIONAL, ConvertedType::MAP),
-      Group("key_value", 2, R::REPEATED),
-      Leaf("key", R::REQUIRED, Type::BYTE_ARRAY),
-      Leaf("value", R::REQUIRED),
+      GroupElement("schema", 4, std::nullopt),
+      GroupElement("int_map", 1, R::OPTIONAL, ConvertedType::MAP),
+      GroupElement("key_value", 2, R::REPEATED),
+      LeafElement("key", R::REQUIRED),
+      WithConverted(LeafElement("value", R::OPTIONAL, Type::BYTE_ARRAY), ConvertedType::UTF8),
+      GroupElement("keys_only", 1, R::REQUIRED, ConvertedType::MAP),
+      GroupElement("key_value", 1, R::REPEATED),
+      WithConverted(LeafElement("key", R::REQUIRED, Type::BYTE_ARRAY), ConvertedType::UTF8),
+      GroupElement("opt_key", 1, R::OPTIONAL, ConvertedType::MAP),
+      GroupElement("key_value", 2, R::REPEATED, ConvertedType::MAP_KEY_VALUE),
+      WithConverted(LeafElement("key", R::OPTIONAL, Type::BYTE_ARRAY), ConvertedType::UTF8),
+      LeafElement("value", R::OPTIONAL),
+      GroupElement("bin_key", 1, R::OPTIONAL, ConvertedType::MAP),
+      GroupElement("key_value", 2, R::REPEATED),
+      LeafElement("key", R::REQUIRED, Type::BYTE_ARRAY),
+      LeafElement("value", R::REQUIRED),
   };
   {
     ParquetFileWriter writer(path, schema);
@@ -566,24 +538,24 @@ TEST_CASE("nested JSON: map forms") {
 //       } } }
 std::vector<SchemaElement> StructOfShreddedVariant(bool extra_field) {
   std::vector<SchemaElement> schema = {
-      Group("schema", 1, std::nullopt),
-      Group("s", 1, R::OPTIONAL),
-      Logical(Group("v", extra_field ? 4 : 3, R::OPTIONAL), LogicalOf(LogicalType::Kind::VARIANT)),
-      Leaf("metadata", R::REQUIRED, Type::BYTE_ARRAY),
-      Leaf("value", R::OPTIONAL, Type::BYTE_ARRAY),
-      Group("typed_value", 2, R::OPTIONAL),
-      Group("a", 2, R::REQUIRED),
-      Leaf("value", R::OPTIONAL, Type::BYTE_ARRAY),
-      Leaf("typed_value", R::OPTIONAL),
-      Group("b", 2, R::REQUIRED),
-      Leaf("value", R::OPTIONAL, Type::BYTE_ARRAY),
-      Group("typed_value", 1, R::OPTIONAL, ConvertedType::LIST),
-      Group("list", 1, R::REPEATED),
-      Group("element", 2, R::REQUIRED),
-      Leaf("value", R::OPTIONAL, Type::BYTE_ARRAY),
-      Leaf("typed_value", R::OPTIONAL, Type::BYTE_ARRAY),
+      GroupElement("schema", 1, std::nullopt),
+      GroupElement("s", 1, R::OPTIONAL),
+      WithLogical(GroupElement("v", extra_field ? 4 : 3, R::OPTIONAL), LogicalOfKind(LogicalType::Kind::VARIANT)),
+      LeafElement("metadata", R::REQUIRED, Type::BYTE_ARRAY),
+      LeafElement("value", R::OPTIONAL, Type::BYTE_ARRAY),
+      GroupElement("typed_value", 2, R::OPTIONAL),
+      GroupElement("a", 2, R::REQUIRED),
+      LeafElement("value", R::OPTIONAL, Type::BYTE_ARRAY),
+      LeafElement("typed_value", R::OPTIONAL),
+      GroupElement("b", 2, R::REQUIRED),
+      LeafElement("value", R::OPTIONAL, Type::BYTE_ARRAY),
+      GroupElement("typed_value", 1, R::OPTIONAL, ConvertedType::LIST),
+      GroupElement("list", 1, R::REPEATED),
+      GroupElement("element", 2, R::REQUIRED),
+      LeafElement("value", R::OPTIONAL, Type::BYTE_ARRAY),
+      LeafElement("typed_value", R::OPTIONAL, Type::BYTE_ARRAY),
   };
-  if (extra_field) schema.push_back(Leaf("extra", R::OPTIONAL));
+  if (extra_field) schema.push_back(LeafElement("extra", R::OPTIONAL));
   return schema;
 }
 
@@ -699,17 +671,17 @@ TEST_CASE("record assembler: lists of structs of lists, bare repeated fields, li
   //     repeated binary tags (UTF8); } } }
   // optional group ll (LIST) { repeated group array (LIST) { repeated int32 array; } }   (2-level, rule 3)
   std::vector<SchemaElement> schema = {
-      Group("schema", 2, std::nullopt),
-      Group("outer", 1, R::REQUIRED, ConvertedType::LIST),
-      Group("list", 1, R::REPEATED),
-      Group("element", 2, R::REQUIRED),
-      Group("xs", 1, R::OPTIONAL, ConvertedType::LIST),
-      Group("list", 1, R::REPEATED),
-      Leaf("element", R::REQUIRED, Type::INT64),
-      Converted(Leaf("tags", R::REPEATED, Type::BYTE_ARRAY), ConvertedType::UTF8),
-      Group("ll", 1, R::OPTIONAL, ConvertedType::LIST),
-      Group("array", 1, R::REPEATED, ConvertedType::LIST),
-      Leaf("array", R::REPEATED),
+      GroupElement("schema", 2, std::nullopt),
+      GroupElement("outer", 1, R::REQUIRED, ConvertedType::LIST),
+      GroupElement("list", 1, R::REPEATED),
+      GroupElement("element", 2, R::REQUIRED),
+      GroupElement("xs", 1, R::OPTIONAL, ConvertedType::LIST),
+      GroupElement("list", 1, R::REPEATED),
+      LeafElement("element", R::REQUIRED, Type::INT64),
+      WithConverted(LeafElement("tags", R::REPEATED, Type::BYTE_ARRAY), ConvertedType::UTF8),
+      GroupElement("ll", 1, R::OPTIONAL, ConvertedType::LIST),
+      GroupElement("array", 1, R::REPEATED, ConvertedType::LIST),
+      LeafElement("array", R::REPEATED),
   };
   // Row 0: outer = [{xs:[1,2], tags:["a"]}, {xs:null, tags:[]}, {xs:[], tags:["b","c"]}]; ll = [[1,2],[],[3]]
   // Row 1: outer = []; ll = null
@@ -833,17 +805,17 @@ std::unique_ptr<ParquetFileReader> HandBuiltFile(const std::vector<SchemaElement
 
 // optional group a (LIST) { repeated group list { optional int32 element; } }: def 3, rep 1.
 std::vector<SchemaElement> OptionalIntList() {
-  return {Group("schema", 1, std::nullopt), Group("a", 1, R::OPTIONAL, ConvertedType::LIST),
-          Group("list", 1, R::REPEATED), Leaf("element", R::OPTIONAL)};
+  return {GroupElement("schema", 1, std::nullopt), GroupElement("a", 1, R::OPTIONAL, ConvertedType::LIST),
+          GroupElement("list", 1, R::REPEATED), LeafElement("element", R::OPTIONAL)};
 }
 const std::vector<std::string> kListPath = {"a", "list", "element"};
 
 // optional group a (LIST) { repeated group list { optional group element (LIST) {
 //   repeated group list { optional int32 element; } } } }: def 5, rep 2.
 std::vector<SchemaElement> ListOfLists() {
-  return {Group("schema", 1, std::nullopt), Group("a", 1, R::OPTIONAL, ConvertedType::LIST),
-          Group("list", 1, R::REPEATED),     Group("element", 1, R::OPTIONAL, ConvertedType::LIST),
-          Group("list", 1, R::REPEATED),     Leaf("element", R::OPTIONAL)};
+  return {GroupElement("schema", 1, std::nullopt), GroupElement("a", 1, R::OPTIONAL, ConvertedType::LIST),
+          GroupElement("list", 1, R::REPEATED),     GroupElement("element", 1, R::OPTIONAL, ConvertedType::LIST),
+          GroupElement("list", 1, R::REPEATED),     LeafElement("element", R::OPTIONAL)};
 }
 const std::vector<std::string> kListOfListsPath = {"a", "list", "element", "list", "element"};
 
@@ -972,8 +944,8 @@ TEST_CASE("record assembler: corrupt levels end in errors") {
     const std::string path = dir.File("disagree.parquet");
     // optional group s { repeated int32 x; optional int32 y; }: x has two elements where the
     // first column (x) decides the struct is present, y says the struct is null.
-    std::vector<SchemaElement> schema = {Group("schema", 1, std::nullopt), Group("s", 2, R::OPTIONAL),
-                                         Leaf("x", R::REPEATED), Leaf("y", R::OPTIONAL)};
+    std::vector<SchemaElement> schema = {GroupElement("schema", 1, std::nullopt), GroupElement("s", 2, R::OPTIONAL),
+                                         LeafElement("x", R::REPEATED), LeafElement("y", R::OPTIONAL)};
     {
       ParquetFileWriter writer(path, schema);
       writer.StartRowGroup();
@@ -993,8 +965,8 @@ TEST_CASE("record assembler: corrupt levels end in errors") {
     const std::string path = dir.File("lists.parquet");
     // repeated group r { required int32 a; required int32 b; }: a list of structs whose
     // columns say 2 + 1 and 1 + 2 elements.
-    std::vector<SchemaElement> schema = {Group("schema", 1, std::nullopt), Group("r", 2, R::REPEATED),
-                                         Leaf("a", R::REQUIRED), Leaf("b", R::REQUIRED)};
+    std::vector<SchemaElement> schema = {GroupElement("schema", 1, std::nullopt), GroupElement("r", 2, R::REPEATED),
+                                         LeafElement("a", R::REQUIRED), LeafElement("b", R::REQUIRED)};
     {
       ParquetFileWriter writer(path, schema);
       writer.StartRowGroup();
@@ -1015,8 +987,8 @@ TEST_CASE("record assembler: cost grows with the data, not with list length or d
   TempDir dir;
   SUBCASE("one row holding a list of 500000 elements, in batches of 1000") {
     const std::string path = dir.File("long.parquet");
-    std::vector<SchemaElement> schema = {Group("schema", 1, std::nullopt),
-                                         Converted(Leaf("s", R::REPEATED, Type::BYTE_ARRAY), ConvertedType::UTF8)};
+    std::vector<SchemaElement> schema = {GroupElement("schema", 1, std::nullopt),
+                                         WithConverted(LeafElement("s", R::REPEATED, Type::BYTE_ARRAY), ConvertedType::UTF8)};
     const int n = 500000;
     {
       ParquetFileWriter writer(path, schema);
@@ -1044,13 +1016,13 @@ TEST_CASE("record assembler: cost grows with the data, not with list length or d
   }
   SUBCASE("20 lists inside one another") {
     const std::string path = dir.File("deep.parquet");
-    std::vector<SchemaElement> schema = {Group("schema", 1, std::nullopt)};
+    std::vector<SchemaElement> schema = {GroupElement("schema", 1, std::nullopt)};
     const int depth = 20;
     for (int i = 0; i < depth; i++) {
-      schema.push_back(Group(i == 0 ? "a" : "element", 1, R::OPTIONAL, ConvertedType::LIST));
-      schema.push_back(Group("list", 1, R::REPEATED));
+      schema.push_back(GroupElement(i == 0 ? "a" : "element", 1, R::OPTIONAL, ConvertedType::LIST));
+      schema.push_back(GroupElement("list", 1, R::REPEATED));
     }
-    schema.push_back(Leaf("element", R::OPTIONAL));
+    schema.push_back(LeafElement("element", R::OPTIONAL));
     {
       ParquetFileWriter writer(path, schema);
       writer.StartRowGroup();

@@ -3,36 +3,23 @@
 
 #include "format/error.h"
 #include "format/schema.h"
+#include "tests/unit/schema_elements.h"
 
 using namespace parquet;
 
 namespace {
 
-SchemaElement Group(const std::string& name, int children, std::optional<FieldRepetitionType> repetition) {
-  SchemaElement e;
-  e.name = name;
-  e.num_children = children;
-  e.repetition_type = repetition;
-  return e;
-}
-
-SchemaElement Leaf(const std::string& name, Type type, FieldRepetitionType repetition, int32_t length = 0) {
-  SchemaElement e;
-  e.name = name;
-  e.type = type;
-  e.repetition_type = repetition;
-  if (length) e.type_length = length;
-  return e;
-}
+using test_support::GroupElement;
+using test_support::LeafElement;
 
 }  // namespace
 
 TEST_CASE("schema: flat columns get definition level 1 when optional, 0 when required") {
   std::vector<SchemaElement> elements = {
-      Group("schema", 3, std::nullopt),
-      Leaf("id", Type::INT64, FieldRepetitionType::REQUIRED),
-      Leaf("name", Type::BYTE_ARRAY, FieldRepetitionType::OPTIONAL),
-      Leaf("hash", Type::FIXED_LEN_BYTE_ARRAY, FieldRepetitionType::OPTIONAL, 16),
+      GroupElement("schema", 3, std::nullopt),
+      LeafElement("id", FieldRepetitionType::REQUIRED, Type::INT64),
+      LeafElement("name", FieldRepetitionType::OPTIONAL, Type::BYTE_ARRAY),
+      LeafElement("hash", FieldRepetitionType::OPTIONAL, Type::FIXED_LEN_BYTE_ARRAY, 16),
   };
   Schema schema = Schema::FromElements(elements);
   REQUIRE(schema.num_columns() == 3);
@@ -52,14 +39,14 @@ TEST_CASE("schema: nested levels follow the Dremel rules") {
   // message m { optional group a (LIST) { repeated group list { optional int32 element; } }
   //             required group s { optional binary x; repeated int64 y; } required int32 z; }
   std::vector<SchemaElement> elements = {
-      Group("m", 3, std::nullopt),
-      Group("a", 1, FieldRepetitionType::OPTIONAL),
-      Group("list", 1, FieldRepetitionType::REPEATED),
-      Leaf("element", Type::INT32, FieldRepetitionType::OPTIONAL),
-      Group("s", 2, FieldRepetitionType::REQUIRED),
-      Leaf("x", Type::BYTE_ARRAY, FieldRepetitionType::OPTIONAL),
-      Leaf("y", Type::INT64, FieldRepetitionType::REPEATED),
-      Leaf("z", Type::INT32, FieldRepetitionType::REQUIRED),
+      GroupElement("m", 3, std::nullopt),
+      GroupElement("a", 1, FieldRepetitionType::OPTIONAL),
+      GroupElement("list", 1, FieldRepetitionType::REPEATED),
+      LeafElement("element", FieldRepetitionType::OPTIONAL, Type::INT32),
+      GroupElement("s", 2, FieldRepetitionType::REQUIRED),
+      LeafElement("x", FieldRepetitionType::OPTIONAL, Type::BYTE_ARRAY),
+      LeafElement("y", FieldRepetitionType::REPEATED, Type::INT64),
+      LeafElement("z", FieldRepetitionType::REQUIRED, Type::INT32),
   };
   Schema schema = Schema::FromElements(elements);
   REQUIRE(schema.num_columns() == 4);
@@ -81,28 +68,28 @@ TEST_CASE("schema: nested levels follow the Dremel rules") {
 
 TEST_CASE("schema: malformed lists are errors") {
   SUBCASE("children beyond the list") {
-    std::vector<SchemaElement> elements = {Group("m", 2, std::nullopt),
-                                           Leaf("a", Type::INT32, FieldRepetitionType::REQUIRED)};
+    std::vector<SchemaElement> elements = {GroupElement("m", 2, std::nullopt),
+                                           LeafElement("a", FieldRepetitionType::REQUIRED, Type::INT32)};
     CHECK_THROWS_WITH_AS(Schema::FromElements(elements), doctest::Contains("claims 2 children"), ParquetError);
   }
   SUBCASE("elements outside the tree") {
-    std::vector<SchemaElement> elements = {Group("m", 1, std::nullopt),
-                                           Leaf("a", Type::INT32, FieldRepetitionType::REQUIRED),
-                                           Leaf("b", Type::INT32, FieldRepetitionType::REQUIRED)};
+    std::vector<SchemaElement> elements = {GroupElement("m", 1, std::nullopt),
+                                           LeafElement("a", FieldRepetitionType::REQUIRED, Type::INT32),
+                                           LeafElement("b", FieldRepetitionType::REQUIRED, Type::INT32)};
     CHECK_THROWS_WITH_AS(Schema::FromElements(elements), doctest::Contains("outside the tree"), ParquetError);
   }
   SUBCASE("fixed-length column without a length") {
-    std::vector<SchemaElement> elements = {Group("m", 1, std::nullopt),
-                                           Leaf("a", Type::FIXED_LEN_BYTE_ARRAY, FieldRepetitionType::REQUIRED)};
+    std::vector<SchemaElement> elements = {GroupElement("m", 1, std::nullopt),
+                                           LeafElement("a", FieldRepetitionType::REQUIRED, Type::FIXED_LEN_BYTE_ARRAY)};
     CHECK_THROWS_WITH_AS(Schema::FromElements(elements), doctest::Contains("type_length 0"), ParquetError);
   }
   SUBCASE("unknown physical type") {
-    std::vector<SchemaElement> elements = {Group("m", 1, std::nullopt),
-                                           Leaf("a", static_cast<Type>(-7), FieldRepetitionType::REQUIRED)};
+    std::vector<SchemaElement> elements = {GroupElement("m", 1, std::nullopt),
+                                           LeafElement("a", FieldRepetitionType::REQUIRED, static_cast<Type>(-7))};
     CHECK_THROWS_WITH_AS(Schema::FromElements(elements), doctest::Contains("unknown physical type"), ParquetError);
   }
   SUBCASE("missing repetition") {
-    std::vector<SchemaElement> elements = {Group("m", 1, std::nullopt), Leaf("a", Type::INT32, FieldRepetitionType::REQUIRED)};
+    std::vector<SchemaElement> elements = {GroupElement("m", 1, std::nullopt), LeafElement("a", FieldRepetitionType::REQUIRED, Type::INT32)};
     elements[1].repetition_type.reset();
     CHECK_THROWS_WITH_AS(Schema::FromElements(elements), doctest::Contains("no repetition type"), ParquetError);
   }
@@ -110,17 +97,17 @@ TEST_CASE("schema: malformed lists are errors") {
     CHECK_THROWS_AS(Schema::FromElements({}), ParquetError);
   }
   SUBCASE("nesting deeper than the limit fails fast, without recursion") {
-    std::vector<SchemaElement> elements = {Group("m", 1, std::nullopt)};
-    for (int i = 0; i < 100000; i++) elements.push_back(Group("g" + std::to_string(i), 1, FieldRepetitionType::OPTIONAL));
-    elements.push_back(Leaf("leaf", Type::INT32, FieldRepetitionType::OPTIONAL));
+    std::vector<SchemaElement> elements = {GroupElement("m", 1, std::nullopt)};
+    for (int i = 0; i < 100000; i++) elements.push_back(GroupElement("g" + std::to_string(i), 1, FieldRepetitionType::OPTIONAL));
+    elements.push_back(LeafElement("leaf", FieldRepetitionType::OPTIONAL, Type::INT32));
     CHECK_THROWS_WITH_AS(Schema::FromElements(elements), doctest::Contains("deeper than 64"), ParquetError);
   }
 }
 
 TEST_CASE("schema: nesting up to the limit is accepted") {
-  std::vector<SchemaElement> elements = {Group("m", 1, std::nullopt)};
-  for (int i = 0; i < kMaxSchemaDepth - 1; i++) elements.push_back(Group("g", 1, FieldRepetitionType::REQUIRED));
-  elements.push_back(Leaf("leaf", Type::INT32, FieldRepetitionType::OPTIONAL));
+  std::vector<SchemaElement> elements = {GroupElement("m", 1, std::nullopt)};
+  for (int i = 0; i < kMaxSchemaDepth - 1; i++) elements.push_back(GroupElement("g", 1, FieldRepetitionType::REQUIRED));
+  elements.push_back(LeafElement("leaf", FieldRepetitionType::OPTIONAL, Type::INT32));
   Schema schema = Schema::FromElements(elements);
   CHECK(schema.column(0).path.size() == static_cast<size_t>(kMaxSchemaDepth));
   CHECK(schema.column(0).max_definition_level == 1);
