@@ -192,6 +192,18 @@ struct ParquetTable {
   int file_row_number_column() const { return filename_column() + 1; }
 };
 
+// How xColumn serves a cell of a column's loaded batch without going through ResultValue:
+// the common mappings of a batch without nulls, one sqlite3_result_* call on the value.
+enum class DirectCell : uint8_t {
+  kNone,            // through ResultCell / ResultValue
+  kInt32,           // ValueKind::kInt32
+  kInt64,           // ValueKind::kInt64
+  kDouble,          // ValueKind::kDouble
+  kText,            // ValueKind::kText (ResultText's terminated copy)
+  kTerminatedText,  // ValueKind::kText, batch.text_terminated: the value itself, length -1
+  kDateText,        // ValueKind::kDate as text, from the cursor's DateTextCache
+};
+
 // Per-column decoding state of a cursor.
 struct ColumnState {
   std::unique_ptr<parquet::ColumnChunkReader> reader;
@@ -203,6 +215,8 @@ struct ColumnState {
   size_t value = 0;             // index into the batch's values of the first value at or after `slot`
   int16_t max_def = 0;          // the leaf column's maximum definition level
   bool dense = true;            // the batch has no nulls: a slot is its own value index
+  DirectCell direct = DirectCell::kNone;  // how xColumn serves this batch's cells (LoadBatch)
+  const void* direct_values = nullptr;    // the batch's values, typed by `direct`
 
   // Nested fields: rows are assembled from all the field's leaf columns and rendered as
   // JSON; the text of the last row rendered is kept for repeated xColumn calls.
@@ -1322,6 +1336,19 @@ int Rowid(sqlite3_vtab_cursor* base, sqlite3_int64* rowid) {
                               std::to_string(cursor->rows_in_group) + " rows");
 }
 
+// How xColumn can serve the cells of a batch without nulls of a column mapped by `mapping`.
+DirectCell DirectCellOf(const ColumnMapping& mapping, const parquet::ColumnBatch& batch) {
+  switch (mapping.kind) {
+    case ValueKind::kInt32: return DirectCell::kInt32;
+    case ValueKind::kInt64: return DirectCell::kInt64;
+    case ValueKind::kDouble: return DirectCell::kDouble;
+    case ValueKind::kText: return batch.text_terminated ? DirectCell::kTerminatedText : DirectCell::kText;
+    case ValueKind::kDate:
+      return mapping.timestamp_form == TimestampForm::kText ? DirectCell::kDateText : DirectCell::kNone;
+    default: return DirectCell::kNone;
+  }
+}
+
 // The slow part of PositionColumn: (re)opens the column's reader on the cursor's row group
 // and decodes the batch holding the cursor's row, skipping the rows before it undecoded.
 [[gnu::noinline]] void LoadBatch(ParquetCursor* cursor, const ParquetTable& table, int leaf, ColumnState* state) {
@@ -1352,6 +1379,9 @@ int Rowid(sqlite3_vtab_cursor* base, sqlite3_int64* rowid) {
   state->slot = 0;
   state->value = 0;
   state->dense = state->max_def == 0 || state->batch.num_values == state->batch.num_levels;
+  const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(state - cursor->states.data())];
+  state->direct = state->dense ? DirectCellOf(mapping, state->batch) : DirectCell::kNone;
+  state->direct_values = state->batch.values<uint8_t>();
 }
 
 // Positions `state` on the cursor's current row; returns the value index of that row in the
@@ -1515,11 +1545,9 @@ inline int ResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnM
   return ResultCell(cursor, ctx, mapping, state);
 }
 
-// Called once per cell. The hot path is two comparisons (a plain leaf column whose
-// decoded batch holds the row), an index and a tail call to the conversion
-// (sqlite_values.h); everything else is out of line.
-int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
-  ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
+// xColumn for every cell DirectColumn does not serve.
+[[gnu::noinline]] int IndirectColumn(ParquetCursor* cursor, sqlite3_context* ctx, int column) {
+  sqlite3_vtab_cursor* base = &cursor->base;
   // One mapping per file column: past them come the partition keys and hidden columns.
   if (static_cast<size_t>(column) >= cursor->mappings.size()) [[unlikely]] {
     return FileConstantColumn(cursor, TableOf(base), ctx, column);
@@ -1533,6 +1561,49 @@ int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
     return LoadAndResultCell(cursor, ctx, mapping, state);
   }
   return ResultCell(cursor, ctx, mapping, state);
+}
+
+// Called once per cell. The hot path: a plain leaf column whose decoded batch (without
+// nulls) holds the row: two comparisons, an index and one sqlite3_result_* call on the value
+// (DirectCell). Everything else is out of line (IndirectColumn). A column that is not a
+// plain leaf never has its batch range set (batch_end stays 0), nor a DirectCell.
+int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
+  ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
+  if (static_cast<size_t>(column) < cursor->states.size()) [[likely]] {
+    const ColumnState& state = cursor->states[static_cast<size_t>(column)];
+    const int64_t row = cursor->row;
+    if (state.row_group == cursor->row_group && row < state.batch_end) [[likely]] {
+      const size_t i = static_cast<size_t>(row - state.batch_first_row);
+      switch (state.direct) {
+        case DirectCell::kInt32:
+          sqlite3_result_int64(ctx, static_cast<const int32_t*>(state.direct_values)[i]);
+          return SQLITE_OK;
+        case DirectCell::kInt64:
+          sqlite3_result_int64(ctx, static_cast<const int64_t*>(state.direct_values)[i]);
+          return SQLITE_OK;
+        case DirectCell::kDouble:
+          sqlite3_result_double(ctx, static_cast<const double*>(state.direct_values)[i]);
+          return SQLITE_OK;
+        case DirectCell::kTerminatedText:
+          sqlite3_result_text(ctx, reinterpret_cast<const char*>(static_cast<const parquet::ByteArray*>(state.direct_values)[i].ptr),
+                              -1, SQLITE_TRANSIENT);
+          return SQLITE_OK;
+        case DirectCell::kText: {
+          const parquet::ByteArray& v = static_cast<const parquet::ByteArray*>(state.direct_values)[i];
+          ResultText(ctx, reinterpret_cast<const char*>(v.ptr), v.len);
+          return SQLITE_OK;
+        }
+        case DirectCell::kDateText: {
+          size_t length = 0;
+          sqlite3_result_text(ctx, cursor->dates.Format(static_cast<const int32_t*>(state.direct_values)[i], &length), -1,
+                              SQLITE_TRANSIENT);
+          return SQLITE_OK;
+        }
+        case DirectCell::kNone: break;
+      }
+    }
+  }
+  return IndirectColumn(cursor, ctx, column);
 }
 
 sqlite3_module parquet_module = {
