@@ -229,11 +229,24 @@ struct ColumnState {
   parquet::ColumnReadCounters counted;  // of `reader`, already added to the scan's stats
 };
 
+// A row filter comparing DATE text (`l_shipdate <= '1998-09-02'`), turned into a test on
+// the day number: rows pass when their day lies in [lo, hi] (outside it with `outside`).
+// Valid for the days whose text is "YYYY-MM-DD" (years 0000..9999), where text order is day
+// order; other days, and filters without a day range, take the text comparison.
+struct DayRange {
+  bool active = false;
+  bool outside = false;  // != : the days passing are those outside [lo, hi]
+  int64_t lo = 0, hi = -1;
+};
+constexpr int32_t kFirstFourDigitYearDay = -719528;  // 0000-01-01
+constexpr int32_t kLastFourDigitYearDay = 2932896;   // 9999-12-31
+
 struct ParquetCursor {
   sqlite3_vtab_cursor base;  // must come first
   // The scan's constraints (xFilter): filters by column, LIMIT / OFFSET.
   std::vector<ColumnFilter> filters;
   std::vector<size_t> row_filters;   // filters evaluated per row in the current file (file columns)
+  std::vector<DayRange> row_filter_days;  // per row filter: its test by day number, when it has one
   std::vector<size_t> rowid_filters, file_row_filters;
   std::vector<size_t> file_filters;  // on hive keys and filename: decide whole files
   int64_t rowid_lo = INT64_MIN, rowid_hi = INT64_MAX;        // [lo, hi) superset of rowids wanted
@@ -952,11 +965,58 @@ SqlValue FileConstant(const ParquetTable& table, int column, size_t index) {
   return SqlValue::Text(value.text);
 }
 
+// The day range equivalent to `filter` on a column mapped by `mapping` (DayRange), found by
+// binary search over the days of years 0000..9999 with the same comparison RowMatches makes
+// on their text; inactive when the filter is not a comparison of DATE text.
+DayRange DayRangeOf(const ColumnFilter& filter, const ColumnMapping& mapping) {
+  DayRange range;
+  if (!filter.active || mapping.kind != ValueKind::kDate || mapping.timestamp_form != TimestampForm::kText) return range;
+  switch (filter.op) {
+    case ConstraintOp::kEq: case ConstraintOp::kNe: case ConstraintOp::kLt:
+    case ConstraintOp::kLe: case ConstraintOp::kGt: case ConstraintOp::kGe: break;
+    default: return range;
+  }
+  const SqlValue& constant = filter.values[0];
+  if (constant.is_null()) return range;
+  auto compare = [&constant](int64_t day) {
+    char text[64];
+    const size_t n = parquet::FormatDate(static_cast<int32_t>(day), text);
+    return CompareSqlValues(SqlValue::Text(std::string_view(text, n)), constant);
+  };
+  // The first day whose text compares >= (or, strictly, >) the constant; one past the last
+  // day when there is none.
+  auto first_day = [&compare](bool strictly) {
+    int64_t lo = kFirstFourDigitYearDay, hi = int64_t{kLastFourDigitYearDay} + 1;
+    while (lo < hi) {
+      const int64_t mid = lo + (hi - lo) / 2;
+      const int cmp = compare(mid);
+      if (strictly ? cmp > 0 : cmp >= 0) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo;
+  };
+  const int64_t at_least = first_day(false), above = first_day(true);
+  range.active = true;
+  switch (filter.op) {
+    case ConstraintOp::kNe: range.outside = true; [[fallthrough]];
+    case ConstraintOp::kEq: range.lo = at_least; range.hi = above - 1; break;
+    case ConstraintOp::kLt: range.lo = kFirstFourDigitYearDay; range.hi = at_least - 1; break;
+    case ConstraintOp::kLe: range.lo = kFirstFourDigitYearDay; range.hi = above - 1; break;
+    case ConstraintOp::kGt: range.lo = above; range.hi = kLastFourDigitYearDay; break;
+    default: range.lo = at_least; range.hi = kLastFourDigitYearDay; break;  // kGe
+  }
+  return range;
+}
+
 // The filters of the current file: which run per row, and the row-group pruner. A filter on
 // a column whose values in this file are not of the table's class (union_by_name) is left
 // to SQLite, except NULL tests.
 void SetUpFileFilters(ParquetCursor* cursor, const ParquetTable& table) {
   cursor->row_filters.clear();
+  cursor->row_filter_days.clear();
   std::vector<FileColumnFilter> prunable;
   for (size_t i = 0; i < cursor->filters.size(); i++) {
     const ColumnFilter& filter = cursor->filters[i];
@@ -970,6 +1030,7 @@ void SetUpFileFilters(ParquetCursor* cursor, const ParquetTable& table) {
       continue;
     }
     cursor->row_filters.push_back(i);
+    cursor->row_filter_days.push_back(always_null ? DayRange() : DayRangeOf(filter, mapping));
     prunable.push_back(FileColumnFilter{&filter, &mapping});
   }
   cursor->pruner = std::make_unique<RowGroupPruner>(*cursor->file, std::move(prunable));
@@ -1126,13 +1187,21 @@ int64_t RowInFile(const ParquetCursor* cursor) {
 // Whether the cursor's row passes the filters evaluated per row (late materialization:
 // only the filter columns are decoded, as typed values).
 bool RowPasses(ParquetCursor* cursor, const ParquetTable& table) {
-  for (size_t i : cursor->row_filters) {
-    const ColumnFilter& filter = cursor->filters[i];
+  for (size_t k = 0; k < cursor->row_filters.size(); k++) {
+    const ColumnFilter& filter = cursor->filters[cursor->row_filters[k]];
     const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(filter.column)];
     SqlValue value;
     if (mapping.kind != ValueKind::kNull && mapping.leaf_column >= 0) {
       ColumnState& state = cursor->states[static_cast<size_t>(filter.column)];
       const int64_t index = PositionColumn(cursor, table, mapping.leaf_column, &state);
+      const DayRange& days = cursor->row_filter_days[k];
+      if (days.active && index >= 0) {
+        const int32_t day = state.batch.values<int32_t>()[index];
+        if (day >= kFirstFourDigitYearDay && day <= kLastFourDigitYearDay) {
+          if ((day >= days.lo && day <= days.hi) == days.outside) return false;
+          continue;
+        }
+      }
       if (index >= 0 &&
           !ColumnSqlValue(mapping, state.batch, static_cast<size_t>(index), &cursor->format_buffer, &value)) {
         continue;  // xColumn will report the error: keep the row
