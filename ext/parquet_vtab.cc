@@ -1614,7 +1614,7 @@ inline int ResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnM
   return ResultCell(cursor, ctx, mapping, state);
 }
 
-// xColumn for every cell DirectColumn does not serve.
+// xColumn for every cell that Column does not serve directly (DirectCell).
 [[gnu::noinline]] int IndirectColumn(ParquetCursor* cursor, sqlite3_context* ctx, int column) {
   sqlite3_vtab_cursor* base = &cursor->base;
   // One mapping per file column: past them come the partition keys and hidden columns.
