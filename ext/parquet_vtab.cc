@@ -192,6 +192,18 @@ struct ParquetTable {
   int file_row_number_column() const { return filename_column() + 1; }
 };
 
+// How xColumn serves a cell of a column's loaded batch without going through ResultValue:
+// the common mappings of a batch without nulls, one sqlite3_result_* call on the value.
+enum class DirectCell : uint8_t {
+  kNone,            // through ResultCell / ResultValue
+  kInt32,           // ValueKind::kInt32
+  kInt64,           // ValueKind::kInt64
+  kDouble,          // ValueKind::kDouble
+  kText,            // ValueKind::kText (ResultText's terminated copy)
+  kTerminatedText,  // ValueKind::kText, batch.text_terminated: the value itself, length -1
+  kDateText,        // ValueKind::kDate as text, from the cursor's DateTextCache
+};
+
 // Per-column decoding state of a cursor.
 struct ColumnState {
   std::unique_ptr<parquet::ColumnChunkReader> reader;
@@ -203,6 +215,8 @@ struct ColumnState {
   size_t value = 0;             // index into the batch's values of the first value at or after `slot`
   int16_t max_def = 0;          // the leaf column's maximum definition level
   bool dense = true;            // the batch has no nulls: a slot is its own value index
+  DirectCell direct = DirectCell::kNone;  // how xColumn serves this batch's cells (LoadBatch)
+  const void* direct_values = nullptr;    // the batch's values, typed by `direct`
 
   // Nested fields: rows are assembled from all the field's leaf columns and rendered as
   // JSON; the text of the last row rendered is kept for repeated xColumn calls.
@@ -215,11 +229,24 @@ struct ColumnState {
   parquet::ColumnReadCounters counted;  // of `reader`, already added to the scan's stats
 };
 
+// A row filter comparing DATE text (`l_shipdate <= '1998-09-02'`), turned into a test on
+// the day number: rows pass when their day lies in [lo, hi] (outside it with `outside`).
+// Valid for the days whose text is "YYYY-MM-DD" (years 0000..9999), where text order is day
+// order; other days, and filters without a day range, take the text comparison.
+struct DayRange {
+  bool active = false;
+  bool outside = false;  // != : the days passing are those outside [lo, hi]
+  int64_t lo = 0, hi = -1;
+};
+constexpr int32_t kFirstFourDigitYearDay = -719528;  // 0000-01-01
+constexpr int32_t kLastFourDigitYearDay = 2932896;   // 9999-12-31
+
 struct ParquetCursor {
   sqlite3_vtab_cursor base;  // must come first
   // The scan's constraints (xFilter): filters by column, LIMIT / OFFSET.
   std::vector<ColumnFilter> filters;
   std::vector<size_t> row_filters;   // filters evaluated per row in the current file (file columns)
+  std::vector<DayRange> row_filter_days;  // per row filter: its test by day number, when it has one
   std::vector<size_t> rowid_filters, file_row_filters;
   std::vector<size_t> file_filters;  // on hive keys and filename: decide whole files
   int64_t rowid_lo = INT64_MIN, rowid_hi = INT64_MAX;        // [lo, hi) superset of rowids wanted
@@ -938,11 +965,58 @@ SqlValue FileConstant(const ParquetTable& table, int column, size_t index) {
   return SqlValue::Text(value.text);
 }
 
+// The day range equivalent to `filter` on a column mapped by `mapping` (DayRange), found by
+// binary search over the days of years 0000..9999 with the same comparison RowMatches makes
+// on their text; inactive when the filter is not a comparison of DATE text.
+DayRange DayRangeOf(const ColumnFilter& filter, const ColumnMapping& mapping) {
+  DayRange range;
+  if (!filter.active || mapping.kind != ValueKind::kDate || mapping.timestamp_form != TimestampForm::kText) return range;
+  switch (filter.op) {
+    case ConstraintOp::kEq: case ConstraintOp::kNe: case ConstraintOp::kLt:
+    case ConstraintOp::kLe: case ConstraintOp::kGt: case ConstraintOp::kGe: break;
+    default: return range;
+  }
+  const SqlValue& constant = filter.values[0];
+  if (constant.is_null()) return range;
+  auto compare = [&constant](int64_t day) {
+    char text[64];
+    const size_t n = parquet::FormatDate(static_cast<int32_t>(day), text);
+    return CompareSqlValues(SqlValue::Text(std::string_view(text, n)), constant);
+  };
+  // The first day whose text compares >= (or, strictly, >) the constant; one past the last
+  // day when there is none.
+  auto first_day = [&compare](bool strictly) {
+    int64_t lo = kFirstFourDigitYearDay, hi = int64_t{kLastFourDigitYearDay} + 1;
+    while (lo < hi) {
+      const int64_t mid = lo + (hi - lo) / 2;
+      const int cmp = compare(mid);
+      if (strictly ? cmp > 0 : cmp >= 0) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo;
+  };
+  const int64_t at_least = first_day(false), above = first_day(true);
+  range.active = true;
+  switch (filter.op) {
+    case ConstraintOp::kNe: range.outside = true; [[fallthrough]];
+    case ConstraintOp::kEq: range.lo = at_least; range.hi = above - 1; break;
+    case ConstraintOp::kLt: range.lo = kFirstFourDigitYearDay; range.hi = at_least - 1; break;
+    case ConstraintOp::kLe: range.lo = kFirstFourDigitYearDay; range.hi = above - 1; break;
+    case ConstraintOp::kGt: range.lo = above; range.hi = kLastFourDigitYearDay; break;
+    default: range.lo = at_least; range.hi = kLastFourDigitYearDay; break;  // kGe
+  }
+  return range;
+}
+
 // The filters of the current file: which run per row, and the row-group pruner. A filter on
 // a column whose values in this file are not of the table's class (union_by_name) is left
 // to SQLite, except NULL tests.
 void SetUpFileFilters(ParquetCursor* cursor, const ParquetTable& table) {
   cursor->row_filters.clear();
+  cursor->row_filter_days.clear();
   std::vector<FileColumnFilter> prunable;
   for (size_t i = 0; i < cursor->filters.size(); i++) {
     const ColumnFilter& filter = cursor->filters[i];
@@ -956,6 +1030,7 @@ void SetUpFileFilters(ParquetCursor* cursor, const ParquetTable& table) {
       continue;
     }
     cursor->row_filters.push_back(i);
+    cursor->row_filter_days.push_back(always_null ? DayRange() : DayRangeOf(filter, mapping));
     prunable.push_back(FileColumnFilter{&filter, &mapping});
   }
   cursor->pruner = std::make_unique<RowGroupPruner>(*cursor->file, std::move(prunable));
@@ -1112,13 +1187,21 @@ int64_t RowInFile(const ParquetCursor* cursor) {
 // Whether the cursor's row passes the filters evaluated per row (late materialization:
 // only the filter columns are decoded, as typed values).
 bool RowPasses(ParquetCursor* cursor, const ParquetTable& table) {
-  for (size_t i : cursor->row_filters) {
-    const ColumnFilter& filter = cursor->filters[i];
+  for (size_t k = 0; k < cursor->row_filters.size(); k++) {
+    const ColumnFilter& filter = cursor->filters[cursor->row_filters[k]];
     const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(filter.column)];
     SqlValue value;
     if (mapping.kind != ValueKind::kNull && mapping.leaf_column >= 0) {
       ColumnState& state = cursor->states[static_cast<size_t>(filter.column)];
       const int64_t index = PositionColumn(cursor, table, mapping.leaf_column, &state);
+      const DayRange& days = cursor->row_filter_days[k];
+      if (days.active && index >= 0) {
+        const int32_t day = state.batch.values<int32_t>()[index];
+        if (day >= kFirstFourDigitYearDay && day <= kLastFourDigitYearDay) {
+          if ((day >= days.lo && day <= days.hi) == days.outside) return false;
+          continue;
+        }
+      }
       if (index >= 0 &&
           !ColumnSqlValue(mapping, state.batch, static_cast<size_t>(index), &cursor->format_buffer, &value)) {
         continue;  // xColumn will report the error: keep the row
@@ -1322,6 +1405,19 @@ int Rowid(sqlite3_vtab_cursor* base, sqlite3_int64* rowid) {
                               std::to_string(cursor->rows_in_group) + " rows");
 }
 
+// How xColumn can serve the cells of a batch without nulls of a column mapped by `mapping`.
+DirectCell DirectCellOf(const ColumnMapping& mapping, const parquet::ColumnBatch& batch) {
+  switch (mapping.kind) {
+    case ValueKind::kInt32: return DirectCell::kInt32;
+    case ValueKind::kInt64: return DirectCell::kInt64;
+    case ValueKind::kDouble: return DirectCell::kDouble;
+    case ValueKind::kText: return batch.text_terminated ? DirectCell::kTerminatedText : DirectCell::kText;
+    case ValueKind::kDate:
+      return mapping.timestamp_form == TimestampForm::kText ? DirectCell::kDateText : DirectCell::kNone;
+    default: return DirectCell::kNone;
+  }
+}
+
 // The slow part of PositionColumn: (re)opens the column's reader on the cursor's row group
 // and decodes the batch holding the cursor's row, skipping the rows before it undecoded.
 [[gnu::noinline]] void LoadBatch(ParquetCursor* cursor, const ParquetTable& table, int leaf, ColumnState* state) {
@@ -1352,6 +1448,9 @@ int Rowid(sqlite3_vtab_cursor* base, sqlite3_int64* rowid) {
   state->slot = 0;
   state->value = 0;
   state->dense = state->max_def == 0 || state->batch.num_values == state->batch.num_levels;
+  const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(state - cursor->states.data())];
+  state->direct = state->dense ? DirectCellOf(mapping, state->batch) : DirectCell::kNone;
+  state->direct_values = state->batch.values<uint8_t>();
 }
 
 // Positions `state` on the cursor's current row; returns the value index of that row in the
@@ -1515,11 +1614,9 @@ inline int ResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnM
   return ResultCell(cursor, ctx, mapping, state);
 }
 
-// Called once per cell. The hot path is two comparisons (a plain leaf column whose
-// decoded batch holds the row), an index and a tail call to the conversion
-// (sqlite_values.h); everything else is out of line.
-int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
-  ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
+// xColumn for every cell that Column does not serve directly (DirectCell).
+[[gnu::noinline]] int IndirectColumn(ParquetCursor* cursor, sqlite3_context* ctx, int column) {
+  sqlite3_vtab_cursor* base = &cursor->base;
   // One mapping per file column: past them come the partition keys and hidden columns.
   if (static_cast<size_t>(column) >= cursor->mappings.size()) [[unlikely]] {
     return FileConstantColumn(cursor, TableOf(base), ctx, column);
@@ -1533,6 +1630,49 @@ int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
     return LoadAndResultCell(cursor, ctx, mapping, state);
   }
   return ResultCell(cursor, ctx, mapping, state);
+}
+
+// Called once per cell. The hot path: a plain leaf column whose decoded batch (without
+// nulls) holds the row: two comparisons, an index and one sqlite3_result_* call on the value
+// (DirectCell). Everything else is out of line (IndirectColumn). A column that is not a
+// plain leaf never has its batch range set (batch_end stays 0), nor a DirectCell.
+int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
+  ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
+  if (static_cast<size_t>(column) < cursor->states.size()) [[likely]] {
+    const ColumnState& state = cursor->states[static_cast<size_t>(column)];
+    const int64_t row = cursor->row;
+    if (state.row_group == cursor->row_group && row < state.batch_end) [[likely]] {
+      const size_t i = static_cast<size_t>(row - state.batch_first_row);
+      switch (state.direct) {
+        case DirectCell::kInt32:
+          sqlite3_result_int64(ctx, static_cast<const int32_t*>(state.direct_values)[i]);
+          return SQLITE_OK;
+        case DirectCell::kInt64:
+          sqlite3_result_int64(ctx, static_cast<const int64_t*>(state.direct_values)[i]);
+          return SQLITE_OK;
+        case DirectCell::kDouble:
+          sqlite3_result_double(ctx, static_cast<const double*>(state.direct_values)[i]);
+          return SQLITE_OK;
+        case DirectCell::kTerminatedText:
+          sqlite3_result_text(ctx, reinterpret_cast<const char*>(static_cast<const parquet::ByteArray*>(state.direct_values)[i].ptr),
+                              -1, SQLITE_TRANSIENT);
+          return SQLITE_OK;
+        case DirectCell::kText: {
+          const parquet::ByteArray& v = static_cast<const parquet::ByteArray*>(state.direct_values)[i];
+          ResultText(ctx, reinterpret_cast<const char*>(v.ptr), v.len);
+          return SQLITE_OK;
+        }
+        case DirectCell::kDateText: {
+          size_t length = 0;
+          sqlite3_result_text(ctx, cursor->dates.Format(static_cast<const int32_t*>(state.direct_values)[i], &length), -1,
+                              SQLITE_TRANSIENT);
+          return SQLITE_OK;
+        }
+        case DirectCell::kNone: break;
+      }
+    }
+  }
+  return IndirectColumn(cursor, ctx, column);
 }
 
 sqlite3_module parquet_module = {

@@ -12,21 +12,6 @@ namespace sqlite_parquet {
 
 namespace {
 
-// SQLite marks a text value as NUL-terminated only when it measures the length itself;
-// text given with an explicit length is re-allocated by the first function that needs the
-// terminator (length(), most string functions), once per value. Short values without an
-// embedded NUL therefore go through a terminated stack copy and length -1.
-void ResultText(sqlite3_context* ctx, const char* text, size_t length) {
-  char terminated[256];
-  if (length < sizeof terminated && (length == 0 || std::memchr(text, 0, length) == nullptr)) {
-    if (length) std::memcpy(terminated, text, length);
-    terminated[length] = '\0';
-    sqlite3_result_text(ctx, terminated, -1, SQLITE_TRANSIENT);
-    return;
-  }
-  sqlite3_result_text64(ctx, text, length, SQLITE_TRANSIENT, SQLITE_UTF8);
-}
-
 // Text this file formatted into `buffer` (capacity kFormatCapacity): never has an embedded
 // NUL, so it is terminated in place and given with length -1 without a copy or a scan.
 constexpr size_t kFormatCapacity = 64;
@@ -86,6 +71,21 @@ parquet::EpochUnit EpochUnitOf(TimestampForm form) {
 
 }  // namespace
 
+// SQLite marks a text value as NUL-terminated only when it measures the length itself;
+// text given with an explicit length is re-allocated by the first function that needs the
+// terminator (length(), most string functions), once per value. Short values without an
+// embedded NUL therefore go through a terminated stack copy and length -1.
+void ResultText(sqlite3_context* ctx, const char* text, size_t length) {
+  char terminated[256];
+  if (length < sizeof terminated && (length == 0 || std::memchr(text, 0, length) == nullptr)) {
+    if (length) std::memcpy(terminated, text, length);
+    terminated[length] = '\0';
+    sqlite3_result_text(ctx, terminated, -1, SQLITE_TRANSIENT);
+    return;
+  }
+  sqlite3_result_text64(ctx, text, length, SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+
 int ResultValue(sqlite3_context* ctx, const ColumnMapping& m, const parquet::ColumnBatch& batch, size_t index,
                 std::string* scratch, DateTextCache* dates) {
   using parquet::ByteArray;
@@ -130,7 +130,11 @@ int ResultValue(sqlite3_context* ctx, const ColumnMapping& m, const parquet::Col
     case ValueKind::kText:
     case ValueKind::kJson: {
       const ByteArray& v = batch.values<ByteArray>()[index];
-      ResultText(ctx, reinterpret_cast<const char*>(v.ptr), v.len);
+      if (batch.text_terminated) {
+        sqlite3_result_text(ctx, reinterpret_cast<const char*>(v.ptr), -1, SQLITE_TRANSIENT);
+      } else {
+        ResultText(ctx, reinterpret_cast<const char*>(v.ptr), v.len);
+      }
       if (m.kind == ValueKind::kJson) sqlite3_result_subtype(ctx, kJsonSubtype);
       return SQLITE_OK;
     }

@@ -15,6 +15,11 @@ inline constexpr int kJsonSubtype = 74;
 
 class DateTextCache;  // sql_value.h
 
+// Sets the result of `ctx` to the text `text` of `length` bytes (copied by SQLite). Short
+// text goes through a NUL-terminated stack copy with length -1, so that SQLite marks it
+// terminated (see sqlite_values.cc).
+void ResultText(sqlite3_context* ctx, const char* text, size_t length);
+
 // Sets the result of `ctx` to value `index` of `batch` (an index into the batch's non-null
 // values), converted as `mapping` prescribes. `scratch` is reused for formatted text.
 // Does not throw: returns SQLITE_OK, or the error code it set as the result (SQLITE_NOMEM,

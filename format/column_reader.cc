@@ -151,6 +151,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     page_levels_left_ = 0;
     page_loaded_ = false;
     has_dictionary_ = false;
+    dictionary_nul_free_ = false;
     dictionary_.clear();
   }
 
@@ -160,6 +161,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     try {
       batch->num_levels = 0;
       batch->num_values = 0;
+      batch->text_terminated = false;
       if (max_levels == 0) return 0;
       if (page_levels_left_ == 0 && !NextDataPage()) return 0;
       if (!page_loaded_) LoadPage();
@@ -194,6 +196,9 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       page_levels_left_ -= n;
       batch->num_levels = n;
       batch->num_values = non_null;
+      if constexpr (std::is_same_v<T, ByteArray>) {
+        batch->text_terminated = dictionary_nul_free_ && value_decoder_ == dictionary_decoder_.get();
+      }
       return n;
     } catch (const ParquetError& e) {
       throw ParquetError(Context() + ": " + e.what());
@@ -755,10 +760,34 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     if constexpr (std::is_same_v<T, bool>) {
       throw ParquetError("BOOLEAN columns cannot be dictionary-encoded");
     } else {
+      if constexpr (std::is_same_v<T, ByteArray>) TerminateDictionaryEntries(entries, count);
       has_dictionary_ = true;
       if (!dictionary_decoder_) dictionary_decoder_ = std::make_unique<DictionaryDecoder<T>>();
       dictionary_decoder_->SetDictionary(entries, count);
     }
+  }
+
+  // Copies the byte-array dictionary entries into terminated_dictionary_, each followed by
+  // a NUL, and points the entries there; dictionary_nul_free_ tells whether no entry holds
+  // a NUL itself (then batches decoded through the dictionary are text_terminated). One
+  // copy per dictionary page; it saves a copy per value for consumers that need C strings.
+  void TerminateDictionaryEntries(ByteArray* entries, size_t count) {
+    size_t bytes = count;
+    for (size_t i = 0; i < count; i++) bytes += entries[i].len;  // entries lie in the page: no overflow
+    if (terminated_dictionary_.size() < bytes) terminated_dictionary_.resize(bytes);
+    uint8_t* out = terminated_dictionary_.data();
+    bool nul_free = true;
+    for (size_t i = 0; i < count; i++) {
+      const uint32_t len = entries[i].len;
+      if (len > 0) {
+        std::memcpy(out, entries[i].ptr, len);
+        nul_free = nul_free && std::memchr(out, 0, len) == nullptr;
+      }
+      out[len] = 0;
+      entries[i].ptr = out;
+      out += len + size_t{1};
+    }
+    dictionary_nul_free_ = nul_free;
   }
 
   // An upper bound on how many values of this type `size` bytes can hold (plain encoding).
@@ -1006,11 +1035,13 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   std::vector<uint8_t> decrypted_body_;
 
   std::vector<uint8_t> page_buffer_;        // decompressed data page
-  std::vector<uint8_t> dictionary_buffer_;  // decompressed dictionary page (ByteArray views point here)
+  std::vector<uint8_t> dictionary_buffer_;  // decompressed dictionary page
   // std::vector<bool> packs bits, so booleans are stored as bytes (same size as bool here).
   using DictionaryEntry = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;
   std::vector<DictionaryEntry> dictionary_;
   bool has_dictionary_ = false;
+  std::vector<uint8_t> terminated_dictionary_;  // byte-array entries, each NUL-terminated (entries point here)
+  bool dictionary_nul_free_ = false;            // no byte-array entry contains a NUL
 
   LevelDecoder def_decoder_;
   LevelDecoder rep_decoder_;

@@ -43,6 +43,10 @@ struct ColumnReaderOptions {
 struct ColumnBatch {
   size_t num_levels = 0;  // slots in this batch
   size_t num_values = 0;  // non-null values (values() holds exactly these, in order)
+  // ByteArray values only: every value of this batch is followed in memory by a NUL byte and
+  // contains none, so it can be handed to a C-string interface as it is (dictionary-encoded
+  // pages: the reader keeps its dictionary entries terminated).
+  bool text_terminated = false;
   std::vector<int16_t> def_levels;
   std::vector<int16_t> rep_levels;
 

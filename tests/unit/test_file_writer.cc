@@ -2028,5 +2028,51 @@ TEST_CASE("file writer: automatic encodings per column") {
     }
   }
 }
+
+// Text read through a dictionary comes NUL-terminated (ColumnBatch::text_terminated) unless
+// a dictionary entry holds a NUL itself; other encodings never claim it.
+TEST_CASE("column reader: dictionary-encoded text is NUL-terminated in place") {
+  TempDir dir;
+  struct Case {
+    bool dictionary;
+    bool with_nul;
+    bool terminated;
+  };
+  for (Case c : {Case{true, false, true}, Case{true, true, false}, Case{false, false, false}}) {
+    CAPTURE(c.dictionary);
+    CAPTURE(c.with_nul);
+    std::vector<std::string> texts;
+    for (int i = 0; i < 300; i++) texts.push_back(i % 3 == 0 ? "" : "text-" + std::to_string(i % 17));
+    if (c.with_nul) texts[5] = std::string("a\0b", 3);
+    std::vector<ByteArray> values;
+    for (const std::string& t : texts) values.push_back(ByteArray{reinterpret_cast<const uint8_t*>(t.data()), uint32_t(t.size())});
+    const std::string path = dir.File("text.parquet");
+    {
+      WriterOptions options;
+      options.dictionary = c.dictionary;
+      ParquetFileWriter writer(path, {Root(1), Leaf("v", Type::BYTE_ARRAY, kRequired)}, options);
+      writer.StartRowGroup();
+      writer.WriteBatch<ByteArray>(0, values.size(), nullptr, nullptr, values.data(), values.size());
+      writer.EndRowGroup(static_cast<int64_t>(values.size()));
+      writer.Close();
+    }
+    auto file = ParquetFileReader::Open(path);
+    auto reader = ColumnChunkReader::Make(*file, 0, 0);
+    ColumnBatch batch;
+    std::vector<std::string> read;
+    while (size_t n = reader->ReadBatch(64, &batch)) {
+      CHECK(batch.text_terminated == c.terminated);
+      for (size_t i = 0; i < n; i++) {
+        const ByteArray& v = batch.values<ByteArray>()[i];
+        read.emplace_back(v.view());
+        if (batch.text_terminated) {
+          CHECK(v.ptr[v.len] == 0);
+          CHECK(std::strlen(reinterpret_cast<const char*>(v.ptr)) == v.len);
+        }
+      }
+    }
+    CHECK(read == texts);
+  }
+}
 }  // namespace
 }  // namespace parquet
