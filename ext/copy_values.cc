@@ -1256,6 +1256,30 @@ bool ConvertColumn(const CopyType& type, const ValueColumn& column, bool null_on
   }
 }
 
+bool AppendFlatValue(const CopyType& type, const SqlValue& value, bool null_on_error, LeafData* leaf,
+                     std::string* message) {
+  if (value.cls == SqlClass::kNull) {
+    leaf->def_levels.push_back(0);
+    return true;
+  }
+  bool fits = false;
+  switch (type.kind) {
+    case CopyKind::kInt64: fits = PutInt64(value, leaf); break;
+    case CopyKind::kDouble: fits = PutDouble(value, leaf); break;
+    case CopyKind::kString:
+    case CopyKind::kEnum:
+    case CopyKind::kJson: fits = PutText(value, true, leaf); break;
+    case CopyKind::kDate: fits = PutDate(value, leaf); break;
+    default: fits = PutScalar(type, value, true, leaf); break;
+  }
+  if (fits || null_on_error) {
+    leaf->def_levels.push_back(fits ? 1 : 0);
+    return true;
+  }
+  *message = DescribeFailure(value, type);
+  return false;
+}
+
 std::string QuoteValue(const SqlValue& value) {
   constexpr size_t kMaxTextShown = 60;
   constexpr size_t kMaxBlobShown = 32;

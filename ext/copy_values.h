@@ -166,6 +166,16 @@ void PrepareLeaves(const CopyType& type, std::vector<LeafData>* leaves);
 bool ConvertColumn(const CopyType& type, const ValueColumn& column, bool null_on_error,
                    std::vector<LeafData>* leaves, ConversionFailure* failure);
 
+// Appends one value of a flat (not nested) column to its leaf, prepared by PrepareLeaves:
+// definition level 1 and the converted value, or level 0 for NULL (and, when
+// null_on_error, for a value that does not fit). The value's bytes are copied (they need
+// not outlive the call). Without null_on_error a value that does not fit returns false
+// with *message saying why ("cannot convert TEXT 'abc' to INT64"); the leaf is unchanged.
+// The same conversions as ConvertColumn, one value at a time (parquet_copy converts
+// each cell as it reads it once the column types are fixed).
+bool AppendFlatValue(const CopyType& type, const SqlValue& value, bool null_on_error, LeafData* leaf,
+                     std::string* message);
+
 // A value for error messages, as SQLite's quote() would show it, shortened when long:
 // 'it''s', X'00FF', 12, 1.5.
 std::string QuoteValue(const SqlValue& value);

@@ -384,6 +384,9 @@ class Copier {
   struct Partition {
     std::string directory;                // relative to the output root ("" unpartitioned)
     std::vector<ValueColumn> values;      // one per data column: rows not given to the writer yet
+    // Once the types are fixed, flat columns skip `values`: each cell is converted as it is
+    // read, into its column's leaf (one per data column; unused for nested ones).
+    std::vector<LeafData> leaves;
     std::vector<int64_t> row_numbers;     // partitioned only: query row of each buffered row
     int64_t first_row_number = 0;         // unpartitioned: query row of the first buffered row
     size_t buffered = 0;                  // rows in `values`
@@ -513,11 +516,16 @@ class Copier {
     if (partitioned()) partition.row_numbers.push_back(row_number);
     size_t bytes = 9 * data_columns_.size();
     sqlite3_stmt* stmt = statement_.stmt;
+    if (types_resolved_ && partition.leaves.size() != data_columns_.size()) PrepareFlatLeaves(partition);
     // One sqlite3_value per cell, read with the sqlite3_value_* accessors: unlike the
     // sqlite3_column_* ones they take no connection mutex (this function runs inside the
     // outer statement's step, which holds it) and do not look the column up again.
     for (size_t i = 0; i < data_columns_.size(); ++i) {
       sqlite3_value* value = sqlite3_column_value(stmt, data_columns_[i]->result_index);
+      if (types_resolved_ && flat_[i]) {
+        bytes += AppendFlat(i, value, row_number, &partition.leaves[i]);
+        continue;
+      }
       ValueColumn& values = partition.values[i];
       switch (sqlite3_value_type(value)) {
         case SQLITE_INTEGER:
@@ -554,6 +562,58 @@ class Copier {
     total_bytes_ += bytes;
   }
 
+  // Converts one cell of flat column `i` into its leaf; returns the bytes it adds to the
+  // row's estimated size (the same estimate as for buffered values).
+  size_t AppendFlat(size_t i, sqlite3_value* value, int64_t row_number, LeafData* leaf) {
+    SqlValue v;
+    size_t bytes = 0;
+    switch (sqlite3_value_type(value)) {
+      case SQLITE_INTEGER:
+        v.cls = SqlClass::kInteger;
+        v.integer = sqlite3_value_int64(value);
+        break;
+      case SQLITE_FLOAT:
+        v.cls = SqlClass::kReal;
+        v.real = sqlite3_value_double(value);
+        break;
+      case SQLITE_TEXT: {
+        const unsigned char* text = sqlite3_value_text(value);
+        if (text == nullptr) throw std::bad_alloc();
+        const size_t size = static_cast<size_t>(sqlite3_value_bytes(value));
+        v.cls = SqlClass::kText;
+        v.bytes = std::string_view(reinterpret_cast<const char*>(text), size);
+        bytes = size + 4;
+        break;
+      }
+      case SQLITE_BLOB: {
+        const void* blob = sqlite3_value_blob(value);
+        const size_t size = static_cast<size_t>(sqlite3_value_bytes(value));
+        if (blob == nullptr && size > 0) throw std::bad_alloc();
+        v.cls = SqlClass::kBlob;
+        v.bytes = size > 0 ? std::string_view(static_cast<const char*>(blob), size) : std::string_view();
+        bytes = size + 4;
+        break;
+      }
+      default:
+        break;
+    }
+    const Column& column = *data_columns_[i];
+    if (!AppendFlatValue(*column.type, v, settings_.null_on_type_error, leaf, &message_)) {
+      throw CopyError("column " + column.name + ", row " + std::to_string(row_number) + ": " + message_);
+    }
+    return bytes;
+  }
+
+  void PrepareFlatLeaves(Partition& partition) {
+    partition.leaves.resize(data_columns_.size());
+    for (size_t i = 0; i < data_columns_.size(); ++i) {
+      if (!flat_[i]) continue;
+      leaf_scratch_.resize(1);
+      PrepareLeaves(*data_columns_[i]->type, &leaf_scratch_);
+      partition.leaves[i] = std::move(leaf_scratch_[0]);
+    }
+  }
+
   // Fixes every column's type (before the first row group is written) and derives the
   // schema and the writer options that depend on it.
   void ResolveTypes() {
@@ -579,6 +639,8 @@ class Copier {
       AppendSchemaElements(field, settings_.field_ids ? &next_field_id : nullptr, &elements);
     }
     schema_ = std::move(elements);
+    flat_.clear();
+    for (Column* column : data_columns_) flat_.push_back(!column->type->is_nested());
     leaf_types_.clear();
     for (Column* column : data_columns_) CollectLeafTypes(*column->type);
 
@@ -727,15 +789,22 @@ class Copier {
     }
     for (size_t i = 0; i < data_columns_.size(); ++i) {
       const Column& column = *data_columns_[i];
-      PrepareLeaves(*column.type, &leaves_);
-      ConversionFailure failure;
-      if (!ConvertColumn(*column.type, partition.values[i], settings_.null_on_type_error, &leaves_, &failure)) {
-        const int64_t row = partitioned() ? partition.row_numbers[failure.row]
-                                          : partition.first_row_number + static_cast<int64_t>(failure.row);
-        throw CopyError("column " + column.name + ", row " + std::to_string(row) + ": " + failure.message);
+      // Values buffered before the types were fixed come first, then the converted cells.
+      if (partition.values[i].size() > 0) {
+        PrepareLeaves(*column.type, &leaves_);
+        ConversionFailure failure;
+        if (!ConvertColumn(*column.type, partition.values[i], settings_.null_on_type_error, &leaves_, &failure)) {
+          const int64_t row = partitioned() ? partition.row_numbers[failure.row]
+                                            : partition.first_row_number + static_cast<int64_t>(failure.row);
+          throw CopyError("column " + column.name + ", row " + std::to_string(row) + ": " + failure.message);
+        }
+        for (size_t l = 0; l < leaves_.size(); ++l) WriteLeaf(writer, column.first_leaf + static_cast<int>(l), leaves_[l]);
+        partition.values[i].Clear();
       }
-      for (size_t l = 0; l < leaves_.size(); ++l) WriteLeaf(writer, column.first_leaf + static_cast<int>(l), leaves_[l]);
-      partition.values[i].Clear();
+      if (i < partition.leaves.size() && flat_[i] && !partition.leaves[i].def_levels.empty()) {
+        WriteLeaf(writer, column.first_leaf, partition.leaves[i]);
+        partition.leaves[i].Clear();  // keeps the levels and type
+      }
     }
     partition.buffered = 0;
     partition.row_numbers.clear();
@@ -795,6 +864,9 @@ class Copier {
   std::vector<parquet::SchemaElement> schema_;
   std::vector<parquet::Type> leaf_types_;
   bool types_resolved_ = false;
+  std::vector<char> flat_;  // per data column, once the types are fixed: not nested
+  std::vector<LeafData> leaf_scratch_;
+  std::string message_;
   std::unique_ptr<Partition> single_;
   std::unordered_map<std::string, std::unique_ptr<Partition>> partitions_;
   std::string key_;

@@ -24,6 +24,7 @@
 #include <bit>
 #include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string_view>
@@ -718,9 +719,115 @@ std::unique_ptr<PageValueEncoder<T>> MakePageEncoder(Encoding encoding, const Co
 }  // namespace
 
 // ---------------------------------------------------------------------------------------
+// PageSpill: where finished data pages of the open row group wait once the pages held in
+// memory pass WriterOptions::buffered_pages_limit. An unlinked temporary file in the
+// output's directory (same file system, so copy_file_range can move the bytes without
+// reading them into memory), emptied after each row group.
+
+class PageSpill {
+ public:
+  PageSpill(std::string output_path, size_t limit) : output_path_(std::move(output_path)), limit_(limit) {}
+  ~PageSpill() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  PageSpill(const PageSpill&) = delete;
+  PageSpill& operator=(const PageSpill&) = delete;
+
+  // Bookkeeping of the pages held in memory by every chunk of the open row group.
+  void Hold(size_t bytes) { held_ += bytes; }
+  void Release(size_t bytes) { held_ -= std::min(held_, bytes); }
+  bool OverLimit() const { return held_ > limit_; }
+
+  // Appends `data` to the spill file; returns its offset there.
+  uint64_t Append(const std::string& data) {
+    if (fd_ < 0) Open();
+    const uint64_t offset = size_;
+    const char* pos = data.data();
+    size_t left = data.size();
+    while (left > 0) {
+      const ssize_t written = ::pwrite(fd_, pos, left, static_cast<off_t>(size_));
+      if (written < 0) {
+        if (errno == EINTR) continue;
+        throw ParquetError("cannot write to '" + output_path_ + "': " + std::strerror(errno) + " (its spill file)");
+      }
+      pos += written;
+      left -= static_cast<size_t>(written);
+      size_ += static_cast<uint64_t>(written);
+    }
+    return offset;
+  }
+
+  // Copies `size` bytes at `offset` of the spill file to `out_fd` at its file position.
+  void CopyTo(int out_fd, uint64_t offset, uint64_t size, const std::string& out_path) {
+    off64_t in = static_cast<off64_t>(offset);
+    while (size > 0 && use_copy_file_range_) {
+      const ssize_t copied = ::copy_file_range(fd_, &in, out_fd, nullptr, size, 0);
+      if (copied < 0 && errno == EINTR) continue;
+      if (copied <= 0) {
+        // Not supported here (old kernel, file system, ...): copy through a buffer below.
+        if (copied < 0 && errno != ENOSYS && errno != EXDEV && errno != EINVAL && errno != EOPNOTSUPP) {
+          throw ParquetError("cannot write to '" + out_path + "': " + std::strerror(errno) + " (from its spill file)");
+        }
+        use_copy_file_range_ = false;
+        break;
+      }
+      size -= static_cast<uint64_t>(copied);
+    }
+    std::string buffer;
+    while (size > 0) {
+      buffer.resize(static_cast<size_t>(std::min<uint64_t>(size, 256 * 1024)));
+      const ssize_t got = ::pread(fd_, buffer.data(), buffer.size(), in);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) throw ParquetError("cannot read the spill file of '" + out_path + "': " + std::strerror(errno));
+      for (size_t done = 0; done < static_cast<size_t>(got);) {
+        const ssize_t written = ::write(out_fd, buffer.data() + done, static_cast<size_t>(got) - done);
+        if (written < 0 && errno == EINTR) continue;
+        if (written < 0) throw ParquetError("cannot write to '" + out_path + "': " + std::strerror(errno));
+        done += static_cast<size_t>(written);
+      }
+      in += got;
+      size -= static_cast<uint64_t>(got);
+    }
+  }
+
+  // After a row group: forget the spilled bytes (the file keeps no blocks).
+  void Reset() {
+    held_ = 0;
+    if (fd_ >= 0 && size_ > 0 && ::ftruncate(fd_, 0) != 0) {
+      throw ParquetError("cannot truncate the spill file of '" + output_path_ + "': " + std::strerror(errno));
+    }
+    size_ = 0;
+  }
+
+ private:
+  void Open() {
+    const size_t slash = output_path_.rfind('/');
+    const std::string directory = slash == std::string::npos ? "." : (slash == 0 ? "/" : output_path_.substr(0, slash));
+#ifdef O_TMPFILE
+    fd_ = ::open(directory.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#endif
+    if (fd_ < 0) {
+      std::string name = output_path_ + ".spill-XXXXXX";
+      fd_ = ::mkostemp(name.data(), O_CLOEXEC);
+      if (fd_ < 0) {
+        throw ParquetError("cannot create a spill file beside '" + output_path_ + "': " + std::strerror(errno));
+      }
+      ::unlink(name.c_str());
+    }
+  }
+
+  std::string output_path_;
+  size_t limit_;
+  size_t held_ = 0;
+  int fd_ = -1;
+  uint64_t size_ = 0;
+  bool use_copy_file_range_ = true;
+};
+
+// ---------------------------------------------------------------------------------------
 // ColumnChunkWriter: the type-independent part of writing one column chunk (levels, page
-// assembly, compression, checksums, metadata, page index). The chunk's pages are buffered
-// in memory.
+// assembly, compression, checksums, metadata, page index). The chunk's finished pages are
+// held in memory, or in the writer's PageSpill once too many are held.
 
 namespace {
 
@@ -787,8 +894,18 @@ class ColumnChunkWriter {
 
   // The chunk's bytes, in file order: dictionary_page() then each of data_pages() (kept
   // apart: a growing string of all of them would hold up to twice their size).
+  // Spilled pages (ranges of the spill file, in order) precede the ones in memory.
   const std::string& dictionary_page() const { return dictionary_page_; }
+  const std::vector<std::pair<uint64_t, uint64_t>>& spilled_pages() const { return spilled_pages_; }
   const std::vector<std::string>& data_pages() const { return data_pages_; }
+
+  // Finished pages beyond the spill's limit go there (null: always held in memory).
+  void SetSpill(PageSpill* spill) { spill_ = spill; }
+  // Gives back the in-memory pages' share of the spill's bookkeeping (the chunk is done).
+  void ReleaseHeldPages() {
+    if (spill_ != nullptr) spill_->Release(held_bytes_);
+    held_bytes_ = 0;
+  }
 
   // The chunk's metadata once it is placed at `offset` in the file.
   ColumnMetaData Metadata(int64_t offset) const {
@@ -1063,6 +1180,11 @@ class ColumnChunkWriter {
     AppendPage(&header, *body, &page);
     data_pages_bytes_ += page.size();
     record.size = PageSizeField(page.size());
+    if (spill_ != nullptr) {
+      held_bytes_ += page.size();
+      spill_->Hold(page.size());
+      if (spill_->OverLimit()) SpillPages();
+    }
     pages_.push_back(std::move(record));
     CountPage(header.type, data_encoding_);
     if (std::find(data_encodings_.begin(), data_encodings_.end(), data_encoding_) == data_encodings_.end()) {
@@ -1075,6 +1197,23 @@ class ColumnChunkWriter {
     page_full_ = false;
     ReleaseLargeScratch();
     AfterDataPage();
+  }
+
+  // Moves the chunk's pages held in memory to the spill file (one range: they are
+  // consecutive in the chunk).
+  void SpillPages() {
+    if (data_pages_.empty()) return;
+    spill_page_bytes_.clear();
+    for (const std::string& page : data_pages_) spill_page_bytes_ += page;
+    const uint64_t offset = spill_->Append(spill_page_bytes_);
+    if (!spilled_pages_.empty() && spilled_pages_.back().first + spilled_pages_.back().second == offset) {
+      spilled_pages_.back().second += spill_page_bytes_.size();
+    } else {
+      spilled_pages_.emplace_back(offset, spill_page_bytes_.size());
+    }
+    std::vector<std::string>().swap(data_pages_);
+    if (spill_page_bytes_.capacity() > 64 * 1024) std::string().swap(spill_page_bytes_);
+    ReleaseHeldPages();
   }
 
   // Every column chunk of a row group is open at once: scratch buffers grown by a large
@@ -1224,8 +1363,12 @@ class ColumnChunkWriter {
   std::vector<Encoding> data_encodings_;
   std::vector<PageEncodingStats> encoding_stats_;
   std::string dictionary_page_;  // header + body
-  std::vector<std::string> data_pages_;  // each data page's header + body
-  size_t data_pages_bytes_ = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> spilled_pages_;  // offset, size in the spill file
+  std::vector<std::string> data_pages_;  // each data page's header + body, after the spilled ones
+  size_t data_pages_bytes_ = 0;          // spilled and held
+  PageSpill* spill_ = nullptr;
+  size_t held_bytes_ = 0;  // of data_pages_, counted in spill_
+  std::string spill_page_bytes_;
   std::vector<PageRecord> pages_;
   std::vector<int64_t> rep_histogram_, def_histogram_;    // chunk totals
   std::vector<int64_t> rep_histograms_, def_histograms_;  // per page, concatenated
@@ -1790,6 +1933,9 @@ ParquetFileWriter::ParquetFileWriter(const std::string& path, std::vector<Schema
   metadata_.version = 2;
   metadata_.schema = std::move(schema);
   SetUpEncryption();
+  if (options_.buffered_pages_limit != std::numeric_limits<size_t>::max()) {
+    spill_ = std::make_unique<PageSpill>(path_, options_.buffered_pages_limit);
+  }
 
   fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd_ < 0) throw ParquetError("cannot create '" + path_ + "': " + std::strerror(errno));
@@ -1823,11 +1969,13 @@ void ParquetFileWriter::StartRowGroup() {
   current_column_ = -1;
   open_chunks_.clear();
   open_chunks_.resize(static_cast<size_t>(schema_.num_columns()));
+  if (spill_) spill_->Reset();  // nothing of an earlier row group is held
 }
 
 std::unique_ptr<ColumnChunkWriter> ParquetFileWriter::MakeColumnWriter(int column) const {
   std::unique_ptr<ColumnChunkWriter> writer = MakePlainColumnWriter(column);
   writer->SetEncryption(ColumnCipher(static_cast<size_t>(column)), static_cast<int>(metadata_.row_groups.size()), column);
+  writer->SetSpill(spill_.get());
   return writer;
 }
 
@@ -1896,7 +2044,12 @@ void ParquetFileWriter::FinishColumn() {
     writer.Finish();
     const int64_t chunk_offset = static_cast<int64_t>(offset_);
     WriteBytes(writer.dictionary_page().data(), writer.dictionary_page().size());
+    for (const auto& [spill_offset, size] : writer.spilled_pages()) {
+      spill_->CopyTo(fd_, spill_offset, size, path_);
+      offset_ += size;
+    }
     for (const std::string& page : writer.data_pages()) WriteBytes(page.data(), page.size());
+    writer.ReleaseHeldPages();
     ColumnChunk& chunk = row_group_.columns[static_cast<size_t>(current_column_)];
     chunk.file_offset = chunk_offset;
     chunk.meta_data = writer.Metadata(chunk_offset);
@@ -1941,6 +2094,14 @@ void ParquetFileWriter::EndRowGroup(int64_t num_rows) {
     FinishColumn();
   }
   open_chunks_.clear();
+  if (spill_) {
+    try {
+      spill_->Reset();
+    } catch (...) {
+      failed_ = true;
+      throw;
+    }
+  }
   row_group_.num_rows = num_rows;
   int64_t uncompressed = 0, compressed = 0;
   for (const ColumnChunk& chunk : row_group_.columns) {
