@@ -34,6 +34,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -51,8 +52,21 @@ enum class SqlClass : uint8_t { kInteger = 1, kReal = 2, kText = 3, kBlob = 4, k
 // blocks of at least 64 KiB, so small values cost no allocation of their own.
 class ByteArena {
  public:
-  uint8_t* Allocate(size_t size);
-  const uint8_t* Append(const void* data, size_t size);
+  uint8_t* Allocate(size_t size) {
+    if (size <= left_in_block_) {  // the common case inline
+      uint8_t* result = next_;
+      next_ += size;
+      left_in_block_ -= size;
+      used_total_ += size;
+      return result;
+    }
+    return AllocateInNewBlock(size);
+  }
+  const uint8_t* Append(const void* data, size_t size) {
+    uint8_t* target = Allocate(size);
+    if (size > 0) std::memcpy(target, data, size);
+    return target;
+  }
   // Forgets the contents; keeps up to 16 blocks of the standard size for reuse (a batch of
   // parquet_copy's rows then costs no allocation).
   void Clear();
@@ -64,9 +78,12 @@ class ByteArena {
     std::unique_ptr<uint8_t[]> data;
     size_t size = 0;
   };
+  uint8_t* AllocateInNewBlock(size_t size);
+
   std::vector<Block> blocks_;
   size_t current_ = 0;       // block being filled (blocks after it are free for reuse)
-  size_t used_in_last_ = 0;  // bytes used in blocks_[current_]
+  uint8_t* next_ = nullptr;  // free space of blocks_[current_]
+  size_t left_in_block_ = 0;
   size_t used_total_ = 0;
 };
 

@@ -104,6 +104,7 @@
 #include "format/compression.h"
 #include "format/error.h"
 #include "format/file_writer.h"
+#include "format/logical_values.h"
 
 namespace sqlite_parquet {
 
@@ -328,6 +329,24 @@ struct StatementGuard {
   ~StatementGuard() { sqlite3_finalize(stmt); }
 };
 
+// How parquet_copy converts the cells of a column once its type is fixed: the kinds with
+// an inline path for their usual storage class, other flat kinds, nested (buffered as
+// SQLite gave them, converted from JSON per batch).
+enum class FlatKind : uint8_t { kInt64, kDouble, kText, kDate, kOther, kNested };
+
+FlatKind FlatKindOf(const CopyType& type) {
+  if (type.is_nested()) return FlatKind::kNested;
+  switch (type.kind) {
+    case CopyKind::kInt64: return FlatKind::kInt64;
+    case CopyKind::kDouble: return FlatKind::kDouble;
+    case CopyKind::kString:
+    case CopyKind::kEnum:
+    case CopyKind::kJson: return FlatKind::kText;
+    case CopyKind::kDate: return FlatKind::kDate;
+    default: return FlatKind::kOther;
+  }
+}
+
 // One run of parquet_copy.
 class Copier {
  public:
@@ -522,8 +541,48 @@ class Copier {
     // outer statement's step, which holds it) and do not look the column up again.
     for (size_t i = 0; i < data_columns_.size(); ++i) {
       sqlite3_value* value = sqlite3_column_value(stmt, data_columns_[i]->result_index);
-      if (types_resolved_ && flat_[i]) {
-        bytes += AppendFlat(i, value, row_number, &partition.leaves[i]);
+      if (types_resolved_ && flat_[i] != FlatKind::kNested) {
+        // The common pairs of column type and storage class inline; the rest through
+        // AppendFlatValue (the same conversions).
+        LeafData& leaf = partition.leaves[i];
+        const int storage = sqlite3_value_type(value);
+        if (storage == SQLITE_NULL) {
+          leaf.def_levels.push_back(0);
+          continue;
+        }
+        switch (flat_[i]) {
+          case FlatKind::kInt64:
+            if (storage != SQLITE_INTEGER) break;
+            leaf.int64s.push_back(sqlite3_value_int64(value));
+            leaf.def_levels.push_back(1);
+            continue;
+          case FlatKind::kDouble:
+            if (storage != SQLITE_FLOAT) break;
+            leaf.doubles.push_back(sqlite3_value_double(value));
+            leaf.def_levels.push_back(1);
+            continue;
+          case FlatKind::kText:
+          case FlatKind::kDate: {
+            if (storage != SQLITE_TEXT) break;
+            const unsigned char* text = sqlite3_value_text(value);
+            if (text == nullptr) throw std::bad_alloc();
+            const size_t size = static_cast<size_t>(sqlite3_value_bytes(value));
+            if (flat_[i] == FlatKind::kDate) {
+              int32_t days = 0;
+              if (!parquet::ParseDate(std::string_view(reinterpret_cast<const char*>(text), size), &days)) break;
+              leaf.int32s.push_back(days);
+            } else {
+              const uint8_t* copy = size > 0 ? leaf.arena.Append(text, size) : nullptr;
+              leaf.byte_arrays.push_back(parquet::ByteArray{copy, static_cast<uint32_t>(size)});
+            }
+            leaf.def_levels.push_back(1);
+            bytes += size + 4;
+            continue;
+          }
+          default:
+            break;
+        }
+        bytes += AppendFlat(i, value, row_number, &leaf);
         continue;
       }
       ValueColumn& values = partition.values[i];
@@ -607,7 +666,7 @@ class Copier {
   void PrepareFlatLeaves(Partition& partition) {
     partition.leaves.resize(data_columns_.size());
     for (size_t i = 0; i < data_columns_.size(); ++i) {
-      if (!flat_[i]) continue;
+      if (flat_[i] == FlatKind::kNested) continue;
       leaf_scratch_.resize(1);
       PrepareLeaves(*data_columns_[i]->type, &leaf_scratch_);
       partition.leaves[i] = std::move(leaf_scratch_[0]);
@@ -640,7 +699,7 @@ class Copier {
     }
     schema_ = std::move(elements);
     flat_.clear();
-    for (Column* column : data_columns_) flat_.push_back(!column->type->is_nested());
+    for (Column* column : data_columns_) flat_.push_back(FlatKindOf(*column->type));
     leaf_types_.clear();
     for (Column* column : data_columns_) CollectLeafTypes(*column->type);
 
@@ -801,7 +860,7 @@ class Copier {
         for (size_t l = 0; l < leaves_.size(); ++l) WriteLeaf(writer, column.first_leaf + static_cast<int>(l), leaves_[l]);
         partition.values[i].Clear();
       }
-      if (i < partition.leaves.size() && flat_[i] && !partition.leaves[i].def_levels.empty()) {
+      if (i < partition.leaves.size() && flat_[i] != FlatKind::kNested && !partition.leaves[i].def_levels.empty()) {
         WriteLeaf(writer, column.first_leaf, partition.leaves[i]);
         partition.leaves[i].Clear();  // keeps the levels and type
       }
@@ -864,7 +923,7 @@ class Copier {
   std::vector<parquet::SchemaElement> schema_;
   std::vector<parquet::Type> leaf_types_;
   bool types_resolved_ = false;
-  std::vector<char> flat_;  // per data column, once the types are fixed: not nested
+  std::vector<FlatKind> flat_;  // per data column, once the types are fixed
   std::vector<LeafData> leaf_scratch_;
   std::string message_;
   std::unique_ptr<Partition> single_;
