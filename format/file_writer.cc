@@ -486,7 +486,20 @@ class MinMax<ByteArray> {
 
   void Update(const ByteArray* values, size_t count) {
     if (order_ == SortOrder::kUndefined) return;
-    for (size_t i = 0; i < count; i++) Update(values[i].view());
+    if (order_ == SortOrder::kDecimal) {
+      for (size_t i = 0; i < count; i++) Update(values[i].view());
+      return;
+    }
+    // Unsigned bytes: most values fall strictly between the bounds' first 8 bytes, which
+    // settles them without a full comparison.
+    for (size_t i = 0; i < count; i++) {
+      const std::string_view value = values[i].view();
+      if (has_value_) {
+        const uint64_t prefix = PrefixOf(value);
+        if (prefix > min_prefix_ && prefix < max_prefix_) continue;
+      }
+      Update(value);
+    }
   }
 
   void Merge(const MinMax& other) {
@@ -516,7 +529,21 @@ class MinMax<ByteArray> {
       min_.assign(value);
     } else if (Compare(value, max_) > 0) {
       max_.assign(value);
+    } else {
+      return;
     }
+    min_prefix_ = PrefixOf(min_);
+    max_prefix_ = PrefixOf(max_);
+  }
+
+  // The first 8 bytes as a big-endian number, zero-padded: a < b for two prefixes implies
+  // the same order of the values (equal prefixes settle nothing).
+  static uint64_t PrefixOf(std::string_view value) {
+    uint8_t bytes[8] = {};
+    if (!value.empty()) std::memcpy(bytes, value.data(), std::min<size_t>(value.size(), 8));
+    uint64_t prefix = 0;
+    for (uint8_t byte : bytes) prefix = prefix << 8 | byte;
+    return prefix;
   }
 
   int Compare(std::string_view a, std::string_view b) const {
@@ -527,6 +554,8 @@ class MinMax<ByteArray> {
   bool has_value_ = false;
   std::string min_;
   std::string max_;
+  uint64_t min_prefix_ = 0;  // PrefixOf(min_), PrefixOf(max_)
+  uint64_t max_prefix_ = 0;
 };
 
 // Estimates the DELTA_BINARY_PACKED size of a stream of integers, as the encoding packs
@@ -1033,8 +1062,14 @@ class ColumnChunkWriter {
     }
     size_t values = num_levels;
     if (max_def > 0) {
+      // One branch-free pass (the common case); the slow loop below only names the culprit.
       values = 0;
+      bool bad = false;
       for (size_t i = 0; i < num_levels; i++) {
+        bad |= static_cast<uint16_t>(def[i]) > static_cast<uint16_t>(max_def);
+        values += (def[i] == max_def);
+      }
+      for (size_t i = 0; bad && i < num_levels; i++) {
         if (def[i] < 0 || def[i] > max_def) {
           throw ParquetError("definition level " + std::to_string(def[i]) + " at slot " +
                              std::to_string(i) + " is outside 0.." + std::to_string(max_def) +
