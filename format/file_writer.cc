@@ -497,6 +497,11 @@ class MinMax<ByteArray> {
       if (has_value_) {
         const uint64_t prefix = PrefixOf(value);
         if (prefix > min_prefix_ && prefix < max_prefix_) continue;
+        // Up to 8 bytes, equal prefix and length: the value is that bound.
+        if (value.size() <= 8 && ((prefix == min_prefix_ && value.size() == min_.size()) ||
+                                  (prefix == max_prefix_ && value.size() == max_.size()))) {
+          continue;
+        }
       }
       Update(value);
     }
@@ -539,10 +544,14 @@ class MinMax<ByteArray> {
   // The first 8 bytes as a big-endian number, zero-padded: a < b for two prefixes implies
   // the same order of the values (equal prefixes settle nothing).
   static uint64_t PrefixOf(std::string_view value) {
-    uint8_t bytes[8] = {};
-    if (!value.empty()) std::memcpy(bytes, value.data(), std::min<size_t>(value.size(), 8));
+    const auto* bytes = reinterpret_cast<const uint8_t*>(value.data());
+    if (value.size() >= 8) {
+      uint64_t word;
+      std::memcpy(&word, bytes, 8);
+      return std::endian::native == std::endian::little ? __builtin_bswap64(word) : word;
+    }
     uint64_t prefix = 0;
-    for (uint8_t byte : bytes) prefix = prefix << 8 | byte;
+    for (size_t i = 0; i < value.size(); i++) prefix |= uint64_t{bytes[i]} << (56 - 8 * i);
     return prefix;
   }
 
@@ -1064,10 +1073,17 @@ class ColumnChunkWriter {
     if (max_def > 0) {
       // One branch-free pass (the common case); the slow loop below only names the culprit.
       values = 0;
-      bool bad = false;
-      for (size_t i = 0; i < num_levels; i++) {
-        bad |= static_cast<uint16_t>(def[i]) > static_cast<uint16_t>(max_def);
-        values += (def[i] == max_def);
+      uint32_t bad = 0;
+      const auto max = static_cast<uint16_t>(max_def);
+      for (size_t begin = 0; begin < num_levels; begin += 4096) {
+        const size_t end = std::min(num_levels, begin + 4096);
+        uint32_t defined = 0;
+        for (size_t i = begin; i < end; i++) {
+          const auto level = static_cast<uint16_t>(def[i]);
+          bad |= level > max;
+          defined += level == max;
+        }
+        values += defined;
       }
       for (size_t i = 0; bad && i < num_levels; i++) {
         if (def[i] < 0 || def[i] > max_def) {
