@@ -862,6 +862,13 @@ class PageSpill {
   bool use_copy_file_range_ = true;
 };
 
+// The buffers a data page is assembled in: encoded values, levels + values, compressed.
+struct PageScratch {
+  std::string values;
+  std::string body;
+  std::string compressed;
+};
+
 // ---------------------------------------------------------------------------------------
 // ColumnChunkWriter: the type-independent part of writing one column chunk (levels, page
 // assembly, compression, checksums, metadata, page index). The chunk's finished pages are
@@ -939,6 +946,8 @@ class ColumnChunkWriter {
 
   // Finished pages beyond the spill's limit go there (null: always held in memory).
   void SetSpill(PageSpill* spill) { spill_ = spill; }
+  // Page assembly buffers shared with the file writer's other chunks.
+  void SetScratch(PageScratch* scratch) { scratch_ = scratch; }
   // Gives back the in-memory pages' share of the spill's bookkeeping (the chunk is done).
   void ReleaseHeldPages() {
     if (spill_ != nullptr) spill_->Release(held_bytes_);
@@ -1181,21 +1190,21 @@ class ColumnChunkWriter {
     unencoded_byte_array_bytes_ += record.unencoded_byte_array_bytes;
     EndPageHistograms();
 
-    values_.clear();
-    FlushPageValues(&values_);
+    scratch_->values.clear();
+    FlushPageValues(&scratch_->values);
     PageHeader header;
-    body_.clear();
-    const std::string* body = &body_;
+    scratch_->body.clear();
+    const std::string* body = &scratch_->body;
     if (options_.data_page_version == 1) {
-      if (column_.max_repetition_level > 0) AppendPrefixedLevels(&rep_encoder_, &body_);
-      if (column_.max_definition_level > 0) AppendPrefixedLevels(&def_encoder_, &body_);
-      body_ += values_;
+      if (column_.max_repetition_level > 0) AppendPrefixedLevels(&rep_encoder_, &scratch_->body);
+      if (column_.max_definition_level > 0) AppendPrefixedLevels(&def_encoder_, &scratch_->body);
+      scratch_->body += scratch_->values;
       header.type = PageType::DATA_PAGE;
-      header.uncompressed_page_size = PageSizeField(body_.size());
+      header.uncompressed_page_size = PageSizeField(scratch_->body.size());
       if (codec_ != CompressionCodec::UNCOMPRESSED) {
-        compressed_.clear();
-        Compress(codec_, BytesOf(body_), body_.size(), compression_level_, &compressed_);
-        body = &compressed_;
+        scratch_->compressed.clear();
+        Compress(codec_, BytesOf(scratch_->body), scratch_->body.size(), compression_level_, &scratch_->compressed);
+        body = &scratch_->compressed;
       }
       DataPageHeader data_header;
       data_header.num_values = static_cast<int32_t>(page_slots_);
@@ -1204,17 +1213,17 @@ class ColumnChunkWriter {
       data_header.repetition_level_encoding = Encoding::RLE;
       header.data_page_header = data_header;
     } else {
-      if (column_.max_repetition_level > 0) rep_encoder_.Flush(&body_);
-      const size_t rep_length = body_.size();
-      if (column_.max_definition_level > 0) def_encoder_.Flush(&body_);
-      const size_t def_length = body_.size() - rep_length;
+      if (column_.max_repetition_level > 0) rep_encoder_.Flush(&scratch_->body);
+      const size_t rep_length = scratch_->body.size();
+      if (column_.max_definition_level > 0) def_encoder_.Flush(&scratch_->body);
+      const size_t def_length = scratch_->body.size() - rep_length;
       header.type = PageType::DATA_PAGE_V2;
-      header.uncompressed_page_size = PageSizeField(body_.size() + values_.size());
+      header.uncompressed_page_size = PageSizeField(scratch_->body.size() + scratch_->values.size());
       const bool compressed = codec_ != CompressionCodec::UNCOMPRESSED;
       if (compressed) {
-        Compress(codec_, BytesOf(values_), values_.size(), compression_level_, &body_);
+        Compress(codec_, BytesOf(scratch_->values), scratch_->values.size(), compression_level_, &scratch_->body);
       } else {
-        body_ += values_;
+        scratch_->body += scratch_->values;
       }
       DataPageHeaderV2 data_header;
       data_header.num_values = static_cast<int32_t>(page_slots_);
@@ -1267,13 +1276,14 @@ class ColumnChunkWriter {
     ReleaseHeldPages();
   }
 
-  // Every column chunk of a row group is open at once: scratch buffers grown by a large
-  // page are given back rather than kept for the chunk's next page.
+  // Scratch buffers grown by a large page are given back rather than kept for the next one
+  // (when the chunk has its own: every chunk of a row group is open at once).
   void ReleaseLargeScratch() {
+    if (scratch_ != &own_scratch_) return;
     constexpr size_t kKeep = 64 * 1024;
-    if (values_.capacity() > kKeep) std::string().swap(values_);
-    if (body_.capacity() > kKeep) std::string().swap(body_);
-    if (compressed_.capacity() > kKeep) std::string().swap(compressed_);
+    if (scratch_->values.capacity() > kKeep) std::string().swap(scratch_->values);
+    if (scratch_->body.capacity() > kKeep) std::string().swap(scratch_->body);
+    if (scratch_->compressed.capacity() > kKeep) std::string().swap(scratch_->compressed);
   }
 
   // Writes the dictionary page from its PLAIN-encoded entries.
@@ -1287,9 +1297,9 @@ class ColumnChunkWriter {
     header.dictionary_page_header = dictionary_header;
     const std::string* body = &entries;
     if (codec_ != CompressionCodec::UNCOMPRESSED) {
-      compressed_.clear();
-      Compress(codec_, BytesOf(entries), entries.size(), compression_level_, &compressed_);
-      body = &compressed_;
+      scratch_->compressed.clear();
+      Compress(codec_, BytesOf(entries), entries.size(), compression_level_, &scratch_->compressed);
+      body = &scratch_->compressed;
     }
     dictionary_page_.clear();
     AppendPage(&header, *body, &dictionary_page_);
@@ -1424,10 +1434,10 @@ class ColumnChunkWriter {
   std::vector<int64_t> rep_histogram_, def_histogram_;    // chunk totals
   std::vector<int64_t> rep_histograms_, def_histograms_;  // per page, concatenated
 
-  // Scratch buffers, reused from page to page.
-  std::string values_;
-  std::string body_;
-  std::string compressed_;
+  // Scratch buffers of page assembly, reused from page to page (and shared by the chunks of
+  // a file writer: pages are assembled one at a time).
+  PageScratch own_scratch_;
+  PageScratch* scratch_ = &own_scratch_;
 };
 
 namespace {
@@ -1984,6 +1994,7 @@ ParquetFileWriter::ParquetFileWriter(const std::string& path, std::vector<Schema
   metadata_.version = 2;
   metadata_.schema = std::move(schema);
   SetUpEncryption();
+  scratch_ = std::make_unique<PageScratch>();
   if (options_.buffered_pages_limit != std::numeric_limits<size_t>::max()) {
     spill_ = std::make_unique<PageSpill>(path_, options_.buffered_pages_limit);
   }
@@ -2027,6 +2038,7 @@ std::unique_ptr<ColumnChunkWriter> ParquetFileWriter::MakeColumnWriter(int colum
   std::unique_ptr<ColumnChunkWriter> writer = MakePlainColumnWriter(column);
   writer->SetEncryption(ColumnCipher(static_cast<size_t>(column)), static_cast<int>(metadata_.row_groups.size()), column);
   writer->SetSpill(spill_.get());
+  writer->SetScratch(scratch_.get());
   return writer;
 }
 

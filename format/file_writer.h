@@ -142,6 +142,7 @@ struct WriterOptions {
 
 class ColumnChunkWriter;  // one column chunk being buffered (file_writer.cc)
 class PageSpill;          // the spill file of finished pages (file_writer.cc)
+struct PageScratch;       // buffers of page assembly, shared by the chunks (file_writer.cc)
 
 class ParquetFileWriter {
  public:
@@ -230,6 +231,7 @@ class ParquetFileWriter {
   std::vector<int> column_cipher_;
   std::string aad_file_unique_;
   std::unique_ptr<PageSpill> spill_;  // finished pages of the open row group beyond the limit
+  std::unique_ptr<PageScratch> scratch_;
 };
 
 extern template void ParquetFileWriter::WriteBatch<bool>(int, size_t, const int16_t*, const int16_t*,
