@@ -56,7 +56,7 @@
 // The query is prepared on the same connection (it must be one read-only statement) and
 // stepped row by row. Each result column's values are buffered as SQLite gave them
 // (copy_values.h), one sqlite3_value per cell. When every column's type is known before the
-// first row (schema= or a declared type), the buffers go to the writer every 4096 rows:
+// first row (schema= or a declared type), the buffers go to the writer every 1024 rows:
 // each column is converted to typed level and value buffers and appended to the open row
 // group, whose pages the writer encodes and compresses as they fill; the row group ends at
 // row_group_size rows or row_group_bytes bytes. A column whose type comes from its values
@@ -115,7 +115,7 @@ constexpr int64_t kDefaultRowGroupBytes = int64_t{128} << 20;
 constexpr size_t kMaxOpenPartitionFiles = 256;
 // Once the column types are fixed, buffered rows go to the writer's open row group in
 // batches of this many (its pages are encoded and compressed as they fill).
-constexpr size_t kStreamBatchRows = 4096;
+constexpr size_t kStreamBatchRows = 1024;
 constexpr const char* kNullPartitionValue = "__HIVE_DEFAULT_PARTITION__";
 
 // An error of the query itself, reported with its own SQLite result code.

@@ -1190,15 +1190,14 @@ class ColumnChunkWriter {
     unencoded_byte_array_bytes_ += record.unencoded_byte_array_bytes;
     EndPageHistograms();
 
-    scratch_->values.clear();
-    FlushPageValues(&scratch_->values);
     PageHeader header;
     scratch_->body.clear();
     const std::string* body = &scratch_->body;
     if (options_.data_page_version == 1) {
+      // Levels, then the values encoded straight after them.
       if (column_.max_repetition_level > 0) AppendPrefixedLevels(&rep_encoder_, &scratch_->body);
       if (column_.max_definition_level > 0) AppendPrefixedLevels(&def_encoder_, &scratch_->body);
-      scratch_->body += scratch_->values;
+      FlushPageValues(&scratch_->body);
       header.type = PageType::DATA_PAGE;
       header.uncompressed_page_size = PageSizeField(scratch_->body.size());
       if (codec_ != CompressionCodec::UNCOMPRESSED) {
@@ -1213,6 +1212,8 @@ class ColumnChunkWriter {
       data_header.repetition_level_encoding = Encoding::RLE;
       header.data_page_header = data_header;
     } else {
+      scratch_->values.clear();
+      FlushPageValues(&scratch_->values);
       if (column_.max_repetition_level > 0) rep_encoder_.Flush(&scratch_->body);
       const size_t rep_length = scratch_->body.size();
       if (column_.max_definition_level > 0) def_encoder_.Flush(&scratch_->body);
@@ -1262,17 +1263,15 @@ class ColumnChunkWriter {
   // Moves the chunk's pages held in memory to the spill file (one range: they are
   // consecutive in the chunk).
   void SpillPages() {
-    if (data_pages_.empty()) return;
-    spill_page_bytes_.clear();
-    for (const std::string& page : data_pages_) spill_page_bytes_ += page;
-    const uint64_t offset = spill_->Append(spill_page_bytes_);
-    if (!spilled_pages_.empty() && spilled_pages_.back().first + spilled_pages_.back().second == offset) {
-      spilled_pages_.back().second += spill_page_bytes_.size();
-    } else {
-      spilled_pages_.emplace_back(offset, spill_page_bytes_.size());
+    for (const std::string& page : data_pages_) {
+      const uint64_t offset = spill_->Append(page);
+      if (!spilled_pages_.empty() && spilled_pages_.back().first + spilled_pages_.back().second == offset) {
+        spilled_pages_.back().second += page.size();  // right after the chunk's last spilled page
+      } else {
+        spilled_pages_.emplace_back(offset, page.size());
+      }
     }
     std::vector<std::string>().swap(data_pages_);
-    if (spill_page_bytes_.capacity() > 64 * 1024) std::string().swap(spill_page_bytes_);
     ReleaseHeldPages();
   }
 
@@ -1429,7 +1428,6 @@ class ColumnChunkWriter {
   size_t data_pages_bytes_ = 0;          // spilled and held
   PageSpill* spill_ = nullptr;
   size_t held_bytes_ = 0;  // of data_pages_, counted in spill_
-  std::string spill_page_bytes_;
   std::vector<PageRecord> pages_;
   std::vector<int64_t> rep_histogram_, def_histogram_;    // chunk totals
   std::vector<int64_t> rep_histograms_, def_histograms_;  // per page, concatenated
