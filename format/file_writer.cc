@@ -694,7 +694,9 @@ class StreamPageEncoder final : public PageValueEncoder<T> {
 template <typename T>
 class DictionaryPageEncoder final : public PageValueEncoder<T> {
  public:
-  explicit DictionaryPageEncoder(DictionaryEncoder<T>* dictionary) : dictionary_(dictionary) {}
+  explicit DictionaryPageEncoder(DictionaryEncoder<T>* dictionary) : dictionary_(dictionary) {
+    dictionary_->set_page_index_hint(kMaxSlotsPerPage);
+  }
   void Put(const T* values, size_t count) override { dictionary_->Put(values, count); }
   size_t EstimatedBytes() const override {
     size_t entries = dictionary_->dictionary_size();

@@ -225,6 +225,11 @@ uint32_t DictionaryEncoder<T>::IndexOf(std::string_view bytes, uint64_t hash) {
 template <typename T>
 void DictionaryEncoder<T>::Put(const T* values, size_t count) {
   const size_t start = indices_.size();
+  if (start + count > indices_.capacity()) {
+    size_t capacity = std::max(start + count, indices_.capacity() * 2);
+    if (start + count <= page_index_hint_) capacity = std::min(capacity, page_index_hint_);
+    indices_.reserve(capacity);
+  }
   indices_.resize(start + count);
   uint32_t* out = indices_.data() + start;
   for (size_t i = 0; i < count; ++i) {

@@ -78,6 +78,9 @@ class DictionaryEncoder {
   // Bytes of the PLAIN-encoded dictionary page WriteDictionaryPage would append.
   size_t dictionary_page_bytes() const { return dictionary_page_bytes_; }
   size_t buffered_indices() const { return indices_.size(); }
+  // The most indices a page usually holds (0: unknown): the buffer of a page's indices
+  // grows by doubling only up to it, not past it.
+  void set_page_index_hint(size_t count) { page_index_hint_ = count; }
 
   // Appends the dictionary entries, PLAIN-encoded, in index order.
   void WriteDictionaryPage(std::string* out) const;
@@ -104,6 +107,7 @@ class DictionaryEncoder {
   size_t block_left_ = 0;
   uint8_t* block_next_ = nullptr;
   std::vector<uint32_t> indices_;
+  size_t page_index_hint_ = 0;
   size_t dictionary_page_bytes_ = 0;
 };
 
