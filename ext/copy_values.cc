@@ -18,7 +18,7 @@ namespace {
 using parquet::ByteArray;
 using parquet::TimeUnit;
 
-constexpr size_t kArenaBlockSize = 64 * 1024;
+constexpr size_t kArenaBlockSize = 16 * 1024;
 constexpr int64_t kSecondsPerDay = 86400;
 // Milliseconds from the Julian epoch (JD 0.0) to 1970-01-01 00:00:00 (JD 2440587.5).
 constexpr int64_t kJulianEpochToUnixEpochMillis = 210866760000000;

@@ -49,7 +49,7 @@ namespace sqlite_parquet {
 enum class SqlClass : uint8_t { kInteger = 1, kReal = 2, kText = 3, kBlob = 4, kNull = 5 };
 
 // Bytes with stable addresses: appended data never moves until Clear. Memory comes in
-// blocks of at least 64 KiB, so small values cost no allocation of their own.
+// blocks of at least 16 KiB, so small values cost no allocation of their own.
 class ByteArena {
  public:
   uint8_t* Allocate(size_t size) {

@@ -80,6 +80,9 @@
 #include "ext/parquet_copy.h"
 
 #include <sys/stat.h>
+#ifdef __GLIBC__
+#include <malloc.h>  // malloc_trim
+#endif
 
 #include <algorithm>
 #include <cerrno>
@@ -964,8 +967,15 @@ void ParquetCopyFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     for (int i = 2; i < argc; ++i) arguments.push_back(text(i));
     CopySettings settings;
     ParseSettings(arguments, &settings);
-    Copier copier(sqlite3_context_db_handle(ctx), path, std::move(settings));
-    sqlite3_result_int64(ctx, copier.Run(query));
+    {
+      Copier copier(sqlite3_context_db_handle(ctx), path, std::move(settings));
+      sqlite3_result_int64(ctx, copier.Run(query));
+    }
+#ifdef __GLIBC__
+    // The copy's buffers were freed; give their pages back to the system rather than leave
+    // them in the allocator's free lists (where a next copy would fragment them further).
+    malloc_trim(0);
+#endif
   } catch (const QueryError& e) {
     if (e.code() == SQLITE_NOMEM) {
       sqlite3_result_error_nomem(ctx);

@@ -864,6 +864,20 @@ class PageSpill {
   bool use_copy_file_range_ = true;
 };
 
+namespace {
+
+// Makes room for `size` bytes in *out without the string's usual growth to twice its
+// capacity.
+void ReserveExactly(std::string* out, size_t size) {
+  if (out->capacity() >= size) return;
+  std::string grown;
+  grown.reserve(size);  // from an empty string: exactly `size`
+  grown.append(*out);
+  out->swap(grown);
+}
+
+}  // namespace
+
 // The buffers a data page is assembled in: encoded values, levels + values, compressed.
 struct PageScratch {
   std::string values;
@@ -1196,9 +1210,11 @@ class ColumnChunkWriter {
     scratch_->body.clear();
     const std::string* body = &scratch_->body;
     if (options_.data_page_version == 1) {
-      // Levels, then the values encoded straight after them.
+      // Levels, then the values encoded straight after them (room made for their estimated
+      // size at once: the buffer is kept, and doubling would leave it up to twice the page).
       if (column_.max_repetition_level > 0) AppendPrefixedLevels(&rep_encoder_, &scratch_->body);
       if (column_.max_definition_level > 0) AppendPrefixedLevels(&def_encoder_, &scratch_->body);
+      ReserveExactly(&scratch_->body, scratch_->body.size() + PageValueBytes() + 64);
       FlushPageValues(&scratch_->body);
       header.type = PageType::DATA_PAGE;
       header.uncompressed_page_size = PageSizeField(scratch_->body.size());

@@ -137,7 +137,7 @@ struct WriterOptions {
   // (copy_file_range) when the row group ends, since each column chunk must be contiguous.
   // Memory then is this much plus the open pages and dictionaries, instead of the whole
   // compressed row group. SIZE_MAX: never spill.
-  size_t buffered_pages_limit = 256 * 1024;
+  size_t buffered_pages_limit = 64 * 1024;
 };
 
 class ColumnChunkWriter;  // one column chunk being buffered (file_writer.cc)
