@@ -54,16 +54,19 @@
 // HOW IT WORKS
 //
 // The query is prepared on the same connection (it must be one read-only statement) and
-// stepped row by row. Each result column's values are buffered as SQLite gave them
-// (copy_values.h), one sqlite3_value per cell. When every column's type is known before the
-// first row (schema= or a declared type), the buffers go to the writer every 1024 rows:
-// each column is converted to typed level and value buffers and appended to the open row
-// group, whose pages the writer encodes and compresses as they fill; the row group ends at
-// row_group_size rows or row_group_bytes bytes. A column whose type comes from its values
-// (see copy_schema.h) makes the first row group buffer whole until its types are fixed;
-// then the rest streams the same way. Memory is therefore about one compressed row group
-// (plus the first row group's values as SQLite gave them, for untyped columns) whatever
-// the result size.
+// stepped row by row, one sqlite3_value per cell. Once every column's type is fixed (before
+// the first row with schema= or declared types), each cell of a flat column is converted as
+// it is read into its column's typed level and value buffers (copy_values.h
+// AppendFlatValue; INTEGER into INT64, REAL into DOUBLE, TEXT into STRING or DATE inline),
+// and every 1024 rows these go to the writer's open row group, whose pages the writer
+// encodes and compresses as they fill (finished pages wait in a spill file beside the
+// output, not in memory: file_writer.h); the row group ends at row_group_size rows or
+// row_group_bytes bytes. Nested columns, and every column until the types are fixed, are
+// buffered as SQLite gave them (ValueColumn) and converted per batch. A column whose type
+// comes from its values (see copy_schema.h) makes the first row group buffer whole until
+// its types are fixed; then the rest streams the same way. Memory is therefore the open
+// pages and dictionaries of one row group (plus the first row group's values as SQLite gave
+// them, for untyped columns) whatever the result size.
 //
 // Output is atomic (copy_output.h): everything is written to a temporary file (or
 // directory, with partition_by) beside the target and moved into place at the end; on any
