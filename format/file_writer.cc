@@ -2173,6 +2173,12 @@ void ParquetFileWriter::EndRowGroup(int64_t num_rows) {
     FinishColumn();
   }
   open_chunks_.clear();
+  // Page buffers grown by large pages are given back between row groups (a writer per
+  // partition may stay open long after its last row group).
+  constexpr size_t kKeptScratch = 64 * 1024;
+  for (std::string* buffer : {&scratch_->values, &scratch_->body, &scratch_->compressed}) {
+    if (buffer->capacity() > kKeptScratch) std::string().swap(*buffer);
+  }
   if (spill_) {
     try {
       spill_->Reset();
