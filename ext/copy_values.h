@@ -53,7 +53,7 @@ enum class SqlClass : uint8_t { kInteger = 1, kReal = 2, kText = 3, kBlob = 4, k
 class ByteArena {
  public:
   uint8_t* Allocate(size_t size) {
-    if (size <= left_in_block_) {  // the common case inline
+    if (size <= left_in_block_ && next_ != nullptr) {  // the common case inline
       uint8_t* result = next_;
       next_ += size;
       left_in_block_ -= size;
