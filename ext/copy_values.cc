@@ -18,7 +18,7 @@ namespace {
 using parquet::ByteArray;
 using parquet::TimeUnit;
 
-constexpr size_t kArenaBlockSize = 64 * 1024;
+constexpr size_t kArenaBlockSize = 16 * 1024;
 constexpr int64_t kSecondsPerDay = 86400;
 // Milliseconds from the Julian epoch (JD 0.0) to 1970-01-01 00:00:00 (JD 2440587.5).
 constexpr int64_t kJulianEpochToUnixEpochMillis = 210866760000000;
@@ -1069,30 +1069,28 @@ void TruncateLeaf(LeafData* leaf, const LeafMark& mark) {
 
 // ---- ByteArena ----
 
-uint8_t* ByteArena::Allocate(size_t size) {
-  if (blocks_.empty() || blocks_[current_].size - used_in_last_ < size) {
-    if (!blocks_.empty() && current_ + 1 < blocks_.size() && blocks_[current_ + 1].size >= size) {
-      ++current_;  // a block kept by Clear
-    } else {
-      Block block;
-      block.size = std::max(kArenaBlockSize, size);
-      block.data.reset(new uint8_t[block.size]);  // not zero-filled
-      const size_t position = blocks_.empty() ? 0 : current_ + 1;
-      blocks_.insert(blocks_.begin() + static_cast<std::ptrdiff_t>(position), std::move(block));
-      current_ = position;
-    }
-    used_in_last_ = 0;
+uint8_t* ByteArena::AllocateInNewBlock(size_t size) {
+  if (!blocks_.empty() && current_ + 1 < blocks_.size() && blocks_[current_ + 1].size >= size &&
+      next_ != nullptr) {
+    ++current_;  // a block kept by Clear
+  } else if (blocks_.empty() || next_ != nullptr) {
+    Block block;
+    block.size = std::max(kArenaBlockSize, size);
+    block.data.reset(new uint8_t[block.size]);  // not zero-filled
+    const size_t position = blocks_.empty() ? 0 : current_ + 1;
+    blocks_.insert(blocks_.begin() + static_cast<std::ptrdiff_t>(position), std::move(block));
+    current_ = position;
+  } else if (blocks_[current_].size < size) {
+    // After Clear, before anything was handed out: blocks_[0] is too small for this one.
+    Block block;
+    block.size = std::max(kArenaBlockSize, size);
+    block.data.reset(new uint8_t[block.size]);
+    blocks_.insert(blocks_.begin() + static_cast<std::ptrdiff_t>(current_), std::move(block));
   }
-  uint8_t* result = blocks_[current_].data.get() + used_in_last_;
-  used_in_last_ += size;
+  next_ = blocks_[current_].data.get() + size;
+  left_in_block_ = blocks_[current_].size - size;
   used_total_ += size;
-  return result;
-}
-
-const uint8_t* ByteArena::Append(const void* data, size_t size) {
-  uint8_t* target = Allocate(size);
-  if (size > 0) std::memcpy(target, data, size);
-  return target;
+  return blocks_[current_].data.get();
 }
 
 void ByteArena::Clear() {
@@ -1106,7 +1104,8 @@ void ByteArena::Clear() {
   }
   blocks_.resize(kept);
   current_ = 0;
-  used_in_last_ = 0;
+  next_ = nullptr;  // blocks_[0], if any, is taken at the next allocation
+  left_in_block_ = 0;
   used_total_ = 0;
 }
 
@@ -1254,6 +1253,30 @@ bool ConvertColumn(const CopyType& type, const ValueColumn& column, bool null_on
       return ConvertFlat(type, column, null_on_error, leaf, failure,
                          [&type](const SqlValue& v, LeafData* out) { return PutScalar(type, v, false, out); });
   }
+}
+
+bool AppendFlatValue(const CopyType& type, const SqlValue& value, bool null_on_error, LeafData* leaf,
+                     std::string* message) {
+  if (value.cls == SqlClass::kNull) {
+    leaf->def_levels.push_back(0);
+    return true;
+  }
+  bool fits = false;
+  switch (type.kind) {
+    case CopyKind::kInt64: fits = PutInt64(value, leaf); break;
+    case CopyKind::kDouble: fits = PutDouble(value, leaf); break;
+    case CopyKind::kString:
+    case CopyKind::kEnum:
+    case CopyKind::kJson: fits = PutText(value, true, leaf); break;
+    case CopyKind::kDate: fits = PutDate(value, leaf); break;
+    default: fits = PutScalar(type, value, true, leaf); break;
+  }
+  if (fits || null_on_error) {
+    leaf->def_levels.push_back(fits ? 1 : 0);
+    return true;
+  }
+  *message = DescribeFailure(value, type);
+  return false;
 }
 
 std::string QuoteValue(const SqlValue& value) {

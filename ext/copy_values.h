@@ -34,6 +34,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -48,11 +49,24 @@ namespace sqlite_parquet {
 enum class SqlClass : uint8_t { kInteger = 1, kReal = 2, kText = 3, kBlob = 4, kNull = 5 };
 
 // Bytes with stable addresses: appended data never moves until Clear. Memory comes in
-// blocks of at least 64 KiB, so small values cost no allocation of their own.
+// blocks of at least 16 KiB, so small values cost no allocation of their own.
 class ByteArena {
  public:
-  uint8_t* Allocate(size_t size);
-  const uint8_t* Append(const void* data, size_t size);
+  uint8_t* Allocate(size_t size) {
+    if (size <= left_in_block_ && next_ != nullptr) {  // the common case inline
+      uint8_t* result = next_;
+      next_ += size;
+      left_in_block_ -= size;
+      used_total_ += size;
+      return result;
+    }
+    return AllocateInNewBlock(size);
+  }
+  const uint8_t* Append(const void* data, size_t size) {
+    uint8_t* target = Allocate(size);
+    if (size > 0) std::memcpy(target, data, size);
+    return target;
+  }
   // Forgets the contents; keeps up to 16 blocks of the standard size for reuse (a batch of
   // parquet_copy's rows then costs no allocation).
   void Clear();
@@ -64,9 +78,12 @@ class ByteArena {
     std::unique_ptr<uint8_t[]> data;
     size_t size = 0;
   };
+  uint8_t* AllocateInNewBlock(size_t size);
+
   std::vector<Block> blocks_;
   size_t current_ = 0;       // block being filled (blocks after it are free for reuse)
-  size_t used_in_last_ = 0;  // bytes used in blocks_[current_]
+  uint8_t* next_ = nullptr;  // free space of blocks_[current_]
+  size_t left_in_block_ = 0;
   size_t used_total_ = 0;
 };
 
@@ -165,6 +182,16 @@ void PrepareLeaves(const CopyType& type, std::vector<LeafData>* leaves);
 // false is returned with *failure set, and the leaves are then unspecified.
 bool ConvertColumn(const CopyType& type, const ValueColumn& column, bool null_on_error,
                    std::vector<LeafData>* leaves, ConversionFailure* failure);
+
+// Appends one value of a flat (not nested) column to its leaf, prepared by PrepareLeaves:
+// definition level 1 and the converted value, or level 0 for NULL (and, when
+// null_on_error, for a value that does not fit). The value's bytes are copied (they need
+// not outlive the call). Without null_on_error a value that does not fit returns false
+// with *message saying why ("cannot convert TEXT 'abc' to INT64"); the leaf is unchanged.
+// The same conversions as ConvertColumn, one value at a time (parquet_copy converts
+// each cell as it reads it once the column types are fixed).
+bool AppendFlatValue(const CopyType& type, const SqlValue& value, bool null_on_error, LeafData* leaf,
+                     std::string* message);
 
 // A value for error messages, as SQLite's quote() would show it, shortened when long:
 // 'it''s', X'00FF', 12, 1.5.

@@ -54,16 +54,19 @@
 // HOW IT WORKS
 //
 // The query is prepared on the same connection (it must be one read-only statement) and
-// stepped row by row. Each result column's values are buffered as SQLite gave them
-// (copy_values.h), one sqlite3_value per cell. When every column's type is known before the
-// first row (schema= or a declared type), the buffers go to the writer every 4096 rows:
-// each column is converted to typed level and value buffers and appended to the open row
-// group, whose pages the writer encodes and compresses as they fill; the row group ends at
-// row_group_size rows or row_group_bytes bytes. A column whose type comes from its values
-// (see copy_schema.h) makes the first row group buffer whole until its types are fixed;
-// then the rest streams the same way. Memory is therefore about one compressed row group
-// (plus the first row group's values as SQLite gave them, for untyped columns) whatever
-// the result size.
+// stepped row by row, one sqlite3_value per cell. Once every column's type is fixed (before
+// the first row with schema= or declared types), each cell of a flat column is converted as
+// it is read into its column's typed level and value buffers (copy_values.h
+// AppendFlatValue; INTEGER into INT64, REAL into DOUBLE, TEXT into STRING or DATE inline),
+// and every 1024 rows these go to the writer's open row group, whose pages the writer
+// encodes and compresses as they fill (finished pages wait in a spill file beside the
+// output, not in memory: file_writer.h); the row group ends at row_group_size rows or
+// row_group_bytes bytes. Nested columns, and every column until the types are fixed, are
+// buffered as SQLite gave them (ValueColumn) and converted per batch. A column whose type
+// comes from its values (see copy_schema.h) makes the first row group buffer whole until
+// its types are fixed; then the rest streams the same way. Memory is therefore the open
+// pages and dictionaries of one row group (plus the first row group's values as SQLite gave
+// them, for untyped columns) whatever the result size.
 //
 // Output is atomic (copy_output.h): everything is written to a temporary file (or
 // directory, with partition_by) beside the target and moved into place at the end; on any
@@ -80,6 +83,9 @@
 #include "ext/parquet_copy.h"
 
 #include <sys/stat.h>
+#ifdef __GLIBC__
+#include <malloc.h>  // malloc_trim
+#endif
 
 #include <algorithm>
 #include <cerrno>
@@ -104,6 +110,7 @@
 #include "format/compression.h"
 #include "format/error.h"
 #include "format/file_writer.h"
+#include "format/logical_values.h"
 
 namespace sqlite_parquet {
 
@@ -114,7 +121,7 @@ constexpr int64_t kDefaultRowGroupBytes = int64_t{128} << 20;
 constexpr size_t kMaxOpenPartitionFiles = 256;
 // Once the column types are fixed, buffered rows go to the writer's open row group in
 // batches of this many (its pages are encoded and compressed as they fill).
-constexpr size_t kStreamBatchRows = 4096;
+constexpr size_t kStreamBatchRows = 1024;
 constexpr const char* kNullPartitionValue = "__HIVE_DEFAULT_PARTITION__";
 
 // An error of the query itself, reported with its own SQLite result code.
@@ -328,6 +335,24 @@ struct StatementGuard {
   ~StatementGuard() { sqlite3_finalize(stmt); }
 };
 
+// How parquet_copy converts the cells of a column once its type is fixed: the kinds with
+// an inline path for their usual storage class, other flat kinds, nested (buffered as
+// SQLite gave them, converted from JSON per batch).
+enum class FlatKind : uint8_t { kInt64, kDouble, kText, kDate, kOther, kNested };
+
+FlatKind FlatKindOf(const CopyType& type) {
+  if (type.is_nested()) return FlatKind::kNested;
+  switch (type.kind) {
+    case CopyKind::kInt64: return FlatKind::kInt64;
+    case CopyKind::kDouble: return FlatKind::kDouble;
+    case CopyKind::kString:
+    case CopyKind::kEnum:
+    case CopyKind::kJson: return FlatKind::kText;
+    case CopyKind::kDate: return FlatKind::kDate;
+    default: return FlatKind::kOther;
+  }
+}
+
 // One run of parquet_copy.
 class Copier {
  public:
@@ -384,6 +409,9 @@ class Copier {
   struct Partition {
     std::string directory;                // relative to the output root ("" unpartitioned)
     std::vector<ValueColumn> values;      // one per data column: rows not given to the writer yet
+    // Once the types are fixed, flat columns skip `values`: each cell is converted as it is
+    // read, into its column's leaf (one per data column; unused for nested ones).
+    std::vector<LeafData> leaves;
     std::vector<int64_t> row_numbers;     // partitioned only: query row of each buffered row
     int64_t first_row_number = 0;         // unpartitioned: query row of the first buffered row
     size_t buffered = 0;                  // rows in `values`
@@ -513,11 +541,56 @@ class Copier {
     if (partitioned()) partition.row_numbers.push_back(row_number);
     size_t bytes = 9 * data_columns_.size();
     sqlite3_stmt* stmt = statement_.stmt;
+    if (types_resolved_ && partition.leaves.size() != data_columns_.size()) PrepareFlatLeaves(partition);
     // One sqlite3_value per cell, read with the sqlite3_value_* accessors: unlike the
     // sqlite3_column_* ones they take no connection mutex (this function runs inside the
     // outer statement's step, which holds it) and do not look the column up again.
     for (size_t i = 0; i < data_columns_.size(); ++i) {
       sqlite3_value* value = sqlite3_column_value(stmt, data_columns_[i]->result_index);
+      if (types_resolved_ && flat_[i] != FlatKind::kNested) {
+        // The common pairs of column type and storage class inline; the rest through
+        // AppendFlatValue (the same conversions).
+        LeafData& leaf = partition.leaves[i];
+        const int storage = sqlite3_value_type(value);
+        if (storage == SQLITE_NULL) {
+          leaf.def_levels.push_back(0);
+          continue;
+        }
+        switch (flat_[i]) {
+          case FlatKind::kInt64:
+            if (storage != SQLITE_INTEGER) break;
+            leaf.int64s.push_back(sqlite3_value_int64(value));
+            leaf.def_levels.push_back(1);
+            continue;
+          case FlatKind::kDouble:
+            if (storage != SQLITE_FLOAT) break;
+            leaf.doubles.push_back(sqlite3_value_double(value));
+            leaf.def_levels.push_back(1);
+            continue;
+          case FlatKind::kText:
+          case FlatKind::kDate: {
+            if (storage != SQLITE_TEXT) break;
+            const unsigned char* text = sqlite3_value_text(value);
+            if (text == nullptr) throw std::bad_alloc();
+            const size_t size = static_cast<size_t>(sqlite3_value_bytes(value));
+            if (flat_[i] == FlatKind::kDate) {
+              int32_t days = 0;
+              if (!parquet::ParseDate(std::string_view(reinterpret_cast<const char*>(text), size), &days)) break;
+              leaf.int32s.push_back(days);
+            } else {
+              const uint8_t* copy = size > 0 ? leaf.arena.Append(text, size) : nullptr;
+              leaf.byte_arrays.push_back(parquet::ByteArray{copy, static_cast<uint32_t>(size)});
+            }
+            leaf.def_levels.push_back(1);
+            bytes += size + 4;
+            continue;
+          }
+          default:
+            break;
+        }
+        bytes += AppendFlat(i, value, row_number, &leaf);
+        continue;
+      }
       ValueColumn& values = partition.values[i];
       switch (sqlite3_value_type(value)) {
         case SQLITE_INTEGER:
@@ -554,6 +627,58 @@ class Copier {
     total_bytes_ += bytes;
   }
 
+  // Converts one cell of flat column `i` into its leaf; returns the bytes it adds to the
+  // row's estimated size (the same estimate as for buffered values).
+  size_t AppendFlat(size_t i, sqlite3_value* value, int64_t row_number, LeafData* leaf) {
+    SqlValue v;
+    size_t bytes = 0;
+    switch (sqlite3_value_type(value)) {
+      case SQLITE_INTEGER:
+        v.cls = SqlClass::kInteger;
+        v.integer = sqlite3_value_int64(value);
+        break;
+      case SQLITE_FLOAT:
+        v.cls = SqlClass::kReal;
+        v.real = sqlite3_value_double(value);
+        break;
+      case SQLITE_TEXT: {
+        const unsigned char* text = sqlite3_value_text(value);
+        if (text == nullptr) throw std::bad_alloc();
+        const size_t size = static_cast<size_t>(sqlite3_value_bytes(value));
+        v.cls = SqlClass::kText;
+        v.bytes = std::string_view(reinterpret_cast<const char*>(text), size);
+        bytes = size + 4;
+        break;
+      }
+      case SQLITE_BLOB: {
+        const void* blob = sqlite3_value_blob(value);
+        const size_t size = static_cast<size_t>(sqlite3_value_bytes(value));
+        if (blob == nullptr && size > 0) throw std::bad_alloc();
+        v.cls = SqlClass::kBlob;
+        v.bytes = size > 0 ? std::string_view(static_cast<const char*>(blob), size) : std::string_view();
+        bytes = size + 4;
+        break;
+      }
+      default:
+        break;
+    }
+    const Column& column = *data_columns_[i];
+    if (!AppendFlatValue(*column.type, v, settings_.null_on_type_error, leaf, &message_)) {
+      throw CopyError("column " + column.name + ", row " + std::to_string(row_number) + ": " + message_);
+    }
+    return bytes;
+  }
+
+  void PrepareFlatLeaves(Partition& partition) {
+    partition.leaves.resize(data_columns_.size());
+    for (size_t i = 0; i < data_columns_.size(); ++i) {
+      if (flat_[i] == FlatKind::kNested) continue;
+      leaf_scratch_.resize(1);
+      PrepareLeaves(*data_columns_[i]->type, &leaf_scratch_);
+      partition.leaves[i] = std::move(leaf_scratch_[0]);
+    }
+  }
+
   // Fixes every column's type (before the first row group is written) and derives the
   // schema and the writer options that depend on it.
   void ResolveTypes() {
@@ -579,6 +704,8 @@ class Copier {
       AppendSchemaElements(field, settings_.field_ids ? &next_field_id : nullptr, &elements);
     }
     schema_ = std::move(elements);
+    flat_.clear();
+    for (Column* column : data_columns_) flat_.push_back(FlatKindOf(*column->type));
     leaf_types_.clear();
     for (Column* column : data_columns_) CollectLeafTypes(*column->type);
 
@@ -727,15 +854,22 @@ class Copier {
     }
     for (size_t i = 0; i < data_columns_.size(); ++i) {
       const Column& column = *data_columns_[i];
-      PrepareLeaves(*column.type, &leaves_);
-      ConversionFailure failure;
-      if (!ConvertColumn(*column.type, partition.values[i], settings_.null_on_type_error, &leaves_, &failure)) {
-        const int64_t row = partitioned() ? partition.row_numbers[failure.row]
-                                          : partition.first_row_number + static_cast<int64_t>(failure.row);
-        throw CopyError("column " + column.name + ", row " + std::to_string(row) + ": " + failure.message);
+      // Values buffered before the types were fixed come first, then the converted cells.
+      if (partition.values[i].size() > 0) {
+        PrepareLeaves(*column.type, &leaves_);
+        ConversionFailure failure;
+        if (!ConvertColumn(*column.type, partition.values[i], settings_.null_on_type_error, &leaves_, &failure)) {
+          const int64_t row = partitioned() ? partition.row_numbers[failure.row]
+                                            : partition.first_row_number + static_cast<int64_t>(failure.row);
+          throw CopyError("column " + column.name + ", row " + std::to_string(row) + ": " + failure.message);
+        }
+        for (size_t l = 0; l < leaves_.size(); ++l) WriteLeaf(writer, column.first_leaf + static_cast<int>(l), leaves_[l]);
+        partition.values[i].Clear();
       }
-      for (size_t l = 0; l < leaves_.size(); ++l) WriteLeaf(writer, column.first_leaf + static_cast<int>(l), leaves_[l]);
-      partition.values[i].Clear();
+      if (i < partition.leaves.size() && flat_[i] != FlatKind::kNested && !partition.leaves[i].def_levels.empty()) {
+        WriteLeaf(writer, column.first_leaf, partition.leaves[i]);
+        partition.leaves[i].Clear();  // keeps the levels and type
+      }
     }
     partition.buffered = 0;
     partition.row_numbers.clear();
@@ -795,6 +929,9 @@ class Copier {
   std::vector<parquet::SchemaElement> schema_;
   std::vector<parquet::Type> leaf_types_;
   bool types_resolved_ = false;
+  std::vector<FlatKind> flat_;  // per data column, once the types are fixed
+  std::vector<LeafData> leaf_scratch_;
+  std::string message_;
   std::unique_ptr<Partition> single_;
   std::unordered_map<std::string, std::unique_ptr<Partition>> partitions_;
   std::string key_;
@@ -833,8 +970,15 @@ void ParquetCopyFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     for (int i = 2; i < argc; ++i) arguments.push_back(text(i));
     CopySettings settings;
     ParseSettings(arguments, &settings);
-    Copier copier(sqlite3_context_db_handle(ctx), path, std::move(settings));
-    sqlite3_result_int64(ctx, copier.Run(query));
+    {
+      Copier copier(sqlite3_context_db_handle(ctx), path, std::move(settings));
+      sqlite3_result_int64(ctx, copier.Run(query));
+    }
+#ifdef __GLIBC__
+    // The copy's buffers were freed; give their pages back to the system rather than leave
+    // them in the allocator's free lists (where a next copy would fragment them further).
+    malloc_trim(0);
+#endif
   } catch (const QueryError& e) {
     if (e.code() == SQLITE_NOMEM) {
       sqlite3_result_error_nomem(ctx);

@@ -118,8 +118,20 @@ void DecompressSnappy(const uint8_t* src, size_t src_size, uint8_t* dst, size_t 
   }
 }
 
+// Makes room for `size` bytes in *out without the string's usual growth to twice its
+// capacity (a writer keeps these buffers for its next pages: they stay at the largest
+// page's bound instead of up to twice it).
+void ReserveExactly(std::string* out, size_t size) {
+  if (out->capacity() >= size) return;
+  std::string grown;
+  grown.reserve(size);  // from an empty string: exactly `size`
+  grown.append(*out);
+  out->swap(grown);
+}
+
 void CompressSnappy(const uint8_t* src, size_t src_size, std::string* out) {
   const size_t start = out->size();
+  ReserveExactly(out, start + snappy::MaxCompressedLength(src_size));
   out->resize(start + snappy::MaxCompressedLength(src_size));
   size_t compressed_size = 0;
   snappy::RawCompress(reinterpret_cast<const char*>(src), src_size, out->data() + start,
@@ -394,6 +406,7 @@ void CompressZstd(const uint8_t* src, size_t src_size, std::optional<int> level,
   const int compression_level = level.value_or(ZSTD_CLEVEL_DEFAULT);
   RequireLevelInRange("zstd", compression_level, ZSTD_minCLevel(), ZSTD_maxCLevel());
   const size_t start = out->size();
+  ReserveExactly(out, start + ZSTD_compressBound(src_size));
   out->resize(start + ZSTD_compressBound(src_size));
   const size_t result = ZSTD_compressCCtx(thread_zstd_contexts.Compression(), out->data() + start,
                                           out->size() - start, src, src_size, compression_level);

@@ -24,6 +24,7 @@
 #include <bit>
 #include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string_view>
@@ -485,7 +486,25 @@ class MinMax<ByteArray> {
 
   void Update(const ByteArray* values, size_t count) {
     if (order_ == SortOrder::kUndefined) return;
-    for (size_t i = 0; i < count; i++) Update(values[i].view());
+    if (order_ == SortOrder::kDecimal) {
+      for (size_t i = 0; i < count; i++) Update(values[i].view());
+      return;
+    }
+    // Unsigned bytes: most values fall strictly between the bounds' first 8 bytes, which
+    // settles them without a full comparison.
+    for (size_t i = 0; i < count; i++) {
+      const std::string_view value = values[i].view();
+      if (has_value_) {
+        const uint64_t prefix = PrefixOf(value);
+        if (prefix > min_prefix_ && prefix < max_prefix_) continue;
+        // Up to 8 bytes, equal prefix and length: the value is that bound.
+        if (value.size() <= 8 && ((prefix == min_prefix_ && value.size() == min_.size()) ||
+                                  (prefix == max_prefix_ && value.size() == max_.size()))) {
+          continue;
+        }
+      }
+      Update(value);
+    }
   }
 
   void Merge(const MinMax& other) {
@@ -515,7 +534,25 @@ class MinMax<ByteArray> {
       min_.assign(value);
     } else if (Compare(value, max_) > 0) {
       max_.assign(value);
+    } else {
+      return;
     }
+    min_prefix_ = PrefixOf(min_);
+    max_prefix_ = PrefixOf(max_);
+  }
+
+  // The first 8 bytes as a big-endian number, zero-padded: a < b for two prefixes implies
+  // the same order of the values (equal prefixes settle nothing).
+  static uint64_t PrefixOf(std::string_view value) {
+    const auto* bytes = reinterpret_cast<const uint8_t*>(value.data());
+    if (value.size() >= 8) {
+      uint64_t word;
+      std::memcpy(&word, bytes, 8);
+      return std::endian::native == std::endian::little ? __builtin_bswap64(word) : word;
+    }
+    uint64_t prefix = 0;
+    for (size_t i = 0; i < value.size(); i++) prefix |= uint64_t{bytes[i]} << (56 - 8 * i);
+    return prefix;
   }
 
   int Compare(std::string_view a, std::string_view b) const {
@@ -526,6 +563,8 @@ class MinMax<ByteArray> {
   bool has_value_ = false;
   std::string min_;
   std::string max_;
+  uint64_t min_prefix_ = 0;  // PrefixOf(min_), PrefixOf(max_)
+  uint64_t max_prefix_ = 0;
 };
 
 // Estimates the DELTA_BINARY_PACKED size of a stream of integers, as the encoding packs
@@ -655,7 +694,9 @@ class StreamPageEncoder final : public PageValueEncoder<T> {
 template <typename T>
 class DictionaryPageEncoder final : public PageValueEncoder<T> {
  public:
-  explicit DictionaryPageEncoder(DictionaryEncoder<T>* dictionary) : dictionary_(dictionary) {}
+  explicit DictionaryPageEncoder(DictionaryEncoder<T>* dictionary) : dictionary_(dictionary) {
+    dictionary_->set_page_index_hint(kMaxSlotsPerPage);
+  }
   void Put(const T* values, size_t count) override { dictionary_->Put(values, count); }
   size_t EstimatedBytes() const override {
     size_t entries = dictionary_->dictionary_size();
@@ -718,9 +759,136 @@ std::unique_ptr<PageValueEncoder<T>> MakePageEncoder(Encoding encoding, const Co
 }  // namespace
 
 // ---------------------------------------------------------------------------------------
+// PageSpill: where finished data pages of the open row group wait once the pages held in
+// memory pass WriterOptions::buffered_pages_limit. An unlinked temporary file in the
+// output's directory (same file system, so copy_file_range can move the bytes without
+// reading them into memory), emptied after each row group.
+
+class PageSpill {
+ public:
+  PageSpill(std::string output_path, size_t limit) : output_path_(std::move(output_path)), limit_(limit) {}
+  ~PageSpill() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  PageSpill(const PageSpill&) = delete;
+  PageSpill& operator=(const PageSpill&) = delete;
+
+  // Bookkeeping of the pages held in memory by every chunk of the open row group.
+  void Hold(size_t bytes) { held_ += bytes; }
+  void Release(size_t bytes) { held_ -= std::min(held_, bytes); }
+  bool OverLimit() const { return held_ > limit_; }
+
+  // Appends `data` to the spill file; returns its offset there.
+  uint64_t Append(const std::string& data) {
+    if (fd_ < 0) Open();
+    const uint64_t offset = size_;
+    const char* pos = data.data();
+    size_t left = data.size();
+    while (left > 0) {
+      const ssize_t written = ::pwrite(fd_, pos, left, static_cast<off_t>(size_));
+      if (written < 0) {
+        if (errno == EINTR) continue;
+        throw ParquetError("cannot write to '" + output_path_ + "': " + std::strerror(errno) + " (its spill file)");
+      }
+      pos += written;
+      left -= static_cast<size_t>(written);
+      size_ += static_cast<uint64_t>(written);
+    }
+    return offset;
+  }
+
+  // Copies `size` bytes at `offset` of the spill file to `out_fd` at its file position.
+  void CopyTo(int out_fd, uint64_t offset, uint64_t size, const std::string& out_path) {
+    off64_t in = static_cast<off64_t>(offset);
+    while (size > 0 && use_copy_file_range_) {
+      const ssize_t copied = ::copy_file_range(fd_, &in, out_fd, nullptr, size, 0);
+      if (copied < 0 && errno == EINTR) continue;
+      if (copied <= 0) {
+        // Not supported here (old kernel, file system, ...): copy through a buffer below.
+        if (copied < 0 && errno != ENOSYS && errno != EXDEV && errno != EINVAL && errno != EOPNOTSUPP) {
+          throw ParquetError("cannot write to '" + out_path + "': " + std::strerror(errno) + " (from its spill file)");
+        }
+        use_copy_file_range_ = false;
+        break;
+      }
+      size -= static_cast<uint64_t>(copied);
+    }
+    std::string buffer;
+    while (size > 0) {
+      buffer.resize(static_cast<size_t>(std::min<uint64_t>(size, 256 * 1024)));
+      const ssize_t got = ::pread(fd_, buffer.data(), buffer.size(), in);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) throw ParquetError("cannot read the spill file of '" + out_path + "': " + std::strerror(errno));
+      for (size_t done = 0; done < static_cast<size_t>(got);) {
+        const ssize_t written = ::write(out_fd, buffer.data() + done, static_cast<size_t>(got) - done);
+        if (written < 0 && errno == EINTR) continue;
+        if (written < 0) throw ParquetError("cannot write to '" + out_path + "': " + std::strerror(errno));
+        done += static_cast<size_t>(written);
+      }
+      in += got;
+      size -= static_cast<uint64_t>(got);
+    }
+  }
+
+  // After a row group: forget the spilled bytes (the file keeps no blocks).
+  void Reset() {
+    held_ = 0;
+    if (fd_ >= 0 && size_ > 0 && ::ftruncate(fd_, 0) != 0) {
+      throw ParquetError("cannot truncate the spill file of '" + output_path_ + "': " + std::strerror(errno));
+    }
+    size_ = 0;
+  }
+
+ private:
+  void Open() {
+    const size_t slash = output_path_.rfind('/');
+    const std::string directory = slash == std::string::npos ? "." : (slash == 0 ? "/" : output_path_.substr(0, slash));
+#ifdef O_TMPFILE
+    fd_ = ::open(directory.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#endif
+    if (fd_ < 0) {
+      std::string name = output_path_ + ".spill-XXXXXX";
+      fd_ = ::mkostemp(name.data(), O_CLOEXEC);
+      if (fd_ < 0) {
+        throw ParquetError("cannot create a spill file beside '" + output_path_ + "': " + std::strerror(errno));
+      }
+      ::unlink(name.c_str());
+    }
+  }
+
+  std::string output_path_;
+  size_t limit_;
+  size_t held_ = 0;
+  int fd_ = -1;
+  uint64_t size_ = 0;
+  bool use_copy_file_range_ = true;
+};
+
+namespace {
+
+// Makes room for `size` bytes in *out without the string's usual growth to twice its
+// capacity.
+void ReserveExactly(std::string* out, size_t size) {
+  if (out->capacity() >= size) return;
+  std::string grown;
+  grown.reserve(size);  // from an empty string: exactly `size`
+  grown.append(*out);
+  out->swap(grown);
+}
+
+}  // namespace
+
+// The buffers a data page is assembled in: encoded values, levels + values, compressed.
+struct PageScratch {
+  std::string values;
+  std::string body;
+  std::string compressed;
+};
+
+// ---------------------------------------------------------------------------------------
 // ColumnChunkWriter: the type-independent part of writing one column chunk (levels, page
-// assembly, compression, checksums, metadata, page index). The chunk's pages are buffered
-// in memory.
+// assembly, compression, checksums, metadata, page index). The chunk's finished pages are
+// held in memory, or in the writer's PageSpill once too many are held.
 
 namespace {
 
@@ -787,8 +955,20 @@ class ColumnChunkWriter {
 
   // The chunk's bytes, in file order: dictionary_page() then each of data_pages() (kept
   // apart: a growing string of all of them would hold up to twice their size).
+  // Spilled pages (ranges of the spill file, in order) precede the ones in memory.
   const std::string& dictionary_page() const { return dictionary_page_; }
+  const std::vector<std::pair<uint64_t, uint64_t>>& spilled_pages() const { return spilled_pages_; }
   const std::vector<std::string>& data_pages() const { return data_pages_; }
+
+  // Finished pages beyond the spill's limit go there (null: always held in memory).
+  void SetSpill(PageSpill* spill) { spill_ = spill; }
+  // Page assembly buffers shared with the file writer's other chunks.
+  void SetScratch(PageScratch* scratch) { scratch_ = scratch; }
+  // Gives back the in-memory pages' share of the spill's bookkeeping (the chunk is done).
+  void ReleaseHeldPages() {
+    if (spill_ != nullptr) spill_->Release(held_bytes_);
+    held_bytes_ = 0;
+  }
 
   // The chunk's metadata once it is placed at `offset` in the file.
   ColumnMetaData Metadata(int64_t offset) const {
@@ -916,8 +1096,21 @@ class ColumnChunkWriter {
     }
     size_t values = num_levels;
     if (max_def > 0) {
+      // One branch-free pass (the common case); the slow loop below only names the culprit.
       values = 0;
-      for (size_t i = 0; i < num_levels; i++) {
+      uint32_t bad = 0;
+      const auto max = static_cast<uint16_t>(max_def);
+      for (size_t begin = 0; begin < num_levels; begin += 4096) {
+        const size_t end = std::min(num_levels, begin + 4096);
+        uint32_t defined = 0;
+        for (size_t i = begin; i < end; i++) {
+          const auto level = static_cast<uint16_t>(def[i]);
+          bad |= level > max;
+          defined += level == max;
+        }
+        values += defined;
+      }
+      for (size_t i = 0; bad && i < num_levels; i++) {
         if (def[i] < 0 || def[i] > max_def) {
           throw ParquetError("definition level " + std::to_string(def[i]) + " at slot " +
                              std::to_string(i) + " is outside 0.." + std::to_string(max_def) +
@@ -1013,21 +1206,22 @@ class ColumnChunkWriter {
     unencoded_byte_array_bytes_ += record.unencoded_byte_array_bytes;
     EndPageHistograms();
 
-    values_.clear();
-    FlushPageValues(&values_);
     PageHeader header;
-    body_.clear();
-    const std::string* body = &body_;
+    scratch_->body.clear();
+    const std::string* body = &scratch_->body;
     if (options_.data_page_version == 1) {
-      if (column_.max_repetition_level > 0) AppendPrefixedLevels(&rep_encoder_, &body_);
-      if (column_.max_definition_level > 0) AppendPrefixedLevels(&def_encoder_, &body_);
-      body_ += values_;
+      // Levels, then the values encoded straight after them (room made for their estimated
+      // size at once: the buffer is kept, and doubling would leave it up to twice the page).
+      if (column_.max_repetition_level > 0) AppendPrefixedLevels(&rep_encoder_, &scratch_->body);
+      if (column_.max_definition_level > 0) AppendPrefixedLevels(&def_encoder_, &scratch_->body);
+      ReserveExactly(&scratch_->body, scratch_->body.size() + PageValueBytes() + 64);
+      FlushPageValues(&scratch_->body);
       header.type = PageType::DATA_PAGE;
-      header.uncompressed_page_size = PageSizeField(body_.size());
+      header.uncompressed_page_size = PageSizeField(scratch_->body.size());
       if (codec_ != CompressionCodec::UNCOMPRESSED) {
-        compressed_.clear();
-        Compress(codec_, BytesOf(body_), body_.size(), compression_level_, &compressed_);
-        body = &compressed_;
+        scratch_->compressed.clear();
+        Compress(codec_, BytesOf(scratch_->body), scratch_->body.size(), compression_level_, &scratch_->compressed);
+        body = &scratch_->compressed;
       }
       DataPageHeader data_header;
       data_header.num_values = static_cast<int32_t>(page_slots_);
@@ -1036,17 +1230,19 @@ class ColumnChunkWriter {
       data_header.repetition_level_encoding = Encoding::RLE;
       header.data_page_header = data_header;
     } else {
-      if (column_.max_repetition_level > 0) rep_encoder_.Flush(&body_);
-      const size_t rep_length = body_.size();
-      if (column_.max_definition_level > 0) def_encoder_.Flush(&body_);
-      const size_t def_length = body_.size() - rep_length;
+      scratch_->values.clear();
+      FlushPageValues(&scratch_->values);
+      if (column_.max_repetition_level > 0) rep_encoder_.Flush(&scratch_->body);
+      const size_t rep_length = scratch_->body.size();
+      if (column_.max_definition_level > 0) def_encoder_.Flush(&scratch_->body);
+      const size_t def_length = scratch_->body.size() - rep_length;
       header.type = PageType::DATA_PAGE_V2;
-      header.uncompressed_page_size = PageSizeField(body_.size() + values_.size());
+      header.uncompressed_page_size = PageSizeField(scratch_->body.size() + scratch_->values.size());
       const bool compressed = codec_ != CompressionCodec::UNCOMPRESSED;
       if (compressed) {
-        Compress(codec_, BytesOf(values_), values_.size(), compression_level_, &body_);
+        Compress(codec_, BytesOf(scratch_->values), scratch_->values.size(), compression_level_, &scratch_->body);
       } else {
-        body_ += values_;
+        scratch_->body += scratch_->values;
       }
       DataPageHeaderV2 data_header;
       data_header.num_values = static_cast<int32_t>(page_slots_);
@@ -1063,6 +1259,11 @@ class ColumnChunkWriter {
     AppendPage(&header, *body, &page);
     data_pages_bytes_ += page.size();
     record.size = PageSizeField(page.size());
+    if (spill_ != nullptr) {
+      held_bytes_ += page.size();
+      spill_->Hold(page.size());
+      if (spill_->OverLimit()) SpillPages();
+    }
     pages_.push_back(std::move(record));
     CountPage(header.type, data_encoding_);
     if (std::find(data_encodings_.begin(), data_encodings_.end(), data_encoding_) == data_encodings_.end()) {
@@ -1077,13 +1278,29 @@ class ColumnChunkWriter {
     AfterDataPage();
   }
 
-  // Every column chunk of a row group is open at once: scratch buffers grown by a large
-  // page are given back rather than kept for the chunk's next page.
+  // Moves the chunk's pages held in memory to the spill file (one range: they are
+  // consecutive in the chunk).
+  void SpillPages() {
+    for (const std::string& page : data_pages_) {
+      const uint64_t offset = spill_->Append(page);
+      if (!spilled_pages_.empty() && spilled_pages_.back().first + spilled_pages_.back().second == offset) {
+        spilled_pages_.back().second += page.size();  // right after the chunk's last spilled page
+      } else {
+        spilled_pages_.emplace_back(offset, page.size());
+      }
+    }
+    std::vector<std::string>().swap(data_pages_);
+    ReleaseHeldPages();
+  }
+
+  // Scratch buffers grown by a large page are given back rather than kept for the next one
+  // (when the chunk has its own: every chunk of a row group is open at once).
   void ReleaseLargeScratch() {
+    if (scratch_ != &own_scratch_) return;
     constexpr size_t kKeep = 64 * 1024;
-    if (values_.capacity() > kKeep) std::string().swap(values_);
-    if (body_.capacity() > kKeep) std::string().swap(body_);
-    if (compressed_.capacity() > kKeep) std::string().swap(compressed_);
+    if (scratch_->values.capacity() > kKeep) std::string().swap(scratch_->values);
+    if (scratch_->body.capacity() > kKeep) std::string().swap(scratch_->body);
+    if (scratch_->compressed.capacity() > kKeep) std::string().swap(scratch_->compressed);
   }
 
   // Writes the dictionary page from its PLAIN-encoded entries.
@@ -1097,9 +1314,9 @@ class ColumnChunkWriter {
     header.dictionary_page_header = dictionary_header;
     const std::string* body = &entries;
     if (codec_ != CompressionCodec::UNCOMPRESSED) {
-      compressed_.clear();
-      Compress(codec_, BytesOf(entries), entries.size(), compression_level_, &compressed_);
-      body = &compressed_;
+      scratch_->compressed.clear();
+      Compress(codec_, BytesOf(entries), entries.size(), compression_level_, &scratch_->compressed);
+      body = &scratch_->compressed;
     }
     dictionary_page_.clear();
     AppendPage(&header, *body, &dictionary_page_);
@@ -1224,16 +1441,19 @@ class ColumnChunkWriter {
   std::vector<Encoding> data_encodings_;
   std::vector<PageEncodingStats> encoding_stats_;
   std::string dictionary_page_;  // header + body
-  std::vector<std::string> data_pages_;  // each data page's header + body
-  size_t data_pages_bytes_ = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> spilled_pages_;  // offset, size in the spill file
+  std::vector<std::string> data_pages_;  // each data page's header + body, after the spilled ones
+  size_t data_pages_bytes_ = 0;          // spilled and held
+  PageSpill* spill_ = nullptr;
+  size_t held_bytes_ = 0;  // of data_pages_, counted in spill_
   std::vector<PageRecord> pages_;
   std::vector<int64_t> rep_histogram_, def_histogram_;    // chunk totals
   std::vector<int64_t> rep_histograms_, def_histograms_;  // per page, concatenated
 
-  // Scratch buffers, reused from page to page.
-  std::string values_;
-  std::string body_;
-  std::string compressed_;
+  // Scratch buffers of page assembly, reused from page to page (and shared by the chunks of
+  // a file writer: pages are assembled one at a time).
+  PageScratch own_scratch_;
+  PageScratch* scratch_ = &own_scratch_;
 };
 
 namespace {
@@ -1790,6 +2010,10 @@ ParquetFileWriter::ParquetFileWriter(const std::string& path, std::vector<Schema
   metadata_.version = 2;
   metadata_.schema = std::move(schema);
   SetUpEncryption();
+  scratch_ = std::make_unique<PageScratch>();
+  if (options_.buffered_pages_limit != std::numeric_limits<size_t>::max()) {
+    spill_ = std::make_unique<PageSpill>(path_, options_.buffered_pages_limit);
+  }
 
   fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd_ < 0) throw ParquetError("cannot create '" + path_ + "': " + std::strerror(errno));
@@ -1823,11 +2047,14 @@ void ParquetFileWriter::StartRowGroup() {
   current_column_ = -1;
   open_chunks_.clear();
   open_chunks_.resize(static_cast<size_t>(schema_.num_columns()));
+  if (spill_) spill_->Reset();  // nothing of an earlier row group is held
 }
 
 std::unique_ptr<ColumnChunkWriter> ParquetFileWriter::MakeColumnWriter(int column) const {
   std::unique_ptr<ColumnChunkWriter> writer = MakePlainColumnWriter(column);
   writer->SetEncryption(ColumnCipher(static_cast<size_t>(column)), static_cast<int>(metadata_.row_groups.size()), column);
+  writer->SetSpill(spill_.get());
+  writer->SetScratch(scratch_.get());
   return writer;
 }
 
@@ -1896,7 +2123,12 @@ void ParquetFileWriter::FinishColumn() {
     writer.Finish();
     const int64_t chunk_offset = static_cast<int64_t>(offset_);
     WriteBytes(writer.dictionary_page().data(), writer.dictionary_page().size());
+    for (const auto& [spill_offset, size] : writer.spilled_pages()) {
+      spill_->CopyTo(fd_, spill_offset, size, path_);
+      offset_ += size;
+    }
     for (const std::string& page : writer.data_pages()) WriteBytes(page.data(), page.size());
+    writer.ReleaseHeldPages();
     ColumnChunk& chunk = row_group_.columns[static_cast<size_t>(current_column_)];
     chunk.file_offset = chunk_offset;
     chunk.meta_data = writer.Metadata(chunk_offset);
@@ -1941,6 +2173,20 @@ void ParquetFileWriter::EndRowGroup(int64_t num_rows) {
     FinishColumn();
   }
   open_chunks_.clear();
+  // Page buffers grown by large pages are given back between row groups (a writer per
+  // partition may stay open long after its last row group).
+  constexpr size_t kKeptScratch = 64 * 1024;
+  for (std::string* buffer : {&scratch_->values, &scratch_->body, &scratch_->compressed}) {
+    if (buffer->capacity() > kKeptScratch) std::string().swap(*buffer);
+  }
+  if (spill_) {
+    try {
+      spill_->Reset();
+    } catch (...) {
+      failed_ = true;
+      throw;
+    }
+  }
   row_group_.num_rows = num_rows;
   int64_t uncompressed = 0, compressed = 0;
   for (const ColumnChunk& chunk : row_group_.columns) {

@@ -23,9 +23,10 @@
 // Usage: for each row group, StartRowGroup(); then the leaf columns' values in WriteBatch
 // calls, in any order (columns may be interleaved: a caller can stream rows in small
 // batches); then EndRowGroup(rows). Finally Close(). Each column chunk of the open row group
-// is held in memory as finished pages (encoded and compressed as soon as they fill) plus its
-// open page and dictionary, so memory is about one compressed row group; the chunks go to
-// the file in schema order at EndRowGroup. The file is complete only after Close(); a writer
+// is kept as finished pages (encoded and compressed as soon as they fill) plus its open page
+// and dictionary; finished pages beyond WriterOptions::buffered_pages_limit wait in a spill
+// file rather than in memory, so memory stays well under one compressed row group; the
+// chunks go to the file in schema order at EndRowGroup. The file is complete only after Close(); a writer
 // destroyed earlier leaves a truncated file behind (the caller writes to a temporary name
 // and renames it).
 #pragma once
@@ -131,9 +132,17 @@ struct WriterOptions {
   // readers without the key, and is signed with the footer key. Page CRCs cover the
   // encrypted page bytes.
   std::shared_ptr<const FileEncryptionProperties> encryption;
+  // Finished pages of the open row group held in memory (all columns together) before they
+  // go to a spill file: an unlinked temporary file beside the output, copied into place
+  // (copy_file_range) when the row group ends, since each column chunk must be contiguous.
+  // Memory then is this much plus the open pages and dictionaries, instead of the whole
+  // compressed row group. SIZE_MAX: never spill.
+  size_t buffered_pages_limit = 64 * 1024;
 };
 
 class ColumnChunkWriter;  // one column chunk being buffered (file_writer.cc)
+class PageSpill;          // the spill file of finished pages (file_writer.cc)
+struct PageScratch;       // buffers of page assembly, shared by the chunks (file_writer.cc)
 
 class ParquetFileWriter {
  public:
@@ -221,6 +230,8 @@ class ParquetFileWriter {
   std::vector<ModuleCipher> ciphers_;
   std::vector<int> column_cipher_;
   std::string aad_file_unique_;
+  std::unique_ptr<PageSpill> spill_;  // finished pages of the open row group beyond the limit
+  std::unique_ptr<PageScratch> scratch_;
 };
 
 extern template void ParquetFileWriter::WriteBatch<bool>(int, size_t, const int16_t*, const int16_t*,

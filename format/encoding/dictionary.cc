@@ -224,13 +224,71 @@ uint32_t DictionaryEncoder<T>::IndexOf(std::string_view bytes, uint64_t hash) {
 
 template <typename T>
 void DictionaryEncoder<T>::Put(const T* values, size_t count) {
-  const size_t start = indices_.size();
-  indices_.resize(start + count);
-  uint32_t* out = indices_.data() + start;
+  const size_t needed = (index_count_ + count) * static_cast<size_t>(index_width_);
+  if (needed > index_bytes_.capacity()) {
+    size_t capacity = std::max(needed, index_bytes_.capacity() * 2);
+    const size_t hint = page_index_hint_ * static_cast<size_t>(index_width_);
+    if (needed <= hint) capacity = std::min(capacity, hint);
+    index_bytes_.reserve(capacity);
+  }
+  index_bytes_.resize(needed);  // room for the batch; the loop fills it
   for (size_t i = 0; i < count; ++i) {
     const std::string_view bytes = ValueBytes(values[i]);
-    out[i] = IndexOf(bytes, HashValueBytes(bytes));
+    const uint32_t index = IndexOf(bytes, HashValueBytes(bytes));
+    if (index > max_index_for_width_) WidenIndices(count - i);
+    const size_t at = index_count_ * static_cast<size_t>(index_width_);
+    switch (index_width_) {
+      case 1: index_bytes_[at] = static_cast<uint8_t>(index); break;
+      case 2: {
+        const auto narrow = static_cast<uint16_t>(index);
+        std::memcpy(index_bytes_.data() + at, &narrow, 2);
+        break;
+      }
+      default: std::memcpy(index_bytes_.data() + at, &index, 4); break;
+    }
+    ++index_count_;
   }
+}
+
+template <typename T>
+uint32_t DictionaryEncoder<T>::BufferedIndex(size_t i) const {
+  switch (index_width_) {
+    case 1: return index_bytes_[i];
+    case 2: {
+      uint16_t narrow;
+      std::memcpy(&narrow, index_bytes_.data() + 2 * i, 2);
+      return narrow;
+    }
+    default: {
+      uint32_t wide;
+      std::memcpy(&wide, index_bytes_.data() + 4 * i, 4);
+      return wide;
+    }
+  }
+}
+
+template <typename T>
+void DictionaryEncoder<T>::WidenIndices(size_t room) {
+  // One step at a time: 1 -> 2 bytes at 256 entries, 2 -> 4 at 65536 (the dictionary grows
+  // by one entry per new value, so a step is never skipped).
+  std::vector<uint8_t> wider;
+  const int width = index_width_ == 1 ? 2 : 4;
+  const size_t total = index_count_ + room;
+  wider.reserve(std::max(index_bytes_.capacity() / static_cast<size_t>(index_width_), total) *
+                static_cast<size_t>(width));
+  wider.resize(total * static_cast<size_t>(width));
+  for (size_t i = 0; i < index_count_; ++i) {
+    const uint32_t index = BufferedIndex(i);
+    if (width == 2) {
+      const auto narrow = static_cast<uint16_t>(index);
+      std::memcpy(wider.data() + 2 * i, &narrow, 2);
+    } else {
+      std::memcpy(wider.data() + 4 * i, &index, 4);
+    }
+  }
+  index_bytes_.swap(wider);
+  index_width_ = width;
+  max_index_for_width_ = width == 2 ? 0xFFFF : 0xFFFFFFFF;
 }
 
 template <typename T>
@@ -254,9 +312,15 @@ void DictionaryEncoder<T>::FlushIndices(std::string* out) {
       dictionary_.empty() ? 0 : MinimalBitWidth(static_cast<uint64_t>(dictionary_.size() - 1));
   out->push_back(static_cast<char>(bit_width));
   RleBitPackedEncoder encoder(bit_width);
-  encoder.Put(indices_.data(), indices_.size());
+  uint32_t chunk[256];  // a multiple of 8: the encoder's groups do not straddle chunks
+  for (size_t first = 0; first < index_count_; first += std::size(chunk)) {
+    const size_t n = std::min(std::size(chunk), index_count_ - first);
+    for (size_t i = 0; i < n; ++i) chunk[i] = BufferedIndex(first + i);
+    encoder.Put(chunk, n);
+  }
   encoder.Flush(out);
-  indices_.clear();
+  index_bytes_.clear();
+  index_count_ = 0;
 }
 
 template class DictionaryDecoder<int32_t>;

@@ -77,7 +77,10 @@ class DictionaryEncoder {
   const std::vector<T>& dictionary() const { return dictionary_; }
   // Bytes of the PLAIN-encoded dictionary page WriteDictionaryPage would append.
   size_t dictionary_page_bytes() const { return dictionary_page_bytes_; }
-  size_t buffered_indices() const { return indices_.size(); }
+  size_t buffered_indices() const { return index_count_; }
+  // The most indices a page usually holds (0: unknown): the buffer of a page's indices
+  // grows by doubling only up to it, not past it.
+  void set_page_index_hint(size_t count) { page_index_hint_ = count; }
 
   // Appends the dictionary entries, PLAIN-encoded, in index order.
   void WriteDictionaryPage(std::string* out) const;
@@ -103,7 +106,19 @@ class DictionaryEncoder {
   std::vector<std::unique_ptr<uint8_t[]>> byte_blocks_;
   size_t block_left_ = 0;
   uint8_t* block_next_ = nullptr;
-  std::vector<uint32_t> indices_;
+  // The index of the i-th value of the page.
+  uint32_t BufferedIndex(size_t i) const;
+  // The dictionary outgrew index_width_: re-stores the page's indices one size up, with
+  // room for `room` more.
+  void WidenIndices(size_t room);
+
+  // Indices of the page's values, index_width_ bytes each (1, 2 or 4 as the dictionary's
+  // size requires: low-cardinality columns buffer a byte per value).
+  std::vector<uint8_t> index_bytes_;
+  size_t index_count_ = 0;
+  int index_width_ = 1;
+  uint32_t max_index_for_width_ = 0xFF;
+  size_t page_index_hint_ = 0;
   size_t dictionary_page_bytes_ = 0;
 };
 

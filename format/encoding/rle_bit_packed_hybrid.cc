@@ -285,7 +285,33 @@ void RleBitPackedEncoder::Put(uint32_t value) {
 }
 
 void RleBitPackedEncoder::Put(const uint32_t* values, size_t count) {
-  for (size_t i = 0; i < count; ++i) Put(values[i]);
+  size_t i = 0;
+  while (i < count) {
+    if (rle_count_ > 0) {
+      // Extend the open run as far as it goes (its value is known to fit).
+      const size_t start = i;
+      while (i < count && values[i] == rle_value_) ++i;
+      rle_count_ += i - start;
+      if (i == count) break;
+    }
+    if (group_size_ == 0 && rle_count_ == 0 && count - i >= 8) {
+      // A whole group at once: the same outcome as eight single Puts.
+      const uint32_t* group = values + i;
+      uint32_t any_bits = 0;
+      bool all_equal = true;
+      for (int k = 0; k < 8; ++k) {
+        any_bits |= group[k];
+        all_equal &= group[k] == group[0];
+      }
+      if (any_bits <= max_value_ && !all_equal) {
+        AppendPackedBits(group, 8, bit_width_, &literal_bytes_);
+        if (++literal_groups_ == kMaxLiteralGroups) EmitLiteralRun();
+        i += 8;
+        continue;
+      }
+    }
+    Put(values[i++]);
+  }
 }
 
 void RleBitPackedEncoder::PutRun(uint32_t value, size_t count) {

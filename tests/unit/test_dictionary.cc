@@ -282,6 +282,45 @@ TEST_CASE("dictionary encoder: a single distinct value uses bit width 0") {
   CHECK(Bytes(page) == std::vector<uint8_t>{0x00, 0x28});  // width 0; RLE run of 20, no value bytes
 }
 
+TEST_CASE("dictionary encoder: buffered indices widen past 256 and 65536 entries, within a batch and across pages") {
+  // Indices are buffered a byte each until the dictionary has 256 entries, then two bytes
+  // until 65536, then four: each page must still read back whole.
+  std::vector<int32_t> values;
+  for (int32_t i = 0; i < 70000; ++i) {
+    values.push_back(i);
+    if (i % 3 == 0) values.push_back(i / 2);  // repeats of earlier entries
+  }
+  DictionaryEncoder<int32_t> encoder;
+  encoder.set_page_index_hint(5000);
+  std::vector<std::string> pages;
+  std::vector<std::pair<size_t, size_t>> page_ranges;
+  size_t page_start = 0;
+  for (size_t first = 0; first < values.size(); first += 1000) {
+    const size_t n = std::min<size_t>(1000, values.size() - first);
+    encoder.Put(values.data() + first, n);
+    if ((first / 1000) % 7 == 6 || first + n == values.size()) {  // a page every 7000 values
+      CHECK(encoder.buffered_indices() == first + n - page_start);
+      pages.emplace_back();
+      encoder.FlushIndices(&pages.back());
+      page_ranges.emplace_back(page_start, first + n);
+      page_start = first + n;
+    }
+  }
+  REQUIRE(encoder.dictionary_size() == 70000);
+  DictionaryDecoder<int32_t> decoder;
+  decoder.SetDictionary(encoder.dictionary().data(), encoder.dictionary_size());
+  for (size_t p = 0; p < pages.size(); ++p) {
+    const std::vector<uint8_t> page = Bytes(pages[p]);
+    const size_t count = page_ranges[p].second - page_ranges[p].first;
+    decoder.SetData(page.data(), page.size(), count);
+    std::vector<uint32_t> indices(count);
+    REQUIRE(decoder.DecodeIndices(indices.data(), count) == count);
+    for (size_t i = 0; i < count; ++i) {
+      REQUIRE(encoder.dictionary()[indices[i]] == values[page_ranges[p].first + i]);
+    }
+  }
+}
+
 TEST_CASE("dictionary encoder: many distinct values (table growth), empty and long byte arrays, first-seen order") {
   std::mt19937 rng(5);
   std::vector<std::string> storage;

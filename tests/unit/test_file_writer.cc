@@ -1071,6 +1071,56 @@ TEST_CASE("file writer: columns of a row group may be written interleaved, in sm
   CHECK(ReadColumn<int64_t>(*whole, 0).values == ReadColumn<int64_t>(*interleaved, 0).values);
 }
 
+TEST_CASE("file writer: pages spilled past buffered_pages_limit give the same file") {
+  TempDir dir;
+  std::vector<SchemaElement> schema = {Root(3), Leaf("a", Type::INT64, kOptional), Leaf("b", Type::BYTE_ARRAY, kOptional),
+                                       Leaf("c", Type::DOUBLE, kRequired)};
+  const size_t rows = 6000, batch = 250;
+  Slots<int64_t> a = FlatSlots<int64_t>(0, rows, Type::INT64, true);
+  Slots<ByteArray> b = FlatSlots<ByteArray>(0, rows, Type::BYTE_ARRAY, true);
+  Slots<double> c = FlatSlots<double>(0, rows, Type::DOUBLE, false);
+  auto write = [&](const std::string& path, size_t limit) {
+    WriterOptions options;
+    options.page_size = 1500;  // many pages per chunk
+    options.buffered_pages_limit = limit;
+    options.bloom_filter_columns = {1};
+    ParquetFileWriter writer(path, schema, options);
+    size_t a_values = 0, b_values = 0;
+    for (size_t group_start = 0; group_start < rows; group_start += rows / 2) {
+      writer.StartRowGroup();
+      // Columns interleaved in small batches, so that every chunk has pages held and spilled.
+      for (size_t first = group_start; first < group_start + rows / 2; first += batch) {
+        const size_t n = std::min(batch, group_start + rows / 2 - first);
+        size_t count = 0;
+        for (size_t i = first; i < first + n; i++) count += b.def[i] == 1;
+        writer.WriteBatch<ByteArray>(1, n, b.def.data() + first, nullptr, ValuePointer<ByteArray>(b.values) + b_values, count);
+        b_values += count;
+        writer.WriteBatch<double>(2, n, nullptr, nullptr, ValuePointer<double>(c.values) + first, n);
+        count = 0;
+        for (size_t i = first; i < first + n; i++) count += a.def[i] == 1;
+        writer.WriteBatch<int64_t>(0, n, a.def.data() + first, nullptr, ValuePointer<int64_t>(a.values) + a_values, count);
+        a_values += count;
+      }
+      writer.EndRowGroup(static_cast<int64_t>(rows / 2));
+    }
+    writer.Close();
+  };
+  write(dir.File("memory.parquet"), std::numeric_limits<size_t>::max());
+  write(dir.File("spill_all.parquet"), 0);
+  write(dir.File("spill_some.parquet"), 4000);
+  const std::string expected = ReadWholeFile(dir.File("memory.parquet"));
+  CHECK(ReadWholeFile(dir.File("spill_all.parquet")) == expected);
+  CHECK(ReadWholeFile(dir.File("spill_some.parquet")) == expected);
+  auto reader = ParquetFileReader::Open(dir.File("spill_all.parquet"));
+  CHECK(reader->metadata().row_groups.size() == 2);
+  CHECK(ReadColumn<ByteArray>(*reader, 1).values == Keys<ByteArray>(b.values));
+  CHECK(ReadColumn<double>(*reader, 2).values == Keys<double>(c.values));
+  // The spill file is unlinked from the start: nothing is left beside the output.
+  size_t entries = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir.path())) entries++;
+  CHECK(entries == 3);
+}
+
 TEST_CASE("file writer: per-column codecs and levels override the file's codec") {
   TempDir dir;
   const std::string path = dir.File("codecs.parquet");
