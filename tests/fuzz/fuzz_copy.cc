@@ -711,8 +711,15 @@ void RunInput(ByteSource& in) {
   const uint32_t flags = in.U32();
   auto flag = [&](int bit) { return (flags & (1u << bit)) != 0; };
   auto column_ref = [&]() -> const Column& { return columns[in.Below(static_cast<uint32_t>(num_columns))]; };
+  // What the options say the file holds (checked where its footer is readable).
+  std::string file_codec = "snappy";
+  std::vector<std::string> column_codecs(num_columns);
+  size_t row_group_limit = 0;
+  std::string kv_key;
+  bool field_ids = false;
   if (flag(0)) {
     uint32_t codec = in.Below(6);
+    file_codec = kCodecs[codec];
     options.push_back(std::string("compression=") + kCodecs[codec]);
     if (flag(1)) {
       static const int kLevels[] = {0, 1, 3, 9, 11, -5, 22, 12, -1};
@@ -721,7 +728,8 @@ void RunInput(ByteSource& in) {
   }
   if (flag(2)) {
     const Column& col = column_ref();
-    options.push_back("compression." + col.quoted + "=" + kCodecs[in.Below(6)]);
+    column_codecs[static_cast<size_t>(&col - columns.data())] = kCodecs[in.Below(6)];
+    options.push_back("compression." + col.quoted + "=" + column_codecs[static_cast<size_t>(&col - columns.data())]);
     if (in.Bool()) options.push_back("compression_level." + col.quoted + "=" + std::to_string(in.Below(10)));
   }
   if (flag(3)) options.push_back("encoding." + column_ref().quoted + "=" + kEncodings[in.Below(7)]);
@@ -730,7 +738,10 @@ void RunInput(ByteSource& in) {
   if (flag(6)) options.push_back(std::string("automatic_encoding=") + (in.Bool() ? "1" : "0"));
   if (flag(7)) options.push_back("data_page_version=" + std::to_string(1 + in.Below(2)));
   if (flag(8)) options.push_back("page_size=" + std::to_string(1 + 64 * in.Below(64)));
-  if (flag(9)) options.push_back("row_group_size=" + std::to_string(1 + in.Below(100)));
+  if (flag(9)) {
+    row_group_limit = 1 + in.Below(100);
+    options.push_back("row_group_size=" + std::to_string(row_group_limit));
+  }
   if (flag(10)) options.push_back("row_group_bytes=" + std::to_string(1 + 256 * in.Below(64)));
   if (flag(11)) options.push_back(std::string("statistics=") + (in.Bool() ? "1" : "0"));
   if (flag(12)) options.push_back("statistics_truncate_length=" + std::to_string(in.Below(20)));
@@ -742,8 +753,14 @@ void RunInput(ByteSource& in) {
     options.push_back(list_option("sorting_columns", column_ref().quoted + (in.Bool() ? " DESC" : "") +
                                                          (in.Bool() ? " NULLS FIRST" : "")));
   }
-  if (flag(18)) options.push_back("kv_metadata=k" + std::to_string(in.Byte()) + "=v;empty=;" + "solo");
-  if (flag(19)) options.push_back("field_ids=auto");
+  if (flag(18)) {
+    kv_key = "k" + std::to_string(in.Byte());
+    options.push_back("kv_metadata=" + kv_key + "=v;empty=;solo");
+  }
+  if (flag(19)) {
+    field_ids = true;
+    options.push_back("field_ids=auto");
+  }
   if (flag(20)) {
     null_on_error = true;
     options.push_back("on_type_error=null");
@@ -904,6 +921,46 @@ void RunInput(ByteSource& in) {
                " rows) was written as " + KindName(kinds[c]) + ", expected " + KindName(expected));
         }
       }
+    }
+  }
+
+  // The options' marks on the file: codecs, row group sizes, key/value metadata, field ids.
+  std::vector<std::vector<Value>> chunks;
+  if (partition_column < 0 && Query(db.db, "SELECT row_group_num_rows, path_in_schema, compression FROM parquet_metadata(" +
+                                               SqlString(target) + ")", &chunks, &error)) {
+    for (const auto& chunk : chunks) {
+      if (row_group_limit && static_cast<size_t>(chunk[0].integer) > row_group_limit) {
+        Fail("a row group of " + std::to_string(chunk[0].integer) + " rows with row_group_size=" + std::to_string(row_group_limit));
+      }
+      std::string top = chunk[1].bytes.substr(0, chunk[1].bytes.find('.'));
+      for (size_t c = 0; c < num_columns; c++) {
+        if (columns[c].name != top) continue;
+        std::string want = column_codecs[c].empty() ? file_codec : column_codecs[c];
+        std::string got = chunk[2].bytes;
+        std::transform(got.begin(), got.end(), got.begin(), [](char ch) { return static_cast<char>(std::tolower(ch)); });
+        if (got != want) Fail("column " + top + " is compressed with " + got + ", expected " + want);
+      }
+    }
+    std::vector<std::vector<Value>> kv;
+    if (!Query(db.db, "SELECT key, value FROM parquet_kv_metadata(" + SqlString(target) + ")", &kv, &error)) Fail(error);
+    if (!kv_key.empty()) {
+      bool found_pair = false, found_empty = false, found_solo = false;
+      for (const auto& pair : kv) {
+        found_pair |= pair[0].bytes == kv_key && pair[1].cls == SQLITE_TEXT && pair[1].bytes == "v";
+        found_empty |= pair[0].bytes == "empty" && pair[1].cls == SQLITE_TEXT && pair[1].bytes.empty();
+        found_solo |= pair[0].bytes == "solo" && pair[1].cls == SQLITE_NULL;
+      }
+      if (!found_pair || !found_empty || !found_solo) Fail("kv_metadata is not in the footer as given");
+    }
+    std::vector<std::vector<Value>> ids;
+    if (!Query(db.db, "SELECT count(*), count(field_id), count(DISTINCT field_id) FROM parquet_schema(" + SqlString(target) + ")",
+               &ids, &error)) {
+      Fail(error);
+    }
+    int64_t elements = ids[0][0].integer, with_id = ids[0][1].integer, distinct = ids[0][2].integer;
+    if (field_ids ? (with_id != elements - 1 || distinct != with_id) : with_id != 0) {
+      Fail("field ids: " + std::to_string(with_id) + " of " + std::to_string(elements) + " schema elements have one (" +
+           std::to_string(distinct) + " distinct), field_ids=" + (field_ids ? "auto" : "none"));
     }
   }
 
