@@ -14,7 +14,8 @@
 //  - parquet_copy succeeds with the source's row count, or fails with a non-empty error
 //    message; after a failure the directory is empty (no target, no temporary file). A
 //    failure "column C, row N: cannot convert ..." must name a value the model below
-//    rejects, and never happens with on_type_error=null.
+//    rejects, and never happens with on_type_error=null. A target that existed is left
+//    as it was by a failure, and by overwrite=0 always (which must fail).
 //  - On success the directory holds only the target. Its schema has the type each column
 //    was given (schema=, the declared-type table of README.md, or the storage classes of
 //    the first row group), and the parquet table reads back every row: for the scalar
@@ -27,6 +28,10 @@
 //    its types back").
 //  - partition_by: the rows of the tree (without the partition column) are the source's
 //    rows as a multiset.
+//  - Where the footer is readable: every chunk has its column's codec, no row group passes
+//    row_group_size, kv_metadata and field_ids are in the footer as given.
+//  - WHERE col op ? on the parquet table (statistics, page index and bloom filters of
+//    these options at work) counts the rows a native copy of it counts.
 // Any violation aborts with a description on stderr.
 #include <sqlite3.h>
 #include <unistd.h>
@@ -792,6 +797,16 @@ void RunInput(ByteSource& in) {
 
   // The copy.
   const std::string target = (dir / (partition_column >= 0 ? "out" : "out.parquet")).string();
+  // A target that exists already: overwrite=0 must fail and leave it, else it is replaced.
+  const bool existing = partition_column < 0 && flag(23);
+  const bool keep_existing = existing && flag(24);
+  if (existing) {
+    FILE* old = std::fopen(target.c_str(), "wb");
+    if (!old) Fail("cannot create " + target);
+    std::fputs("old", old);
+    std::fclose(old);
+    if (keep_existing) options.push_back("overwrite=0");
+  }
   const std::string query = in.Bool() ? "SELECT * FROM src" : "SELECT * FROM src ORDER BY rowid";
   static const bool verbose = std::getenv("FUZZ_VERBOSE") != nullptr;
   const int64_t count = Copy(db.db, query, target, options, &error);
@@ -801,8 +816,18 @@ void RunInput(ByteSource& in) {
     for (const auto& o : options) std::fprintf(stderr, " '%s'", o.c_str());
     std::fprintf(stderr, " -> %s\n", count >= 0 ? std::to_string(count).c_str() : error.c_str());
   }
+  if (keep_existing && count >= 0) Fail("overwrite=0 replaced an existing file");
   if (count < 0) {
-    if (!DirectoryEntries(dir).empty()) Fail("a failed copy left files behind: " + error);
+    if (existing) {
+      std::vector<std::string> left = DirectoryEntries(dir);
+      FILE* old = std::fopen(target.c_str(), "rb");
+      char content[8] = {};
+      size_t size = old ? std::fread(content, 1, sizeof(content), old) : 0;
+      if (old) std::fclose(old);
+      if (left.size() != 1 || std::string(content, size) != "old") Fail("a failed copy changed the existing target or left files: " + error);
+    } else if (!DirectoryEntries(dir).empty()) {
+      Fail("a failed copy left files behind: " + error);
+    }
     size_t at = error.find("cannot convert");
     if (at != std::string::npos) {
       if (null_on_error) Fail("conversion error with on_type_error=null: " + error);
