@@ -322,7 +322,7 @@ bool Expected(Kind k, int fixed_length, const Value& v, Value* out) {
 }
 
 // The kind of a top-level field from parquet_schema's type and logical_type.
-Kind KindOf(const Value& type, const Value& logical, int* fixed_length) {
+Kind KindOf(const Value& type, const Value& logical) {
   if (type.cls == SQLITE_NULL) return Kind::kNested;
   const std::string& t = type.bytes;
   const std::string l = logical.cls == SQLITE_TEXT ? logical.bytes : "";
@@ -351,7 +351,6 @@ Kind KindOf(const Value& type, const Value& logical, int* fixed_length) {
   if (t == "DOUBLE") return Kind::kDouble;
   if (t == "BYTE_ARRAY") return Kind::kBinary;
   if (t == "FIXED_LEN_BYTE_ARRAY") return Kind::kFixed;
-  (void)fixed_length;
   return Kind::kUnknown;
 }
 
@@ -878,6 +877,7 @@ void RunInput(ByteSource& in) {
     for (size_t c = 0; c < num_columns; c++) {
       if (static_cast<int>(c) == partition_column) continue;
       if (stored >= info.size()) Fail("the copy has fewer columns than the source");
+      if (info[stored][0].bytes != columns[c].name) Fail("column " + columns[c].name + " was stored as " + Show(info[stored][0]));
       stored++;
     }
     if (stored != info.size()) Fail("the copy has more columns than the source");
@@ -903,7 +903,7 @@ void RunInput(ByteSource& in) {
       Kind planned = col.schema ? col.schema->kind : col.declared_kind;
       if (have_schema) {
         if (stored >= schema_rows.size()) Fail("parquet_schema lists fewer fields than the copy has");
-        kinds[c] = KindOf(schema_rows[stored][0], schema_rows[stored][1], &fixed_lengths[c]);
+        kinds[c] = KindOf(schema_rows[stored][0], schema_rows[stored][1]);
         if (schema_rows[stored][2].cls == SQLITE_INTEGER) fixed_lengths[c] = static_cast<int>(schema_rows[stored][2].integer);
         if (planned != Kind::kUnknown && kinds[c] != planned) {
           Fail("column " + col.name + " (" + col.decl + (col.schema ? std::string(", schema ") + col.schema->text : "") +
@@ -1121,8 +1121,7 @@ void RunInput(ByteSource& in) {
         for (size_t i = 1; i < types1.size(); i++) {
           // The parquet table declares signed integers of every width INTEGER, and FIXED
           // without annotation BLOB: copied again they are INT64 and BINARY (README.md).
-          int ignored = 0;
-          Kind kind1 = KindOf(types1[i][1], types1[i][2], &ignored), kind2 = KindOf(types2[i][1], types2[i][2], &ignored);
+          Kind kind1 = KindOf(types1[i][1], types1[i][2]), kind2 = KindOf(types2[i][1], types2[i][2]);
           if ((kind1 == Kind::kInt8 || kind1 == Kind::kInt16 || kind1 == Kind::kInt32) && kind2 == Kind::kInt64) continue;
           if (kind1 == Kind::kFixed && kind2 == Kind::kBinary) continue;
           // Nor does the declared type of TIME and TIMESTAMP say whether they are
