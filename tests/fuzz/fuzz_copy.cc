@@ -321,6 +321,52 @@ bool Expected(Kind k, int fixed_length, const Value& v, Value* out) {
   }
 }
 
+bool Query(sqlite3* db, const std::string& sql, std::vector<std::vector<Value>>* rows, std::string* error);
+
+enum Verdict { kUnknown, kAccepted, kRejected };
+
+// Part of the model for DECIMAL, DATE, TIME and TIMESTAMP: INTEGER values, read back with
+// decimal_as=text, against SQLite's own date functions. DECIMAL(p,s): the integer with s
+// zero fraction digits when it has at most p-s digits. DATE: Unix seconds at a midnight
+// as date(v, 'unixepoch'). TIMESTAMP (any unit, within the NANOS range): Unix seconds as
+// datetime(v, 'unixepoch'). TIME: seconds within the day as time(v, 'unixepoch').
+int IntegerTemporalOrDecimal(sqlite3* db, Kind kind, const std::string& logical, const Value& v, Value* out) {
+  if (v.cls != SQLITE_INTEGER || logical.empty()) return kUnknown;
+  const int64_t i = v.integer;
+  if (kind == Kind::kDecimal) {
+    int scale = 0, precision = 0;
+    if (std::sscanf(logical.c_str(), "DecimalType(scale=%d, precision=%d)", &scale, &precision) != 2) return kUnknown;
+    std::string digits = std::to_string(i);
+    bool negative = digits[0] == '-';
+    if (negative) digits.erase(0, 1);
+    size_t significant = digits == "0" ? 0 : digits.size();
+    if (static_cast<int>(significant) + scale > precision) return kRejected;
+    std::string text = (negative ? "-" : "") + digits;
+    if (scale > 0) text += "." + std::string(static_cast<size_t>(scale), '0');
+    *out = Bytes(SQLITE_TEXT, text);
+    return kAccepted;
+  }
+  const char* function = nullptr;
+  if (kind == Kind::kDate) {
+    if (i % 86400 != 0) return kRejected;
+    function = "date";
+  } else if (kind == Kind::kTimestamp) {
+    if (i <= -9000000000LL || i >= 9000000000LL) return kUnknown;
+    function = "datetime";
+  } else if (kind == Kind::kTime) {
+    if (i < 0 || i >= 86400) return kUnknown;
+    function = "time";
+  } else {
+    return kUnknown;
+  }
+  std::vector<std::vector<Value>> rows;
+  std::string error;
+  if (!Query(db, std::string("SELECT ") + function + "(" + std::to_string(i) + ", 'unixepoch')", &rows, &error)) Fail(error);
+  if (rows[0][0].cls != SQLITE_TEXT) return kUnknown;  // beyond SQLite's years 0000..9999
+  *out = rows[0][0];
+  return kAccepted;
+}
+
 // The kind of a top-level field from parquet_schema's type and logical_type.
 Kind KindOf(const Value& type, const Value& logical) {
   if (type.cls == SQLITE_NULL) return Kind::kNested;
@@ -601,17 +647,26 @@ std::vector<std::string> DirectoryEntries(const fs::path& dir) {
   return names;
 }
 
+// The per-process directory parquet_copy writes into: in /dev/shm where there is one (the
+// copy fsyncs its output, which a disk makes slow), else in the temporary directory.
 const fs::path& WorkDir() {
   static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / ("fuzz_copy_" + std::to_string(getpid()));
+    std::error_code error;
+    fs::path base = fs::is_directory("/dev/shm", error) && access("/dev/shm", W_OK) == 0 ? fs::path("/dev/shm")
+                                                                                          : fs::temp_directory_path();
+    fs::path d = base / ("fuzz_copy_" + std::to_string(getpid()));
     fs::remove_all(d);
     fs::create_directories(d);
-    std::atexit([] {
-      std::error_code ignored;
-      fs::remove_all(fs::temp_directory_path() / ("fuzz_copy_" + std::to_string(getpid())), ignored);
-    });
     return d;
   }();
+  static const bool cleanup = [] {
+    std::atexit([] {
+      std::error_code ignored;
+      fs::remove_all(dir, ignored);
+    });
+    return true;
+  }();
+  (void)cleanup;
   return dir;
 }
 
@@ -864,6 +919,7 @@ void RunInput(ByteSource& in) {
   const bool empty_tree = partition_column >= 0 && source.empty();
   std::vector<Kind> kinds(num_columns, Kind::kUnknown);
   std::vector<int> fixed_lengths(num_columns, 0);
+  std::vector<std::string> logical_types(num_columns);  // parquet_schema's, where readable
   std::vector<std::vector<Value>> back;
   if (empty_tree) {
     if (!DirectoryEntries(target).empty()) Fail("a partitioned copy without rows made files");
@@ -905,6 +961,7 @@ void RunInput(ByteSource& in) {
         if (stored >= schema_rows.size()) Fail("parquet_schema lists fewer fields than the copy has");
         kinds[c] = KindOf(schema_rows[stored][0], schema_rows[stored][1]);
         if (schema_rows[stored][2].cls == SQLITE_INTEGER) fixed_lengths[c] = static_cast<int>(schema_rows[stored][2].integer);
+        if (schema_rows[stored][1].cls == SQLITE_TEXT) logical_types[c] = schema_rows[stored][1].bytes;
         if (planned != Kind::kUnknown && kinds[c] != planned) {
           Fail("column " + col.name + " (" + col.decl + (col.schema ? std::string(", schema ") + col.schema->text : "") +
                ") was written as " + KindName(kinds[c]) + ", expected " + KindName(planned));
@@ -1012,8 +1069,17 @@ void RunInput(ByteSource& in) {
         }
       }
       if (!known) {
-        expected = v;  // compared for NULL-ness only
-        expected.cls = -1;
+        int verdict = IntegerTemporalOrDecimal(db.db, kinds[c], logical_types[c], v, &expected);
+        if (verdict == kRejected) {
+          if (!null_on_error) {
+            Fail("row " + std::to_string(r + 1) + " column " + columns[c].name + ": " + KindName(kinds[c]) + " accepted " + Show(v) +
+                 ", which the model rejects");
+          }
+          expected = Value();
+        } else if (verdict == kUnknown) {
+          expected = v;  // compared for NULL-ness only
+          expected.cls = -1;
+        }
       }
       expected_row.push_back(expected);
     }
