@@ -15,7 +15,8 @@
 //    message; after a failure the directory is empty (no target, no temporary file). A
 //    failure "column C, row N: cannot convert ..." must name a value the model below
 //    rejects, and never happens with on_type_error=null. A target that existed is left
-//    as it was by a failure, and by overwrite=0 always (which must fail).
+//    as it was by a failure, and by overwrite=0 always (which must fail). The input may
+//    interrupt the copy at any point (progress handler): the same holds.
 //  - On success the directory holds only the target. Its schema has the type each column
 //    was given (schema=, the declared-type table of README.md, or the storage classes of
 //    the first row group), and the parquet table reads back every row: for the scalar
@@ -863,7 +864,18 @@ void RunInput(ByteSource& in) {
   }
   const std::string query = in.Bool() ? "SELECT * FROM src" : "SELECT * FROM src ORDER BY rowid";
   static const bool verbose = std::getenv("FUZZ_VERBOSE") != nullptr;
+  // An interrupt at a point the input picks (a progress handler that stops the statement
+  // after so many calls): the copy fails, or finishes first; either way the checks hold.
+  struct Interrupt {
+    uint32_t calls_left = 0;
+  } interrupt;
+  if (flag(25)) {
+    interrupt.calls_left = 1 + in.Below(256) * 4;
+    sqlite3_progress_handler(
+        db.db, 100, [](void* state) { return static_cast<Interrupt*>(state)->calls_left-- == 0 ? 1 : 0; }, &interrupt);
+  }
   const int64_t count = Copy(db.db, query, target, options, &error);
+  sqlite3_progress_handler(db.db, 0, nullptr, nullptr);
   if (verbose) {
     std::fprintf(stderr, "fuzz_copy: %zu columns, %zu rows;", num_columns, num_rows);
     for (const Column& col : columns) std::fprintf(stderr, " [%s %s]", col.name.c_str(), col.decl.c_str());

@@ -182,7 +182,7 @@ void WriterFiles(const fs::path& out, Counts* counts) {
 // draws its values from the PRNG, so a seed is the table description, the option flags and
 // random option bytes: one seed per option flag, per declared type and per schema= type.
 void CopySeeds(const fs::path& out, Counts* counts) {
-  constexpr int kOptionFlags = 25, kDeclaredTypes = 36, kSchemaTypes = 42;
+  constexpr int kOptionFlags = 26, kDeclaredTypes = 36, kSchemaTypes = 42;
   std::mt19937_64 rng(7);
   // Value modes of fuzz_copy's MakeValue (bit m allows mode m; 0: all): NULL and
   // integers, NULL and texts, NULL and reals.
@@ -213,7 +213,8 @@ void CopySeeds(const fs::path& out, Counts* counts) {
   };
   for (int flag = 0; flag < kOptionFlags; flag++) {
     seed("option-" + std::to_string(flag), 3, {4, 6, 10}, {-1, -1, flag % 3 == 0 ? 12 : -1}, 192 + 20,
-         (1u << flag) | (flag == 1 ? 1u : 0u) | (flag == 24 ? 1u << 23 : 0u), {kIntegers, kTexts, kReals});
+         (1u << flag) | (flag == 1 ? 1u : 0u) | (flag == 24 ? 1u << 23 : 0u) |
+             (flag == 25 ? 1u << 20 : 0u), {kIntegers, kTexts, kReals});
   }
   for (int type = 0; type < kDeclaredTypes; type++) {
     seed("declared-" + std::to_string(type), 2, {type, (type * 7) % kDeclaredTypes}, {-1, -1}, 192 + 12,
