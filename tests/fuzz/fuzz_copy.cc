@@ -326,6 +326,13 @@ bool Query(sqlite3* db, const std::string& sql, std::vector<std::vector<Value>>*
 
 enum Verdict { kUnknown, kAccepted, kRejected };
 
+// A LIST, MAP or STRUCT value that is JSON null, which README.md says is NULL.
+bool IsJsonNull(const Value& v) {
+  if (v.cls != SQLITE_TEXT && v.cls != SQLITE_BLOB) return false;
+  size_t begin = v.bytes.find_first_not_of(" \t\n\r"), end = v.bytes.find_last_not_of(" \t\n\r");
+  return begin != std::string::npos && v.bytes.compare(begin, end - begin + 1, "null") == 0;
+}
+
 // Part of the model for DECIMAL, DATE, TIME and TIMESTAMP: INTEGER values, read back with
 // decimal_as=text, against SQLite's own date functions. DECIMAL(p,s): the integer with s
 // zero fraction digits when it has at most p-s digits. DATE: Unix seconds at a midnight
@@ -1080,6 +1087,9 @@ void RunInput(ByteSource& in) {
           expected = Value();
         }
       }
+      if (!known && kinds[c] == Kind::kNested && IsJsonNull(v)) {
+        known = true;  // NULL
+      }
       if (!known) {
         int verdict = IntegerTemporalOrDecimal(db.db, kinds[c], logical_types[c], v, &expected);
         if (verdict == kRejected) {
@@ -1119,7 +1129,8 @@ void RunInput(ByteSource& in) {
       for (size_t k = 0; k < e.size(); k++) {
         if (HasExactModel(kinds[k < skip ? k : k + 1])) continue;
         // Without a value model: NULL or not (with on_type_error=null not even that).
-        bool source_null = source[r][k < skip ? k : k + 1].cls == SQLITE_NULL;
+        const Value& v = source[r][k < skip ? k : k + 1];
+        bool source_null = v.cls == SQLITE_NULL || (kinds[k < skip ? k : k + 1] == Kind::kNested && IsJsonNull(v));
         e[k] = null_on_error ? Value() : source_null ? Value() : Integer(1);
         g[k] = null_on_error ? Value() : g[k].cls == SQLITE_NULL ? Value() : Integer(1);
       }
