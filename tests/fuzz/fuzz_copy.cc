@@ -23,8 +23,10 @@
 //    types with an exact documented mapping (integers, BOOLEAN, FLOAT, DOUBLE, FLOAT16,
 //    STRING, ENUM, JSON, BINARY, FIXED, UUID) each value equals the model's (bitwise for
 //    REAL), or NULL where the model rejects it and on_type_error=null; for the others
-//    (DECIMAL, DATE, TIME, TIMESTAMP, LIST, MAP, STRUCT) NULL exactly where the source is
-//    NULL (or rejected), and copying the table read back (decimals as text) again gives the
+//    (DECIMAL, DATE, TIME, TIMESTAMP, LIST, MAP, STRUCT) INTEGER sources of the first four
+//    against SQLite's date functions and the decimal text, else NULL exactly where the
+//    source is NULL (or JSON null, or rejected), and copying the table read back (decimals
+//    as text) again gives the
 //    same types and the same values (the documented "copying a Parquet-backed table writes
 //    its types back").
 //  - partition_by: the rows of the tree (without the partition column) are the source's
