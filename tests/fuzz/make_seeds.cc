@@ -5,7 +5,8 @@
 // Usage: fuzz_seeds OUTDIR CORPUS_DIR...
 // Writes OUTDIR/thrift (footers, page headers, page indexes), OUTDIR/pages (column chunks
 // in the fuzz_pages input layout, fuzz_common.h), OUTDIR/read (whole files up to 128 KiB)
-// and OUTDIR/writer (fixed pseudo-random inputs). Prints how many seeds each got.
+// OUTDIR/writer (fixed pseudo-random inputs) and OUTDIR/copy (inputs of fuzz_copy that
+// set each of its options, declared types and schema= types). Prints how many seeds each got.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -32,7 +33,7 @@ constexpr size_t kMaxPageSeed = 64 * 1024;
 constexpr int kMaxPageSeedsPerFile = 12;
 
 struct Counts {
-  int thrift = 0, pages = 0, read = 0, writer = 0;
+  int thrift = 0, pages = 0, read = 0, writer = 0, copy = 0;
 };
 
 void WriteSeed(const fs::path& dir, const std::string& name, const std::string& bytes) {
@@ -177,6 +178,53 @@ void WriterFiles(const fs::path& out, Counts* counts) {
   }
 }
 
+// Inputs of fuzz_copy (its byte layout: tests/fuzz/fuzz_copy.cc, RunInput). Every column
+// draws its values from the PRNG, so a seed is the table description, the option flags and
+// random option bytes: one seed per option flag, per declared type and per schema= type.
+void CopySeeds(const fs::path& out, Counts* counts) {
+  constexpr int kOptionFlags = 26, kDeclaredTypes = 36, kSchemaTypes = 42;
+  std::mt19937_64 rng(7);
+  // Value modes of fuzz_copy's MakeValue (bit m allows mode m; 0: all): NULL and
+  // integers, NULL and texts, NULL and reals.
+  const uint16_t kIntegers = 0x000B, kTexts = 0x0581, kReals = 0x0051;
+  auto seed = [&](const std::string& name, int columns, const std::vector<int>& declared, const std::vector<int>& schema,
+                  uint8_t rows_byte, uint32_t flags, const std::vector<uint16_t>& modes) {
+    std::string bytes;
+    bytes += static_cast<char>(columns - 1);
+    bytes += static_cast<char>(1);  // plain column names
+    for (int c = 0; c < columns; c++) {
+      bytes += static_cast<char>(declared[static_cast<size_t>(c)]);
+      int type = schema[static_cast<size_t>(c)];
+      bytes += static_cast<char>(type < 0 ? 1 : 0);
+      if (type >= 0) bytes += static_cast<char>(type);
+    }
+    bytes += static_cast<char>(rows_byte);
+    for (int c = 0; c < columns; c++) {
+      uint16_t mode = c < static_cast<int>(modes.size()) ? modes[static_cast<size_t>(c)] : static_cast<uint16_t>(rng());
+      bytes += static_cast<char>(mode & 0xFF);
+      bytes += static_cast<char>(mode >> 8);
+      bytes += static_cast<char>(1);  // values from the PRNG, seeded by the next 8 bytes
+      for (int i = 0; i < 8; i++) bytes += static_cast<char>(rng());
+    }
+    for (int i = 0; i < 4; i++) bytes += static_cast<char>((flags >> (8 * i)) & 0xFF);
+    for (int i = 0; i < 48; i++) bytes += static_cast<char>(rng());
+    WriteSeed(out / "copy", name, bytes);
+    counts->copy++;
+  };
+  for (int flag = 0; flag < kOptionFlags; flag++) {
+    seed("option-" + std::to_string(flag), 3, {4, 6, 10}, {-1, -1, flag % 3 == 0 ? 12 : -1}, 192 + 20,
+         (1u << flag) | (flag == 1 ? 1u : 0u) | (flag == 24 ? 1u << 23 : 0u) |
+             (flag == 25 ? 1u << 20 : 0u), {kIntegers, kTexts, kReals});
+  }
+  for (int type = 0; type < kDeclaredTypes; type++) {
+    seed("declared-" + std::to_string(type), 2, {type, (type * 7) % kDeclaredTypes}, {-1, -1}, 192 + 12,
+         type % 2 ? (1u << 20) : 0u, {});
+  }
+  for (int type = 0; type < kSchemaTypes; type++) {
+    seed("schema-" + std::to_string(type), 2, {0, 6}, {type, -1}, 30, type % 2 ? (1u << 20) : 0u, {});
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -185,7 +233,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   fs::path out = argv[1];
-  for (const char* dir : {"thrift", "pages", "read", "writer"}) {
+  for (const char* dir : {"thrift", "pages", "read", "writer", "copy"}) {
     fs::remove_all(out / dir);
     fs::create_directories(out / dir);
   }
@@ -217,7 +265,8 @@ int main(int argc, char** argv) {
     WriteSeed(out / "writer", "random-" + std::to_string(i), bytes);
     counts.writer++;
   }
-  std::printf("fuzz_seeds: %d thrift, %d pages, %d read, %d writer seeds in %s\n", counts.thrift, counts.pages,
-              counts.read, counts.writer, out.c_str());
+  CopySeeds(out, &counts);
+  std::printf("fuzz_seeds: %d thrift, %d pages, %d read, %d writer, %d copy seeds in %s\n", counts.thrift, counts.pages,
+              counts.read, counts.writer, counts.copy, out.c_str());
   return 0;
 }
