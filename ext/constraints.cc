@@ -414,8 +414,8 @@ void NarrowIntegerRange(const ColumnFilter& f, int64_t* lo, int64_t* hi) {
         if (v < min) min = v;
         if (v > max) max = v;
       }
-      if (min > max) {  // only NULLs: nothing matches
-        *hi = *lo - 1;
+      if (min > max) {  // only NULLs: nothing matches (an empty [lo, hi); lo - 1 could overflow)
+        *hi = *lo;
         return;
       }
       if (min > *lo) *lo = min;
