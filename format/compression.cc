@@ -118,17 +118,6 @@ void DecompressSnappy(const uint8_t* src, size_t src_size, uint8_t* dst, size_t 
   }
 }
 
-// Makes room for `size` bytes in *out without the string's usual growth to twice its
-// capacity (a writer keeps these buffers for its next pages: they stay at the largest
-// page's bound instead of up to twice it).
-void ReserveExactly(std::string* out, size_t size) {
-  if (out->capacity() >= size) return;
-  std::string grown;
-  grown.reserve(size);  // from an empty string: exactly `size`
-  grown.append(*out);
-  out->swap(grown);
-}
-
 void CompressSnappy(const uint8_t* src, size_t src_size, std::string* out) {
   const size_t start = out->size();
   ReserveExactly(out, start + snappy::MaxCompressedLength(src_size));
@@ -687,6 +676,14 @@ void Compress(CompressionCodec codec, const uint8_t* src, size_t src_size,
     case CompressionCodec::LZO: break;
   }
   throw ParquetError("unsupported compression codec " + ToString(codec));
+}
+
+void ReserveExactly(std::string* out, size_t size) {
+  if (out->capacity() >= size) return;
+  std::string grown;
+  grown.reserve(size);  // from an empty string: exactly `size`
+  grown.append(*out);
+  out->swap(grown);
 }
 
 }  // namespace parquet

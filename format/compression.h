@@ -49,4 +49,9 @@ uint64_t MaxDecompressedSize(CompressionCodec codec, const uint8_t* src, size_t 
 // True for the codecs Decompress and Compress handle (all but LZO and unknown numbers).
 bool IsSupported(CompressionCodec codec);
 
+// Makes room for `size` bytes in *out without the string's usual growth to twice its
+// capacity (a writer keeps its page buffers: they stay at the largest page's bound
+// instead of up to twice it).
+void ReserveExactly(std::string* out, size_t size);
+
 }  // namespace parquet

@@ -864,20 +864,6 @@ class PageSpill {
   bool use_copy_file_range_ = true;
 };
 
-namespace {
-
-// Makes room for `size` bytes in *out without the string's usual growth to twice its
-// capacity.
-void ReserveExactly(std::string* out, size_t size) {
-  if (out->capacity() >= size) return;
-  std::string grown;
-  grown.reserve(size);  // from an empty string: exactly `size`
-  grown.append(*out);
-  out->swap(grown);
-}
-
-}  // namespace
-
 // The buffers a data page is assembled in: encoded values, levels + values, compressed.
 struct PageScratch {
   std::string values;
