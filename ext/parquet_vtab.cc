@@ -183,8 +183,13 @@ struct ParquetTable {
   std::vector<std::vector<HiveValue>> hive_values;  // [file][key]
   std::vector<std::string> column_names;            // every column, as declared
   std::vector<ColumnPushdown> pushdown;             // every column
-  bool order_proven = false;  // a single file whose rows are in ascending order of
-  int proven_order_column = -1;  // this column (sorting_columns and statistics prove it)
+  // ORDER BY: a single file whose row groups' sorting_columns declare this column
+  // ascending, and whose statistics show the row groups in order without NULL or NaN. The
+  // declaration is only believed once the column's values were read and found ascending in
+  // SQLite's order (OrderVerified, on the first ORDER BY that could use it).
+  int order_candidate_column = -1;
+  enum class OrderCheck : uint8_t { kUnchecked, kAscending, kNotAscending };
+  OrderCheck order_check = OrderCheck::kUnchecked;
   int64_t estimated_rows = 0;
   // Column numbers: [0, file_columns) file columns, then hive keys, then the hidden two.
   int hive_column() const { return static_cast<int>(file_columns.size()); }
@@ -520,10 +525,10 @@ void UnionFileColumns(ParquetTable* table, const parquet::ParquetFileReader& fil
 
 // Marks the file columns whose row groups in `file` (the first file) are in ascending order
 // by statistics (max of each <= min of the next, all bounds usable); with
-// `prove_order`, also sets table->order_proven for a column that the row groups'
-// sorting_columns declare sorted ascending and that has no NULL or NaN, so that a scan
-// returns rows in that column's order.
-void FindOrderedColumns(ParquetTable* table, const parquet::ParquetFileReader& file, bool prove_order) {
+// `order_candidate`, also picks table->order_candidate_column: the first such column that
+// the row groups' sorting_columns declare sorted ascending and that has no NULL or NaN.
+// Nothing here looks inside a row group: OrderVerified does, before ORDER BY relies on it.
+void FindOrderedColumns(ParquetTable* table, const parquet::ParquetFileReader& file, bool order_candidate) {
   const parquet::Schema& schema = file.schema();
   const size_t num_fields = std::min(schema.top_level_fields().size(), table->file_columns.size());
   for (size_t c = 0; c < num_fields; c++) {
@@ -562,12 +567,68 @@ void FindOrderedColumns(ParquetTable* table, const parquet::ParquetFileReader& f
       }
     }
     table->pushdown[c].ordered = ordered;
-    if (prove_order && ordered && no_nulls && declared_sorted && !table->order_proven) {
-      table->pushdown[c].ordered = true;
-      table->order_proven = true;
-      table->proven_order_column = static_cast<int>(c);
+    if (order_candidate && ordered && no_nulls && declared_sorted && table->order_candidate_column < 0) {
+      table->order_candidate_column = static_cast<int>(c);
     }
   }
+}
+
+// Whether every value of the table's order candidate column, read in file order, is at or
+// above the one before it in SQLite's order (BINARY collation) and none is NULL: only then
+// does a scan return rows in ORDER BY order. sorting_columns is a writer's claim that no
+// reader checks, and statistics only order the row groups, not the rows inside them, so
+// the column is decoded once (one column chunk per row group, about a row group's worth of
+// memory) and the answer kept for the table's lifetime. A file that cannot be read is not
+// known to be in order: the scan reports its error.
+bool OrderVerified(ParquetTable* table) {
+  if (table->order_check != ParquetTable::OrderCheck::kUnchecked) {
+    return table->order_check == ParquetTable::OrderCheck::kAscending;
+  }
+  bool ascending = table->order_candidate_column >= 0 && table->files.size() == 1;
+  try {
+    std::unique_ptr<parquet::ParquetFileReader> file;
+    ColumnMapping mapping;
+    if (ascending) {
+      file = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get());
+      mapping = MapTopLevelField(file->schema(), table->order_candidate_column, table->options.mapping);
+      ascending = mapping.kind != ValueKind::kNested && mapping.kind != ValueKind::kNull && mapping.leaf_column >= 0;
+    }
+    DateTextCache dates;
+    FormatBuffer buffer;
+    buffer.dates = &dates;
+    std::string previous_bytes;
+    SqlValue previous;
+    bool have_previous = false;
+    parquet::ColumnReaderOptions options;
+    options.verify_crc = table->options.verify_crc;
+    parquet::ColumnBatch batch;
+    for (int rg = 0; ascending && rg < file->num_row_groups(); rg++) {
+      auto reader = parquet::ColumnChunkReader::Make(*file, rg, mapping.leaf_column, options);
+      int64_t rows = 0;
+      while (ascending && rows < file->row_group_num_rows(rg)) {
+        if (reader->ReadBatch(kBatchSlots, &batch) == 0) break;
+        rows += static_cast<int64_t>(batch.num_levels);
+        SqlValue value;
+        // A NULL (fewer values than slots) sorts first: not where a scan would return it.
+        ascending = batch.num_values == batch.num_levels;
+        for (size_t i = 0; ascending && i < batch.num_values; i++) {
+          ascending = ColumnSqlValue(mapping, batch, i, &buffer, &value) && !value.is_null() &&
+                      (!have_previous || CompareSqlValues(previous, value) <= 0);
+          if (!ascending) break;
+          previous = value;
+          if (value.type == SqlValue::Type::kText || value.type == SqlValue::Type::kBlob) {
+            previous_bytes.assign(value.bytes);
+            previous.bytes = previous_bytes;
+          }
+          have_previous = true;
+        }
+      }
+    }
+  } catch (const std::exception&) {  // also bad_alloc: xBestIndex must not throw
+    ascending = false;
+  }
+  table->order_check = ascending ? ParquetTable::OrderCheck::kAscending : ParquetTable::OrderCheck::kNotAscending;
+  return ascending;
 }
 
 // Whether `path` names a set of files (a glob or a directory) rather than one file.
@@ -836,9 +897,10 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
     if (ordered) scan_fraction *= s;
     if (constraint.iColumn >= 0 && constraint.iColumn < 64) filter_columns |= uint64_t{1} << constraint.iColumn;
   }
-  // ORDER BY one column the single file is proven sorted by, ascending.
-  const bool order_consumed = info->nOrderBy == 1 && table->order_proven && info->aOrderBy[0].desc == 0 &&
-                              info->aOrderBy[0].iColumn == table->proven_order_column;
+  // ORDER BY one column the single file is sorted by, ascending (checked on first use).
+  const bool order_consumed = info->nOrderBy == 1 && info->aOrderBy[0].desc == 0 &&
+                              table->order_candidate_column >= 0 &&
+                              info->aOrderBy[0].iColumn == table->order_candidate_column && OrderVerified(table);
   if (order_consumed) info->orderByConsumed = 1;
   // LIMIT and OFFSET only when SQLite filters and sorts nothing after us.
   if (all_omitted && limit_index >= 0 && (info->nOrderBy == 0 || order_consumed)) {
@@ -944,7 +1006,9 @@ int64_t RowsBeforeFile(ParquetCursor* cursor, const ParquetTable& table) {
   if (cursor->rows_before_file >= 0) return cursor->rows_before_file;
   int64_t rows = 0;
   for (size_t f = 0; f < cursor->file_index; f++) {
-    if (table.file_rows[f] < 0) table.file_rows[f] = parquet::ParquetFileReader::Open(table.files[f])->num_rows();
+    if (table.file_rows[f] < 0) {
+      table.file_rows[f] = parquet::ParquetFileReader::Open(table.files[f], table.options.decryption.get())->num_rows();
+    }
     rows += table.file_rows[f];
   }
   cursor->rows_before_file = rows;
