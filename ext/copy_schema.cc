@@ -594,6 +594,8 @@ bool ParseSortingColumns(std::string_view text, std::vector<SortingSpec>* out, s
         return false;
       }
     }
+    // NULLs go where SQLite's ORDER BY puts them: it takes them as the smallest values.
+    if (!seen_nulls) spec.nulls_first = !spec.descending;
     out->push_back(std::move(spec));
     if (lexer.AtEnd()) return true;
     lexer.Accept(',');

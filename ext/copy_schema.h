@@ -100,10 +100,12 @@ bool ParseSchemaOverride(std::string_view text, std::vector<CopyField>* out, std
 bool ParseNameList(std::string_view text, std::vector<std::string>* out, std::string* error);
 
 // One entry of sorting_columns=: `name [ASC|DESC] [NULLS FIRST|NULLS LAST|NULLS_FIRST|NULLS_LAST]`.
+// Without NULLS, NULLs are placed as SQLite's ORDER BY places them: first when ascending,
+// last when descending.
 struct SortingSpec {
   std::string name;
   bool descending = false;
-  bool nulls_first = false;
+  bool nulls_first = true;
 };
 bool ParseSortingColumns(std::string_view text, std::vector<SortingSpec>* out, std::string* error);
 

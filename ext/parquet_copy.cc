@@ -30,7 +30,9 @@
 //   write_page_index=0|1     ColumnIndex and OffsetIndex (default 1)
 //   bloom_filter=COL,...|*   bloom filters for these columns
 //   bloom_fpp=P              their false-positive probability (default 0.01)
-//   sorting_columns='COL [ASC|DESC] [NULLS FIRST|NULLS LAST], ...'  recorded in row groups
+//   sorting_columns='COL [ASC|DESC] [NULLS FIRST|NULLS LAST], ...'  recorded in row groups,
+//                            after checking that the rows are in that order (NULLs by
+//                            default where SQLite sorts them: first ascending, last descending)
 //   kv_metadata='key=value;...'    key/value metadata in the footer
 //   field_ids=none|auto      auto: field_id 1, 2, ... on every schema element
 //   schema='COL TYPE, ...'   the Parquet type of some columns (syntax in copy_schema.h)
@@ -104,6 +106,7 @@
 
 #include "ext/copy_output.h"
 #include "ext/copy_schema.h"
+#include "ext/copy_sort_check.h"
 #include "ext/copy_values.h"
 #include "ext/encryption_options.h"
 #include "ext/options.h"
@@ -111,6 +114,7 @@
 #include "format/error.h"
 #include "format/file_writer.h"
 #include "format/logical_values.h"
+#include "format/statistics.h"
 
 namespace sqlite_parquet {
 
@@ -421,6 +425,7 @@ class Copier {
     std::unique_ptr<parquet::ParquetFileWriter> writer;
     int next_file = 0;
     uint64_t last_used = 0;
+    SortedRowsCheck sorted;               // the rows of the open row group follow sorting_columns
   };
 
   bool partitioned() const { return !settings_.partition_by.empty(); }
@@ -749,11 +754,28 @@ class Copier {
       }
     }
     w.sorting_columns.clear();
+    sort_keys_.clear();
+    sort_columns_.clear();
+    const parquet::Schema schema = settings_.sorting.empty() ? parquet::Schema() : parquet::Schema::FromElements(schema_);
     for (const SortingSpec& spec : settings_.sorting) {
       const Column& column = DataColumn("sorting_columns", spec.name);
       if (column.type->is_nested()) {
         throw CopyError("sorting_columns: " + column.name + " is a nested column (" + DescribeCopyType(*column.type) + ")");
       }
+      const parquet::SchemaNode& leaf_node = schema.node(schema.column(column.first_leaf).node);
+      SortKey key;
+      key.name = column.name;
+      key.comparison = parquet::TypeDefinedComparison(leaf_node);
+      key.float16 = leaf_node.logical_type && leaf_node.logical_type->kind == parquet::LogicalType::Kind::FLOAT16;
+      key.descending = spec.descending;
+      key.nulls_first = spec.nulls_first;
+      if (key.comparison == parquet::ValueComparison::kNone) {
+        throw CopyError("sorting_columns: column " + column.name + " (" + DescribeCopyType(*column.type) +
+                        ") has no sort order in Parquet");
+      }
+      sort_keys_.push_back(key);
+      sort_columns_.push_back(static_cast<size_t>(std::find(data_columns_.begin(), data_columns_.end(), &column) -
+                                                  data_columns_.begin()));
       parquet::SortingColumn sorting;
       sorting.column_idx = column.first_leaf;
       sorting.descending = spec.descending;
@@ -842,11 +864,64 @@ class Copier {
     }
   }
 
+  // The query row number of buffered row `index` of the partition.
+  int64_t RowNumber(const Partition& partition, size_t index) const {
+    return partitioned() ? partition.row_numbers[index] : partition.first_row_number + static_cast<int64_t>(index);
+  }
+
+  // Converts the values of data column `i` buffered before the types were fixed into
+  // `leaves` (prepared here).
+  void ConvertBuffered(const Partition& partition, size_t i, std::vector<LeafData>* leaves) {
+    const Column& column = *data_columns_[i];
+    PrepareLeaves(*column.type, leaves);
+    ConversionFailure failure;
+    if (!ConvertColumn(*column.type, partition.values[i], settings_.null_on_type_error, leaves, &failure)) {
+      throw CopyError("column " + column.name + ", row " + std::to_string(RowNumber(partition, failure.row)) + ": " +
+                      failure.message);
+    }
+  }
+
+  // Checks that the partition's buffered rows continue its row group in the order
+  // sorting_columns declares (copy_sort_check.h); a row out of order fails the copy.
+  void CheckSorted(Partition& partition) {
+    if (sort_keys_.empty()) return;
+    if (partition.sorted.num_keys() != sort_keys_.size()) partition.sorted = SortedRowsCheck(sort_keys_);
+    std::vector<const LeafData*> keys(sort_keys_.size());
+    auto check = [&](size_t rows, size_t first) {
+      size_t key = 0;
+      const int64_t out_of_order = partition.sorted.Check(keys, rows, &key);
+      if (out_of_order < 0) return;
+      const SortKey& k = sort_keys_[key];
+      const Column& column = *data_columns_[sort_columns_[key]];
+      throw CopyError("sorting_columns: row " + std::to_string(RowNumber(partition, first + static_cast<size_t>(out_of_order))) +
+                      " sorts before the row above it by " + k.name + (k.descending ? " DESC" : " ASC") +
+                      (k.nulls_first ? " NULLS FIRST" : " NULLS LAST") + " (compared as the " +
+                      DescribeCopyType(*column.type) + " values written)");
+    };
+    // Values buffered before the types were fixed come first, then the converted cells.
+    const size_t buffered_values = partition.values[sort_columns_[0]].size();
+    if (buffered_values > 0) {
+      sort_scratch_.resize(sort_keys_.size());
+      for (size_t k = 0; k < sort_keys_.size(); ++k) {
+        ConvertBuffered(partition, sort_columns_[k], &sort_scratch_[k]);
+        keys[k] = &sort_scratch_[k][0];
+      }
+      check(buffered_values, 0);
+    }
+    const size_t i0 = sort_columns_[0];
+    const size_t converted = i0 < partition.leaves.size() ? partition.leaves[i0].def_levels.size() : 0;
+    if (converted > 0) {
+      for (size_t k = 0; k < sort_keys_.size(); ++k) keys[k] = &partition.leaves[sort_columns_[k]];
+      check(converted, buffered_values);
+    }
+  }
+
   // Gives the partition's buffered rows to its writer's open row group (starting one if
   // needed) and empties the buffers.
   void WriteBuffered(Partition& partition) {
     if (partition.buffered == 0) return;
     ResolveTypes();
+    CheckSorted(partition);
     parquet::ParquetFileWriter& writer = WriterFor(partition);
     if (!partition.group_open) {
       writer.StartRowGroup();
@@ -856,13 +931,7 @@ class Copier {
       const Column& column = *data_columns_[i];
       // Values buffered before the types were fixed come first, then the converted cells.
       if (partition.values[i].size() > 0) {
-        PrepareLeaves(*column.type, &leaves_);
-        ConversionFailure failure;
-        if (!ConvertColumn(*column.type, partition.values[i], settings_.null_on_type_error, &leaves_, &failure)) {
-          const int64_t row = partitioned() ? partition.row_numbers[failure.row]
-                                            : partition.first_row_number + static_cast<int64_t>(failure.row);
-          throw CopyError("column " + column.name + ", row " + std::to_string(row) + ": " + failure.message);
-        }
+        ConvertBuffered(partition, i, &leaves_);
         for (size_t l = 0; l < leaves_.size(); ++l) WriteLeaf(writer, column.first_leaf + static_cast<int>(l), leaves_[l]);
         partition.values[i].Clear();
       }
@@ -881,6 +950,7 @@ class Copier {
     WriteBuffered(partition);
     WriterFor(partition).EndRowGroup(static_cast<int64_t>(partition.rows));
     partition.group_open = false;
+    partition.sorted.StartRowGroup();
     total_rows_ -= partition.rows;
     total_bytes_ -= partition.bytes;
     partition.rows = 0;
@@ -927,6 +997,9 @@ class Copier {
   std::vector<Column*> data_columns_;   // the columns stored in the files, in order
   std::vector<int> partition_columns_;  // result indices, in partition_by order
   std::vector<parquet::SchemaElement> schema_;
+  std::vector<SortKey> sort_keys_;     // sorting_columns, checked on every row group
+  std::vector<size_t> sort_columns_;   // the data column of each
+  std::vector<std::vector<LeafData>> sort_scratch_;  // converted buffered values of each
   std::vector<parquet::Type> leaf_types_;
   bool types_resolved_ = false;
   std::vector<FlatKind> flat_;  // per data column, once the types are fixed

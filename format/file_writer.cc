@@ -44,6 +44,7 @@
 #include "format/encoding/plain.h"
 #include "format/encoding/rle_bit_packed_hybrid.h"
 #include "format/error.h"
+#include "format/statistics.h"
 
 namespace parquet {
 
@@ -181,29 +182,6 @@ SortOrder SortOrderOf(const SchemaNode& node) {
       return SortOrder::kUnsigned;
   }
   return SortOrder::kUndefined;
-}
-
-// Compares big-endian two's-complement integers of any lengths (the shorter sign-extended).
-int CompareDecimal(std::string_view a, std::string_view b) {
-  const bool a_negative = !a.empty() && (static_cast<uint8_t>(a[0]) & 0x80);
-  const bool b_negative = !b.empty() && (static_cast<uint8_t>(b[0]) & 0x80);
-  if (a_negative != b_negative) return a_negative ? -1 : 1;
-  const uint8_t pad = a_negative ? 0xFF : 0x00;
-  const size_t length = std::max(a.size(), b.size());
-  const size_t a_start = length - a.size(), b_start = length - b.size();
-  for (size_t i = 0; i < length; i++) {
-    uint8_t x = i < a_start ? pad : static_cast<uint8_t>(a[i - a_start]);
-    uint8_t y = i < b_start ? pad : static_cast<uint8_t>(b[i - b_start]);
-    if (x != y) return x < y ? -1 : 1;
-  }
-  return 0;
-}
-
-int CompareUnsignedBytes(std::string_view a, std::string_view b) {
-  const size_t common = std::min(a.size(), b.size());
-  int c = common == 0 ? 0 : std::memcmp(a.data(), b.data(), common);
-  if (c != 0) return c;
-  return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
 }
 
 // Whether a byte-array column holds UTF-8 text (its bounds are then cut at characters).
@@ -386,7 +364,7 @@ int CompareEncoded(Type type, SortOrder order, const std::string& a, const std::
       return ThreeWay(LoadValue<double>(a), LoadValue<double>(b));
     case Type::BYTE_ARRAY:
     case Type::FIXED_LEN_BYTE_ARRAY:
-      return order == SortOrder::kDecimal ? CompareDecimal(a, b) : CompareUnsignedBytes(a, b);
+      return order == SortOrder::kDecimal ? CompareSignedBigEndian(a, b) : CompareUnsignedBytes(a, b);
     case Type::INT96:
       break;
   }
@@ -556,7 +534,7 @@ class MinMax<ByteArray> {
   }
 
   int Compare(std::string_view a, std::string_view b) const {
-    return order_ == SortOrder::kDecimal ? CompareDecimal(a, b) : CompareUnsignedBytes(a, b);
+    return order_ == SortOrder::kDecimal ? CompareSignedBigEndian(a, b) : CompareUnsignedBytes(a, b);
   }
 
   SortOrder order_;

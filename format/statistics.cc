@@ -126,30 +126,6 @@ ValueComparison ComparisonOf(const TypeOrder& t, Type physical) {
   return ValueComparison::kNone;
 }
 
-int CompareSignedBigEndian(std::string_view a, std::string_view b) {
-  const bool a_negative = !a.empty() && (static_cast<uint8_t>(a[0]) & 0x80);
-  const bool b_negative = !b.empty() && (static_cast<uint8_t>(b[0]) & 0x80);
-  if (a_negative != b_negative) return a_negative ? -1 : 1;
-  // Same sign: sign-extend to a common length, then unsigned byte order is numeric order.
-  const size_t length = a.size() > b.size() ? a.size() : b.size();
-  const uint8_t fill = a_negative ? 0xFF : 0x00;
-  for (size_t i = 0; i < length; i++) {
-    const size_t pad_a = length - a.size(), pad_b = length - b.size();
-    const uint8_t x = i < pad_a ? fill : static_cast<uint8_t>(a[i - pad_a]);
-    const uint8_t y = i < pad_b ? fill : static_cast<uint8_t>(b[i - pad_b]);
-    if (x != y) return x < y ? -1 : 1;
-  }
-  return 0;
-}
-
-int CompareUnsignedBytes(std::string_view a, std::string_view b) {
-  const size_t common = a.size() < b.size() ? a.size() : b.size();
-  const int c = common ? std::memcmp(a.data(), b.data(), common) : 0;
-  if (c != 0) return c < 0 ? -1 : 1;
-  if (a.size() == b.size()) return 0;
-  return a.size() < b.size() ? -1 : 1;
-}
-
 template <typename T>
 int Three(T a, T b) {
   return a < b ? -1 : (b < a ? 1 : 0);
@@ -182,6 +158,30 @@ std::optional<int64_t> Count(const std::optional<int64_t>& value) {
 }
 
 }  // namespace
+
+int CompareSignedBigEndian(std::string_view a, std::string_view b) {
+  const bool a_negative = !a.empty() && (static_cast<uint8_t>(a[0]) & 0x80);
+  const bool b_negative = !b.empty() && (static_cast<uint8_t>(b[0]) & 0x80);
+  if (a_negative != b_negative) return a_negative ? -1 : 1;
+  // Same sign: sign-extend to a common length, then unsigned byte order is numeric order.
+  const size_t length = a.size() > b.size() ? a.size() : b.size();
+  const uint8_t fill = a_negative ? 0xFF : 0x00;
+  for (size_t i = 0; i < length; i++) {
+    const size_t pad_a = length - a.size(), pad_b = length - b.size();
+    const uint8_t x = i < pad_a ? fill : static_cast<uint8_t>(a[i - pad_a]);
+    const uint8_t y = i < pad_b ? fill : static_cast<uint8_t>(b[i - pad_b]);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+int CompareUnsignedBytes(std::string_view a, std::string_view b) {
+  const size_t common = a.size() < b.size() ? a.size() : b.size();
+  const int c = common ? std::memcmp(a.data(), b.data(), common) : 0;
+  if (c != 0) return c < 0 ? -1 : 1;
+  if (a.size() == b.size()) return 0;
+  return a.size() < b.size() ? -1 : 1;
+}
 
 const char* ToString(ColumnSortOrder order) {
   switch (order) {

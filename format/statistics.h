@@ -133,6 +133,12 @@ bool DecodeStatisticsValue(std::string_view plain, const StatisticsContext& cont
 // kNone compares nothing and returns 0.
 int CompareStatisticsValues(const StatisticsValue& a, const StatisticsValue& b, ValueComparison comparison);
 
+// Big-endian two's-complement integers of any lengths (the shorter sign-extended), as
+// DECIMAL byte arrays hold them: <0, 0 or >0.
+int CompareSignedBigEndian(std::string_view a, std::string_view b);
+// Lexicographic order of unsigned bytes, a prefix first: <0, 0 or >0.
+int CompareUnsignedBytes(std::string_view a, std::string_view b);
+
 struct StatisticsBound {
   StatisticsValue value;
   bool exact = false;  // known to be the actual minimum / maximum, not just a bound

@@ -348,6 +348,7 @@ struct Runner {
   Rng rng;
   uint64_t seed;
   int passed = 0, failed = 0;
+  int claims_kept = 0, claims_refused = 0;  // tables written with sorting_columns, or refused it
   std::string dir;
   // How often each mechanism pruned something (queries), to show the test exercises them.
   int64_t pruned_files = 0, pruned_statistics = 0, pruned_bloom = 0, pruned_dictionary = 0, pruned_pages = 0,
@@ -442,11 +443,25 @@ struct Runner {
     } else {
       target += ".parquet";
     }
-    std::string copy = "SELECT parquet_copy('SELECT * FROM src ORDER BY " + order + "', " + Quote(target);
-    for (const std::string& o : options) copy += ", " + Quote(o);
-    copy += ")";
-    t->description = copy;
-    if (!db.Exec(copy)) return false;
+    auto copy_statement = [&] {
+      std::string copy = "SELECT parquet_copy('SELECT * FROM src ORDER BY " + order + "', " + Quote(target);
+      for (const std::string& o : options) copy += ", " + Quote(o);
+      return copy + ")";
+    };
+    t->description = copy_statement();
+    if (!db.Exec(t->description)) {
+      // parquet_copy checks sorting_columns in Parquet's order, which is not SQLite's for
+      // every type (decimals held as text, UINT64 above INT64_MAX, ...): a claim the rows
+      // break is refused, and the table is written without it.
+      if (t->sorted_column.empty() || db.error.find("sorting_columns: row ") == std::string::npos) return false;
+      claims_refused++;
+      options.erase(std::find(options.begin(), options.end(), "sorting_columns=" + t->sorted_column));
+      t->sorted_column.clear();
+      t->description = copy_statement();
+      if (!db.Exec(t->description)) return false;
+    } else if (!t->sorted_column.empty()) {
+      claims_kept++;
+    }
     // The table's presentation options change declared types and values (and so what is
     // pushed and how it compares).
     std::string table_options;
@@ -718,6 +733,8 @@ int main(int argc, char** argv) {
               ", pages by page index %" PRId64 "\n",
               runner.pruned_files, runner.pruned_statistics, runner.pruned_bloom, runner.pruned_dictionary,
               runner.pruned_positions, runner.pruned_pages);
+  std::printf("differential: sorting_columns claims written %d, refused by parquet_copy %d\n", runner.claims_kept,
+              runner.claims_refused);
   std::printf("differential: %d passed, %d failed\n", runner.passed, runner.failed);
   return runner.failed ? 1 : 0;
 }

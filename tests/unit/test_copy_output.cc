@@ -30,6 +30,8 @@
 
 #include "format/file_reader.h"
 #include "format/metadata.h"
+#include "format/file_writer.h"
+#include "tests/unit/schema_elements.h"
 #include "tests/unit/temp_dir.h"
 
 using namespace sqlite_parquet;
@@ -255,15 +257,30 @@ class Database {
   const Sqlite& api() const { return *api_; }
 
   // Runs SQL; returns "" on success, else the error message.
-  std::string Run(const std::string& sql) {
+  std::string Run(const std::string& sql) { return RunWith(sql, nullptr, nullptr); }
+
+  std::string RunWith(const std::string& sql, int (*callback)(void*, int, char**, char**), void* argument) {
     char* error = nullptr;
-    const int rc = api_->exec(db_, sql.c_str(), nullptr, nullptr, &error);
+    const int rc = api_->exec(db_, sql.c_str(), callback, argument, &error);
     std::string message = rc == SQLITE_OK ? "" : (error ? error : "error");
     api_->free(error);
     last_code_ = rc;
     return message;
   }
   int last_code() const { return last_code_; }
+
+  // Runs a query: its rows, columns joined by '|' and rows by '\n' (NULL as ""), or the error.
+  std::string Rows(const std::string& sql) {
+    std::string rows;
+    auto append = [](void* out, int count, char** values, char**) -> int {
+      std::string& text = *static_cast<std::string*>(out);
+      if (!text.empty()) text += '\n';
+      for (int i = 0; i < count; ++i) text += std::string(i ? "|" : "") + (values[i] ? values[i] : "");
+      return 0;
+    };
+    const std::string error = RunWith(sql, append, &rows);
+    return error.empty() ? rows : error;
+  }
 
  private:
   const Sqlite* api_ = nullptr;
@@ -386,12 +403,47 @@ TEST_CASE("copy output: a full disk (file size limit) fails cleanly") {
   CHECK(List(dir.path()) == Names{"out.parquet"});
 }
 
+// sorting_columns is a writer's claim: ORDER BY is left to the table only when the rows
+// read keep it (a file whose single row group claims an order its rows break once came back
+// unsorted).
+TEST_CASE("copy output: ORDER BY trusts sorting_columns only when the rows keep it") {
+  Database db;
+  if (!db.ok()) return;
+  TempDir dir;
+  auto write = [&](const std::string& name, std::vector<int64_t> values) {
+    parquet::WriterOptions options;
+    options.sorting_columns = {parquet::SortingColumn{0, false, true}};
+    const std::string path = dir.File(name);
+    parquet::ParquetFileWriter writer(
+        path, {test_support::RootElement(1), test_support::LeafElement("v", parquet::FieldRepetitionType::REQUIRED, parquet::Type::INT64)},
+        options);
+    writer.StartRowGroup();
+    writer.WriteBatch<int64_t>(0, values.size(), nullptr, nullptr, values.data(), values.size());
+    writer.EndRowGroup(static_cast<int64_t>(values.size()));
+    writer.Close();
+    return path;
+  };
+  REQUIRE(db.Run("CREATE VIRTUAL TABLE lying USING parquet('" + write("lying.parquet", {3, 1, 2}) + "')") == "");
+  CHECK(db.Rows("SELECT v FROM lying ORDER BY v") == "1\n2\n3");
+  CHECK(db.Rows("EXPLAIN QUERY PLAN SELECT v FROM lying ORDER BY v").find("USE TEMP B-TREE FOR ORDER BY") != std::string::npos);
+  CHECK(db.Rows("SELECT v FROM lying ORDER BY v LIMIT 1") == "1");
+  REQUIRE(db.Run("CREATE VIRTUAL TABLE honest USING parquet('" + write("honest.parquet", {1, 2, 2, 5}) + "')") == "");
+  CHECK(db.Rows("EXPLAIN QUERY PLAN SELECT v FROM honest ORDER BY v").find("TEMP B-TREE") == std::string::npos);
+  CHECK(db.Rows("SELECT v FROM honest ORDER BY v") == "1\n2\n2\n5");
+}
+
 TEST_CASE("copy output: footer details (sorting columns, page checksums)") {
   Database db;
   if (!db.ok()) return;
   TempDir dir;
   const std::string sorted = dir.File("sorted.parquet");
-  REQUIRE(db.Run(Copy(RowsQuery(3000), sorted, ", 'row_group_size=1000', 'sorting_columns=label DESC NULLS FIRST, x'")) == "");
+  // A claim the rows do not keep fails the copy and leaves no file.
+  CHECK(db.Run(Copy(RowsQuery(3000), sorted, ", 'row_group_size=1000', 'sorting_columns=label DESC NULLS FIRST, x'")) ==
+        "parquet_copy: sorting_columns: row 2 sorts before the row above it by label DESC NULLS FIRST (compared as "
+        "the STRING values written)");
+  CHECK(List(dir.path()).empty());
+  REQUIRE(db.Run(Copy(RowsQuery(3000) + " ORDER BY label DESC, x", sorted,
+                      ", 'row_group_size=1000', 'sorting_columns=label DESC NULLS FIRST, x'")) == "");
   auto file = parquet::ParquetFileReader::Open(sorted);
   REQUIRE(file->num_row_groups() == 3);
   for (int g = 0; g < 3; ++g) {
@@ -399,7 +451,7 @@ TEST_CASE("copy output: footer details (sorting columns, page checksums)") {
     REQUIRE(group.sorting_columns.has_value());
     REQUIRE(group.sorting_columns->size() == 2);
     CHECK((*group.sorting_columns)[0] == parquet::SortingColumn{2, true, true});
-    CHECK((*group.sorting_columns)[1] == parquet::SortingColumn{0, false, false});
+    CHECK((*group.sorting_columns)[1] == parquet::SortingColumn{0, false, true});  // NULLs first, as in SQLite
   }
 
   // write_crc: every page header has a CRC by default, none with write_crc=0.

@@ -132,7 +132,8 @@ TEST_CASE("copy schema: name lists, sorting columns and key/value metadata") {
   std::vector<SortingSpec> sorting;
   REQUIRE(ParseSortingColumns("a, b DESC, c asc nulls first, d NULLS_LAST desc", &sorting, &error));
   REQUIRE(sorting.size() == 4);
-  CHECK((sorting[0].name == "a" && !sorting[0].descending && !sorting[0].nulls_first));
+  // Without NULLS, NULLs go where SQLite's ORDER BY puts them: first ascending, last descending.
+  CHECK((sorting[0].name == "a" && !sorting[0].descending && sorting[0].nulls_first));
   CHECK((sorting[1].name == "b" && sorting[1].descending && !sorting[1].nulls_first));
   CHECK((sorting[2].name == "c" && !sorting[2].descending && sorting[2].nulls_first));
   CHECK((sorting[3].name == "d" && sorting[3].descending && !sorting[3].nulls_first));
