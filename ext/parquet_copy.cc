@@ -95,6 +95,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <string>
@@ -108,6 +109,7 @@
 #include "ext/copy_schema.h"
 #include "ext/copy_sort_check.h"
 #include "ext/copy_values.h"
+#include "ext/copy_writer_thread.h"
 #include "ext/encryption_options.h"
 #include "ext/options.h"
 #include "format/compression.h"
@@ -674,14 +676,27 @@ class Copier {
     return bytes;
   }
 
-  void PrepareFlatLeaves(Partition& partition) {
-    partition.leaves.resize(data_columns_.size());
+  void PrepareFlatLeaves(Partition& partition) { partition.leaves = SpareLeaves(); }
+
+  // Empty leaves for a batch of the flat columns (one per data column, prepared for its
+  // type; unused for nested ones): one the writer thread gave back, else new ones.
+  std::vector<LeafData> SpareLeaves() {
+    {
+      std::lock_guard<std::mutex> lock(spare_mutex_);
+      if (!spare_leaves_.empty()) {
+        std::vector<LeafData> leaves = std::move(spare_leaves_.back());
+        spare_leaves_.pop_back();
+        return leaves;
+      }
+    }
+    std::vector<LeafData> leaves(data_columns_.size());
     for (size_t i = 0; i < data_columns_.size(); ++i) {
       if (flat_[i] == FlatKind::kNested) continue;
       leaf_scratch_.resize(1);
       PrepareLeaves(*data_columns_[i]->type, &leaf_scratch_);
-      partition.leaves[i] = std::move(leaf_scratch_[0]);
+      leaves[i] = std::move(leaf_scratch_[0]);
     }
+    return leaves;
   }
 
   // Fixes every column's type (before the first row group is written) and derives the
@@ -833,6 +848,7 @@ class Copier {
     }
     if (oldest == nullptr) return;
     Flush(*oldest);
+    writer_thread_.Drain();
     oldest->writer->Close();
     oldest->writer.reset();
     --open_writers_;
@@ -917,16 +933,39 @@ class Copier {
   }
 
   // Gives the partition's buffered rows to its writer's open row group (starting one if
-  // needed) and empties the buffers.
+  // needed) and empties the buffers. When every column's rows are converted cells (flat
+  // columns, types fixed), the batch goes to the writer thread and the partition gets
+  // spare leaves to go on with; otherwise (nested columns, rows buffered before the types
+  // were fixed) the query thread writes it itself, once the writer thread is idle.
   void WriteBuffered(Partition& partition) {
     if (partition.buffered == 0) return;
     ResolveTypes();
     CheckSorted(partition);
+    bool all_converted = partition.leaves.size() == data_columns_.size();
+    for (size_t i = 0; i < data_columns_.size() && all_converted; ++i) all_converted = partition.values[i].size() == 0;
+    if (!all_converted || !partition.writer) writer_thread_.Drain();
     parquet::ParquetFileWriter& writer = WriterFor(partition);
-    if (!partition.group_open) {
-      writer.StartRowGroup();
-      partition.group_open = true;
+    const bool start_group = !partition.group_open;
+    partition.group_open = true;
+    if (all_converted) {
+      auto batch = std::make_shared<std::vector<LeafData>>(SpareLeaves());
+      batch->swap(partition.leaves);
+      writer_thread_.Submit([this, &writer, batch, start_group] {
+        if (start_group) writer.StartRowGroup();
+        for (size_t i = 0; i < batch->size(); ++i) {
+          LeafData& leaf = (*batch)[i];
+          if (flat_[i] == FlatKind::kNested || leaf.def_levels.empty()) continue;
+          WriteLeaf(writer, data_columns_[i]->first_leaf, leaf);
+          leaf.Clear();  // keeps the levels and type
+        }
+        std::lock_guard<std::mutex> lock(spare_mutex_);
+        spare_leaves_.push_back(std::move(*batch));
+      });
+      partition.buffered = 0;
+      partition.row_numbers.clear();
+      return;
     }
+    if (start_group) writer.StartRowGroup();
     for (size_t i = 0; i < data_columns_.size(); ++i) {
       const Column& column = *data_columns_[i];
       // Values buffered before the types were fixed come first, then the converted cells.
@@ -948,7 +987,9 @@ class Copier {
   void Flush(Partition& partition) {
     if (partition.rows == 0) return;
     WriteBuffered(partition);
-    WriterFor(partition).EndRowGroup(static_cast<int64_t>(partition.rows));
+    parquet::ParquetFileWriter* writer = &WriterFor(partition);
+    const auto rows = static_cast<int64_t>(partition.rows);
+    writer_thread_.Submit([writer, rows] { writer->EndRowGroup(rows); });
     partition.group_open = false;
     partition.sorted.StartRowGroup();
     total_rows_ -= partition.rows;
@@ -975,10 +1016,12 @@ class Copier {
   void Finish() {
     if (!partitioned()) {
       Flush(*single_);
+      writer_thread_.Drain();
       ResolveTypes();
       WriterFor(*single_).Close();  // a result without rows still gets a file with the schema
     } else {
       for (auto& [key, partition] : partitions_) Flush(*partition);
+      writer_thread_.Drain();
       for (auto& [key, partition] : partitions_) {
         if (partition->writer) partition->writer->Close();
       }
@@ -1013,6 +1056,10 @@ class Copier {
   size_t open_writers_ = 0;
   uint64_t use_clock_ = 0;
   std::vector<LeafData> leaves_;
+  std::mutex spare_mutex_;
+  std::vector<std::vector<LeafData>> spare_leaves_;  // batches the writer thread is done with
+  // Last: destroyed first, so that no task runs once the writers and buffers it uses go.
+  CopyWriterThread writer_thread_;
 };
 
 void ParquetCopyFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
