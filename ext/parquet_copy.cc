@@ -20,7 +20,7 @@
 //   dictionary_size_limit=N  bytes a dictionary may reach before the fallback (default 1 MiB)
 //   automatic_encoding=0|1   pick the fallback encoding per column (default 1)
 //   data_page_version=1|2    (default 1)
-//   page_size=N              bytes of encoded values per data page (default 1 MiB)
+//   page_size=N              bytes of encoded values per data page (default 256 KiB)
 //   row_group_size=N         rows per row group (default 122880)
 //   row_group_bytes=N        also cut a row group when its buffered values pass N bytes
 //                            (default 128 MiB)
@@ -1059,7 +1059,7 @@ class Copier {
   std::mutex spare_mutex_;
   std::vector<std::vector<LeafData>> spare_leaves_;  // batches the writer thread is done with
   // Last: destroyed first, so that no task runs once the writers and buffers it uses go.
-  CopyWriterThread writer_thread_;
+  CopyWriterThread writer_thread_{1};
 };
 
 void ParquetCopyFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {

@@ -53,7 +53,7 @@ struct WriterOptions {
   int data_page_version = 1;             // 1: DATA_PAGE, 2: DATA_PAGE_V2
   // A data page is cut (at the next row boundary) once its encoded size passes this, or
   // once it holds 20000 level entries.
-  size_t page_size = 1 << 20;
+  size_t page_size = 256 << 10;
   // Dictionary-encode every column but BOOLEAN; a column chunk falls back (to PLAIN, or
   // see automatic_encoding) for the pages after the one during which its dictionary passed
   // dictionary_page_size_limit bytes.
