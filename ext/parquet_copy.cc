@@ -1059,7 +1059,7 @@ class Copier {
   std::mutex spare_mutex_;
   std::vector<std::vector<LeafData>> spare_leaves_;  // batches the writer thread is done with
   // Last: destroyed first, so that no task runs once the writers and buffers it uses go.
-  CopyWriterThread writer_thread_{1};
+  CopyWriterThread writer_thread_{2};
 };
 
 void ParquetCopyFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
