@@ -33,40 +33,15 @@
 #include <thread>
 #include <vector>
 
+#include "tests/unit/temp_dir.h"
+
 namespace fs = std::filesystem;
 
 namespace {
 
+using test_support::TempDir;
+
 std::string g_extension;
-
-// A fresh directory, removed with its contents at the end.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "runtime_test_XXXXXX").string();
-    std::vector<char> buffer(pattern.begin(), pattern.end());
-    buffer.push_back('\0');
-    REQUIRE(mkdtemp(buffer.data()) != nullptr);
-    path_ = buffer.data();
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  std::string File(const std::string& name) const { return path_ + "/" + name; }
-  const std::string& path() const { return path_; }
-  // Names of the entries in the directory, sorted.
-  std::vector<std::string> Entries() const {
-    std::vector<std::string> names;
-    std::error_code error;
-    for (const auto& entry : fs::directory_iterator(path_, error)) names.push_back(entry.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-
- private:
-  std::string path_;
-};
 
 // A connection with the extension loaded.
 class Db {
