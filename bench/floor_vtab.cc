@@ -22,6 +22,10 @@ SQLITE_EXTENSION_INIT1
 #include <string>
 #include <vector>
 
+#include "ext/options.h"
+
+using sqlite_parquet::QuoteIdentifier;
+
 namespace {
 
 enum class Kind { kInteger, kReal, kText };
@@ -53,15 +57,6 @@ struct FloorCursor {
 int Fail(char** error, const std::string& message) {
   *error = sqlite3_mprintf("%s", message.c_str());
   return SQLITE_ERROR;
-}
-
-std::string QuoteIdentifier(const std::string& name) {
-  std::string quoted = "\"";
-  for (char c : name) {
-    quoted += c;
-    if (c == '"') quoted += '"';
-  }
-  return quoted + "\"";
 }
 
 // Reads main.<table> into columns, typed by the declared affinity of each column.

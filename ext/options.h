@@ -28,6 +28,17 @@
 
 namespace sqlite_parquet {
 
+// `name` as a quoted SQL identifier ("a""b" for a"b), the form the key parser and SQLite
+// both read back: for column names in a declared schema and in generated SQL.
+inline std::string QuoteIdentifier(std::string_view name) {
+  std::string quoted = "\"";
+  for (char c : name) {
+    quoted += c;
+    if (c == '"') quoted += '"';
+  }
+  return quoted + "\"";
+}
+
 // One argument split into its parts, quotes removed.
 struct OptionArgument {
   bool positional = false;  // no '=': `value` is the whole argument

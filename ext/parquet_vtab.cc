@@ -289,15 +289,6 @@ void SetError(sqlite3_vtab* vtab, const std::string& message) {
   vtab->zErrMsg = sqlite3_mprintf("%s", message.c_str());
 }
 
-std::string QuoteIdentifier(const std::string& name) {
-  std::string quoted = "\"";
-  for (char c : name) {
-    quoted += c;
-    if (c == '"') quoted += '"';
-  }
-  return quoted + "\"";
-}
-
 std::string Lowercase(std::string s) {
   for (char& c : s) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
