@@ -73,6 +73,7 @@
 #include "ext/file_list.h"
 #include "ext/options.h"
 #include "ext/sqlite_values.h"
+#include "ext/vtab_errors.h"
 #include "format/column_reader.h"
 #include "format/error.h"
 #include "format/file_reader.h"
@@ -186,11 +187,6 @@ struct MetadataCursor {
 };
 
 MetadataTable* TableOf(sqlite3_vtab_cursor* cursor) { return reinterpret_cast<MetadataTable*>(cursor->pVtab); }
-
-void SetError(sqlite3_vtab* vtab, const std::string& message) {
-  sqlite3_free(vtab->zErrMsg);
-  vtab->zErrMsg = sqlite3_mprintf("%s", message.c_str());
-}
 
 // ---- Text forms ------------------------------------------------------------------------
 
@@ -916,12 +912,12 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char*, int argc, sqlite
   cursor->rowid = -1;
   try {
     if (idx_num != 1 || argc < 1) {
-      SetError(base->pVtab, std::string(spec->name) + " needs a path: SELECT * FROM " + spec->name + "('file.parquet')");
+      SetVtabError(base->pVtab, std::string(spec->name) + " needs a path: SELECT * FROM " + spec->name + "('file.parquet')");
       return SQLITE_ERROR;
     }
     const unsigned char* text = sqlite3_value_text(argv[0]);
     if (text == nullptr) {
-      SetError(base->pVtab, std::string(spec->name) + ": the path is NULL");
+      SetVtabError(base->pVtab, std::string(spec->name) + ": the path is NULL");
       return SQLITE_ERROR;
     }
     cursor->path = reinterpret_cast<const char*>(text);
@@ -939,19 +935,15 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char*, int argc, sqlite
       std::string error;
       if (!set.Parse(views, &parsed, &error) ||
           !MakeDecryptionProperties(TableOf(base)->db, parsed, &cursor->decryption, &error)) {
-        SetError(base->pVtab, std::string(spec->name) + ": " + error);
+        SetVtabError(base->pVtab, std::string(spec->name) + ": " + error);
         return SQLITE_ERROR;
       }
     }
     cursor->files = ExpandFilePath(cursor->path);
     Advance(cursor, spec->kind);
     return SQLITE_OK;
-  } catch (const std::bad_alloc&) {
-    return SQLITE_NOMEM;
-  } catch (const std::exception& e) {
-    cursor->eof = true;
-    SetError(base->pVtab, e.what());
-    return SQLITE_ERROR;
+  } catch (...) {
+    return CursorCallbackError(base->pVtab, &cursor->eof);
   }
 }
 
@@ -960,12 +952,8 @@ int Next(sqlite3_vtab_cursor* base) {
   try {
     Advance(cursor, TableOf(base)->spec->kind);
     return SQLITE_OK;
-  } catch (const std::bad_alloc&) {
-    return SQLITE_NOMEM;
-  } catch (const std::exception& e) {
-    cursor->eof = true;
-    SetError(base->pVtab, e.what());
-    return SQLITE_ERROR;
+  } catch (...) {
+    return CursorCallbackError(base->pVtab, &cursor->eof);
   }
 }
 
@@ -991,13 +979,8 @@ int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
       case FunctionKind::kKvMetadata: KvColumnValue(cursor, ctx, column); break;
     }
     return SQLITE_OK;
-  } catch (const std::bad_alloc&) {
-    sqlite3_result_error_nomem(ctx);
-    return SQLITE_NOMEM;
-  } catch (const std::exception& e) {
-    SetError(base->pVtab, e.what());
-    sqlite3_result_error(ctx, e.what(), -1);
-    return SQLITE_ERROR;
+  } catch (...) {
+    return ColumnCallbackError(base->pVtab, ctx);
   }
 }
 

@@ -119,6 +119,7 @@
 #include "ext/row_group_pruning.h"
 #include "ext/scan_stats.h"
 #include "ext/sql_value.h"
+#include "ext/vtab_errors.h"
 #include "format/column_reader.h"
 #include "format/error.h"
 #include "format/file_reader.h"
@@ -283,11 +284,6 @@ struct ParquetCursor {
 };
 
 ParquetTable* TableOf(sqlite3_vtab_cursor* cursor) { return reinterpret_cast<ParquetTable*>(cursor->pVtab); }
-
-void SetError(sqlite3_vtab* vtab, const std::string& message) {
-  sqlite3_free(vtab->zErrMsg);
-  vtab->zErrMsg = sqlite3_mprintf("%s", message.c_str());
-}
 
 std::string Lowercase(std::string s) {
   for (char& c : s) {
@@ -1151,9 +1147,6 @@ int64_t SaturatingSub(int64_t a, int64_t b) {
   return a - b;
 }
 
-// Thrown when sqlite3_interrupt() was called during a scan.
-struct ScanInterrupted {};
-
 // A scan may pass over many row groups and rows between two rows it returns. SQLite 3.40
 // has no sqlite3_is_interrupted(), but a statement stepped while another runs on the same
 // connection fails with SQLITE_INTERRUPT once sqlite3_interrupt() was called (the flag is
@@ -1325,7 +1318,7 @@ int Filter(sqlite3_vtab_cursor* base, int, const char* idx_str, int argc, sqlite
     cursor->eof = true;
     std::vector<PlanTerm> terms;
     if (!DecodePlan(idx_str, table.column_names, &terms)) {
-      SetError(base->pVtab, std::string("parquet: malformed scan plan '") + (idx_str ? idx_str : "") + "'");
+      SetVtabError(base->pVtab, std::string("parquet: malformed scan plan '") + (idx_str ? idx_str : "") + "'");
       return SQLITE_ERROR;
     }
     cursor->filters.clear();
@@ -1339,7 +1332,7 @@ int Filter(sqlite3_vtab_cursor* base, int, const char* idx_str, int argc, sqlite
       sqlite3_value* arg = nullptr;
       if (TermHasArgument(term.op)) {
         if (next_arg >= argc) {
-          SetError(base->pVtab, "parquet: scan plan and arguments disagree");
+          SetVtabError(base->pVtab, "parquet: scan plan and arguments disagree");
           return SQLITE_ERROR;
         }
         arg = argv[next_arg++];
@@ -1398,15 +1391,8 @@ int Filter(sqlite3_vtab_cursor* base, int, const char* idx_str, int argc, sqlite
     }
     Advance(cursor, table);
     return SQLITE_OK;
-  } catch (const ScanInterrupted&) {
-    cursor->eof = true;
-    return SQLITE_INTERRUPT;
-  } catch (const std::bad_alloc&) {
-    return SQLITE_NOMEM;
-  } catch (const std::exception& e) {
-    cursor->eof = true;
-    SetError(base->pVtab, e.what());
-    return SQLITE_ERROR;
+  } catch (...) {
+    return CursorCallbackError(base->pVtab, &cursor->eof);
   }
 }
 
@@ -1427,15 +1413,8 @@ int Next(sqlite3_vtab_cursor* base) {
   try {
     Advance(cursor, *TableOf(base));
     return SQLITE_OK;
-  } catch (const ScanInterrupted&) {
-    cursor->eof = true;
-    return SQLITE_INTERRUPT;
-  } catch (const std::bad_alloc&) {
-    return SQLITE_NOMEM;
-  } catch (const std::exception& e) {
-    cursor->eof = true;
-    SetError(base->pVtab, e.what());
-    return SQLITE_ERROR;
+  } catch (...) {
+    return CursorCallbackError(base->pVtab, &cursor->eof);
   }
 }
 
@@ -1446,11 +1425,8 @@ int Rowid(sqlite3_vtab_cursor* base, sqlite3_int64* rowid) {
   try {
     *rowid = RowsBeforeFile(cursor, *TableOf(base)) + RowInFile(cursor);
     return SQLITE_OK;
-  } catch (const std::bad_alloc&) {
-    return SQLITE_NOMEM;
-  } catch (const std::exception& e) {
-    SetError(base->pVtab, e.what());
-    return SQLITE_ERROR;
+  } catch (...) {
+    return CursorCallbackError(base->pVtab, nullptr);
   }
 }
 
@@ -1571,7 +1547,7 @@ int NestedColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ct
                           " is " + std::to_string(state->json.size()) +
                           " bytes of JSON, more than SQLite's maximum length of " + std::to_string(limit) +
                           " bytes (SQLITE_MAX_LENGTH)";
-    SetError(cursor->base.pVtab, message);
+    SetVtabError(cursor->base.pVtab, message);
     sqlite3_result_error(ctx, message.c_str(), -1);
     return SQLITE_ERROR;
   }
@@ -1605,17 +1581,9 @@ int NestedColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ct
 }
 
 // xColumn's error path: the message goes to the table and to the result.
+// Out of line, so that xColumn's fast path stays small.
 [[gnu::noinline, gnu::cold]] int ColumnError(sqlite3_vtab_cursor* base, sqlite3_context* ctx) {
-  try {
-    throw;
-  } catch (const std::bad_alloc&) {
-    sqlite3_result_error_nomem(ctx);
-    return SQLITE_NOMEM;
-  } catch (const std::exception& e) {
-    SetError(base->pVtab, e.what());
-    sqlite3_result_error(ctx, e.what(), -1);
-    return SQLITE_ERROR;
-  }
+  return ColumnCallbackError(base->pVtab, ctx);
 }
 
 // xColumn for a column whose value is not a plain leaf value: nested JSON, or always NULL.
