@@ -58,10 +58,11 @@
 // The query is prepared on the same connection (it must be one read-only statement) and
 // run as the argument list of the internal aggregate parquet_copy_rows, so that each row
 // arrives as an array of sqlite3_values from inside a single sqlite3_step (a query that
-// cannot be wrapped, such as a PRAGMA, is stepped row by row instead). Once every column's type is fixed (before
-// the first row with schema= or declared types), each cell of a flat column is converted as
-// it is read into its column's typed level and value buffers (copy_values.h
-// AppendFlatValue; INTEGER into INT64, REAL into DOUBLE, TEXT into STRING or DATE inline),
+// cannot be wrapped, such as a PRAGMA, is stepped row by row instead). Once every
+// column's type is fixed (before the first row with schema= or declared types), each cell
+// of a flat column is converted as it is read into its column's typed level and value
+// buffers (copy_values.h AppendFlatValue; INTEGER into INT64, REAL into DOUBLE, TEXT into
+// STRING or DATE inline),
 // and every 1024 rows these go to the writer's open row group, whose pages the writer
 // encodes and compresses as they fill (finished pages wait in a spill file beside the
 // output, not in memory: file_writer.h); the row group ends at row_group_size rows or
@@ -479,6 +480,7 @@ class Copier {
       FlushLargestPartitions();
     }
   }
+
   struct Column {
     std::string name;
     int result_index = 0;
