@@ -26,7 +26,7 @@ check() {  # check NAME CONDITION-STATUS [DETAIL]
 }
 add_counts() {  # add_counts LABEL OUTPUT-FILE STATUS: adds a sub-runner's "N passed, M failed"
   local line
-  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$2" | tail -n1)
+  line=$(grep -oE '[0-9]+ passed, [0-9]+ failed$' "$2" | tail -n1)
   if [[ -z $line ]]; then
     check "$1 ran to its summary" 1 "exit status $3, no summary line"
     return
@@ -100,7 +100,7 @@ if /usr/bin/python3 -m venv "$tmp/venv" >"$tmp/venv.log" 2>&1 &&
   # Debian's sqlite-utils (3.30, no plugin hooks) loads the extension the wheel carries.
   loadable=$("$tmp/venv/bin/python" -c 'import sqlite_parquet; print(sqlite_parquet.loadable_path())')
   rows=$(sqlite-utils query "$tmp/su.db" --load-extension "$loadable" --csv --no-headers \
-         "SELECT num_rows FROM parquet_file_metadata('$tmp/py/orders.parquet')" 2>&1)
+         "SELECT num_rows FROM parquet_file_metadata('$tmp/py/orders.parquet')" 2>&1 | tr -d '\r')
   expected=$("$tmp/venv/bin/python" -c 'import sqlite3, sys, sqlite_parquet
 c = sqlite3.connect(":memory:"); sqlite_parquet.load(c)
 c.execute("CREATE VIRTUAL TABLE t USING parquet(%r)" % sys.argv[1]); print(c.execute("SELECT count(*) FROM t").fetchone()[0])' "$tmp/py/orders.parquet" 2>&1)
