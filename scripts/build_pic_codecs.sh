@@ -4,7 +4,8 @@
 # cannot be linked into a shared object). Sources come from Debian's source packages of the
 # installed versions (`apt-get source`, checked against the signed Sources index), through a
 # private apt configuration under OUTDIR/apt: the system's apt sources are not touched.
-# Result: OUTDIR/prefix/{include,lib}. Does nothing when both libraries are already there.
+# Result: OUTDIR/prefix/lib/{libsnappy.a,libz.a} (the headers are the installed -dev
+# packages', of the same version). Does nothing when both libraries are already there.
 #   usage: scripts/build_pic_codecs.sh OUTDIR
 set -euo pipefail
 out=$(mkdir -p "${1:?usage: $0 OUTDIR}" && cd "$1" && pwd)
@@ -45,11 +46,10 @@ snappy_dir=$(find "$src" -maxdepth 1 -type d -name 'snappy-*' | head -1)
 cmake --log-level=ERROR -Wno-dev -S "$snappy_dir" -B "$src/snappy-build" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DSNAPPY_BUILD_TESTS=OFF -DSNAPPY_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build "$src/snappy-build" -j "$jobs" --target snappy-static >/dev/null
-mkdir -p "$prefix/lib" "$prefix/include"
+mkdir -p "$prefix/lib"
 cp "$src/snappy-build/libsnappy.a" "$prefix/lib/"
-cp "$snappy_dir"/snappy{,-sinksource,-c}.h "$src/snappy-build/snappy-stubs-public.h" "$prefix/include/"
 # zlib: its configure script, static only.
 zlib_dir=$(find "$src" -maxdepth 1 -type d -name 'zlib-*' | head -1)
-(cd "$zlib_dir" && CFLAGS="-O2 -fPIC" ./configure --static --prefix="$prefix" >/dev/null &&
-  make -j "$jobs" libz.a >/dev/null && make install >/dev/null)
+(cd "$zlib_dir" && CFLAGS="-O2 -fPIC" ./configure --static >/dev/null && make -j "$jobs" libz.a >/dev/null)
+cp "$zlib_dir/libz.a" "$prefix/lib/"
 echo "build_pic_codecs: built snappy $snappy_version and zlib $zlib_version (PIC) in $prefix"
