@@ -37,8 +37,9 @@ help:
 deps:
 	@bash scripts/install_deps.sh
 
+RELEASE_CONFIGURE = $(CMAKE_CONFIGURE) -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DSANITIZE=OFF -DWERROR=$(WERROR)
 build: deps
-	@$(CMAKE_CONFIGURE) -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DSANITIZE=OFF -DWERROR=$(WERROR)
+	@$(RELEASE_CONFIGURE)
 	@cmake --build $(BUILD) -j $(JOBS)
 
 build-asan: deps
@@ -98,13 +99,17 @@ clean:
 # every library linked in (-DSTATIC_DEPS=ON, in $(DIST_BUILD)/; snappy and zlib compiled as
 # PIC from Debian's source packages, since Debian's libsnappy.a and libz.a are not PIC and
 # one file is simpler to ship than a set with an $ORIGIN RUNPATH), then the wheel and the
-# npm tarball around it. test-dist needs $(BUILD)/parquet.so too: loading it must fail where
-# tests/dist hides the system libraries, which proves the hide works.
+# npm tarball around it; the same compile commands as $(BUILD)/, so ccache serves its objects.
+# test-dist needs $(BUILD)/parquet.so too: loading it must fail where tests/dist hides the
+# system libraries, which proves the hide works.
 DIST_BUILD ?= build-dist
 dist:
 	@DIST_BUILD=$(DIST_BUILD) JOBS=$(JOBS) WERROR=$(WERROR) bash scripts/make_dist.sh
 
-test-dist: build dist
+test-dist: deps
+	@$(RELEASE_CONFIGURE)
+	@cmake --build $(BUILD) -j $(JOBS) --target parquet
+	@$(MAKE) --no-print-directory dist
 	@rm -rf $(LOGDIR)
 	@DIST_BUILD=$(DIST_BUILD) bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release dist
 	@bash scripts/summarize_tests.sh $(LOGDIR)
