@@ -69,7 +69,7 @@ demo: build
 test: build
 	@rm -rf $(LOGDIR)
 	@bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release
-	@$(MAKE) --no-print-directory dist
+	@$(MAKE) --no-print-directory dist || echo "make dist failed: the dist suite reports it"
 	@bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release dist
 	@$(MAKE) --no-print-directory build-asan
 	@bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan

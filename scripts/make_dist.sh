@@ -18,6 +18,7 @@ jobs=${JOBS:-2}
 version=$(head -n1 VERSION)
 [[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "make_dist: VERSION holds '$version', not x.y.z" >&2; exit 1; }
 
+rm -rf dist  # a failed run leaves no artefacts of an earlier one behind
 bash scripts/install_deps.sh dist
 bash scripts/build_pic_codecs.sh "$build/codecs"
 cmake --log-level=WARNING -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DSANITIZE=OFF \
@@ -25,7 +26,7 @@ cmake --log-level=WARNING -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DSANITIZE
 # sql_test_runner: tests/dist runs the sql suite with it where the system libraries are hidden.
 cmake --build "$build" -j "$jobs" --target parquet sql_test_runner
 
-rm -rf dist && mkdir dist
+mkdir dist
 strip --strip-unneeded -o dist/parquet.so "$build/parquet.so"
 glibc=$(bash scripts/glibc_floor.sh dist/parquet.so)
 /usr/bin/python3 bindings/python/build_wheel.py --version "$version" --binary dist/parquet.so \
