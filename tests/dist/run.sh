@@ -17,24 +17,24 @@ cd "$(dirname "$0")/../.."
 build=${1:-build} dist_build=${2:-build-dist}
 runner=$dist_build/sql_test_runner
 passed=0 failed=0
-check() {  # check NAME CONDITION-STATUS [DETAIL]
-  if [[ $2 == 0 ]]; then
-    passed=$((passed + 1)); echo "ok   $1"
+check() {  # check STATUS NAME [DETAIL]: STATUS first, expanded before any $(...) in NAME
+  if [[ $1 == 0 ]]; then
+    passed=$((passed + 1)); echo "ok   $2"
   else
-    failed=$((failed + 1)); echo "FAIL $1${3:+: $3}"
+    failed=$((failed + 1)); echo "FAIL $2${3:+: $3}"
   fi
 }
 add_counts() {  # add_counts LABEL OUTPUT-FILE STATUS: adds a sub-runner's "N passed, M failed"
   local line
   line=$(grep -oE '[0-9]+ passed, [0-9]+ failed$' "$2" | tail -n1)
   if [[ -z $line ]]; then
-    check "$1 ran to its summary" 1 "exit status $3, no summary line"
+    check 1 "$1 ran to its summary" "exit status $3, no summary line"
     return
   fi
   local p f
   read -r p _ f _ <<<"$line"
   passed=$((passed + p)) failed=$((failed + f))
-  if [[ $3 != 0 && $f == 0 ]]; then check "$1 exit status" 1 "$3"; fi
+  if [[ $3 != 0 && $f == 0 ]]; then check 1 "$1 exit status" "$3"; fi
 }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -44,34 +44,34 @@ so=dist/parquet.so
 wheels=(dist/sqlite_parquet-"$version"-*.whl)
 tarball=dist/sqlite-parquet-$version.tgz
 [[ -f $so && -f ${wheels[0]} && -f $tarball && -x $runner ]]
-check "make dist made $so, the wheel, $tarball and $runner" $?
+check $? "make dist made $so, the wheel, $tarball and $runner"
 
 # --- the binary ------------------------------------------------------------------------
 glibc_libs='^(libc|libm|libdl|libpthread|librt|ld-linux-x86-64)\.so\.[0-9]+$'
 needed=$(readelf -d "$so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
 others=$(grep -Ev "$glibc_libs" <<<"$needed")
 [[ -n $needed && -z $others ]]
-check "readelf -d: NEEDED only glibc ($(echo $needed))" $? "also needs: $(echo $others)"
+check $? "readelf -d: NEEDED only glibc ($(echo $needed))" "also needs: $(echo $others)"
 ! readelf -d "$so" | grep -Eq '\((RUNPATH|RPATH)\)'
-check "no RUNPATH/RPATH" $?
+check $? "no RUNPATH/RPATH"
 exports=$(nm -D --defined-only "$so" | awk '{print $3}')
 [[ $exports == sqlite3_parquet_init ]]
-check "the only exported symbol is sqlite3_parquet_init" $? "$(echo $exports | head -c 300)"
+check $? "the only exported symbol is sqlite3_parquet_init" "$(echo $exports | head -c 300)"
 floor=$(bash scripts/glibc_floor.sh "$so")
 grep -q "glibc $floor or later" README.md
-check "README states the glibc floor the binary needs ($floor)" $? "README.md lacks 'glibc $floor or later'"
+check $? "README states the glibc floor the binary needs ($floor)" "README.md lacks 'glibc $floor or later'"
 
 # --- the sql suite with the system libraries hidden --------------------------------------
 if [[ ! -f $build/parquet.so ]]; then
-  check "normal build $build/parquet.so exists (needed to prove the hide)" 1
+  check 1 "normal build $build/parquet.so exists (needed to prove the hide)"
 elif ! command -v unshare >/dev/null || ! unshare -m true 2>/dev/null; then
-  check "unshare -m works (root needed to hide the system libraries)" 1
+  check 1 "unshare -m works (root needed to hide the system libraries)"
 else
   # Every library the normal build loads beyond glibc, by its real path (so every name of it is hidden).
   mapfile -t hide < <(ldd "$build/parquet.so" | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}' |
                       grep -Ev '^(libc|libm|libdl|libpthread|librt)\.so' | awk '{print $2}' | xargs -r realpath | sort -u)
   ((${#hide[@]} >= 8))
-  check "found the normal build's libraries to hide (${#hide[@]}: $(printf '%s ' "${hide[@]##*/}"))" $?
+  check $? "found the normal build's libraries to hide (${#hide[@]}: $(printf '%s ' "${hide[@]##*/}"))"
   unshare -m bash -c '
     runner=$1 build=$2 tmp=$3
     shift 3
@@ -81,9 +81,9 @@ else
     "$runner" --extension dist/parquet --root . sql/*.test >"$tmp/sql.log" 2>&1
     echo $? >"$tmp/sql.rc"
   ' hide "$runner" "$build" "$tmp" "${hide[@]}"
-  check "/dev/null bind-mounted over each of them in a private mount namespace" $?
+  check $? "/dev/null bind-mounted over each of them in a private mount namespace"
   [[ $(cat "$tmp/proof.rc" 2>/dev/null) != 0 ]] && grep -Eq 'file too short|cannot open shared object' "$tmp/proof.log"
-  check "proof of the hide: the normal $build/parquet.so fails to load there" $? "$(tail -n 3 "$tmp/proof.log" 2>/dev/null)"
+  check $? "proof of the hide: the normal $build/parquet.so fails to load there" "$(tail -n 3 "$tmp/proof.log" 2>/dev/null)"
   grep -E 'FAIL|passed, .* failed' "$tmp/sql.log" | tail -n 20
   add_counts "sql suite with the system libraries hidden" "$tmp/sql.log" "$(cat "$tmp/sql.rc" 2>/dev/null || echo 1)"
 fi
@@ -91,7 +91,7 @@ fi
 # --- the Python wheel ----------------------------------------------------------------------
 if /usr/bin/python3 -m venv "$tmp/venv" >"$tmp/venv.log" 2>&1 &&
    "$tmp/venv/bin/pip" install --no-index --disable-pip-version-check -q "${wheels[0]}" >>"$tmp/venv.log" 2>&1; then
-  check "pip install --no-index ${wheels[0]##*/} into a fresh venv" 0
+  check 0 "pip install --no-index ${wheels[0]##*/} into a fresh venv"
   mkdir -p "$tmp/py"
   (cd "$tmp/py" && "$tmp/venv/bin/python" "$OLDPWD/tests/dist/python_test.py" "$OLDPWD/VERSION" "$tmp/py") >"$tmp/python.log" 2>&1
   rc=$?
@@ -105,24 +105,24 @@ if /usr/bin/python3 -m venv "$tmp/venv" >"$tmp/venv.log" 2>&1 &&
 c = sqlite3.connect(":memory:"); sqlite_parquet.load(c)
 c.execute("CREATE VIRTUAL TABLE t USING parquet(%r)" % sys.argv[1]); print(c.execute("SELECT count(*) FROM t").fetchone()[0])' "$tmp/py/orders.parquet" 2>&1)
   [[ -n $rows && $rows == "$expected" ]]
-  check "sqlite-utils query --load-extension \$(loadable_path) reads the file ($rows rows)" $? "got '$rows', python counts '$expected'"
+  check $? "sqlite-utils query --load-extension \$(loadable_path) reads the file ($rows rows)" "got '$rows', python counts '$expected'"
 else
   cat "$tmp/venv.log"
-  check "pip install --no-index ${wheels[0]##*/} into a fresh venv" 1
+  check 1 "pip install --no-index ${wheels[0]##*/} into a fresh venv"
 fi
 
 # --- the npm package -----------------------------------------------------------------------
 if bash scripts/install_node_packages.sh tests/dist/node better-sqlite3 dist >"$tmp/npm.log" 2>&1 &&
    mkdir -p "$tmp/node" && (cd "$tmp/node" && npm init -y >/dev/null &&
    npm install --no-audit --no-fund --loglevel=error "$OLDPWD/$tarball") >>"$tmp/npm.log" 2>&1; then
-  check "npm install ${tarball##*/} into a fresh project" 0
+  check 0 "npm install ${tarball##*/} into a fresh project"
   (cd "$tmp/node" && cp "$OLDPWD/tests/dist/node_test.js" . && NODE_PATH="$OLDPWD/tests/dist/node/node_modules" node node_test.js "$OLDPWD/VERSION" "$tmp/node") >"$tmp/node.log" 2>&1
   rc=$?
   cat "$tmp/node.log"
   add_counts "node_test.js" "$tmp/node.log" $rc
 else
   cat "$tmp/npm.log"
-  check "npm install ${tarball##*/} into a fresh project (and better-sqlite3 in tests/dist/node)" 1
+  check 1 "npm install ${tarball##*/} into a fresh project (and better-sqlite3 in tests/dist/node)"
 fi
 
 echo "$passed passed, $failed failed"
