@@ -70,7 +70,7 @@ test: build
 	@rm -rf $(LOGDIR)
 	@bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release
 	@$(MAKE) --no-print-directory dist || echo "make dist failed: the dist suite reports it"
-	@bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release dist
+	@DIST_BUILD=$(DIST_BUILD) bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release dist
 	@$(MAKE) --no-print-directory build-asan
 	@bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan
 	@$(MAKE) --no-print-directory build-tsan
