@@ -9,6 +9,8 @@
 //   - parquet_copy under failure (RLIMIT_FSIZE, a read-only file system, its directory
 //     removed mid-copy, a query error mid-stream) leaves the target as it was and no
 //     temporary file.
+// hostile_database_test.cc adds what a database file or a directory made by someone else
+// must not be able to do.
 //
 // Usage: runtime_tests --extension build/parquet [doctest options]
 #define DOCTEST_CONFIG_IMPLEMENT
@@ -33,15 +35,17 @@
 #include <thread>
 #include <vector>
 
+#include "tests/runtime/runtime_support.h"
 #include "tests/unit/temp_dir.h"
 
 namespace fs = std::filesystem;
 
+std::string runtime_support::g_extension;
+
 namespace {
 
+using runtime_support::g_extension;
 using test_support::TempDir;
-
-std::string g_extension;
 
 // A connection with the extension loaded.
 class Db {
