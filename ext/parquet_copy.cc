@@ -1170,10 +1170,10 @@ void ParquetCopyFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   try {
     // SQLITE_DIRECTONLY does not cover every schema object in every load order and SQLite
     // version (schema_guard.h): refuse while a table or index of a database file names us.
-    if (const std::string object = FindSchemaObjectMentioning(sqlite3_context_db_handle(ctx), "parquet_copy");
+    if (const std::string object = FindSchemaObjectCalling(sqlite3_context_db_handle(ctx), "parquet_copy");
         !object.empty()) {
       sqlite3_result_error(ctx, ("parquet_copy: refusing to write files while " + object +
-                                 " mentions parquet_copy in its schema (a database file's schema must not be "
+                                 " calls parquet_copy in its schema (a database file's schema must not be "
                                  "able to make the extension write files)").c_str(), -1);
       return;
     }

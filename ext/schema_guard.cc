@@ -47,6 +47,38 @@ std::vector<std::vector<std::string>> Rows(sqlite3* db, const std::string& sql, 
   return rows;
 }
 
+// Whether the first byte at or after `at` that is not white space or inside a comment is
+// '(' (an unterminated comment runs to the end).
+bool OpeningParenthesisFollows(std::string_view sql, size_t at) {
+  while (at < sql.size()) {
+    const char c = sql[at];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r') {
+      ++at;
+    } else if (sql.compare(at, 2, "--") == 0) {
+      const size_t end = sql.find('\n', at);
+      if (end == std::string_view::npos) return false;
+      at = end + 1;
+    } else if (sql.compare(at, 2, "/*") == 0) {
+      const size_t end = sql.find("*/", at + 2);
+      if (end == std::string_view::npos) return false;
+      at = end + 2;
+    } else {
+      return c == '(';
+    }
+  }
+  return false;
+}
+
+char ClosingQuote(char opening) {
+  switch (opening) {
+    case '"': return '"';
+    case '`': return '`';
+    case '\'': return '\'';
+    case '[': return ']';
+    default: return 0;
+  }
+}
+
 }  // namespace
 
 int ReloadSchemas(sqlite3* db) {
@@ -64,27 +96,33 @@ int ReloadSchemas(sqlite3* db) {
   return rc;
 }
 
-bool MentionsIdentifier(std::string_view sql, std::string_view name) {
+bool CallsFunction(std::string_view sql, std::string_view name) {
   if (name.empty() || sql.size() < name.size()) return false;
   for (size_t start = 0; start + name.size() <= sql.size(); ++start) {
-    if (start > 0 && IsIdentifierByte(static_cast<unsigned char>(sql[start - 1]))) continue;
+    const char before = start > 0 ? sql[start - 1] : ' ';
+    if (IsIdentifierByte(static_cast<unsigned char>(before))) continue;
     size_t i = 0;
     while (i < name.size() && LowerAscii(static_cast<unsigned char>(sql[start + i])) == static_cast<unsigned char>(name[i])) ++i;
     if (i < name.size()) continue;
     const size_t end = start + name.size();
-    if (end == sql.size() || !IsIdentifierByte(static_cast<unsigned char>(sql[end]))) return true;
+    // The bare name, or the name quoted on its own ("x", `x`, [x], 'x'): each tried, so that
+    // a quote that ends an earlier token does not hide a bare name after it.
+    if (end < sql.size() && IsIdentifierByte(static_cast<unsigned char>(sql[end]))) continue;
+    if (OpeningParenthesisFollows(sql, end)) return true;
+    const char closing = ClosingQuote(before);
+    if (closing != 0 && end < sql.size() && sql[end] == closing && OpeningParenthesisFollows(sql, end + 1)) return true;
   }
   return false;
 }
 
-std::string FindSchemaObjectMentioning(sqlite3* db, std::string_view name) {
+std::string FindSchemaObjectCalling(sqlite3* db, std::string_view name) {
   for (const std::vector<std::string>& database : Rows(db, "SELECT name FROM pragma_database_list", 1)) {
     // temp holds only what this connection created itself.
     if (database[0] == "temp") continue;
     const std::string sql = "SELECT type, name, sql FROM " + QuoteIdentifier(database[0]) +
                             ".sqlite_master WHERE type IN ('table', 'index')";
     for (const std::vector<std::string>& object : Rows(db, sql, 3)) {
-      if (MentionsIdentifier(object[2], name)) {
+      if (CallsFunction(object[2], name)) {
         return object[0] + " '" + object[1] + "' of database '" + database[0] + "'";
       }
     }

@@ -17,12 +17,13 @@
 //                       columns and indexes calling parquet_copy make the schema fail to
 //                       load, views/triggers/DEFAULT calls are refused as when the
 //                       extension was loaded first);
-//   FindSchemaObjectMentioning
+//   FindSchemaObjectCalling
 //                       at each call of parquet_copy: a table or index of any database but
-//                       temp whose SQL mentions the function's name makes the call fail.
-//                       The text is searched, not parsed: any occurrence of the name as a
+//                       temp whose SQL calls the function makes the call fail. The text is
+//                       searched, not parsed, erring on the side of a call: the name as a
 //                       whole identifier (ASCII case-insensitive, as SQLite compares
-//                       function names), quoted or in a string or comment too, counts.
+//                       function names), bare or quoted, followed by '(' after any white
+//                       space and comments, counts wherever it is (in a string too).
 #pragma once
 
 #include <string>
@@ -37,14 +38,15 @@ namespace sqlite_parquet {
 // SQLite result code.
 int ReloadSchemas(sqlite3* db);
 
-// Whether `sql` contains `name` (lowercase ASCII) as a whole identifier: not preceded or
-// followed by a byte SQLite takes as part of an identifier (letters, digits, '_', '$',
-// bytes >= 0x80), compared ignoring ASCII case.
-bool MentionsIdentifier(std::string_view sql, std::string_view name);
+// Whether `sql` may call the function `name` (lowercase ASCII): `name` compared ignoring
+// ASCII case, not preceded or followed by a byte SQLite takes as part of an identifier
+// (letters, digits, '_', '$', bytes >= 0x80), bare or in quotes of its own ("", ``, [],
+// ''), then '(' after any white space and comments.
+bool CallsFunction(std::string_view sql, std::string_view name);
 
-// "" when no table or index of a database other than temp mentions `name` in its SQL;
-// otherwise a description such as "table 'g' of database 'main'". Throws
+// "" when no table or index of a database other than temp calls `name` in its SQL
+// (CallsFunction); otherwise a description such as "table 'g' of database 'main'". Throws
 // std::runtime_error when a schema cannot be read (callers refuse then too).
-std::string FindSchemaObjectMentioning(sqlite3* db, std::string_view name);
+std::string FindSchemaObjectCalling(sqlite3* db, std::string_view name);
 
 }  // namespace sqlite_parquet
