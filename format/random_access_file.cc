@@ -116,6 +116,16 @@ std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path) {
   return std::make_unique<LocalFile>(fd, static_cast<uint64_t>(st.st_size), path);
 }
 
+std::string ReadSmallFile(const std::string& path, size_t max_bytes) {
+  std::unique_ptr<RandomAccessFile> file = OpenLocalFile(path);
+  if (file->Size() > max_bytes) {
+    throw ParquetError("cannot read " + path + ": larger than " + std::to_string(max_bytes) + " bytes");
+  }
+  std::string text(static_cast<size_t>(file->Size()), '\0');
+  file->ReadAt(0, text.size(), reinterpret_cast<uint8_t*>(text.data()));
+  return text;
+}
+
 std::unique_ptr<RandomAccessFile> OpenMemoryFile(const uint8_t* data, size_t size, std::string name) {
   return std::make_unique<MemoryFile>(data, size, std::move(name));
 }

@@ -40,6 +40,10 @@ class RandomAccessFile {
 // stream. A path holding a NUL byte is refused (PathNulByteError).
 std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path);
 
+// The whole of a small file, opened as OpenLocalFile opens it (regular files only, without
+// blocking). Throws ParquetError when it cannot be read or holds more than max_bytes.
+std::string ReadSmallFile(const std::string& path, size_t max_bytes);
+
 // The error for a path that holds a NUL byte, or "" when it holds none. The system reads a
 // path only up to its first NUL, so "notes.txt\0.parquet" would name "notes.txt": every
 // entry point that takes a path refuses such a path with this message.
