@@ -187,7 +187,7 @@ TEST_CASE("no schema object of a database file makes parquet_copy write a file, 
         fs::create_directory(victim);
         const std::string evil = dir.File("evil.db");
         MakeHostileDatabase(evil, object, victim);
-        INFO(object.kind << "; " << Describe(order) << "; trusted_schema=" << trusted);
+        INFO(std::string(object.kind) << "; " << std::string(Describe(order)) << "; trusted_schema=" << std::string(trusted));
 
         const bool attached = order == LoadOrder::kAttachedAfterLoad || order == LoadOrder::kAttachedAndReadBeforeLoad;
         Connection db(attached ? ":memory:" : evil);
