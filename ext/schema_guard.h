@@ -38,14 +38,8 @@ namespace sqlite_parquet {
 // SQLite result code.
 int ReloadSchemas(sqlite3* db);
 
-// Whether `sql` may call the function `name` (lowercase ASCII): `name` compared ignoring
-// ASCII case, not preceded or followed by a byte SQLite takes as part of an identifier
-// (letters, digits, '_', '$', bytes >= 0x80), bare or in quotes of its own ("", ``, [],
-// ''), then '(' after any white space and comments.
-bool CallsFunction(std::string_view sql, std::string_view name);
-
 // "" when no table or index of a database other than temp calls `name` in its SQL
-// (CallsFunction); otherwise a description such as "table 'g' of database 'main'". Throws
+// (CallsFunction, schema_text.h); otherwise a description such as "table 'g' of database 'main'". Throws
 // std::runtime_error when a schema cannot be read (callers refuse then too).
 std::string FindSchemaObjectCalling(sqlite3* db, std::string_view name);
 
