@@ -3,7 +3,8 @@
 //   - schema objects of a database file (generated columns, expression and partial
 //     indexes, CHECK constraints, DEFAULT clauses, views, triggers) never make parquet_copy
 //     write a file, whichever is read first, the schema or the extension, and with
-//     trusted_schema on or off;
+//     trusted_schema on or off; views and triggers never read a file through a parquet
+//     table or a metadata function;
 //   - a FIFO where a Parquet file is expected (also in a stored `parquet` table of such a
 //     database) fails at once instead of hanging;
 //   - parquet_copy never reopens its temporary file by name (a symlink swapped in cannot
@@ -16,31 +17,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "tests/runtime/runtime_support.h"
+#include "tests/unit/fifo_rescuer.h"
 #include "tests/unit/temp_dir.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+using runtime_support::Quote;
 using test_support::TempDir;
 
-std::string SqlString(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) {
-    out += c;
-    if (c == '\'') out += '\'';
-  }
-  return out + "'";
-}
 
 // A connection to `path` whose extension is loaded only when Load is called.
 class Connection {
@@ -82,7 +75,7 @@ void PlaceholderFunction(sqlite3_context* ctx, int, sqlite3_value**) { sqlite3_r
 
 // The statement each schema object of MakeHostileDatabase holds, writing victim/NAME.
 std::string CopyCall(const std::string& victim, const std::string& name) {
-  return "parquet_copy('SELECT 1 AS a', " + SqlString(victim + "/" + name + ".parquet") + ")";
+  return "parquet_copy('SELECT 1 AS a', " + Quote(victim + "/" + name + ".parquet") + ")";
 }
 
 // One kind of schema object calling parquet_copy: how a database file holds it, and the
@@ -202,10 +195,10 @@ TEST_CASE("no schema object of a database file makes parquet_copy write a file, 
             break;
           case LoadOrder::kAttachedAfterLoad:
             db.Load();
-            db.Exec("ATTACH " + SqlString(evil) + " AS evil");  // may fail: a schema SQLite refuses
+            db.Exec("ATTACH " + Quote(evil) + " AS evil");  // may fail: a schema SQLite refuses
             break;
           case LoadOrder::kAttachedAndReadBeforeLoad:
-            REQUIRE(db.Exec("ATTACH " + SqlString(evil) + " AS evil") == SQLITE_OK);
+            REQUIRE(db.Exec("ATTACH " + Quote(evil) + " AS evil") == SQLITE_OK);
             REQUIRE(db.Exec("SELECT count(*) FROM evil.sqlite_master") == SQLITE_OK);
             db.Load();
             break;
@@ -226,6 +219,40 @@ TEST_CASE("no schema object of a database file makes parquet_copy write a file, 
   }
 }
 
+TEST_CASE("no view or trigger of a database file reads a file through the extension, in any load order") {
+  for (LoadOrder order : {LoadOrder::kSchemaReadFirst, LoadOrder::kExtensionFirst}) {
+    TempDir dir;
+    const std::string data = dir.File("data.parquet");
+    const std::string evil = dir.File("evil.db");
+    {
+      Connection author(evil);
+      author.Load();
+      REQUIRE(author.Exec("SELECT parquet_copy('SELECT 1 AS a', " + Quote(data) + ")") == SQLITE_OK);
+      REQUIRE_MESSAGE(author.Exec("CREATE VIRTUAL TABLE t USING parquet(" + Quote(data) + ");"
+                                  "CREATE VIEW v_table AS SELECT * FROM t;"
+                                  "CREATE VIEW v_schema AS SELECT * FROM parquet_schema(" + Quote(data) + ");"
+                                  "CREATE TABLE src(a);"
+                                  "CREATE TRIGGER tr AFTER INSERT ON src BEGIN "
+                                  "SELECT * FROM parquet_metadata(" + Quote(data) + "); END;") == SQLITE_OK,
+                      author.last_error());
+    }
+    INFO(std::string(Describe(order)));
+    Connection db(evil);
+    if (order == LoadOrder::kSchemaReadFirst) REQUIRE(db.Exec("SELECT count(*) FROM sqlite_master") == SQLITE_OK);
+    db.Load();
+    for (const char* trusted : {"ON", "OFF"}) {
+      REQUIRE(db.Exec(std::string("PRAGMA trusted_schema=") + trusted) == SQLITE_OK);
+      CHECK(db.Exec("SELECT * FROM v_table") != SQLITE_OK);
+      CHECK(db.last_error() == "unsafe use of virtual table \"t\"");
+      CHECK(db.Exec("SELECT * FROM v_schema") != SQLITE_OK);
+      CHECK(db.last_error() == "unsafe use of virtual table \"parquet_schema\"");
+      CHECK(db.Exec("INSERT INTO src VALUES (1)") != SQLITE_OK);
+      CHECK(db.last_error() == "unsafe use of virtual table \"parquet_metadata\"");
+    }
+    CHECK(db.Exec("SELECT * FROM t") == SQLITE_OK);  // directly, as the application asks
+  }
+}
+
 TEST_CASE("parquet_copy runs directly on a connection whose schemas do not mention it") {
   TempDir dir;
   Connection db(dir.File("plain.db"));
@@ -233,34 +260,20 @@ TEST_CASE("parquet_copy runs directly on a connection whose schemas do not menti
                   CopyCall(dir.path(), "view") + ";") == SQLITE_OK);
   db.Load();
   // Identifiers that only contain the name, and a view (SQLite refuses the view's call).
-  CHECK(db.Exec("SELECT parquet_copy('SELECT 1 AS a', " + SqlString(dir.File("direct.parquet")) + ")") == SQLITE_OK);
+  CHECK(db.Exec("SELECT parquet_copy('SELECT 1 AS a', " + Quote(dir.File("direct.parquet")) + ")") == SQLITE_OK);
   CHECK(fs::is_regular_file(dir.File("direct.parquet")));
   CHECK(db.Exec("SELECT * FROM copies") != SQLITE_OK);
   CHECK(db.last_error().find("unsafe use of parquet_copy()") != std::string::npos);
   CHECK(!fs::exists(dir.File("view.parquet")));
 }
 
-// Runs sql and returns its duration in seconds. A statement stuck opening `fifo` (which
-// blocks until a writer appears) is released after 5 s by opening the FIFO for writing,
-// so that a regression fails the time check instead of hanging the suite.
+// Runs sql and returns its duration in seconds (a statement stuck opening `fifo` is
+// released after 5 s: FifoRescuer).
 double TimedOnFifo(Connection& db, const std::string& sql, const std::string& fifo) {
-  std::atomic<bool> done{false};
-  std::thread rescuer([&] {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (!done) {
-      if (std::chrono::steady_clock::now() > deadline) {
-        const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
-        if (fd >= 0) ::close(fd);
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-  });
+  test_support::FifoRescuer rescuer(fifo);
   const auto start = std::chrono::steady_clock::now();
   db.Exec(sql);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  done = true;
-  rescuer.join();
-  return seconds;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 TEST_CASE("a FIFO where a Parquet file is expected fails at once, also in a stored table of a database file") {
@@ -271,9 +284,9 @@ TEST_CASE("a FIFO where a Parquet file is expected fails at once, also in a stor
   SUBCASE("a table and the metadata functions") {
     Connection db(":memory:");
     db.Load();
-    for (const std::string& sql : {"CREATE VIRTUAL TABLE temp.f USING parquet(" + SqlString(fifo) + ")",
-                                  "SELECT * FROM parquet_metadata(" + SqlString(fifo) + ")",
-                                  "SELECT * FROM parquet_schema(" + SqlString(fifo) + ")"}) {
+    for (const std::string& sql : {"CREATE VIRTUAL TABLE temp.f USING parquet(" + Quote(fifo) + ")",
+                                  "SELECT * FROM parquet_metadata(" + Quote(fifo) + ")",
+                                  "SELECT * FROM parquet_schema(" + Quote(fifo) + ")"}) {
       INFO(sql);
       CHECK(TimedOnFifo(db, sql, fifo) < 2.0);
       INFO(db.last_error());
@@ -286,10 +299,10 @@ TEST_CASE("a FIFO where a Parquet file is expected fails at once, also in a stor
     {
       Connection author(evil);
       author.Load();
-      REQUIRE(author.Exec("SELECT parquet_copy('SELECT 1 AS a', " + SqlString(real) + ")") == SQLITE_OK);
-      REQUIRE(author.Exec("CREATE VIRTUAL TABLE f USING parquet(" + SqlString(real) + ")") == SQLITE_OK);
-      REQUIRE(author.Exec("PRAGMA writable_schema=ON; UPDATE sqlite_master SET sql = replace(sql, " + SqlString(real) +
-                          ", " + SqlString(fifo) + ") WHERE name = 'f'") == SQLITE_OK);
+      REQUIRE(author.Exec("SELECT parquet_copy('SELECT 1 AS a', " + Quote(real) + ")") == SQLITE_OK);
+      REQUIRE(author.Exec("CREATE VIRTUAL TABLE f USING parquet(" + Quote(real) + ")") == SQLITE_OK);
+      REQUIRE(author.Exec("PRAGMA writable_schema=ON; UPDATE sqlite_master SET sql = replace(sql, " + Quote(real) +
+                          ", " + Quote(fifo) + ") WHERE name = 'f'") == SQLITE_OK);
     }
     Connection db(evil);
     db.Load();
@@ -327,8 +340,8 @@ TEST_CASE("parquet_copy writes through the descriptor it created its temporary f
                                   nullptr) == SQLITE_OK);
   // The query's rows are computed after the temporary file was created: the swap happens
   // before the writer writes anything.
-  const std::string query = "SELECT swap_in_symlink(" + SqlString(temp) + ", " + SqlString(victim) + ") AS swapped";
-  const int rc = db.Exec("SELECT parquet_copy(" + SqlString(query) + ", " + SqlString(target) + ")");
+  const std::string query = "SELECT swap_in_symlink(" + Quote(temp) + ", " + Quote(victim) + ") AS swapped";
+  const int rc = db.Exec("SELECT parquet_copy(" + Quote(query) + ", " + Quote(target) + ")");
   INFO("rc " << rc << ": " << db.last_error());
   CHECK(ReadWholeFile(victim) == "precious");
   CHECK(rc != SQLITE_OK);
@@ -349,23 +362,23 @@ TEST_CASE("parquet_copy keeps the permission bits of a file it replaces; a new f
   const std::string target = dir.File("private.parquet");
   { std::ofstream(target) << "old"; }
   REQUIRE(::chmod(target.c_str(), 0600) == 0);
-  REQUIRE(db.Exec("SELECT parquet_copy('SELECT 1 AS a', " + SqlString(target) + ")") == SQLITE_OK);
+  REQUIRE(db.Exec("SELECT parquet_copy('SELECT 1 AS a', " + Quote(target) + ")") == SQLITE_OK);
   CHECK(ModeOf(target) == 0600);
   REQUIRE(::chmod(target.c_str(), 0640) == 0);
-  REQUIRE(db.Exec("SELECT parquet_copy('SELECT 2 AS a', " + SqlString(target) + ")") == SQLITE_OK);
+  REQUIRE(db.Exec("SELECT parquet_copy('SELECT 2 AS a', " + Quote(target) + ")") == SQLITE_OK);
   CHECK(ModeOf(target) == 0640);
 
   const mode_t old_umask = ::umask(027);
-  const int rc = db.Exec("SELECT parquet_copy('SELECT 1 AS a', " + SqlString(dir.File("new.parquet")) + ")");
+  const int rc = db.Exec("SELECT parquet_copy('SELECT 1 AS a', " + Quote(dir.File("new.parquet")) + ")");
   ::umask(old_umask);
   REQUIRE(rc == SQLITE_OK);
   CHECK(ModeOf(dir.File("new.parquet")) == 0640);
 
   // A partitioned tree replaced with overwrite=1 keeps the old directory's bits.
   const std::string tree = dir.File("tree");
-  REQUIRE(db.Exec("SELECT parquet_copy('SELECT 1 AS k, 2 AS v', " + SqlString(tree) + ", 'partition_by=k')") == SQLITE_OK);
+  REQUIRE(db.Exec("SELECT parquet_copy('SELECT 1 AS k, 2 AS v', " + Quote(tree) + ", 'partition_by=k')") == SQLITE_OK);
   REQUIRE(::chmod(tree.c_str(), 0700) == 0);
-  REQUIRE(db.Exec("SELECT parquet_copy('SELECT 1 AS k, 3 AS v', " + SqlString(tree) + ", 'partition_by=k')") == SQLITE_OK);
+  REQUIRE(db.Exec("SELECT parquet_copy('SELECT 1 AS k, 3 AS v', " + Quote(tree) + ", 'partition_by=k')") == SQLITE_OK);
   CHECK(ModeOf(tree) == 0700);
 }
 

@@ -45,6 +45,7 @@ std::string runtime_support::g_extension;
 namespace {
 
 using runtime_support::g_extension;
+using runtime_support::Quote;
 using test_support::TempDir;
 
 // A connection with the extension loaded.
@@ -93,15 +94,6 @@ class Db {
   sqlite3* db_ = nullptr;
   std::string last_error_;
 };
-
-std::string Quote(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) {
-    out += c;
-    if (c == '\'') out += '\'';
-  }
-  return out + "'";
-}
 
 // rows rows of (i INTEGER, d REAL, s TEXT) written by parquet_copy, in row groups of 50000.
 void MakeFile(const std::string& path, int rows) {

@@ -2,18 +2,15 @@
 // blocking on a FIFO; paths with NUL bytes refused; ReadSmallFile's size limit.
 #include <doctest/doctest.h>
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <string>
-#include <thread>
 
 #include "format/error.h"
 #include "format/random_access_file.h"
+#include "tests/unit/fifo_rescuer.h"
 #include "tests/unit/temp_dir.h"
 
 using parquet::OpenLocalFile;
@@ -25,29 +22,19 @@ TEST_CASE("random access file: a FIFO or a device is refused at once, a regular 
   TempDir dir;
   const std::string fifo = dir.File("fifo.parquet");
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-  // Without O_NONBLOCK the open would wait for a writer: after 5 s one is provided, so
-  // that a regression fails the time check instead of hanging.
-  std::atomic<bool> done{false};
-  std::thread rescuer([&] {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (!done) {
-      if (std::chrono::steady_clock::now() > deadline) {
-        const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
-        if (fd >= 0) ::close(fd);
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-  });
-  const auto start = std::chrono::steady_clock::now();
+  // Without O_NONBLOCK the open would wait for a writer (the rescuer provides one).
+  double seconds = 0;
   std::string error;
-  try {
-    OpenLocalFile(fifo);
-  } catch (const ParquetError& e) {
-    error = e.what();
+  {
+    test_support::FifoRescuer rescuer(fifo);
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      OpenLocalFile(fifo);
+    } catch (const ParquetError& e) {
+      error = e.what();
+    }
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  done = true;
-  rescuer.join();
   CHECK(seconds < 2.0);
   CHECK(error == "cannot open " + fifo + ": not a regular file");
 
