@@ -344,11 +344,6 @@ void MakeDirectories(const std::string& root, const std::string& relative) {
   }
 }
 
-struct StatementGuard {
-  sqlite3_stmt* stmt = nullptr;
-  ~StatementGuard() { sqlite3_finalize(stmt); }
-};
-
 // How parquet_copy converts the cells of a column once its type is fixed: the kinds with
 // an inline path for their usual storage class, other flat kinds, nested (buffered as
 // SQLite gave them, converted from JSON per batch).

@@ -12,12 +12,6 @@ namespace sqlite_parquet {
 
 namespace {
 
-// Owns a prepared statement.
-struct Statement {
-  sqlite3_stmt* stmt = nullptr;
-  ~Statement() { sqlite3_finalize(stmt); }
-};
-
 std::string ColumnText(sqlite3_stmt* stmt, int column) {
   const unsigned char* text = sqlite3_column_text(stmt, column);
   return text == nullptr ? std::string()
@@ -26,7 +20,7 @@ std::string ColumnText(sqlite3_stmt* stmt, int column) {
 
 // Runs `sql` and returns its rows' first `columns` columns as text; throws on an error.
 std::vector<std::vector<std::string>> Rows(sqlite3* db, const std::string& sql, int columns) {
-  Statement statement;
+  StatementGuard statement;
   if (sqlite3_prepare_v2(db, sql.c_str(), -1, &statement.stmt, nullptr) != SQLITE_OK) {
     throw std::runtime_error("cannot read the schema: " + std::string(sqlite3_errmsg(db)));
   }
@@ -45,7 +39,7 @@ std::vector<std::vector<std::string>> Rows(sqlite3* db, const std::string& sql, 
 int ReloadSchemas(sqlite3* db) {
   int writable = 0;
   {
-    Statement statement;
+    StatementGuard statement;
     int rc = sqlite3_prepare_v2(db, "PRAGMA writable_schema", -1, &statement.stmt, nullptr);
     if (rc != SQLITE_OK) return rc;
     rc = sqlite3_step(statement.stmt);

@@ -243,11 +243,11 @@ TEST_CASE("no view or trigger of a database file reads a file through the extens
     for (const char* trusted : {"ON", "OFF"}) {
       REQUIRE(db.Exec(std::string("PRAGMA trusted_schema=") + trusted) == SQLITE_OK);
       CHECK(db.Exec("SELECT * FROM v_table") != SQLITE_OK);
-      CHECK(db.last_error() == "unsafe use of virtual table \"t\"");
+      CHECK(db.last_error().find("unsafe use of virtual table \"t\"") != std::string::npos);
       CHECK(db.Exec("SELECT * FROM v_schema") != SQLITE_OK);
-      CHECK(db.last_error() == "unsafe use of virtual table \"parquet_schema\"");
+      CHECK(db.last_error().find("unsafe use of virtual table \"parquet_schema\"") != std::string::npos);
       CHECK(db.Exec("INSERT INTO src VALUES (1)") != SQLITE_OK);
-      CHECK(db.last_error() == "unsafe use of virtual table \"parquet_metadata\"");
+      CHECK(db.last_error().find("unsafe use of virtual table \"parquet_metadata\"") != std::string::npos);
     }
     CHECK(db.Exec("SELECT * FROM t") == SQLITE_OK);  // directly, as the application asks
   }
