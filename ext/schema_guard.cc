@@ -52,14 +52,17 @@ int ReloadSchemas(sqlite3* db) {
 }
 
 std::string FindSchemaObjectCalling(sqlite3* db, std::string_view name) {
-  for (const std::vector<std::string>& database : Rows(db, "SELECT name FROM pragma_database_list", 1)) {
+  // The PRAGMA statement, not the table-valued pragma_database_list, which a table of that
+  // name in a database file would shadow.
+  for (const std::vector<std::string>& database : Rows(db, "PRAGMA database_list", 2)) {
+    const std::string& database_name = database[1];  // columns: seq, name, file
     // temp holds only what this connection created itself.
-    if (database[0] == "temp") continue;
-    const std::string sql = "SELECT type, name, sql FROM " + QuoteIdentifier(database[0]) +
+    if (database_name == "temp") continue;
+    const std::string sql = "SELECT type, name, sql FROM " + QuoteIdentifier(database_name) +
                             ".sqlite_master WHERE type IN ('table', 'index')";
     for (const std::vector<std::string>& object : Rows(db, sql, 3)) {
       if (CallsFunction(object[2], name)) {
-        return object[0] + " '" + object[1] + "' of database '" + database[0] + "'";
+        return object[0] + " '" + object[1] + "' of database '" + database_name + "'";
       }
     }
   }
