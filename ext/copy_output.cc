@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "format/random_access_file.h"
+
 namespace sqlite_parquet {
 
 namespace {
@@ -69,8 +71,16 @@ void SyncPath(const std::string& path) {
   if (rc != 0 && saved != EINVAL) throw CopyError("cannot sync '" + path + "': " + ErrnoText(saved));
 }
 
+int CreateExclusiveFile(const std::string& path) {
+  if (std::string error = parquet::PathNulByteError(path); !error.empty()) throw CopyError(error);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0) throw CopyError("cannot create '" + path + "': " + ErrnoText(errno));
+  return fd;
+}
+
 StagedOutput::StagedOutput(const std::string& target, Kind kind, bool overwrite)
     : target_(target), kind_(kind), overwrite_(overwrite) {
+  if (std::string error = parquet::PathNulByteError(target); !error.empty()) throw CopyError(error);
   while (target_.size() > 1 && target_.back() == '/') target_.pop_back();
   const size_t slash = target_.rfind('/');
   if (slash == std::string::npos) {
@@ -104,9 +114,10 @@ StagedOutput::StagedOutput(const std::string& target, Kind kind, bool overwrite)
   for (int attempt = 0; attempt < kMaxTempAttempts; ++attempt) {
     const std::string candidate = prefix + std::to_string(attempt) + ".tmp";
     if (kind_ == Kind::kFile) {
-      const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      // Kept open: the file is only ever used through this descriptor (see the header).
+      const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
       if (fd >= 0) {
-        ::close(fd);
+        temp_fd_ = fd;
         temp_path_ = candidate;
         return;
       }
@@ -122,7 +133,17 @@ StagedOutput::StagedOutput(const std::string& target, Kind kind, bool overwrite)
   throw CopyError("cannot create a temporary file beside '" + target_ + "': too many leftover temporary files");
 }
 
-StagedOutput::~StagedOutput() { Abandon(); }
+StagedOutput::~StagedOutput() {
+  Abandon();
+  if (temp_fd_ >= 0) ::close(temp_fd_);
+}
+
+int StagedOutput::DuplicateTempFile() const {
+  if (temp_fd_ < 0) throw CopyError("the output for '" + target_ + "' has no temporary file");
+  const int fd = ::fcntl(temp_fd_, F_DUPFD_CLOEXEC, 0);
+  if (fd < 0) throw CopyError("cannot write the temporary file of '" + target_ + "': " + ErrnoText(errno));
+  return fd;
+}
 
 void StagedOutput::Abandon() noexcept {
   if (done_ || temp_path_.empty()) return;
@@ -151,7 +172,25 @@ void StagedOutput::Commit() {
 }
 
 void StagedOutput::CommitFile() {
-  SyncPath(temp_path_);
+  if (::fsync(temp_fd_) != 0) throw CopyError("cannot sync '" + temp_path_ + "': " + ErrnoText(errno));
+  struct stat written;
+  struct stat at_name;
+  if (::fstat(temp_fd_, &written) != 0 || ::lstat(temp_path_.c_str(), &at_name) != 0 ||
+      written.st_dev != at_name.st_dev || written.st_ino != at_name.st_ino) {
+    throw CopyError("the temporary file '" + temp_path_ + "' was replaced while writing; '" + target_ +
+                    "' is left as it was");
+  }
+  struct stat replaced;
+  if (::stat(target_.c_str(), &replaced) == 0 && S_ISREG(replaced.st_mode)) {
+    // Replacing a file must not widen who can read it: keep its owner and group where this
+    // process may set them (root; or a group it belongs to), then its permission bits.
+    if (::fchown(temp_fd_, replaced.st_uid, replaced.st_gid) != 0) {
+      [[maybe_unused]] const int ignored = ::fchown(temp_fd_, static_cast<uid_t>(-1), replaced.st_gid);
+    }
+    if (::fchmod(temp_fd_, replaced.st_mode & 0777) != 0) {
+      throw CopyError("cannot set the permissions of '" + temp_path_ + "': " + ErrnoText(errno));
+    }
+  }
   if (overwrite_) {
     if (::rename(temp_path_.c_str(), target_.c_str()) != 0) {
       throw CopyError("cannot move the output to '" + target_ + "': " + ErrnoText(errno));
@@ -194,6 +233,13 @@ void StagedOutput::CommitDirectory() {
   if (!overwrite_) throw CopyError("'" + target_ + "' already exists (overwrite=0)");
   if (!S_ISDIR(info.st_mode)) throw CopyError("'" + target_ + "' exists and is not a directory");
   CheckReplaceableTree(target_, target_);
+  {
+    const int tree = ::open(temp_path_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    const int rc = tree < 0 ? -1 : ::fchmod(tree, info.st_mode & 07777);
+    const int saved = errno;
+    if (tree >= 0) ::close(tree);
+    if (rc != 0) throw CopyError("cannot set the permissions of '" + temp_path_ + "': " + ErrnoText(saved));
+  }
   // Swap old and new in one step; the old tree is then at the temporary name.
   if (::renameat2(AT_FDCWD, temp_path_.c_str(), AT_FDCWD, target_.c_str(), RENAME_EXCHANGE) == 0) {
     std::error_code ignored;

@@ -6,16 +6,25 @@
 // Temporary names: ".<target name>.parquet_copy-<n>.tmp" with the smallest n >= 0 not in
 // use (created with O_EXCL / mkdir, so concurrent copies never share one).
 //
-// A file target: the temporary file is fsynced, then renamed over the target (or, with
-// overwrite off, moved there only if the target still does not exist: renameat2
-// RENAME_NOREPLACE, else link + unlink), then the directory is fsynced.
+// A file target: the temporary file is created with O_EXCL | O_NOFOLLOW and only ever used
+// through that descriptor (the writer gets a duplicate), never reopened by name, so a
+// symlink swapped in at the temporary name cannot redirect the output. At Commit the
+// descriptor is fsynced, given the permission bits (and, where allowed, the owner and
+// group) of the file it replaces, checked to still be the file at the temporary name, and
+// renamed over the target (or, with overwrite off, moved there only if the target still
+// does not exist: renameat2 RENAME_NOREPLACE, else link + unlink); then the directory is
+// fsynced. A new target keeps the mode the umask gives.
+//
+// Paths holding a NUL byte are refused (the system would cut them short).
 //
 // A directory target (partition_by): the temporary directory tree is fsynced and renamed
 // into place. An existing target is replaced only with overwrite on, and only when it holds
 // nothing but what parquet_copy writes (directories named key=value and *.parquet files),
 // so a mistyped path cannot delete unrelated files; it is swapped with the new tree in one
 // step (renameat2 RENAME_EXCHANGE) where the file system supports it, else moved aside and
-// replaced (a short moment without the directory), then deleted.
+// replaced (a short moment without the directory), then deleted. The new tree gets the old
+// directory's permission bits. Files inside the temporary directory are created with
+// CreateExclusiveFile.
 #pragma once
 
 #include <stdexcept>
@@ -42,6 +51,9 @@ class StagedOutput {
 
   const std::string& target() const { return target_; }
   const std::string& temp_path() const { return temp_path_; }
+  // A new descriptor (the caller closes it) of the temporary file (Kind::kFile), open for
+  // writing at offset 0.
+  int DuplicateTempFile() const;
 
   // Makes the temporary output durable and moves it to the target.
   void Commit();
@@ -56,6 +68,7 @@ class StagedOutput {
   std::string directory_;  // the directory holding target and temporary ("." if none given)
   std::string name_;       // the target's last path component
   std::string temp_path_;
+  int temp_fd_ = -1;  // Kind::kFile: the descriptor the temporary file was created with
   Kind kind_;
   bool overwrite_;
   bool done_ = false;
@@ -66,5 +79,9 @@ bool IsPartitionDirectoryName(const std::string& name);
 
 // Fsyncs a file or directory; throws CopyError on failure.
 void SyncPath(const std::string& path);
+
+// Creates `path`, which must not exist (O_EXCL; a symlink there is not followed), and
+// returns its descriptor, open for writing. Throws CopyError.
+int CreateExclusiveFile(const std::string& path);
 
 }  // namespace sqlite_parquet

@@ -1,15 +1,17 @@
 // Parsing of the key options and the key_table lookup (see encryption_options.h).
 #include "ext/encryption_options.h"
 
-#include <fstream>
-#include <iterator>
 #include <vector>
 
 #include "format/error.h"
+#include "format/random_access_file.h"
 
 namespace sqlite_parquet {
 
 namespace {
+
+// parquet-mr's key material file beside a data file holds a few keys' JSON.
+constexpr size_t kMaxKeyMaterialFileBytes = 1 << 20;
 
 std::string_view Trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -225,9 +227,13 @@ std::optional<std::string> KeyFromMaterial(const std::map<std::string, std::stri
     const std::string directory = slash == std::string::npos ? std::string() : file_name.substr(0, slash + 1);
     const std::string base = slash == std::string::npos ? file_name : file_name.substr(slash + 1);
     const std::string companion = directory + "_KEY_MATERIAL_FOR_" + base + ".json";
-    std::ifstream in(companion, std::ios::binary);
-    if (!in) throw parquet::ParquetError("cannot read the key material file '" + companion + "'");
-    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    // A regular file only (no FIFO to hang on), and small: it holds a few keys' JSON.
+    std::string text;
+    try {
+      text = parquet::ReadSmallFile(companion, kMaxKeyMaterialFileBytes);
+    } catch (const parquet::ParquetError&) {
+      throw parquet::ParquetError("cannot read the key material file '" + companion + "'");
+    }
     std::map<std::string, std::string> references;
     if (!ParseFlatJsonObject(text, &references)) throw parquet::ParquetError("'" + companion + "' is not a JSON object");
     auto entry = references.find(reference->second);

@@ -1,6 +1,6 @@
 // Entry point of the loadable extension: `.load ./build/parquet` (or
 // sqlite3_load_extension) calls sqlite3_parquet_init, which registers the `parquet`
-// virtual-table module.
+// virtual-table module and the functions, then has SQLite re-read the connection's schemas.
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT1
 
@@ -10,6 +10,7 @@ SQLITE_EXTENSION_INIT1
 #include "ext/parquet_copy.h"
 #include "ext/parquet_vtab.h"
 #include "ext/scan_stats.h"
+#include "ext/schema_guard.h"
 #include "ext/version_function.h"
 
 extern "C" __attribute__((visibility("default"))) int sqlite3_parquet_init(sqlite3* db, char** error_message,
@@ -23,6 +24,10 @@ extern "C" __attribute__((visibility("default"))) int sqlite3_parquet_init(sqlit
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterParquetCopy(db);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterScanStatsFunction(db);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterVersionFunction(db);
+  // A schema read before this load was resolved without our functions and their
+  // SQLITE_DIRECTONLY flags: have SQLite read it again (schema_guard.h). A failure here
+  // (the next statement reports a schema that cannot load) leaves parquet_copy's own check.
+  if (rc == SQLITE_OK) sqlite_parquet::ReloadSchemas(db);
   if (rc != SQLITE_OK && error_message != nullptr) {
     *error_message = sqlite3_mprintf("cannot register the parquet module: %s", sqlite3_errstr(rc));
   }

@@ -13,6 +13,8 @@
 #include <tuple>
 #include <utility>
 
+#include "format/random_access_file.h"
+
 namespace sqlite_parquet {
 
 namespace {
@@ -278,6 +280,7 @@ bool MatchGlobSegment(std::string_view pattern, std::string_view name) {
 
 std::vector<std::string> ExpandFilePath(const std::string& path) {
   if (path.empty()) throw FileListError("empty path");
+  if (std::string error = parquet::PathNulByteError(path); !error.empty()) throw FileListError(error);
   struct stat st;
   const EntryKind kind = KindOf(path, &st);
   if (kind == EntryKind::kFile) return {path};

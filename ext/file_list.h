@@ -44,6 +44,7 @@ class FileListError : public std::runtime_error {
 //                                                expansion needs and cannot list
 //   "cannot access 'p': Permission denied"      a path that cannot be looked at
 //   "empty path"
+//   "path 'a\0b' contains a NUL byte"            (parquet::PathNulByteError)
 std::vector<std::string> ExpandFilePath(const std::string& path);
 
 // Whether `path` contains an unescaped *, ? or [ (and so is a glob).

@@ -920,7 +920,8 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char*, int argc, sqlite
       SetVtabError(base->pVtab, std::string(spec->name) + ": the path is NULL");
       return SQLITE_ERROR;
     }
-    cursor->path = reinterpret_cast<const char*>(text);
+    // All of its bytes: a NUL inside is refused by ExpandFilePath, not silently cut there.
+    cursor->path.assign(reinterpret_cast<const char*>(text), static_cast<size_t>(sqlite3_value_bytes(argv[0])));
     std::vector<std::string> arguments;
     for (int i = 1; i < argc; i++) {
       const unsigned char* option = sqlite3_value_text(argv[i]);

@@ -117,6 +117,7 @@
 #include "ext/copy_writer_thread.h"
 #include "ext/encryption_options.h"
 #include "ext/options.h"
+#include "ext/schema_guard.h"
 #include "format/compression.h"
 #include "format/error.h"
 #include "format/file_writer.h"
@@ -342,11 +343,6 @@ void MakeDirectories(const std::string& root, const std::string& relative) {
     start = end + 1;
   }
 }
-
-struct StatementGuard {
-  sqlite3_stmt* stmt = nullptr;
-  ~StatementGuard() { sqlite3_finalize(stmt); }
-};
 
 // How parquet_copy converts the cells of a column once its type is fixed: the kinds with
 // an inline path for their usual storage class, other flat kinds, nested (buffered as
@@ -914,15 +910,20 @@ class Copier {
   parquet::ParquetFileWriter& WriterFor(Partition& partition) {
     partition.last_used = ++use_clock_;
     if (partition.writer) return *partition.writer;
+    // Files are created exclusively and written through that descriptor, never reopened
+    // by name (copy_output.h).
     std::string file;
+    int fd = -1;
     if (partitioned()) {
       if (open_writers_ >= kMaxOpenPartitionFiles) CloseLeastRecentlyUsed();
       MakeDirectories(staged_->temp_path(), partition.directory);
       file = staged_->temp_path() + "/" + partition.directory + "/part-" + std::to_string(partition.next_file++) + ".parquet";
+      fd = CreateExclusiveFile(file);
     } else {
       file = staged_->temp_path();
+      fd = staged_->DuplicateTempFile();
     }
-    partition.writer = std::make_unique<parquet::ParquetFileWriter>(file, schema_, settings_.writer);
+    partition.writer = std::make_unique<parquet::ParquetFileWriter>(fd, file, schema_, settings_.writer);
     ++open_writers_;
     return *partition.writer;
   }
@@ -1169,6 +1170,15 @@ void CopyRowsFinal(sqlite3_context* ctx) { sqlite3_result_null(ctx); }
 
 void ParquetCopyFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   try {
+    // SQLITE_DIRECTONLY does not cover every schema object in every load order and SQLite
+    // version (schema_guard.h): refuse while a table or index of a database file names us.
+    if (const std::string object = FindSchemaObjectCalling(sqlite3_context_db_handle(ctx), "parquet_copy");
+        !object.empty()) {
+      sqlite3_result_error(ctx, ("parquet_copy: refusing to write files while " + object +
+                                 " calls parquet_copy in its schema (a database file's schema must not be "
+                                 "able to make the extension write files)").c_str(), -1);
+      return;
+    }
     if (argc < 2) {
       sqlite3_result_error(ctx, "parquet_copy: expected a query, a path and options: parquet_copy('SELECT ...', 'out.parquet', 'key=value', ...)", -1);
       return;

@@ -90,7 +90,11 @@
 // materialization). What the scan did is kept for parquet_scan_stats (scan_stats.h).
 //
 // The module is registered with SQLITE_VTAB_DIRECTONLY, so views and triggers of a
-// database someone else made cannot make it read files.
+// database someone else made cannot make it read files. SQLite connects a table before it
+// can check that (and for PRAGMA table_info and the like), so connecting does only what
+// the column list needs: list the files and read the first footer (every footer with
+// union_by_name); only regular files are opened, without blocking (OpenLocalFile). Row-group
+// order statistics wait for the first planning.
 #include "ext/parquet_vtab.h"
 
 #include <sys/stat.h>
@@ -191,6 +195,7 @@ struct ParquetTable {
   int order_candidate_column = -1;
   enum class OrderCheck : uint8_t { kUnchecked, kAscending, kNotAscending };
   OrderCheck order_check = OrderCheck::kUnchecked;
+  bool order_statistics_read = false;  // FindOrderedColumns ran (ReadOrderStatistics)
   int64_t estimated_rows = 0;
   // Column numbers: [0, file_columns) file columns, then hive keys, then the hidden two.
   int hive_column() const { return static_cast<int>(file_columns.size()); }
@@ -642,7 +647,8 @@ std::vector<std::string> ListFiles(const std::string& path) {
   }
 }
 
-// xCreate and xConnect: list the files, read the schema, declare the table.
+// xCreate and xConnect: list the files, read the schema, declare the table (nothing more:
+// see the top of this file).
 int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out) {
   *out = nullptr;
   std::unique_ptr<ParquetTable> table;
@@ -735,13 +741,6 @@ int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab*
     table->pushdown[static_cast<size_t>(table->filename_column())] = ColumnPushdown{true, ValueClass::kText, true, false};
     table->pushdown[static_cast<size_t>(table->file_row_number_column())] =
         ColumnPushdown{true, ValueClass::kNumeric, true, false};
-    try {
-      // Only an aid to planning: a file whose statistics cannot be read is simply not
-      // known to be ordered (a scan reports real errors).
-      auto first = parquet::ParquetFileReader::Open(table->files[0]);
-      FindOrderedColumns(table.get(), *first, table->files.size() == 1);
-    } catch (const parquet::ParquetError&) {
-    }
   } catch (const std::bad_alloc&) {
     return SQLITE_NOMEM;
   } catch (const std::exception& e) {
@@ -831,8 +830,24 @@ bool AcceptConstraint(const ParquetTable& table, sqlite3_index_info* info, int i
   return true;
 }
 
+// The row-group order of the first file's columns, read at the first planning rather than
+// at connect: a table stored in a database file is connected by PRAGMA table_info, `.schema`
+// and uses through views (before SQLite refuses those), which need only its columns.
+void ReadOrderStatistics(ParquetTable* table) {
+  if (table->order_statistics_read) return;
+  table->order_statistics_read = true;
+  try {
+    // Only an aid to planning: a file whose statistics cannot be read is simply not known
+    // to be ordered (a scan reports real errors).
+    auto first = parquet::ParquetFileReader::Open(table->files[0]);
+    FindOrderedColumns(table, *first, table->files.size() == 1);
+  } catch (const std::exception&) {  // also bad_alloc: xBestIndex must not throw
+  }
+}
+
 int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);
+  ReadOrderStatistics(table);
   const double rows = static_cast<double>(std::max<int64_t>(table->estimated_rows, 1));
   std::vector<PlanTerm> terms;
   int limit_index = -1, offset_index = -1;

@@ -1921,7 +1921,20 @@ std::unique_ptr<ColumnChunkWriter> MakeTypedWriter(const ColumnDescriptor& colum
 
 ParquetFileWriter::ParquetFileWriter(const std::string& path, std::vector<SchemaElement> schema,
                                      WriterOptions options)
-    : path_(path), schema_(Schema::FromElements(schema)), options_(std::move(options)) {
+    : ParquetFileWriter(-1, path, std::move(schema), std::move(options)) {}
+
+ParquetFileWriter::ParquetFileWriter(int fd, const std::string& path, std::vector<SchemaElement> schema,
+                                     WriterOptions options)
+    : path_(path) {
+  // Owns `fd` from here on: closed if anything below throws.
+  struct AdoptedFile {
+    int fd;
+    ~AdoptedFile() {
+      if (fd >= 0) ::close(fd);
+    }
+  } adopted{fd};
+  schema_ = Schema::FromElements(schema);
+  options_ = std::move(options);
   if (schema_.num_columns() == 0) throw ParquetError("schema '" + schema[0].name + "' has no columns");
   if (options_.data_page_version != 1 && options_.data_page_version != 2) {
     throw ParquetError("data page version " + std::to_string(options_.data_page_version) +
@@ -1979,8 +1992,13 @@ ParquetFileWriter::ParquetFileWriter(const std::string& path, std::vector<Schema
     spill_ = std::make_unique<PageSpill>(path_, options_.buffered_pages_limit);
   }
 
-  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd_ < 0) throw ParquetError("cannot create '" + path_ + "': " + std::strerror(errno));
+  if (adopted.fd >= 0) {
+    fd_ = adopted.fd;
+    adopted.fd = -1;
+  } else {
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd_ < 0) throw ParquetError("cannot create '" + path_ + "': " + std::strerror(errno));
+  }
   try {
     const bool encrypted_footer = options_.encryption != nullptr && !options_.encryption->plaintext_footer;
     WriteBytes(encrypted_footer ? kEncryptedMagic : kMagic, sizeof(kMagic));

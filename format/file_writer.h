@@ -151,6 +151,11 @@ class ParquetFileWriter {
   // a malformed schema, invalid options or a file that cannot be created.
   ParquetFileWriter(const std::string& path, std::vector<SchemaElement> schema,
                     WriterOptions options = {});
+  // Writes to `fd`, an empty file open for writing that the writer takes over (and closes,
+  // also when the constructor throws); `path` names it in messages, and the spill file goes
+  // beside it. The file is never opened by name. fd < 0: as the constructor above.
+  ParquetFileWriter(int fd, const std::string& path, std::vector<SchemaElement> schema,
+                    WriterOptions options = {});
   ~ParquetFileWriter();
   ParquetFileWriter(const ParquetFileWriter&) = delete;
   ParquetFileWriter& operator=(const ParquetFileWriter&) = delete;

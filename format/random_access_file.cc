@@ -82,8 +82,16 @@ class MemoryFile final : public RandomAccessFile {
 
 }  // namespace
 
+std::string PathNulByteError(const std::string& path) {
+  if (path.find('\0') == std::string::npos) return "";
+  std::string shown;
+  for (char c : path) shown += c == '\0' ? std::string("\\0") : std::string(1, c);
+  return "path '" + shown + "' contains a NUL byte";
+}
+
 std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (std::string error = PathNulByteError(path); !error.empty()) throw ParquetError(error);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) throw ParquetError("cannot open " + path + ": " + std::strerror(errno));
   struct stat st;
   if (::fstat(fd, &st) != 0) {
@@ -95,7 +103,27 @@ std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path) {
     ::close(fd);
     throw ParquetError("cannot open " + path + ": it is a directory");
   }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw ParquetError("cannot open " + path + ": not a regular file");
+  }
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+    int err = errno;
+    ::close(fd);
+    throw ParquetError("cannot open " + path + ": " + std::strerror(err));
+  }
   return std::make_unique<LocalFile>(fd, static_cast<uint64_t>(st.st_size), path);
+}
+
+std::string ReadSmallFile(const std::string& path, size_t max_bytes) {
+  std::unique_ptr<RandomAccessFile> file = OpenLocalFile(path);
+  if (file->Size() > max_bytes) {
+    throw ParquetError("cannot read " + path + ": larger than " + std::to_string(max_bytes) + " bytes");
+  }
+  std::string text(static_cast<size_t>(file->Size()), '\0');
+  file->ReadAt(0, text.size(), reinterpret_cast<uint8_t*>(text.data()));
+  return text;
 }
 
 std::unique_ptr<RandomAccessFile> OpenMemoryFile(const uint8_t* data, size_t size, std::string name) {

@@ -34,8 +34,20 @@ class RandomAccessFile {
 };
 
 // Opens a local file for reading with pread; throws ParquetError naming the path and the
-// system error when it cannot be opened.
+// system error when it cannot be opened. Only regular files are accepted: the file is
+// opened without blocking (O_NONBLOCK, cleared afterwards) and checked on its descriptor,
+// so a FIFO, a device or a socket is an error at once rather than a hang or an endless
+// stream. A path holding a NUL byte is refused (PathNulByteError).
 std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path);
+
+// The whole of a small file, opened as OpenLocalFile opens it (regular files only, without
+// blocking). Throws ParquetError when it cannot be read or holds more than max_bytes.
+std::string ReadSmallFile(const std::string& path, size_t max_bytes);
+
+// The error for a path that holds a NUL byte, or "" when it holds none. The system reads a
+// path only up to its first NUL, so "notes.txt\0.parquet" would name "notes.txt": every
+// entry point that takes a path refuses such a path with this message.
+std::string PathNulByteError(const std::string& path);
 
 // A file held in memory (tests, fuzzing). The bytes are copied.
 std::unique_ptr<RandomAccessFile> OpenMemoryFile(const uint8_t* data, size_t size,

@@ -35,6 +35,8 @@
 //    row_group_size, kv_metadata and field_ids are in the footer as given.
 //  - WHERE col op ? on the parquet table (statistics, page index and bloom filters of
 //    these options at work) counts the rows a native copy of it counts.
+//  - The input's bytes, read as a schema object's SQL, go through the scan of
+//    parquet_copy's schema guard (ext/schema_text.h).
 // Any violation aborts with a description on stderr.
 #include <sqlite3.h>
 #include <unistd.h>
@@ -53,6 +55,7 @@
 #include <string>
 #include <vector>
 
+#include "ext/schema_text.h"
 #include "format/logical_values.h"
 #include "tests/fuzz/fuzz_common.h"
 
@@ -1253,12 +1256,25 @@ void RunInput(ByteSource& in) {
 
 }  // namespace
 
+// parquet_copy's guard scans the schema SQL of database files made by anyone
+// (schema_text.h): the input's bytes as such a text. A call found must at least hold the
+// name (in any ASCII case) and a '('.
+void CheckSchemaTextScan(std::string_view text) {
+  if (!sqlite_parquet::CallsFunction(text, "parquet_copy")) return;
+  std::string lower(text);
+  for (char& c : lower) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  if (lower.find("parquet_copy") == std::string::npos || lower.find('(') == std::string::npos) {
+    Fail("CallsFunction found a call of parquet_copy in text without its name or a '('");
+  }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const bool registered = [] {
     sqlite3_auto_extension(reinterpret_cast<void (*)(void)>(sqlite3_parquet_init));
     return true;
   }();
   (void)registered;
+  CheckSchemaTextScan(std::string_view(reinterpret_cast<const char*>(data), size));
   ByteSource in(data, size);
   RunInput(in);
   std::error_code ignored;

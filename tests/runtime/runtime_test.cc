@@ -11,6 +11,8 @@
 //     temporary file;
 //   - every function and module the extension registers has a statement in sql/*.test;
 //   - a stored table's relative path is resolved at each opening.
+// hostile_database_test.cc adds what a database file or a directory made by someone else
+// must not be able to do.
 //
 // Usage: runtime_tests --extension build/parquet [doctest options]
 #define DOCTEST_CONFIG_IMPLEMENT
@@ -35,15 +37,18 @@
 #include <thread>
 #include <vector>
 
+#include "tests/runtime/runtime_support.h"
 #include "tests/unit/temp_dir.h"
 
 namespace fs = std::filesystem;
 
+std::string runtime_support::g_extension;
+
 namespace {
 
+using runtime_support::g_extension;
+using runtime_support::Quote;
 using test_support::TempDir;
-
-std::string g_extension;
 
 // A connection with the extension loaded.
 class Db {
@@ -91,15 +96,6 @@ class Db {
   sqlite3* db_ = nullptr;
   std::string last_error_;
 };
-
-std::string Quote(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) {
-    out += c;
-    if (c == '\'') out += '\'';
-  }
-  return out + "'";
-}
 
 // rows rows of (i INTEGER, d REAL, s TEXT) written by parquet_copy, in row groups of 50000.
 void MakeFile(const std::string& path, int rows) {

@@ -92,6 +92,68 @@ TEST_CASE("copy output: a file is staged beside the target and moved into place"
   CHECK(ReadFile(dir.File(".out.parquet.parquet_copy-0.tmp")) == "stale");
 }
 
+TEST_CASE("copy output: the temporary file is written only through the descriptor that created it") {
+  TempDir dir;
+  const std::string target = dir.File("out.parquet");
+  const std::string victim = dir.File("victim.txt");
+  WriteFile(victim, "precious");
+  StagedOutput staged(target, StagedOutput::Kind::kFile, true);
+  const int fd = staged.DuplicateTempFile();
+  // Someone who can write the directory swaps a symlink in at the temporary name.
+  REQUIRE(::unlink(staged.temp_path().c_str()) == 0);
+  REQUIRE(::symlink(victim.c_str(), staged.temp_path().c_str()) == 0);
+  REQUIRE(::write(fd, "output", 6) == 6);
+  ::close(fd);
+  CHECK_THROWS_WITH_AS(staged.Commit(),
+                       ("the temporary file '" + staged.temp_path() + "' was replaced while writing; '" + target +
+                        "' is left as it was").c_str(),
+                       CopyError);
+  CHECK(ReadFile(victim) == "precious");
+  CHECK(!std::filesystem::exists(std::filesystem::symlink_status(target)));
+
+  // Files inside a temporary tree are created the same way: never through a symlink, never
+  // over an existing file.
+  REQUIRE(::symlink(victim.c_str(), dir.File("link.parquet").c_str()) == 0);
+  CHECK_THROWS_AS(CreateExclusiveFile(dir.File("link.parquet")), CopyError);
+  CHECK_THROWS_AS(CreateExclusiveFile(victim), CopyError);
+  CHECK(ReadFile(victim) == "precious");
+}
+
+TEST_CASE("copy output: a replaced file keeps its permission bits, a new one gets the umask's") {
+  TempDir dir;
+  const std::string target = dir.File("out.parquet");
+  WriteFile(target, "old");
+  REQUIRE(::chmod(target.c_str(), 0600) == 0);
+  {
+    StagedOutput staged(target, StagedOutput::Kind::kFile, true);
+    WriteFile(staged.temp_path(), "new");
+    staged.Commit();
+  }
+  struct stat info;
+  REQUIRE(::stat(target.c_str(), &info) == 0);
+  CHECK((info.st_mode & 07777) == 0600);
+  CHECK(ReadFile(target) == "new");
+
+  const mode_t old_umask = ::umask(022);
+  {
+    StagedOutput staged(dir.File("fresh.parquet"), StagedOutput::Kind::kFile, true);
+    staged.Commit();
+  }
+  ::umask(old_umask);
+  REQUIRE(::stat(dir.File("fresh.parquet").c_str(), &info) == 0);
+  CHECK((info.st_mode & 07777) == 0644);
+}
+
+TEST_CASE("copy output: a path with a NUL byte is refused") {
+  TempDir dir;
+  const std::string target = dir.File("notes.txt") + std::string(1, '\0') + ".parquet";
+  CHECK_THROWS_WITH_AS(StagedOutput(target, StagedOutput::Kind::kFile, true),
+                       ("path '" + dir.File("notes.txt") + "\\0.parquet' contains a NUL byte").c_str(), CopyError);
+  CHECK_THROWS_AS(StagedOutput(target, StagedOutput::Kind::kDirectory, true), CopyError);
+  CHECK_THROWS_AS(CreateExclusiveFile(target), CopyError);
+  CHECK(List(dir.path()).empty());
+}
+
 TEST_CASE("copy output: without Commit nothing changes") {
   TempDir dir;
   const std::string target = dir.File("out.parquet");

@@ -195,6 +195,9 @@ TEST_CASE("file list: errors") {
   CHECK(ErrorOf(t.root() + "/nowhere/*/x") == "no files match '" + t.root() + "/nowhere/*/x'");
   CHECK(ErrorOf(t.root() + "/empty") == "no parquet files in directory '" + t.root() + "/empty'");
   CHECK(ErrorOf(t.root() + "/data/a.txt/x") == "cannot open '" + t.root() + "/data/a.txt/x': Not a directory");
+  // A NUL byte would cut the path short at the system call: data/a.txt would be listed.
+  CHECK(ErrorOf(t.root() + "/data/a.txt" + std::string(1, '\0') + ".parquet") ==
+        "path '" + t.root() + "/data/a.txt\\0.parquet' contains a NUL byte");
 
   // A directory the expansion must list but cannot read. Root reads everything, so as
   // root the expansion runs in a child process that has given up its privileges.
