@@ -125,6 +125,7 @@ StagedOutput::StagedOutput(const std::string& target, Kind kind, bool overwrite)
       temp_path_ = candidate;
       return;
     }
+    if (errno == ENOENT) throw CopyError("cannot write to '" + target_ + "': directory '" + directory_ + "' does not exist");
     if (errno != EEXIST) {
       throw CopyError("cannot create a temporary " + std::string(kind_ == Kind::kFile ? "file" : "directory") +
                       " beside '" + target_ + "': " + ErrnoText(errno));

@@ -92,26 +92,26 @@ std::string PathNulByteError(const std::string& path) {
 std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path) {
   if (std::string error = PathNulByteError(path); !error.empty()) throw ParquetError(error);
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) throw ParquetError("cannot open " + path + ": " + std::strerror(errno));
+  if (fd < 0) throw ParquetError("cannot open '" + path + "': " + std::strerror(errno));
   struct stat st;
   if (::fstat(fd, &st) != 0) {
     int err = errno;
     ::close(fd);
-    throw ParquetError("cannot stat " + path + ": " + std::strerror(err));
+    throw ParquetError("cannot stat '" + path + "': " + std::strerror(err));
   }
   if (S_ISDIR(st.st_mode)) {
     ::close(fd);
-    throw ParquetError("cannot open " + path + ": it is a directory");
+    throw ParquetError("cannot open '" + path + "': it is a directory");
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    throw ParquetError("cannot open " + path + ": not a regular file");
+    throw ParquetError("cannot open '" + path + "': not a regular file");
   }
   const int flags = ::fcntl(fd, F_GETFL);
   if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
     int err = errno;
     ::close(fd);
-    throw ParquetError("cannot open " + path + ": " + std::strerror(err));
+    throw ParquetError("cannot open '" + path + "': " + std::strerror(err));
   }
   return std::make_unique<LocalFile>(fd, static_cast<uint64_t>(st.st_size), path);
 }

@@ -198,7 +198,7 @@ TEST_CASE("copy output: bad targets") {
   CHECK_THROWS_WITH_AS(StagedOutput(dir.File("file/inner"), StagedOutput::Kind::kFile, true),
                        ("cannot write to '" + dir.File("file/inner") + "': Not a directory").c_str(), CopyError);
   CHECK_THROWS_WITH_AS(StagedOutput(dir.File("missing/inner"), StagedOutput::Kind::kFile, true),
-                       ("cannot create a temporary file beside '" + dir.File("missing/inner") + "': No such file or directory").c_str(),
+                       ("cannot write to '" + dir.File("missing/inner") + "': directory '" + dir.File("missing") + "' does not exist").c_str(),
                        CopyError);
   CHECK_THROWS_WITH_AS(StagedOutput("..", StagedOutput::Kind::kFile, true), "cannot write to '..': it does not name a file",
                        CopyError);

@@ -36,10 +36,10 @@ TEST_CASE("random access file: a FIFO or a device is refused at once, a regular 
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   CHECK(seconds < 2.0);
-  CHECK(error == "cannot open " + fifo + ": not a regular file");
+  CHECK(error == "cannot open '" + fifo + "': not a regular file");
 
-  CHECK_THROWS_WITH_AS(OpenLocalFile("/dev/null"), "cannot open /dev/null: not a regular file", ParquetError);
-  CHECK_THROWS_WITH_AS(OpenLocalFile(dir.path()), ("cannot open " + dir.path() + ": it is a directory").c_str(),
+  CHECK_THROWS_WITH_AS(OpenLocalFile("/dev/null"), "cannot open '/dev/null': not a regular file", ParquetError);
+  CHECK_THROWS_WITH_AS(OpenLocalFile(dir.path()), ("cannot open '" + dir.path() + "': it is a directory").c_str(),
                        ParquetError);
 
   const std::string regular = dir.File("data.bin");
