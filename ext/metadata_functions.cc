@@ -921,7 +921,7 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char*, int argc, sqlite
       return SQLITE_ERROR;
     }
     cursor->path = reinterpret_cast<const char*>(text);
-    std::vector<std::string> arguments;
+    std::vector<parquet::SecretString> arguments;  // options may hold keys: wiped when freed
     for (int i = 1; i < argc; i++) {
       const unsigned char* option = sqlite3_value_text(argv[i]);
       if (option != nullptr) arguments.emplace_back(reinterpret_cast<const char*>(option));
