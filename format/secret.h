@@ -48,6 +48,8 @@ class SecretString : public std::basic_string<char, std::char_traits<char>, Wipi
   using Base::Base;
   SecretString() = default;
   SecretString(std::string_view text) : Base(text.data(), text.size()) {}  // NOLINT: implicit on purpose
+  SecretString(const std::string& text) : Base(text.data(), text.size()) {}  // NOLINT: implicit on purpose
+  SecretString(const char* text) : Base(text) {}                             // NOLINT: implicit on purpose
   SecretString(const SecretString&) = default;
   SecretString(SecretString&&) noexcept = default;
   SecretString& operator=(const SecretString&) = default;
@@ -56,6 +58,8 @@ class SecretString : public std::basic_string<char, std::char_traits<char>, Wipi
     assign(text.data(), text.size());
     return *this;
   }
+  SecretString& operator=(const char* text) { return *this = std::string_view(text); }
+  SecretString& operator=(const std::string& text) { return *this = std::string_view(text); }
   // The inline buffer of a short string is not freed through the allocator: wipe it here
   // (a heap buffer is wiped again by the allocator, which is harmless).
   ~SecretString() { WipeMemory(data(), capacity()); }

@@ -46,7 +46,7 @@ std::string ToHex(const uint8_t* data, size_t size) {
   }
   return out;
 }
-std::string ToHex(const std::string& s) { return ToHex(reinterpret_cast<const uint8_t*>(s.data()), s.size()); }
+std::string ToHex(std::string_view s) { return ToHex(reinterpret_cast<const uint8_t*>(s.data()), s.size()); }
 
 using test_support::TempDir;
 
@@ -174,7 +174,8 @@ TEST_CASE("encryption: module framing and the CTR / GCM choice per algorithm") {
 }
 
 TEST_CASE("encryption: key text is hex:, base64: or raw bytes of an AES length") {
-  std::string key, error;
+  SecretString key;
+  std::string error;
   CHECK(ParseKeyText("0123456789012345", &key, &error));
   CHECK(key == "0123456789012345");
   CHECK(ParseKeyText("hex:000102030405060708090a0b0c0d0e0f", &key, &error));
@@ -358,7 +359,7 @@ TEST_CASE("encryption: key_retriever finds keys by the key_metadata the writer s
   WriteTestFile(path, options);
   FileDecryptionProperties keys;
   std::vector<std::string> asked;
-  keys.key_retriever = [&asked](const std::string& metadata, const std::string&) -> std::optional<std::string> {
+  keys.key_retriever = [&asked](const std::string& metadata, const std::string&) -> std::optional<SecretString> {
     asked.push_back(metadata);
     if (metadata == "footer-key-id") return kFooterKey;
     if (metadata == "name-key-id") return kNameKey;
