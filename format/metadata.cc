@@ -31,9 +31,9 @@ using Writer = ThriftCompactWriter;
 // demand gigabytes. A real ColumnChunk takes 19 bytes or more (ColumnMetaData's required
 // fields), so real footers stay well within 64 bytes of structs per input byte.
 //
-// Columns: once FileMetaData.schema has been read, a row group's column list must announce
-// exactly the schema's number of leaf columns; the list header is refused before any
-// element is read.
+// Columns: once FileMetaData.schema has been read, a row group's column list may announce
+// at most the schema's number of leaf columns; a longer one is refused at its header, before
+// any element is read. (Fewer is refused by ParquetFileReader, which sees the whole footer.)
 class Reader : public ThriftCompactReader {
  public:
   static constexpr size_t kBudgetBase = size_t{16} << 20;
@@ -552,7 +552,7 @@ template <class T> void ReadList(Reader& reader, std::vector<T>& list) {
                        " elements where " + ToString(expected) + " elements were expected");
   }
   if constexpr (std::is_same_v<T, ColumnChunk>) {
-    if (reader.schema_columns.has_value() && header.size != *reader.schema_columns) {
+    if (reader.schema_columns.has_value() && header.size > *reader.schema_columns) {
       throw ParquetError("row group lists " + std::to_string(header.size) + " column chunks, the schema has " +
                          std::to_string(*reader.schema_columns) + " columns");
     }
