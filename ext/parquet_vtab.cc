@@ -19,7 +19,7 @@
 //   timestamp_as=text|unixepoch|unixepoch_ms|unixepoch_us|julianday
 //                          how DATE, TIMESTAMP and INT96 columns are presented (default text)
 //   verify_crc=0|1         check page CRCs where the writer stored them (default 1)
-//   max_memory=BYTES       page buffers one scan may hold across its columns (default 1 GiB)
+//   max_memory=BYTES       page buffers one scan may hold across its columns (default 2 GiB)
 //   union_by_name=0|1      combine files whose columns differ, by column name (default 0)
 //   hive_partitioning=0|1  key=value directories as columns (default: on when the first
 //                          file's path has a key=value directory)
@@ -135,9 +135,11 @@ namespace sqlite_parquet {
 namespace {
 
 constexpr size_t kBatchSlots = 2048;
-// max_memory's default: room for a few hundred MB pages at once, while a small hostile file
-// (wide rows of highly compressed pages) cannot make one query take more.
-constexpr int64_t kDefaultMaxMemory = int64_t{1} << 30;
+// max_memory's default: a page may claim up to 1 GiB (column_reader.cc), so the default
+// holds one such page with its compressed body and the pages of other columns, or a
+// thousand columns of 1 MB pages; a small hostile file (wide rows of highly compressed
+// pages) cannot make one query take more.
+constexpr int64_t kDefaultMaxMemory = int64_t{2} << 30;
 constexpr const char* kHiveNullValue = "__HIVE_DEFAULT_PARTITION__";
 
 struct TableOptions {
