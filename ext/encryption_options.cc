@@ -19,26 +19,29 @@ std::string_view Trim(std::string_view text) {
   return text;
 }
 
-// Splits "a:x,b:y" into (path, value) pairs; false with *error on an entry without ':'.
-bool SplitPairs(std::string_view text, const char* option, std::vector<std::pair<std::string, std::string>>* out,
+using parquet::SecretString;
+
+// Splits "a:x,b:y" into (path, value) pairs; false with *error on an entry without ':'. The
+// error names the entry by its position only: an entry without its path may be a bare key.
+bool SplitPairs(std::string_view text, const char* option, std::vector<std::pair<std::string, SecretString>>* out,
                 std::string* error) {
-  while (!text.empty()) {
+  for (int entry_number = 1; !text.empty(); entry_number++) {
     size_t comma = text.find(',');
     std::string_view entry = Trim(text.substr(0, comma));
     text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
     if (entry.empty()) continue;
     size_t colon = entry.find(':');
     if (colon == std::string_view::npos || colon == 0) {
-      *error = std::string("invalid entry in ") + option + ": expected column:value, got '" +
-               std::string(entry.substr(0, entry.find(':'))) + "'";
+      *error = std::string("invalid entry ") + std::to_string(entry_number) + " in " + option +
+               ": expected name:value (the entry is not shown: it may hold a key)";
       return false;
     }
-    out->emplace_back(std::string(Trim(entry.substr(0, colon))), std::string(entry.substr(colon + 1)));
+    out->emplace_back(std::string(Trim(entry.substr(0, colon))), SecretString(entry.substr(colon + 1)));
   }
   return true;
 }
 
-bool ParseKeyOption(const ParsedOptions& parsed, const char* option, std::string* key, std::string* error) {
+bool ParseKeyOption(const ParsedOptions& parsed, const char* option, SecretString* key, std::string* error) {
   const OptionValue* value = parsed.Find(option);
   if (value == nullptr) return true;
   std::string why;
@@ -50,7 +53,7 @@ bool ParseKeyOption(const ParsedOptions& parsed, const char* option, std::string
 }
 
 // Reads every (key_metadata, key) row of `table`.
-bool ReadKeyTable(sqlite3* db, const std::string& table, std::map<std::string, std::string>* keys,
+bool ReadKeyTable(sqlite3* db, const std::string& table, std::map<std::string, SecretString>* keys,
                   std::string* error) {
   char* sql = sqlite3_mprintf("SELECT key_metadata, key FROM \"%w\"", table.c_str());
   if (sql == nullptr) {
@@ -69,7 +72,7 @@ bool ReadKeyTable(sqlite3* db, const std::string& table, std::map<std::string, s
     const int metadata_size = sqlite3_column_bytes(statement, 0);
     const unsigned char* key_text = sqlite3_column_text(statement, 1);
     if (metadata == nullptr && metadata_size == 0) continue;
-    std::string key;
+    SecretString key;
     if (sqlite3_column_type(statement, 1) == SQLITE_BLOB) {
       const void* blob = sqlite3_column_blob(statement, 1);
       key.assign(static_cast<const char*>(blob), static_cast<size_t>(sqlite3_column_bytes(statement, 1)));
@@ -81,7 +84,7 @@ bool ReadKeyTable(sqlite3* db, const std::string& table, std::map<std::string, s
       }
     } else {
       std::string why;
-      std::string text = key_text != nullptr ? reinterpret_cast<const char*>(key_text) : "";
+      const std::string_view text = key_text != nullptr ? reinterpret_cast<const char*>(key_text) : "";
       if (!parquet::ParseKeyText(text, &key, &why)) {
         *error = "key_table '" + table + "' has an invalid key: " + why;
         sqlite3_finalize(statement);
@@ -193,25 +196,28 @@ bool ParseFlatJsonObject(std::string_view text, std::map<std::string, std::strin
   }
 }
 
-std::string Base64Field(const std::map<std::string, std::string>& material, const char* field) {
+SecretString Base64Field(const std::map<std::string, std::string>& material, const char* field) {
   auto found = material.find(field);
-  std::string bytes;
+  SecretString bytes;
   if (found == material.end() || !parquet::DecodeBase64(found->second, &bytes)) {
     throw parquet::ParquetError(std::string("key material lacks a valid ") + field);
   }
   return bytes;
 }
 
-std::string Unwrap(const std::string& key, const std::string& wrapped, const std::string& aad, const char* what) {
-  std::vector<uint8_t> out;
-  if (!parquet::GcmDecrypt(key, reinterpret_cast<const uint8_t*>(wrapped.data()), wrapped.size(), aad, &out)) {
+SecretString Unwrap(std::string_view key, std::string_view wrapped, std::string_view aad, const char* what) {
+  constexpr size_t kOverhead = parquet::kNonceLength + parquet::kGcmTagLength;
+  SecretString out(wrapped.size() > kOverhead ? wrapped.size() - kOverhead : 0, '\0');
+  if (wrapped.size() < kOverhead ||
+      !parquet::GcmDecrypt(key, reinterpret_cast<const uint8_t*>(wrapped.data()), wrapped.size(), aad,
+                           reinterpret_cast<uint8_t*>(out.data()))) {
     throw parquet::ParquetError(std::string("cannot unwrap the ") + what + " of the key material: wrong master key");
   }
-  return std::string(out.begin(), out.end());
+  return out;
 }
 
 // The data key of one key_metadata, or nullopt when it is not PKMT1 key material.
-std::optional<std::string> KeyFromMaterial(const std::map<std::string, std::string>& master_keys,
+std::optional<SecretString> KeyFromMaterial(const std::map<std::string, SecretString>& master_keys,
                                            const std::string& key_metadata, const std::string& file_name) {
   std::map<std::string, std::string> metadata;
   if (!ParseFlatJsonObject(key_metadata, &metadata)) return std::nullopt;
@@ -250,21 +256,22 @@ std::optional<std::string> KeyFromMaterial(const std::map<std::string, std::stri
   if (master == master_keys.end()) {
     throw parquet::ParquetError("kms_master_keys has no key '" + master_id->second + "'");
   }
-  const std::string wrapped_dek = Base64Field(material, "wrappedDEK");
+  const SecretString wrapped_dek = Base64Field(material, "wrappedDEK");
   if (material["doubleWrapping"] != "true") return Unwrap(master->second, wrapped_dek, master_id->second, "data key");
-  const std::string kek = Unwrap(master->second, Base64Field(material, "wrappedKEK"), master_id->second, "key encryption key");
+  const SecretString kek = Unwrap(master->second, Base64Field(material, "wrappedKEK"), master_id->second, "key encryption key");
   if (!parquet::IsValidAesKeyLength(kek.size())) throw parquet::ParquetError("the key encryption key has an invalid length");
   return Unwrap(kek, wrapped_dek, Base64Field(material, "keyEncryptionKeyID"), "data key");
 }
 
 }  // namespace
 
-bool ParseColumnKeys(std::string_view text, const char* option, std::map<std::string, std::string>* out,
+bool ParseColumnKeys(std::string_view text, const char* option, std::map<std::string, SecretString>* out,
                      std::string* error) {
-  std::vector<std::pair<std::string, std::string>> pairs;
+  std::vector<std::pair<std::string, SecretString>> pairs;
   if (!SplitPairs(text, option, &pairs, error)) return false;
   for (auto& [path, key_text] : pairs) {
-    std::string key, why;
+    SecretString key;
+    std::string why;
     if (!parquet::ParseKeyText(Trim(key_text), &key, &why)) {
       *error = std::string("invalid key for column '") + path + "' in " + option + ": " + why;
       return false;
@@ -278,19 +285,25 @@ bool ParseColumnKeys(std::string_view text, const char* option, std::map<std::st
 }
 
 void AddDecryptionOptions(OptionSet* set) {
-  set->AddString("footer_key")
-      .AddString("column_keys")
+  set->AddSecret("footer_key")
+      .AddSecret("column_keys")
       .AddString("aad_prefix")
       .AddString("key_table")
-      .AddString("kms_master_keys")
-      .AddBoolean("verify_footer_signature");
+      .AddSecret("kms_master_keys")
+      .AddBoolean("verify_footer_signature")
+      .AddBoolean("allow_plaintext_files");
 }
 
 bool MakeDecryptionProperties(sqlite3* db, const ParsedOptions& parsed,
                               std::shared_ptr<const parquet::FileDecryptionProperties>* out, std::string* error) {
   out->reset();
-  if (!parsed.Has("footer_key") && !parsed.Has("column_keys") && !parsed.Has("aad_prefix") &&
-      !parsed.Has("key_table") && !parsed.Has("kms_master_keys") && !parsed.Has("verify_footer_signature")) {
+  const bool keys_given =
+      parsed.Has("footer_key") || parsed.Has("column_keys") || parsed.Has("key_table") || parsed.Has("kms_master_keys");
+  if (!keys_given && !parsed.Has("aad_prefix") && !parsed.Has("verify_footer_signature")) {
+    if (parsed.Has("allow_plaintext_files")) {
+      *error = "allow_plaintext_files needs a key option (footer_key, column_keys, key_table or kms_master_keys)";
+      return false;
+    }
     return true;
   }
   auto properties = std::make_shared<parquet::FileDecryptionProperties>();
@@ -298,19 +311,20 @@ bool MakeDecryptionProperties(sqlite3* db, const ParsedOptions& parsed,
   if (const OptionValue* value = parsed.Find("column_keys")) {
     if (!ParseColumnKeys(value->text, "column_keys", &properties->column_keys, error)) return false;
   }
-  if (const OptionValue* value = parsed.Find("aad_prefix")) properties->aad_prefix = value->text;
+  if (const OptionValue* value = parsed.Find("aad_prefix")) properties->aad_prefix = std::string(value->text.view());
   properties->verify_footer_signature = parsed.GetBool("verify_footer_signature", true);
-  auto keys = std::make_shared<std::map<std::string, std::string>>();
+  properties->refuse_plaintext = keys_given && !parsed.GetBool("allow_plaintext_files", false);
+  auto keys = std::make_shared<std::map<std::string, SecretString>>();
   if (const OptionValue* value = parsed.Find("key_table")) {
-    if (!ReadKeyTable(db, value->text, keys.get(), error)) return false;
+    if (!ReadKeyTable(db, std::string(value->text.view()), keys.get(), error)) return false;
   }
-  auto master_keys = std::make_shared<std::map<std::string, std::string>>();
+  auto master_keys = std::make_shared<std::map<std::string, SecretString>>();
   if (const OptionValue* value = parsed.Find("kms_master_keys")) {
     if (!ParseColumnKeys(value->text, "kms_master_keys", master_keys.get(), error)) return false;
   }
   if (!keys->empty() || !master_keys->empty()) {
     properties->key_retriever = [keys, master_keys](const std::string& key_metadata,
-                                                    const std::string& file_name) -> std::optional<std::string> {
+                                                    const std::string& file_name) -> std::optional<SecretString> {
       auto found = keys->find(key_metadata);
       if (found != keys->end()) return found->second;
       if (master_keys->empty()) return std::nullopt;
@@ -323,8 +337,8 @@ bool MakeDecryptionProperties(sqlite3* db, const ParsedOptions& parsed,
 
 void AddEncryptionOptions(OptionSet* set) {
   set->AddEnum("encryption", {"aes_gcm", "aes_gcm_ctr"})
-      .AddString("footer_key")
-      .AddString("column_keys")
+      .AddSecret("footer_key")
+      .AddSecret("column_keys")
       .AddString("plaintext_columns")
       .AddBoolean("plaintext_footer")
       .AddString("aad_prefix")
@@ -360,14 +374,14 @@ bool MakeEncryptionProperties(const ParsedOptions& parsed,
     if (!ParseColumnKeys(value->text, "column_keys", &properties->column_keys, error)) return false;
   }
   if (const OptionValue* value = parsed.Find("column_key_metadata")) {
-    std::vector<std::pair<std::string, std::string>> pairs;
+    std::vector<std::pair<std::string, SecretString>> pairs;
     if (!SplitPairs(value->text, "column_key_metadata", &pairs, error)) return false;
     for (auto& [path, metadata] : pairs) {
       if (properties->column_keys.count(path) == 0) {
         *error = "column_key_metadata names column '" + path + "', which has no key in column_keys";
         return false;
       }
-      properties->column_key_metadata[path] = metadata;
+      properties->column_key_metadata[path] = std::string(metadata.view());
     }
   }
   if (const OptionValue* value = parsed.Find("plaintext_columns")) {
@@ -385,13 +399,15 @@ bool MakeEncryptionProperties(const ParsedOptions& parsed,
     }
   }
   properties->plaintext_footer = parsed.GetBool("plaintext_footer", false);
-  if (const OptionValue* value = parsed.Find("aad_prefix")) properties->aad_prefix = value->text;
+  if (const OptionValue* value = parsed.Find("aad_prefix")) properties->aad_prefix = std::string(value->text.view());
   properties->store_aad_prefix = parsed.GetBool("store_aad_prefix", true);
   if (!properties->store_aad_prefix && !properties->aad_prefix.has_value()) {
     *error = "store_aad_prefix=0 needs aad_prefix";
     return false;
   }
-  if (const OptionValue* value = parsed.Find("footer_key_metadata")) properties->footer_key_metadata = value->text;
+  if (const OptionValue* value = parsed.Find("footer_key_metadata")) {
+    properties->footer_key_metadata = std::string(value->text.view());
+  }
   *out = std::move(properties);
   return true;
 }

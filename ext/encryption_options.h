@@ -6,7 +6,8 @@
 // e.g. the 16-character strings of the Arrow/parquet-mr test files); 16, 24 or 32 bytes.
 // column_keys is a comma-separated list `path:key` with the column's dotted path
 // (`a.b.c`); a raw key cannot contain ',' (write it in hex or base64). Error messages name
-// the option and the column, never the key.
+// the option and the column (the text before an entry's first ':'), never the key nor an
+// entry that does not parse. Keys are held in parquet::SecretString (wiped when freed).
 #pragma once
 
 #include <map>
@@ -21,7 +22,9 @@
 namespace sqlite_parquet {
 
 // Declares footer_key, column_keys, aad_prefix, key_table, kms_master_keys,
-// verify_footer_signature. kms_master_keys ('id:key,...') unwraps parquet-mr key material
+// verify_footer_signature, allow_plaintext_files. With a key option (footer_key,
+// column_keys, key_table, kms_master_keys) a file without encryption, or a column of
+// column_keys stored in plaintext, is refused unless allow_plaintext_files=1. kms_master_keys ('id:key,...') unwraps parquet-mr key material
 // (PKMT1, in key_metadata or in the _KEY_MATERIAL_FOR_<file>.json beside the file).
 void AddDecryptionOptions(OptionSet* set);
 
@@ -32,7 +35,7 @@ bool MakeDecryptionProperties(sqlite3* db, const ParsedOptions& parsed,
                               std::shared_ptr<const parquet::FileDecryptionProperties>* out, std::string* error);
 
 // Parses "path:key,path:key" into path -> key bytes.
-bool ParseColumnKeys(std::string_view text, const char* option, std::map<std::string, std::string>* out,
+bool ParseColumnKeys(std::string_view text, const char* option, std::map<std::string, parquet::SecretString>* out,
                      std::string* error);
 
 // Declares encryption, footer_key, column_keys, plaintext_columns, plaintext_footer,

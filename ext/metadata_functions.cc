@@ -922,7 +922,7 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char*, int argc, sqlite
     }
     // All of its bytes: a NUL inside is refused by ExpandFilePath, not silently cut there.
     cursor->path.assign(reinterpret_cast<const char*>(text), static_cast<size_t>(sqlite3_value_bytes(argv[0])));
-    std::vector<std::string> arguments;
+    std::vector<parquet::SecretString> arguments;  // options may hold keys: wiped when freed
     for (int i = 1; i < argc; i++) {
       const unsigned char* option = sqlite3_value_text(argv[i]);
       if (option != nullptr) arguments.emplace_back(reinterpret_cast<const char*>(option));

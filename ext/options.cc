@@ -2,6 +2,7 @@
 // options.h for the accepted syntax.
 #include "ext/options.h"
 
+#include <cctype>
 #include <charconv>
 #include <limits>
 #include <system_error>
@@ -58,10 +59,10 @@ bool FindClosingQuote(std::string_view text, size_t open, size_t* close) {
 }
 
 // The text between text[open] and text[close] with doubled quotes collapsed.
-std::string Unquote(std::string_view text, size_t open, size_t close) {
+parquet::SecretString Unquote(std::string_view text, size_t open, size_t close) {
   const char closer = text[close];
   const bool doubling_escapes = text[open] != '[';
-  std::string result;
+  parquet::SecretString result;
   result.reserve(close - open - 1);
   for (size_t i = open + 1; i < close; ++i) {
     result.push_back(text[i]);
@@ -70,12 +71,8 @@ std::string Unquote(std::string_view text, size_t open, size_t close) {
   return result;
 }
 
-std::string Describe(std::string_view problem, std::string_view argument) {
-  std::string message(problem);
-  message += " in parquet option: ";
-  message += argument;
-  return message;
-}
+// A syntax error of one argument. The argument's text is not quoted: it may hold a key.
+std::string Describe(std::string_view problem) { return std::string(problem) + " in parquet option"; }
 
 // Position of the '=' that separates key and value, skipping quoted key segments; npos
 // when there is none.
@@ -91,7 +88,7 @@ bool FindKeyValueSeparator(std::string_view argument, size_t* separator, std::st
     if (at_segment_start && IsIdentifierQuote(c)) {
       size_t close = 0;
       if (!FindClosingQuote(argument, position, &close)) {
-        *error = Describe("unterminated quote", argument);
+        *error = Describe("unterminated quote");
         return false;
       }
       position = close + 1;
@@ -109,19 +106,18 @@ bool FindKeyValueSeparator(std::string_view argument, size_t* separator, std::st
   return true;
 }
 
-bool ParseValueText(std::string_view text, std::string_view argument, std::string* value,
-                    std::string* error) {
+bool ParseValueText(std::string_view text, parquet::SecretString* value, std::string* error) {
   if (text.empty() || !IsValueQuote(text.front())) {
     value->assign(text);
     return true;
   }
   size_t close = 0;
   if (!FindClosingQuote(text, 0, &close)) {
-    *error = Describe("unterminated quote", argument);
+    *error = Describe("unterminated quote");
     return false;
   }
   if (close + 1 != text.size()) {
-    *error = Describe("unexpected text after quoted value", argument);
+    *error = Describe("unexpected text after quoted value");
     return false;
   }
   *value = Unquote(text, 0, close);
@@ -129,8 +125,7 @@ bool ParseValueText(std::string_view text, std::string_view argument, std::strin
 }
 
 // Splits a key into its '.'-separated segments, unquoting quoted ones.
-bool ParseKeySegments(std::string_view key, std::string_view argument,
-                      std::vector<std::string>* segments, std::string* error) {
+bool ParseKeySegments(std::string_view key, std::vector<std::string>* segments, std::string* error) {
   size_t position = 0;
   for (;;) {
     while (position < key.size() && IsSpace(key[position])) ++position;
@@ -138,10 +133,10 @@ bool ParseKeySegments(std::string_view key, std::string_view argument,
     if (position < key.size() && IsIdentifierQuote(key[position])) {
       size_t close = 0;
       if (!FindClosingQuote(key, position, &close)) {
-        *error = Describe("unterminated quote", argument);
+        *error = Describe("unterminated quote");
         return false;
       }
-      segment = Unquote(key, position, close);
+      segment = Unquote(key, position, close).view();
       position = close + 1;
       while (position < key.size() && IsSpace(key[position])) ++position;
     } else {
@@ -150,13 +145,13 @@ bool ParseKeySegments(std::string_view key, std::string_view argument,
       segment = std::string(Trim(key.substr(start, position - start)));
     }
     if (segment.empty()) {
-      *error = Describe("malformed option name", argument);
+      *error = Describe("malformed option name");
       return false;
     }
     segments->push_back(std::move(segment));
     if (position == key.size()) return true;
     if (key[position] != '.') {
-      *error = Describe("malformed option name", argument);
+      *error = Describe("malformed option name");
       return false;
     }
     ++position;
@@ -231,15 +226,15 @@ bool SplitOptionArgument(std::string_view argument, OptionArgument* out, std::st
   if (!FindKeyValueSeparator(trimmed, &separator, error)) return false;
   if (separator == std::string_view::npos) {
     out->positional = true;
-    return ParseValueText(trimmed, trimmed, &out->value, error);
+    return ParseValueText(trimmed, &out->value, error);
   }
   const std::string_view key_text = Trim(trimmed.substr(0, separator));
   if (key_text.empty()) {
-    *error = Describe("missing option name", trimmed);
+    *error = Describe("missing option name");
     return false;
   }
   std::vector<std::string> segments;
-  if (!ParseKeySegments(key_text, trimmed, &segments, error)) return false;
+  if (!ParseKeySegments(key_text, &segments, error)) return false;
 
   std::string head = std::move(segments[0]);
   std::string tail;
@@ -259,13 +254,13 @@ bool SplitOptionArgument(std::string_view argument, OptionArgument* out, std::st
     }
   }
   if (head.empty() || (out->has_suffix && tail.empty())) {
-    *error = Describe("malformed option name", trimmed);
+    *error = Describe("malformed option name");
     return false;
   }
   out->prefix = ToLowerAscii(head);
   out->suffix = std::move(tail);
   out->key = out->has_suffix ? out->prefix + "." + out->suffix : out->prefix;
-  return ParseValueText(Trim(trimmed.substr(separator + 1)), trimmed, &out->value, error);
+  return ParseValueText(Trim(trimmed.substr(separator + 1)), &out->value, error);
 }
 
 // ---- ParsedOptions ----
@@ -326,6 +321,13 @@ OptionSet& OptionSet::AddString(std::string_view name) {
   return Add(std::move(declaration), name);
 }
 
+OptionSet& OptionSet::AddSecret(std::string_view name) {
+  Declaration declaration;
+  declaration.kind = OptionKind::STRING;
+  declaration.secret = true;
+  return Add(std::move(declaration), name);
+}
+
 OptionSet& OptionSet::AddBoolean(std::string_view name) {
   Declaration declaration;
   declaration.kind = OptionKind::BOOLEAN;
@@ -363,6 +365,7 @@ const OptionSet::Declaration* OptionSet::Lookup(std::string_view name, bool pref
 bool OptionSet::ConvertValue(const Declaration& declaration, OptionValue* value,
                              std::string* error) const {
   value->kind = declaration.kind;
+  value->secret = declaration.secret;
   bool valid = true;
   switch (declaration.kind) {
     case OptionKind::STRING:
@@ -386,7 +389,7 @@ bool OptionSet::ConvertValue(const Declaration& declaration, OptionValue* value,
       break;
   }
   if (!valid) {
-    *error = "invalid value for " + value->key + ": '" + value->text + "' (expected " +
+    *error = "invalid value for " + value->key + ": '" + std::string(value->text.view()) + "' (expected " +
              DescribeExpectation(declaration.kind, declaration.min_value, declaration.max_value,
                                  declaration.words) +
              ")";
@@ -399,12 +402,19 @@ bool OptionSet::Parse(std::span<const std::string_view> arguments, ParsedOptions
   out->values_.clear();
   for (size_t index = 0; index < arguments.size(); ++index) {
     OptionArgument argument;
-    if (!SplitOptionArgument(arguments[index], &argument, error)) return false;
+    if (!SplitOptionArgument(arguments[index], &argument, error)) {
+      // "... in parquet option" becomes "... in parquet option 2 (footer_key)".
+      *error = error->substr(0, error->size() - std::string_view("parquet option").size()) + Locate(index, argument.key);
+      return false;
+    }
     OptionValue value;
     const Declaration* declaration = nullptr;
     if (argument.positional) {
-      if (index != 0 || positional_name_.empty()) {
-        *error = Describe("expected key=value", Trim(arguments[index]));
+      const Declaration* named = nullptr;
+      const std::string hint = PositionalHint(argument.value, &named);
+      // A first argument that starts like a key option is a misquoted key, not a file name.
+      if (index != 0 || positional_name_.empty() || (named != nullptr && named->secret)) {
+        *error = Locate(index, "") + " is not key=value" + (hint.empty() ? "" : " (" + hint + ")");
         return false;
       }
       declaration = Lookup(positional_name_, false);
@@ -432,6 +442,32 @@ bool OptionSet::Parse(std::span<const std::string_view> arguments, ParsedOptions
     out->values_.push_back(std::move(value));
   }
   return true;
+}
+
+std::string OptionSet::Locate(size_t index, std::string_view key) const {
+  std::string where = "parquet option " + std::to_string(index + 1);
+  const size_t dot = key.find('.');
+  if (!key.empty() && Lookup(key.substr(0, dot), dot != std::string_view::npos) != nullptr) {
+    where += " (" + std::string(key) + ")";
+  }
+  return where;
+}
+
+std::string OptionSet::PositionalHint(std::string_view value, const Declaration** named) const {
+  *named = nullptr;
+  value = Trim(value);
+  size_t end = 0;
+  while (end < value.size() && (std::isalnum(static_cast<unsigned char>(value[end])) || value[end] == '_')) ++end;
+  const std::string name = ToLowerAscii(value.substr(0, end));
+  const Declaration* declaration = name.empty() ? nullptr : Lookup(name, false);
+  if (declaration == nullptr || name == positional_name_) return "";
+  const std::string_view rest = Trim(value.substr(end));
+  // A key option written whole in quotes ('footer_key=...') or without its '='.
+  const bool quoted_whole = !rest.empty() && rest.front() == '=';
+  if (!quoted_whole && !rest.empty() && !IsSpace(value[end])) return "";
+  *named = declaration;
+  return "it starts with " + name + ": write " + name + "=value" +
+         (quoted_whole ? ", quoting only the value" : "");
 }
 
 bool OptionSet::Parse(int argc, const char* const* argv, ParsedOptions* out,

@@ -18,6 +18,12 @@
 //   - The first argument may be a bare or quoted value without '=' (the positional
 //     argument, usually the file name); it is stored under the key declared with
 //     SetPositional and conflicts with an explicit `key=` for that name.
+//
+// Secrets: an error message never quotes an argument's text, only the option's name (when
+// it is a declared one) and its position ("parquet option 3", counting from 1), since an
+// argument that does not parse may hold a key. Values of options declared with AddSecret
+// (keys) are never quoted at all. Every value is held in a parquet::SecretString, wiped
+// when freed.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +31,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "format/secret.h"
 
 namespace sqlite_parquet {
 
@@ -46,11 +54,13 @@ struct OptionArgument {
   std::string prefix;       // the lowercased part before the first '.' (the key if no '.')
   std::string suffix;       // the part after the first '.', verbatim
   bool has_suffix = false;
-  std::string value;
+  parquet::SecretString value;
 };
 
 // Splits and unquotes one argument. On a syntax error (unterminated quote, text after a
-// closing quote, empty or malformed key) returns false and sets *error.
+// closing quote, empty or malformed key) returns false and sets *error, e.g.
+// "unterminated quote in parquet option" (the argument's text is never quoted); out->key
+// is set when the key was read before the error.
 bool SplitOptionArgument(std::string_view argument, OptionArgument* out, std::string* error);
 
 enum class OptionKind {
@@ -67,7 +77,8 @@ struct OptionValue {
   std::string suffix;  // for prefixed keys: "Price"; otherwise empty
   bool positional = false;
   OptionKind kind = OptionKind::STRING;
-  std::string text;      // the value as written, quotes removed
+  bool secret = false;   // declared with AddSecret
+  parquet::SecretString text;  // the value as written, quotes removed
   bool boolean = false;  // BOOLEAN: the value
   int64_t integer = 0;   // INTEGER: the value; ENUM: index of the word in the declaration
 };
@@ -103,6 +114,8 @@ class OptionSet {
   // trailing ".*" ("compression.*" accepts "compression.<anything>"). Names are
   // lowercase; declaring a name twice keeps the first declaration.
   OptionSet& AddString(std::string_view name);
+  // A string option holding key material: its value never appears in an error.
+  OptionSet& AddSecret(std::string_view name);
   OptionSet& AddBoolean(std::string_view name);
   OptionSet& AddInteger(std::string_view name, int64_t min_value, int64_t max_value);
   OptionSet& AddEnum(std::string_view name, std::vector<std::string> words);
@@ -113,8 +126,9 @@ class OptionSet {
 
   // Parses the arguments in order. Returns false with a message such as
   // "unknown parquet option: foo", "duplicate parquet option: foo",
-  // "invalid value for binary_as_string: 'maybe' (expected a boolean)" or
-  // "unterminated quote in parquet option: key='abc"; *out is then unspecified.
+  // "invalid value for binary_as_string: 'maybe' (expected a boolean)",
+  // "unterminated quote in parquet option 2 (footer_key)" or "parquet option 2 is not
+  // key=value (it starts with footer_key: ...)"; *out is then unspecified.
   bool Parse(std::span<const std::string_view> arguments, ParsedOptions* out,
              std::string* error) const;
   // The same for argv-style C strings, e.g. xCreate's argv + 3, argc - 3.
@@ -125,6 +139,7 @@ class OptionSet {
     std::string name;  // without ".*" for prefixed families
     bool prefixed = false;
     OptionKind kind = OptionKind::STRING;
+    bool secret = false;
     int64_t min_value = 0;
     int64_t max_value = 0;
     std::vector<std::string> words;
@@ -133,6 +148,11 @@ class OptionSet {
   OptionSet& Add(Declaration declaration, std::string_view name);
   const Declaration* Lookup(std::string_view name, bool prefixed) const;
   bool ConvertValue(const Declaration& declaration, OptionValue* value, std::string* error) const;
+  // Where argument `index` failed: "parquet option 3", with " (name)" for a declared name.
+  std::string Locate(size_t index, std::string_view key) const;
+  // For an argument without '=': a hint when it starts with a declared option's name
+  // followed by a space or '=' (*named: that declaration, else null).
+  std::string PositionalHint(std::string_view value, const Declaration** named) const;
 
   std::vector<Declaration> declarations_;
   std::string positional_name_;

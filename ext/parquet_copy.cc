@@ -186,7 +186,7 @@ struct CopySettings {
 
 std::vector<std::string> Words(const char* const* words, size_t count) { return std::vector<std::string>(words, words + count); }
 
-void ParseSettings(const std::vector<std::string>& arguments, CopySettings* settings) {
+void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySettings* settings) {
   OptionSet set;
   const std::vector<std::string> codecs = Words(kCodecWords, std::size(kCodecWords));
   const std::vector<std::string> encodings = Words(kEncodingWords, std::size(kEncodingWords));
@@ -293,7 +293,7 @@ void ParseSettings(const std::vector<std::string>& arguments, CopySettings* sett
     const char* end = begin + value->text.size();
     const std::from_chars_result result = std::from_chars(begin, end, fpp);
     if (result.ec != std::errc() || result.ptr != end || !(fpp > 0 && fpp < 1)) {
-      throw CopyError("invalid value for bloom_fpp: '" + value->text + "' (expected a number between 0 and 1)");
+      throw CopyError("invalid value for bloom_fpp: '" + std::string(value->text.view()) + "' (expected a number between 0 and 1)");
     }
     w.bloom_filter_fpp = fpp;
   }
@@ -1190,19 +1190,20 @@ void ParquetCopyFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
         return;
       }
     }
-    auto text = [&](int i) {
+    auto view = [&](int i) {
       const unsigned char* value = sqlite3_value_text(argv[i]);
       if (value == nullptr) throw std::bad_alloc();
-      return std::string(reinterpret_cast<const char*>(value), static_cast<size_t>(sqlite3_value_bytes(argv[i])));
+      return std::string_view(reinterpret_cast<const char*>(value), static_cast<size_t>(sqlite3_value_bytes(argv[i])));
     };
+    auto text = [&](int i) { return std::string(view(i)); };
     const std::string query = text(0);
     const std::string path = text(1);
     if (path.empty()) {
       sqlite3_result_error(ctx, "parquet_copy: the path is empty", -1);
       return;
     }
-    std::vector<std::string> arguments;
-    for (int i = 2; i < argc; ++i) arguments.push_back(text(i));
+    std::vector<parquet::SecretString> arguments;  // options may hold keys: wiped when freed
+    for (int i = 2; i < argc; ++i) arguments.emplace_back(view(i));
     CopySettings settings;
     ParseSettings(arguments, &settings);
     {

@@ -19,6 +19,7 @@
 //   timestamp_as=text|unixepoch|unixepoch_ms|unixepoch_us|julianday
 //                          how DATE, TIMESTAMP and INT96 columns are presented (default text)
 //   verify_crc=0|1         check page CRCs where the writer stored them (default 1)
+//   max_memory=BYTES       page buffers one scan may hold across its columns (default 2 GiB)
 //   union_by_name=0|1      combine files whose columns differ, by column name (default 0)
 //   hive_partitioning=0|1  key=value directories as columns (default: on when the first
 //                          file's path has a key=value directory)
@@ -32,6 +33,8 @@
 //   kms_master_keys='ID:KEY,...'  master keys unwrapping parquet-mr key material
 //   verify_footer_signature=0|1  check a plaintext footer's signature (default 1; needs
 //                          the footer key)
+//   allow_plaintext_files=0|1  with key options, read files that are not encrypted
+//                          (default 0: refused)
 //
 // COLUMNS
 //
@@ -105,6 +108,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <new>
 #include <optional>
@@ -135,12 +139,18 @@ namespace sqlite_parquet {
 namespace {
 
 constexpr size_t kBatchSlots = 2048;
+// max_memory's default: a page may claim up to 1 GiB (column_reader.cc), so the default
+// holds one such page with its compressed body and the pages of other columns, or a
+// thousand columns of 1 MB pages; a small hostile file (wide rows of highly compressed
+// pages) cannot make one query take more.
+constexpr int64_t kDefaultMaxMemory = int64_t{2} << 30;
 constexpr const char* kHiveNullValue = "__HIVE_DEFAULT_PARTITION__";
 
 struct TableOptions {
   std::string filename;
   MappingOptions mapping;
   bool verify_crc = true;
+  int64_t max_memory = kDefaultMaxMemory;  // bytes of page buffers per cursor
   bool union_by_name = false;
   std::optional<bool> hive_partitioning;  // unset: automatic
   std::shared_ptr<const parquet::FileDecryptionProperties> decryption;  // null: no key options
@@ -284,6 +294,8 @@ struct ParquetCursor {
   int64_t row = 0;            // row within the row group
   int64_t rows_in_group = 0;
   bool eof = true;
+  // The page buffers of all the cursor's column readers (max_memory).
+  std::shared_ptr<parquet::MemoryBudget> memory_budget;
   std::vector<ColumnState> states;  // per file column
   std::string text;           // scratch for formatted values
 };
@@ -306,6 +318,7 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
       .AddEnum("decimal_as", {"real", "text"})
       .AddEnum("timestamp_as", {"text", "unixepoch", "unixepoch_ms", "unixepoch_us", "julianday"})
       .AddBoolean("verify_crc")
+      .AddInteger("max_memory", 1, std::numeric_limits<int64_t>::max())
       .AddBoolean("union_by_name")
       .AddBoolean("hive_partitioning");
   AddDecryptionOptions(&set);
@@ -326,6 +339,7 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
                                          TimestampForm::kUnixEpochUs, TimestampForm::kJulianDay};
   options->mapping.timestamp_form = kForms[parsed.GetEnumIndex("timestamp_as", 0)];
   options->verify_crc = parsed.GetBool("verify_crc", true);
+  options->max_memory = parsed.GetInteger("max_memory", kDefaultMaxMemory);
   options->union_by_name = parsed.GetBool("union_by_name", false);
   if (parsed.Has("hive_partitioning")) options->hive_partitioning = parsed.GetBool("hive_partitioning", false);
   return MakeDecryptionProperties(db, parsed, &options->decryption, error);
@@ -956,6 +970,8 @@ int Open(sqlite3_vtab* vtab, sqlite3_vtab_cursor** out) {
     std::memset(&cursor->base, 0, sizeof(cursor->base));
     cursor->states.resize(table->file_columns.size());
     cursor->format_buffer.dates = &cursor->dates;
+    cursor->memory_budget =
+        std::make_shared<parquet::MemoryBudget>(static_cast<uint64_t>(table->options.max_memory), "max_memory");
     *out = &cursor.release()->base;
     return SQLITE_OK;
   } catch (const std::bad_alloc&) {
@@ -1471,6 +1487,7 @@ DirectCell DirectCellOf(const ColumnMapping& mapping, const parquet::ColumnBatch
     if (!state->reader) {
       parquet::ColumnReaderOptions options;
       options.verify_crc = table.options.verify_crc;
+      options.memory_budget = cursor->memory_budget;
       state->reader = parquet::ColumnChunkReader::Make(*cursor->file, cursor->row_group, leaf, options);
     } else {
       state->reader->Reset(cursor->row_group);
@@ -1524,6 +1541,7 @@ void PositionNestedColumn(ParquetCursor* cursor, const ParquetTable& table, int 
   if (!state->assembler) {
     parquet::ColumnReaderOptions options;
     options.verify_crc = table.options.verify_crc;
+    options.memory_budget = cursor->memory_budget;
     state->assembler = std::make_unique<parquet::RecordAssembler>(*cursor->file, field, options, kBatchSlots);
     state->renderer = std::make_unique<NestedJsonRenderer>(cursor->file->schema(), state->assembler->shape(),
                                                            table.options.mapping);

@@ -111,6 +111,10 @@ class LevelDecoder {
 template <typename T>
 class TypedColumnChunkReader final : public ColumnChunkReader {
  public:
+  ~TypedColumnChunkReader() override {
+    if (options_.memory_budget) options_.memory_budget->Give(budget_taken_);
+  }
+
   TypedColumnChunkReader(const ParquetFileReader& file, int column, const ColumnReaderOptions& options)
       : file_(file), column_(column), options_(options) {
     descriptor_ = &file.schema().column(column);
@@ -386,7 +390,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       keep = static_cast<size_t>(window_end - offset);
       std::memmove(window_.data(), window_.data() + (offset - window_offset_), keep);
     }
-    if (window_.size() < total) window_.resize(total);
+    GrowBuffer(&window_, total);
     file_.file().ReadAt(offset + keep, total - keep, window_.data() + keep);
     counters_.bytes_read += total - keep;
     window_offset_ = offset;
@@ -720,7 +724,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
                          std::to_string(src_size) + " " + ToString(meta_->codec) + " bytes can hold (at most " +
                          std::to_string(most) + ")");
     }
-    if (buffer->size() < uncompressed_size) buffer->resize(uncompressed_size);
+    GrowBuffer(buffer, uncompressed_size);
     Decompress(meta_->codec, src, src_size, buffer->data(), uncompressed_size);
     return buffer->data();
   }
@@ -742,6 +746,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     if (data != dictionary_buffer_.data()) {
       // Uncompressed: copy, so that the dictionary's views never point into window_, which
       // the next page's read replaces.
+      if (dictionary_buffer_.size() < size) GrowBuffer(&dictionary_buffer_, size);
       dictionary_buffer_.assign(data, data + size);
       data = dictionary_buffer_.data();
     }
@@ -752,7 +757,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     size_t count = static_cast<size_t>(dict.num_values);
     auto decoder = MakePlainDecoder();
     decoder->SetData(data, size, count);
-    dictionary_.resize(count);
+    GrowBuffer(&dictionary_, count);
     T* entries = reinterpret_cast<T*>(dictionary_.data());
     if (count > 0 && decoder->Decode(entries, count) != count) {
       throw ParquetError("dictionary page ends before its " + std::to_string(count) + " values");
@@ -774,7 +779,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   void TerminateDictionaryEntries(ByteArray* entries, size_t count) {
     size_t bytes = count;
     for (size_t i = 0; i < count; i++) bytes += entries[i].len;  // entries lie in the page: no overflow
-    if (terminated_dictionary_.size() < bytes) terminated_dictionary_.resize(bytes);
+    GrowBuffer(&terminated_dictionary_, bytes);
     uint8_t* out = terminated_dictionary_.data();
     bool nul_free = true;
     for (size_t i = 0; i < count; i++) {
@@ -990,9 +995,22 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     counters_.pages_read++;
   }
 
+  // Grows `buffer` to `size` elements (never shrinks), taking the growth from the memory
+  // budget first.
+  template <typename V> void GrowBuffer(V* buffer, size_t size) {
+    if (buffer->size() >= size) return;
+    const uint64_t bytes = uint64_t{size - buffer->size()} * sizeof(typename V::value_type);
+    if (options_.memory_budget) {
+      options_.memory_budget->Take(bytes);
+      budget_taken_ += bytes;
+    }
+    buffer->resize(size);
+  }
+
   const ParquetFileReader& file_;
   const int column_;
   const ColumnReaderOptions options_;
+  uint64_t budget_taken_ = 0;  // given back to options_.memory_budget on destruction
   int row_group_ = -1;
   const ColumnMetaData* meta_ = nullptr;
   int def_bit_width_ = 0;
@@ -1084,6 +1102,15 @@ std::unique_ptr<ColumnChunkReader> ColumnChunkReader::Make(const ParquetFileRead
 }  // namespace parquet
 
 namespace parquet {
+
+void MemoryBudget::Take(uint64_t bytes) {
+  if (bytes > limit_ - used_) {
+    throw ParquetError("page buffers need " + std::to_string(bytes) + " more bytes, beyond the " + option_ + " of " +
+                       std::to_string(limit_) + " bytes for the scan (" + std::to_string(used_) +
+                       " in use by the columns read so far); raise " + option_ + " to read this file");
+  }
+  used_ += bytes;
+}
 
 size_t ChunkDictionary::size() const {
   switch (physical_type) {

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -30,8 +31,30 @@
 
 namespace parquet {
 
+// Bytes that the page buffers of several column readers may hold together (e.g. all the
+// columns one scan reads): the read window (compressed page bodies), decompressed data and
+// dictionary pages and decoded dictionaries. A reader takes from the budget when a buffer
+// grows and gives everything back when it is destroyed. Not thread-safe: one per scan.
+class MemoryBudget {
+ public:
+  // `option` names the setting for messages (e.g. "max_memory").
+  MemoryBudget(uint64_t limit, std::string option) : limit_(limit), option_(std::move(option)) {}
+  // Takes `bytes`; throws ParquetError (nothing taken) when the budget cannot cover them.
+  void Take(uint64_t bytes);
+  void Give(uint64_t bytes) { used_ -= std::min(bytes, used_); }
+  uint64_t used() const { return used_; }
+  uint64_t limit() const { return limit_; }
+
+ private:
+  uint64_t limit_;
+  uint64_t used_ = 0;
+  std::string option_;
+};
+
 struct ColumnReaderOptions {
   bool verify_crc = true;  // check page CRCs when the writer stored them
+  // Shared by the readers of one scan; null: no limit beyond the 1 GiB per page.
+  std::shared_ptr<MemoryBudget> memory_budget;
   // When a skip goes past the end of the current page, read the chunk's offset index (once
   // per chunk, only then) and jump over whole pages without reading them. An offset index that fails validation is ignored (pages are then walked
   // header by header, as without one). SetOffsetIndex supplies one already read.

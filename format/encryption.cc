@@ -159,18 +159,23 @@ std::string GcmEncrypt(std::string_view key, std::string_view plaintext, std::st
 
 bool GcmDecrypt(std::string_view key, const uint8_t* buffer, size_t size, std::string_view aad,
                 std::vector<uint8_t>* out) {
+  if (size < kNonceLength + kGcmTagLength) return false;
+  out->resize(size - kNonceLength - kGcmTagLength);
+  return GcmDecrypt(key, buffer, size, aad, out->data());
+}
+
+bool GcmDecrypt(std::string_view key, const uint8_t* buffer, size_t size, std::string_view aad, uint8_t* out) {
   const EVP_CIPHER* cipher = GcmCipher(key.size());
   if (size < kNonceLength + kGcmTagLength) return false;
   const size_t text_size = size - kNonceLength - kGcmTagLength;
   CipherContext context = NewContext();
-  out->resize(text_size);
   int length = 0;
   bool ok = EVP_DecryptInit_ex(context.get(), cipher, nullptr, nullptr, nullptr) == 1 &&
             EVP_CIPHER_CTX_ctrl(context.get(), EVP_CTRL_GCM_SET_IVLEN, static_cast<int>(kNonceLength), nullptr) == 1 &&
             EVP_DecryptInit_ex(context.get(), nullptr, nullptr, Bytes(key), buffer) == 1;
   if (ok && !aad.empty()) ok = EVP_DecryptUpdate(context.get(), nullptr, &length, Bytes(aad), CheckedLength(aad.size())) == 1;
   if (ok && text_size > 0) {
-    ok = EVP_DecryptUpdate(context.get(), out->data(), &length, buffer + kNonceLength, CheckedLength(text_size)) == 1;
+    ok = EVP_DecryptUpdate(context.get(), out, &length, buffer + kNonceLength, CheckedLength(text_size)) == 1;
   }
   unsigned char tag[kGcmTagLength];
   std::memcpy(tag, buffer + kNonceLength + text_size, kGcmTagLength);
@@ -274,7 +279,7 @@ void ReadIndexModule(RandomAccessFile& file, uint64_t offset, size_t length, con
   }
 }
 
-bool DecodeBase64(std::string_view text, std::string* out) {
+bool DecodeBase64(std::string_view text, SecretString* out) {
   out->clear();
   while (!text.empty() && text.back() == '=') text.remove_suffix(1);
   uint32_t accumulator = 0;
@@ -292,7 +297,7 @@ bool DecodeBase64(std::string_view text, std::string* out) {
   return bits < 6;  // a lone trailing character cannot encode a byte
 }
 
-bool ParseKeyText(std::string_view text, std::string* key, std::string* error) {
+bool ParseKeyText(std::string_view text, SecretString* key, std::string* error) {
   key->clear();
   if (text.substr(0, 4) == "hex:") {
     std::string_view digits = text.substr(4);
@@ -314,7 +319,7 @@ bool ParseKeyText(std::string_view text, std::string* key, std::string* error) {
       return false;
     }
   } else {
-    key->assign(text);
+    key->assign(text.data(), text.size());
   }
   if (!IsValidAesKeyLength(key->size())) {
     *error = "key is " + std::to_string(key->size()) + " bytes long; AES keys are 16, 24 or 32 bytes";

@@ -15,7 +15,15 @@
 // [|| page ordinal (2-byte LE, data pages and their headers only)]. So a module moved to
 // another place or another file fails authentication.
 //
-// Keys are 16, 24 or 32 bytes (AES-128/192/256). Key material never appears in errors.
+// Keys are 16, 24 or 32 bytes (AES-128/192/256), held in SecretString (secret.h), wiped
+// when freed. Key material never appears in errors.
+//
+// What AES_GCM_CTR_V1 leaves unauthenticated: CTR mode encrypts data and dictionary pages
+// without a tag, so their bytes can be changed undetected (each flipped ciphertext bit
+// flips the same plaintext bit); only page CRCs, when the writer stored them and the reader
+// checks them, catch such a change, and an attacker who knows the page's plaintext can
+// recompute the CRC. Page headers (which hold the CRC), the footer, column metadata, page
+// indexes and bloom filters are GCM modules and authenticated in both algorithms.
 #pragma once
 
 #include <cstddef>
@@ -29,6 +37,7 @@
 
 #include "format/metadata.h"
 #include "format/random_access_file.h"
+#include "format/secret.h"
 
 namespace parquet {
 
@@ -78,6 +87,8 @@ std::string GcmEncrypt(std::string_view key, std::string_view plaintext, std::st
 // byte, module from elsewhere); *out is then unspecified. Throws for a bad key length.
 bool GcmDecrypt(std::string_view key, const uint8_t* buffer, size_t size, std::string_view aad,
                 std::vector<uint8_t>* out);
+// The same into `out`, which has room for size - 28 bytes (for decrypted key material).
+bool GcmDecrypt(std::string_view key, const uint8_t* buffer, size_t size, std::string_view aad, uint8_t* out);
 // AES-CTR with IV = nonce || 00000001: nonce (12 bytes) || ciphertext.
 std::string CtrEncrypt(std::string_view key, std::string_view plaintext, std::string_view nonce = {});
 void CtrDecrypt(std::string_view key, const uint8_t* buffer, size_t size, std::vector<uint8_t>* out);
@@ -85,7 +96,7 @@ void CtrDecrypt(std::string_view key, const uint8_t* buffer, size_t size, std::v
 // The cipher state of one column (or of the footer): algorithm, key and file AAD.
 struct ModuleCipher {
   EncryptionAlgorithm::Kind algorithm = EncryptionAlgorithm::Kind::AES_GCM_V1;
-  std::string key;
+  SecretString key;
   std::string file_aad;  // aad_prefix || aad_file_unique
   // False: modules are authenticated without any AAD. Files without aad_file_unique (DuckDB
   // writes them so) are read this way; a spec-conforming file always has it.
@@ -115,14 +126,18 @@ void ReadIndexModule(RandomAccessFile& file, uint64_t offset, size_t length, con
 // column's dotted path ("a.b.c"); a key not given explicitly is asked of key_retriever
 // with the key_metadata stored in the file (if any). An empty footer_key means none.
 struct FileDecryptionProperties {
-  std::string footer_key;
-  std::map<std::string, std::string> column_keys;
+  SecretString footer_key;
+  std::map<std::string, SecretString> column_keys;
   std::optional<std::string> aad_prefix;  // required for files written with supply_aad_prefix
   // (key_metadata, name of the file being opened) -> key; nullopt when it knows no such
   // key. May throw ParquetError (e.g. key material that cannot be unwrapped).
-  std::function<std::optional<std::string>(const std::string& key_metadata, const std::string& file_name)>
+  std::function<std::optional<SecretString>(const std::string& key_metadata, const std::string& file_name)>
       key_retriever;
   bool verify_footer_signature = true;  // plaintext footers
+  // Keys were given, so the file must be encrypted (as parquet-mr and Arrow require unless
+  // plaintext files are allowed): opening a file without encryption, or a file whose
+  // chunk of a column named in column_keys is stored in plaintext, is an error.
+  bool refuse_plaintext = false;
 };
 
 // What a writer is given. Columns named in column_keys get their own key; the other columns
@@ -130,8 +145,8 @@ struct FileDecryptionProperties {
 // encrypt_all_columns is false, unless they are not in column_keys).
 struct FileEncryptionProperties {
   EncryptionAlgorithm::Kind algorithm = EncryptionAlgorithm::Kind::AES_GCM_V1;
-  std::string footer_key;
-  std::map<std::string, std::string> column_keys;        // dotted path -> key
+  SecretString footer_key;
+  std::map<std::string, SecretString> column_keys;       // dotted path -> key
   std::map<std::string, std::string> column_key_metadata;  // dotted path -> key_metadata
   std::vector<std::string> plaintext_columns;              // dotted paths
   bool encrypt_all_columns = true;  // columns in neither map nor plaintext_columns: footer key
@@ -147,9 +162,10 @@ std::string RandomBytes(size_t count);
 // Parses a key written as "hex:<hex digits>", "base64:<base64>" or else taken as the raw
 // bytes of the text. Returns false with *error (which never contains the key) for bad
 // hex/base64 or a length other than 16, 24 or 32 bytes.
-bool ParseKeyText(std::string_view text, std::string* key, std::string* error);
-// Standard base64 (with or without padding); false on invalid input.
-bool DecodeBase64(std::string_view text, std::string* out);
+bool ParseKeyText(std::string_view text, SecretString* key, std::string* error);
+// Standard base64 (with or without padding); false on invalid input. (A SecretString: it
+// decodes keys and wrapped keys.)
+bool DecodeBase64(std::string_view text, SecretString* out);
 
 // The crypto library as linked, e.g. "OpenSSL 3.0.15 3 Sep 2024" (parquet_version()).
 std::string CryptoLibraryVersion();

@@ -75,7 +75,13 @@ std::unique_ptr<ParquetFileReader> ParquetFileReader::Open(std::unique_ptr<Rando
     total += rg.num_rows;
   }
   reader->total_rows_ = total;
-  if (reader->encryption_algorithm_.has_value()) reader->ResolveColumnKeys(decryption);
+  if (reader->encryption_algorithm_.has_value()) {
+    reader->ResolveColumnKeys(decryption);
+    if (decryption != nullptr && decryption->refuse_plaintext) reader->RefusePlaintextKeyedColumns(*decryption);
+  } else if (decryption != nullptr && decryption->refuse_plaintext) {
+    throw ParquetError(name + " is not encrypted, but keys were given to read it (a plaintext file where an "
+                       "encrypted one was expected; allow_plaintext_files=1 reads it)");
+  }
   return reader;
 }
 
@@ -102,12 +108,12 @@ std::string JoinPath(const std::vector<std::string>& path) {
 
 }  // namespace
 
-std::optional<std::string> ParquetFileReader::FindKey(const std::string* explicit_key,
+std::optional<SecretString> ParquetFileReader::FindKey(const SecretString* explicit_key,
                                                       const std::optional<std::string>& key_metadata,
                                                       const FileDecryptionProperties* decryption) const {
   if (explicit_key != nullptr && !explicit_key->empty()) return *explicit_key;
   if (decryption == nullptr || !decryption->key_retriever || !key_metadata.has_value()) return std::nullopt;
-  std::optional<std::string> key;
+  std::optional<SecretString> key;
   try {
     key = decryption->key_retriever(*key_metadata, name());
   } catch (const ParquetError& e) {
@@ -154,7 +160,7 @@ void ParquetFileReader::ReadEncryptedFooter(const std::vector<uint8_t>& footer,
   }
   footer_encrypted_ = true;
   SetUpFileAad(crypto.encryption_algorithm, decryption);
-  std::optional<std::string> key =
+  std::optional<SecretString> key =
       FindKey(decryption != nullptr ? &decryption->footer_key : nullptr, crypto.key_metadata, decryption);
   if (!key.has_value()) throw ParquetError(name() + " has an encrypted footer: a footer key is needed to read it");
   footer_key_ = *key;
@@ -175,7 +181,7 @@ void ParquetFileReader::ReadPlaintextFooter(const std::vector<uint8_t>& footer,
   // A plaintext footer of an encrypted file, followed by its signature.
   SetUpFileAad(*metadata_.encryption_algorithm, decryption);
   if (footer.size() < kFooterSignatureLength) throw ParquetError("corrupt footer in " + name() + ": no room for its signature");
-  std::optional<std::string> key = FindKey(decryption != nullptr ? &decryption->footer_key : nullptr,
+  std::optional<SecretString> key = FindKey(decryption != nullptr ? &decryption->footer_key : nullptr,
                                            metadata_.footer_signing_key_metadata, decryption);
   if (!key.has_value() || aad_prefix_missing_) return;  // plaintext columns stay readable
   footer_key_ = *key;
@@ -205,7 +211,7 @@ void ParquetFileReader::ResolveColumnKeys(const FileDecryptionProperties* decryp
     }
     return;
   }
-  auto cipher_index = [this](const std::string& key) {
+  auto cipher_index = [this](const SecretString& key) {
     for (size_t i = 0; i < ciphers_.size(); i++) {
       if (ciphers_[i].key == key) return static_cast<int32_t>(i);
     }
@@ -213,7 +219,7 @@ void ParquetFileReader::ResolveColumnKeys(const FileDecryptionProperties* decryp
     return static_cast<int32_t>(ciphers_.size() - 1);
   };
   // The key retriever is asked once per distinct key_metadata.
-  std::map<std::string, std::optional<std::string>> retrieved;
+  std::map<std::string, std::optional<SecretString>> retrieved;
   FileDecryptionProperties caching;
   if (decryption != nullptr && decryption->key_retriever) {
     caching.key_retriever = [&retrieved, decryption](const std::string& key_metadata, const std::string& file_name) {
@@ -236,11 +242,11 @@ void ParquetFileReader::ResolveColumnKeys(const FileDecryptionProperties* decryp
       }
       const int rg = static_cast<int>(g), column = static_cast<int>(c);
       const ColumnCryptoMetaData& crypto = *chunk.crypto_metadata;
-      std::optional<std::string> key;
+      std::optional<SecretString> key;
       if (crypto.kind == ColumnCryptoMetaData::Kind::WITH_FOOTER_KEY) {
         if (!footer_key_.empty()) key = footer_key_;
       } else if (crypto.kind == ColumnCryptoMetaData::Kind::WITH_COLUMN_KEY) {
-        const std::string* explicit_key = nullptr;
+        const SecretString* explicit_key = nullptr;
         if (decryption != nullptr) {
           auto found = decryption->column_keys.find(schema_.column(column).dotted_path);
           if (found == decryption->column_keys.end()) found = decryption->column_keys.find(JoinPath(crypto.path_in_schema));
@@ -277,6 +283,20 @@ void ParquetFileReader::ResolveColumnKeys(const FileDecryptionProperties* decryp
         chunk.meta_data = ParseColumnMetaData(plaintext.data(), plaintext.size());
       } catch (const ParquetError& e) {
         throw ParquetError(Describe(rg, column) + ": cannot decrypt the column metadata: " + e.what());
+      }
+    }
+  }
+}
+
+void ParquetFileReader::RefusePlaintextKeyedColumns(const FileDecryptionProperties& decryption) const {
+  const size_t num_columns = static_cast<size_t>(schema_.num_columns());
+  for (size_t g = 0; g < metadata_.row_groups.size(); g++) {
+    for (size_t c = 0; c < num_columns; c++) {
+      if (chunk_ciphers_[g * num_columns + c] != kPlaintextChunk) continue;
+      if (decryption.column_keys.count(schema_.column(static_cast<int>(c)).dotted_path) != 0) {
+        throw ParquetError(Describe(static_cast<int>(g), static_cast<int>(c)) +
+                           ": column has a key in column_keys but is stored in plaintext (allow_plaintext_files=1 "
+                           "reads it)");
       }
     }
   }

@@ -79,8 +79,11 @@ class ParquetFileReader {
   void ReadPlaintextFooter(const std::vector<uint8_t>& footer, const FileDecryptionProperties* decryption);
   void SetUpFileAad(const EncryptionAlgorithm& algorithm, const FileDecryptionProperties* decryption);
   void ResolveColumnKeys(const FileDecryptionProperties* decryption);
+  // With FileDecryptionProperties::refuse_plaintext: throws for a column of column_keys
+  // whose chunk is stored in plaintext.
+  void RefusePlaintextKeyedColumns(const FileDecryptionProperties& decryption) const;
   std::string MissingAadPrefixMessage() const;
-  std::optional<std::string> FindKey(const std::string* explicit_key, const std::optional<std::string>& key_metadata,
+  std::optional<SecretString> FindKey(const SecretString* explicit_key, const std::optional<std::string>& key_metadata,
                                      const FileDecryptionProperties* decryption) const;
 
   std::unique_ptr<RandomAccessFile> file_;
@@ -96,7 +99,7 @@ class ParquetFileReader {
   bool aad_prefix_missing_ = false;  // needed (supply_aad_prefix) but not given
   std::string file_aad_;    // aad_prefix || aad_file_unique
   bool module_aad_ = true;  // false: no aad_file_unique (see ModuleCipher::module_aad)
-  std::string footer_key_;  // empty: none given
+  SecretString footer_key_;  // empty: none given
   std::vector<ModuleCipher> ciphers_;  // one per distinct key
   // Per chunk (row_group * num_columns + column): index into ciphers_, kPlaintextChunk or
   // kMissingKey. Empty for a file without encryption.

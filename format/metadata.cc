@@ -9,6 +9,7 @@
 #include "format/metadata.h"
 
 #include <limits>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -19,8 +20,43 @@ namespace parquet {
 
 namespace {
 
-using Reader = ThriftCompactReader;
 using Writer = ThriftCompactWriter;
+
+// The thrift reader of one parse, with the bounds that need more than one value's context.
+//
+// Memory: a list's elements are charged, at the list header and before anything is
+// reserved, at their in-memory size against a budget of kBudgetBase plus kBudgetPerByte
+// bytes per input byte. Every element occupies at least one input byte, but a nearly empty
+// ColumnChunk (3 bytes) is a 896-byte struct: without the budget a footer of a few MB could
+// demand gigabytes. A real ColumnChunk takes 19 bytes or more (ColumnMetaData's required
+// fields), so real footers stay well within 64 bytes of structs per input byte.
+//
+// Columns: once FileMetaData.schema has been read, a row group's column list may announce
+// at most the schema's number of leaf columns; a longer one is refused at its header, before
+// any element is read. (Fewer is refused by ParquetFileReader, which sees the whole footer.)
+class Reader : public ThriftCompactReader {
+ public:
+  static constexpr size_t kBudgetBase = size_t{16} << 20;
+  static constexpr size_t kBudgetPerByte = 64;
+
+  Reader(const uint8_t* data, size_t size)
+      : ThriftCompactReader(data, size), budget_(kBudgetBase + kBudgetPerByte * size) {}
+
+  void ChargeList(size_t count, size_t element_size) {
+    const size_t bytes = count * element_size;  // count < 2^31, element_size < 2^16
+    if (bytes > budget_) {
+      throw ParquetError("thrift list of " + std::to_string(count) + " elements would take " +
+                         std::to_string(bytes) + " bytes of memory, more than a structure of " +
+                         std::to_string(position() + remaining()) + " bytes may use");
+    }
+    budget_ -= bytes;
+  }
+
+  std::optional<uint32_t> schema_columns;  // leaf columns of FileMetaData.schema, once read
+
+ private:
+  size_t budget_;
+};
 
 // ---------------------------------------------------------------------------------------
 // Type traits: which wire type a C++ member has.
@@ -418,6 +454,11 @@ class FieldReader {
     }
     ReadValue(reader_, member);
     matched_ = true;
+    if constexpr (std::is_same_v<T, std::vector<SchemaElement>>) {
+      uint32_t leaves = 0;
+      for (size_t i = 1; i < member.size(); ++i) leaves += member[i].type.has_value() ? 1 : 0;
+      reader_.schema_columns = leaves;
+    }
   }
 
   Reader& reader_;
@@ -510,9 +551,15 @@ template <class T> void ReadList(Reader& reader, std::vector<T>& list) {
     throw ParquetError("thrift list of " + ToString(header.element_type) +
                        " elements where " + ToString(expected) + " elements were expected");
   }
-  // The size is bounded by the input, so reserving is safe for small element types;
-  // lists of structs grow as their elements are actually read.
-  if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T>) list.reserve(header.size);
+  if constexpr (std::is_same_v<T, ColumnChunk>) {
+    if (reader.schema_columns.has_value() && header.size > *reader.schema_columns) {
+      throw ParquetError("row group lists " + std::to_string(header.size) + " column chunks, the schema has " +
+                         std::to_string(*reader.schema_columns) + " columns");
+    }
+  }
+  // The size is bounded by the input bytes and, in memory, by the reader's budget.
+  reader.ChargeList(header.size, sizeof(T));
+  list.reserve(header.size);
   for (uint32_t i = 0; i < header.size; ++i) {
     T element{};
     ReadValue(reader, element);

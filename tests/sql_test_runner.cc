@@ -26,6 +26,8 @@
 // - "statement ok": the SQL must succeed (any rows it returns are ignored).
 // - "statement error TEXT": the SQL must fail and TEXT (possibly empty) must be a substring
 //   of sqlite3_errmsg().
+// - "statement error-excludes TEXT": the SQL must fail and TEXT (not empty) must NOT appear
+//   in sqlite3_errmsg() (e.g. a key that an error must not echo).
 // - "query": the SQL must succeed and return exactly the rows after "----" (none if there
 //   is no "----" line or nothing follows it). sqllogictest-style type letters
 //   ("query IT rowsort") are accepted and ignored.
@@ -74,10 +76,11 @@ struct Options {
 };
 
 struct Record {
-  enum class Kind { kStatementOk, kStatementError, kQuery, kMalformed };
+  enum class Kind { kStatementOk, kStatementError, kStatementErrorExcludes, kQuery, kMalformed };
   Kind kind = Kind::kStatementOk;
   int line = 0;              // line of the header, for messages
   std::string error_text;    // kStatementError: expected substring of the message;
+                             // kStatementErrorExcludes: text the message must not hold;
                              // kMalformed: what is wrong with the record
   bool rowsort = false;      // kQuery
   std::string sql;
@@ -203,6 +206,10 @@ std::vector<Record> Parse(const std::vector<std::string>& lines) {
     std::string problem;
     if (words[0] == "statement" && words.size() == 2 && words[1] == "ok") {
       rec.kind = Record::Kind::kStatementOk;
+    } else if (words[0] == "statement" && words.size() >= 3 && words[1] == "error-excludes") {
+      rec.kind = Record::Kind::kStatementErrorExcludes;
+      std::string rest = Trim(header);
+      rec.error_text = Trim(rest.substr(rest.find("error-excludes") + 14));
     } else if (words[0] == "statement" && words.size() >= 2 && words[1] == "error") {
       rec.kind = Record::Kind::kStatementError;
       std::string rest = Trim(header);
@@ -221,7 +228,7 @@ std::vector<Record> Parse(const std::vector<std::string>& lines) {
       }
     } else {
       problem = "unknown record header '" + Trim(header) + "' (expected 'statement ok', "
-                "'statement error TEXT' or 'query [rowsort]')";
+                "'statement error TEXT', 'statement error-excludes TEXT' or 'query [rowsort]')";
     }
     ++i;
     if (problem.empty()) {
@@ -344,6 +351,17 @@ bool RunRecord(sqlite3* db, const std::string& file, const Record& rec,
       fail_header("wrong error message");
       std::printf("  expected error containing: %s\n  actual error: %s\n", want.c_str(),
                   error.c_str());
+      return false;
+    }
+    case Record::Kind::kStatementErrorExcludes: {
+      const std::string unwanted = subst.Apply(rec.error_text);
+      if (RunSql(db, sql, nullptr, error)) {
+        fail_header("statement succeeded; expected an error without '" + unwanted + "'");
+        return false;
+      }
+      if (error.find(unwanted) == std::string::npos) return true;
+      fail_header("the error message holds text it must not");
+      std::printf("  text that must not appear: %s\n  actual error: %s\n", unwanted.c_str(), error.c_str());
       return false;
     }
     case Record::Kind::kQuery: {

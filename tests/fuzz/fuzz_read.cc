@@ -5,11 +5,13 @@
 // decodes each chunk's statistics, page index and bloom filter. Files are opened with the
 // fixed keys of parquet-testing's 128-bit encrypted files (footer kf, column keys kc1/kc2;
 // the seeds include those files), so the decryption of every module type is fuzzed too.
-// Malformed files must end in ParquetError.
+// The readers share a memory budget (max_memory's MemoryBudget), as the columns of one scan
+// do; it must be all given back when they are gone. Malformed files must end in ParquetError.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -38,9 +40,11 @@ void Note(const parquet::ParquetError& error) {
 // Bounds the work per input: slots per column chunk, rows per nested field.
 constexpr size_t kMaxSlots = 1 << 20;
 constexpr int64_t kMaxRows = 1 << 16;
+constexpr uint64_t kMemoryBudget = uint64_t{256} << 20;
 
-void ReadFlatColumn(const parquet::ParquetFileReader& file, int row_group, int column) {
-  auto reader = parquet::ColumnChunkReader::Make(file, row_group, column);
+void ReadFlatColumn(const parquet::ParquetFileReader& file, int row_group, int column,
+                    const parquet::ColumnReaderOptions& reader_options) {
+  auto reader = parquet::ColumnChunkReader::Make(file, row_group, column, reader_options);
   parquet::ColumnBatch batch;
   size_t total = 0;
   while (total < kMaxSlots) {
@@ -51,8 +55,9 @@ void ReadFlatColumn(const parquet::ParquetFileReader& file, int row_group, int c
   }
 }
 
-void ReadNestedField(const parquet::ParquetFileReader& file, int row_group, int field) {
-  parquet::RecordAssembler assembler(file, field, {}, 64);
+void ReadNestedField(const parquet::ParquetFileReader& file, int row_group, int field,
+                     const parquet::ColumnReaderOptions& reader_options) {
+  parquet::RecordAssembler assembler(file, field, reader_options, 64);
   sqlite_parquet::MappingOptions options;
   options.binary_as_string = (row_group & 1) != 0;
   sqlite_parquet::NestedJsonRenderer renderer(file.schema(), assembler.shape(), options);
@@ -129,13 +134,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     } catch (const parquet::ParquetError&) {
     }
   }
+  parquet::ColumnReaderOptions reader_options;
+  reader_options.memory_budget = std::make_shared<parquet::MemoryBudget>(kMemoryBudget, "max_memory");
   for (int row_group = 0; row_group < file->num_row_groups() && row_group < 16; row_group++) {
     for (int field = 0; field < fields; field++) {
       try {
         if (parquet::IsNestedField(schema, field)) {
-          ReadNestedField(*file, row_group, field);
+          ReadNestedField(*file, row_group, field, reader_options);
         } else {
-          ReadFlatColumn(*file, row_group, schema.first_column_of_field(field));
+          ReadFlatColumn(*file, row_group, schema.first_column_of_field(field), reader_options);
         }
       } catch (const parquet::ParquetError& error) {
         Note(error);
@@ -147,6 +154,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       } catch (const parquet::ParquetError&) {
       }
     }
+  }
+  if (reader_options.memory_budget->used() != 0) {
+    std::fprintf(stderr, "fuzz_read: the readers did not give back %llu bytes of their memory budget\n",
+                 static_cast<unsigned long long>(reader_options.memory_budget->used()));
+    std::abort();
   }
   return 0;
 }

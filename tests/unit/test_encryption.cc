@@ -46,7 +46,7 @@ std::string ToHex(const uint8_t* data, size_t size) {
   }
   return out;
 }
-std::string ToHex(const std::string& s) { return ToHex(reinterpret_cast<const uint8_t*>(s.data()), s.size()); }
+std::string ToHex(std::string_view s) { return ToHex(reinterpret_cast<const uint8_t*>(s.data()), s.size()); }
 
 using test_support::TempDir;
 
@@ -174,7 +174,8 @@ TEST_CASE("encryption: module framing and the CTR / GCM choice per algorithm") {
 }
 
 TEST_CASE("encryption: key text is hex:, base64: or raw bytes of an AES length") {
-  std::string key, error;
+  SecretString key;
+  std::string error;
   CHECK(ParseKeyText("0123456789012345", &key, &error));
   CHECK(key == "0123456789012345");
   CHECK(ParseKeyText("hex:000102030405060708090a0b0c0d0e0f", &key, &error));
@@ -358,7 +359,7 @@ TEST_CASE("encryption: key_retriever finds keys by the key_metadata the writer s
   WriteTestFile(path, options);
   FileDecryptionProperties keys;
   std::vector<std::string> asked;
-  keys.key_retriever = [&asked](const std::string& metadata, const std::string&) -> std::optional<std::string> {
+  keys.key_retriever = [&asked](const std::string& metadata, const std::string&) -> std::optional<SecretString> {
     asked.push_back(metadata);
     if (metadata == "footer-key-id") return kFooterKey;
     if (metadata == "name-key-id") return kNameKey;
@@ -528,6 +529,51 @@ TEST_CASE("encryption: a changed byte in any module type fails authentication, n
   }
   // The encrypted ColumnMetaData of "name" lives inside the encrypted footer: changing the
   // key of its column is the test (above); a changed byte of it shows as a footer error.
+}
+
+// Issue 20, finding 7 (what the README says of AES_GCM_CTR_V1): CTR page bodies carry no
+// tag, so a flipped ciphertext bit flips the same plaintext bit unnoticed; a page CRC, which
+// lies in the GCM-authenticated page header and covers the encrypted bytes, catches it.
+TEST_CASE("encryption: AES_GCM_CTR_V1 page bodies are not authenticated; a page CRC catches a change") {
+  for (const bool crc : {false, true}) {
+    CAPTURE(crc);
+    TempDir dir;
+    auto encryption = std::make_shared<FileEncryptionProperties>();
+    encryption->algorithm = EncryptionAlgorithm::Kind::AES_GCM_CTR_V1;
+    encryption->footer_key = kFooterKey;
+    WriterOptions options;
+    options.encryption = encryption;
+    options.codec = CompressionCodec::UNCOMPRESSED;
+    options.write_crc = crc;
+    const std::string path = dir.File("ctr.parquet");
+    WriteTestFile(path, options, 1);
+    FileDecryptionProperties keys;
+    keys.footer_key = kFooterKey;
+    const std::string original = ReadAll(path);
+    size_t dictionary_page = 0;
+    std::vector<int64_t> original_entries;
+    {
+      auto file = ParquetFileReader::Open(path, &keys);
+      const ColumnMetaData& id_meta = file->column_metadata(0, 0);
+      REQUIRE(id_meta.dictionary_page_offset.has_value());
+      const size_t dictionary_header = static_cast<size_t>(*id_meta.dictionary_page_offset);
+      dictionary_page = dictionary_header + ModuleSize(original, dictionary_header);
+      original_entries = ReadChunkDictionary(*file, 0, 0)->int64s;
+    }
+    std::string changed = original;
+    const size_t first_value = dictionary_page + kModuleLengthPrefix + kNonceLength;  // PLAIN int64 entries
+    changed[first_value] = static_cast<char>(changed[first_value] ^ 0x01);
+    WriteAll(path, changed);
+    auto file = ParquetFileReader::Open(path, &keys);
+    if (!crc) {
+      const std::optional<ChunkDictionary> dictionary = ReadChunkDictionary(*file, 0, 0);
+      REQUIRE(dictionary.has_value());
+      REQUIRE(dictionary->int64s.size() == original_entries.size());
+      CHECK(dictionary->int64s[0] == (original_entries[0] ^ 1));  // changed, and no error
+    } else {
+      CHECK_THROWS_WITH_AS(ReadChunkDictionary(*file, 0, 0), doctest::Contains("page CRC mismatch"), ParquetError);
+    }
+  }
 }
 
 TEST_CASE("encryption: pages swapped within a chunk and chunks swapped between row groups fail authentication") {

@@ -130,18 +130,19 @@ TEST_CASE("SplitOptionArgument: prefixed keys") {
 }
 
 TEST_CASE("SplitOptionArgument: syntax errors") {
-  CHECK(SplitError("key='abc") == "unterminated quote in parquet option: key='abc");
-  CHECK(SplitError("key=\"abc\"\"") == "unterminated quote in parquet option: key=\"abc\"\"");
-  CHECK(SplitError("'data/x.parquet") == "unterminated quote in parquet option: 'data/x.parquet");
-  CHECK(SplitError("[key=1") == "unterminated quote in parquet option: [key=1");
-  CHECK(SplitError("key='a'b") == "unexpected text after quoted value in parquet option: key='a'b");
-  CHECK(SplitError("=1") == "missing option name in parquet option: =1");
-  CHECK(SplitError("  = 1") == "missing option name in parquet option: = 1");
-  CHECK(SplitError("''=1") == "malformed option name in parquet option: ''=1");
-  CHECK(SplitError("compression.=zstd") == "malformed option name in parquet option: compression.=zstd");
-  CHECK(SplitError(".x=1") == "malformed option name in parquet option: .x=1");
-  CHECK(SplitError("\"a\"b=1") == "malformed option name in parquet option: \"a\"b=1");
-  CHECK(SplitError("\"compression.\"=1") == "malformed option name in parquet option: \"compression.\"=1");
+  // The argument's text is never quoted: an argument that does not parse may hold a key.
+  CHECK(SplitError("key='abc") == "unterminated quote in parquet option");
+  CHECK(SplitError("key=\"abc\"\"") == "unterminated quote in parquet option");
+  CHECK(SplitError("'data/x.parquet") == "unterminated quote in parquet option");
+  CHECK(SplitError("[key=1") == "unterminated quote in parquet option");
+  CHECK(SplitError("key='a'b") == "unexpected text after quoted value in parquet option");
+  CHECK(SplitError("=1") == "missing option name in parquet option");
+  CHECK(SplitError("  = 1") == "missing option name in parquet option");
+  CHECK(SplitError("''=1") == "malformed option name in parquet option");
+  CHECK(SplitError("compression.=zstd") == "malformed option name in parquet option");
+  CHECK(SplitError(".x=1") == "malformed option name in parquet option");
+  CHECK(SplitError("\"a\"b=1") == "malformed option name in parquet option");
+  CHECK(SplitError("\"compression.\"=1") == "malformed option name in parquet option");
 }
 
 TEST_CASE("OptionSet: positional path and ordered results") {
@@ -170,12 +171,51 @@ TEST_CASE("OptionSet: positional argument errors") {
   const OptionSet options = TableOptions();
   CHECK(ParseError(options, {"'a.parquet'", "filename='b.parquet'"}) ==
         "duplicate parquet option: filename");
-  CHECK(ParseError(options, {"binary_as_string=1", "'a.parquet'"}) ==
-        "expected key=value in parquet option: 'a.parquet'");
+  CHECK(ParseError(options, {"binary_as_string=1", "'a.parquet'"}) == "parquet option 2 is not key=value");
   OptionSet without_positional;
   without_positional.AddString("format");
-  CHECK(ParseError(without_positional, {"x.parquet"}) ==
-        "expected key=value in parquet option: x.parquet");
+  CHECK(ParseError(without_positional, {"x.parquet"}) == "parquet option 1 is not key=value");
+  // An argument that starts with a declared option's name gets a hint naming only that.
+  CHECK(ParseError(options, {"'a.parquet'", "binary_as_string 1"}) ==
+        "parquet option 2 is not key=value (it starts with binary_as_string: write binary_as_string=value)");
+  // Where the error is known to lie in a declared option, it is named.
+  CHECK(ParseError(options, {"'a.parquet'", "binary_as_string='1"}) ==
+        "unterminated quote in parquet option 2 (binary_as_string)");
+  CHECK(ParseError(options, {"'a.parquet'", "nope='1"}) == "unterminated quote in parquet option 2");
+}
+
+// Issue 20, finding 5: every way of mistyping a key option gives an error naming the
+// option and what is wrong, never the key.
+TEST_CASE("OptionSet: key options never appear in errors") {
+  const std::string key = "SECRETKEY0123456";
+  OptionSet options;
+  options.AddString("filename").SetPositional("filename").AddSecret("footer_key").AddSecret("column_keys");
+  const std::vector<std::vector<std::string>> mistakes = {
+      {"'x.parquet'", "'footer_key=" + key + "'"},   // the whole option quoted
+      {"'footer_key=" + key + "'"},                  // ... in the file name's place
+      {"\"footer_key = " + key + "\""},
+      {"'x.parquet'", "footer_key " + key},          // no '='
+      {"'x.parquet'", "footer_key:" + key},
+      {"'x.parquet'", "footer_key='" + key},         // unterminated quote
+      {"'x.parquet'", "footer_key='" + key + "'x"},  // text after the quoted value
+      {"'x.parquet'", "footer_key=" + key, "footer_key=" + key},  // repeated
+      {"'x.parquet'", key},                          // the key alone
+      {"'x.parquet'", "'" + key},
+  };
+  for (const std::vector<std::string>& arguments : mistakes) {
+    std::vector<std::string_view> views(arguments.begin(), arguments.end());
+    ParsedOptions parsed;
+    std::string error;
+    CAPTURE(arguments.back());
+    CHECK_FALSE(options.Parse(views, &parsed, &error));
+    CHECK(!error.empty());
+    CHECK(error.find("SECRETKEY") == std::string::npos);
+  }
+  // The first two name the option they recognise.
+  CHECK(ParseError(options, {"'x.parquet'", "'footer_key=" + key + "'"}) ==
+        "parquet option 2 is not key=value (it starts with footer_key: write footer_key=value, quoting only the value)");
+  CHECK(ParseError(options, {"'footer_key=" + key + "'"}) ==
+        "parquet option 1 is not key=value (it starts with footer_key: write footer_key=value, quoting only the value)");
 }
 
 TEST_CASE("OptionSet: unknown and duplicate keys") {
