@@ -1,7 +1,7 @@
 # Top-level commands of sqlite-parquet (see README.md): install dependencies, build with
 # CMake into build/ (Release) and build-asan/ (ASan+UBSan), run the demo and the tests.
-# `make test` runs every suite in both builds, and the runtime suite under ThreadSanitizer
-# (build-tsan/); its last line is "N passed, M failed".
+# `make test` runs every suite in both builds, the version matrix (SQLITE_MATRIX) and the
+# runtime suite under ThreadSanitizer (build-tsan/); its last line is "N passed, M failed".
 
 SHELL := /bin/bash
 JOBS ?= 2
@@ -15,10 +15,19 @@ LOGDIR := $(BUILD)/test-logs
 SAMPLE := examples/sample.parquet
 DEMO_SQL ?= SELECT * FROM sample LIMIT 10;
 CMAKE_CONFIGURE := cmake --log-level=WARNING -S .
+# The version matrix (README.md, "SQLite versions"): besides the system SQLite (every suite,
+# both builds), the Release build runs MATRIX_SUITES against each of these, built once by
+# scripts/setup_sqlite_versions.sh into SQLITE_VERSIONS_DIR; ASAN_MATRIX runs in the ASan
+# build too (the newest, whose code paths differ most from the system's 3.40.1).
+SQLITE_MATRIX ?= 3.38.2 3.52.0 3.53.0
+MATRIX_SUITES ?= sql differential runtime conformance
+ASAN_MATRIX ?= 3.53.0
+ASAN_MATRIX_SUITES ?= sql runtime
+export SQLITE_VERSIONS_DIR ?= $(abspath $(BUILD))/sqlite-versions
 
 MAKEFLAGS += --no-print-directory
 .NOTPARALLEL:
-.PHONY: all help deps build build-asan build-tsan demo test test-asan test-tsan unit sql differential conformance interop runtime fuzz clean
+.PHONY: all help deps build build-asan build-tsan demo test test-asan test-tsan matrix run-matrix sqlite-versions unit sql differential conformance interop runtime hosts fuzz clean
 
 all: build
 
@@ -28,7 +37,8 @@ help:
 	@echo "make test        every suite in $(BUILD)/ and $(ASAN_BUILD)/ (ASan+UBSan)"
 	@echo "make test-asan   every suite in $(ASAN_BUILD)/ only"
 	@echo "make test-tsan   the runtime suite (threads) in $(TSAN_BUILD)/ (ThreadSanitizer)"
-	@echo "make unit | sql | differential | conformance | interop | runtime   one suite in $(BUILD)/"
+	@echo "make matrix      MATRIX_SUITES in $(BUILD)/ against each SQLite of SQLITE_MATRIX ($(SQLITE_MATRIX))"
+	@echo "make unit | sql | differential | conformance | interop | runtime | hosts   one suite in $(BUILD)/"
 	@echo "make fuzz        libFuzzer on every fuzz target for FUZZ_SECONDS each (default 60), in $(FUZZ_BUILD)/"
 	@echo "make clean       remove $(BUILD)/ and $(ASAN_BUILD)/"
 
@@ -63,11 +73,20 @@ demo: build
 	  "CREATE VIRTUAL TABLE sample USING parquet('$(SAMPLE)');" \
 	  "$(DEMO_SQL)" </dev/null
 
-test: build
+# Builds every SQLite of the matrix (cached; run_tests.sh and tests/hosts also build the one
+# they need on demand).
+sqlite-versions:
+	@bash scripts/setup_sqlite_versions.sh $(SQLITE_VERSIONS_DIR)
+
+test: build sqlite-versions
 	@rm -rf $(LOGDIR)
 	@bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release
+	@$(MAKE) --no-print-directory run-matrix
 	@$(MAKE) --no-print-directory build-asan
 	@bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan
+	@for v in $(ASAN_MATRIX); do \
+	  SQLITE_VERSION=$$v bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan-sqlite$$v $(ASAN_MATRIX_SUITES); \
+	done
 	@$(MAKE) --no-print-directory build-tsan
 	@RUNTIME_TEST_CASES='*threads*' bash scripts/run_tests.sh $(LOGDIR) $(TSAN_BUILD) tsan runtime
 	@bash scripts/summarize_tests.sh $(LOGDIR)
@@ -82,7 +101,17 @@ test-asan: build-asan
 	@bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 
-unit sql differential conformance interop runtime: build
+matrix: build sqlite-versions
+	@rm -rf $(LOGDIR)
+	@$(MAKE) --no-print-directory run-matrix
+	@bash scripts/summarize_tests.sh $(LOGDIR)
+
+run-matrix:
+	@for v in $(SQLITE_MATRIX); do \
+	  SQLITE_VERSION=$$v bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release-sqlite$$v $(MATRIX_SUITES); \
+	done
+
+unit sql differential conformance interop runtime hosts: build
 	@rm -rf $(LOGDIR)
 	@bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release $@
 	@bash scripts/summarize_tests.sh $(LOGDIR)

@@ -15,6 +15,8 @@
 // Ends with the line "conformance: N passed, N failed".
 #include <dirent.h>
 #include <sqlite3.h>
+
+#include "tests/expected_sqlite_version.h"
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -335,6 +337,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (!CheckExpectedSqlite("conformance")) return 1;
   sqlite3* db = OpenDatabase(options);
   int passed = 0, failed = 0;
   auto report = [&](bool ok, const std::string& what, const std::string& detail) {

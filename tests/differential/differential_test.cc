@@ -11,6 +11,8 @@
 // failure, so `DIFFERENTIAL_SEED=<seed> build/differential_tests ...` repeats a run.
 // The last line is "differential: N passed, M failed"; the exit status is 1 on failure.
 #include <sqlite3.h>
+
+#include "tests/expected_sqlite_version.h"
 #include <unistd.h>
 
 #include <algorithm>
@@ -677,6 +679,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s --extension PATH [--tables N] [--queries N] [--dir DIR]\n", argv[0]);
     return 2;
   }
+  if (!CheckExpectedSqlite("differential")) return 1;
   Runner runner;
   const char* seed_text = std::getenv("DIFFERENTIAL_SEED");
   runner.seed = seed_text ? std::strtoull(seed_text, nullptr, 10)

@@ -15,6 +15,8 @@
 #include <doctest/doctest.h>
 #include <signal.h>
 #include <sqlite3.h>
+
+#include "tests/expected_sqlite_version.h"
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -399,6 +401,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s --extension PATH_TO_EXTENSION [doctest options]\n", argv[0]);
     return 2;
   }
+  if (!CheckExpectedSqlite("runtime")) return 1;
   doctest::Context context(static_cast<int>(rest.size()), rest.data());
   return context.run();
 }
