@@ -58,10 +58,12 @@ run() {  # run NAME COMMAND...
   shift
   local log=$logdir/$label-$name.log
   echo "=== $label $name: $*"
+  local started=$SECONDS
   timeout --kill-after=10s "$timeout" "$@" </dev/null 2>&1 | tee "$log"
   local rc=${PIPESTATUS[0]}
   ((rc == 124)) && echo "$label $name: timed out after $timeout" | tee -a "$log"
   echo "$rc" >"$logdir/$label-$name.rc"
+  echo "=== $label $name took $((SECONDS - started))s" | tee "$logdir/$label-$name.time"
 }
 
 for suite in "${suites[@]}"; do

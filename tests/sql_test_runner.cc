@@ -256,11 +256,12 @@ std::vector<Record> Parse(const std::vector<std::string>& lines) {
 
 // ---- execution ------------------------------------------------------------------------
 // A REAL in the form SQLite 3.40 prints (%!.15g: 15 significant digits, and a ".0" where
-// the digits alone would read as an integer), formatted here rather than by SQLite because
+// the digits alone would read as an integer; -0.0 as 0.0), formatted here rather than by SQLite because
 // SQLite 3.52 and later print 17 digits: the expected rows compare values, not one
 // version's text.
 std::string FormatReal(double value) {
   if (std::isinf(value)) return value > 0 ? "Inf" : "-Inf";
+  if (value == 0) value = 0;  // -0.0 prints as 0.0, as SQLite 3.40 prints it
   char digits[64];
   std::snprintf(digits, sizeof digits, "%.15g", value);
   std::string out = digits;
