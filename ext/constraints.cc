@@ -116,19 +116,47 @@ SqlValue ReadValue(sqlite3_value* v) {
   }
 }
 
+// Reads `raw` after NUMERIC affinity, the conversion SQLite applies to the right-hand
+// side when the column holds numbers; false when it could not be computed. SQLite's own
+// sqlite3_value_numeric_type does the conversion, so every version's rules (and float
+// parsing) are the running library's. It needs a value that belongs to a connection
+// (from 3.52 it takes the connection's mutex, and a sqlite3_value_dup copy has none), and
+// it changes the value in place, which xFilter's arguments must not see: the value is
+// passed through `SELECT ?1` on the table's connection and converted there.
+bool ReadWithNumericAffinity(sqlite3* db, sqlite3_value* raw, ColumnFilter* filter, SqlValue* out) {
+  if (sqlite3_value_type(raw) != SQLITE_TEXT) {
+    *out = ReadValue(raw);
+  } else {
+    sqlite3_stmt* stmt = nullptr;
+    if (db == nullptr || sqlite3_prepare_v2(db, "SELECT ?1", -1, &stmt, nullptr) != SQLITE_OK) {
+      sqlite3_finalize(stmt);
+      return false;
+    }
+    bool converted = false;
+    if (sqlite3_bind_value(stmt, 1, raw) == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW) {
+      sqlite3_value* result = sqlite3_column_value(stmt, 0);
+      sqlite3_value_numeric_type(result);
+      *out = ReadValue(result);
+      // Text that stays text is copied before the statement goes away.
+      if (out->type == SqlValue::Type::kText || out->type == SqlValue::Type::kBlob) {
+        filter->storage.emplace_back(out->bytes);
+      }
+      converted = true;
+    }
+    sqlite3_finalize(stmt);
+    return converted;
+  }
+  if (out->type == SqlValue::Type::kText || out->type == SqlValue::Type::kBlob) filter->storage.emplace_back(out->bytes);
+  return true;
+}
+
 // Appends `raw` compared as SQLite would against a column of `value_class`; false when
 // that comparison cannot be reproduced exactly.
-bool AddComparisonValue(sqlite3_value* raw, ValueClass value_class, ColumnFilter* filter,
+bool AddComparisonValue(sqlite3* db, sqlite3_value* raw, ValueClass value_class, ColumnFilter* filter,
                         std::vector<SqlValue>* pending) {
   if (value_class == ValueClass::kNumeric) {
-    sqlite3_value* copy = sqlite3_value_dup(raw);
-    if (!copy) throw std::bad_alloc();
-    sqlite3_value_numeric_type(copy);  // NUMERIC affinity, as the comparison applies it
-    SqlValue v = ReadValue(copy);
-    if (v.type == SqlValue::Type::kText || v.type == SqlValue::Type::kBlob) {
-      filter->storage.emplace_back(v.bytes);
-    }
-    sqlite3_value_free(copy);
+    SqlValue v;
+    if (!ReadWithNumericAffinity(db, raw, filter, &v)) return false;
     pending->push_back(v);
     return true;
   }
@@ -222,7 +250,7 @@ std::vector<std::string> PatternPrefixes(std::string_view pattern, bool glob) {
   return prefixes;
 }
 
-ColumnFilter MakeColumnFilter(const PlanTerm& term, sqlite3_value* argument, ValueClass value_class) {
+ColumnFilter MakeColumnFilter(sqlite3* db, const PlanTerm& term, sqlite3_value* argument, ValueClass value_class) {
   ColumnFilter filter;
   filter.column = term.column;
   filter.op = term.op;
@@ -258,10 +286,10 @@ ColumnFilter MakeColumnFilter(const PlanTerm& term, sqlite3_value* argument, Val
   if (term.op == ConstraintOp::kIn) {
     sqlite3_value* v = nullptr;
     for (int rc = sqlite3_vtab_in_first(argument, &v); rc == SQLITE_OK && v; rc = sqlite3_vtab_in_next(argument, &v)) {
-      exact = AddComparisonValue(v, value_class, &filter, &pending) && exact;
+      exact = AddComparisonValue(db, v, value_class, &filter, &pending) && exact;
     }
   } else {
-    exact = AddComparisonValue(argument, value_class, &filter, &pending);
+    exact = AddComparisonValue(db, argument, value_class, &filter, &pending);
   }
   if (!exact) {
     filter.active = false;

@@ -21,7 +21,8 @@
 // the column's when the value has none (a literal, a parameter), NUMERIC when either side
 // is INTEGER/REAL, nothing when both are TEXT/BLOB. For a column of numbers the affinity
 // is therefore always NUMERIC whatever the right-hand side is: a text value that looks
-// like a number becomes that number (sqlite3_value_numeric_type does exactly this). A
+// like a number becomes that number (sqlite3_value_numeric_type does exactly this, on a
+// value of the connection: see ReadWithNumericAffinity). A
 // column of BLOBs or NULLs compares the same whatever affinity applies. For a TEXT column
 // the right side's own affinity matters (a CAST to INTEGER makes the comparison numeric),
 // which xBestIndex cannot see: only text and blob constants known when the statement is
@@ -79,8 +80,9 @@ struct ColumnFilter {
 };
 
 // Builds the filter of `term` from its xFilter argument (nullptr for IS NULL / IS NOT
-// NULL) for a column of value class `value_class`. Throws std::bad_alloc only.
-ColumnFilter MakeColumnFilter(const PlanTerm& term, sqlite3_value* argument, ValueClass value_class);
+// NULL) for a column of value class `value_class`; `db` is the table's connection (text
+// compared with numbers is converted by a statement on it). Throws std::bad_alloc only.
+ColumnFilter MakeColumnFilter(sqlite3* db, const PlanTerm& term, sqlite3_value* argument, ValueClass value_class);
 
 // Whether a row whose column value is `value` satisfies the filter as SQLite would decide
 // (an inactive filter accepts every row; LIKE/GLOB only reject rows outside their range).

@@ -526,6 +526,13 @@ class Copier {
       }
     }
     if (!sqlite3_stmt_readonly(statement_.stmt)) throw CopyError("the query must not modify the database");
+    // Nothing would bind a parameter: SQLite would read it as NULL and write the wrong rows.
+    if (const int parameters = sqlite3_bind_parameter_count(statement_.stmt); parameters > 0) {
+      const char* name = nullptr;  // NULL for a plain "?" (and for the gaps before a "?N")
+      for (int i = 1; i <= parameters && name == nullptr; ++i) name = sqlite3_bind_parameter_name(statement_.stmt, i);
+      throw CopyError("the query has a parameter (" + std::string(name ? name : "?") +
+                      ") that nothing binds: write its value into the query");
+    }
     const int count = sqlite3_column_count(statement_.stmt);
     if (count == 0) throw CopyError("the query returns no columns");
 

@@ -1350,7 +1350,7 @@ int Filter(sqlite3_vtab_cursor* base, int, const char* idx_str, int argc, sqlite
         offset = std::max<int64_t>(0, sqlite3_value_int64(arg));
         continue;
       }
-      cursor->filters.push_back(MakeColumnFilter(term, arg, ClassOfColumn(table, term.column)));
+      cursor->filters.push_back(MakeColumnFilter(table.db, term, arg, ClassOfColumn(table, term.column)));
     }
     // SQLite skips the OFFSET rows itself: return up to LIMIT + OFFSET rows.
     if (limit >= 0) cursor->limit_remaining = limit > INT64_MAX - offset ? INT64_MAX : limit + offset;

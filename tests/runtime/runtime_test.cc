@@ -386,6 +386,40 @@ TEST_CASE("parquet_copy failures leave the target untouched and no temporary fil
   }
 }
 
+// README, "SQL quick start": a relative path is resolved each time the table is opened,
+// against the current directory of that moment, not the one of CREATE.
+TEST_CASE("a stored table's relative path is resolved against the directory of each opening") {
+  TempDir dir;
+  const fs::path first = fs::path(dir.path()) / "first", second = fs::path(dir.path()) / "second";
+  fs::create_directories(first);
+  fs::create_directories(second);
+  MakeFile((first / "data.parquet").string(), 3);
+  MakeFile((second / "data.parquet").string(), 5);
+  const fs::path start = fs::current_path();
+  const std::string extension = fs::absolute(g_extension).string();
+  auto count_rows = [&](const fs::path& cwd, bool create) {
+    fs::current_path(cwd);
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open((fs::path(dir.path()) / "stored.db").c_str(), &db) == SQLITE_OK);
+    sqlite3_enable_load_extension(db, 1);
+    REQUIRE(sqlite3_load_extension(db, extension.c_str(), nullptr, nullptr) == SQLITE_OK);
+    if (create) {
+      REQUIRE(sqlite3_exec(db, "CREATE VIRTUAL TABLE t USING parquet('data.parquet')", nullptr, nullptr, nullptr) ==
+              SQLITE_OK);
+    }
+    sqlite3_stmt* stmt = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db, "SELECT count(*) FROM t", -1, &stmt, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_step(stmt) == SQLITE_ROW);
+    const int64_t rows = sqlite3_column_int64(stmt, 0);
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    fs::current_path(start);
+    return rows;
+  };
+  CHECK(count_rows(first, true) == 3);
+  CHECK(count_rows(second, false) == 5);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
