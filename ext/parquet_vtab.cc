@@ -1728,6 +1728,7 @@ sqlite3_module parquet_module = {
     /* xRelease    */ nullptr,
     /* xRollbackTo */ nullptr,
     /* xShadowName */ nullptr,
+    /* xIntegrity  */ nullptr,  // SQLite 3.44+; not read at iVersion 0
 };
 
 }  // namespace

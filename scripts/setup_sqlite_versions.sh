@@ -55,7 +55,7 @@ fetch_sources() {  # fetch_sources VERSION PACKAGE FILE
     }
   fi
   rm -rf "$src" && mkdir -p "$src"
-  tar xzf "$tgz" -C "$src" "package/$file"
+  tar xzf "$tgz" -C "$src" "package/$(dirname "$file")"
   if [[ $file == *.tar.gz ]]; then
     tar xzf "$src/package/$file" -C "$src" --strip-components=1 \
       --wildcards '*/sqlite3.c' '*/sqlite3.h' '*/sqlite3ext.h' '*/shell.c'
@@ -80,8 +80,9 @@ build_version() {  # build_version VERSION
   fetch_sources "$version" "$package" "$file"
   local shell_c=$out/src/shell.c
   if [[ ! -f $shell_c ]]; then
+    # Beside this version's sqlite3.h, which its #include "sqlite3.h" must find.
     build_version "$SHELL_SOURCE_VERSION"
-    shell_c=$dir/$SHELL_SOURCE_VERSION/src/shell.c
+    cp "$dir/$SHELL_SOURCE_VERSION/src/shell.c" "$shell_c"
   fi
   gcc "${CFLAGS_SQLITE[@]}" -shared -Wl,-soname,libsqlite3.so.0 "$out/src/sqlite3.c" \
     -o "$out/libsqlite3.so.0.tmp" -lm -ldl -lpthread

@@ -46,8 +46,6 @@
 // The exit status is 1 when anything failed (2 on a usage error).
 #include <sqlite3.h>
 
-#include "tests/expected_sqlite_version.h"
-
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -62,6 +60,8 @@
 #include <vector>
 
 #include <unistd.h>
+
+#include "tests/expected_sqlite_version.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/common_interface_defs.h>

@@ -15,8 +15,6 @@
 // Ends with the line "conformance: N passed, N failed".
 #include <dirent.h>
 #include <sqlite3.h>
-
-#include "tests/expected_sqlite_version.h"
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -30,6 +28,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "tests/expected_sqlite_version.h"
 
 namespace {
 

@@ -12,8 +12,6 @@
 // failure, so `DIFFERENTIAL_SEED=<seed> build/differential_tests ...` repeats a run.
 // The last line is "differential: N passed, M failed"; the exit status is 1 on failure.
 #include <sqlite3.h>
-
-#include "tests/expected_sqlite_version.h"
 #include <unistd.h>
 
 #include <algorithm>
@@ -29,6 +27,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "tests/expected_sqlite_version.h"
 
 namespace {
 
