@@ -18,8 +18,8 @@ OLDEST_SUPPORTED = (3, 38, 0)  # ext/sqlite_api.h, kOldestSupportedSqlite
 shell, extension = sys.argv[1], sys.argv[2]
 
 
-def run_shell(script, timeout=120):
-    done = subprocess.run([shell, "-batch", ":memory:"], input=script, capture_output=True, text=True,
+def run_shell(script, timeout=120, options=()):
+    done = subprocess.run([shell, "-batch", *options, ":memory:"], input=script, capture_output=True, text=True,
                           timeout=timeout)
     return done.stdout, done.stderr
 
@@ -28,7 +28,7 @@ version = run_shell("SELECT sqlite_version();")[0].strip()
 report = Report(f"sqlite3 shell {version} ({shell})")
 load = f".load {extension}\n"
 if tuple(int(part) for part in version.split(".")) < OLDEST_SUPPORTED:
-    out, err = run_shell(load + "SELECT 'loaded';")
+    out, err = run_shell(load + "SELECT 'loaded';", options=["-bail"])
     wanted = "needs SQLite %d.%d.%d or later; this is SQLite %s" % (*OLDEST_SUPPORTED, version)
     report.check("refuses to load into a too old SQLite, naming both versions",
                  wanted in err and "loaded" not in out, f"stdout {out!r}, stderr {err!r}")
@@ -59,10 +59,12 @@ with tempfile.TemporaryDirectory() as tmp:
                      f"parquet and native gave {got!r}" + (f"; stderr {err[-300:]!r}" if len(got) != 2 else ""))
 
     # Ctrl-C during a scan far longer than the test.
-    process = subprocess.Popen([shell, "-batch", ":memory:"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
-    process.stdin.write(setup + CASES["long_scan"] + ";\n")
-    process.stdin.close()
+    script = os.path.join(tmp, "long_scan.sql")
+    with open(script, "w") as f:
+        f.write(setup.replace("t.parquet", "long.parquet") + CASES["long_scan"] + ";\n")
+    with open(script) as stdin:
+        process = subprocess.Popen([shell, "-batch", ":memory:"], stdin=stdin, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
     time.sleep(1.0)
     interrupted_at = time.monotonic()
     process.send_signal(signal.SIGINT)
