@@ -12,6 +12,9 @@
 #   runtime: tests/runtime (interrupts, threads, files changing under a scan, failing copies)
 #   hosts: real programs load the extension (tests/hosts: sqlite3 shells, Python, Node's
 #   better-sqlite3, sqlite-utils; not in sanitizer builds)
+#   sqlite-api: every SQLite routine ext/ calls is in the oldest supported SQLite's API
+#   table or guarded by a run-time version check (tests/sqlite_api_check.sh; not in
+#   sanitizer builds: it reads the sources, not the build)
 #   fuzz: each fuzz target (tests/fuzz/) replays its committed regressions one test per
 #   file, then its seeds (made by BUILDDIR/fuzz_seeds) plus FUZZ_SMOKE_SECONDS (default 3)
 #   of mutations as one more test.
@@ -25,13 +28,13 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 if (($# < 3)); then
-  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|differential|conformance|interop|runtime|hosts|fuzz ...]" >&2
+  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|differential|conformance|interop|runtime|hosts|sqlite-api|fuzz ...]" >&2
   exit 2
 fi
 logdir=$1 builddir=$2 label=$3
 shift 3
 suites=("$@")
-((${#suites[@]})) || suites=(unit sql differential conformance interop runtime hosts fuzz)
+((${#suites[@]})) || suites=(unit sql differential conformance interop runtime hosts sqlite-api fuzz)
 mkdir -p "$logdir"
 versions_dir=${SQLITE_VERSIONS_DIR:-build/sqlite-versions}
 
@@ -102,6 +105,10 @@ for suite in "${suites[@]}"; do
         echo "=== $label hosts: skipped (sanitizer build; the hosts cannot load it)"
       else
         run hosts bash tests/hosts/run.sh "$builddir" "$versions_dir"
+      fi ;;
+    sqlite-api)
+      if ! grep -q '^SANITIZE:BOOL=ON' "$builddir/CMakeCache.txt" 2>/dev/null; then
+        run sqlite-api bash tests/sqlite_api_check.sh "$versions_dir"
       fi ;;
     fuzz)
       seeds=$builddir/fuzz-seeds
