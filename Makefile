@@ -27,7 +27,7 @@ export SQLITE_VERSIONS_DIR ?= $(abspath $(BUILD))/sqlite-versions
 
 MAKEFLAGS += --no-print-directory
 .NOTPARALLEL:
-.PHONY: all help deps build build-asan build-tsan demo test test-asan test-tsan matrix run-matrix sqlite-versions unit sql differential conformance interop runtime hosts fuzz clean
+.PHONY: all help deps build build-asan build-tsan demo test test-asan test-tsan matrix run-matrix sqlite-versions unit sql differential conformance interop runtime hosts sqlite-api fuzz clean
 
 all: build
 
@@ -38,7 +38,7 @@ help:
 	@echo "make test-asan   every suite in $(ASAN_BUILD)/ only"
 	@echo "make test-tsan   the runtime suite (threads) in $(TSAN_BUILD)/ (ThreadSanitizer)"
 	@echo "make matrix      MATRIX_SUITES in $(BUILD)/ against each SQLite of SQLITE_MATRIX ($(SQLITE_MATRIX))"
-	@echo "make unit | sql | differential | conformance | interop | runtime | hosts   one suite in $(BUILD)/"
+	@echo "make unit | sql | differential | conformance | interop | runtime | hosts | sqlite-api   one suite in $(BUILD)/"
 	@echo "make fuzz        libFuzzer on every fuzz target for FUZZ_SECONDS each (default 60), in $(FUZZ_BUILD)/"
 	@echo "make clean       remove $(BUILD)/ and $(ASAN_BUILD)/"
 
@@ -111,7 +111,7 @@ run-matrix:
 	  SQLITE_VERSION=$$v bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release-sqlite$$v $(MATRIX_SUITES); \
 	done
 
-unit sql differential conformance interop runtime hosts: build
+unit sql differential conformance interop runtime hosts sqlite-api: build
 	@rm -rf $(LOGDIR)
 	@bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release $@
 	@bash scripts/summarize_tests.sh $(LOGDIR)
