@@ -78,8 +78,10 @@ demo: build
 sqlite-versions:
 	@bash scripts/setup_sqlite_versions.sh $(SQLITE_VERSIONS_DIR)
 
-test: build sqlite-versions
+# A version that cannot be built fails its own suites (run_tests.sh), not the whole run.
+test: build
 	@rm -rf $(LOGDIR)
+	@bash scripts/setup_sqlite_versions.sh $(SQLITE_VERSIONS_DIR) || echo "test: not every SQLite of the matrix could be built"
 	@bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release
 	@$(MAKE) --no-print-directory run-matrix
 	@$(MAKE) --no-print-directory build-asan
@@ -101,8 +103,9 @@ test-asan: build-asan
 	@bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 
-matrix: build sqlite-versions
+matrix: build
 	@rm -rf $(LOGDIR)
+	@bash scripts/setup_sqlite_versions.sh $(SQLITE_VERSIONS_DIR) || echo "matrix: not every SQLite of the matrix could be built"
 	@$(MAKE) --no-print-directory run-matrix
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 
