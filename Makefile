@@ -1,7 +1,8 @@
 # Top-level commands of sqlite-parquet (see README.md): install dependencies, build with
 # CMake into build/ (Release) and build-asan/ (ASan+UBSan), run the demo and the tests.
-# `make test` runs every suite in both builds, the version matrix (SQLITE_MATRIX) and the
-# runtime suite under ThreadSanitizer (build-tsan/); its last line is "N passed, M failed".
+# `make test` runs every suite in both builds, the version matrix (SQLITE_MATRIX), the dist
+# suite (the artefacts of `make dist`) and the runtime suite under ThreadSanitizer
+# (build-tsan/); its last line is "N passed, M failed".
 
 SHELL := /bin/bash
 JOBS ?= 2
@@ -27,7 +28,7 @@ export SQLITE_VERSIONS_DIR ?= $(abspath $(BUILD))/sqlite-versions
 
 MAKEFLAGS += --no-print-directory
 .NOTPARALLEL:
-.PHONY: all help deps build build-asan build-tsan demo test test-asan test-tsan matrix run-matrix sqlite-versions unit sql differential conformance interop runtime hosts sqlite-api fuzz clean
+.PHONY: all help deps build build-asan build-tsan demo test test-asan test-tsan matrix run-matrix sqlite-versions unit sql differential conformance interop runtime hosts sqlite-api fuzz clean dist test-dist
 
 all: build
 
@@ -40,13 +41,16 @@ help:
 	@echo "make matrix      MATRIX_SUITES in $(BUILD)/ against each SQLite of SQLITE_MATRIX ($(SQLITE_MATRIX))"
 	@echo "make unit | sql | differential | conformance | interop | runtime | hosts | sqlite-api   one suite in $(BUILD)/"
 	@echo "make fuzz        libFuzzer on every fuzz target for FUZZ_SECONDS each (default 60), in $(FUZZ_BUILD)/"
+	@echo "make dist        dist/: the self-contained parquet.so, the Python wheel, the npm package"
+	@echo "make test-dist   make dist, then test those three (tests/dist/run.sh)"
 	@echo "make clean       remove $(BUILD)/ and $(ASAN_BUILD)/"
 
 deps:
 	@bash scripts/install_deps.sh
 
+RELEASE_CONFIGURE = $(CMAKE_CONFIGURE) -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DSANITIZE=OFF -DWERROR=$(WERROR)
 build: deps
-	@$(CMAKE_CONFIGURE) -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DSANITIZE=OFF -DWERROR=$(WERROR)
+	@$(RELEASE_CONFIGURE)
 	@cmake --build $(BUILD) -j $(JOBS)
 
 build-asan: deps
@@ -84,6 +88,8 @@ test: build
 	@bash scripts/setup_sqlite_versions.sh $(SQLITE_VERSIONS_DIR) || echo "test: not every SQLite of the matrix could be built"
 	@bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release
 	@$(MAKE) --no-print-directory run-matrix
+	@$(MAKE) --no-print-directory dist || echo "make dist failed: the dist suite reports it"
+	@DIST_BUILD=$(DIST_BUILD) bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release dist
 	@$(MAKE) --no-print-directory build-asan
 	@bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan
 	@for v in $(ASAN_MATRIX); do \
@@ -120,7 +126,26 @@ unit sql differential conformance interop runtime hosts sqlite-api: build
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD) $(DIST_BUILD) dist
+
+# Release artefacts (README.md, "Install"): scripts/make_dist.sh builds the extension with
+# every library linked in (-DSTATIC_DEPS=ON, in $(DIST_BUILD)/; snappy and zlib compiled as
+# PIC from Debian's source packages, since Debian's libsnappy.a and libz.a are not PIC and
+# one file is simpler to ship than a set with an $ORIGIN RUNPATH), then the wheel and the
+# npm tarball around it; the same compile commands as $(BUILD)/, so ccache serves its objects.
+# test-dist needs $(BUILD)/parquet.so too: loading it must fail where tests/dist hides the
+# system libraries, which proves the hide works.
+DIST_BUILD ?= build-dist
+dist:
+	@DIST_BUILD=$(DIST_BUILD) JOBS=$(JOBS) WERROR=$(WERROR) bash scripts/make_dist.sh
+
+test-dist: deps
+	@$(RELEASE_CONFIGURE)
+	@cmake --build $(BUILD) -j $(JOBS) --target parquet
+	@$(MAKE) --no-print-directory dist
+	@rm -rf $(LOGDIR)
+	@DIST_BUILD=$(DIST_BUILD) bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release dist
+	@bash scripts/summarize_tests.sh $(LOGDIR)
 
 # Fuzzing (README.md, "Fuzzing"): clang + libFuzzer (Debian libclang-rt-14-dev), ASan+UBSan.
 # Each target runs FUZZ_SECONDS, one after the other, from its seeds (made from

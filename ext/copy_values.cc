@@ -45,12 +45,12 @@ const char* ClassName(SqlClass cls) {
   return "NULL";
 }
 
-bool IsBytes(const SqlValue& v) { return v.cls == SqlClass::kText || v.cls == SqlClass::kBlob; }
+bool IsBytes(const SqlCell& v) { return v.cls == SqlClass::kText || v.cls == SqlClass::kBlob; }
 
 // ---- Scalar conversions. Each appends one value to the leaf or returns false. ----
 
 // An INTEGER, or a REAL holding an integral value, within [min, max].
-bool IntegralValue(const SqlValue& v, int64_t min, int64_t max, int64_t* out) {
+bool IntegralValue(const SqlCell& v, int64_t min, int64_t max, int64_t* out) {
   if (v.cls == SqlClass::kInteger) {
     if (v.integer < min || v.integer > max) return false;
     *out = v.integer;
@@ -68,7 +68,7 @@ bool IntegralValue(const SqlValue& v, int64_t min, int64_t max, int64_t* out) {
   return false;
 }
 
-bool PutUInt64(const SqlValue& v, LeafData* leaf) {
+bool PutUInt64(const SqlCell& v, LeafData* leaf) {
   uint64_t value = 0;
   if (v.cls == SqlClass::kInteger) {
     if (v.integer < 0) return false;
@@ -90,7 +90,7 @@ bool PutUInt64(const SqlValue& v, LeafData* leaf) {
   return true;
 }
 
-bool PutInt32Range(const SqlValue& v, int64_t min, int64_t max, LeafData* leaf) {
+bool PutInt32Range(const SqlCell& v, int64_t min, int64_t max, LeafData* leaf) {
   int64_t value = 0;
   if (!IntegralValue(v, min, max, &value)) return false;
   // UINT32 values above INT32_MAX are stored as their two's-complement bit pattern.
@@ -98,7 +98,7 @@ bool PutInt32Range(const SqlValue& v, int64_t min, int64_t max, LeafData* leaf) 
   return true;
 }
 
-bool PutInt64(const SqlValue& v, LeafData* leaf) {
+bool PutInt64(const SqlCell& v, LeafData* leaf) {
   int64_t value = 0;
   if (!IntegralValue(v, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(), &value)) {
     return false;
@@ -107,14 +107,14 @@ bool PutInt64(const SqlValue& v, LeafData* leaf) {
   return true;
 }
 
-bool PutBoolean(const SqlValue& v, LeafData* leaf) {
+bool PutBoolean(const SqlCell& v, LeafData* leaf) {
   int64_t value = 0;
   if (!IntegralValue(v, 0, 1, &value)) return false;
   leaf->AppendBool(value != 0);
   return true;
 }
 
-bool NumericValue(const SqlValue& v, double* out) {
+bool NumericValue(const SqlCell& v, double* out) {
   if (v.cls == SqlClass::kInteger) {
     *out = static_cast<double>(v.integer);
     return true;
@@ -126,7 +126,7 @@ bool NumericValue(const SqlValue& v, double* out) {
   return false;
 }
 
-bool PutFloat(const SqlValue& v, LeafData* leaf) {
+bool PutFloat(const SqlCell& v, LeafData* leaf) {
   double d = 0;
   if (!NumericValue(v, &d)) return false;
   const float f = static_cast<float>(d);
@@ -135,14 +135,14 @@ bool PutFloat(const SqlValue& v, LeafData* leaf) {
   return true;
 }
 
-bool PutDouble(const SqlValue& v, LeafData* leaf) {
+bool PutDouble(const SqlCell& v, LeafData* leaf) {
   double d = 0;
   if (!NumericValue(v, &d)) return false;
   leaf->doubles.push_back(d);
   return true;
 }
 
-bool PutFloat16(const SqlValue& v, LeafData* leaf) {
+bool PutFloat16(const SqlCell& v, LeafData* leaf) {
   double d = 0;
   if (!NumericValue(v, &d)) return false;
   const uint16_t half = parquet::DoubleToHalf(d);
@@ -155,7 +155,7 @@ bool PutFloat16(const SqlValue& v, LeafData* leaf) {
 }
 
 // Text of an INTEGER or REAL into `buffer` (at least 32 characters).
-size_t NumberText(const SqlValue& v, char* buffer) {
+size_t NumberText(const SqlCell& v, char* buffer) {
   if (v.cls == SqlClass::kInteger) {
     return static_cast<size_t>(std::to_chars(buffer, buffer + 32, v.integer).ptr - buffer);
   }
@@ -169,7 +169,7 @@ void PutBytes(std::string_view bytes, bool copy, LeafData* leaf) {
 }
 
 // STRING, ENUM, JSON. `copy`: the bytes of `v` do not outlive the call.
-bool PutText(const SqlValue& v, bool copy, LeafData* leaf) {
+bool PutText(const SqlCell& v, bool copy, LeafData* leaf) {
   if (v.cls == SqlClass::kText || (v.cls == SqlClass::kBlob && IsValidUtf8(v.bytes))) {
     PutBytes(v.bytes, copy, leaf);
     return true;
@@ -182,7 +182,7 @@ bool PutText(const SqlValue& v, bool copy, LeafData* leaf) {
   return false;
 }
 
-bool PutBinary(const SqlValue& v, bool copy, LeafData* leaf) {
+bool PutBinary(const SqlCell& v, bool copy, LeafData* leaf) {
   if (IsBytes(v)) {
     PutBytes(v.bytes, copy, leaf);
     return true;
@@ -190,7 +190,7 @@ bool PutBinary(const SqlValue& v, bool copy, LeafData* leaf) {
   return PutText(v, copy, leaf);
 }
 
-bool PutFixed(const SqlValue& v, int32_t length, bool copy, LeafData* leaf) {
+bool PutFixed(const SqlCell& v, int32_t length, bool copy, LeafData* leaf) {
   if (!IsBytes(v) || v.bytes.size() != static_cast<size_t>(length)) return false;
   PutBytes(v.bytes, copy, leaf);
   return true;
@@ -203,7 +203,7 @@ int HexDigit(char c) {
   return -1;
 }
 
-bool PutUuid(const SqlValue& v, LeafData* leaf) {
+bool PutUuid(const SqlCell& v, LeafData* leaf) {
   if (v.cls == SqlClass::kBlob) {
     if (v.bytes.size() != 16) return false;
     PutBytes(v.bytes, true, leaf);
@@ -269,7 +269,7 @@ bool FitsPrecision(const uint8_t* bytes, size_t width, int32_t precision) {
 
 // The decimal text of `v` that ParseDecimal reads: TEXT as is, INTEGER exactly, REAL
 // rounded to `scale` fraction digits. Empty for values that have none.
-std::string_view DecimalText(const SqlValue& v, int32_t scale, char* buffer, size_t capacity) {
+std::string_view DecimalText(const SqlCell& v, int32_t scale, char* buffer, size_t capacity) {
   if (v.cls == SqlClass::kText) return v.bytes;
   if (v.cls == SqlClass::kInteger) {
     return std::string_view(buffer, static_cast<size_t>(std::to_chars(buffer, buffer + capacity, v.integer).ptr - buffer));
@@ -283,7 +283,7 @@ std::string_view DecimalText(const SqlValue& v, int32_t scale, char* buffer, siz
   return {};
 }
 
-bool PutDecimal(const SqlValue& v, const CopyType& type, LeafData* leaf) {
+bool PutDecimal(const SqlCell& v, const CopyType& type, LeafData* leaf) {
   char buffer[512];
   const std::string_view text = DecimalText(v, type.scale, buffer, sizeof(buffer));
   if (text.empty()) return false;
@@ -315,7 +315,7 @@ bool JulianDayToUnixMillis(double julian_day, int64_t* millis) {
   return true;
 }
 
-bool PutDate(const SqlValue& v, LeafData* leaf) {
+bool PutDate(const SqlCell& v, LeafData* leaf) {
   int64_t days = 0;
   if (v.cls == SqlClass::kText) {
     int32_t parsed = 0;
@@ -343,7 +343,7 @@ bool PutDate(const SqlValue& v, LeafData* leaf) {
   return true;
 }
 
-bool PutTime(const SqlValue& v, TimeUnit unit, LeafData* leaf) {
+bool PutTime(const SqlCell& v, TimeUnit unit, LeafData* leaf) {
   const int64_t per_second = UnitsPerSecond(unit);
   int64_t value = 0;
   if (v.cls == SqlClass::kText) {
@@ -366,7 +366,7 @@ bool PutTime(const SqlValue& v, TimeUnit unit, LeafData* leaf) {
   return true;
 }
 
-bool PutTimestamp(const SqlValue& v, TimeUnit unit, LeafData* leaf) {
+bool PutTimestamp(const SqlCell& v, TimeUnit unit, LeafData* leaf) {
   int64_t value = 0;
   if (v.cls == SqlClass::kText) {
     if (!parquet::ParseTimestamp(v.bytes, unit, &value)) return false;
@@ -385,7 +385,7 @@ bool PutTimestamp(const SqlValue& v, TimeUnit unit, LeafData* leaf) {
 
 // Appends `v` converted to the scalar type `type`; false when it does not fit. `copy`: the
 // bytes of `v` must be copied (they do not live as long as the row group).
-bool PutScalar(const CopyType& type, const SqlValue& v, bool copy, LeafData* leaf) {
+bool PutScalar(const CopyType& type, const SqlCell& v, bool copy, LeafData* leaf) {
   switch (type.kind) {
     case CopyKind::kBoolean: return PutBoolean(v, leaf);
     case CopyKind::kInt8: return PutInt32Range(v, -128, 127, leaf);
@@ -413,7 +413,7 @@ bool PutScalar(const CopyType& type, const SqlValue& v, bool copy, LeafData* lea
   }
 }
 
-std::string DescribeFailure(const SqlValue& v, const CopyType& type) {
+std::string DescribeFailure(const SqlCell& v, const CopyType& type) {
   std::string message = "cannot convert ";
   message += ClassName(v.cls);
   message += ' ';
@@ -432,7 +432,7 @@ bool ConvertFlat(const CopyType& type, const ValueColumn& column, bool null_on_e
   leaf->def_levels.resize(rows);
   int16_t* def = leaf->def_levels.data();
   for (size_t row = 0; row < rows; ++row) {
-    const SqlValue v = reader.Next();
+    const SqlCell v = reader.Next();
     if (v.cls == SqlClass::kNull) {
       def[row] = 0;
     } else if (put(v, leaf)) {
@@ -750,8 +750,8 @@ class NestedWriter {
     return key_scratch_;
   }
 
-  // A JSON scalar (or a whole array/object for STRING, BINARY and JSON leaves) as an SqlValue.
-  bool ScalarValue(const CopyType& type, const JsonNode& node, SqlValue* v) {
+  // A JSON scalar (or a whole array/object for STRING, BINARY and JSON leaves) as an SqlCell.
+  bool ScalarValue(const CopyType& type, const JsonNode& node, SqlCell* v) {
     if (type.kind == CopyKind::kJson) {
       v->cls = SqlClass::kText;
       v->bytes = node.kind == JsonNode::Kind::kString
@@ -814,7 +814,7 @@ class NestedWriter {
 
   bool WriteScalar(const CopyType& type, int leaf, const JsonNode& node, int16_t def, int16_t rep,
                    const std::string& path) {
-    SqlValue v;
+    SqlCell v;
     LeafData& data = leaves_[static_cast<size_t>(leaf)];
     if (!ScalarValue(type, node, &v) || !PutScalar(type, v, true, &data)) {
       std::string shown = node.kind == JsonNode::Kind::kString ? "\"" + std::string(node.text) + "\"" : std::string(node.text);
@@ -943,7 +943,7 @@ class NestedWriter {
   // A map key comes from a JSON object key (a string): numbers and booleans are read from it.
   bool WriteKey(const CopyType& type, int leaf, const std::string& key, int16_t def, int16_t rep,
                 const std::string& path) {
-    SqlValue v;
+    SqlCell v;
     v.cls = SqlClass::kText;
     v.bytes = key;
     const char* begin = key.data();
@@ -1024,7 +1024,7 @@ bool ConvertNested(const CopyType& type, const ValueColumn& column, bool null_on
   std::vector<LeafMark> marks(leaves->size());
   std::string detail;
   for (size_t row = 0; row < column.size(); ++row) {
-    const SqlValue v = reader.Next();
+    const SqlCell v = reader.Next();
     if (v.cls == SqlClass::kNull) {
       writer.WriteTop(type, nullptr, &detail);
       continue;
@@ -1158,8 +1158,8 @@ void ValueColumn::Clear() {
   seen_ = 0;
 }
 
-SqlValue ValueColumn::Reader::Next() {
-  SqlValue value;
+SqlCell ValueColumn::Reader::Next() {
+  SqlCell value;
   value.cls = column_.classes_[row_];
   const Payload& payload = column_.payloads_[row_];
   ++row_;
@@ -1234,28 +1234,28 @@ bool ConvertColumn(const CopyType& type, const ValueColumn& column, bool null_on
   switch (type.kind) {
     case CopyKind::kInt64:
       return ConvertFlat(type, column, null_on_error, leaf, failure,
-                         [](const SqlValue& v, LeafData* out) { return PutInt64(v, out); });
+                         [](const SqlCell& v, LeafData* out) { return PutInt64(v, out); });
     case CopyKind::kDouble:
       return ConvertFlat(type, column, null_on_error, leaf, failure,
-                         [](const SqlValue& v, LeafData* out) { return PutDouble(v, out); });
+                         [](const SqlCell& v, LeafData* out) { return PutDouble(v, out); });
     case CopyKind::kString:
     case CopyKind::kEnum:
     case CopyKind::kJson:
       return ConvertFlat(type, column, null_on_error, leaf, failure,
-                         [](const SqlValue& v, LeafData* out) { return PutText(v, false, out); });
+                         [](const SqlCell& v, LeafData* out) { return PutText(v, false, out); });
     case CopyKind::kBinary:
       return ConvertFlat(type, column, null_on_error, leaf, failure,
-                         [](const SqlValue& v, LeafData* out) { return PutBinary(v, false, out); });
+                         [](const SqlCell& v, LeafData* out) { return PutBinary(v, false, out); });
     case CopyKind::kBoolean:
       return ConvertFlat(type, column, null_on_error, leaf, failure,
-                         [](const SqlValue& v, LeafData* out) { return PutBoolean(v, out); });
+                         [](const SqlCell& v, LeafData* out) { return PutBoolean(v, out); });
     default:
       return ConvertFlat(type, column, null_on_error, leaf, failure,
-                         [&type](const SqlValue& v, LeafData* out) { return PutScalar(type, v, false, out); });
+                         [&type](const SqlCell& v, LeafData* out) { return PutScalar(type, v, false, out); });
   }
 }
 
-bool AppendFlatValue(const CopyType& type, const SqlValue& value, bool null_on_error, LeafData* leaf,
+bool AppendFlatValue(const CopyType& type, const SqlCell& value, bool null_on_error, LeafData* leaf,
                      std::string* message) {
   if (value.cls == SqlClass::kNull) {
     leaf->def_levels.push_back(0);
@@ -1279,7 +1279,7 @@ bool AppendFlatValue(const CopyType& type, const SqlValue& value, bool null_on_e
   return false;
 }
 
-std::string QuoteValue(const SqlValue& value) {
+std::string QuoteValue(const SqlCell& value) {
   constexpr size_t kMaxTextShown = 60;
   constexpr size_t kMaxBlobShown = 32;
   switch (value.cls) {

@@ -88,7 +88,7 @@ class ByteArena {
 };
 
 // One value as SQLite gave it.
-struct SqlValue {
+struct SqlCell {
   SqlClass cls = SqlClass::kNull;
   int64_t integer = 0;
   double real = 0;
@@ -115,7 +115,7 @@ class ValueColumn {
   class Reader {
    public:
     explicit Reader(const ValueColumn& column) : column_(column) {}
-    SqlValue Next();
+    SqlCell Next();
    private:
     const ValueColumn& column_;
     size_t row_ = 0;
@@ -190,12 +190,12 @@ bool ConvertColumn(const CopyType& type, const ValueColumn& column, bool null_on
 // with *message saying why ("cannot convert TEXT 'abc' to INT64"); the leaf is unchanged.
 // The same conversions as ConvertColumn, one value at a time (parquet_copy converts
 // each cell as it reads it once the column types are fixed).
-bool AppendFlatValue(const CopyType& type, const SqlValue& value, bool null_on_error, LeafData* leaf,
+bool AppendFlatValue(const CopyType& type, const SqlCell& value, bool null_on_error, LeafData* leaf,
                      std::string* message);
 
 // A value for error messages, as SQLite's quote() would show it, shortened when long:
 // 'it''s', X'00FF', 12, 1.5.
-std::string QuoteValue(const SqlValue& value);
+std::string QuoteValue(const SqlCell& value);
 
 // Text of a REAL: the shortest form that reads back as the same double, with ".0" when it
 // would otherwise look like an integer ("1.0", "0.1", "1.0e+20").

@@ -12,6 +12,7 @@ SQLITE_EXTENSION_INIT1
 #include "ext/parquet_copy.h"
 #include "ext/parquet_vtab.h"
 #include "ext/scan_stats.h"
+#include "ext/version_function.h"
 
 extern "C" __attribute__((visibility("default"))) int sqlite3_parquet_init(sqlite3* db, char** error_message,
                                                                           const sqlite3_api_routines* api) {
@@ -35,6 +36,7 @@ extern "C" __attribute__((visibility("default"))) int sqlite3_parquet_init(sqlit
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterMetadataFunctions(db);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterParquetCopy(db);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterScanStatsFunction(db);
+  if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterVersionFunction(db);
   if (rc != SQLITE_OK && error_message != nullptr) {
     *error_message = sqlite3_mprintf("cannot register the parquet module: %s", sqlite3_errstr(rc));
   }

@@ -723,7 +723,7 @@ class Copier {
   // Converts one cell of flat column `i` into its leaf; returns the bytes it adds to the
   // row's estimated size (the same estimate as for buffered values).
   size_t AppendFlat(size_t i, sqlite3_value* value, int64_t row_number, LeafData* leaf) {
-    SqlValue v;
+    SqlCell v;
     size_t bytes = 0;
     switch (sqlite3_value_type(value)) {
       case SQLITE_INTEGER:

@@ -614,6 +614,31 @@ void RequireSupported(CompressionCodec codec) {
 
 }  // namespace
 
+std::string CodecLibraryVersion(CompressionCodec codec) {
+  switch (codec) {
+    case CompressionCodec::SNAPPY:
+      // snappy has no run-time version call: the version of the headers it was built with.
+      return "snappy " + std::to_string(SNAPPY_MAJOR) + "." + std::to_string(SNAPPY_MINOR) + "." +
+             std::to_string(SNAPPY_PATCHLEVEL);
+    case CompressionCodec::GZIP:
+      return std::string("zlib ") + zlibVersion();
+    case CompressionCodec::BROTLI: {
+      const uint32_t version = BrotliDecoderVersion();  // 0xMMMmmmppp
+      return "brotli " + std::to_string(version >> 24) + "." + std::to_string((version >> 12) & 0xFFF) + "." +
+             std::to_string(version & 0xFFF);
+    }
+    case CompressionCodec::LZ4:
+    case CompressionCodec::LZ4_RAW:
+      return std::string("lz4 ") + LZ4_versionString();
+    case CompressionCodec::ZSTD:
+      return std::string("zstd ") + ZSTD_versionString();
+    case CompressionCodec::UNCOMPRESSED:
+    case CompressionCodec::LZO:
+      break;
+  }
+  return "";
+}
+
 uint64_t MaxDecompressedSize(CompressionCodec codec, const uint8_t* src, size_t src_size) {
   constexpr uint64_t kBrotliFreeSize = uint64_t{16} << 20;
   constexpr uint64_t kBrotliMaxRatio = 65536;

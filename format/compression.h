@@ -49,6 +49,10 @@ uint64_t MaxDecompressedSize(CompressionCodec codec, const uint8_t* src, size_t 
 // True for the codecs Decompress and Compress handle (all but LZO and unknown numbers).
 bool IsSupported(CompressionCodec codec);
 
+// The library behind a supported codec and its version as linked, e.g. "zlib 1.2.13" for
+// GZIP ("" for UNCOMPRESSED and unsupported codecs). For bug reports (parquet_version()).
+std::string CodecLibraryVersion(CompressionCodec codec);
+
 // Makes room for `size` bytes in *out without the string's usual growth to twice its
 // capacity (a writer keeps its page buffers: they stay at the largest page's bound
 // instead of up to twice it).

@@ -2,6 +2,7 @@
 // (see encryption.h).
 #include "format/encryption.h"
 
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
@@ -321,5 +322,7 @@ bool ParseKeyText(std::string_view text, std::string* key, std::string* error) {
   }
   return true;
 }
+
+std::string CryptoLibraryVersion() { return OpenSSL_version(OPENSSL_VERSION); }
 
 }  // namespace parquet

@@ -151,4 +151,7 @@ bool ParseKeyText(std::string_view text, std::string* key, std::string* error);
 // Standard base64 (with or without padding); false on invalid input.
 bool DecodeBase64(std::string_view text, std::string* out);
 
+// The crypto library as linked, e.g. "OpenSSL 3.0.15 3 Sep 2024" (parquet_version()).
+std::string CryptoLibraryVersion();
+
 }  // namespace parquet

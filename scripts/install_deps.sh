@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages needed to build and test sqlite-parquet, only those missing.
 # Silent when everything is installed; works unattended (CI=true, no stdin).
-# `install_deps.sh fuzz` also installs clang and libFuzzer, for `make fuzz` only.
+# `install_deps.sh fuzz` also installs clang and libFuzzer, for `make fuzz` only;
+# `install_deps.sh dist` what `make dist` and `make test-dist` use (Debian's source packages
+# are fetched with dpkg-dev's dpkg-source, the wheel is tested in a python3-venv venv, the
+# extension with Debian's sqlite-utils, the npm package with node and npm).
 set -euo pipefail
 
 PACKAGES=(build-essential cmake pkg-config libsqlite3-dev sqlite3 libzstd-dev libsnappy-dev
@@ -9,6 +12,12 @@ PACKAGES=(build-essential cmake pkg-config libsqlite3-dev sqlite3 libzstd-dev li
           sqlite-utils python3)  # the last two: hosts that load the extension in tests/hosts
 if [[ ${1:-} == fuzz ]]; then
   PACKAGES+=(clang libclang-rt-14-dev)
+fi
+if [[ ${1:-} == dist ]]; then
+  PACKAGES+=(dpkg-dev binutils python3 python3-venv sqlite-utils)
+  # node and npm may come from another source than Debian (NodeSource's nodejs includes npm).
+  command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)
+  command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
 fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

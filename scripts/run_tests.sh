@@ -5,7 +5,8 @@
 #
 # Usage: scripts/run_tests.sh LOGDIR BUILDDIR LABEL [SUITE...]
 #   SUITE: unit, sql, differential, conformance, interop, runtime, fuzz (default: all;
-#   conformance only if it was built).
+#   conformance only if it was built), and dist (only when named: the artefacts of
+#   `make dist`, built in DIST_BUILD, default build-dist; tests/dist/run.sh).
 #   interop: DuckDB, parquet-wasm and hyparquet read what parquet_copy writes
 #   (tests/interop; not in sanitizer builds, since the sqlite3 shell loads the extension),
 #   and the DuckDB encryption interop of tests/interop/encryption.mjs (both builds).
@@ -121,6 +122,8 @@ for suite in "${suites[@]}"; do
         [[ -d tests/fuzz/regressions/$short ]] && regressions=(tests/fuzz/regressions/$short)
         run "$name" "$target" -seconds="${FUZZ_SMOKE_SECONDS:-3}" -corpus="$seeds/$short" "${regressions[@]}"
       done ;;
+    dist)
+      run dist bash tests/dist/run.sh "$builddir" "${DIST_BUILD:-build-dist}" ;;
     *)
       echo "run_tests: unknown suite $suite" >&2 ;;
   esac

@@ -106,7 +106,7 @@ TEST_CASE("copy values: the value buffer keeps classes, values and bytes in orde
   CHECK(column.memory_bytes() >= 100000);
 
   ValueColumn::Reader reader(column);
-  SqlValue v = reader.Next();
+  SqlCell v = reader.Next();
   CHECK((v.cls == SqlClass::kInteger && v.integer == -5));
   CHECK(reader.Next().cls == SqlClass::kNull);
   v = reader.Next();
@@ -281,7 +281,7 @@ TEST_CASE("copy values: text forms of values") {
   CHECK(real(INFINITY) == "Inf");
   CHECK(real(-INFINITY) == "-Inf");
 
-  SqlValue text;
+  SqlCell text;
   text.cls = SqlClass::kText;
   text.bytes = "it's";
   CHECK(QuoteValue(text) == "'it''s'");
@@ -292,7 +292,7 @@ TEST_CASE("copy values: text forms of values") {
   accents = "x" + accents;  // now byte 60 is inside a character: cut before it
   text.bytes = accents;
   CHECK(QuoteValue(text) == "'" + accents.substr(0, 59) + "'...");
-  SqlValue blob;
+  SqlCell blob;
   blob.cls = SqlClass::kBlob;
   std::string bytes(40, '\xab');
   blob.bytes = bytes;
