@@ -20,9 +20,9 @@ CMAKE_CONFIGURE := cmake --log-level=WARNING -S .
 # both builds), the Release build runs MATRIX_SUITES against each of these, built once by
 # scripts/setup_sqlite_versions.sh into SQLITE_VERSIONS_DIR; ASAN_MATRIX runs in the ASan
 # build too (the newest, whose code paths differ most from the system's 3.40.1).
-SQLITE_MATRIX ?= 3.38.2 3.52.0 3.53.0
+SQLITE_MATRIX ?= 3.38.2 3.52.0 3.53.2
 MATRIX_SUITES ?= sql differential runtime conformance
-ASAN_MATRIX ?= 3.53.0
+ASAN_MATRIX ?= 3.53.2
 ASAN_MATRIX_SUITES ?= sql runtime
 export SQLITE_VERSIONS_DIR ?= $(abspath $(BUILD))/sqlite-versions
 

@@ -16,7 +16,7 @@ MATRIX=(
   "3.34.0 sqlite3@5.0.2         deps/sqlite-autoconf-3340000.tar.gz  older than supported: loading must fail"
   "3.38.2 sqlite3@5.0.3         deps/sqlite-autoconf-3380200.tar.gz  oldest supported (3.38: sqlite3_vtab_in)"
   "3.52.0 sqlite3@6.0.1         deps/sqlite-autoconf-3520000.tar.gz  newest sqlite-autoconf release (shell.c)"
-  "3.53.0 better-sqlite3@12.9.0 deps/sqlite3/sqlite3.c              newest release (better-sqlite3's amalgamation)"
+  "3.53.2 better-sqlite3@12.11.1 deps/sqlite3/sqlite3.c              newest release (better-sqlite3's amalgamation)"
 )
 # Close to Debian 12's build (`PRAGMA compile_options`), so results compare across versions
 # (-O1: each is built on every fresh machine, and -O2 takes twice as long to compile).

@@ -4,13 +4,14 @@
 // writes with parquet_copy and reads back. better-sqlite3 has no binding of
 // sqlite3_interrupt (and a statement running in a worker cannot be stopped from outside):
 // that check is skipped, said so. Prints ok/FAIL/SKIP lines like tests/hosts/hosts.py.
-// Usage: node node_host.mjs EXTENSION_PATH
+// Usage: node tests/hosts/node_host.mjs EXTENSION_PATH
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 
-const require = createRequire(import.meta.url);
+// better-sqlite3 as the dist suite pins and installs it (tests/dist/node/).
+const require = createRequire(new URL('../dist/node/package.json', import.meta.url));
 const Database = require('better-sqlite3');
 const cases = JSON.parse(fs.readFileSync(new URL('./cases.json', import.meta.url), 'utf8'));
 const extension = process.argv[2];
