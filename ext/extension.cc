@@ -1,8 +1,11 @@
 // Entry point of the loadable extension: `.load ./build/parquet` (or
-// sqlite3_load_extension) calls sqlite3_parquet_init, which registers the `parquet`
-// virtual-table module and the functions, then has SQLite re-read the connection's schemas.
+// sqlite3_load_extension) calls sqlite3_parquet_init, which checks that the host's SQLite
+// is new enough, registers the `parquet` virtual-table module and the functions, then has
+// SQLite re-read the connection's schemas.
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT1
+
+#include "ext/sqlite_api.h"
 
 #include <mutex>
 
@@ -19,6 +22,18 @@ extern "C" __attribute__((visibility("default"))) int sqlite3_parquet_init(sqlit
   // threads must not all write it (a data race, even if each writes the same value).
   static std::once_flag api_set;
   std::call_once(api_set, [api] { SQLITE_EXTENSION_INIT2(api); });
+  // sqlite3_libversion_number has been in the API table since it exists; nothing newer
+  // than the running version may be called before this check.
+  const int running = sqlite3_libversion_number();
+  if (running < sqlite_parquet::kOldestSupportedSqlite) {
+    if (error_message != nullptr) {
+      *error_message = sqlite3_mprintf(
+          "the parquet extension needs SQLite %d.%d.%d or later; this is SQLite %s",
+          sqlite_parquet::kOldestSupportedSqlite / 1000000, sqlite_parquet::kOldestSupportedSqlite / 1000 % 1000,
+          sqlite_parquet::kOldestSupportedSqlite % 1000, sqlite3_libversion());
+    }
+    return SQLITE_ERROR;
+  }
   int rc = sqlite_parquet::RegisterParquetModule(db);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterMetadataFunctions(db);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterParquetCopy(db);

@@ -1012,6 +1012,7 @@ sqlite3_module metadata_module = {
     /* xRelease    */ nullptr,
     /* xRollbackTo */ nullptr,
     /* xShadowName */ nullptr,
+    /* xIntegrity  */ nullptr,  // SQLite 3.44+; not read at iVersion 0
 };
 
 }  // namespace

@@ -282,7 +282,7 @@ struct ParquetCursor {
   parquet::RowRanges ranges;         // the rows of the row group that may match (page index)
   size_t range_index = 0;            // the range `row` is in or before
   parquet::ColumnReadCounters pruning_counters;  // dictionary pages and bloom filters read
-  sqlite3_stmt* interrupt_probe = nullptr;  // "SELECT 1", stepped to notice sqlite3_interrupt
+  sqlite3_stmt* interrupt_probe = nullptr;  // "SELECT 1", stepped to notice sqlite3_interrupt before 3.41
   int64_t rows_since_probe = 0;
 
   size_t file_index = 0;
@@ -1178,13 +1178,18 @@ int64_t SaturatingSub(int64_t a, int64_t b) {
   return a - b;
 }
 
-// A scan may pass over many row groups and rows between two rows it returns. SQLite 3.40
-// has no sqlite3_is_interrupted(), but a statement stepped while another runs on the same
-// connection fails with SQLITE_INTERRUPT once sqlite3_interrupt() was called (the flag is
-// cleared only when no statement is active), so a trivial one is stepped at every row
-// group and every 65536 rows looked at.
+// A scan may pass over many row groups and rows between two rows it returns, so it looks
+// for sqlite3_interrupt() at every row group and every 65536 rows looked at. SQLite 3.41
+// and later say so directly (sqlite3_is_interrupted). Before 3.41, a statement stepped
+// while another runs on the same connection fails with SQLITE_INTERRUPT once
+// sqlite3_interrupt() was called (the flag is cleared only when no statement is active),
+// so a trivial one is stepped instead.
 void CheckInterrupt(ParquetCursor* cursor, const ParquetTable& table) {
   cursor->rows_since_probe = 0;
+  if (RunningSqliteAtLeast(kSqliteWithIsInterrupted)) {
+    if (sqlite3_is_interrupted(table.db)) throw ScanInterrupted();
+    return;
+  }
   if (!cursor->interrupt_probe &&
       sqlite3_prepare_v2(table.db, "SELECT 1", -1, &cursor->interrupt_probe, nullptr) != SQLITE_OK) {
     return;
@@ -1756,6 +1761,7 @@ sqlite3_module parquet_module = {
     /* xRelease    */ nullptr,
     /* xRollbackTo */ nullptr,
     /* xShadowName */ nullptr,
+    /* xIntegrity  */ nullptr,  // SQLite 3.44+; not read at iVersion 0
 };
 
 }  // namespace

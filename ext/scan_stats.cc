@@ -16,6 +16,7 @@
 // prefix "main." is accepted and ignored). The record is kept in memory per connection and
 // forgotten when the table is dropped or the connection closes.
 #include "ext/scan_stats.h"
+#include "ext/sqlite_values.h"
 
 #include <cstring>
 #include <map>
@@ -103,6 +104,7 @@ void ScanStatsFunction(sqlite3_context* ctx, int, sqlite3_value** argv) {
     json = it->second.stats.ToJson();
   }
   sqlite3_result_text64(ctx, json.data(), json.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+  sqlite3_result_subtype(ctx, kJsonSubtype);  // json_object() etc. embed it as an object
 }
 
 // ---- The table-valued form: an eponymous virtual table. ----
@@ -248,6 +250,7 @@ sqlite3_module stats_module = {
     /* xRelease    */ nullptr,
     /* xRollbackTo */ nullptr,
     /* xShadowName */ nullptr,
+    /* xIntegrity  */ nullptr,  // SQLite 3.44+; not read at iVersion 0
 };
 
 }  // namespace
@@ -276,8 +279,13 @@ void ForgetScanStats(sqlite3* db, const std::string& name) {
 }
 
 int RegisterScanStatsFunction(sqlite3* db) {
-  int rc = sqlite3_create_function_v2(db, "parquet_scan_stats", 1, SQLITE_UTF8 | SQLITE_INNOCUOUS, nullptr,
-                                      ScanStatsFunction, nullptr, nullptr, nullptr);
+  // From 3.45 a function that sets a subtype must say so (SQLITE_RESULT_SUBTYPE), or the
+  // subtype may be dropped (an error under SQLITE_STRICT_SUBTYPE); older versions ignore
+  // flags they do not know, but the flag is passed only where it exists.
+  const int flags = SQLITE_UTF8 | SQLITE_INNOCUOUS |
+                    (RunningSqliteAtLeast(kSqliteWithResultSubtype) ? SQLITE_RESULT_SUBTYPE : 0);
+  int rc = sqlite3_create_function_v2(db, "parquet_scan_stats", 1, flags, nullptr, ScanStatsFunction, nullptr,
+                                      nullptr, nullptr);
   if (rc == SQLITE_OK) rc = sqlite3_create_module_v2(db, "parquet_scan_stats", &stats_module, db, nullptr);
   return rc;
 }

@@ -11,22 +11,45 @@
 #   (tests/interop; not in sanitizer builds, since the sqlite3 shell loads the extension),
 #   and the DuckDB encryption interop of tests/interop/encryption.mjs (both builds).
 #   runtime: tests/runtime (interrupts, threads, files changing under a scan, failing copies)
+#   hosts: real programs load the extension (tests/hosts: sqlite3 shells, Python, Node's
+#   better-sqlite3, sqlite-utils; not in sanitizer builds)
+#   sqlite-api: every SQLite routine ext/ calls is in the oldest supported SQLite's API
+#   table or guarded by a run-time version check (tests/sqlite_api_check.sh; not in
+#   sanitizer builds: it reads the sources, not the build)
 #   fuzz: each fuzz target (tests/fuzz/) replays its committed regressions one test per
 #   file, then its seeds (made by BUILDDIR/fuzz_seeds) plus FUZZ_SMOKE_SECONDS (default 3)
 #   of mutations as one more test.
 # Runs from the repository root. SUITE_TIMEOUT (default 1200s) bounds each suite.
+#
+# SQLITE_VERSION=X.Y.Z runs the suites against that SQLite of the version matrix instead of
+# the system's: scripts/setup_sqlite_versions.sh builds it (once) into SQLITE_VERSIONS_DIR
+# (default build/sqlite-versions), LD_LIBRARY_PATH makes the test programs load it, and
+# SQLITE_EXPECTED_VERSION makes them fail if another SQLite is running.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 if (($# < 3)); then
-  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|differential|conformance|interop|runtime|fuzz ...]" >&2
+  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|differential|conformance|interop|runtime|hosts|sqlite-api|fuzz ...]" >&2
   exit 2
 fi
 logdir=$1 builddir=$2 label=$3
 shift 3
 suites=("$@")
-((${#suites[@]})) || suites=(unit sql differential conformance interop runtime fuzz)
+((${#suites[@]})) || suites=(unit sql differential conformance interop runtime hosts sqlite-api fuzz)
 mkdir -p "$logdir"
+versions_dir=${SQLITE_VERSIONS_DIR:-build/sqlite-versions}
+
+if [[ -n ${SQLITE_VERSION:-} ]]; then
+  if ! bash scripts/setup_sqlite_versions.sh "$versions_dir" "$SQLITE_VERSION" >"$logdir/$label-setup.log" 2>&1; then
+    cat "$logdir/$label-setup.log"
+    echo "$label: cannot build SQLite $SQLITE_VERSION; 0 passed, 1 failed" | tee -a "$logdir/$label-setup.log"
+    echo 1 >"$logdir/$label-setup.rc"
+    exit 0
+  fi
+  rm -f "$logdir/$label-setup.log"
+  export LD_LIBRARY_PATH=$(cd "$versions_dir/$SQLITE_VERSION" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  export SQLITE_EXPECTED_VERSION=$SQLITE_VERSION
+fi
 
 export PARQUET_TESTING=${PARQUET_TESTING:-$(cd .. && pwd)/shared/parquet-testing}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
@@ -39,10 +62,12 @@ run() {  # run NAME COMMAND...
   shift
   local log=$logdir/$label-$name.log
   echo "=== $label $name: $*"
+  local started=$SECONDS
   timeout --kill-after=10s "$timeout" "$@" </dev/null 2>&1 | tee "$log"
   local rc=${PIPESTATUS[0]}
   ((rc == 124)) && echo "$label $name: timed out after $timeout" | tee -a "$log"
   echo "$rc" >"$logdir/$label-$name.rc"
+  echo "=== $label $name took $((SECONDS - started))s" | tee "$logdir/$label-$name.time"
 }
 
 for suite in "${suites[@]}"; do
@@ -76,6 +101,16 @@ for suite in "${suites[@]}"; do
     runtime)
       # RUNTIME_TEST_CASES: a doctest -tc filter (the TSan build runs only the thread test).
       run runtime "$builddir/runtime_tests" --extension "$builddir/parquet" ${RUNTIME_TEST_CASES:+-tc="$RUNTIME_TEST_CASES"} ;;
+    hosts)
+      if grep -q '^SANITIZE:BOOL=ON' "$builddir/CMakeCache.txt" 2>/dev/null; then
+        echo "=== $label hosts: skipped (sanitizer build; the hosts cannot load it)"
+      else
+        run hosts bash tests/hosts/run.sh "$builddir" "$versions_dir"
+      fi ;;
+    sqlite-api)
+      if ! grep -q '^SANITIZE:BOOL=ON' "$builddir/CMakeCache.txt" 2>/dev/null; then
+        run sqlite-api bash tests/sqlite_api_check.sh "$versions_dir"
+      fi ;;
     fuzz)
       seeds=$builddir/fuzz-seeds
       "$builddir/fuzz_seeds" "$seeds" "$PARQUET_TESTING" >/dev/null

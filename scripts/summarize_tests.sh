@@ -3,7 +3,8 @@
 # line of the form "... N passed, M failed" (our runners) or doctest's
 # "[doctest] test cases: T | N passed | M failed" gives the suite's counts; a suite that
 # exited non-zero without reporting a failure (crash, sanitizer, timeout) counts one failure.
-# The last line printed is "N passed, M failed"; exits 1 if anything failed.
+# Each suite's line also gives its time (LOGDIR/*.time). The last line printed is
+# "N passed, M failed"; exits 1 if anything failed.
 #
 # Usage: scripts/summarize_tests.sh LOGDIR
 set -uo pipefail
@@ -43,7 +44,8 @@ for log in "${logs[@]}"; do
       fail=1 note=" (exit status $rc after reporting no failure)"
     fi
   fi
-  printf '%s: %d passed, %d failed%s\n' "$name" "$pass" "$fail" "$note"
+  took=$(sed -n 's/.* took \([0-9]*s\)$/ in \1/p' "${log%.log}.time" 2>/dev/null)
+  printf '%s: %d passed, %d failed%s%s\n' "$name" "$pass" "$fail" "$note" "$took"
   total_pass=$((total_pass + pass))
   total_fail=$((total_fail + fail))
 done

@@ -29,6 +29,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/expected_sqlite_version.h"
+
 namespace {
 
 struct Options {
@@ -335,6 +337,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (!CheckExpectedSqlite("conformance")) return 1;
   sqlite3* db = OpenDatabase(options);
   int passed = 0, failed = 0;
   auto report = [&](bool ok, const std::string& what, const std::string& detail) {

@@ -28,6 +28,8 @@
 #include <thread>
 #include <vector>
 
+#include "tests/expected_sqlite_version.h"
+
 namespace {
 
 struct Rng {
@@ -775,6 +777,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s --extension PATH [--tables N] [--queries N] [--dir DIR]\n", argv[0]);
     return 2;
   }
+  if (!CheckExpectedSqlite("differential")) return 1;
   Runner runner;
   const char* seed_text = std::getenv("DIFFERENTIAL_SEED");
   runner.seed = seed_text ? std::strtoull(seed_text, nullptr, 10)
