@@ -308,11 +308,11 @@ void CheckFailedCopyLeavesTarget(const TempDir& dir, const std::string& error) {
   CHECK(!HasTemporaryFile(dir));
 }
 
-// README, "Guarantees on bad input": before SQLite 3.52, SQLITE_DIRECTONLY does not apply
-// to CHECK constraints, so a CHECK in a database file someone else made can call
-// parquet_copy (the known gap, asserted here so that a change is noticed); 3.52 and later
-// refuse such a constraint. Runs on every SQLite of the version matrix.
-TEST_CASE("a CHECK constraint calling parquet_copy is refused from SQLite 3.52 and runs before") {
+// README, "Security": before SQLite 3.52, SQLITE_DIRECTONLY does not apply to CHECK
+// constraints, so SQLite accepts a CHECK calling parquet_copy and runs it when a row is
+// written; parquet_copy then refuses by itself (schema_guard.h). 3.52 and later refuse such
+// a constraint. Runs on every SQLite of the version matrix: no version writes the file.
+TEST_CASE("a CHECK constraint calling parquet_copy writes no file on any SQLite") {
   TempDir dir;
   const std::string target = dir.File("from_check.parquet");
   Db db;
@@ -322,9 +322,10 @@ TEST_CASE("a CHECK constraint calling parquet_copy is refused from SQLite 3.52 a
     CHECK_MESSAGE(db.last_error().find("unsafe use of parquet_copy()") != std::string::npos, db.last_error());
   } else {
     REQUIRE_MESSAGE(rc == SQLITE_OK, db.last_error());
-    CHECK(db.Exec("INSERT INTO c VALUES (1)") == SQLITE_OK);
-    CHECK(fs::exists(target));
+    CHECK(db.Exec("INSERT INTO c VALUES (1)") == SQLITE_ERROR);
+    CHECK_MESSAGE(db.last_error().find("refusing to write files") != std::string::npos, db.last_error());
   }
+  CHECK(!fs::exists(target));
 }
 
 TEST_CASE("parquet_copy failures leave the target untouched and no temporary file") {
