@@ -9,7 +9,8 @@ set -euo pipefail
 
 PACKAGES=(build-essential cmake pkg-config libsqlite3-dev sqlite3 libzstd-dev libsnappy-dev
           liblz4-dev zlib1g-dev libbrotli-dev libxxhash-dev libssl-dev doctest-dev
-          sqlite-utils python3)  # the last two: hosts that load the extension in tests/hosts
+          sqlite-utils python3  # hosts that load the extension in tests/hosts
+          ccache)  # CMake uses it: build-dist/ compiles with build/'s commands and reuses them
 if [[ ${1:-} == fuzz ]]; then
   PACKAGES+=(clang libclang-rt-14-dev)
 fi
