@@ -817,7 +817,7 @@ class Copier {
       const int count = LeafCount(*column.type);
       bool applied = false;
       for (int l = column.first_leaf; l < column.first_leaf + count; ++l) {
-        if (EncodingApplies(encoding, leaf_types_[static_cast<size_t>(l)])) {
+        if (parquet::EncodingApplies(encoding, leaf_types_[static_cast<size_t>(l)])) {
           w.column_encoding[l] = encoding;
           applied = true;
         }
@@ -888,23 +888,6 @@ class Copier {
       return;
     }
     for (const CopyField& child : type.children) CollectLeafTypes(child.type);
-  }
-
-  static bool EncodingApplies(parquet::Encoding encoding, parquet::Type type) {
-    using parquet::Encoding;
-    using parquet::Type;
-    switch (encoding) {
-      case Encoding::PLAIN: return true;
-      case Encoding::RLE: return type == Type::BOOLEAN;
-      case Encoding::RLE_DICTIONARY: return type != Type::BOOLEAN;
-      case Encoding::DELTA_BINARY_PACKED: return type == Type::INT32 || type == Type::INT64;
-      case Encoding::DELTA_LENGTH_BYTE_ARRAY: return type == Type::BYTE_ARRAY;
-      case Encoding::DELTA_BYTE_ARRAY: return type == Type::BYTE_ARRAY || type == Type::FIXED_LEN_BYTE_ARRAY;
-      case Encoding::BYTE_STREAM_SPLIT:
-        return type == Type::INT32 || type == Type::INT64 || type == Type::FLOAT || type == Type::DOUBLE ||
-               type == Type::FIXED_LEN_BYTE_ARRAY;
-      default: return false;
-    }
   }
 
   parquet::ParquetFileWriter& WriterFor(Partition& partition) {

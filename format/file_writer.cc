@@ -101,29 +101,6 @@ void WriteLittleEndian32(uint32_t value, char* out) {
 
 const uint8_t* BytesOf(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
 
-// Whether `encoding` may encode the data pages of a column of physical type `type`.
-bool EncodingApplies(Encoding encoding, Type type) {
-  switch (encoding) {
-    case Encoding::PLAIN:
-      return true;
-    case Encoding::RLE:
-      return type == Type::BOOLEAN;
-    case Encoding::PLAIN_DICTIONARY:
-    case Encoding::RLE_DICTIONARY:
-      return type != Type::BOOLEAN;
-    case Encoding::DELTA_BINARY_PACKED:
-      return type == Type::INT32 || type == Type::INT64;
-    case Encoding::DELTA_LENGTH_BYTE_ARRAY:
-      return type == Type::BYTE_ARRAY;
-    case Encoding::DELTA_BYTE_ARRAY:
-      return type == Type::BYTE_ARRAY || type == Type::FIXED_LEN_BYTE_ARRAY;
-    case Encoding::BYTE_STREAM_SPLIT:
-      return type == Type::INT32 || type == Type::INT64 || type == Type::FLOAT ||
-             type == Type::DOUBLE || type == Type::FIXED_LEN_BYTE_ARRAY;
-    default:
-      return false;
-  }
-}
 
 // ---------------------------------------------------------------------------------------
 // Column chunk statistics.
@@ -735,6 +712,29 @@ std::unique_ptr<PageValueEncoder<T>> MakePageEncoder(Encoding encoding, const Co
 }
 
 }  // namespace
+
+bool EncodingApplies(Encoding encoding, Type type) {
+  switch (encoding) {
+    case Encoding::PLAIN:
+      return true;
+    case Encoding::RLE:
+      return type == Type::BOOLEAN;
+    case Encoding::PLAIN_DICTIONARY:
+    case Encoding::RLE_DICTIONARY:
+      return type != Type::BOOLEAN;
+    case Encoding::DELTA_BINARY_PACKED:
+      return type == Type::INT32 || type == Type::INT64;
+    case Encoding::DELTA_LENGTH_BYTE_ARRAY:
+      return type == Type::BYTE_ARRAY;
+    case Encoding::DELTA_BYTE_ARRAY:
+      return type == Type::BYTE_ARRAY || type == Type::FIXED_LEN_BYTE_ARRAY;
+    case Encoding::BYTE_STREAM_SPLIT:
+      return type == Type::INT32 || type == Type::INT64 || type == Type::FLOAT ||
+             type == Type::DOUBLE || type == Type::FIXED_LEN_BYTE_ARRAY;
+    default:
+      return false;
+  }
+}
 
 // ---------------------------------------------------------------------------------------
 // PageSpill: where finished data pages of the open row group wait once the pages held in

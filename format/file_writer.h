@@ -47,6 +47,10 @@
 
 namespace parquet {
 
+// Whether `encoding` may encode the data pages of a leaf of physical type `type` (the
+// per-type list below; PLAIN_DICTIONARY as RLE_DICTIONARY).
+bool EncodingApplies(Encoding encoding, Type type);
+
 struct WriterOptions {
   CompressionCodec codec = CompressionCodec::SNAPPY;
   std::optional<int> compression_level;  // codec-specific, see compression.h; nullopt = default
@@ -70,7 +74,7 @@ struct WriterOptions {
   // DELTA_LENGTH_BYTE_ARRAY (BYTE_ARRAY), DELTA_BYTE_ARRAY (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY),
   // BYTE_STREAM_SPLIT (INT32, INT64, FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY).
   // A column listed here never gets the automatic choice below.
-  std::map<int, Encoding> column_encoding;
+  std::map<int, Encoding> column_encoding;  // each must pass EncodingApplies
   // Per leaf column (by index): the codec of its pages and its level, instead of `codec`
   // and `compression_level` (which the column then does not use).
   struct ColumnCompression {

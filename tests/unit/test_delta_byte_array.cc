@@ -76,7 +76,7 @@ std::vector<std::string> RandomSortedStrings(std::mt19937_64& rng, size_t count)
   for (auto& s : strings) {
     const size_t length = rng() % 10 == 0 ? 0 : 1 + rng() % 30;
     for (size_t i = 0; i < length; ++i) s.push_back(char('a' + rng() % 3));
-    if (rng() % 20 == 0) s = std::string(300, 'q');  // long repeated values
+    if (rng() % 20 == 0) s.assign(300, 'q');  // long repeated values
   }
   std::sort(strings.begin(), strings.end());
   // Also some unsorted stretches, where prefixes are short or zero.
