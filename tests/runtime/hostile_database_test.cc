@@ -35,39 +35,7 @@ using runtime_support::Quote;
 using test_support::TempDir;
 
 
-// A connection to `path` whose extension is loaded only when Load is called.
-class Connection {
- public:
-  explicit Connection(const std::string& path) {
-    REQUIRE(sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) == SQLITE_OK);
-  }
-  ~Connection() { sqlite3_close(db_); }
-  Connection(const Connection&) = delete;
-  Connection& operator=(const Connection&) = delete;
-  sqlite3* get() const { return db_; }
-
-  void Load() {
-    sqlite3_enable_load_extension(db_, 1);
-    char* error = nullptr;
-    const int rc = sqlite3_load_extension(db_, runtime_support::g_extension.c_str(), nullptr, &error);
-    INFO("loading " << runtime_support::g_extension << ": " << (error ? error : ""));
-    sqlite3_free(error);
-    REQUIRE(rc == SQLITE_OK);
-  }
-  // Runs sql (all its statements, rows ignored); returns the result code, keeps the error.
-  int Exec(const std::string& sql) {
-    char* error = nullptr;
-    const int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error);
-    last_error_ = error ? error : "";
-    sqlite3_free(error);
-    return rc;
-  }
-  const std::string& last_error() const { return last_error_; }
-
- private:
-  sqlite3* db_ = nullptr;
-  std::string last_error_;
-};
+using runtime_support::Connection;
 
 // Stands in for parquet_copy while the hostile file is made (deterministic, so that SQLite
 // accepts it in generated columns and indexes, as a crafted file can hold them anyway).

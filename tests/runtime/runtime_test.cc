@@ -53,29 +53,10 @@ using runtime_support::Quote;
 using test_support::TempDir;
 
 // A connection with the extension loaded.
-class Db {
+class Db : public runtime_support::Connection {
  public:
-  Db() {
-    REQUIRE(sqlite3_open_v2(":memory:", &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                            nullptr) == SQLITE_OK);
-    sqlite3_enable_load_extension(db_, 1);
-    char* error = nullptr;
-    int rc = sqlite3_load_extension(db_, g_extension.c_str(), nullptr, &error);
-    INFO("loading " << g_extension << ": " << (error ? error : ""));
-    sqlite3_free(error);
-    REQUIRE(rc == SQLITE_OK);
-  }
-  ~Db() { sqlite3_close(db_); }
-  sqlite3* get() const { return db_; }
+  Db() : Connection(":memory:", SQLITE_OPEN_FULLMUTEX) { Load(); }
 
-  // Runs sql; returns its result code and keeps the error message.
-  int Exec(const std::string& sql) {
-    char* error = nullptr;
-    int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error);
-    last_error_ = error ? error : "";
-    sqlite3_free(error);
-    return rc;
-  }
   // The first column of the first row as text ("" for no row); REQUIREs success.
   std::string Text(const std::string& sql) {
     sqlite3_stmt* stmt = nullptr;
@@ -92,11 +73,6 @@ class Db {
     sqlite3_finalize(stmt);
     return out;
   }
-  const std::string& last_error() const { return last_error_; }
-
- private:
-  sqlite3* db_ = nullptr;
-  std::string last_error_;
 };
 
 // rows rows of (i INTEGER, d REAL, s TEXT) written by parquet_copy, in row groups of 50000.
