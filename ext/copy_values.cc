@@ -9,13 +9,18 @@
 #include <limits>
 #include <system_error>
 
+#include "format/json_document.h"
 #include "format/logical_values.h"
+#include "format/text.h"
 
 namespace sqlite_parquet {
 
 namespace {
 
 using parquet::ByteArray;
+using parquet::JsonDocument;
+using parquet::JsonNode;
+using parquet::UnescapeJsonString;
 using parquet::TimeUnit;
 
 constexpr size_t kArenaBlockSize = 16 * 1024;
@@ -23,7 +28,6 @@ constexpr int64_t kSecondsPerDay = 86400;
 // Milliseconds from the Julian epoch (JD 0.0) to 1970-01-01 00:00:00 (JD 2440587.5).
 constexpr int64_t kJulianEpochToUnixEpochMillis = 210866760000000;
 constexpr double kJulianDayOfUnixEpoch = 2440587.5;
-constexpr int kMaxJsonDepth = 64;
 
 int64_t UnitsPerSecond(TimeUnit unit) {
   switch (unit) {
@@ -170,7 +174,7 @@ void PutBytes(std::string_view bytes, bool copy, LeafData* leaf) {
 
 // STRING, ENUM, JSON. `copy`: the bytes of `v` do not outlive the call.
 bool PutText(const SqlCell& v, bool copy, LeafData* leaf) {
-  if (v.cls == SqlClass::kText || (v.cls == SqlClass::kBlob && IsValidUtf8(v.bytes))) {
+  if (v.cls == SqlClass::kText || (v.cls == SqlClass::kBlob && parquet::IsValidUtf8(v.bytes))) {
     PutBytes(v.bytes, copy, leaf);
     return true;
   }
@@ -196,13 +200,6 @@ bool PutFixed(const SqlCell& v, int32_t length, bool copy, LeafData* leaf) {
   return true;
 }
 
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 bool PutUuid(const SqlCell& v, LeafData* leaf) {
   if (v.cls == SqlClass::kBlob) {
     if (v.bytes.size() != 16) return false;
@@ -220,7 +217,7 @@ bool PutUuid(const SqlCell& v, LeafData* leaf) {
       if (text[pos] != '-') return false;
       ++pos;
     }
-    const int high = HexDigit(text[pos]), low = HexDigit(text[pos + 1]);
+    const int high = parquet::HexDigit(text[pos]), low = parquet::HexDigit(text[pos + 1]);
     if (high < 0 || low < 0) return false;
     bytes[i] = static_cast<uint8_t>(high * 16 + low);
     pos += 2;
@@ -446,268 +443,6 @@ bool ConvertFlat(const CopyType& type, const ValueColumn& column, bool null_on_e
     }
   }
   return true;
-}
-
-// ---- JSON (for LIST, MAP and STRUCT values) ----
-
-struct JsonNode {
-  enum class Kind : uint8_t { kNull, kTrue, kFalse, kNumber, kString, kArray, kObject };
-  Kind kind = Kind::kNull;
-  bool escaped = false;       // the string (kString) has escapes
-  bool key_escaped = false;   // the member key has escapes
-  int32_t first_child = -1;   // arrays and objects
-  int32_t next_sibling = -1;
-  std::string_view text;      // numbers: as written; strings: between the quotes; arrays/objects: all of it
-  std::string_view key;       // object members: the key between its quotes
-};
-
-// A parsed JSON document (RFC 8259, no extensions). Nodes are reused between documents.
-class JsonDocument {
- public:
-  bool Parse(std::string_view text, std::string* error) {
-    text_ = text;
-    pos_ = 0;
-    nodes_.clear();
-    error_ = error;
-    SkipSpace();
-    if (ParseValue(0) < 0) return false;
-    SkipSpace();
-    if (pos_ != text_.size()) return Fail("unexpected text after the JSON value");
-    return true;
-  }
-  const JsonNode& node(int32_t index) const { return nodes_[static_cast<size_t>(index)]; }
-  const JsonNode& root() const { return nodes_[0]; }
-
- private:
-  bool Fail(const char* what) {
-    *error_ = std::string("malformed JSON (") + what + " at offset " + std::to_string(pos_) + ")";
-    return false;
-  }
-  void SkipSpace() {
-    while (pos_ < text_.size() &&
-           (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r')) {
-      ++pos_;
-    }
-  }
-  bool Literal(std::string_view word) {
-    if (text_.substr(pos_, word.size()) != word) return Fail("unknown literal");
-    pos_ += word.size();
-    return true;
-  }
-  // Reads a string whose opening quote is at pos_; sets *content and *escaped.
-  bool String(std::string_view* content, bool* escaped) {
-    const size_t start = ++pos_;
-    *escaped = false;
-    while (pos_ < text_.size()) {
-      const char c = text_[pos_];
-      if (c == '"') {
-        *content = text_.substr(start, pos_ - start);
-        ++pos_;
-        return true;
-      }
-      if (static_cast<unsigned char>(c) < 0x20) return Fail("control character in string");
-      if (c == '\\') {
-        *escaped = true;
-        if (pos_ + 1 >= text_.size()) break;
-        const char e = text_[pos_ + 1];
-        if (e == 'u') {
-          for (size_t i = 2; i < 6; ++i) {
-            if (pos_ + i >= text_.size() || HexDigit(text_[pos_ + i]) < 0) return Fail("bad \\u escape");
-          }
-          pos_ += 6;
-          continue;
-        }
-        if (std::strchr("\"\\/bfnrt", e) == nullptr || e == '\0') return Fail("bad escape");
-        pos_ += 2;
-        continue;
-      }
-      ++pos_;
-    }
-    return Fail("unterminated string");
-  }
-  bool Number() {
-    const size_t start = pos_;
-    if (pos_ < text_.size() && text_[pos_] == '-') ++pos_;
-    auto digits = [&] {
-      const size_t from = pos_;
-      while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_;
-      return pos_ - from;
-    };
-    const size_t integer_start = pos_;
-    const size_t integer_digits = digits();
-    if (integer_digits == 0 || (integer_digits > 1 && text_[integer_start] == '0')) return Fail("bad number");
-    if (pos_ < text_.size() && text_[pos_] == '.') {
-      ++pos_;
-      if (digits() == 0) return Fail("bad number");
-    }
-    if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
-      ++pos_;
-      if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
-      if (digits() == 0) return Fail("bad number");
-    }
-    nodes_.back().text = text_.substr(start, pos_ - start);
-    return true;
-  }
-  // Parses the value at pos_ into a new node; returns its index or -1.
-  int32_t ParseValue(int depth) {
-    if (depth > kMaxJsonDepth) {
-      Fail("nested too deeply");
-      return -1;
-    }
-    if (pos_ >= text_.size()) {
-      Fail("unexpected end");
-      return -1;
-    }
-    const int32_t index = static_cast<int32_t>(nodes_.size());
-    nodes_.emplace_back();
-    const size_t start = pos_;
-    const char c = text_[pos_];
-    bool ok = true;
-    if (c == '{' || c == '[') {
-      const bool object = c == '{';
-      nodes_[static_cast<size_t>(index)].kind = object ? JsonNode::Kind::kObject : JsonNode::Kind::kArray;
-      ++pos_;
-      SkipSpace();
-      int32_t previous = -1;
-      const char close = object ? '}' : ']';
-      if (pos_ < text_.size() && text_[pos_] == close) {
-        ++pos_;
-      } else {
-        for (;;) {
-          std::string_view key;
-          bool key_escaped = false;
-          if (object) {
-            if (pos_ >= text_.size() || text_[pos_] != '"') {
-              Fail("expected a key");
-              return -1;
-            }
-            if (!String(&key, &key_escaped)) return -1;
-            SkipSpace();
-            if (pos_ >= text_.size() || text_[pos_] != ':') {
-              Fail("expected ':'");
-              return -1;
-            }
-            ++pos_;
-            SkipSpace();
-          }
-          const int32_t child = ParseValue(depth + 1);
-          if (child < 0) return -1;
-          nodes_[static_cast<size_t>(child)].key = key;
-          nodes_[static_cast<size_t>(child)].key_escaped = key_escaped;
-          if (previous < 0) {
-            nodes_[static_cast<size_t>(index)].first_child = child;
-          } else {
-            nodes_[static_cast<size_t>(previous)].next_sibling = child;
-          }
-          previous = child;
-          SkipSpace();
-          if (pos_ < text_.size() && text_[pos_] == ',') {
-            ++pos_;
-            SkipSpace();
-            continue;
-          }
-          if (pos_ < text_.size() && text_[pos_] == close) {
-            ++pos_;
-            break;
-          }
-          Fail(object ? "expected ',' or '}'" : "expected ',' or ']'");
-          return -1;
-        }
-      }
-      nodes_[static_cast<size_t>(index)].text = text_.substr(start, pos_ - start);
-    } else if (c == '"') {
-      nodes_[static_cast<size_t>(index)].kind = JsonNode::Kind::kString;
-      std::string_view content;
-      bool escaped = false;
-      ok = String(&content, &escaped);
-      nodes_[static_cast<size_t>(index)].text = content;
-      nodes_[static_cast<size_t>(index)].escaped = escaped;
-    } else if (c == 't') {
-      nodes_[static_cast<size_t>(index)].kind = JsonNode::Kind::kTrue;
-      ok = Literal("true");
-    } else if (c == 'f') {
-      nodes_[static_cast<size_t>(index)].kind = JsonNode::Kind::kFalse;
-      ok = Literal("false");
-    } else if (c == 'n') {
-      nodes_[static_cast<size_t>(index)].kind = JsonNode::Kind::kNull;
-      ok = Literal("null");
-    } else if (c == '-' || (c >= '0' && c <= '9')) {
-      nodes_[static_cast<size_t>(index)].kind = JsonNode::Kind::kNumber;
-      ok = Number();
-    } else {
-      Fail("unexpected character");
-      return -1;
-    }
-    return ok ? index : -1;
-  }
-
-  std::string_view text_;
-  size_t pos_ = 0;
-  std::vector<JsonNode> nodes_;
-  std::string* error_ = nullptr;
-};
-
-void AppendUtf8(uint32_t code_point, std::string* out) {
-  if (code_point < 0x80) {
-    *out += static_cast<char>(code_point);
-  } else if (code_point < 0x800) {
-    *out += static_cast<char>(0xC0 | (code_point >> 6));
-    *out += static_cast<char>(0x80 | (code_point & 0x3F));
-  } else if (code_point < 0x10000) {
-    *out += static_cast<char>(0xE0 | (code_point >> 12));
-    *out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
-    *out += static_cast<char>(0x80 | (code_point & 0x3F));
-  } else {
-    *out += static_cast<char>(0xF0 | (code_point >> 18));
-    *out += static_cast<char>(0x80 | ((code_point >> 12) & 0x3F));
-    *out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
-    *out += static_cast<char>(0x80 | (code_point & 0x3F));
-  }
-}
-
-// The content of a JSON string (already validated by the parser) with escapes resolved.
-// Unpaired surrogates become U+FFFD.
-void UnescapeJsonString(std::string_view content, std::string* out) {
-  out->clear();
-  for (size_t i = 0; i < content.size(); ++i) {
-    const char c = content[i];
-    if (c != '\\') {
-      *out += c;
-      continue;
-    }
-    const char e = content[++i];
-    switch (e) {
-      case 'b': *out += '\b'; break;
-      case 'f': *out += '\f'; break;
-      case 'n': *out += '\n'; break;
-      case 'r': *out += '\r'; break;
-      case 't': *out += '\t'; break;
-      case 'u': {
-        auto read4 = [&](size_t at) {
-          uint32_t value = 0;
-          for (size_t k = 0; k < 4; ++k) value = value * 16 + static_cast<uint32_t>(HexDigit(content[at + k]));
-          return value;
-        };
-        uint32_t code = read4(i + 1);
-        i += 4;
-        if (code >= 0xD800 && code <= 0xDBFF && i + 6 < content.size() && content[i + 1] == '\\' &&
-            content[i + 2] == 'u') {
-          const uint32_t low = read4(i + 3);
-          if (low >= 0xDC00 && low <= 0xDFFF) {
-            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
-            i += 6;
-          } else {
-            code = 0xFFFD;
-          }
-        } else if (code >= 0xD800 && code <= 0xDFFF) {
-          code = 0xFFFD;
-        }
-        AppendUtf8(code, out);
-        break;
-      }
-      default: *out += e; break;  // \" \\ \/
-    }
-  }
 }
 
 // Writes JSON values into the leaves of a nested field (Dremel levels).
@@ -1350,45 +1085,6 @@ size_t FormatReal(double value, char* out) {
   std::memcpy(out + mantissa, ".0", 2);
   std::memcpy(out + mantissa + 2, digits + mantissa, length - mantissa);
   return length + 2;
-}
-
-bool IsValidUtf8(std::string_view bytes) {
-  size_t i = 0;
-  const size_t n = bytes.size();
-  while (i < n) {
-    const unsigned char c = static_cast<unsigned char>(bytes[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    size_t extra;
-    uint32_t code;
-    if ((c & 0xE0) == 0xC0) {
-      extra = 1;
-      code = c & 0x1F;
-    } else if ((c & 0xF0) == 0xE0) {
-      extra = 2;
-      code = c & 0x0F;
-    } else if ((c & 0xF8) == 0xF0) {
-      extra = 3;
-      code = c & 0x07;
-    } else {
-      return false;
-    }
-    for (size_t k = 1; k <= extra; ++k) {
-      if (i + k >= n) return false;
-      const unsigned char next = static_cast<unsigned char>(bytes[i + k]);
-      if ((next & 0xC0) != 0x80) return false;
-      code = (code << 6) | (next & 0x3F);
-    }
-    // Overlong forms, surrogates and code points past U+10FFFF are invalid.
-    if ((extra == 1 && code < 0x80) || (extra == 2 && code < 0x800) || (extra == 3 && code < 0x10000) ||
-        (code >= 0xD800 && code <= 0xDFFF) || code > 0x10FFFF) {
-      return false;
-    }
-    i += extra + 1;
-  }
-  return true;
 }
 
 }  // namespace sqlite_parquet

@@ -201,6 +201,4 @@ std::string QuoteValue(const SqlCell& value);
 // would otherwise look like an integer ("1.0", "0.1", "1.0e+20").
 size_t FormatReal(double value, char* out);  // out: at least 32 characters
 
-bool IsValidUtf8(std::string_view bytes);
-
 }  // namespace sqlite_parquet

@@ -81,6 +81,7 @@
 #include "format/metadata.h"
 #include "format/random_access_file.h"
 #include "format/statistics.h"
+#include "format/text.h"
 
 namespace sqlite_parquet {
 
@@ -190,54 +191,16 @@ MetadataTable* TableOf(sqlite3_vtab_cursor* cursor) { return reinterpret_cast<Me
 
 // ---- Text forms ------------------------------------------------------------------------
 
-bool IsValidUtf8(const std::string& s) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const size_t n = s.size();
-  size_t i = 0;
-  while (i < n) {
-    const unsigned char c = p[i];
-    if (c < 0x80) {
-      i++;
-      continue;
-    }
-    size_t extra;
-    uint32_t cp;
-    if (c >= 0xC2 && c <= 0xDF) {
-      extra = 1;
-      cp = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      extra = 2;
-      cp = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      extra = 3;
-      cp = c & 0x07;
-    } else {
-      return false;
-    }
-    if (i + extra >= n) return false;
-    for (size_t k = 1; k <= extra; k++) {
-      if ((p[i + k] & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (p[i + k] & 0x3F);
-    }
-    if ((extra == 2 && cp < 0x800) || (extra == 3 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-        (cp >= 0xD800 && cp <= 0xDFFF)) {
-      return false;
-    }
-    i += extra + 1;
-  }
-  return true;
-}
-
 // `s` with each byte that does not begin a valid UTF-8 sequence replaced by U+FFFD, so
 // key/value metadata of any bytes can go into a JSON document.
 std::string WithInvalidUtf8Replaced(const std::string& s) {
-  if (IsValidUtf8(s)) return s;
+  if (parquet::IsValidUtf8(s)) return s;
   std::string out;
   size_t i = 0;
   while (i < s.size()) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     const size_t length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-    if (c < 0x80 || (length > 1 && i + length <= s.size() && IsValidUtf8(s.substr(i, length)))) {
+    if (c < 0x80 || (length > 1 && i + length <= s.size() && parquet::IsValidUtf8(s.substr(i, length)))) {
       out.append(s, i, length);
       i += length;
     } else {
@@ -353,7 +316,7 @@ void ResultBlob(sqlite3_context* ctx, const std::string& bytes) {
 
 // TEXT when valid UTF-8, else BLOB.
 void ResultTextOrBlob(sqlite3_context* ctx, const std::string& bytes) {
-  if (IsValidUtf8(bytes)) {
+  if (parquet::IsValidUtf8(bytes)) {
     ResultText(ctx, bytes);
   } else {
     ResultBlob(ctx, bytes);

@@ -116,6 +116,7 @@
 #include "ext/copy_values.h"
 #include "ext/copy_writer_thread.h"
 #include "ext/encryption_options.h"
+#include "ext/hive_partitions.h"
 #include "ext/options.h"
 #include "ext/schema_guard.h"
 #include "format/compression.h"
@@ -123,6 +124,7 @@
 #include "format/file_writer.h"
 #include "format/logical_values.h"
 #include "format/statistics.h"
+#include "format/text.h"
 
 namespace sqlite_parquet {
 
@@ -134,7 +136,6 @@ constexpr size_t kMaxOpenPartitionFiles = 256;
 // Once the column types are fixed, buffered rows go to the writer's open row group in
 // batches of this many (its pages are encoded and compressed as they fill).
 constexpr size_t kStreamBatchRows = 1024;
-constexpr const char* kNullPartitionValue = "__HIVE_DEFAULT_PARTITION__";
 // The pointer type under which parquet_copy hands its Copier to parquet_copy_rows.
 constexpr const char* kCopierPointerType = "sqlite_parquet_copier";
 
@@ -303,31 +304,6 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
   if (const OptionValue* value = parsed.Find("kv_metadata")) {
     if (!ParseKeyValueMetadata(value->text, &w.key_value_metadata, &error)) throw CopyError("kv_metadata: " + error);
   }
-}
-
-// Hive-style escaping of a partition directory's key or value.
-std::string EscapePartitionText(std::string_view text) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string escaped;
-  escaped.reserve(text.size());
-  for (char c : text) {
-    const unsigned char byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte == 0x7F || std::strchr("\"#%'*/:=?\\{[]^", c) != nullptr) {
-      escaped += '%';
-      escaped += kHex[byte >> 4];
-      escaped += kHex[byte & 15];
-    } else {
-      escaped += c;
-    }
-  }
-  return escaped;
-}
-
-std::string Lowercase(std::string text) {
-  for (char& c : text) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return text;
 }
 
 void MakeDirectories(const std::string& root, const std::string& relative) {
@@ -619,7 +595,7 @@ class Copier {
         if (text == nullptr) throw std::bad_alloc();
         value = std::string_view(reinterpret_cast<const char*>(text), static_cast<size_t>(sqlite3_value_bytes(cell)));
       }
-      key_ += value.empty() ? std::string(kNullPartitionValue) : EscapePartitionText(value);
+      key_ += value.empty() ? std::string(kHiveNullValue) : EscapePartitionText(value);
     }
     auto found = partitions_.find(key_);
     if (found != partitions_.end()) return *found->second;
@@ -823,7 +799,7 @@ class Copier {
         }
       }
       if (!applied) {
-        throw CopyError("encoding." + name + ": " + Lowercase(parquet::ToString(encoding)) + " does not apply to column " +
+        throw CopyError("encoding." + name + ": " + parquet::AsciiLowercase(parquet::ToString(encoding)) + " does not apply to column " +
                         column.name + " (" + DescribeCopyType(*column.type) + ")");
       }
     }

@@ -300,12 +300,6 @@ TEST_CASE("copy values: text forms of values") {
   for (int i = 0; i < 32; ++i) hex += "AB";
   CHECK(QuoteValue(blob) == "X'" + hex + "'...");
 
-  CHECK(IsValidUtf8("plain ascii"));
-  CHECK(IsValidUtf8("h\xc3\xa9llo \xf0\x9f\x98\x80"));
-  CHECK_FALSE(IsValidUtf8("\xc3"));              // truncated
-  CHECK_FALSE(IsValidUtf8("\xed\xa0\x80"));      // surrogate
-  CHECK_FALSE(IsValidUtf8("\xf4\x90\x80\x80"));  // past U+10FFFF
-  CHECK_FALSE(IsValidUtf8("\xe0\x80\xaf"));      // overlong
 }
 
 // ---- Nested values from JSON --------------------------------------------------------------
