@@ -92,12 +92,24 @@
 // on the decoded filter columns before any other column is converted (late
 // materialization). What the scan did is kept for parquet_scan_stats (scan_stats.h).
 //
+// STORED COLUMNS AND CONNECTING
+//
 // The module is registered with SQLITE_VTAB_DIRECTONLY, so views and triggers of a
 // database someone else made cannot make it read files. SQLite connects a table before it
-// can check that (and for PRAGMA table_info and the like), so connecting does only what
-// the column list needs: list the files and read the first footer (every footer with
-// union_by_name); only regular files are opened, without blocking (OpenLocalFile). Row-group
-// order statistics wait for the first planning.
+// can check that (and for PRAGMA table_info, PRAGMA table_list and `.schema`), so
+// connecting touches no file: CREATE VIRTUAL TABLE reads the files once and stores the
+// declared columns (file columns, then partition keys with their types) in the shadow
+// table `<table>_schema` of the table's own schema (stored_schema.h; dropped and renamed
+// with the table), and xConnect declares the table from that list. The file list, the
+// partition values, the row estimate and the row-group order statistics wait for the
+// first planning (xBestIndex, which SQLite runs only for a direct use); the columns stay
+// as CREATE found them: a file that no longer fits them is an error naming it when a scan
+// reaches it (a new column of a union_by_name table, or a new partition key, is not read).
+// A table without a usable stored list (created by an older version, or a `_schema`
+// table this extension did not write) declares only filename and file_row_number, and any
+// query of it is an error saying to recreate it: reading its files to learn the columns would be
+// what a hostile database could ask for. Files are opened only if regular, without
+// blocking (OpenLocalFile).
 #include "ext/parquet_vtab.h"
 
 #include <sys/stat.h>
@@ -126,6 +138,7 @@
 #include "ext/options.h"
 #include "ext/row_group_pruning.h"
 #include "ext/scan_stats.h"
+#include "ext/stored_schema.h"
 #include "ext/sql_value.h"
 #include "ext/vtab_errors.h"
 #include "format/column_reader.h"
@@ -190,7 +203,14 @@ struct ParquetTable {
   sqlite3_vtab base;  // must come first
   sqlite3* db = nullptr;
   std::string name;   // the table's name, for parquet_scan_stats
+  std::string schema_name;  // main, temp or the attached database holding it
   TableOptions options;
+  // The columns come from the stored schema (stored_schema.h) when connecting; the file
+  // list, the partition values and the row estimate wait for the first planning
+  // (ListTableFiles), so that connecting touches no file.
+  bool files_listed = false;
+  bool owns_stored_schema = false;  // `<name>_schema` is this table's (xDestroy drops it)
+  std::string unusable;             // why a table without a usable stored schema cannot be read
   std::vector<std::string> files;
   mutable std::vector<int64_t> file_rows;  // rows of each file, -1 until a scan opened it
   std::vector<FileColumn> file_columns;
@@ -444,17 +464,32 @@ void CollectHivePartitions(ParquetTable* table) {
     }
     key.type = !any_value ? HiveType::kText : all_integer ? HiveType::kInteger : all_real ? HiveType::kReal : HiveType::kText;
   }
-  table->hive_values.resize(table->files.size());
+}
+
+// Fills table->hive_values from the file paths for the keys in table->hive_keys (a key=value
+// directory of another key is ignored). A value that is not of its key's type (the files
+// changed since the table was created) is an error naming the file.
+void FillHiveValues(ParquetTable* table) {
+  static const char* const kTypeNames[] = {"INTEGER", "REAL", "TEXT"};
+  table->hive_values.assign(table->files.size(), std::vector<HiveValue>(table->hive_keys.size()));
   for (size_t f = 0; f < table->files.size(); f++) {
-    table->hive_values[f].resize(table->hive_keys.size());
+    const auto pairs = HivePairs(table->files[f]);
     for (size_t k = 0; k < table->hive_keys.size(); k++) {
       HiveValue& value = table->hive_values[f][k];
-      for (const auto& pair : per_file[f]) {
-        if (pair.first != table->hive_keys[k].name || !pair.second) continue;
+      const HiveKey& key = table->hive_keys[k];
+      for (const auto& pair : pairs) {
+        if (pair.first != key.name || !pair.second) continue;
         value.is_null = false;
         value.text = *pair.second;
-        if (table->hive_keys[k].type == HiveType::kInteger) ParseInteger(value.text, &value.integer);
-        if (table->hive_keys[k].type == HiveType::kReal) ParseReal(value.text, &value.real);
+        const bool fits = key.type == HiveType::kInteger ? ParseInteger(value.text, &value.integer)
+                          : key.type == HiveType::kReal  ? ParseReal(value.text, &value.real)
+                                                         : true;
+        if (!fits) {
+          throw parquet::ParquetError("partition value " + key.name + "='" + value.text + "' of parquet file " +
+                                      table->files[f] + " is not " + kTypeNames[static_cast<int>(key.type)] +
+                                      ", the type column " + key.name + " was given when table " + table->name +
+                                      " was created (recreate the table)");
+        }
       }
     }
   }
@@ -489,9 +524,13 @@ std::vector<ColumnMapping> MapFileColumns(const ParquetTable& table, const parqu
         if (same) mappings[c] = std::move(mapping);
       }
       if (!same) {
+        // The columns were stored when the table was created, from the first file then.
+        const std::string against = path == table.files[0]
+                                        ? " has changed since table " + table.name + " was created"
+                                        : " does not match the schema of " + table.files[0];
         throw parquet::ParquetError(
-            "parquet file " + path + " does not match the schema of " + table.files[0] + ": column " +
-            std::to_string(c + 1) + " is " + found + " in that file but " +
+            "parquet file " + path + against + ": column " + std::to_string(c + 1) + " is " + found +
+            " in that file but " +
             (expected ? "'" + expected->name + " " + expected->declared_type + "'" : std::string("no column")) +
             " in the first file (union_by_name=1 combines files by column name)");
       }
@@ -502,6 +541,13 @@ std::vector<ColumnMapping> MapFileColumns(const ParquetTable& table, const parqu
     for (size_t f = 0; f < num_fields; f++) {
       if (FieldName(schema, f) != table.file_columns[c].name) continue;
       mappings[c] = MapTopLevelField(schema, static_cast<int>(f), table.options.mapping);
+      if ((mappings[c].kind == ValueKind::kNested) != table.file_columns[c].nested) {
+        throw parquet::ParquetError("column '" + table.file_columns[c].name + "' is " +
+                                    (table.file_columns[c].nested ? "not nested" : "nested") + " in parquet file " +
+                                    path + " but " + (table.file_columns[c].nested ? "nested" : "not nested") +
+                                    " in the files table " + table.name +
+                                    " was created from: union_by_name cannot combine them");
+      }
       break;
     }
   }
@@ -538,6 +584,8 @@ void FindOrderedColumns(ParquetTable* table, const parquet::ParquetFileReader& f
   const parquet::Schema& schema = file.schema();
   const size_t num_fields = std::min(schema.top_level_fields().size(), table->file_columns.size());
   for (size_t c = 0; c < num_fields; c++) {
+    // Only a field that is still the table's column (the file may have changed since CREATE).
+    if (FieldName(schema, c) != table->file_columns[c].name) continue;
     ColumnMapping mapping = MapTopLevelField(schema, static_cast<int>(c), table->options.mapping);
     if (mapping.kind == ValueKind::kNested || mapping.leaf_column < 0 || file.num_row_groups() == 0) continue;
     const parquet::StatisticsContext context = parquet::MakeStatisticsContext(file.metadata(), schema, mapping.leaf_column);
@@ -596,8 +644,12 @@ bool OrderVerified(ParquetTable* table) {
     ColumnMapping mapping;
     if (ascending) {
       file = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get());
-      mapping = MapTopLevelField(file->schema(), table->order_candidate_column, table->options.mapping);
-      ascending = mapping.kind != ValueKind::kNested && mapping.kind != ValueKind::kNull && mapping.leaf_column >= 0;
+      // Still the column FindOrderedColumns saw (the file may have changed since).
+      const auto candidate = static_cast<size_t>(table->order_candidate_column);
+      ascending = candidate < file->schema().top_level_fields().size() &&
+                  FieldName(file->schema(), candidate) == table->file_columns[candidate].name;
+      if (ascending) mapping = MapTopLevelField(file->schema(), table->order_candidate_column, table->options.mapping);
+      ascending = ascending && mapping.kind != ValueKind::kNested && mapping.kind != ValueKind::kNull && mapping.leaf_column >= 0;
     }
     DateTextCache dates;
     FormatBuffer buffer;
@@ -661,100 +713,185 @@ std::vector<std::string> ListFiles(const std::string& path) {
   }
 }
 
-// xCreate and xConnect: list the files, read the schema, declare the table (nothing more:
-// see the top of this file).
-int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out) {
+// xCreate: the columns from the files: lists them, reads the first footer (every footer
+// with union_by_name) and the partition keys of the paths.
+void ReadColumnsFromFiles(ParquetTable* table) {
+  table->files = ListFiles(table->options.filename);
+  {
+    // Each footer is closed before the next is opened.
+    auto first = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get());
+    const parquet::Schema& schema = first->schema();
+    const size_t num_fields = schema.top_level_fields().size();
+    if (num_fields == 0) throw parquet::ParquetError("parquet file " + table->files[0] + " has no columns");
+    if (table->options.union_by_name) {
+      UnionFileColumns(table, *first, table->files[0]);
+    } else {
+      for (size_t f = 0; f < num_fields; f++) {
+        ColumnMapping mapping = MapTopLevelField(schema, static_cast<int>(f), table->options.mapping);
+        table->file_columns.push_back(
+            FileColumn{FieldName(schema, f), mapping.declared_type, mapping.kind == ValueKind::kNested});
+      }
+    }
+    table->estimated_rows = first->num_rows() * static_cast<int64_t>(table->files.size());
+  }
+  if (table->options.union_by_name) {
+    for (size_t i = 1; i < table->files.size(); i++) {
+      auto file = parquet::ParquetFileReader::Open(table->files[i], table->options.decryption.get());
+      UnionFileColumns(table, *file, table->files[i]);
+    }
+  }
+  // Automatic only for a directory or glob: a single named file is read as it is.
+  const bool hive = table->options.hive_partitioning
+                        ? *table->options.hive_partitioning
+                        : IsDataset(table->options.filename) && !HivePairs(table->files[0]).empty();
+  if (hive) CollectHivePartitions(table);
+}
+
+// The partition values and row counts of table->files, which are then listed.
+void FinishFileList(ParquetTable* table) {
+  FillHiveValues(table);
+  table->file_rows.assign(table->files.size(), -1);
+  table->files_listed = true;
+}
+
+// The table's files, listed at the first planning of a connected table (after SQLite's
+// SQLITE_VTAB_DIRECTONLY check): the file list is not needed to declare the columns.
+void ListTableFiles(ParquetTable* table) {
+  if (table->files_listed) return;
+  table->files = ListFiles(table->options.filename);
+  FinishFileList(table);
+}
+
+std::vector<StoredColumn> StoredColumnsOf(const ParquetTable& table) {
+  static const char* const kHiveTypes[] = {"INTEGER", "REAL", "TEXT"};
+  std::vector<StoredColumn> columns;
+  for (const FileColumn& column : table.file_columns) {
+    columns.push_back(StoredColumn{StoredColumn::Kind::kFile, column.name, column.declared_type, column.nested});
+  }
+  for (const HiveKey& key : table.hive_keys) {
+    columns.push_back(StoredColumn{StoredColumn::Kind::kHive, key.name, kHiveTypes[static_cast<int>(key.type)], false});
+  }
+  return columns;
+}
+
+void UseStoredColumns(ParquetTable* table, const std::vector<StoredColumn>& columns) {
+  for (const StoredColumn& column : columns) {
+    if (column.kind == StoredColumn::Kind::kFile) {
+      table->file_columns.push_back(FileColumn{column.name, column.declared_type, column.nested});
+    } else {
+      const HiveType type = column.declared_type == "INTEGER" ? HiveType::kInteger
+                            : column.declared_type == "REAL"  ? HiveType::kReal
+                                                              : HiveType::kText;
+      table->hive_keys.push_back(HiveKey{column.name, type});
+    }
+  }
+}
+
+// Declares the table's columns (file columns, partition keys, the hidden two) and sets up
+// what xBestIndex knows of each.
+int DeclareTable(sqlite3* db, ParquetTable* table, char** error_out) {
+  std::string sql = "CREATE TABLE x(";
+  std::vector<std::string> used_names;
+  auto add_column = [&](const std::string& name, const std::string& type) {
+    std::string unique = name;
+    for (int suffix = 1;; suffix++) {
+      bool clash = false;
+      for (const std::string& used : used_names) clash = clash || Lowercase(used) == Lowercase(unique);
+      if (!clash) break;
+      unique = name + "_" + std::to_string(suffix);
+    }
+    if (!used_names.empty()) sql += ", ";
+    used_names.push_back(unique);
+    sql += QuoteIdentifier(unique);
+    if (!type.empty()) sql += " " + type;
+  };
+  for (const FileColumn& column : table->file_columns) add_column(column.name, column.declared_type);
+  static const char* const kHiveTypes[] = {"INTEGER", "REAL", "TEXT"};
+  for (const HiveKey& key : table->hive_keys) add_column(key.name, kHiveTypes[static_cast<int>(key.type)]);
+  // Without a usable stored list they are the only columns, not hidden: `SELECT *` then
+  // reaches xBestIndex and its error rather than SQLite's "no tables specified".
+  const bool hidden = table->unusable.empty();
+  add_column("filename", hidden ? "TEXT HIDDEN" : "TEXT");
+  add_column("file_row_number", hidden ? "INTEGER HIDDEN" : "INTEGER");
+  sql += ")";
+  int rc = sqlite3_declare_vtab(db, sql.c_str());
+  if (rc != SQLITE_OK) {
+    *error_out = sqlite3_mprintf("cannot declare the table for %s: %s", table->options.filename.c_str(),
+                                 sqlite3_errmsg(db));
+    return rc;
+  }
+  sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
+  table->column_names = used_names;
+  table->pushdown.resize(used_names.size());
+  for (size_t c = 0; c < table->file_columns.size(); c++) {
+    ColumnPushdown& p = table->pushdown[c];
+    p.pushable = !table->file_columns[c].nested;
+    p.value_class = ValueClassOfDeclaredType(table->file_columns[c].declared_type);
+    p.exact = !table->options.union_by_name;
+  }
+  for (size_t k = 0; k < table->hive_keys.size(); k++) {
+    ColumnPushdown& p = table->pushdown[static_cast<size_t>(table->hive_column()) + k];
+    p.pushable = p.exact = true;
+    p.value_class = table->hive_keys[k].type == HiveType::kText ? ValueClass::kText : ValueClass::kNumeric;
+  }
+  table->pushdown[static_cast<size_t>(table->filename_column())] = ColumnPushdown{true, ValueClass::kText, true, false};
+  table->pushdown[static_cast<size_t>(table->file_row_number_column())] =
+      ColumnPushdown{true, ValueClass::kNumeric, true, false};
+  return SQLITE_OK;
+}
+
+// xCreate reads the columns from the files and stores them (stored_schema.h); xConnect
+// declares them from the stored list without touching a file (see the top of this file).
+// A table without a usable stored list (made by an older version, or a list this
+// extension did not write) connects with the columns filename and file_row_number only,
+// so that PRAGMA table_info and DROP TABLE work, and any query of it is an error saying to
+// recreate it.
+int ConnectTable(sqlite3* db, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out, bool create) {
   *out = nullptr;
   std::unique_ptr<ParquetTable> table;
   try {
     table = std::make_unique<ParquetTable>();
     std::memset(&table->base, 0, sizeof(table->base));
+    table->db = db;
+    table->schema_name = argv[1];
+    table->name = argv[2];
     std::string error;
     if (!ParseTableOptions(db, argc, argv, &table->options, &error)) {
       *error_out = sqlite3_mprintf("%s", error.c_str());
       return SQLITE_ERROR;
     }
-    table->files = ListFiles(table->options.filename);
-    {
-      // Only the first file's footer is needed (all of them with union_by_name); each is
-      // closed before the next is opened.
-      auto first = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get());
-      const parquet::Schema& schema = first->schema();
-      const size_t num_fields = schema.top_level_fields().size();
-      if (num_fields == 0) {
-        *error_out = sqlite3_mprintf("parquet file %s has no columns", table->files[0].c_str());
+    if (create) {
+      ReadColumnsFromFiles(table.get());
+      FinishFileList(table.get());
+    } else {
+      std::vector<StoredColumn> columns;
+      std::string problem;
+      switch (LoadStoredSchema(db, table->schema_name, table->name, &columns, &problem)) {
+        case StoredSchemaState::kLoaded:
+          UseStoredColumns(table.get(), columns);
+          table->owns_stored_schema = true;
+          break;
+        case StoredSchemaState::kMissing:
+          table->unusable = "parquet table " + table->name +
+                            " has no stored column list (it was created by an older version of the extension): "
+                            "recreate it (DROP TABLE, then CREATE VIRTUAL TABLE again)";
+          break;
+        case StoredSchemaState::kInvalid:
+          table->unusable = "parquet table " + table->name + " has no usable stored column list (" + problem +
+                            "): recreate it (DROP TABLE, then CREATE VIRTUAL TABLE again)";
+          break;
+      }
+    }
+    const int rc = DeclareTable(db, table.get(), error_out);
+    if (rc != SQLITE_OK) return rc;
+    if (create) {
+      if (!SaveStoredSchema(db, table->schema_name, table->name, StoredColumnsOf(*table), &error)) {
+        *error_out = sqlite3_mprintf("cannot store the columns of parquet table %s: %s", table->name.c_str(),
+                                     error.c_str());
         return SQLITE_ERROR;
       }
-      if (table->options.union_by_name) {
-        UnionFileColumns(table.get(), *first, table->files[0]);
-      } else {
-        for (size_t f = 0; f < num_fields; f++) {
-          ColumnMapping mapping = MapTopLevelField(schema, static_cast<int>(f), table->options.mapping);
-          table->file_columns.push_back(
-              FileColumn{FieldName(schema, f), mapping.declared_type, mapping.kind == ValueKind::kNested});
-        }
-      }
-      table->estimated_rows = first->num_rows() * static_cast<int64_t>(table->files.size());
+      table->owns_stored_schema = true;
     }
-    if (table->options.union_by_name) {
-      for (size_t i = 1; i < table->files.size(); i++) {
-        auto file = parquet::ParquetFileReader::Open(table->files[i], table->options.decryption.get());
-        UnionFileColumns(table.get(), *file, table->files[i]);
-      }
-    }
-    // Automatic only for a directory or glob: a single named file is read as it is.
-    const bool hive = table->options.hive_partitioning
-                          ? *table->options.hive_partitioning
-                          : IsDataset(table->options.filename) && !HivePairs(table->files[0]).empty();
-    if (hive) CollectHivePartitions(table.get());
-
-    std::string sql = "CREATE TABLE x(";
-    std::vector<std::string> used_names;
-    auto add_column = [&](const std::string& name, const std::string& type) {
-      std::string unique = name;
-      for (int suffix = 1;; suffix++) {
-        bool clash = false;
-        for (const std::string& used : used_names) clash = clash || Lowercase(used) == Lowercase(unique);
-        if (!clash) break;
-        unique = name + "_" + std::to_string(suffix);
-      }
-      if (!used_names.empty()) sql += ", ";
-      used_names.push_back(unique);
-      sql += QuoteIdentifier(unique);
-      if (!type.empty()) sql += " " + type;
-    };
-    for (const FileColumn& column : table->file_columns) add_column(column.name, column.declared_type);
-    static const char* const kHiveTypes[] = {"INTEGER", "REAL", "TEXT"};
-    for (const HiveKey& key : table->hive_keys) add_column(key.name, kHiveTypes[static_cast<int>(key.type)]);
-    add_column("filename", "TEXT HIDDEN");
-    add_column("file_row_number", "INTEGER HIDDEN");
-    sql += ")";
-    int rc = sqlite3_declare_vtab(db, sql.c_str());
-    if (rc != SQLITE_OK) {
-      *error_out = sqlite3_mprintf("cannot declare the table for %s: %s", table->options.filename.c_str(),
-                                   sqlite3_errmsg(db));
-      return rc;
-    }
-    sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
-    table->db = db;
-    table->name = argv[2];
-    table->column_names = used_names;
-    table->file_rows.assign(table->files.size(), -1);
-    table->pushdown.resize(used_names.size());
-    for (size_t c = 0; c < table->file_columns.size(); c++) {
-      ColumnPushdown& p = table->pushdown[c];
-      p.pushable = !table->file_columns[c].nested;
-      p.value_class = ValueClassOfDeclaredType(table->file_columns[c].declared_type);
-      p.exact = !table->options.union_by_name;
-    }
-    for (size_t k = 0; k < table->hive_keys.size(); k++) {
-      ColumnPushdown& p = table->pushdown[static_cast<size_t>(table->hive_column()) + k];
-      p.pushable = p.exact = true;
-      p.value_class = table->hive_keys[k].type == HiveType::kText ? ValueClass::kText : ValueClass::kNumeric;
-    }
-    table->pushdown[static_cast<size_t>(table->filename_column())] = ColumnPushdown{true, ValueClass::kText, true, false};
-    table->pushdown[static_cast<size_t>(table->file_row_number_column())] =
-        ColumnPushdown{true, ValueClass::kNumeric, true, false};
   } catch (const std::bad_alloc&) {
     return SQLITE_NOMEM;
   } catch (const std::exception& e) {
@@ -765,10 +902,14 @@ int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab*
   return SQLITE_OK;
 }
 
+int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out) {
+  return ConnectTable(db, argc, argv, out, error_out, false);
+}
+
 // A distinct xCreate (rather than xConnect itself) keeps the module from being eponymous:
 // a bare `SELECT * FROM parquet` has no file to read.
-int Create(sqlite3* db, void* aux, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out) {
-  return Connect(db, aux, argc, argv, out, error_out);
+int Create(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out) {
+  return ConnectTable(db, argc, argv, out, error_out, true);
 }
 
 int Disconnect(sqlite3_vtab* vtab) {
@@ -777,6 +918,42 @@ int Disconnect(sqlite3_vtab* vtab) {
   delete table;
   return SQLITE_OK;
 }
+
+// DROP TABLE: the stored column list goes with the table.
+int Destroy(sqlite3_vtab* vtab) {
+  ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);
+  if (table->owns_stored_schema) {
+    try {
+      std::string error;
+      if (!DropStoredSchema(table->db, table->schema_name, table->name, &error)) {
+        SetVtabError(vtab, "cannot drop the stored columns of parquet table " + table->name + ": " + error);
+        return SQLITE_ERROR;
+      }
+    } catch (const std::bad_alloc&) {
+      return SQLITE_NOMEM;
+    }
+  }
+  return Disconnect(vtab);
+}
+
+// ALTER TABLE RENAME: the stored column list follows the table's name.
+int Rename(sqlite3_vtab* vtab, const char* new_name) {
+  ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);
+  try {
+    std::string error;
+    if (table->owns_stored_schema && !RenameStoredSchema(table->db, table->schema_name, table->name, new_name, &error)) {
+      SetVtabError(vtab, "cannot rename the stored columns of parquet table " + table->name + ": " + error);
+      return SQLITE_ERROR;
+    }
+    ForgetScanStats(table->db, table->name);
+    table->name = new_name;
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  }
+  return SQLITE_OK;
+}
+
+int ShadowName(const char* suffix) { return IsStoredSchemaSuffix(suffix) ? 1 : 0; }
 
 // The operator of an xBestIndex constraint, or nullopt when it is not one we push.
 std::optional<ConstraintOp> OperatorOf(sqlite3_index_info* info, int i) {
@@ -844,16 +1021,18 @@ bool AcceptConstraint(const ParquetTable& table, sqlite3_index_info* info, int i
   return true;
 }
 
-// The row-group order of the first file's columns, read at the first planning rather than
-// at connect: a table stored in a database file is connected by PRAGMA table_info, `.schema`
-// and uses through views (before SQLite refuses those), which need only its columns.
+// The row estimate and the row-group order of the first file's columns, read at the first
+// planning rather than at connect: a table stored in a database file is connected by PRAGMA
+// table_info, `.schema` and uses through views (before SQLite refuses those), which need
+// only its columns.
 void ReadOrderStatistics(ParquetTable* table) {
   if (table->order_statistics_read) return;
   table->order_statistics_read = true;
   try {
     // Only an aid to planning: a file whose statistics cannot be read is simply not known
     // to be ordered (a scan reports real errors).
-    auto first = parquet::ParquetFileReader::Open(table->files[0]);
+    auto first = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get());
+    table->estimated_rows = first->num_rows() * static_cast<int64_t>(table->files.size());
     FindOrderedColumns(table, *first, table->files.size() == 1);
   } catch (const std::exception&) {  // also bad_alloc: xBestIndex must not throw
   }
@@ -861,6 +1040,19 @@ void ReadOrderStatistics(ParquetTable* table) {
 
 int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);
+  // The first file work of a connected table: SQLite plans only a direct use.
+  if (!table->unusable.empty()) {
+    SetVtabError(vtab, table->unusable);
+    return SQLITE_ERROR;
+  }
+  try {
+    ListTableFiles(table);
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  } catch (const std::exception& e) {
+    SetVtabError(vtab, e.what());
+    return SQLITE_ERROR;
+  }
   ReadOrderStatistics(table);
   const double rows = static_cast<double>(std::max<int64_t>(table->estimated_rows, 1));
   std::vector<PlanTerm> terms;
@@ -1737,12 +1929,12 @@ int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
 }
 
 sqlite3_module parquet_module = {
-    /* iVersion    */ 0,
+    /* iVersion    */ 3,  // xShadowName (SQLite 3.26+)
     /* xCreate     */ Create,
     /* xConnect    */ Connect,
     /* xBestIndex  */ BestIndex,
     /* xDisconnect */ Disconnect,
-    /* xDestroy    */ Disconnect,
+    /* xDestroy    */ Destroy,
     /* xOpen       */ Open,
     /* xClose      */ Close,
     /* xFilter     */ Filter,
@@ -1756,12 +1948,12 @@ sqlite3_module parquet_module = {
     /* xCommit     */ nullptr,
     /* xRollback   */ nullptr,
     /* xFindMethod */ nullptr,
-    /* xRename     */ nullptr,
+    /* xRename     */ Rename,
     /* xSavepoint  */ nullptr,
     /* xRelease    */ nullptr,
     /* xRollbackTo */ nullptr,
-    /* xShadowName */ nullptr,
-    /* xIntegrity  */ nullptr,  // SQLite 3.44+; not read at iVersion 0
+    /* xShadowName */ ShadowName,
+    /* xIntegrity  */ nullptr,  // SQLite 3.44+; not read at iVersion 3
 };
 
 }  // namespace
