@@ -295,7 +295,8 @@ std::string QueryText(Connection& db, const std::string& sql) {
   if (rc == SQLITE_ROW && sqlite3_column_text(statement, 0)) {
     text = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
   }
-  INFO(sql << ": " << sqlite3_errmsg(db.get()));
+  const std::string error = sqlite3_errmsg(db.get());
+  INFO(sql << ": " << error);
   CHECK((rc == SQLITE_ROW || rc == SQLITE_DONE));
   sqlite3_finalize(statement);
   return text;
