@@ -370,7 +370,7 @@ TEST_CASE("a stored parquet table of a database file is connected without touchi
   }
 }
 
-TEST_CASE("a stored parquet table works after its database file is closed and reopened, and DROP removes its list") {
+TEST_CASE("a stored parquet table works after its database file is closed and reopened; RENAME and DROP carry its list") {
   TempDir dir;
   const std::string data = dir.File("data.parquet");
   const std::string path = dir.File("stored.db");
@@ -390,7 +390,21 @@ TEST_CASE("a stored parquet table works after its database file is closed and re
           "n INTEGER, r REAL");
     CHECK(QueryText(db, "SELECT sum(n) || ' ' || sum(r) FROM t WHERE n > 5") == "40 60.0");
     CHECK(QueryText(db, "SELECT count(*) FROM sqlite_master WHERE name = 't_schema'") == "1");
-    REQUIRE_MESSAGE(db.Exec("DROP TABLE t") == SQLITE_OK, db.last_error());
+    // Under SQLITE_DBCONFIG_DEFENSIVE the list is a read-only shadow table to ordinary SQL;
+    // the table's own RENAME and DROP still carry it along.
+    REQUIRE(sqlite3_db_config(db.get(), SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr) == SQLITE_OK);
+    CHECK(db.Exec("UPDATE t_schema SET name = 'x'") != SQLITE_OK);
+    CHECK(db.Exec("DROP TABLE t_schema") != SQLITE_OK);
+    REQUIRE_MESSAGE(db.Exec("ALTER TABLE t RENAME TO u") == SQLITE_OK, db.last_error());
+    CHECK(QueryText(db, "SELECT group_concat(name, ', ') FROM (SELECT name FROM sqlite_master ORDER BY name)") ==
+          "u, u_schema");
+    CHECK(QueryText(db, "SELECT count(*) FROM u WHERE n > 5") == "5");
+  }
+  {
+    Connection db(path);
+    db.Load();
+    CHECK(QueryText(db, "SELECT sum(n) FROM u") == "55");
+    REQUIRE_MESSAGE(db.Exec("DROP TABLE u") == SQLITE_OK, db.last_error());
   }
   Connection db(path);
   CHECK(QueryText(db, "SELECT count(*) FROM sqlite_master") == "0");
