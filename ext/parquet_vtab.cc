@@ -107,9 +107,10 @@
 // reaches it (a new column of a union_by_name table, or a new partition key, is not read).
 // A table without a usable stored list (created by an older version, or a `_schema`
 // table this extension did not write) declares only filename and file_row_number, and any
-// query of it is an error saying to recreate it: reading its files to learn the columns would be
-// what a hostile database could ask for. Files are opened only if regular, without
-// blocking (OpenLocalFile).
+// query of it is an error saying to recreate it: reading its files to learn the columns
+// is what a hostile database would ask for. A key_table that is a virtual table is
+// refused (encryption_options.h), as reading it at connect could read files. Files are
+// opened only if regular, without blocking (OpenLocalFile).
 #include "ext/parquet_vtab.h"
 
 #include <sys/stat.h>
@@ -525,14 +526,15 @@ std::vector<ColumnMapping> MapFileColumns(const ParquetTable& table, const parqu
       }
       if (!same) {
         // The columns were stored when the table was created, from the first file then.
-        const std::string against = path == table.files[0]
-                                        ? " has changed since table " + table.name + " was created"
-                                        : " does not match the schema of " + table.files[0];
+        const bool first = path == table.files[0];
         throw parquet::ParquetError(
-            "parquet file " + path + against + ": column " + std::to_string(c + 1) + " is " + found +
-            " in that file but " +
+            "parquet file " + path +
+            (first ? " has changed since table " + table.name + " was created"
+                   : " does not match the schema of " + table.files[0]) +
+            ": column " + std::to_string(c + 1) + " is " + found + " in that file but " +
             (expected ? "'" + expected->name + " " + expected->declared_type + "'" : std::string("no column")) +
-            " in the first file (union_by_name=1 combines files by column name)");
+            (first ? " in the table (recreate it to read the new columns)"
+                   : " in the first file (union_by_name=1 combines files by column name)"));
       }
     }
     return mappings;
