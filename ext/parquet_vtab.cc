@@ -179,6 +179,12 @@ struct FileColumn {
 
 enum class HiveType : uint8_t { kInteger, kReal, kText };
 
+// A partition key's declared type, as declared and as stored (stored_schema.h).
+const char* HiveTypeName(HiveType type) {
+  static const char* const kNames[] = {"INTEGER", "REAL", "TEXT"};
+  return kNames[static_cast<int>(type)];
+}
+
 struct HiveKey {
   std::string name;
   HiveType type = HiveType::kText;
@@ -471,7 +477,6 @@ void CollectHivePartitions(ParquetTable* table) {
 // directory of another key is ignored). A value that is not of its key's type (the files
 // changed since the table was created) is an error naming the file.
 void FillHiveValues(ParquetTable* table) {
-  static const char* const kTypeNames[] = {"INTEGER", "REAL", "TEXT"};
   table->hive_values.assign(table->files.size(), std::vector<HiveValue>(table->hive_keys.size()));
   for (size_t f = 0; f < table->files.size(); f++) {
     const auto pairs = HivePairs(table->files[f]);
@@ -487,7 +492,7 @@ void FillHiveValues(ParquetTable* table) {
                                                          : true;
         if (!fits) {
           throw parquet::ParquetError("partition value " + key.name + "='" + value.text + "' of parquet file " +
-                                      table->files[f] + " is not " + kTypeNames[static_cast<int>(key.type)] +
+                                      table->files[f] + " is not " + HiveTypeName(key.type) +
                                       ", the type column " + key.name + " was given when table " + table->name +
                                       " was created (recreate the table)");
         }
@@ -765,13 +770,12 @@ void ListTableFiles(ParquetTable* table) {
 }
 
 std::vector<StoredColumn> StoredColumnsOf(const ParquetTable& table) {
-  static const char* const kHiveTypes[] = {"INTEGER", "REAL", "TEXT"};
   std::vector<StoredColumn> columns;
   for (const FileColumn& column : table.file_columns) {
     columns.push_back(StoredColumn{StoredColumn::Kind::kFile, column.name, column.declared_type, column.nested});
   }
   for (const HiveKey& key : table.hive_keys) {
-    columns.push_back(StoredColumn{StoredColumn::Kind::kHive, key.name, kHiveTypes[static_cast<int>(key.type)], false});
+    columns.push_back(StoredColumn{StoredColumn::Kind::kHive, key.name, HiveTypeName(key.type), false});
   }
   return columns;
 }
@@ -781,9 +785,10 @@ void UseStoredColumns(ParquetTable* table, const std::vector<StoredColumn>& colu
     if (column.kind == StoredColumn::Kind::kFile) {
       table->file_columns.push_back(FileColumn{column.name, column.declared_type, column.nested});
     } else {
-      const HiveType type = column.declared_type == "INTEGER" ? HiveType::kInteger
-                            : column.declared_type == "REAL"  ? HiveType::kReal
-                                                              : HiveType::kText;
+      HiveType type = HiveType::kText;  // LoadStoredSchema accepts only the three names
+      for (HiveType t : {HiveType::kInteger, HiveType::kReal}) {
+        if (column.declared_type == HiveTypeName(t)) type = t;
+      }
       table->hive_keys.push_back(HiveKey{column.name, type});
     }
   }
@@ -808,8 +813,7 @@ int DeclareTable(sqlite3* db, ParquetTable* table, char** error_out) {
     if (!type.empty()) sql += " " + type;
   };
   for (const FileColumn& column : table->file_columns) add_column(column.name, column.declared_type);
-  static const char* const kHiveTypes[] = {"INTEGER", "REAL", "TEXT"};
-  for (const HiveKey& key : table->hive_keys) add_column(key.name, kHiveTypes[static_cast<int>(key.type)]);
+  for (const HiveKey& key : table->hive_keys) add_column(key.name, HiveTypeName(key.type));
   // Without a usable stored list they are the only columns, not hidden: `SELECT *` then
   // reaches xBestIndex and its error rather than SQLite's "no tables specified".
   const bool hidden = table->unusable.empty();
