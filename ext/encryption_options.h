@@ -30,7 +30,9 @@ void AddDecryptionOptions(OptionSet* set);
 
 // Reads the options AddDecryptionOptions declared. *out stays null when none was given.
 // key_table is read here, through `db`: every row (key_metadata, key) of that table, at
-// the time of the call. Returns false with *error.
+// the time of the call; a virtual table is refused (a `parquet` table connecting reads its
+// key_table before SQLite's direct-only check, and a virtual table could read files).
+// Returns false with *error.
 bool MakeDecryptionProperties(sqlite3* db, const ParsedOptions& parsed,
                               std::shared_ptr<const parquet::FileDecryptionProperties>* out, std::string* error);
 

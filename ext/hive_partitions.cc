@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "format/error.h"
 #include "format/text.h"
 
 namespace sqlite_parquet {
@@ -107,19 +108,19 @@ std::vector<HivePair> HivePairs(std::string_view path) {
   return pairs;
 }
 
-HivePartitions CollectHivePartitions(const std::vector<std::string>& files) {
-  HivePartitions result;
+std::vector<HiveKey> CollectHiveKeys(const std::vector<std::string>& files) {
+  std::vector<HiveKey> keys;
   std::vector<std::vector<HivePair>> per_file;
   per_file.reserve(files.size());
   for (const std::string& path : files) {
     per_file.push_back(HivePairs(path));
     for (const HivePair& pair : per_file.back()) {
       bool known = false;
-      for (const HiveKey& key : result.keys) known = known || key.name == pair.first;
-      if (!known) result.keys.push_back(HiveKey{pair.first, HiveType::kInteger});
+      for (const HiveKey& key : keys) known = known || key.name == pair.first;
+      if (!known) keys.push_back(HiveKey{pair.first, HiveType::kInteger});
     }
   }
-  for (HiveKey& key : result.keys) {
+  for (HiveKey& key : keys) {
     bool all_integer = true, all_real = true, any_value = false;
     for (const auto& pairs : per_file) {
       for (const HivePair& pair : pairs) {
@@ -133,21 +134,33 @@ HivePartitions CollectHivePartitions(const std::vector<std::string>& files) {
     }
     key.type = !any_value ? HiveType::kText : all_integer ? HiveType::kInteger : all_real ? HiveType::kReal : HiveType::kText;
   }
-  result.values.resize(files.size());
+  return keys;
+}
+
+std::vector<std::vector<HiveValue>> CollectHiveValues(const std::vector<std::string>& files,
+                                                      const std::vector<HiveKey>& keys, const std::string& table) {
+  std::vector<std::vector<HiveValue>> values(files.size(), std::vector<HiveValue>(keys.size()));
   for (size_t f = 0; f < files.size(); f++) {
-    result.values[f].resize(result.keys.size());
-    for (size_t k = 0; k < result.keys.size(); k++) {
-      HiveValue& value = result.values[f][k];
-      for (const HivePair& pair : per_file[f]) {
-        if (pair.first != result.keys[k].name || !pair.second) continue;
+    const std::vector<HivePair> pairs = HivePairs(files[f]);
+    for (size_t k = 0; k < keys.size(); k++) {
+      HiveValue& value = values[f][k];
+      const HiveKey& key = keys[k];
+      for (const HivePair& pair : pairs) {
+        if (pair.first != key.name || !pair.second) continue;
         value.is_null = false;
         value.text = *pair.second;
-        if (result.keys[k].type == HiveType::kInteger) ParseInteger(value.text, &value.integer);
-        if (result.keys[k].type == HiveType::kReal) ParseReal(value.text, &value.real);
+        const bool fits = key.type == HiveType::kInteger ? ParseInteger(value.text, &value.integer)
+                          : key.type == HiveType::kReal  ? ParseReal(value.text, &value.real)
+                                                         : true;
+        if (!fits) {
+          throw parquet::ParquetError("partition value " + key.name + "='" + value.text + "' of parquet file " +
+                                      files[f] + " is not " + HiveTypeName(key.type) + ", the type column " +
+                                      key.name + " was given when table " + table + " was created (recreate the table)");
+        }
       }
     }
   }
-  return result;
+  return values;
 }
 
 }  // namespace sqlite_parquet

@@ -1,6 +1,6 @@
 // Hive partitioning: the `key=value` directory segments of a dataset's file paths. The
-// parquet table reads them as partition columns (CollectHivePartitions); parquet_copy's
-// partition_by writes them (EscapePartitionText), so both directions live here.
+// parquet table reads them as partition columns (CollectHiveKeys, CollectHiveValues);
+// parquet_copy's partition_by writes them (EscapePartitionText): both directions live here.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +19,8 @@ constexpr const char* kHiveNullValue = "__HIVE_DEFAULT_PARTITION__";
 // all are decimal numbers, else TEXT.
 enum class HiveType : uint8_t { kInteger, kReal, kText };
 
-// The declared type of a partition column of type `type`.
+// The declared type of a partition column of type `type` (also how stored_schema.h
+// stores it).
 const char* HiveTypeName(HiveType type);
 
 struct HiveKey {
@@ -34,13 +35,6 @@ struct HiveValue {
   std::string text;     // every key: the decoded directory value
 };
 
-// The partition columns of a list of files: keys in order of first appearance, and each
-// file's value of each key (NULL where the file's path lacks the key).
-struct HivePartitions {
-  std::vector<HiveKey> keys;
-  std::vector<std::vector<HiveValue>> values;  // [file][key]
-};
-
 // A key and its decoded value (nullopt: NULL) from one directory segment.
 using HivePair = std::pair<std::string, std::optional<std::string>>;
 
@@ -48,7 +42,16 @@ using HivePair = std::pair<std::string, std::optional<std::string>>;
 // percent-decoded, in path order; a key repeated deeper takes the deeper value.
 std::vector<HivePair> HivePairs(std::string_view path);
 
-HivePartitions CollectHivePartitions(const std::vector<std::string>& files);
+// The partition keys of `files`' paths, in order of first appearance, each typed by all
+// its values.
+std::vector<HiveKey> CollectHiveKeys(const std::vector<std::string>& files);
+
+// Each file's values of `keys` ([file][key]; NULL where its path lacks the key, and a
+// key=value directory of another key is ignored). A value that is not of its key's type
+// (the files changed since the keys were collected) throws parquet::ParquetError naming
+// the file and `table`, the table the keys were collected for.
+std::vector<std::vector<HiveValue>> CollectHiveValues(const std::vector<std::string>& files,
+                                                      const std::vector<HiveKey>& keys, const std::string& table);
 
 // `text` with %XX escapes decoded (a malformed escape is kept as it is).
 std::string PercentDecode(std::string_view text);

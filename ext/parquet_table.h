@@ -59,7 +59,14 @@ struct ParquetTable {
   sqlite3_vtab base;  // must come first
   sqlite3* db = nullptr;
   std::string name;   // the table's name, for parquet_scan_stats
+  std::string schema_name;  // main, temp or the attached database holding it
   TableOptions options;
+  // The columns come from the stored schema (stored_schema.h) when connecting; the file
+  // list, the partition values and the row estimate wait for the first planning
+  // (ListTableFiles), so that connecting touches no file.
+  bool files_listed = false;
+  bool owns_stored_schema = false;  // `<name>_schema` is this table's (xDestroy drops it)
+  std::string unusable;             // why a table without a usable stored schema cannot be read
   std::vector<std::string> files;
   mutable std::vector<int64_t> file_rows;  // rows of each file, -1 until a scan opened it
   std::vector<FileColumn> file_columns;
@@ -82,8 +89,13 @@ struct ParquetTable {
   int file_row_number_column() const { return filename_column() + 1; }
 };
 
-// table_definition.cc: the mappings of the table's file columns for one file; throws
-// (naming the file) when the file does not fit the table (manual: schemas of many files).
+// table_definition.cc: the name of top-level field `field`.
+std::string FieldName(const parquet::Schema& schema, size_t field);
+// The table's files, partition values and row counts, listed at the first planning of a
+// connected table (after SQLite's SQLITE_VTAB_DIRECTONLY check); throws on a listing error.
+void ListTableFiles(ParquetTable* table);
+// The mappings of the table's file columns for one file; throws (naming the file) when
+// the file does not fit the table (manual: schemas of many files).
 std::vector<ColumnMapping> MapFileColumns(const ParquetTable& table, const parquet::ParquetFileReader& file,
                                           const std::string& path);
 
@@ -100,6 +112,10 @@ namespace vtab {
 int Create(sqlite3* db, void* aux, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out);
 int Connect(sqlite3* db, void* aux, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out);
 int Disconnect(sqlite3_vtab* vtab);
+// xDestroy (DROP TABLE drops the stored columns too), xRename, xShadowName.
+int Destroy(sqlite3_vtab* vtab);
+int Rename(sqlite3_vtab* vtab, const char* new_name);
+int ShadowName(const char* suffix);
 
 // table_plan.cc: xBestIndex.
 int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info);

@@ -92,12 +92,25 @@
 // on the decoded filter columns before any other column is converted (late
 // materialization). What the scan did is kept for parquet_scan_stats (scan_stats.h).
 //
+// STORED COLUMNS AND CONNECTING
+//
 // The module is registered with SQLITE_VTAB_DIRECTONLY, so views and triggers of a
 // database someone else made cannot make it read files. SQLite connects a table before it
-// can check that (and for PRAGMA table_info and the like), so connecting does only what
-// the column list needs: list the files and read the first footer (every footer with
-// union_by_name); only regular files are opened, without blocking (OpenLocalFile). Row-group
-// order statistics wait for the first planning.
+// can check that (and for PRAGMA table_info, PRAGMA table_list and `.schema`), so
+// connecting touches no file: CREATE VIRTUAL TABLE reads the files once and stores the
+// declared columns (file columns, then partition keys with their types) in the shadow
+// table `<table>_schema` of the table's own schema (stored_schema.h; dropped and renamed
+// with the table), and xConnect declares the table from that list. The file list, the
+// partition values, the row estimate and the row-group order statistics wait for the
+// first planning (xBestIndex, which SQLite runs only for a direct use); the columns stay
+// as CREATE found them: a file that no longer fits them is an error naming it when a scan
+// reaches it (a new column of a union_by_name table, or a new partition key, is not read).
+// A table without a usable stored list (created by an older version, or a `_schema`
+// table this extension did not write) declares only filename and file_row_number, and any
+// query of it is an error saying to recreate it: reading its files to learn the columns
+// is what a hostile database would ask for. A key_table that is a virtual table is
+// refused (encryption_options.h), as reading it at connect could read files. Files are
+// opened only if regular, without blocking (OpenLocalFile).
 //
 // SOURCE
 //
@@ -115,12 +128,12 @@ namespace sqlite_parquet {
 namespace {
 
 sqlite3_module parquet_module = {
-    /* iVersion    */ 0,
+    /* iVersion    */ 3,  // xShadowName (SQLite 3.26+)
     /* xCreate     */ vtab::Create,
     /* xConnect    */ vtab::Connect,
     /* xBestIndex  */ vtab::BestIndex,
     /* xDisconnect */ vtab::Disconnect,
-    /* xDestroy    */ vtab::Disconnect,
+    /* xDestroy    */ vtab::Destroy,
     /* xOpen       */ vtab::Open,
     /* xClose      */ vtab::Close,
     /* xFilter     */ vtab::Filter,
@@ -134,12 +147,12 @@ sqlite3_module parquet_module = {
     /* xCommit     */ nullptr,
     /* xRollback   */ nullptr,
     /* xFindMethod */ nullptr,
-    /* xRename     */ nullptr,
+    /* xRename     */ vtab::Rename,
     /* xSavepoint  */ nullptr,
     /* xRelease    */ nullptr,
     /* xRollbackTo */ nullptr,
-    /* xShadowName */ nullptr,
-    /* xIntegrity  */ nullptr,  // SQLite 3.44+; not read at iVersion 0
+    /* xShadowName */ vtab::ShadowName,
+    /* xIntegrity  */ nullptr,  // SQLite 3.44+; not read at iVersion 3
 };
 
 }  // namespace

@@ -16,6 +16,8 @@
 #include "ext/options.h"
 #include "ext/parquet_table.h"
 #include "ext/scan_stats.h"
+#include "ext/stored_schema.h"
+#include "ext/vtab_errors.h"
 #include "ext/sql_value.h"
 #include "format/error.h"
 #include "format/text.h"
@@ -60,12 +62,13 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
   return MakeDecryptionProperties(db, parsed, &options->decryption, error);
 }
 
-std::string FieldName(const parquet::Schema& schema, size_t field) {
-  return schema.node(schema.top_level_fields()[field]).name;
-}
 
 
 }  // namespace
+
+std::string FieldName(const parquet::Schema& schema, size_t field) {
+  return schema.node(schema.top_level_fields()[field]).name;
+}
 
 // The mappings of the table's file columns for one file; throws (naming the file) when the
 // file does not fit the table (see the manual: schemas of many files).
@@ -92,11 +95,16 @@ std::vector<ColumnMapping> MapFileColumns(const ParquetTable& table, const parqu
         if (same) mappings[c] = std::move(mapping);
       }
       if (!same) {
+        // The columns were stored when the table was created, from the first file then.
+        const bool first = path == table.files[0];
         throw parquet::ParquetError(
-            "parquet file " + path + " does not match the schema of " + table.files[0] + ": column " +
-            std::to_string(c + 1) + " is " + found + " in that file but " +
+            "parquet file " + path +
+            (first ? " has changed since table " + table.name + " was created"
+                   : " does not match the schema of " + table.files[0]) +
+            ": column " + std::to_string(c + 1) + " is " + found + " in that file but " +
             (expected ? "'" + expected->name + " " + expected->declared_type + "'" : std::string("no column")) +
-            " in the first file (union_by_name=1 combines files by column name)");
+            (first ? " in the table (recreate it to read the new columns)"
+                   : " in the first file (union_by_name=1 combines files by column name)"));
       }
     }
     return mappings;
@@ -105,6 +113,13 @@ std::vector<ColumnMapping> MapFileColumns(const ParquetTable& table, const parqu
     for (size_t f = 0; f < num_fields; f++) {
       if (FieldName(schema, f) != table.file_columns[c].name) continue;
       mappings[c] = MapTopLevelField(schema, static_cast<int>(f), table.options.mapping);
+      if ((mappings[c].kind == ValueKind::kNested) != table.file_columns[c].nested) {
+        throw parquet::ParquetError("column '" + table.file_columns[c].name + "' is " +
+                                    (table.file_columns[c].nested ? "not nested" : "nested") + " in parquet file " +
+                                    path + " but " + (table.file_columns[c].nested ? "nested" : "not nested") +
+                                    " in the files table " + table.name +
+                                    " was created from: union_by_name cannot combine them");
+      }
       break;
     }
   }
@@ -158,107 +173,176 @@ std::vector<std::string> ListFiles(const std::string& path) {
   }
 }
 
-}  // namespace
+// xCreate: the columns from the files: lists them, reads the first footer (every footer
+// with union_by_name) and the partition keys of the paths.
+void ReadColumnsFromFiles(ParquetTable* table) {
+  table->files = ListFiles(table->options.filename);
+  {
+    // Each footer is closed before the next is opened.
+    auto first = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get());
+    const parquet::Schema& schema = first->schema();
+    const size_t num_fields = schema.top_level_fields().size();
+    if (num_fields == 0) throw parquet::ParquetError("parquet file " + table->files[0] + " has no columns");
+    if (table->options.union_by_name) {
+      UnionFileColumns(table, *first, table->files[0]);
+    } else {
+      for (size_t f = 0; f < num_fields; f++) {
+        ColumnMapping mapping = MapTopLevelField(schema, static_cast<int>(f), table->options.mapping);
+        table->file_columns.push_back(
+            FileColumn{FieldName(schema, f), mapping.declared_type, mapping.kind == ValueKind::kNested});
+      }
+    }
+    table->estimated_rows = first->num_rows() * static_cast<int64_t>(table->files.size());
+  }
+  if (table->options.union_by_name) {
+    for (size_t i = 1; i < table->files.size(); i++) {
+      auto file = parquet::ParquetFileReader::Open(table->files[i], table->options.decryption.get());
+      UnionFileColumns(table, *file, table->files[i]);
+    }
+  }
+  // Automatic only for a directory or glob: a single named file is read as it is.
+  const bool hive = table->options.hive_partitioning
+                        ? *table->options.hive_partitioning
+                        : IsDataset(table->options.filename) && !HivePairs(table->files[0]).empty();
+  if (hive) table->hive_keys = CollectHiveKeys(table->files);
+}
 
-namespace vtab {
+// The partition values and row counts of table->files, which are then listed.
+void FinishFileList(ParquetTable* table) {
+  table->hive_values = CollectHiveValues(table->files, table->hive_keys, table->name);
+  table->file_rows.assign(table->files.size(), -1);
+  table->files_listed = true;
+}
 
-// xCreate and xConnect: list the files, read the schema, declare the table (nothing more:
-// see the top of this file).
-int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out) {
+std::vector<StoredColumn> StoredColumnsOf(const ParquetTable& table) {
+  std::vector<StoredColumn> columns;
+  for (const FileColumn& column : table.file_columns) {
+    columns.push_back(StoredColumn{StoredColumn::Kind::kFile, column.name, column.declared_type, column.nested});
+  }
+  for (const HiveKey& key : table.hive_keys) {
+    columns.push_back(StoredColumn{StoredColumn::Kind::kHive, key.name, HiveTypeName(key.type), false});
+  }
+  return columns;
+}
+
+void UseStoredColumns(ParquetTable* table, const std::vector<StoredColumn>& columns) {
+  for (const StoredColumn& column : columns) {
+    if (column.kind == StoredColumn::Kind::kFile) {
+      table->file_columns.push_back(FileColumn{column.name, column.declared_type, column.nested});
+    } else {
+      HiveType type = HiveType::kText;  // LoadStoredSchema accepts only the three names
+      for (HiveType t : {HiveType::kInteger, HiveType::kReal}) {
+        if (column.declared_type == HiveTypeName(t)) type = t;
+      }
+      table->hive_keys.push_back(HiveKey{column.name, type});
+    }
+  }
+}
+
+// Declares the table's columns (file columns, partition keys, the hidden two) and sets up
+// what xBestIndex knows of each.
+int DeclareTable(sqlite3* db, ParquetTable* table, char** error_out) {
+  std::string sql = "CREATE TABLE x(";
+  std::vector<std::string> used_names;
+  auto add_column = [&](const std::string& name, const std::string& type) {
+    std::string unique = name;
+    for (int suffix = 1;; suffix++) {
+      bool clash = false;
+      for (const std::string& used : used_names) clash = clash || parquet::AsciiLowercase(used) == parquet::AsciiLowercase(unique);
+      if (!clash) break;
+      unique = name + "_" + std::to_string(suffix);
+    }
+    if (!used_names.empty()) sql += ", ";
+    used_names.push_back(unique);
+    sql += QuoteIdentifier(unique);
+    if (!type.empty()) sql += " " + type;
+  };
+  for (const FileColumn& column : table->file_columns) add_column(column.name, column.declared_type);
+  for (const HiveKey& key : table->hive_keys) add_column(key.name, HiveTypeName(key.type));
+  // Without a usable stored list they are the only columns, not hidden: `SELECT *` then
+  // reaches xBestIndex and its error rather than SQLite's "no tables specified".
+  const bool hidden = table->unusable.empty();
+  add_column("filename", hidden ? "TEXT HIDDEN" : "TEXT");
+  add_column("file_row_number", hidden ? "INTEGER HIDDEN" : "INTEGER");
+  sql += ")";
+  int rc = sqlite3_declare_vtab(db, sql.c_str());
+  if (rc != SQLITE_OK) {
+    *error_out = sqlite3_mprintf("cannot declare the table for %s: %s", table->options.filename.c_str(),
+                                 sqlite3_errmsg(db));
+    return rc;
+  }
+  sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
+  table->column_names = used_names;
+  table->pushdown.resize(used_names.size());
+  for (size_t c = 0; c < table->file_columns.size(); c++) {
+    ColumnPushdown& p = table->pushdown[c];
+    p.pushable = !table->file_columns[c].nested;
+    p.value_class = ValueClassOfDeclaredType(table->file_columns[c].declared_type);
+    p.exact = !table->options.union_by_name;
+  }
+  for (size_t k = 0; k < table->hive_keys.size(); k++) {
+    ColumnPushdown& p = table->pushdown[static_cast<size_t>(table->hive_column()) + k];
+    p.pushable = p.exact = true;
+    p.value_class = table->hive_keys[k].type == HiveType::kText ? ValueClass::kText : ValueClass::kNumeric;
+  }
+  table->pushdown[static_cast<size_t>(table->filename_column())] = ColumnPushdown{true, ValueClass::kText, true, false};
+  table->pushdown[static_cast<size_t>(table->file_row_number_column())] =
+      ColumnPushdown{true, ValueClass::kNumeric, true, false};
+  return SQLITE_OK;
+}
+
+// xCreate reads the columns from the files and stores them (stored_schema.h); xConnect
+// declares them from the stored list without touching a file (see the top of this file).
+// A table without a usable stored list (made by an older version, or a list this
+// extension did not write) connects with the columns filename and file_row_number only,
+// so that PRAGMA table_info and DROP TABLE work, and any query of it is an error saying to
+// recreate it.
+int ConnectTable(sqlite3* db, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out, bool create) {
   *out = nullptr;
   std::unique_ptr<ParquetTable> table;
   try {
     table = std::make_unique<ParquetTable>();
     std::memset(&table->base, 0, sizeof(table->base));
+    table->db = db;
+    table->schema_name = argv[1];
+    table->name = argv[2];
     std::string error;
     if (!ParseTableOptions(db, argc, argv, &table->options, &error)) {
       *error_out = sqlite3_mprintf("%s", error.c_str());
       return SQLITE_ERROR;
     }
-    table->files = ListFiles(table->options.filename);
-    {
-      // Only the first file's footer is needed (all of them with union_by_name); each is
-      // closed before the next is opened.
-      auto first = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get());
-      const parquet::Schema& schema = first->schema();
-      const size_t num_fields = schema.top_level_fields().size();
-      if (num_fields == 0) {
-        *error_out = sqlite3_mprintf("parquet file %s has no columns", table->files[0].c_str());
+    if (create) {
+      ReadColumnsFromFiles(table.get());
+      FinishFileList(table.get());
+    } else {
+      std::vector<StoredColumn> columns;
+      std::string problem;
+      switch (LoadStoredSchema(db, table->schema_name, table->name, &columns, &problem)) {
+        case StoredSchemaState::kLoaded:
+          UseStoredColumns(table.get(), columns);
+          table->owns_stored_schema = true;
+          break;
+        case StoredSchemaState::kMissing:
+          table->unusable = "parquet table " + table->name +
+                            " has no stored column list (it was created by an older version of the extension): "
+                            "recreate it (DROP TABLE, then CREATE VIRTUAL TABLE again)";
+          break;
+        case StoredSchemaState::kInvalid:
+          table->unusable = "parquet table " + table->name + " has no usable stored column list (" + problem +
+                            "): recreate it (DROP TABLE, then CREATE VIRTUAL TABLE again)";
+          break;
+      }
+    }
+    const int rc = DeclareTable(db, table.get(), error_out);
+    if (rc != SQLITE_OK) return rc;
+    if (create) {
+      if (!SaveStoredSchema(db, table->schema_name, table->name, StoredColumnsOf(*table), &error)) {
+        *error_out = sqlite3_mprintf("cannot store the columns of parquet table %s: %s", table->name.c_str(),
+                                     error.c_str());
         return SQLITE_ERROR;
       }
-      if (table->options.union_by_name) {
-        UnionFileColumns(table.get(), *first, table->files[0]);
-      } else {
-        for (size_t f = 0; f < num_fields; f++) {
-          ColumnMapping mapping = MapTopLevelField(schema, static_cast<int>(f), table->options.mapping);
-          table->file_columns.push_back(
-              FileColumn{FieldName(schema, f), mapping.declared_type, mapping.kind == ValueKind::kNested});
-        }
-      }
-      table->estimated_rows = first->num_rows() * static_cast<int64_t>(table->files.size());
+      table->owns_stored_schema = true;
     }
-    if (table->options.union_by_name) {
-      for (size_t i = 1; i < table->files.size(); i++) {
-        auto file = parquet::ParquetFileReader::Open(table->files[i], table->options.decryption.get());
-        UnionFileColumns(table.get(), *file, table->files[i]);
-      }
-    }
-    // Automatic only for a directory or glob: a single named file is read as it is.
-    const bool hive = table->options.hive_partitioning
-                          ? *table->options.hive_partitioning
-                          : IsDataset(table->options.filename) && !HivePairs(table->files[0]).empty();
-    if (hive) {
-      HivePartitions partitions = CollectHivePartitions(table->files);
-      table->hive_keys = std::move(partitions.keys);
-      table->hive_values = std::move(partitions.values);
-    }
-
-    std::string sql = "CREATE TABLE x(";
-    std::vector<std::string> used_names;
-    auto add_column = [&](const std::string& name, const std::string& type) {
-      std::string unique = name;
-      for (int suffix = 1;; suffix++) {
-        bool clash = false;
-        for (const std::string& used : used_names) clash = clash || parquet::AsciiLowercase(used) == parquet::AsciiLowercase(unique);
-        if (!clash) break;
-        unique = name + "_" + std::to_string(suffix);
-      }
-      if (!used_names.empty()) sql += ", ";
-      used_names.push_back(unique);
-      sql += QuoteIdentifier(unique);
-      if (!type.empty()) sql += " " + type;
-    };
-    for (const FileColumn& column : table->file_columns) add_column(column.name, column.declared_type);
-    for (const HiveKey& key : table->hive_keys) add_column(key.name, HiveTypeName(key.type));
-    add_column("filename", "TEXT HIDDEN");
-    add_column("file_row_number", "INTEGER HIDDEN");
-    sql += ")";
-    int rc = sqlite3_declare_vtab(db, sql.c_str());
-    if (rc != SQLITE_OK) {
-      *error_out = sqlite3_mprintf("cannot declare the table for %s: %s", table->options.filename.c_str(),
-                                   sqlite3_errmsg(db));
-      return rc;
-    }
-    sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
-    table->db = db;
-    table->name = argv[2];
-    table->column_names = used_names;
-    table->file_rows.assign(table->files.size(), -1);
-    table->pushdown.resize(used_names.size());
-    for (size_t c = 0; c < table->file_columns.size(); c++) {
-      ColumnPushdown& p = table->pushdown[c];
-      p.pushable = !table->file_columns[c].nested;
-      p.value_class = ValueClassOfDeclaredType(table->file_columns[c].declared_type);
-      p.exact = !table->options.union_by_name;
-    }
-    for (size_t k = 0; k < table->hive_keys.size(); k++) {
-      ColumnPushdown& p = table->pushdown[static_cast<size_t>(table->hive_column()) + k];
-      p.pushable = p.exact = true;
-      p.value_class = table->hive_keys[k].type == HiveType::kText ? ValueClass::kText : ValueClass::kNumeric;
-    }
-    table->pushdown[static_cast<size_t>(table->filename_column())] = ColumnPushdown{true, ValueClass::kText, true, false};
-    table->pushdown[static_cast<size_t>(table->file_row_number_column())] =
-        ColumnPushdown{true, ValueClass::kNumeric, true, false};
   } catch (const std::bad_alloc&) {
     return SQLITE_NOMEM;
   } catch (const std::exception& e) {
@@ -269,10 +353,28 @@ int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab*
   return SQLITE_OK;
 }
 
+
+}  // namespace
+
+// The table's files, listed at the first planning of a connected table (after SQLite's
+// SQLITE_VTAB_DIRECTONLY check): the file list is not needed to declare the columns.
+void ListTableFiles(ParquetTable* table) {
+  if (table->files_listed) return;
+  table->files = ListFiles(table->options.filename);
+  FinishFileList(table);
+}
+
+
+namespace vtab {
+
+int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out) {
+  return ConnectTable(db, argc, argv, out, error_out, false);
+}
+
 // A distinct xCreate (rather than xConnect itself) keeps the module from being eponymous:
 // a bare `SELECT * FROM parquet` has no file to read.
-int Create(sqlite3* db, void* aux, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out) {
-  return Connect(db, aux, argc, argv, out, error_out);
+int Create(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out) {
+  return ConnectTable(db, argc, argv, out, error_out, true);
 }
 
 int Disconnect(sqlite3_vtab* vtab) {
@@ -281,6 +383,42 @@ int Disconnect(sqlite3_vtab* vtab) {
   delete table;
   return SQLITE_OK;
 }
+
+// DROP TABLE: the stored column list goes with the table.
+int Destroy(sqlite3_vtab* vtab) {
+  ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);
+  if (table->owns_stored_schema) {
+    try {
+      std::string error;
+      if (!DropStoredSchema(table->db, table->schema_name, table->name, &error)) {
+        SetVtabError(vtab, "cannot drop the stored columns of parquet table " + table->name + ": " + error);
+        return SQLITE_ERROR;
+      }
+    } catch (const std::bad_alloc&) {
+      return SQLITE_NOMEM;
+    }
+  }
+  return Disconnect(vtab);
+}
+
+// ALTER TABLE RENAME: the stored column list follows the table's name.
+int Rename(sqlite3_vtab* vtab, const char* new_name) {
+  ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);
+  try {
+    std::string error;
+    if (table->owns_stored_schema && !RenameStoredSchema(table->db, table->schema_name, table->name, new_name, &error)) {
+      SetVtabError(vtab, "cannot rename the stored columns of parquet table " + table->name + ": " + error);
+      return SQLITE_ERROR;
+    }
+    ForgetScanStats(table->db, table->name);
+    table->name = new_name;
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  }
+  return SQLITE_OK;
+}
+
+int ShadowName(const char* suffix) { return IsStoredSchemaSuffix(suffix) ? 1 : 0; }
 
 }  // namespace vtab
 

@@ -27,6 +27,8 @@ void FindOrderedColumns(ParquetTable* table, const parquet::ParquetFileReader& f
   const parquet::Schema& schema = file.schema();
   const size_t num_fields = std::min(schema.top_level_fields().size(), table->file_columns.size());
   for (size_t c = 0; c < num_fields; c++) {
+    // Only a field that is still the table's column (the file may have changed since CREATE).
+    if (FieldName(schema, c) != table->file_columns[c].name) continue;
     ColumnMapping mapping = MapTopLevelField(schema, static_cast<int>(c), table->options.mapping);
     if (mapping.kind == ValueKind::kNested || mapping.leaf_column < 0 || file.num_row_groups() == 0) continue;
     const parquet::StatisticsContext context = parquet::MakeStatisticsContext(file.metadata(), schema, mapping.leaf_column);
@@ -87,8 +89,12 @@ bool OrderVerified(ParquetTable* table) {
     ColumnMapping mapping;
     if (ascending) {
       file = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get());
-      mapping = MapTopLevelField(file->schema(), table->order_candidate_column, table->options.mapping);
-      ascending = mapping.kind != ValueKind::kNested && mapping.kind != ValueKind::kNull && mapping.leaf_column >= 0;
+      // Still the column FindOrderedColumns saw (the file may have changed since).
+      const auto candidate = static_cast<size_t>(table->order_candidate_column);
+      ascending = candidate < file->schema().top_level_fields().size() &&
+                  FieldName(file->schema(), candidate) == table->file_columns[candidate].name;
+      if (ascending) mapping = MapTopLevelField(file->schema(), table->order_candidate_column, table->options.mapping);
+      ascending = ascending && mapping.kind != ValueKind::kNested && mapping.kind != ValueKind::kNull && mapping.leaf_column >= 0;
     }
     DateTextCache dates;
     FormatBuffer buffer;
@@ -128,16 +134,18 @@ bool OrderVerified(ParquetTable* table) {
   return ascending;
 }
 
-// The row-group order of the first file's columns, read at the first planning rather than
-// at connect: a table stored in a database file is connected by PRAGMA table_info, `.schema`
-// and uses through views (before SQLite refuses those), which need only its columns.
+// The row estimate and the row-group order of the first file's columns, read at the first
+// planning rather than at connect: a table stored in a database file is connected by PRAGMA
+// table_info, `.schema` and uses through views (before SQLite refuses those), which need
+// only its columns.
 void ReadOrderStatistics(ParquetTable* table) {
   if (table->order_statistics_read) return;
   table->order_statistics_read = true;
   try {
     // Only an aid to planning: a file whose statistics cannot be read is simply not known
     // to be ordered (a scan reports real errors).
-    auto first = parquet::ParquetFileReader::Open(table->files[0]);
+    auto first = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get());
+    table->estimated_rows = first->num_rows() * static_cast<int64_t>(table->files.size());
     FindOrderedColumns(table, *first, table->files.size() == 1);
   } catch (const std::exception&) {  // also bad_alloc: xBestIndex must not throw
   }

@@ -8,6 +8,7 @@
 
 #include "ext/constraints.h"
 #include "ext/parquet_table.h"
+#include "ext/vtab_errors.h"
 
 namespace sqlite_parquet {
 
@@ -85,6 +86,19 @@ namespace vtab {
 
 int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);
+  // The first file work of a connected table: SQLite plans only a direct use.
+  if (!table->unusable.empty()) {
+    SetVtabError(vtab, table->unusable);
+    return SQLITE_ERROR;
+  }
+  try {
+    ListTableFiles(table);
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  } catch (const std::exception& e) {
+    SetVtabError(vtab, e.what());
+    return SQLITE_ERROR;
+  }
   ReadOrderStatistics(table);
   const double rows = static_cast<double>(std::max<int64_t>(table->estimated_rows, 1));
   std::vector<PlanTerm> terms;

@@ -7,6 +7,8 @@
 //     table or a metadata function;
 //   - a FIFO where a Parquet file is expected (also in a stored `parquet` table of such a
 //     database) fails at once instead of hanging;
+//   - a stored `parquet` table is connected (PRAGMA table_info, table_list, the schema
+//     text, a view naming it) without touching its path, whatever is there now;
 //   - parquet_copy never reopens its temporary file by name (a symlink swapped in cannot
 //     redirect the output) and keeps the permission bits of a file it replaces.
 // These need what the SQL tests cannot do: open a database file before loading the
@@ -280,6 +282,132 @@ TEST_CASE("a FIFO where a Parquet file is expected fails at once, also in a stor
       CHECK(TimedOnFifo(db, sql, fifo) < 2.0);
     }
   }
+}
+
+// The first column of the first row of sql, as text ("" with no row); fails the test on
+// an error.
+std::string QueryText(Connection& db, const std::string& sql) {
+  sqlite3_stmt* statement = nullptr;
+  REQUIRE_MESSAGE(sqlite3_prepare_v2(db.get(), sql.c_str(), -1, &statement, nullptr) == SQLITE_OK,
+                  sql << ": " << sqlite3_errmsg(db.get()));
+  std::string text;
+  const int rc = sqlite3_step(statement);
+  if (rc == SQLITE_ROW && sqlite3_column_text(statement, 0)) {
+    text = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
+  }
+  const std::string error = sqlite3_errmsg(db.get());
+  INFO(sql << ": " << error);
+  CHECK((rc == SQLITE_ROW || rc == SQLITE_DONE));
+  sqlite3_finalize(statement);
+  return text;
+}
+
+// What replaces the data file of a stored table after the table was created.
+enum class Replacement { kDeleted, kDirectory, kCorrupt, kHuge };
+
+const char* Describe(Replacement replacement) {
+  switch (replacement) {
+    case Replacement::kDeleted: return "file deleted";
+    case Replacement::kDirectory: return "an empty directory swapped in";
+    case Replacement::kCorrupt: return "a corrupt file swapped in";
+    case Replacement::kHuge: return "a sparse 64 GiB file swapped in";
+  }
+  return "?";
+}
+
+void Replace(const std::string& path, Replacement replacement) {
+  REQUIRE(fs::remove(path));
+  switch (replacement) {
+    case Replacement::kDeleted: break;
+    case Replacement::kDirectory: REQUIRE(fs::create_directory(path)); break;
+    case Replacement::kCorrupt: {
+      std::ofstream out(path, std::ios::binary);
+      out << "PAR1" << std::string(100, '\xff') << "\xff\xff\xff\x7fPAR1";
+      break;
+    }
+    case Replacement::kHuge: {
+      std::ofstream(path, std::ios::binary).close();
+      fs::resize_file(path, uintmax_t{64} << 30);
+      break;
+    }
+  }
+}
+
+TEST_CASE("a stored parquet table of a database file is connected without touching its path") {
+  for (Replacement replacement : {Replacement::kDeleted, Replacement::kDirectory, Replacement::kCorrupt,
+                                  Replacement::kHuge}) {
+    for (LoadOrder order : {LoadOrder::kSchemaReadFirst, LoadOrder::kExtensionFirst}) {
+      TempDir dir;
+      const std::string data = dir.File("data.parquet");
+      const std::string evil = dir.File("evil.db");
+      {
+        Connection author(evil);
+        author.Load();
+        REQUIRE(author.Exec("SELECT parquet_copy('SELECT 1 AS a, ''x'' AS b', " + Quote(data) + ")") == SQLITE_OK);
+        REQUIRE_MESSAGE(author.Exec("CREATE VIRTUAL TABLE t USING parquet(" + Quote(data) + ");"
+                                    "CREATE VIEW v AS SELECT * FROM t;") == SQLITE_OK,
+                        author.last_error());
+      }
+      Replace(data, replacement);
+      INFO(std::string(Describe(replacement)) << "; " << std::string(Describe(order)));
+      Connection db(evil);
+      if (order == LoadOrder::kSchemaReadFirst) REQUIRE(db.Exec("SELECT count(*) FROM sqlite_master") == SQLITE_OK);
+      db.Load();
+      const auto start = std::chrono::steady_clock::now();
+      // Each of these connects the table; none may reach the path (which would fail them).
+      CHECK(QueryText(db, "SELECT sql FROM sqlite_master WHERE name = 't'").find("data.parquet") != std::string::npos);
+      CHECK(QueryText(db, "SELECT group_concat(name || ' ' || type, ', ') FROM pragma_table_info('t')") ==
+            "a INTEGER, b TEXT");
+      CHECK(QueryText(db, "SELECT type || ' ' || ncol FROM pragma_table_list('t')") == "virtual 4");
+      CHECK(db.Exec("PRAGMA table_info(t); PRAGMA table_list") == SQLITE_OK);
+      CHECK(db.Exec("SELECT * FROM v") != SQLITE_OK);
+      CHECK(db.last_error().find("unsafe use of virtual table \"t\"") != std::string::npos);
+      CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 2.0);
+      // Only a direct query reads the path, and reports what is there.
+      CHECK(db.Exec("SELECT * FROM t") != SQLITE_OK);
+      CHECK(db.last_error().find("data.parquet") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("a stored parquet table works after its database file is closed and reopened; RENAME and DROP carry its list") {
+  TempDir dir;
+  const std::string data = dir.File("data.parquet");
+  const std::string path = dir.File("stored.db");
+  {
+    Connection author(path);
+    author.Load();
+    REQUIRE(author.Exec("SELECT parquet_copy('WITH RECURSIVE s(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM s "
+                        "WHERE v < 10) SELECT v AS n, v * 1.5 AS r FROM s', " +
+                        Quote(data) + ")") == SQLITE_OK);
+    REQUIRE_MESSAGE(author.Exec("CREATE VIRTUAL TABLE t USING parquet(" + Quote(data) + ")") == SQLITE_OK,
+                    author.last_error());
+  }
+  {
+    Connection db(path);
+    db.Load();
+    CHECK(QueryText(db, "SELECT group_concat(name || ' ' || type, ', ') FROM pragma_table_info('t')") ==
+          "n INTEGER, r REAL");
+    CHECK(QueryText(db, "SELECT sum(n) || ' ' || sum(r) FROM t WHERE n > 5") == "40 60.0");
+    CHECK(QueryText(db, "SELECT count(*) FROM sqlite_master WHERE name = 't_schema'") == "1");
+    // Under SQLITE_DBCONFIG_DEFENSIVE the list is a read-only shadow table to ordinary SQL;
+    // the table's own RENAME and DROP still carry it along.
+    REQUIRE(sqlite3_db_config(db.get(), SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr) == SQLITE_OK);
+    CHECK(db.Exec("UPDATE t_schema SET name = 'x'") != SQLITE_OK);
+    CHECK(db.Exec("DROP TABLE t_schema") != SQLITE_OK);
+    REQUIRE_MESSAGE(db.Exec("ALTER TABLE t RENAME TO u") == SQLITE_OK, db.last_error());
+    CHECK(QueryText(db, "SELECT group_concat(name, ', ') FROM (SELECT name FROM sqlite_master ORDER BY name)") ==
+          "u, u_schema");
+    CHECK(QueryText(db, "SELECT count(*) FROM u WHERE n > 5") == "5");
+  }
+  {
+    Connection db(path);
+    db.Load();
+    CHECK(QueryText(db, "SELECT sum(n) FROM u") == "55");
+    REQUIRE_MESSAGE(db.Exec("DROP TABLE u") == SQLITE_OK, db.last_error());
+  }
+  Connection db(path);
+  CHECK(QueryText(db, "SELECT count(*) FROM sqlite_master") == "0");
 }
 
 std::string ReadWholeFile(const std::string& path) {

@@ -50,13 +50,18 @@ TEST_CASE("EscapePartitionText is undone by PercentDecode") {
   CHECK(EscapePartitionText("a/b") == "a%2Fb");
 }
 
-TEST_CASE("CollectHivePartitions types each key by all its values") {
+TEST_CASE("CollectHiveKeys types each key by all its values; CollectHiveValues converts them") {
   const std::vector<std::string> files = {
       "d/i=1/r=1.5/t=7/n=__HIVE_DEFAULT_PARTITION__/f.parquet",
       "d/i=-20/r=2/t=x/n=__HIVE_DEFAULT_PARTITION__/f.parquet",
       "d/i=9223372036854775807/r=3e2/t=8/g.parquet",  // no n
   };
-  const HivePartitions hive = CollectHivePartitions(files);
+  struct {
+    std::vector<HiveKey> keys;
+    std::vector<std::vector<HiveValue>> values;
+  } hive;
+  hive.keys = CollectHiveKeys(files);
+  hive.values = CollectHiveValues(files, hive.keys, "t");
   REQUIRE(hive.keys.size() == 4);
   CHECK(hive.keys[0].name == "i");
   CHECK(hive.keys[0].type == HiveType::kInteger);
@@ -77,10 +82,27 @@ TEST_CASE("CollectHivePartitions types each key by all its values") {
   CHECK(!hive.values[2][2].is_null);
 }
 
-TEST_CASE("CollectHivePartitions does not take overflowing, spaced or non-decimal numbers as numbers") {
-  CHECK(CollectHivePartitions({"k=9223372036854775808/f.parquet"}).keys[0].type == HiveType::kReal);
-  CHECK(CollectHivePartitions({"k= 1/f.parquet"}).keys[0].type == HiveType::kText);
-  CHECK(CollectHivePartitions({"k=0x10/f.parquet"}).keys[0].type == HiveType::kText);
-  CHECK(CollectHivePartitions({"k=inf/f.parquet"}).keys[0].type == HiveType::kText);
-  CHECK(CollectHivePartitions({"k=1e999/f.parquet"}).keys[0].type == HiveType::kText);
+TEST_CASE("CollectHiveKeys does not take overflowing, spaced or non-decimal numbers as numbers") {
+  CHECK(CollectHiveKeys({"k=9223372036854775808/f.parquet"})[0].type == HiveType::kReal);
+  CHECK(CollectHiveKeys({"k= 1/f.parquet"})[0].type == HiveType::kText);
+  CHECK(CollectHiveKeys({"k=0x10/f.parquet"})[0].type == HiveType::kText);
+  CHECK(CollectHiveKeys({"k=inf/f.parquet"})[0].type == HiveType::kText);
+  CHECK(CollectHiveKeys({"k=1e999/f.parquet"})[0].type == HiveType::kText);
+}
+
+TEST_CASE("CollectHiveValues refuses a value that no longer has its key's type, naming file and table") {
+  const std::vector<HiveKey> keys = {{"year", HiveType::kInteger}, {"other", HiveType::kText}};
+  const auto values = CollectHiveValues({"year=2024/f.parquet", "x=1/year=7/g.parquet"}, keys, "t");
+  CHECK(values[0][0].integer == 2024);
+  CHECK(values[1][0].integer == 7);
+  CHECK(values[0][1].is_null);  // x=1 is not a key of the table: ignored
+  try {
+    CollectHiveValues({"year=2024/f.parquet", "year=soon/g.parquet"}, keys, "sales");
+    FAIL("no error");
+  } catch (const std::exception& e) {
+    const std::string message = e.what();
+    CHECK(message.find("year=soon/g.parquet") != std::string::npos);
+    CHECK(message.find("sales") != std::string::npos);
+    CHECK(message.find("INTEGER") != std::string::npos);
+  }
 }
