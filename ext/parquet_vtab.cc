@@ -121,6 +121,8 @@
 #include "ext/constraints.h"
 #include "ext/encryption_options.h"
 #include "ext/file_list.h"
+#include "ext/remote_options.h"
+#include "ext/remote_prefetch.h"
 #include "ext/nested_json.h"
 #include "ext/sqlite_values.h"
 #include "ext/options.h"
@@ -154,6 +156,7 @@ struct TableOptions {
   bool union_by_name = false;
   std::optional<bool> hive_partitioning;  // unset: automatic
   std::shared_ptr<const parquet::FileDecryptionProperties> decryption;  // null: no key options
+  std::shared_ptr<const parquet::RemoteOptions> remote;  // https:// and s3:// files (remote_options.h)
 };
 
 // A table column that comes from the files' top-level fields.
@@ -282,6 +285,8 @@ struct ParquetCursor {
   parquet::RowRanges ranges;         // the rows of the row group that may match (page index)
   size_t range_index = 0;            // the range `row` is in or before
   parquet::ColumnReadCounters pruning_counters;  // dictionary pages and bloom filters read
+  parquet::TransferCounters transfer_counted;    // of `file`, already added to the scan's stats
+  std::vector<int> prefetch_leaves;  // leaf columns the scan reads, prefetched per row group (remote files)
   sqlite3_stmt* interrupt_probe = nullptr;  // "SELECT 1", stepped to notice sqlite3_interrupt before 3.41
   int64_t rows_since_probe = 0;
 
@@ -322,6 +327,7 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
       .AddBoolean("union_by_name")
       .AddBoolean("hive_partitioning");
   AddDecryptionOptions(&set);
+  AddRemoteOptions(&set);
   ParsedOptions parsed;
   if (!set.Parse(argc - 3, argv + 3, &parsed, error)) return false;
   options->filename = std::string(parsed.GetString("filename", ""));
@@ -342,6 +348,7 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
   options->max_memory = parsed.GetInteger("max_memory", kDefaultMaxMemory);
   options->union_by_name = parsed.GetBool("union_by_name", false);
   if (parsed.Has("hive_partitioning")) options->hive_partitioning = parsed.GetBool("hive_partitioning", false);
+  if (!MakeRemoteOptions(parsed, &options->remote, error)) return false;
   return MakeDecryptionProperties(db, parsed, &options->decryption, error);
 }
 
@@ -595,7 +602,7 @@ bool OrderVerified(ParquetTable* table) {
     std::unique_ptr<parquet::ParquetFileReader> file;
     ColumnMapping mapping;
     if (ascending) {
-      file = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get());
+      file = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get(), table->options.remote.get());
       mapping = MapTopLevelField(file->schema(), table->order_candidate_column, table->options.mapping);
       ascending = mapping.kind != ValueKind::kNested && mapping.kind != ValueKind::kNull && mapping.leaf_column >= 0;
     }
@@ -637,17 +644,13 @@ bool OrderVerified(ParquetTable* table) {
   return ascending;
 }
 
-// Whether `path` names a set of files (a glob or a directory) rather than one file.
-bool IsDataset(const std::string& path) {
-  struct stat info;
-  if (::stat(path.c_str(), &info) == 0) return S_ISDIR(info.st_mode);
-  return HasGlobCharacters(path);
-}
+bool IsDataset(const std::string& path) { return PathNamesDataset(path); }
 
 // The files of the table (file_list.h). A plain path that does not exist is passed on as
 // it is, so that opening it reports the system's error; a directory without Parquet files
 // says it is a directory.
-std::vector<std::string> ListFiles(const std::string& path) {
+std::vector<std::string> ListFiles(const std::string& path, const parquet::RemoteOptions& remote) {
+  if (parquet::IsRemoteUrl(path)) return ExpandRemotePath(path, remote);
   struct stat info;
   const bool exists = ::stat(path.c_str(), &info) == 0;
   if (!exists && !HasGlobCharacters(path)) return {path};
@@ -674,11 +677,11 @@ int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab*
       *error_out = sqlite3_mprintf("%s", error.c_str());
       return SQLITE_ERROR;
     }
-    table->files = ListFiles(table->options.filename);
+    table->files = ListFiles(table->options.filename, *table->options.remote);
     {
       // Only the first file's footer is needed (all of them with union_by_name); each is
       // closed before the next is opened.
-      auto first = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get());
+      auto first = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get(), table->options.remote.get());
       const parquet::Schema& schema = first->schema();
       const size_t num_fields = schema.top_level_fields().size();
       if (num_fields == 0) {
@@ -698,7 +701,7 @@ int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab*
     }
     if (table->options.union_by_name) {
       for (size_t i = 1; i < table->files.size(); i++) {
-        auto file = parquet::ParquetFileReader::Open(table->files[i], table->options.decryption.get());
+        auto file = parquet::ParquetFileReader::Open(table->files[i], table->options.decryption.get(), table->options.remote.get());
         UnionFileColumns(table.get(), *file, table->files[i]);
       }
     }
@@ -853,7 +856,7 @@ void ReadOrderStatistics(ParquetTable* table) {
   try {
     // Only an aid to planning: a file whose statistics cannot be read is simply not known
     // to be ordered (a scan reports real errors).
-    auto first = parquet::ParquetFileReader::Open(table->files[0]);
+    auto first = parquet::ParquetFileReader::Open(table->files[0], nullptr, table->options.remote.get());
     FindOrderedColumns(table, *first, table->files.size() == 1);
   } catch (const std::exception&) {  // also bad_alloc: xBestIndex must not throw
   }
@@ -993,6 +996,12 @@ void CollectReaderCounters(ParquetCursor* cursor) {
         static_cast<int64_t>(now.dictionary_pages_read - state.counted.dictionary_pages_read);
     state.counted = now;
   }
+  if (cursor->file) {
+    const parquet::TransferCounters now = cursor->file->file().Transfer();
+    cursor->stats.http_requests += static_cast<int64_t>(now.requests - cursor->transfer_counted.requests);
+    cursor->stats.http_bytes_fetched += static_cast<int64_t>(now.bytes_fetched - cursor->transfer_counted.bytes_fetched);
+    cursor->transfer_counted = now;
+  }
   cursor->stats.bytes_read += static_cast<int64_t>(cursor->pruning_counters.bytes_read);
   cursor->stats.dictionary_pages_read += static_cast<int64_t>(cursor->pruning_counters.dictionary_pages_read);
   cursor->pruning_counters = parquet::ColumnReadCounters();
@@ -1025,7 +1034,7 @@ int64_t RowsBeforeFile(ParquetCursor* cursor, const ParquetTable& table) {
   int64_t rows = 0;
   for (size_t f = 0; f < cursor->file_index; f++) {
     if (table.file_rows[f] < 0) {
-      table.file_rows[f] = parquet::ParquetFileReader::Open(table.files[f], table.options.decryption.get())->num_rows();
+      table.file_rows[f] = parquet::ParquetFileReader::Open(table.files[f], table.options.decryption.get(), table.options.remote.get())->num_rows();
     }
     rows += table.file_rows[f];
   }
@@ -1125,12 +1134,13 @@ void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
   cursor->pruner.reset();
   for (ColumnState& state : cursor->states) state = ColumnState();
   cursor->file.reset();
+  cursor->transfer_counted = parquet::TransferCounters();
   cursor->mappings.clear();
   cursor->file_index = index;
   cursor->row_group = 0;
   cursor->group_entered = false;
   cursor->row = 0;
-  cursor->file = parquet::ParquetFileReader::Open(table.files[index], table.options.decryption.get());
+  cursor->file = parquet::ParquetFileReader::Open(table.files[index], table.options.decryption.get(), table.options.remote.get());
   cursor->mappings = MapFileColumns(table, *cursor->file, table.files[index]);
   table.file_rows[index] = cursor->file->num_rows();
   SetUpFileFilters(cursor, table);
@@ -1241,6 +1251,15 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
   cursor->row = cursor->ranges.range(0).begin;
   cursor->row_end = cursor->ranges.last_end();
   cursor->group_entered = true;
+  // A remote file fetches the row group's kept pages of the filter columns and of the
+  // columns read so far in the scan now, in parallel (LoadBatch adds the others).
+  for (size_t k : cursor->row_filters) {
+    const int leaf = cursor->mappings[static_cast<size_t>(cursor->filters[k].column)].leaf_column;
+    if (std::find(cursor->prefetch_leaves.begin(), cursor->prefetch_leaves.end(), leaf) == cursor->prefetch_leaves.end()) {
+      cursor->prefetch_leaves.push_back(leaf);
+    }
+  }
+  PrefetchRowGroup(file, rg, cursor->prefetch_leaves, cursor->ranges, /*replace=*/true);
   return true;
 }
 
@@ -1489,6 +1508,10 @@ DirectCell DirectCellOf(const ColumnMapping& mapping, const parquet::ColumnBatch
 // and decodes the batch holding the cursor's row, skipping the rows before it undecoded.
 [[gnu::noinline]] void LoadBatch(ParquetCursor* cursor, const ParquetTable& table, int leaf, ColumnState* state) {
   if (state->row_group != cursor->row_group) {
+    if (std::find(cursor->prefetch_leaves.begin(), cursor->prefetch_leaves.end(), leaf) == cursor->prefetch_leaves.end()) {
+      cursor->prefetch_leaves.push_back(leaf);
+      PrefetchRowGroup(*cursor->file, cursor->row_group, {leaf}, cursor->ranges, /*replace=*/false);
+    }
     if (!state->reader) {
       parquet::ColumnReaderOptions options;
       options.verify_crc = table.options.verify_crc;

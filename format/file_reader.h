@@ -18,6 +18,7 @@
 #include "format/encryption.h"
 #include "format/metadata.h"
 #include "format/random_access_file.h"
+#include "format/remote_file.h"
 #include "format/schema.h"
 
 namespace parquet {
@@ -34,8 +35,10 @@ class ParquetFileReader {
   // `decryption` (may be null) holds the keys for an encrypted file; it is not kept.
   static std::unique_ptr<ParquetFileReader> Open(std::unique_ptr<RandomAccessFile> file,
                                                  const FileDecryptionProperties* decryption = nullptr);
+  // `path` may be an https:// or s3:// URL (remote_file.h), read with `remote` (null: defaults).
   static std::unique_ptr<ParquetFileReader> Open(const std::string& path,
-                                                 const FileDecryptionProperties* decryption = nullptr);
+                                                 const FileDecryptionProperties* decryption = nullptr,
+                                                 const RemoteOptions* remote = nullptr);
 
   const FileMetaData& metadata() const { return metadata_; }
   const Schema& schema() const { return schema_; }

@@ -13,6 +13,8 @@
 #   runtime: tests/runtime (interrupts, threads, files changing under a scan, failing copies)
 #   hosts: real programs load the extension (tests/hosts: sqlite3 shells, Python, Node's
 #   better-sqlite3, sqlite-utils; not in sanitizer builds)
+#   remote: https:// and s3:// files against nginx, s3rver and a fault injector started on
+#   loopback (tests/remote; not in sanitizer builds, since Debian's python3 loads the extension)
 #   sqlite-api: every SQLite routine ext/ calls is in the oldest supported SQLite's API
 #   table or guarded by a run-time version check (tests/sqlite_api_check.sh; not in
 #   sanitizer builds: it reads the sources, not the build)
@@ -29,13 +31,13 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 if (($# < 3)); then
-  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|differential|conformance|interop|runtime|hosts|sqlite-api|fuzz ...]" >&2
+  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|differential|conformance|interop|runtime|hosts|remote|sqlite-api|fuzz ...]" >&2
   exit 2
 fi
 logdir=$1 builddir=$2 label=$3
 shift 3
 suites=("$@")
-((${#suites[@]})) || suites=(unit sql differential conformance interop runtime hosts sqlite-api fuzz)
+((${#suites[@]})) || suites=(unit sql differential conformance interop runtime hosts remote sqlite-api fuzz)
 mkdir -p "$logdir"
 versions_dir=${SQLITE_VERSIONS_DIR:-build/sqlite-versions}
 
@@ -106,6 +108,13 @@ for suite in "${suites[@]}"; do
         echo "=== $label hosts: skipped (sanitizer build; the hosts cannot load it)"
       else
         run hosts bash tests/hosts/run.sh "$builddir" "$versions_dir"
+      fi ;;
+    remote)
+      if grep -q '^SANITIZE:BOOL=ON' "$builddir/CMakeCache.txt" 2>/dev/null; then
+        echo "=== $label remote: skipped (sanitizer build; Debian's python3 loads the extension)"
+      else
+        run remote bash -c 'bash scripts/install_node_packages.sh tests/remote s3rver remote >/dev/null || { echo "remote: cannot install s3rver (scripts/install_node_packages.sh)"; echo "0 passed, 1 failed"; exit 1; }
+                            /usr/bin/python3 tests/remote/remote_test.py --extension "$1/parquet" --corpus "$PARQUET_TESTING"' remote "$builddir"
       fi ;;
     sqlite-api)
       if ! grep -q '^SANITIZE:BOOL=ON' "$builddir/CMakeCache.txt" 2>/dev/null; then
