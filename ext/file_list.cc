@@ -363,9 +363,11 @@ std::string LiteralPrefix(std::string_view pattern) {
 
 std::vector<std::string> ExpandRemotePath(const std::string& url, const parquet::RemoteOptions& options) {
   if (std::string error = parquet::PathNulByteError(url); !error.empty()) throw FileListError(error);
-  const bool directory = url.back() == '/';
   if (!parquet::IsS3Url(url)) {
-    if (HasGlobCharacters(url) || directory) {
+    // '?' starts the query string of an http(s) URL; only its path can hold a glob.
+    const std::string path = url.substr(0, url.find_first_of("?#"));
+    const bool directory = path.back() == '/';
+    if (HasGlobCharacters(path) || directory) {
       throw FileListError("cannot expand '" + parquet::UrlForDisplay(url) + "': " +
                           (directory ? "a directory" : "a glob") +
                           " needs a listing of files, which a plain http(s) server does not give; name each "
@@ -373,6 +375,7 @@ std::vector<std::string> ExpandRemotePath(const std::string& url, const parquet:
     }
     return {url};
   }
+  const bool directory = url.back() == '/';
   const parquet::S3Location location = parquet::ParseS3Url(url);
   if (!directory && !HasGlobCharacters(location.key)) {
     if (location.key.empty()) throw FileListError("'" + url + "' names a bucket: add a key, a prefix ending in '/' or a glob");
@@ -404,7 +407,11 @@ std::vector<std::string> ExpandRemotePath(const std::string& url, const parquet:
 }
 
 bool PathNamesDataset(const std::string& path) {
-  if (parquet::IsRemoteUrl(path)) return HasGlobCharacters(path) || path.back() == '/';
+  if (parquet::IsS3Url(path)) return HasGlobCharacters(path) || path.back() == '/';
+  if (parquet::IsRemoteUrl(path)) {
+    const std::string url_path = path.substr(0, path.find_first_of("?#"));
+    return HasGlobCharacters(url_path) || url_path.back() == '/';
+  }
   struct stat info;
   if (::stat(path.c_str(), &info) == 0) return S_ISDIR(info.st_mode);
   return HasGlobCharacters(path);

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "format/error.h"
+#include "format/remote_file.h"
 #include "format/schema.h"
 
 namespace parquet {

@@ -18,10 +18,11 @@
 #include "format/encryption.h"
 #include "format/metadata.h"
 #include "format/random_access_file.h"
-#include "format/remote_file.h"
 #include "format/schema.h"
 
 namespace parquet {
+
+struct RemoteOptions;  // remote_file.h
 
 // Byte range of one column chunk inside the file.
 struct ColumnChunkRange {

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
 
@@ -157,12 +158,18 @@ struct Transfer {
   HttpResponse* response;
   uint64_t max_body;
   bool too_long = false;
+  long status = 0;  // of the response being received (its status line)
 };
 
 size_t OnBody(char* data, size_t size, size_t count, void* user) {
   auto* transfer = static_cast<Transfer*>(user);
   const size_t n = size * count;
   std::vector<uint8_t>& body = transfer->response->body;
+  if (transfer->status < 200 || transfer->status > 299) {
+    // An error page: kept only up to 64 KiB (messages need at most its start).
+    body.insert(body.end(), data, data + std::min(n, (size_t{64} << 10) - std::min(body.size(), size_t{64} << 10)));
+    return n;
+  }
   if (transfer->max_body > 0 && body.size() + n > transfer->max_body) {
     transfer->too_long = true;
     return 0;  // aborts the transfer
@@ -178,6 +185,8 @@ size_t OnHeader(char* data, size_t size, size_t count, void* user) {
   while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
   if (line.rfind("HTTP/", 0) == 0) {
     transfer->response->headers.clear();  // a new response (after a redirect or 100-continue)
+    const size_t space = line.find(' ');
+    transfer->status = space == std::string::npos ? 0 : std::strtol(line.c_str() + space + 1, nullptr, 10);
     return n;
   }
   const size_t colon = line.find(':');

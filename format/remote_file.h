@@ -66,7 +66,7 @@ std::string RemoteStatusError(long status, const std::string& what);
 constexpr uint64_t kCoalesceGap = 16 * 1024;
 constexpr uint64_t kMaxPieceSize = 8 * 1024 * 1024;
 constexpr int kParallelRequests = 8;
-constexpr uint64_t kMinOnDemandRead = 256 * 1024;
+constexpr uint64_t kMinOnDemandRead = 32 * 1024;
 constexpr uint64_t kMinFooterPrefetch = 16 * 1024;
 constexpr uint64_t kMaxFooterPrefetch = 256 * 1024;
 

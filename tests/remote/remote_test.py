@@ -132,9 +132,18 @@ http {{
         return f"http://127.0.0.1:{self.port}/{urllib.parse.quote(path)}"
 
     def requests(self):
-        """The access log's lines so far, as (method, uri, range, status, bytes)."""
-        lines = self.access_log.read_text().splitlines() if self.access_log.exists() else []
-        return [tuple(line.split(" ")) for line in lines]
+        """The access log's lines so far, as (method, uri, range, status, bytes). nginx logs a
+        request just after answering it: wait until the log stops growing."""
+        def read():
+            lines = self.access_log.read_text().splitlines() if self.access_log.exists() else []
+            return [tuple(line.split(" ")) for line in lines]
+        seen = read()
+        while True:
+            time.sleep(0.1)
+            now = read()
+            if len(now) == len(seen):
+                return now
+            seen = now
 
 
 def main():
@@ -167,7 +176,8 @@ def main():
         processes.append(nginx.process)
         fault_port, s3_port, s3rver_port = free_port(), free_port(), free_port()
         s3rver_log = tmp / "s3rver.log"
-        s3rver = subprocess.Popen(["node", str(HERE / "node_modules/s3rver/bin/s3rver.js"), "-d", str(tmp / "s3"),
+        # s3rver makes its continuation tokens with DES, which OpenSSL 3 keeps in its legacy provider.
+        s3rver = subprocess.Popen(["node", "--openssl-legacy-provider", str(HERE / "node_modules/s3rver/bin/s3rver.js"), "-d", str(tmp / "s3"),
                                    "-a", "127.0.0.1", "-p", str(s3rver_port), "--silent",
                                    "--configure-bucket", "bkt"], stdout=open(s3rver_log, "w"), stderr=subprocess.STDOUT)
         processes.append(s3rver)
@@ -243,14 +253,6 @@ def test_http(extension, nginx, data):
     url = nginx.url("data/big.parquet")
     size = big.stat().st_size
 
-    # Metadata functions over https equal the local ones.
-    for function in ("parquet_metadata", "parquet_schema", "parquet_file_metadata", "parquet_kv_metadata"):
-        local = run(db, f"SELECT * FROM {function}({sql_text(str(big))})")
-        remote = run(db, f"SELECT * FROM {function}({sql_text(url)})")
-        local = [tuple(url if v == str(big) else v for v in row) for row in local] if isinstance(local, list) else local
-        check(f"{function} over http equals the local result", local == remote and isinstance(remote, list) and remote,
-              f"{repr(local)[:300]} vs {repr(remote)[:300]}")
-
     # Opening: the magic and the footer tail, two requests; a reopen hits the footer cache.
     before = len(nginx.requests())
     db.execute(f"CREATE VIRTUAL TABLE temp.big USING parquet({sql_text(url)})")
@@ -258,6 +260,16 @@ def test_http(extension, nginx, data):
     tail = max(16 * 1024, min(256 * 1024, size // 1000))
     check("opening costs two requests: bytes 0-3 and the footer tail",
           [r[2] for r in opened] == ["bytes=0-3", f"bytes={size - tail}-{size - 1}"], repr(opened))
+    db.execute("SELECT count(*) FROM temp.big WHERE id < 0").fetchall()  # the first planning opens it once more
+
+    # Metadata functions over https equal the local ones.
+    for function in ("parquet_metadata", "parquet_schema", "parquet_file_metadata", "parquet_kv_metadata"):
+        local = run(db, f"SELECT * FROM {function}({sql_text(str(big))})")
+        remote = run(db, f"SELECT * FROM {function}({sql_text(url)})")
+        local = [tuple(url if v == str(big) else v for v in row) for row in local] if isinstance(local, list) else local
+        check(f"{function} over http equals the local result",
+              local == remote and isinstance(remote, list) and (remote or function == "parquet_kv_metadata"),
+              f"{repr(local)[:300]} vs {repr(remote)[:300]}")
 
     # A one-column scan fetches that column's chunks and little else.
     before = len(nginx.requests())
