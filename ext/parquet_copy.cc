@@ -111,12 +111,14 @@
 #include <vector>
 
 #include "ext/copy_output.h"
+#include "ext/copy_remote.h"
 #include "ext/copy_schema.h"
 #include "ext/copy_sort_check.h"
 #include "ext/copy_values.h"
 #include "ext/copy_writer_thread.h"
 #include "ext/encryption_options.h"
 #include "ext/options.h"
+#include "ext/remote_options.h"
 #include "ext/schema_guard.h"
 #include "format/compression.h"
 #include "format/error.h"
@@ -182,6 +184,7 @@ struct CopySettings {
     std::optional<int> level;
   };
   std::vector<ColumnCompression> codecs;
+  std::shared_ptr<const parquet::RemoteOptions> remote;  // an s3:// target (copy_remote.h)
 };
 
 std::vector<std::string> Words(const char* const* words, size_t count) { return std::vector<std::string>(words, words + count); }
@@ -215,6 +218,7 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
       .AddEnum("on_type_error", {"error", "null"})
       .AddBoolean("overwrite")
       .AddString("partition_by");
+  AddRemoteOptions(&set);
   AddEncryptionOptions(&set);
   std::vector<std::string_view> views(arguments.begin(), arguments.end());
   ParsedOptions parsed;
@@ -244,6 +248,7 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
   settings->row_group_size = parsed.GetInteger("row_group_size", kDefaultRowGroupSize);
   settings->row_group_bytes = parsed.GetInteger("row_group_bytes", kDefaultRowGroupBytes);
   settings->overwrite = parsed.GetBool("overwrite", true);
+  if (std::string error; !MakeRemoteOptions(parsed, &settings->remote, &error)) throw CopyError(error);
   settings->null_on_type_error = parsed.GetEnumIndex("on_type_error", 0) == 1;
   settings->field_ids = parsed.GetEnumIndex("field_ids", 0) == 1;
 
@@ -376,12 +381,18 @@ class Copier {
     bool all_typed = true;
     for (const Column* column : data_columns_) all_typed = all_typed && column->type.has_value();
     if (all_typed) ResolveTypes();
+    std::string local_path = path_;
+    if (parquet::IsRemoteUrl(path_)) {
+      remote_target_ = std::make_unique<RemoteCopyTarget>(path_, partitioned(), settings_.overwrite, settings_.remote);
+      local_path = remote_target_->local_target();
+    }
     staged_ = std::make_unique<StagedOutput>(
-        path_, partitioned() ? StagedOutput::Kind::kDirectory : StagedOutput::Kind::kFile, settings_.overwrite);
+        local_path, partitioned() ? StagedOutput::Kind::kDirectory : StagedOutput::Kind::kFile, settings_.overwrite);
     if (!partitioned()) single_ = NewPartition("");
 
     if (!RunThroughRowSink()) StepQuery();
     Finish();
+    if (remote_target_) remote_target_->Upload();
     return row_number_;
   }
 
@@ -1102,6 +1113,8 @@ class Copier {
   sqlite3* db_;
   std::string path_;
   CopySettings settings_;
+  // Declared before the staged output, whose temporary files live in its staging directory.
+  std::unique_ptr<RemoteCopyTarget> remote_target_;
   // Declared before the partitions, so that their files are closed before the temporary
   // output is removed on an error.
   std::unique_ptr<StagedOutput> staged_;

@@ -4,8 +4,10 @@
 #include <dlfcn.h>
 #include <openssl/evp.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <mutex>
 
 #ifdef PQ_HAVE_EXPAT
@@ -154,6 +156,11 @@ std::string ParseListObjectsV2(const std::string&, std::vector<S3Object>*) {
                      "Debian package libexpat1-dev)");
 }
 
+std::vector<std::string> XmlElementTexts(const std::string&, const std::string&) {
+  throw ParquetError("s3 responses cannot be parsed by this build (built without expat's headers, "
+                     "Debian package libexpat1-dev)");
+}
+
 #else
 
 namespace {
@@ -237,22 +244,63 @@ void OnText(void* user, const XML_Char* text, int length) {
   static_cast<ListingParse*>(user)->text.append(text, static_cast<size_t>(length));
 }
 
-}  // namespace
+// The texts of the elements named `wanted`.
+struct TextsParse {
+  std::string wanted;
+  int depth_inside = 0;  // > 0: inside a wanted element
+  std::string text;
+  std::vector<std::string> out;
+};
 
-std::string ParseListObjectsV2(const std::string& xml, std::vector<S3Object>* out) {
+void OnTextsStart(void* user, const XML_Char* name, const XML_Char**) {
+  auto* parse = static_cast<TextsParse*>(user);
+  if (parse->depth_inside > 0) {
+    parse->depth_inside++;
+  } else if (parse->wanted == name) {
+    parse->depth_inside = 1;
+    parse->text.clear();
+  }
+}
+
+void OnTextsEnd(void* user, const XML_Char*) {
+  auto* parse = static_cast<TextsParse*>(user);
+  if (parse->depth_inside > 0 && --parse->depth_inside == 0) parse->out.push_back(parse->text);
+}
+
+void OnTextsText(void* user, const XML_Char* text, int length) {
+  auto* parse = static_cast<TextsParse*>(user);
+  if (parse->depth_inside > 0) parse->text.append(text, static_cast<size_t>(length));
+}
+
+// Runs expat over `xml` with the handlers; throws with `what` on malformed XML.
+void ParseXml(const std::string& xml, void* user, XML_StartElementHandler start, XML_EndElementHandler end,
+              XML_CharacterDataHandler text, const char* what) {
   const ExpatApi& api = Expat();
   if (!api.error.empty()) throw ParquetError(api.error);
   XML_Parser parser = api.parser_create(nullptr);
-  if (parser == nullptr) throw ParquetError("cannot parse an s3 listing: out of memory");
-  ListingParse parse;
-  parse.out = out;
-  api.set_user_data(parser, &parse);
-  api.set_element_handler(parser, &OnStart, &OnEnd);
-  api.set_character_data_handler(parser, &OnText);
+  if (parser == nullptr) throw ParquetError(std::string("cannot parse ") + what + ": out of memory");
+  api.set_user_data(parser, user);
+  api.set_element_handler(parser, start, end);
+  api.set_character_data_handler(parser, text);
   const bool ok = api.parse(parser, xml.data(), static_cast<int>(xml.size()), 1) != XML_STATUS_ERROR;
   const std::string error = ok ? "" : api.error_string(api.get_error_code(parser));
   api.parser_free(parser);
-  if (!ok) throw ParquetError("cannot parse an s3 listing: " + error);
+  if (!ok) throw ParquetError(std::string("cannot parse ") + what + ": " + error);
+}
+
+}  // namespace
+
+std::vector<std::string> XmlElementTexts(const std::string& xml, const std::string& element) {
+  TextsParse parse;
+  parse.wanted = element;
+  ParseXml(xml, &parse, &OnTextsStart, &OnTextsEnd, &OnTextsText, "an s3 response");
+  return parse.out;
+}
+
+std::string ParseListObjectsV2(const std::string& xml, std::vector<S3Object>* out) {
+  ListingParse parse;
+  parse.out = out;
+  ParseXml(xml, &parse, &OnStart, &OnEnd, &OnText, "an s3 listing");
   if (parse.truncated && parse.token.empty()) {
     throw ParquetError("s3 listing is truncated but has no continuation token");
   }
@@ -281,6 +329,100 @@ std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::str
     if (page > 100000) throw ParquetError("cannot list " + shown + ": more than 100000 pages");
   }
   return objects;
+}
+
+namespace {
+
+// One signed request to the object at `url` plus `query` ("" or "?a=b&c=d", sorted).
+HttpResponse S3ObjectRequest(const RemoteOptions& resolved, const std::string& url, const std::string& method,
+                             const std::string& query, const uint8_t* body, size_t size, int attempts) {
+  HttpRequest request = S3Request(resolved, S3HttpUrl(resolved, ParseS3Url(url)) + query, method, body, size);
+  return HttpPerformWithRetry(request, url, attempts);
+}
+
+// Throws unless the response is a success without an <Error> body (CompleteMultipartUpload
+// may answer 200 and report a failure in its body).
+void RequireSuccess(const HttpResponse& response, const std::string& what) {
+  if (response.status < 200 || response.status > 299) throw ParquetError(RemoteStatusError(response.status, what));
+  const std::string body(response.body.begin(), response.body.end());
+  if (body.find("<Error>") != std::string::npos) {
+    const std::vector<std::string> codes = XmlElementTexts(body, "Code");
+    throw ParquetError("cannot " + what + ": the server reports " + (codes.empty() ? std::string("an error") : codes[0]));
+  }
+}
+
+std::vector<uint8_t> ReadFileRange(std::FILE* file, const std::string& path, uint64_t length) {
+  std::vector<uint8_t> bytes(length);
+  if (length > 0 && std::fread(bytes.data(), 1, length, file) != length) {
+    throw ParquetError("cannot read '" + path + "' to upload it");
+  }
+  return bytes;
+}
+
+}  // namespace
+
+void UploadS3Object(const RemoteOptions& options, const std::string& url, const std::string& local_path) {
+  const RemoteOptions resolved = ResolveS3Options(options);
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(local_path.c_str(), "rb"), &std::fclose);
+  if (!file) throw ParquetError("cannot open '" + local_path + "' to upload it");
+  std::fseek(file.get(), 0, SEEK_END);
+  const uint64_t size = static_cast<uint64_t>(std::ftell(file.get()));
+  std::fseek(file.get(), 0, SEEK_SET);
+  const std::string what = "upload " + url;
+  if (size <= kMultipartPartSize) {
+    const std::vector<uint8_t> bytes = ReadFileRange(file.get(), local_path, size);
+    RequireSuccess(S3ObjectRequest(resolved, url, "PUT", "", bytes.data(), bytes.size(), options.attempts), what);
+    return;
+  }
+  const HttpResponse created = S3ObjectRequest(resolved, url, "POST", "?uploads=", nullptr, 0, options.attempts);
+  RequireSuccess(created, what);
+  const std::vector<std::string> ids = XmlElementTexts(std::string(created.body.begin(), created.body.end()), "UploadId");
+  if (ids.empty() || ids[0].empty()) throw ParquetError("cannot " + what + ": the server gave no UploadId");
+  const std::string upload = "uploadId=" + PercentEncode(ids[0], false);
+  try {
+    std::string completion = "<CompleteMultipartUpload>";
+    int part = 0;
+    for (uint64_t done = 0; done < size; done += kMultipartPartSize) {
+      part++;
+      const std::vector<uint8_t> bytes = ReadFileRange(file.get(), local_path, std::min(kMultipartPartSize, size - done));
+      const HttpResponse uploaded = S3ObjectRequest(resolved, url, "PUT", "?partNumber=" + std::to_string(part) + "&" + upload,
+                                                    bytes.data(), bytes.size(), options.attempts);
+      RequireSuccess(uploaded, what + " (part " + std::to_string(part) + ")");
+      const std::string etag = uploaded.Header("etag");
+      if (etag.empty()) throw ParquetError("cannot " + what + ": part " + std::to_string(part) + " got no ETag");
+      completion += "<Part><PartNumber>" + std::to_string(part) + "</PartNumber><ETag>" + etag + "</ETag></Part>";
+    }
+    completion += "</CompleteMultipartUpload>";
+    RequireSuccess(S3ObjectRequest(resolved, url, "POST", "?" + upload, reinterpret_cast<const uint8_t*>(completion.data()),
+                                   completion.size(), options.attempts),
+                   what);
+  } catch (...) {
+    try {
+      S3ObjectRequest(resolved, url, "DELETE", "?" + upload, nullptr, 0, options.attempts);  // abort: parts are dropped
+    } catch (const ParquetError&) {
+      // The original error matters more; an unfinished upload expires by bucket policy.
+    }
+    throw;
+  }
+}
+
+void DeleteS3Object(const RemoteOptions& options, const std::string& url, bool best_effort) {
+  try {
+    const HttpResponse response =
+        S3ObjectRequest(ResolveS3Options(options), url, "DELETE", "", nullptr, 0, options.attempts);
+    if (response.status != 204 && response.status != 200 && response.status != 404) {
+      throw ParquetError(RemoteStatusError(response.status, "delete " + url));
+    }
+  } catch (const ParquetError&) {
+    if (!best_effort) throw;
+  }
+}
+
+bool S3ObjectExists(const RemoteOptions& options, const std::string& url) {
+  const HttpResponse response = S3ObjectRequest(ResolveS3Options(options), url, "HEAD", "", nullptr, 0, options.attempts);
+  if (response.status == 404) return false;
+  if (response.status >= 200 && response.status <= 299) return true;
+  throw ParquetError(RemoteStatusError(response.status, "look up " + url));
 }
 
 }  // namespace parquet

@@ -44,6 +44,22 @@ struct S3Object {
 // following continuation tokens).
 std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::string& bucket, const std::string& prefix);
 
+// Uploads the local file `local_path` as the object at `url` (s3://bucket/key): one PUT up
+// to kMultipartPartSize bytes, else a multipart upload in parts of that size, aborted
+// (nothing left behind) when any part or the completion fails. The object appears only
+// when complete. Throws ParquetError naming the URL.
+void UploadS3Object(const RemoteOptions& options, const std::string& url, const std::string& local_path);
+constexpr uint64_t kMultipartPartSize = 8ull << 20;
+
+// Deletes the object at `url`; errors are ignored when `best_effort` (cleanup after a failure).
+void DeleteS3Object(const RemoteOptions& options, const std::string& url, bool best_effort);
+
+// Whether an object exists at `url` (a HEAD request; 404: false; other failures throw).
+bool S3ObjectExists(const RemoteOptions& options, const std::string& url);
+
+// The text of every element named `element` in `xml` (expat), in document order.
+std::vector<std::string> XmlElementTexts(const std::string& xml, const std::string& element);
+
 // Parses one ListObjectsV2 response body: appends its objects to *out and returns the
 // continuation token ("" when the listing is complete). Exposed for unit tests.
 std::string ParseListObjectsV2(const std::string& xml, std::vector<S3Object>* out);

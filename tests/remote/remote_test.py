@@ -31,6 +31,7 @@ import urllib.request
 HERE = pathlib.Path(__file__).resolve().parent
 passed = 0
 failed = 0
+FAULT_PORT = 0  # test_server.mjs's fault-injector port (also serves /__log)
 
 
 def check(name, ok, detail=""):
@@ -174,7 +175,9 @@ def main():
         make_data(extension, data)
         nginx = Nginx(tmp, corpus, data)
         processes.append(nginx.process)
+        global FAULT_PORT
         fault_port, s3_port, s3rver_port = free_port(), free_port(), free_port()
+        FAULT_PORT = fault_port
         s3rver_log = tmp / "s3rver.log"
         # s3rver makes its continuation tokens with DES, which OpenSSL 3 keeps in its legacy provider.
         s3rver = subprocess.Popen(["node", "--openssl-legacy-provider", str(HERE / "node_modules/s3rver/bin/s3rver.js"), "-d", str(tmp / "s3"),
@@ -424,6 +427,8 @@ def test_s3(extension, port, data):
     error = run(db, f"CREATE VIRTUAL TABLE temp.none USING parquet('s3://bkt/nothing/*.parquet'{creds})")
     check("an s3 glob matching nothing is an error", isinstance(error, tuple) and "no files match" in error[1], error)
 
+    test_s3_write(db, port, endpoint, creds, function_creds)
+
     # Credentials from the environment and from a credentials file.
     os.environ["AWS_ACCESS_KEY_ID"] = "S3RVER"
     os.environ["AWS_SECRET_ACCESS_KEY"] = "S3RVER"
@@ -445,6 +450,61 @@ def test_s3(extension, port, data):
     error = table_rows(db, "s3://bkt/big.parquet", f", s3_endpoint='{endpoint}'")
     check("no credentials: the unsigned request is refused", isinstance(error, tuple) and "403" in error[1], error)
     db.close()
+
+
+def proxy_log(port):
+    """The requests the SigV4 proxy saw (test_server.mjs keeps one log for both of its ports)."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{FAULT_PORT}/__log") as response:
+        return [e for e in json.load(response) if e["mode"] == "s3"]
+
+
+def test_s3_write(db, port, endpoint, creds, function_creds):
+    """parquet_copy to s3://: one PUT, a multipart upload, partitioned output, failures."""
+    copy_creds = function_creds  # parquet_copy takes its options as 'key=value' arguments too
+    db.execute("""CREATE TEMP TABLE blobs AS WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 89999)
+                  SELECT i AS id, i % 3 AS part, randomblob(100) AS b FROM n""")
+    expected = db.execute("SELECT * FROM temp.blobs ORDER BY id").fetchall()
+
+    rows = run(db, f"SELECT parquet_copy('SELECT id, part FROM temp.blobs WHERE id < 100', 's3://bkt/out/small.parquet'{copy_creds})")
+    got = table_rows(db, "s3://bkt/out/small.parquet", creds)
+    check("parquet_copy to s3 (one PUT) reads back", rows == [(100,)] and got == [r[:2] for r in expected[:100]],
+          f"{rows} {got if isinstance(got, tuple) else len(got)}")
+
+    before = len(proxy_log(port))
+    rows = run(db, f"""SELECT parquet_copy('SELECT * FROM temp.blobs ORDER BY id', 's3://bkt/out/big.parquet',
+                       'compression=uncompressed', 'dictionary=0'{copy_creds})""")
+    log = proxy_log(port)[before:]
+    parts = [e for e in log if e["method"] == "PUT" and "partNumber=" in e["url"]]
+    got = table_rows(db, "s3://bkt/out/big.parquet", creds)
+    check("parquet_copy to s3 above 8 MiB: a multipart upload that reads back", rows == [(90000,)] and len(parts) >= 2
+          and got == expected, f"{rows} parts={len(parts)} {got if isinstance(got, tuple) else len(got)}")
+
+    before = len(proxy_log(port))
+    error = run(db, f"""SELECT parquet_copy('SELECT * FROM temp.blobs ORDER BY id', 's3://bkt/out/failpart.parquet',
+                        'compression=uncompressed', 'dictionary=0', 'http_retries=0'{copy_creds})""")
+    log = proxy_log(port)[before:]
+    check("a failing part: parquet_copy fails naming the url", isinstance(error, tuple) and "s3://bkt/out/failpart.parquet" in error[1],
+          error)
+    check("a failing part: the multipart upload is aborted (DELETE ?uploadId)",
+          any(e["method"] == "DELETE" and "uploadId=" in e["url"] for e in log), [e["method"] + " " + e["url"] for e in log])
+    error = table_rows(db, "s3://bkt/out/failpart.parquet", creds)
+    check("a failing part leaves no object", isinstance(error, tuple) and "404" in error[1], error)
+
+    error = run(db, f"SELECT parquet_copy('SELECT 1 AS x', 's3://bkt/out/small.parquet', 'overwrite=0'{copy_creds})")
+    check("overwrite=0 refuses an existing object", isinstance(error, tuple) and "already exists" in error[1], error)
+    error = run(db, "SELECT parquet_copy('SELECT 1 AS x', 'https://127.0.0.1:1/x.parquet')")
+    check("parquet_copy to https is an error saying why", isinstance(error, tuple) and "no uploads" in error[1], error)
+
+    rows = run(db, f"SELECT parquet_copy('SELECT id, part FROM temp.blobs', 's3://bkt/parts', 'partition_by=part'{copy_creds})")
+    db.execute(f"CREATE VIRTUAL TABLE temp.parts USING parquet('s3://bkt/parts/**/*.parquet'{creds})")
+    got = db.execute("SELECT part, count(*) FROM temp.parts GROUP BY part ORDER BY part").fetchall()
+    check("partitioned parquet_copy to an s3 prefix reads back with its hive keys",
+          rows == [(90000,)] and got == [(0, 30000), (1, 30000), (2, 30000)], f"{rows} {got}")
+    rows = run(db, f"""SELECT parquet_copy('SELECT id, part FROM temp.blobs WHERE part = 1', 's3://bkt/parts',
+                       'partition_by=part'{copy_creds})""")
+    files = run(db, f"SELECT DISTINCT file_name FROM parquet_metadata('s3://bkt/parts/'{function_creds})")
+    check("a second partitioned copy replaces the prefix's objects (stale partitions deleted)",
+          files == [("s3://bkt/parts/part=1/part-0.parquet",)], files)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@
 //  2. With --s3-upstream, a second port (--s3-port) that checks the AWS Signature Version 4
 //     of every request (the s3rver package only checks that the access key exists) with
 //     the S3RVER/S3RVER account, then forwards it to s3rver. List requests are forwarded
-//     with max-keys=2, so listings need continuation tokens.
+//     with max-keys=2, so listings need continuation tokens. Part 2 of a multipart upload to a
+//     key containing "failpart" answers 500.
 //
 // usage: node test_server.mjs --data DIR --port N [--s3-port N --s3-upstream http://127.0.0.1:N]
 import crypto from 'node:crypto';
@@ -128,6 +129,9 @@ function s3Proxy(req, res) {
     if (problem) {
       return send(res, 403, { 'content-type': 'application/xml' },
         `<?xml version="1.0" encoding="UTF-8"?><Error><Code>SignatureDoesNotMatch</Code><Message>${problem}</Message></Error>`);
+    }
+    if (req.method === 'PUT' && req.url.includes('failpart') && /[?&]partNumber=2(&|$)/.test(req.url)) {
+      return send(res, 500, { 'content-type': 'application/xml' }, '<Error><Code>InternalError</Code></Error>');
     }
     let url = req.url;
     if (req.method === 'GET' && /[?&]list-type=2(&|$)/.test(url)) url += '&max-keys=2';

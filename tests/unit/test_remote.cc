@@ -210,3 +210,13 @@ TEST_CASE("remote: path expansion rules for http") {
   CHECK(PathNamesDataset("s3://b/x/*.parquet"));
   CHECK_FALSE(PathNamesDataset("https://h/a.parquet"));
 }
+
+TEST_CASE("remote: element texts of s3 responses") {
+  const std::string created = "<?xml version=\"1.0\"?><InitiateMultipartUploadResult><Bucket>b</Bucket><Key>k</Key>"
+                              "<UploadId>abc/def+=</UploadId></InitiateMultipartUploadResult>";
+  CHECK(parquet::XmlElementTexts(created, "UploadId") == std::vector<std::string>{"abc/def+="});
+  CHECK(parquet::XmlElementTexts(created, "Missing").empty());
+  CHECK(parquet::XmlElementTexts("<Error><Code>NoSuchUpload</Code><Message>m</Message></Error>", "Code") ==
+        std::vector<std::string>{"NoSuchUpload"});
+  CHECK_THROWS_AS(parquet::XmlElementTexts("<Error><Code>", "Code"), parquet::ParquetError);
+}
