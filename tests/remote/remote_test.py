@@ -192,6 +192,7 @@ def main():
         wait_for_port(fault_port, server, "test_server.mjs", server_log)
         wait_for_port(s3rver_port, s3rver, "s3rver", s3rver_log)
 
+        test_without_libcurl(extension, nginx, data)
         test_conformance(extension, nginx, corpus)
         test_http(extension, nginx, data)
         test_faults(extension, fault_port, data)
@@ -227,6 +228,34 @@ def make_data(extension, data):
                            AND id < 1000', {sql_text(str(directory / 'part-0.parquet'))})""")
     (data / "hive" / "_SUCCESS").write_text("")
     db.close()
+
+
+def test_without_libcurl(extension, nginx, data):
+    """Where libcurl is missing, the extension still loads and reads local files, and a URL is
+    an error naming the package to install. libcurl is hidden by bind-mounting /dev/null over
+    it in a private mount namespace (unshare -m, root only)."""
+    libcurl = os.path.realpath("/usr/lib/x86_64-linux-gnu/libcurl.so.4")
+    if os.geteuid() != 0 or shutil.which("unshare") is None or not os.path.exists(libcurl):
+        check("without libcurl (needs root, unshare and libcurl.so.4 to hide)", False, "cannot run here")
+        return
+    script = f"""
+import sqlite3
+db = sqlite3.connect(':memory:')
+db.enable_load_extension(True)
+db.load_extension({extension.path!r})
+print(db.execute("SELECT count(*) FROM parquet_metadata({sql_text(str(data / 'big.parquet'))})").fetchone()[0])
+try:
+    db.execute("CREATE VIRTUAL TABLE t USING parquet({sql_text(nginx.url('data/big.parquet'))})")
+    print('no error')
+except sqlite3.Error as e:
+    print(e)
+"""
+    result = subprocess.run(["unshare", "-m", "sh", "-c", f"mount --bind /dev/null {libcurl} && exec /usr/bin/python3 -c \"$0\"",
+                             script], capture_output=True, text=True, timeout=60)
+    lines = result.stdout.splitlines()
+    check("without libcurl: the extension loads and reads local files", lines[:1] == ["50"], result.stdout + result.stderr)
+    check("without libcurl: a url is an error naming the package", len(lines) == 2 and "libcurl4" in lines[1]
+          and "cannot be loaded" in lines[1], result.stdout + result.stderr)
 
 
 def test_conformance(extension, nginx, corpus):
