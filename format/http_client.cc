@@ -2,8 +2,6 @@
 // http_client.h.
 #include "format/http_client.h"
 
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cctype>
@@ -15,6 +13,8 @@
 #ifdef PQ_HAVE_CURL
 #include <curl/curl.h>
 #endif
+
+#include "format/runtime_library.h"
 
 namespace parquet {
 
@@ -86,34 +86,21 @@ const CurlApi& Curl() {
   static CurlApi api;
   static std::once_flag once;
   std::call_once(once, [] {
-    void* library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
-    if (library == nullptr) {
-      api.error = "remote urls need libcurl, which cannot be loaded (" + std::string(dlerror()) +
-                  "): install the Debian package libcurl4 (or your system's libcurl 7.75 or later)";
-      return;
+    RuntimeLibrary library("libcurl.so.4");
+    library.Bind(&api.global_init, "curl_global_init");
+    library.Bind(&api.easy_init, "curl_easy_init");
+    library.Bind(&api.easy_setopt, "curl_easy_setopt");
+    library.Bind(&api.easy_perform, "curl_easy_perform");
+    library.Bind(&api.easy_getinfo, "curl_easy_getinfo");
+    library.Bind(&api.easy_cleanup, "curl_easy_cleanup");
+    library.Bind(&api.easy_reset, "curl_easy_reset");
+    library.Bind(&api.easy_strerror, "curl_easy_strerror");
+    library.Bind(&api.slist_append, "curl_slist_append");
+    library.Bind(&api.slist_free_all, "curl_slist_free_all");
+    api.error = library.Problem("remote urls", "libcurl4 (or your system's libcurl 7.75 or later)");
+    if (api.error.empty() && api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+      api.error = "remote urls need libcurl: curl_global_init failed";
     }
-    bool complete = true;
-    auto load = [&](auto* slot, const char* name) {
-      void* symbol = dlsym(library, name);
-      if (symbol == nullptr) complete = false;
-      *slot = reinterpret_cast<std::remove_reference_t<decltype(*slot)>>(symbol);
-    };
-    load(&api.global_init, "curl_global_init");
-    load(&api.easy_init, "curl_easy_init");
-    load(&api.easy_setopt, "curl_easy_setopt");
-    load(&api.easy_perform, "curl_easy_perform");
-    load(&api.easy_getinfo, "curl_easy_getinfo");
-    load(&api.easy_cleanup, "curl_easy_cleanup");
-    load(&api.easy_reset, "curl_easy_reset");
-    load(&api.easy_strerror, "curl_easy_strerror");
-    load(&api.slist_append, "curl_slist_append");
-    load(&api.slist_free_all, "curl_slist_free_all");
-    if (!complete) {
-      api.error = "remote urls need libcurl: the libcurl.so.4 found lacks functions this extension uses";
-      return;
-    }
-    if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) api.error = "remote urls need libcurl: curl_global_init failed";
-    // The library stays loaded for the life of the process (its global state needs it).
   });
   return api;
 }

@@ -1,7 +1,6 @@
 // S3 URLs, credential defaults, signed requests and ListObjectsV2 (see s3.h).
 #include "format/s3.h"
 
-#include <dlfcn.h>
 #include <openssl/evp.h>
 
 #include <cstdio>
@@ -15,6 +14,7 @@
 #endif
 
 #include "format/error.h"
+#include "format/runtime_library.h"
 
 namespace parquet {
 
@@ -181,27 +181,16 @@ const ExpatApi& Expat() {
   static ExpatApi api;
   static std::once_flag once;
   std::call_once(once, [] {
-    void* library = dlopen("libexpat.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (library == nullptr) {
-      api.error = "listing s3 objects needs expat, which cannot be loaded (" + std::string(dlerror()) +
-                  "): install the Debian package libexpat1";
-      return;
-    }
-    bool complete = true;
-    auto load = [&](auto* slot, const char* name) {
-      void* symbol = dlsym(library, name);
-      if (symbol == nullptr) complete = false;
-      *slot = reinterpret_cast<std::remove_reference_t<decltype(*slot)>>(symbol);
-    };
-    load(&api.parser_create, "XML_ParserCreate");
-    load(&api.set_element_handler, "XML_SetElementHandler");
-    load(&api.set_character_data_handler, "XML_SetCharacterDataHandler");
-    load(&api.set_user_data, "XML_SetUserData");
-    load(&api.parse, "XML_Parse");
-    load(&api.get_error_code, "XML_GetErrorCode");
-    load(&api.error_string, "XML_ErrorString");
-    load(&api.parser_free, "XML_ParserFree");
-    if (!complete) api.error = "listing s3 objects needs expat: the libexpat.so.1 found lacks functions";
+    RuntimeLibrary library("libexpat.so.1");
+    library.Bind(&api.parser_create, "XML_ParserCreate");
+    library.Bind(&api.set_element_handler, "XML_SetElementHandler");
+    library.Bind(&api.set_character_data_handler, "XML_SetCharacterDataHandler");
+    library.Bind(&api.set_user_data, "XML_SetUserData");
+    library.Bind(&api.parse, "XML_Parse");
+    library.Bind(&api.get_error_code, "XML_GetErrorCode");
+    library.Bind(&api.error_string, "XML_ErrorString");
+    library.Bind(&api.parser_free, "XML_ParserFree");
+    api.error = library.Problem("s3 listings and uploads", "libexpat1");
   });
   return api;
 }
