@@ -287,6 +287,7 @@ struct ParquetCursor {
   parquet::ColumnReadCounters pruning_counters;  // dictionary pages and bloom filters read
   parquet::TransferCounters transfer_counted;    // of `file`, already added to the scan's stats
   std::vector<int> prefetch_leaves;  // leaf columns the scan reads, prefetched per row group (remote files)
+  int columns_used = 0;              // remote files: the plan's columns (ColumnsUsedPlanNumber)
   sqlite3_stmt* interrupt_probe = nullptr;  // "SELECT 1", stepped to notice sqlite3_interrupt before 3.41
   int64_t rows_since_probe = 0;
 
@@ -956,7 +957,7 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   const double matching = std::max(1.0, rows * selectivity);
   info->estimatedRows = static_cast<sqlite3_int64>(matching);
   info->estimatedCost = 10.0 + rows * scan_fraction * (1.0 + filtered) + matching * (1.0 + used);
-  info->idxNum = 0;
+  info->idxNum = parquet::IsRemoteUrl(table->options.filename) ? ColumnsUsedPlanNumber(info->colUsed) : 0;
   if (!terms.empty()) {
     const std::string plan = EncodePlan(terms, table->column_names);
     info->idxStr = sqlite3_mprintf("%s", plan.c_str());
@@ -1251,13 +1252,17 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
   cursor->row = cursor->ranges.range(0).begin;
   cursor->row_end = cursor->ranges.last_end();
   cursor->group_entered = true;
-  // A remote file fetches the row group's kept pages of the filter columns and of the
-  // columns read so far in the scan now, in parallel (LoadBatch adds the others).
-  for (size_t k : cursor->row_filters) {
-    const int leaf = cursor->mappings[static_cast<size_t>(cursor->filters[k].column)].leaf_column;
+  // A remote file fetches the row group's kept pages of the columns the query reads (the
+  // plan's columns_used, the filter columns, the columns read so far) now, in parallel;
+  // LoadBatch adds any other.
+  auto prefetch = [cursor](int leaf) {
     if (std::find(cursor->prefetch_leaves.begin(), cursor->prefetch_leaves.end(), leaf) == cursor->prefetch_leaves.end()) {
       cursor->prefetch_leaves.push_back(leaf);
     }
+  };
+  for (size_t k : cursor->row_filters) prefetch(cursor->mappings[static_cast<size_t>(cursor->filters[k].column)].leaf_column);
+  for (size_t c = 0; c < cursor->mappings.size(); c++) {
+    if (PlanNumberUsesColumn(cursor->columns_used, c)) prefetch(cursor->mappings[c].leaf_column);
   }
   PrefetchRowGroup(file, rg, cursor->prefetch_leaves, cursor->ranges, /*replace=*/true);
   return true;
@@ -1365,12 +1370,13 @@ ValueClass ClassOfColumn(const ParquetTable& table, int column) {
   return table.pushdown[static_cast<size_t>(column)].value_class;
 }
 
-int Filter(sqlite3_vtab_cursor* base, int, const char* idx_str, int argc, sqlite3_value** argv) {
+int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc, sqlite3_value** argv) {
   ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
   const ParquetTable& table = *TableOf(base);
   try {
     FinishScan(cursor);
     cursor->eof = true;
+    cursor->columns_used = idx_num;
     std::vector<PlanTerm> terms;
     if (!DecodePlan(idx_str, table.column_names, &terms)) {
       SetVtabError(base->pVtab, std::string("parquet: malformed scan plan '") + (idx_str ? idx_str : "") + "'");

@@ -51,4 +51,15 @@ void PrefetchRowGroup(const parquet::ParquetFileReader& file, int row_group, con
   source.Prefetch(ranges);
 }
 
+int ColumnsUsedPlanNumber(uint64_t col_used) {
+  int number = static_cast<int>(col_used & ((uint64_t{1} << 30) - 1));
+  if ((col_used >> 30) != 0) number |= 1 << 30;
+  return number;
+}
+
+bool PlanNumberUsesColumn(int plan_number, size_t column) {
+  if (plan_number <= 0) return false;
+  return column < 30 ? ((plan_number >> column) & 1) != 0 : ((plan_number >> 30) & 1) != 0;
+}
+
 }  // namespace sqlite_parquet

@@ -4,6 +4,7 @@
 // file nothing is computed (reading offset indexes would cost local reads for nothing).
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "format/file_reader.h"
@@ -19,5 +20,11 @@ std::vector<parquet::ByteRange> ChunkRangesForRows(const parquet::ParquetFileRea
 // drops what earlier calls fetched first (a new row group).
 void PrefetchRowGroup(const parquet::ParquetFileReader& file, int row_group, const std::vector<int>& leaves,
                       const parquet::RowRanges& rows, bool replace);
+
+// The columns a query reads, passed from xBestIndex to xFilter as idxNum for tables of
+// remote files (so a scan prefetches every projected column of a row group at once): bit i
+// for table column i below 30, bit 30 for any column from 30 on. Local tables keep idxNum 0.
+int ColumnsUsedPlanNumber(uint64_t col_used);
+bool PlanNumberUsesColumn(int plan_number, size_t column);
 
 }  // namespace sqlite_parquet

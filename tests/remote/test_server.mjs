@@ -11,7 +11,8 @@
 //       change412  the same, and If-Match answers 412
 //       norange    ignores Range: 200 with the whole file
 //       auth       401 unless "Authorization: Bearer tok-123" and "X-Test: yes" are sent
-//     GET /__log returns the requests seen so far as JSON ({mode, range, status}).
+//     GET /__log returns the requests seen so far as JSON ({mode, range, status}); ?delay=MS
+//     on any URL delays the answer by MS milliseconds.
 //  2. With --s3-upstream, a second port (--s3-port) that checks the AWS Signature Version 4
 //     of every request (the s3rver package only checks that the access key exists) with
 //     the S3RVER/S3RVER account, then forwards it to s3rver. List requests are forwarded
@@ -36,6 +37,13 @@ function send(res, status, headers, body) {
 }
 
 function faultHandler(req, res) {
+  // ?delay=MS: answer after MS milliseconds (the latency of a distant server, for bench/remote_bench.py).
+  const delay = Number(new URL(req.url, 'http://localhost').searchParams.get('delay') ?? 0);
+  if (delay > 0) return setTimeout(() => serveFault(req, res), delay);
+  return serveFault(req, res);
+}
+
+function serveFault(req, res) {
   if (req.url === '/__log') return send(res, 200, { 'content-type': 'application/json' }, JSON.stringify(log));
   const match = /^\/fault\/([a-z0-9]+)\/(.+)$/.exec(decodeURIComponent(req.url.split('?')[0]));
   if (!match) return send(res, 404, {}, 'not found');
@@ -56,7 +64,6 @@ function faultHandler(req, res) {
   if (mode === 'auth' && (req.headers.authorization !== 'Bearer tok-123' || req.headers['x-test'] !== 'yes')) {
     return reply(401, {}, 'unauthorized');
   }
-  const bytes = fs.readFileSync(file);
   const stat = fs.statSync(file);
   const after = Number(new URL(req.url, 'http://localhost').searchParams.get('after') ?? 2);
   const changed = (mode === 'change' || mode === 'change412') && count > after;
@@ -66,12 +73,18 @@ function faultHandler(req, res) {
     return reply(412, {}, 'precondition failed');
   }
   const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
-  if (!range || mode === 'norange') return reply(200, { ...headers, 'content-length': bytes.length }, bytes);
+  if (!range || mode === 'norange') {
+    const bytes = fs.readFileSync(file);
+    return reply(200, { ...headers, 'content-length': bytes.length }, bytes);
+  }
   const first = Number(range[1]);
-  if (first >= bytes.length) return reply(416, { 'content-range': `bytes */${bytes.length}` }, '');
-  const last = Math.min(Number(range[2]), bytes.length - 1);
-  let body = bytes.subarray(first, last + 1);
-  const partial = { ...headers, 'content-range': `bytes ${first}-${last}/${bytes.length}` };
+  if (first >= stat.size) return reply(416, { 'content-range': `bytes */${stat.size}` }, '');
+  const last = Math.min(Number(range[2]), stat.size - 1);
+  let body = Buffer.alloc(last + 1 - first);
+  const fd = fs.openSync(file, 'r');
+  fs.readSync(fd, body, 0, body.length, first);
+  fs.closeSync(fd);
+  const partial = { ...headers, 'content-range': `bytes ${first}-${last}/${stat.size}` };
   if (mode === 'drop' && count % 2 === 0 && body.length > 1) {
     entry.status = 206;
     res.writeHead(206, { ...partial, 'content-length': body.length });
@@ -146,7 +159,7 @@ function s3Proxy(req, res) {
   });
 }
 
-http.createServer(faultHandler).listen(Number(args.port), '127.0.0.1', () => console.log('fault server listening'));
+http.createServer({ keepAlive: true }, faultHandler).listen(Number(args.port), '127.0.0.1', () => console.log('fault server listening'));
 if (args['s3-port']) {
   http.createServer(s3Proxy).listen(Number(args['s3-port']), '127.0.0.1', () => console.log('s3 proxy listening'));
 }
