@@ -44,8 +44,12 @@ void PrefetchRowGroup(const parquet::ParquetFileReader& file, int row_group, con
   std::vector<parquet::ByteRange> ranges;
   for (int leaf : leaves) {
     if (leaf < 0 || leaf >= file.schema().num_columns()) continue;
-    std::vector<parquet::ByteRange> chunk = ChunkRangesForRows(file, row_group, leaf, rows);
-    ranges.insert(ranges.end(), chunk.begin(), chunk.end());
+    try {
+      std::vector<parquet::ByteRange> chunk = ChunkRangesForRows(file, row_group, leaf, rows);
+      ranges.insert(ranges.end(), chunk.begin(), chunk.end());
+    } catch (const parquet::ParquetError&) {
+      // A corrupt chunk is not prefetched: its reader reports it, in the scan's column order.
+    }
   }
   if (replace) source.DropPrefetched();
   source.Prefetch(ranges);
