@@ -39,6 +39,8 @@
 //   on_type_error=error|null a value that does not fit its column fails the copy or is NULL
 //   overwrite=0|1            replace an existing target (default 1)
 //   partition_by=COL,...     hive-partitioned directory tree COL=value/.../part-N.parquet
+//   s3_region, s3_endpoint, s3_url_style, s3_access_key_id, s3_secret_access_key,
+//   s3_session_token, http_retries   for an s3:// target (copy_remote.h, remote_options.h)
 //   encryption=aes_gcm|aes_gcm_ctr   Parquet modular encryption (the options below need it)
 //   footer_key=KEY           key of the footer and of every column without its own key;
 //                            KEY is hex:..., base64:... or raw text of 16, 24 or 32 bytes
