@@ -63,6 +63,12 @@ def wait_for_port(port, process, what, log):
     raise RuntimeError(f"{what} did not listen on port {port} within 90 s")
 
 
+def child_env():
+    """The environment of the servers and tools started here: without LD_PRELOAD, which
+    carries the sanitizer runtime into this process when the suite tests the ASan build."""
+    return {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+
+
 def sql_text(value):
     return "'" + value.replace("'", "''") + "'"
 
@@ -126,7 +132,7 @@ http {{
 """)
         self.log = tmp / "nginx.out"
         self.process = subprocess.Popen(["nginx", "-c", str(conf), "-p", str(tmp), "-e", f"{tmp}/nginx-error.log"],
-                                        stdout=open(self.log, "w"), stderr=subprocess.STDOUT)
+                                        stdout=open(self.log, "w"), stderr=subprocess.STDOUT, env=child_env())
         wait_for_port(self.port, self.process, "nginx", self.log)
 
     def url(self, path):
@@ -182,12 +188,13 @@ def main():
         # s3rver makes its continuation tokens with DES, which OpenSSL 3 keeps in its legacy provider.
         s3rver = subprocess.Popen(["node", "--openssl-legacy-provider", str(HERE / "node_modules/s3rver/bin/s3rver.js"), "-d", str(tmp / "s3"),
                                    "-a", "127.0.0.1", "-p", str(s3rver_port), "--silent",
-                                   "--configure-bucket", "bkt"], stdout=open(s3rver_log, "w"), stderr=subprocess.STDOUT)
+                                   "--configure-bucket", "bkt"], stdout=open(s3rver_log, "w"), stderr=subprocess.STDOUT,
+                                  env=child_env())
         processes.append(s3rver)
         server_log = tmp / "test_server.log"
         server = subprocess.Popen(["node", str(HERE / "test_server.mjs"), "--data", str(data), "--port", str(fault_port),
                                    "--s3-port", str(s3_port), "--s3-upstream", f"http://127.0.0.1:{s3rver_port}"],
-                                  stdout=open(server_log, "w"), stderr=subprocess.STDOUT)
+                                  stdout=open(server_log, "w"), stderr=subprocess.STDOUT, env=child_env())
         processes.append(server)
         wait_for_port(fault_port, server, "test_server.mjs", server_log)
         wait_for_port(s3rver_port, s3rver, "s3rver", s3rver_log)
@@ -418,7 +425,7 @@ def upload_to_s3(s3rver_port, data):
         key = urllib.parse.quote(path.relative_to(data).as_posix())
         subprocess.run(["curl", "-sf", "-o", "/dev/null", "-T", str(path), "--aws-sigv4", "aws:amz:us-east-1:s3",
                         "--user", "S3RVER:S3RVER", "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD",
-                        f"http://127.0.0.1:{s3rver_port}/bkt/{key}"], check=True)
+                        f"http://127.0.0.1:{s3rver_port}/bkt/{key}"], check=True, env=child_env())
 
 
 def test_s3(extension, port, data):
