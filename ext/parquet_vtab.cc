@@ -647,8 +647,6 @@ bool OrderVerified(ParquetTable* table) {
   return ascending;
 }
 
-bool IsDataset(const std::string& path) { return PathNamesDataset(path); }
-
 // The files of the table (file_list.h). A plain path that does not exist is passed on as
 // it is, so that opening it reports the system's error; a directory without Parquet files
 // says it is a directory.
@@ -711,7 +709,7 @@ int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab*
     // Automatic only for a directory or glob: a single named file is read as it is.
     const bool hive = table->options.hive_partitioning
                           ? *table->options.hive_partitioning
-                          : IsDataset(table->options.filename) && !HivePairs(table->files[0]).empty();
+                          : PathNamesDataset(table->options.filename) && !HivePairs(table->files[0]).empty();
     if (hive) CollectHivePartitions(table.get());
 
     std::string sql = "CREATE TABLE x(";
