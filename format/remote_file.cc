@@ -117,6 +117,7 @@ bool ParseContentRange(const std::string& text, uint64_t* first, uint64_t* last,
 }
 
 constexpr uint64_t kPrefetchBudget = 256ull << 20;  // bytes one Prefetch holds at most
+constexpr uint64_t kMaxTailExtension = 16ull << 20;  // a read reaching into the tail joins it (and the cache) up to this
 constexpr uint64_t kOnDemandBudget = 64ull << 20;   // bytes of on-demand reads kept
 
 class RemoteFile final : public RandomAccessFile {
@@ -186,7 +187,8 @@ class RemoteFile final : public RandomAccessFile {
         position += available;
         continue;
       }
-      if (tail_offset_ > 0 && position < tail_offset_ && end > tail_offset_) {
+      if (tail_offset_ > 0 && position < tail_offset_ && end > tail_offset_ &&
+          tail_offset_ - position <= kMaxTailExtension) {
         ExtendTail(position);  // a footer larger than the tail fetched at open
         continue;
       }
