@@ -13,12 +13,13 @@ The file is bench/run.mjs's ours_snappy.parquet of N rows when it exists
 (l_orderkey ascending, 122,880-row row groups, page index). nginx serves it; requests are
 counted by parquet_scan_stats and checked against nginx's access log.
 
-usage: bench/remote_bench.py [--build build] [--rows 6000000] [--file PATH]
+usage: bench/remote_bench.py [--build build] [--rows 6000000] [--file PATH] [--keep]
 """
 import argparse
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -46,6 +47,7 @@ def main():
     parser.add_argument("--build", default="build")
     parser.add_argument("--rows", type=int, default=6000000)
     parser.add_argument("--file")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary directory (and a generated file)")
     args = parser.parse_args()
     extension = remote_test.Extension(os.path.abspath(os.path.join(args.build, "parquet")))
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="pq-remote-bench-"))
@@ -73,6 +75,10 @@ def main():
         for process in processes:
             process.terminate()
             process.wait(timeout=10)
+        if not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            print(f"remote_bench: kept {tmp}")
     print(json.dumps(results, indent=2))
     targets = [
         ("point lookup: at most 4 requests after the footer", results["point_lookup"]["requests_after_footer"] <= 4),
