@@ -29,7 +29,9 @@ std::vector<parquet::ByteRange> ChunkRangesForRows(const parquet::ParquetFileRea
   for (size_t p = 0; p < pages.size(); p++) {
     const int64_t begin = pages[p].first_row_index;
     const int64_t end = p + 1 < pages.size() ? pages[p + 1].first_row_index : num_rows;
-    if (rows.NextRowAtOrAfter(begin, end) < end) {
+    // The first data page too: the column reader loads it before its first skip, which is
+    // when it reads the offset index and jumps.
+    if (p == 0 || rows.NextRowAtOrAfter(begin, end) < end) {
       ranges.push_back(parquet::ByteRange{static_cast<uint64_t>(pages[p].offset),
                                           static_cast<uint64_t>(std::max(0, pages[p].compressed_page_size))});
     }
