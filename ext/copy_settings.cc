@@ -63,6 +63,7 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
       .AddEnum("on_type_error", {"error", "null"})
       .AddBoolean("overwrite")
       .AddString("partition_by");
+  AddRemoteOptions(&set);
   AddEncryptionOptions(&set);
   std::vector<std::string_view> views(arguments.begin(), arguments.end());
   ParsedOptions parsed;
@@ -92,6 +93,7 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
   settings->row_group_size = parsed.GetInteger("row_group_size", kDefaultRowGroupSize);
   settings->row_group_bytes = parsed.GetInteger("row_group_bytes", kDefaultRowGroupBytes);
   settings->overwrite = parsed.GetBool("overwrite", true);
+  if (std::string error; !MakeRemoteOptions(parsed, &settings->remote, &error)) throw CopyError(error);
   settings->null_on_type_error = parsed.GetEnumIndex("on_type_error", 0) == 1;
   settings->field_ids = parsed.GetEnumIndex("field_ids", 0) == 1;
 

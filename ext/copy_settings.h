@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -11,6 +12,7 @@
 
 #include "ext/copy_schema.h"
 #include "ext/copy_sort_check.h"
+#include "ext/remote_options.h"
 #include "format/file_writer.h"
 #include "format/secret.h"
 
@@ -41,6 +43,7 @@ struct CopySettings {
     std::optional<int> level;
   };
   std::vector<ColumnCompression> codecs;
+  std::shared_ptr<const parquet::RemoteOptions> remote;  // an s3:// target (copy_remote.h)
 };
 
 // Parses parquet_copy's option arguments into *settings; throws CopyError naming the bad

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "format/random_access_file.h"
+#include "format/s3.h"
 
 namespace sqlite_parquet {
 
@@ -313,6 +314,107 @@ std::vector<std::string> ExpandFilePath(const std::string& path) {
   files.erase(std::unique(files.begin(), files.end()), files.end());
   if (files.empty()) throw FileListError("no files match '" + path + "'");
   return files;
+}
+
+namespace {
+
+std::vector<std::string_view> SplitSegments(std::string_view path) {
+  std::vector<std::string_view> segments;
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t slash = path.find('/', start);
+    if (slash == std::string_view::npos) slash = path.size();
+    if (slash > start) segments.push_back(path.substr(start, slash - start));
+    start = slash + 1;
+  }
+  return segments;
+}
+
+// Whether the key's segments match the pattern's from the given positions (`**`: any
+// number of segments, none starting with '.').
+bool MatchGlobSegments(const std::vector<std::string_view>& pattern, size_t p, const std::vector<std::string_view>& key,
+                       size_t k) {
+  if (p == pattern.size()) return k == key.size();
+  if (pattern[p] == "**") {
+    for (size_t skip = k; skip <= key.size(); skip++) {
+      if (MatchGlobSegments(pattern, p + 1, key, skip)) return true;
+      if (skip < key.size() && key[skip][0] == '.') return false;
+    }
+    return false;
+  }
+  return k < key.size() && MatchGlobSegment(pattern[p], key[k]) && MatchGlobSegments(pattern, p + 1, key, k + 1);
+}
+
+// The key's literal start before its first wildcard, escapes removed.
+std::string LiteralPrefix(std::string_view pattern) {
+  std::string prefix;
+  for (size_t i = 0; i < pattern.size(); i++) {
+    if (pattern[i] == '\\' && i + 1 < pattern.size()) {
+      prefix += pattern[++i];
+      continue;
+    }
+    if (pattern[i] == '*' || pattern[i] == '?' || pattern[i] == '[') break;
+    prefix += pattern[i];
+  }
+  return prefix;
+}
+
+}  // namespace
+
+std::vector<std::string> ExpandRemotePath(const std::string& url, const parquet::RemoteOptions& options) {
+  if (std::string error = parquet::PathNulByteError(url); !error.empty()) throw FileListError(error);
+  if (!parquet::IsS3Url(url)) {
+    // '?' starts the query string of an http(s) URL; only its path can hold a glob.
+    const std::string path = url.substr(0, url.find_first_of("?#"));
+    const bool directory = path.back() == '/';
+    if (HasGlobCharacters(path) || directory) {
+      throw FileListError("cannot expand '" + parquet::UrlForDisplay(url) + "': " +
+                          (directory ? "a directory" : "a glob") +
+                          " needs a listing of files, which a plain http(s) server does not give; name each "
+                          "file, or use s3://");
+    }
+    return {url};
+  }
+  const bool directory = url.back() == '/';
+  const parquet::S3Location location = parquet::ParseS3Url(url);
+  if (!directory && !HasGlobCharacters(location.key)) {
+    if (location.key.empty()) throw FileListError("'" + url + "' names a bucket: add a key, a prefix ending in '/' or a glob");
+    return {url};
+  }
+  const std::string prefix = directory ? location.key : LiteralPrefix(location.key);
+  const std::vector<std::string_view> pattern = SplitSegments(location.key);
+  std::vector<std::string> files;
+  for (const parquet::S3Object& object : parquet::ListS3Objects(options, location.bucket, prefix)) {
+    const std::vector<std::string_view> key = SplitSegments(object.key);
+    if (key.empty() || object.key.back() == '/') continue;  // "directory" placeholder objects
+    bool keep = false;
+    if (directory) {
+      keep = EndsWithParquet(object.key);
+      for (size_t i = SplitSegments(prefix).size(); i < key.size() && keep; i++) {
+        keep = key[i][0] != '.' && key[i][0] != '_';
+      }
+    } else {
+      keep = MatchGlobSegments(pattern, 0, key, 0);
+    }
+    if (keep) files.push_back("s3://" + location.bucket + "/" + object.key);
+  }
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  if (files.empty()) {
+    throw FileListError(directory ? "no parquet files under '" + url + "'" : "no files match '" + url + "'");
+  }
+  return files;
+}
+
+bool PathNamesDataset(const std::string& path) {
+  if (parquet::IsS3Url(path)) return HasGlobCharacters(path) || path.back() == '/';
+  if (parquet::IsRemoteUrl(path)) {
+    const std::string url_path = path.substr(0, path.find_first_of("?#"));
+    return HasGlobCharacters(url_path) || url_path.back() == '/';
+  }
+  struct stat info;
+  if (::stat(path.c_str(), &info) == 0) return S_ISDIR(info.st_mode);
+  return HasGlobCharacters(path);
 }
 
 }  // namespace sqlite_parquet

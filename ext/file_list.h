@@ -28,6 +28,8 @@
 #include <string_view>
 #include <vector>
 
+#include "format/remote_file.h"
+
 namespace sqlite_parquet {
 
 class FileListError : public std::runtime_error {
@@ -46,6 +48,20 @@ class FileListError : public std::runtime_error {
 //   "empty path"
 //   "path 'a\0b' contains a NUL byte"            (parquet::PathNulByteError)
 std::vector<std::string> ExpandFilePath(const std::string& path);
+
+// The objects a URL names (parquet::IsRemoteUrl), with the rules above where they apply:
+//   http(s)://...      the URL itself; a glob or a URL ending in '/' is an error, since a
+//                      web server has no listing to expand it with
+//   s3://b/key         the object itself
+//   s3://b/prefix/     every object below the prefix whose name ends in ".parquet", skipping
+//                      names and "directories" starting with "." or "_"
+//   s3://b/glob        the objects matching the glob segment by segment (`**` as above),
+//                      listed with ListObjectsV2 from the glob's literal prefix
+// Throws FileListError ("no files match 's3://b/x*'") or parquet::ParquetError (listing failed).
+std::vector<std::string> ExpandRemotePath(const std::string& url, const parquet::RemoteOptions& options);
+
+// Whether a table's path names a set of files (a glob or a directory) rather than one file.
+bool PathNamesDataset(const std::string& path);
 
 // Whether `path` contains an unescaped *, ? or [ (and so is a glob).
 bool HasGlobCharacters(std::string_view path);

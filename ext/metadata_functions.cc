@@ -71,6 +71,7 @@
 #include "ext/column_mapping.h"
 #include "ext/encryption_options.h"
 #include "ext/file_list.h"
+#include "ext/remote_options.h"
 #include "ext/options.h"
 #include "ext/sqlite_values.h"
 #include "ext/vtab_errors.h"
@@ -185,6 +186,7 @@ struct MetadataCursor {
   bool eof = true;
   std::string scratch;
   std::shared_ptr<const parquet::FileDecryptionProperties> decryption;  // null: no key options
+  std::shared_ptr<const parquet::RemoteOptions> remote;  // https:// and s3:// paths
 };
 
 MetadataTable* TableOf(sqlite3_vtab_cursor* cursor) { return reinterpret_cast<MetadataTable*>(cursor->pVtab); }
@@ -413,8 +415,7 @@ void ResultBound(sqlite3_context* ctx, const LeafInfo& leaf, const std::optional
 
 // Reads the FileCryptoMetaData of a file whose footer is encrypted ("PARE" magic); the
 // encrypted FileMetaData after it needs a key.
-void OpenEncryptedFooter(OpenFile* file) {
-  std::unique_ptr<parquet::RandomAccessFile> handle = parquet::OpenLocalFile(file->name);
+void OpenEncryptedFooter(OpenFile* file, parquet::RandomAccessFile* handle) {
   file->file_size = handle->Size();
   if (file->file_size < 12) throw parquet::ParquetError("not a parquet file: " + file->name + " is too small");
   uint8_t trailer[8];
@@ -436,8 +437,7 @@ void OpenEncryptedFooter(OpenFile* file) {
   file->footer_length = length;
 }
 
-bool HasEncryptedFooter(const std::string& name) {
-  std::unique_ptr<parquet::RandomAccessFile> handle = parquet::OpenLocalFile(name);
+bool HasEncryptedFooter(parquet::RandomAccessFile* handle) {
   const uint64_t size = handle->Size();
   if (size < 12) return false;
   uint8_t magic[4];
@@ -450,12 +450,13 @@ void OpenCurrentFile(MetadataCursor* cursor, FunctionKind kind) {
   OpenFile& file = cursor->file;
   file = OpenFile();
   file.name = cursor->files[cursor->next_file];
-  if (kind == FunctionKind::kFileMetadata && !cursor->decryption && HasEncryptedFooter(file.name)) {
-    OpenEncryptedFooter(&file);
+  std::unique_ptr<parquet::RandomAccessFile> handle = parquet::OpenFileOrUrl(file.name, cursor->remote.get());
+  if (kind == FunctionKind::kFileMetadata && !cursor->decryption && HasEncryptedFooter(handle.get())) {
+    OpenEncryptedFooter(&file, handle.get());
     cursor->rows_in_file = 1;
     return;
   }
-  file.reader = parquet::ParquetFileReader::Open(file.name, cursor->decryption.get());
+  file.reader = parquet::ParquetFileReader::Open(std::move(handle), cursor->decryption.get());
   const parquet::FileMetaData& metadata = file.reader->metadata();
   const parquet::Schema& schema = file.reader->schema();
   file.file_size = file.reader->file().Size();
@@ -891,19 +892,23 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char*, int argc, sqlite
       if (option != nullptr) arguments.emplace_back(reinterpret_cast<const char*>(option));
     }
     cursor->decryption.reset();
+    cursor->remote = std::make_shared<const parquet::RemoteOptions>();
     if (!arguments.empty()) {
       OptionSet set;
       AddDecryptionOptions(&set);
+      AddRemoteOptions(&set);
       std::vector<std::string_view> views(arguments.begin(), arguments.end());
       ParsedOptions parsed;
       std::string error;
       if (!set.Parse(views, &parsed, &error) ||
-          !MakeDecryptionProperties(TableOf(base)->db, parsed, &cursor->decryption, &error)) {
+          !MakeDecryptionProperties(TableOf(base)->db, parsed, &cursor->decryption, &error) ||
+          !MakeRemoteOptions(parsed, &cursor->remote, &error)) {
         SetVtabError(base->pVtab, std::string(spec->name) + ": " + error);
         return SQLITE_ERROR;
       }
     }
-    cursor->files = ExpandFilePath(cursor->path);
+    cursor->files = parquet::IsRemoteUrl(cursor->path) ? ExpandRemotePath(cursor->path, *cursor->remote)
+                                                       : ExpandFilePath(cursor->path);
     Advance(cursor, spec->kind);
     return SQLITE_OK;
   } catch (...) {

@@ -39,6 +39,8 @@
 //   on_type_error=error|null a value that does not fit its column fails the copy or is NULL
 //   overwrite=0|1            replace an existing target (default 1)
 //   partition_by=COL,...     hive-partitioned directory tree COL=value/.../part-N.parquet
+//   s3_region, s3_endpoint, s3_url_style, s3_access_key_id, s3_secret_access_key,
+//   s3_session_token, http_retries   for an s3:// target (copy_remote.h, remote_options.h)
 //   encryption=aes_gcm|aes_gcm_ctr   Parquet modular encryption (the options below need it)
 //   footer_key=KEY           key of the footer and of every column without its own key;
 //                            KEY is hex:..., base64:... or raw text of 16, 24 or 32 bytes
@@ -111,6 +113,7 @@
 #include <vector>
 
 #include "ext/copy_output.h"
+#include "ext/copy_remote.h"
 #include "ext/copy_schema.h"
 #include "ext/copy_settings.h"
 #include "ext/copy_sort_check.h"
@@ -194,12 +197,18 @@ class Copier {
     bool all_typed = true;
     for (const Column* column : data_columns_) all_typed = all_typed && column->type.has_value();
     if (all_typed) ResolveTypes();
+    std::string local_path = path_;
+    if (parquet::IsRemoteUrl(path_)) {
+      remote_target_ = std::make_unique<RemoteCopyTarget>(path_, partitioned(), settings_.overwrite, settings_.remote);
+      local_path = remote_target_->local_target();
+    }
     staged_ = std::make_unique<StagedOutput>(
-        path_, partitioned() ? StagedOutput::Kind::kDirectory : StagedOutput::Kind::kFile, settings_.overwrite);
+        local_path, partitioned() ? StagedOutput::Kind::kDirectory : StagedOutput::Kind::kFile, settings_.overwrite);
     if (!partitioned()) single_ = NewPartition("");
 
     if (!RunThroughRowSink()) StepQuery();
     Finish();
+    if (remote_target_) remote_target_->Upload();
     return row_number_;
   }
 
@@ -920,6 +929,8 @@ class Copier {
   sqlite3* db_;
   std::string path_;
   CopySettings settings_;
+  // Declared before the staged output, whose temporary files live in its staging directory.
+  std::unique_ptr<RemoteCopyTarget> remote_target_;
   // Declared before the partitions, so that their files are closed before the temporary
   // output is removed on an error.
   std::unique_ptr<StagedOutput> staged_;

@@ -37,6 +37,7 @@ struct TableOptions {
   bool union_by_name = false;
   std::optional<bool> hive_partitioning;  // unset: automatic
   std::shared_ptr<const parquet::FileDecryptionProperties> decryption;  // null: no key options
+  std::shared_ptr<const parquet::RemoteOptions> remote;  // https:// and s3:// files (remote_options.h)
 };
 
 // A table column that comes from the files' top-level fields.

@@ -35,6 +35,8 @@
 //                          the footer key)
 //   allow_plaintext_files=0|1  with key options, read files that are not encrypted
 //                          (default 0: refused)
+//   http_headers, bearer_token, http_retries, s3_*   for https:// and s3:// paths
+//                          (remote_options.h, format/remote_file.h)
 //
 // COLUMNS
 //

@@ -70,6 +70,8 @@ const Field kFields[] = {
     PQ_FIELD(bytes_read),
     PQ_FIELD(rows_decoded),
     PQ_FIELD(rows_returned),
+    PQ_FIELD(http_requests),
+    PQ_FIELD(http_bytes_fetched),
 };
 #undef PQ_FIELD
 constexpr int kNumFields = static_cast<int>(sizeof(kFields) / sizeof(kFields[0]));

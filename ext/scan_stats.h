@@ -26,6 +26,8 @@ struct ScanStats {
   int64_t bytes_read = 0;      // column chunk bytes read from the files
   int64_t rows_decoded = 0;    // rows the scan looked at (filter columns decoded)
   int64_t rows_returned = 0;   // rows handed to SQLite
+  int64_t http_requests = 0;   // requests to remote files (https://, s3://), retries included
+  int64_t http_bytes_fetched = 0;  // bytes received from them
 
   std::string ToJson() const;
 };

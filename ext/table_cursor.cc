@@ -11,6 +11,7 @@
 
 #include "ext/nested_json.h"
 #include "ext/parquet_table.h"
+#include "ext/remote_prefetch.h"
 #include "ext/row_group_pruning.h"
 #include "ext/scan_stats.h"
 #include "ext/sql_value.h"
@@ -94,6 +95,9 @@ struct ParquetCursor {
   parquet::RowRanges ranges;         // the rows of the row group that may match (page index)
   size_t range_index = 0;            // the range `row` is in or before
   parquet::ColumnReadCounters pruning_counters;  // dictionary pages and bloom filters read
+  parquet::TransferCounters transfer_counted;    // of `file`, already added to the scan's stats
+  std::vector<int> prefetch_leaves;  // leaf columns the scan reads, prefetched per row group (remote files)
+  int columns_used = 0;              // remote files: the plan's columns (ColumnsUsedPlanNumber)
   sqlite3_stmt* interrupt_probe = nullptr;  // "SELECT 1", stepped to notice sqlite3_interrupt before 3.41
   int64_t rows_since_probe = 0;
 
@@ -127,6 +131,12 @@ void CollectReaderCounters(ParquetCursor* cursor) {
     cursor->stats.dictionary_pages_read +=
         static_cast<int64_t>(now.dictionary_pages_read - state.counted.dictionary_pages_read);
     state.counted = now;
+  }
+  if (cursor->file) {
+    const parquet::TransferCounters now = cursor->file->file().Transfer();
+    cursor->stats.http_requests += static_cast<int64_t>(now.requests - cursor->transfer_counted.requests);
+    cursor->stats.http_bytes_fetched += static_cast<int64_t>(now.bytes_fetched - cursor->transfer_counted.bytes_fetched);
+    cursor->transfer_counted = now;
   }
   cursor->stats.bytes_read += static_cast<int64_t>(cursor->pruning_counters.bytes_read);
   cursor->stats.dictionary_pages_read += static_cast<int64_t>(cursor->pruning_counters.dictionary_pages_read);
@@ -168,7 +178,9 @@ int64_t RowsBeforeFile(ParquetCursor* cursor, const ParquetTable& table) {
   int64_t rows = 0;
   for (size_t f = 0; f < cursor->file_index; f++) {
     if (table.file_rows[f] < 0) {
-      table.file_rows[f] = parquet::ParquetFileReader::Open(table.files[f], table.options.decryption.get())->num_rows();
+      table.file_rows[f] =
+          parquet::ParquetFileReader::Open(table.files[f], table.options.decryption.get(), table.options.remote.get())
+              ->num_rows();
     }
     rows += table.file_rows[f];
   }
@@ -268,12 +280,14 @@ void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
   cursor->pruner.reset();
   for (ColumnState& state : cursor->states) state = ColumnState();
   cursor->file.reset();
+  cursor->transfer_counted = parquet::TransferCounters();
   cursor->mappings.clear();
   cursor->file_index = index;
   cursor->row_group = 0;
   cursor->group_entered = false;
   cursor->row = 0;
-  cursor->file = parquet::ParquetFileReader::Open(table.files[index], table.options.decryption.get());
+  cursor->file =
+      parquet::ParquetFileReader::Open(table.files[index], table.options.decryption.get(), table.options.remote.get());
   cursor->mappings = MapFileColumns(table, *cursor->file, table.files[index]);
   table.file_rows[index] = cursor->file->num_rows();
   SetUpFileFilters(cursor, table);
@@ -384,6 +398,19 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
   cursor->row = cursor->ranges.range(0).begin;
   cursor->row_end = cursor->ranges.last_end();
   cursor->group_entered = true;
+  // A remote file fetches the row group's kept pages of the columns the query reads (the
+  // plan's columns_used, the filter columns, the columns read so far) now, in parallel;
+  // LoadBatch adds any other.
+  auto prefetch = [cursor](int leaf) {
+    if (std::find(cursor->prefetch_leaves.begin(), cursor->prefetch_leaves.end(), leaf) == cursor->prefetch_leaves.end()) {
+      cursor->prefetch_leaves.push_back(leaf);
+    }
+  };
+  for (size_t k : cursor->row_filters) prefetch(cursor->mappings[static_cast<size_t>(cursor->filters[k].column)].leaf_column);
+  for (size_t c = 0; c < cursor->mappings.size(); c++) {
+    if (PlanNumberUsesColumn(cursor->columns_used, c)) prefetch(cursor->mappings[c].leaf_column);
+  }
+  PrefetchRowGroup(file, rg, cursor->prefetch_leaves, cursor->ranges, /*replace=*/true);
   return true;
 }
 
@@ -493,12 +520,13 @@ ValueClass ClassOfColumn(const ParquetTable& table, int column) {
 
 namespace vtab {
 
-int Filter(sqlite3_vtab_cursor* base, int, const char* idx_str, int argc, sqlite3_value** argv) {
+int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc, sqlite3_value** argv) {
   ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
   const ParquetTable& table = *TableOf(base);
   try {
     FinishScan(cursor);
     cursor->eof = true;
+    cursor->columns_used = idx_num;
     std::vector<PlanTerm> terms;
     if (!DecodePlan(idx_str, table.column_names, &terms)) {
       SetVtabError(base->pVtab, std::string("parquet: malformed scan plan '") + (idx_str ? idx_str : "") + "'");
@@ -643,6 +671,10 @@ DirectCell DirectCellOf(const ColumnMapping& mapping, const parquet::ColumnBatch
 // and decodes the batch holding the cursor's row, skipping the rows before it undecoded.
 [[gnu::noinline]] void LoadBatch(ParquetCursor* cursor, const ParquetTable& table, int leaf, ColumnState* state) {
   if (state->row_group != cursor->row_group) {
+    if (std::find(cursor->prefetch_leaves.begin(), cursor->prefetch_leaves.end(), leaf) == cursor->prefetch_leaves.end()) {
+      cursor->prefetch_leaves.push_back(leaf);
+      PrefetchRowGroup(*cursor->file, cursor->row_group, {leaf}, cursor->ranges, /*replace=*/false);
+    }
     if (!state->reader) {
       parquet::ColumnReaderOptions options;
       options.verify_crc = table.options.verify_crc;

@@ -14,6 +14,7 @@
 #include "ext/encryption_options.h"
 #include "ext/file_list.h"
 #include "ext/options.h"
+#include "ext/remote_options.h"
 #include "ext/parquet_table.h"
 #include "ext/scan_stats.h"
 #include "ext/stored_schema.h"
@@ -39,6 +40,7 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
       .AddBoolean("union_by_name")
       .AddBoolean("hive_partitioning");
   AddDecryptionOptions(&set);
+  AddRemoteOptions(&set);
   ParsedOptions parsed;
   if (!set.Parse(argc - 3, argv + 3, &parsed, error)) return false;
   options->filename = std::string(parsed.GetString("filename", ""));
@@ -59,6 +61,7 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
   options->max_memory = parsed.GetInteger("max_memory", kDefaultMaxMemory);
   options->union_by_name = parsed.GetBool("union_by_name", false);
   if (parsed.Has("hive_partitioning")) options->hive_partitioning = parsed.GetBool("hive_partitioning", false);
+  if (!MakeRemoteOptions(parsed, &options->remote, error)) return false;
   return MakeDecryptionProperties(db, parsed, &options->decryption, error);
 }
 
@@ -149,17 +152,11 @@ void UnionFileColumns(ParquetTable* table, const parquet::ParquetFileReader& fil
   }
 }
 
-// Whether `path` names a set of files (a glob or a directory) rather than one file.
-bool IsDataset(const std::string& path) {
-  struct stat info;
-  if (::stat(path.c_str(), &info) == 0) return S_ISDIR(info.st_mode);
-  return HasGlobCharacters(path);
-}
-
 // The files of the table (file_list.h). A plain path that does not exist is passed on as
 // it is, so that opening it reports the system's error; a directory without Parquet files
 // says it is a directory.
-std::vector<std::string> ListFiles(const std::string& path) {
+std::vector<std::string> ListFiles(const std::string& path, const parquet::RemoteOptions& remote) {
+  if (parquet::IsRemoteUrl(path)) return ExpandRemotePath(path, remote);
   struct stat info;
   const bool exists = ::stat(path.c_str(), &info) == 0;
   if (!exists && !HasGlobCharacters(path)) return {path};
@@ -176,10 +173,11 @@ std::vector<std::string> ListFiles(const std::string& path) {
 // xCreate: the columns from the files: lists them, reads the first footer (every footer
 // with union_by_name) and the partition keys of the paths.
 void ReadColumnsFromFiles(ParquetTable* table) {
-  table->files = ListFiles(table->options.filename);
+  table->files = ListFiles(table->options.filename, *table->options.remote);
   {
     // Each footer is closed before the next is opened.
-    auto first = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get());
+    auto first = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get(),
+                                                 table->options.remote.get());
     const parquet::Schema& schema = first->schema();
     const size_t num_fields = schema.top_level_fields().size();
     if (num_fields == 0) throw parquet::ParquetError("parquet file " + table->files[0] + " has no columns");
@@ -196,14 +194,15 @@ void ReadColumnsFromFiles(ParquetTable* table) {
   }
   if (table->options.union_by_name) {
     for (size_t i = 1; i < table->files.size(); i++) {
-      auto file = parquet::ParquetFileReader::Open(table->files[i], table->options.decryption.get());
+      auto file = parquet::ParquetFileReader::Open(table->files[i], table->options.decryption.get(),
+                                                  table->options.remote.get());
       UnionFileColumns(table, *file, table->files[i]);
     }
   }
   // Automatic only for a directory or glob: a single named file is read as it is.
   const bool hive = table->options.hive_partitioning
                         ? *table->options.hive_partitioning
-                        : IsDataset(table->options.filename) && !HivePairs(table->files[0]).empty();
+                        : PathNamesDataset(table->options.filename) && !HivePairs(table->files[0]).empty();
   if (hive) table->hive_keys = CollectHiveKeys(table->files);
 }
 
@@ -360,7 +359,7 @@ int ConnectTable(sqlite3* db, int argc, const char* const* argv, sqlite3_vtab** 
 // SQLITE_VTAB_DIRECTONLY check): the file list is not needed to declare the columns.
 void ListTableFiles(ParquetTable* table) {
   if (table->files_listed) return;
-  table->files = ListFiles(table->options.filename);
+  table->files = ListFiles(table->options.filename, *table->options.remote);
   FinishFileList(table);
 }
 

@@ -88,7 +88,8 @@ bool OrderVerified(ParquetTable* table) {
     std::unique_ptr<parquet::ParquetFileReader> file;
     ColumnMapping mapping;
     if (ascending) {
-      file = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get());
+      file = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get(),
+                                              table->options.remote.get());
       // Still the column FindOrderedColumns saw (the file may have changed since).
       const auto candidate = static_cast<size_t>(table->order_candidate_column);
       ascending = candidate < file->schema().top_level_fields().size() &&
@@ -144,7 +145,8 @@ void ReadOrderStatistics(ParquetTable* table) {
   try {
     // Only an aid to planning: a file whose statistics cannot be read is simply not known
     // to be ordered (a scan reports real errors).
-    auto first = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get());
+    auto first = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get(),
+                                                  table->options.remote.get());
     table->estimated_rows = first->num_rows() * static_cast<int64_t>(table->files.size());
     FindOrderedColumns(table, *first, table->files.size() == 1);
   } catch (const std::exception&) {  // also bad_alloc: xBestIndex must not throw

@@ -8,7 +8,9 @@
 
 #include "ext/constraints.h"
 #include "ext/parquet_table.h"
+#include "ext/remote_prefetch.h"
 #include "ext/vtab_errors.h"
+#include "format/remote_file.h"
 
 namespace sqlite_parquet {
 
@@ -191,7 +193,7 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   const double matching = std::max(1.0, rows * selectivity);
   info->estimatedRows = static_cast<sqlite3_int64>(matching);
   info->estimatedCost = 10.0 + rows * scan_fraction * (1.0 + filtered) + matching * (1.0 + used);
-  info->idxNum = 0;
+  info->idxNum = parquet::IsRemoteUrl(table->options.filename) ? ColumnsUsedPlanNumber(info->colUsed) : 0;
   if (!terms.empty()) {
     const std::string plan = EncodePlan(terms, table->column_names);
     info->idxStr = sqlite3_mprintf("%s", plan.c_str());

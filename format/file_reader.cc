@@ -5,6 +5,7 @@
 #include <map>
 
 #include "format/error.h"
+#include "format/remote_file.h"
 #include "format/schema.h"
 
 namespace parquet {
@@ -15,8 +16,9 @@ constexpr size_t kFooterTrailerLength = 8;  // 4-byte footer length + magic
 }  // namespace
 
 std::unique_ptr<ParquetFileReader> ParquetFileReader::Open(const std::string& path,
-                                                           const FileDecryptionProperties* decryption) {
-  return Open(OpenLocalFile(path), decryption);
+                                                           const FileDecryptionProperties* decryption,
+                                                           const RemoteOptions* remote) {
+  return Open(OpenFileOrUrl(path, remote), decryption);
 }
 
 std::unique_ptr<ParquetFileReader> ParquetFileReader::Open(std::unique_ptr<RandomAccessFile> file,

@@ -22,6 +22,8 @@
 
 namespace parquet {
 
+struct RemoteOptions;  // remote_file.h
+
 // Byte range of one column chunk inside the file.
 struct ColumnChunkRange {
   uint64_t offset = 0;
@@ -34,8 +36,10 @@ class ParquetFileReader {
   // `decryption` (may be null) holds the keys for an encrypted file; it is not kept.
   static std::unique_ptr<ParquetFileReader> Open(std::unique_ptr<RandomAccessFile> file,
                                                  const FileDecryptionProperties* decryption = nullptr);
+  // `path` may be an https:// or s3:// URL (remote_file.h), read with `remote` (null: defaults).
   static std::unique_ptr<ParquetFileReader> Open(const std::string& path,
-                                                 const FileDecryptionProperties* decryption = nullptr);
+                                                 const FileDecryptionProperties* decryption = nullptr,
+                                                 const RemoteOptions* remote = nullptr);
 
   const FileMetaData& metadata() const { return metadata_; }
   const Schema& schema() const { return schema_; }

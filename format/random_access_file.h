@@ -11,6 +11,18 @@
 
 namespace parquet {
 
+// A byte range of a file: [offset, offset + length).
+struct ByteRange {
+  uint64_t offset = 0;
+  uint64_t length = 0;
+};
+
+// What a remote file cost so far (zero for local files).
+struct TransferCounters {
+  uint64_t requests = 0;       // HTTP requests made (retries included)
+  uint64_t bytes_fetched = 0;  // body bytes received
+};
+
 class RandomAccessFile {
  public:
   virtual ~RandomAccessFile() = default;
@@ -27,6 +39,15 @@ class RandomAccessFile {
 
   // Reads [offset, offset + length) into *out, resizing it.
   void ReadAt(uint64_t offset, size_t length, std::vector<uint8_t>* out);
+
+  // Whether reads cost requests (remote_file.h): worth planning with Prefetch.
+  virtual bool IsRemote() const { return false; }
+  // A hint that the ranges will be read soon: a remote file fetches what it does not hold
+  // yet (coalesced, in parallel) and keeps it until DropPrefetched. Local files ignore both.
+  virtual void Prefetch(const std::vector<ByteRange>& ranges) { (void)ranges; }
+  virtual void DropPrefetched() {}
+
+  virtual TransferCounters Transfer() const { return {}; }
 
  protected:
   // Throws unless [offset, offset + length) lies inside the file.

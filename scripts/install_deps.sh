@@ -10,7 +10,9 @@ set -euo pipefail
 PACKAGES=(build-essential cmake pkg-config libsqlite3-dev sqlite3 libzstd-dev libsnappy-dev
           liblz4-dev zlib1g-dev libbrotli-dev libxxhash-dev libssl-dev doctest-dev
           sqlite-utils python3  # hosts that load the extension in tests/hosts
-          ccache)  # CMake uses it: build-dist/ compiles with build/'s commands and reuses them
+          ccache  # CMake uses it: build-dist/ compiles with build/'s commands and reuses them
+          libcurl4-openssl-dev libexpat1-dev  # remote files: headers only, the libraries are dlopen'd
+          nginx-light)  # the remote suite's HTTP server (tests/remote)
 if [[ ${1:-} == fuzz ]]; then
   PACKAGES+=(clang libclang-rt-14-dev)
 fi

@@ -13,6 +13,9 @@
 #   runtime: tests/runtime (interrupts, threads, files changing under a scan, failing copies)
 #   hosts: real programs load the extension (tests/hosts: sqlite3 shells, Python, Node's
 #   better-sqlite3, sqlite-utils; not in sanitizer builds)
+#   remote: https:// and s3:// files against nginx, s3rver and a fault injector started on
+#   loopback (tests/remote; in sanitizer builds python3 runs with the sanitizer runtimes
+#   preloaded, leak detection off: the interpreter's own allocations are not ours)
 #   sqlite-api: every SQLite routine ext/ calls is in the oldest supported SQLite's API
 #   table or guarded by a run-time version check (tests/sqlite_api_check.sh; not in
 #   sanitizer builds: it reads the sources, not the build)
@@ -29,13 +32,13 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 if (($# < 3)); then
-  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|differential|conformance|interop|runtime|hosts|sqlite-api|fuzz ...]" >&2
+  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|differential|conformance|interop|runtime|hosts|remote|sqlite-api|fuzz ...]" >&2
   exit 2
 fi
 logdir=$1 builddir=$2 label=$3
 shift 3
 suites=("$@")
-((${#suites[@]})) || suites=(unit sql differential conformance interop runtime hosts sqlite-api fuzz)
+((${#suites[@]})) || suites=(unit sql differential conformance interop runtime hosts remote sqlite-api fuzz)
 mkdir -p "$logdir"
 versions_dir=${SQLITE_VERSIONS_DIR:-build/sqlite-versions}
 
@@ -107,6 +110,16 @@ for suite in "${suites[@]}"; do
       else
         run hosts bash tests/hosts/run.sh "$builddir" "$versions_dir"
       fi ;;
+    remote)
+      # In a sanitizer build, Debian's python3 gets the sanitizer runtimes preloaded (it is
+      # not built with them); the servers the suite starts do not (remote_test.py).
+      preload=
+      if grep -q '^SANITIZE:BOOL=ON' "$builddir/CMakeCache.txt" 2>/dev/null; then
+        preload="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
+      fi
+      run remote bash -c 'bash scripts/install_node_packages.sh tests/remote s3rver remote >/dev/null || { echo "remote: cannot install s3rver (scripts/install_node_packages.sh)"; echo "0 passed, 1 failed"; exit 1; }
+                          if [[ -n $2 ]]; then export LD_PRELOAD=$2 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0; fi
+                          /usr/bin/python3 tests/remote/remote_test.py --extension "$1/parquet" --corpus "$PARQUET_TESTING"' remote "$builddir" "$preload" ;;
     sqlite-api)
       if ! grep -q '^SANITIZE:BOOL=ON' "$builddir/CMakeCache.txt" 2>/dev/null; then
         run sqlite-api bash tests/sqlite_api_check.sh "$versions_dir"

@@ -1,0 +1,135 @@
+#!/usr/bin/python3
+"""The remote-file targets of issue 19 on a lineitem file served over loopback HTTP:
+
+  point lookup   SELECT * WHERE l_orderkey = <middle key>: requests after the footer (at most
+                 4) and bytes fetched (under 1% of the file)
+  one column     SELECT sum(l_quantity): bytes fetched against that column's compressed size
+                 plus the footer (at most 1.05x)
+  latency        the point lookup through a server answering every request 50 ms late
+                 (tests/remote/test_server.mjs ?delay=50): under 0.5 s
+
+The file is bench/run.mjs's ours_snappy.parquet of N rows when it exists
+(build/bench-data/rows-N/), else a lineitem-shaped file written here with parquet_copy
+(l_orderkey ascending, 122,880-row row groups, page index). nginx serves it; requests are
+counted by parquet_scan_stats and checked against nginx's access log.
+
+usage: bench/remote_bench.py [--build build] [--rows 6000000] [--file PATH] [--keep]
+"""
+import argparse
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "remote"))
+import remote_test  # noqa: E402  (the suite's servers and helpers)
+
+
+def make_lineitem(extension, path, rows):
+    db = extension.connect()
+    db.execute(f"""SELECT parquet_copy('WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < {rows - 1})
+        SELECT i / 4 + 1 AS l_orderkey, (i * 7919) % 200000 + 1 AS l_partkey, (i * 104729) % 10000 + 1 AS l_suppkey,
+               i % 4 + 1 AS l_linenumber, (i * 37) % 50 + 1.0 AS l_quantity, round((i * 7) % 100000 / 1.7, 2) AS l_extendedprice,
+               (i % 11) / 100.0 AS l_discount, (i % 9) / 100.0 AS l_tax, char(65 + i % 3) AS l_returnflag,
+               char(70 + i % 2) AS l_linestatus, date(''1992-01-02'', printf(''+%d days'', (i * 13) % 2525)) AS l_shipdate,
+               ''DELIVER IN PERSON'' AS l_shipinstruct, ''AIR'' AS l_shipmode, hex(randomblob(12)) AS l_comment FROM n',
+        {remote_test.sql_text(str(path))}, 'compression=snappy')""")
+    db.close()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", default="build")
+    parser.add_argument("--rows", type=int, default=6000000)
+    parser.add_argument("--file")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary directory (and a generated file)")
+    args = parser.parse_args()
+    extension = remote_test.Extension(os.path.abspath(os.path.join(args.build, "parquet")))
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="pq-remote-bench-"))
+    data = tmp / "data"
+    data.mkdir()
+    source = pathlib.Path(args.file) if args.file else ROOT / args.build / "bench-data" / f"rows-{args.rows}" / "ours_snappy.parquet"
+    if source.exists():
+        (data / "lineitem.parquet").symlink_to(source.resolve())
+    else:
+        print(f"remote_bench: writing a {args.rows}-row lineitem-shaped file ({source} is not there)", flush=True)
+        make_lineitem(extension, data / "lineitem.parquet", args.rows)
+    file = data / "lineitem.parquet"
+    size = file.stat().st_size
+    processes = []
+    try:
+        nginx = remote_test.Nginx(tmp, ROOT / "tests", data)
+        processes.append(nginx.process)
+        port = remote_test.free_port()
+        server = subprocess.Popen(["node", str(ROOT / "tests/remote/test_server.mjs"), "--data", str(data), "--port", str(port)],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        processes.append(server)
+        remote_test.wait_for_port(port, server, "test_server.mjs", "/dev/null")
+        results = measure(extension, nginx, port, file, size)
+    finally:
+        for process in processes:
+            process.terminate()
+            process.wait(timeout=10)
+        if not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            print(f"remote_bench: kept {tmp}")
+    print(json.dumps(results, indent=2))
+    targets = [
+        ("point lookup: at most 4 requests after the footer", results["point_lookup"]["requests_after_footer"] <= 4),
+        ("point lookup: under 1% of the file's bytes", results["point_lookup"]["fraction_of_file"] < 0.01),
+        ("one column: at most 1.05x its compressed size plus the footer", results["one_column"]["ratio"] <= 1.05),
+        ("point lookup with 50 ms per request: under 0.5 s", results["latency_50ms"]["seconds"] < 0.5),
+    ]
+    for name, met in targets:
+        print(f"{'met    ' if met else 'MISSED '} {name}")
+    print("DuckDB httpfs: not measured (its extension is downloaded at run time; this machine is offline)")
+    return 0
+
+
+def measure(extension, nginx, port, file, size):
+    db = extension.connect()
+    url = nginx.url("data/lineitem.parquet")
+    db.execute(f"CREATE VIRTUAL TABLE temp.local USING parquet({remote_test.sql_text(str(file))})")
+    key = db.execute("SELECT max(l_orderkey) FROM temp.local").fetchone()[0] // 2
+    before = len(nginx.requests())
+    db.execute(f"CREATE VIRTUAL TABLE temp.lineitem USING parquet({remote_test.sql_text(url)})")
+    footer_requests = len(nginx.requests()) - before
+    db.execute("SELECT count(*) FROM temp.lineitem WHERE l_orderkey < 0").fetchall()  # first planning
+
+    rows = db.execute(f"SELECT * FROM temp.lineitem WHERE l_orderkey = {key}").fetchall()
+    expected = db.execute(f"SELECT * FROM temp.local WHERE l_orderkey = {key}").fetchall()
+    assert rows == expected and rows, "point lookup over http differs from the local read"
+    stats = remote_test.scan_stats(db, "lineitem")
+    point = {"key": key, "rows": len(rows), "requests": stats["http_requests"],
+             "requests_after_footer": stats["http_requests"] - 1,  # the reopen's bytes 0-3 (footer cached)
+             "bytes": stats["http_bytes_fetched"], "fraction_of_file": stats["http_bytes_fetched"] / size}
+
+    db.execute("SELECT sum(l_quantity) FROM temp.lineitem").fetchall()
+    stats = remote_test.scan_stats(db, "lineitem")
+    column = db.execute(f"""SELECT sum(total_compressed_size) FROM parquet_metadata({remote_test.sql_text(str(file))})
+                            WHERE path_in_schema = 'l_quantity'""").fetchone()[0]
+    footer = db.execute(f"SELECT footer_size FROM parquet_file_metadata({remote_test.sql_text(str(file))})").fetchone()[0]
+    one_column = {"bytes": stats["http_bytes_fetched"], "requests": stats["http_requests"], "column_compressed": column,
+                  "footer": footer, "ratio": stats["http_bytes_fetched"] / (column + footer + 8)}
+
+    delayed = f"http://127.0.0.1:{port}/fault/ok/lineitem.parquet?delay=50"
+    db.execute(f"CREATE VIRTUAL TABLE temp.slow USING parquet({remote_test.sql_text(delayed)})")
+    db.execute("SELECT count(*) FROM temp.slow WHERE l_orderkey < 0").fetchall()
+    started = time.monotonic()
+    slow_rows = db.execute(f"SELECT * FROM temp.slow WHERE l_orderkey = {key}").fetchall()
+    seconds = time.monotonic() - started
+    assert slow_rows == expected
+    latency = {"seconds": round(seconds, 3), "requests": remote_test.scan_stats(db, "slow")["http_requests"]}
+    db.close()
+    return {"file_bytes": size, "footer_requests": footer_requests, "point_lookup": point, "one_column": one_column,
+            "latency_50ms": latency}
+
+
+if __name__ == "__main__":
+    sys.exit(main())

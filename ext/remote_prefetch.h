@@ -1,0 +1,30 @@
+// Which bytes of a row group a scan will read, for RandomAccessFile::Prefetch: the chunks of
+// the leaf columns it reads and, when the chunk has an offset index, only the pages that hold
+// rows the page index keeps (plus the dictionary page). Only for remote files: for a local
+// file nothing is computed (reading offset indexes would cost local reads for nothing).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "format/file_reader.h"
+#include "format/row_ranges.h"
+
+namespace sqlite_parquet {
+
+// The byte ranges of leaf `leaf` of row group `row_group` that hold `rows`.
+std::vector<parquet::ByteRange> ChunkRangesForRows(const parquet::ParquetFileReader& file, int row_group, int leaf,
+                                                   const parquet::RowRanges& rows);
+
+// Prefetches those ranges for every leaf of `leaves` (no-op for a local file); `replace`
+// drops what earlier calls fetched first (a new row group).
+void PrefetchRowGroup(const parquet::ParquetFileReader& file, int row_group, const std::vector<int>& leaves,
+                      const parquet::RowRanges& rows, bool replace);
+
+// The columns a query reads, passed from xBestIndex to xFilter as idxNum for tables of
+// remote files (so a scan prefetches every projected column of a row group at once): bit i
+// for table column i below 30, bit 30 for any column from 30 on. Local tables keep idxNum 0.
+int ColumnsUsedPlanNumber(uint64_t col_used);
+bool PlanNumberUsesColumn(int plan_number, size_t column);
+
+}  // namespace sqlite_parquet

@@ -1,0 +1,297 @@
+// libcurl loaded with dlopen, a pool of easy handles, and the request/retry helpers of
+// http_client.h.
+#include "format/http_client.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+
+#ifdef PQ_HAVE_CURL
+#include <curl/curl.h>
+#endif
+
+#include "format/runtime_library.h"
+
+namespace parquet {
+
+std::string HttpResponse::Header(const std::string& name) const {
+  for (const auto& [key, value] : headers) {
+    if (key == name) return value;
+  }
+  return "";
+}
+
+std::string UrlForDisplay(const std::string& url) {
+  const size_t cut = url.find_first_of("?#");
+  return cut == std::string::npos ? url : url.substr(0, cut) + "?...";
+}
+
+std::string PercentEncode(const std::string& text, bool keep_slash) {
+  static const char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || (keep_slash && c == '/')) {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+namespace {
+std::atomic<uint64_t> g_handles_created{0};
+}  // namespace
+
+uint64_t HttpHandlesCreatedForTesting() { return g_handles_created.load(); }
+
+#ifndef PQ_HAVE_CURL
+
+bool HttpSupportCompiled() { return false; }
+
+HttpResponse HttpPerform(const HttpRequest&, const std::string& shown_url) {
+  throw ParquetError("cannot read " + shown_url +
+                     ": remote urls are not supported by this build (it was built without libcurl's "
+                     "headers, Debian package libcurl4-openssl-dev)");
+}
+
+#else
+
+bool HttpSupportCompiled() { return true; }
+
+namespace {
+
+// The libcurl functions used, resolved from libcurl.so.4 once.
+struct CurlApi {
+  decltype(&curl_global_init) global_init = nullptr;
+  decltype(&curl_easy_init) easy_init = nullptr;
+  decltype(&curl_easy_setopt) easy_setopt = nullptr;
+  decltype(&curl_easy_perform) easy_perform = nullptr;
+  decltype(&curl_easy_getinfo) easy_getinfo = nullptr;
+  decltype(&curl_easy_cleanup) easy_cleanup = nullptr;
+  decltype(&curl_easy_reset) easy_reset = nullptr;
+  decltype(&curl_easy_strerror) easy_strerror = nullptr;
+  decltype(&curl_slist_append) slist_append = nullptr;
+  decltype(&curl_slist_free_all) slist_free_all = nullptr;
+  std::string error;  // non-empty: libcurl could not be loaded
+};
+
+const CurlApi& Curl() {
+  static CurlApi api;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    RuntimeLibrary library("libcurl.so.4");
+    library.Bind(&api.global_init, "curl_global_init");
+    library.Bind(&api.easy_init, "curl_easy_init");
+    library.Bind(&api.easy_setopt, "curl_easy_setopt");
+    library.Bind(&api.easy_perform, "curl_easy_perform");
+    library.Bind(&api.easy_getinfo, "curl_easy_getinfo");
+    library.Bind(&api.easy_cleanup, "curl_easy_cleanup");
+    library.Bind(&api.easy_reset, "curl_easy_reset");
+    library.Bind(&api.easy_strerror, "curl_easy_strerror");
+    library.Bind(&api.slist_append, "curl_slist_append");
+    library.Bind(&api.slist_free_all, "curl_slist_free_all");
+    api.error = library.Problem("remote urls", "libcurl4 (or your system's libcurl 7.75 or later)");
+    if (api.error.empty() && api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+      api.error = "remote urls need libcurl: curl_global_init failed";
+    }
+  });
+  return api;
+}
+
+// Idle easy handles, reused so their connections are too.
+class HandlePool {
+ public:
+  CURL* Acquire(const CurlApi& api) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!idle_.empty()) {
+        CURL* handle = idle_.back();
+        idle_.pop_back();
+        api.easy_reset(handle);
+        return handle;
+      }
+    }
+    g_handles_created++;
+    return api.easy_init();
+  }
+  void Release(const CurlApi& api, CURL* handle) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (idle_.size() < kMaxIdle) {
+      idle_.push_back(handle);
+    } else {
+      api.easy_cleanup(handle);
+    }
+  }
+
+ private:
+  static constexpr size_t kMaxIdle = 16;
+  std::mutex mutex_;
+  std::vector<CURL*> idle_;
+};
+
+HandlePool& Pool() {
+  static HandlePool* pool = new HandlePool();  // never destroyed: handles may outlive statics
+  return *pool;
+}
+
+struct Transfer {
+  HttpResponse* response;
+  uint64_t max_body;
+  bool too_long = false;
+  long status = 0;  // of the response being received (its status line)
+};
+
+size_t OnBody(char* data, size_t size, size_t count, void* user) {
+  auto* transfer = static_cast<Transfer*>(user);
+  const size_t n = size * count;
+  std::vector<uint8_t>& body = transfer->response->body;
+  if (transfer->status < 200 || transfer->status > 299) {
+    // An error page: kept only up to 64 KiB (messages need at most its start).
+    body.insert(body.end(), data, data + std::min(n, (size_t{64} << 10) - std::min(body.size(), size_t{64} << 10)));
+    return n;
+  }
+  if (transfer->max_body > 0 && body.size() + n > transfer->max_body) {
+    transfer->too_long = true;
+    return 0;  // aborts the transfer
+  }
+  body.insert(body.end(), data, data + n);
+  return n;
+}
+
+size_t OnHeader(char* data, size_t size, size_t count, void* user) {
+  auto* transfer = static_cast<Transfer*>(user);
+  const size_t n = size * count;
+  std::string line(data, n);
+  while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
+  if (line.rfind("HTTP/", 0) == 0) {
+    transfer->response->headers.clear();  // a new response (after a redirect or 100-continue)
+    const size_t space = line.find(' ');
+    transfer->status = space == std::string::npos ? 0 : std::strtol(line.c_str() + space + 1, nullptr, 10);
+    return n;
+  }
+  const size_t colon = line.find(':');
+  if (colon == std::string::npos) return n;
+  std::string name = line.substr(0, colon);
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  size_t start = colon + 1;
+  while (start < line.size() && (line[start] == ' ' || line[start] == '\t')) start++;
+  transfer->response->headers.emplace_back(std::move(name), line.substr(start));
+  return n;
+}
+
+// Frees the header list and returns the handle to the pool on every path.
+struct RequestResources {
+  const CurlApi& api;
+  CURL* handle;
+  curl_slist* headers = nullptr;
+  ~RequestResources() {
+    if (headers != nullptr) api.slist_free_all(headers);
+    if (handle != nullptr) Pool().Release(api, handle);
+  }
+};
+
+}  // namespace
+
+HttpResponse HttpPerform(const HttpRequest& request, const std::string& shown_url) {
+  const CurlApi& api = Curl();
+  if (!api.error.empty()) throw ParquetError("cannot read " + shown_url + ": " + api.error);
+  RequestResources resources{api, Pool().Acquire(api)};
+  CURL* curl = resources.handle;
+  if (curl == nullptr) throw ParquetError("cannot read " + shown_url + ": curl_easy_init failed");
+
+  HttpResponse response;
+  Transfer transfer{&response, request.max_body};
+  auto set = [&](CURLoption option, auto value, const char* what) {
+    const CURLcode code = api.easy_setopt(curl, option, value);
+    if (code != CURLE_OK) {
+      throw ParquetError("cannot request " + shown_url + ": libcurl refuses " + what + " (" +
+                         api.easy_strerror(code) + ")");
+    }
+  };
+  set(CURLOPT_URL, request.url.c_str(), "the url");
+  set(CURLOPT_NOSIGNAL, 1L, "CURLOPT_NOSIGNAL");
+  set(CURLOPT_SSL_VERIFYPEER, 1L, "CURLOPT_SSL_VERIFYPEER");
+  set(CURLOPT_SSL_VERIFYHOST, 2L, "CURLOPT_SSL_VERIFYHOST");
+  set(CURLOPT_FOLLOWLOCATION, 1L, "CURLOPT_FOLLOWLOCATION");
+  set(CURLOPT_MAXREDIRS, 5L, "CURLOPT_MAXREDIRS");
+  set(CURLOPT_PROTOCOLS_STR, "http,https", "CURLOPT_PROTOCOLS_STR");
+  set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https", "CURLOPT_REDIR_PROTOCOLS_STR");
+  set(CURLOPT_CONNECTTIMEOUT, 10L, "CURLOPT_CONNECTTIMEOUT");
+  set(CURLOPT_TIMEOUT, request.timeout_seconds, "CURLOPT_TIMEOUT");
+  set(CURLOPT_WRITEFUNCTION, &OnBody, "CURLOPT_WRITEFUNCTION");
+  set(CURLOPT_WRITEDATA, static_cast<void*>(&transfer), "CURLOPT_WRITEDATA");
+  set(CURLOPT_HEADERFUNCTION, &OnHeader, "CURLOPT_HEADERFUNCTION");
+  set(CURLOPT_HEADERDATA, static_cast<void*>(&transfer), "CURLOPT_HEADERDATA");
+  set(CURLOPT_USERAGENT, "sqlite-parquet", "CURLOPT_USERAGENT");
+  if (request.method == "HEAD") {
+    set(CURLOPT_NOBODY, 1L, "CURLOPT_NOBODY");
+  } else if (request.method == "PUT" || request.method == "POST") {
+    // The body as POSTFIELDS (with PUT as a custom method), so SigV4 signs its hash.
+    if (request.method == "PUT") set(CURLOPT_CUSTOMREQUEST, "PUT", "CURLOPT_CUSTOMREQUEST");
+    set(CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body_size), "CURLOPT_POSTFIELDSIZE_LARGE");
+    set(CURLOPT_POSTFIELDS, static_cast<const void*>(request.body != nullptr ? request.body : reinterpret_cast<const uint8_t*>("")),
+        "CURLOPT_POSTFIELDS");
+  } else if (request.method != "GET") {
+    set(CURLOPT_CUSTOMREQUEST, request.method.c_str(), "CURLOPT_CUSTOMREQUEST");
+  }
+  std::string range;
+  if (request.range) {
+    range = std::to_string(request.range->first) + "-" + std::to_string(request.range->second);
+    set(CURLOPT_RANGE, range.c_str(), "CURLOPT_RANGE");
+  }
+  for (const SecretString& header : request.headers) {
+    curl_slist* grown = api.slist_append(resources.headers, header.c_str());
+    if (grown == nullptr) throw ParquetError("cannot request " + shown_url + ": out of memory");
+    resources.headers = grown;
+  }
+  // libcurl would send "Expect: 100-continue" before a large PUT body; S3 servers do not need it.
+  curl_slist* grown = api.slist_append(resources.headers, "Expect:");
+  if (grown == nullptr) throw ParquetError("cannot request " + shown_url + ": out of memory");
+  resources.headers = grown;
+  set(CURLOPT_HTTPHEADER, resources.headers, "CURLOPT_HTTPHEADER");
+  if (!request.aws_sigv4.empty()) {
+    set(CURLOPT_AWS_SIGV4, request.aws_sigv4.c_str(),
+        "CURLOPT_AWS_SIGV4 (S3 signing needs libcurl 7.75 or later)");
+    set(CURLOPT_USERPWD, request.aws_credentials.c_str(), "CURLOPT_USERPWD");
+  }
+
+  const CURLcode code = api.easy_perform(curl);
+  if (code != CURLE_OK) {
+    if (transfer.too_long) {
+      throw ParquetError("cannot read " + shown_url + ": the server sent more than the " +
+                         std::to_string(request.max_body) +
+                         " bytes asked for (does it ignore Range requests?)");
+    }
+    throw HttpTransportError("cannot read " + shown_url + ": " + api.easy_strerror(code));
+  }
+  api.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
+  return response;
+}
+
+#endif  // PQ_HAVE_CURL
+
+HttpResponse HttpPerformWithRetry(const HttpRequest& request, const std::string& shown_url, int attempts,
+                                  uint64_t* requests_made) {
+  std::chrono::milliseconds wait(100);
+  for (int attempt = 1;; attempt++) {
+    if (requests_made != nullptr) (*requests_made)++;
+    try {
+      HttpResponse response = HttpPerform(request, shown_url);
+      const bool transient = response.status >= 500 || response.status == 429;
+      if (!transient || attempt >= attempts) return response;
+    } catch (const HttpTransportError&) {
+      if (attempt >= attempts) throw;
+    }
+    std::this_thread::sleep_for(wait);
+    wait *= 2;
+  }
+}
+
+}  // namespace parquet

@@ -1,0 +1,78 @@
+// HTTP(S) requests through libcurl, loaded at run time: the extension does not link libcurl,
+// so it loads (the self-contained dist binary included) where libcurl is absent, and
+// dlopen("libcurl.so.4") happens when a remote URL is first used. Without libcurl's headers
+// at build time (PQ_HAVE_CURL undefined) every request fails with "remote urls are not
+// supported by this build". S3 requests are signed by libcurl itself (CURLOPT_AWS_SIGV4).
+//
+// Easy handles are pooled (curl_easy_reset keeps their connections), so the requests of a
+// scan reuse TCP and TLS connections. TLS peers and host names are always verified.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "format/error.h"
+#include "format/secret.h"
+
+namespace parquet {
+
+// A connection failure, a timeout or a body cut short: worth retrying (HttpRequestWithRetry).
+class HttpTransportError : public ParquetError {
+ public:
+  using ParquetError::ParquetError;
+};
+
+struct HttpRequest {
+  std::string method = "GET";  // GET, HEAD, PUT, POST or DELETE
+  std::string url;
+  std::vector<SecretString> headers;  // "Name: value"
+  // Byte range [first, last] (inclusive, as in the Range header).
+  std::optional<std::pair<uint64_t, uint64_t>> range;
+  // "aws:amz:REGION:s3": sign with SigV4 using aws_credentials ("KEY:SECRET").
+  std::string aws_sigv4;
+  SecretString aws_credentials;
+  const uint8_t* body = nullptr;  // PUT/POST payload
+  size_t body_size = 0;
+  // Bodies longer than this abort the transfer (a server that ignores Range must not make
+  // us download a whole object). 0: no limit.
+  uint64_t max_body = 0;
+  long timeout_seconds = 60;
+};
+
+struct HttpResponse {
+  long status = 0;
+  std::vector<std::pair<std::string, std::string>> headers;  // names lowercased, last response only
+  std::vector<uint8_t> body;
+
+  // The value of header `name` (lowercase), "" when absent.
+  std::string Header(const std::string& name) const;
+};
+
+// Whether this build can make HTTP requests at all (libcurl headers were found).
+bool HttpSupportCompiled();
+
+// Performs one request. Throws HttpTransportError for transport failures and ParquetError
+// when libcurl cannot be loaded or refuses an option. `shown_url` names the resource in
+// errors (never a credential).
+HttpResponse HttpPerform(const HttpRequest& request, const std::string& shown_url);
+
+// HttpPerform with up to `attempts` tries, waiting 100 ms, 200 ms, 400 ms... between them,
+// on transport errors and on 5xx and 429 responses (the last such response is returned).
+// *requests_made (may be null) grows by the number of tries.
+HttpResponse HttpPerformWithRetry(const HttpRequest& request, const std::string& shown_url, int attempts,
+                                  uint64_t* requests_made = nullptr);
+
+// `url` without its query string and fragment (a presigned URL's signature), for messages.
+std::string UrlForDisplay(const std::string& url);
+
+// Percent-encodes everything but unreserved characters (RFC 3986) and, if keep_slash, '/'.
+std::string PercentEncode(const std::string& text, bool keep_slash);
+
+// Test hook: the number of easy handles created so far (connection reuse checks).
+uint64_t HttpHandlesCreatedForTesting();
+
+}  // namespace parquet

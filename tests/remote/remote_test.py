@@ -1,0 +1,547 @@
+#!/usr/bin/python3
+"""The remote suite: the extension reads Parquet over HTTP and S3 from real servers started
+here on loopback, and survives the faults a small server injects.
+
+  nginx (Debian nginx-light)   serves the corpus and generated files, with Range support;
+                               its access log is the independent count of requests
+  test_server.mjs              the fault injector (500s, dropped connections, short bodies,
+                               objects changing mid-scan, Range ignored, auth) and a SigV4
+                               checking proxy in front of s3rver
+  s3rver (npm)                 the S3 server (bucket, objects, ListObjectsV2)
+
+Runs with Debian's python3 (its sqlite3 loads extensions). Prints one line per check and
+"N passed, M failed" last; exits 1 on any failure.
+
+usage: remote_test.py --extension build/parquet --corpus ../shared/parquet-testing
+"""
+import argparse
+import json
+import os
+import pathlib
+import shutil
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+
+HERE = pathlib.Path(__file__).resolve().parent
+passed = 0
+failed = 0
+FAULT_PORT = 0  # test_server.mjs's fault-injector port (also serves /__log)
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok    {name}")
+    else:
+        failed += 1
+        print(f"FAIL  {name}: {detail}")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port, process, what, log):
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited with {process.returncode}: {pathlib.Path(log).read_text()[-2000:]}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{what} did not listen on port {port} within 90 s")
+
+
+def child_env():
+    """The environment of the servers and tools started here: without LD_PRELOAD, which
+    carries the sanitizer runtime into this process when the suite tests the ASan build."""
+    return {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+
+
+def sql_text(value):
+    return "'" + value.replace("'", "''") + "'"
+
+
+class Extension:
+    def __init__(self, path):
+        self.path = path
+
+    def connect(self):
+        db = sqlite3.connect(":memory:", isolation_level=None)
+        db.enable_load_extension(True)
+        db.load_extension(self.path)
+        return db
+
+
+def run(db, sql):
+    """Rows of a query, or ("error", message)."""
+    try:
+        return db.execute(sql).fetchall()
+    except sqlite3.Error as e:
+        return ("error", str(e))
+
+
+def table_rows(db, location, options=""):
+    """Every row of the parquet file at location (path or URL), or ("error", message)."""
+    db.execute("DROP TABLE IF EXISTS temp.t")
+    created = run(db, f"CREATE VIRTUAL TABLE temp.t USING parquet({sql_text(location)}{options})")
+    if isinstance(created, tuple):
+        return created
+    return run(db, "SELECT * FROM temp.t")
+
+
+def scan_stats(db, table="t"):
+    return json.loads(db.execute("SELECT parquet_scan_stats(?)", (table,)).fetchone()[0])
+
+
+class Nginx:
+    def __init__(self, tmp, corpus, data):
+        self.port = free_port()
+        self.access_log = tmp / "nginx-access.log"
+        conf = tmp / "nginx.conf"
+        (tmp / "nginx-body").mkdir()
+        conf.write_text(f"""
+daemon off;
+master_process off;
+worker_processes 1;
+pid {tmp}/nginx.pid;
+error_log {tmp}/nginx-error.log;
+events {{ worker_connections 256; }}
+http {{
+  log_format requests '$request_method $uri $http_range $status $body_bytes_sent';
+  access_log {self.access_log} requests;
+  default_type application/octet-stream;
+  client_body_temp_path {tmp}/nginx-body;
+  server {{
+    listen 127.0.0.1:{self.port};
+    location /corpus/ {{ alias {corpus}/; }}
+    location /data/ {{ alias {data}/; }}
+  }}
+}}
+""")
+        self.log = tmp / "nginx.out"
+        self.process = subprocess.Popen(["nginx", "-c", str(conf), "-p", str(tmp), "-e", f"{tmp}/nginx-error.log"],
+                                        stdout=open(self.log, "w"), stderr=subprocess.STDOUT, env=child_env())
+        wait_for_port(self.port, self.process, "nginx", self.log)
+
+    def url(self, path):
+        return f"http://127.0.0.1:{self.port}/{urllib.parse.quote(path)}"
+
+    def requests(self):
+        """The access log's lines so far, as (method, uri, range, status, bytes). nginx logs a
+        request just after answering it: wait until the log stops growing."""
+        def read():
+            lines = self.access_log.read_text().splitlines() if self.access_log.exists() else []
+            return [tuple(line.split(" ")) for line in lines]
+        seen = read()
+        while True:
+            time.sleep(0.1)
+            now = read()
+            if len(now) == len(seen):
+                return now
+            seen = now
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--extension", required=True)
+    parser.add_argument("--corpus", required=True)
+    args = parser.parse_args()
+    extension = Extension(os.path.abspath(args.extension))
+    corpus = pathlib.Path(args.corpus).resolve()
+    if not corpus.is_dir():
+        print(f"remote: corpus {corpus} not found\n0 passed, 1 failed")
+        return 1
+    for tool in ("nginx", "node", "curl"):
+        if shutil.which(tool) is None and not os.path.exists(f"/usr/sbin/{tool}"):
+            print(f"remote: {tool} is not installed (scripts/install_deps.sh installs it)\n0 passed, 1 failed")
+            return 1
+    os.environ["PATH"] += ":/usr/sbin"
+    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE",
+                 "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3"):
+        os.environ.pop(name, None)
+    os.environ["AWS_SHARED_CREDENTIALS_FILE"] = "/nonexistent"
+
+    processes = []
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="pq-remote-"))
+    try:
+        data = tmp / "data"
+        data.mkdir()
+        make_data(extension, data)
+        nginx = Nginx(tmp, corpus, data)
+        processes.append(nginx.process)
+        global FAULT_PORT
+        fault_port, s3_port, s3rver_port = free_port(), free_port(), free_port()
+        FAULT_PORT = fault_port
+        s3rver_log = tmp / "s3rver.log"
+        # s3rver makes its continuation tokens with DES, which OpenSSL 3 keeps in its legacy provider.
+        s3rver = subprocess.Popen(["node", "--openssl-legacy-provider", str(HERE / "node_modules/s3rver/bin/s3rver.js"), "-d", str(tmp / "s3"),
+                                   "-a", "127.0.0.1", "-p", str(s3rver_port), "--silent",
+                                   "--configure-bucket", "bkt"], stdout=open(s3rver_log, "w"), stderr=subprocess.STDOUT,
+                                  env=child_env())
+        processes.append(s3rver)
+        server_log = tmp / "test_server.log"
+        server = subprocess.Popen(["node", str(HERE / "test_server.mjs"), "--data", str(data), "--port", str(fault_port),
+                                   "--s3-port", str(s3_port), "--s3-upstream", f"http://127.0.0.1:{s3rver_port}"],
+                                  stdout=open(server_log, "w"), stderr=subprocess.STDOUT, env=child_env())
+        processes.append(server)
+        wait_for_port(fault_port, server, "test_server.mjs", server_log)
+        wait_for_port(s3rver_port, s3rver, "s3rver", s3rver_log)
+
+        test_without_libcurl(extension, nginx, data)
+        test_conformance(extension, nginx, corpus)
+        test_http(extension, nginx, data)
+        test_faults(extension, fault_port, data)
+        upload_to_s3(s3rver_port, data)
+        test_s3(extension, s3_port, data)
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def make_data(extension, data):
+    """big.parquet: 200000 rows sorted by id, 10 row groups, a page index and small pages;
+    hive/: a hive-partitioned dataset of small files."""
+    db = extension.connect()
+    db.execute("""CREATE TABLE src AS WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 199999)
+                  SELECT i AS id, i * 7 % 1000 AS a, printf('name-%08d', i * 31 % 200000) AS s,
+                         i * 0.5 AS x, hex(randomblob(8)) AS junk FROM n""")
+    db.execute(f"""SELECT parquet_copy('SELECT * FROM src ORDER BY id', {sql_text(str(data / 'big.parquet'))},
+                   'row_group_size=20000', 'page_size=8192', 'write_page_index=1', 'dictionary=0')""")
+    for region in ("eu", "us"):
+        for day in (1, 2):
+            directory = data / "hive" / f"region={region}" / f"day={day}"
+            directory.mkdir(parents=True)
+            db.execute(f"""SELECT parquet_copy('SELECT id, a FROM src WHERE id % 4 = {day + (2 if region == "us" else 0) - 1}
+                           AND id < 1000', {sql_text(str(directory / 'part-0.parquet'))})""")
+    (data / "hive" / "_SUCCESS").write_text("")
+    db.close()
+
+
+def test_without_libcurl(extension, nginx, data):
+    """Where libcurl is missing, the extension still loads and reads local files, and a URL is
+    an error naming the package to install. libcurl is hidden by bind-mounting /dev/null over
+    it in a private mount namespace (unshare -m, root only)."""
+    libcurl = os.path.realpath("/usr/lib/x86_64-linux-gnu/libcurl.so.4")
+    if os.geteuid() != 0 or shutil.which("unshare") is None or not os.path.exists(libcurl):
+        check("without libcurl (needs root, unshare and libcurl.so.4 to hide)", False, "cannot run here")
+        return
+    script = f"""
+import sqlite3
+db = sqlite3.connect(':memory:')
+db.enable_load_extension(True)
+db.load_extension({extension.path!r})
+print(db.execute("SELECT count(*) FROM parquet_metadata({sql_text(str(data / 'big.parquet'))})").fetchone()[0])
+try:
+    db.execute("CREATE VIRTUAL TABLE t USING parquet({sql_text(nginx.url('data/big.parquet'))})")
+    print('no error')
+except sqlite3.Error as e:
+    print(e)
+"""
+    result = subprocess.run(["unshare", "-m", "sh", "-c", f"mount --bind /dev/null {libcurl} && exec /usr/bin/python3 -c \"$0\"",
+                             script], capture_output=True, text=True, timeout=60)
+    lines = result.stdout.splitlines()
+    check("without libcurl: the extension loads and reads local files", lines[:1] == ["50"], result.stdout + result.stderr)
+    check("without libcurl: a url is an error naming the package", len(lines) == 2 and "libcurl4" in lines[1]
+          and "cannot be loaded" in lines[1], result.stdout + result.stderr)
+
+
+def test_conformance(extension, nginx, corpus):
+    """Every unencrypted file of the corpus reads over HTTP as it reads locally."""
+    db = extension.connect()
+    files = sorted(p for p in corpus.rglob("*.parquet") if p.is_file())
+    mismatches = []
+    for path in files:
+        relative = path.relative_to(corpus).as_posix()
+        url = nginx.url("corpus/" + relative)
+        local = table_rows(db, str(path))
+        remote = table_rows(db, url)
+        if isinstance(local, tuple) and isinstance(remote, tuple):
+            same = local[1].replace(str(path), "<file>") == remote[1].replace(url, "<file>")
+        else:
+            same = repr(local) == repr(remote)
+        if not same:
+            mismatches.append(f"{relative}: local {repr(local)[:200]} remote {repr(remote)[:200]}")
+    check(f"conformance: {len(files)} corpus files read over http equal the local read", not mismatches and len(files) > 100,
+          "; ".join(mismatches[:5]))
+    db.close()
+
+
+def test_http(extension, nginx, data):
+    db = extension.connect()
+    big = data / "big.parquet"
+    url = nginx.url("data/big.parquet")
+    size = big.stat().st_size
+
+    # Opening: the magic and the footer tail, two requests; a reopen hits the footer cache.
+    before = len(nginx.requests())
+    db.execute(f"CREATE VIRTUAL TABLE temp.big USING parquet({sql_text(url)})")
+    opened = nginx.requests()[before:]
+    tail = max(16 * 1024, min(256 * 1024, size // 1000))
+    check("opening costs two requests: bytes 0-3 and the footer tail",
+          [r[2] for r in opened] == ["bytes=0-3", f"bytes={size - tail}-{size - 1}"], repr(opened))
+    db.execute("SELECT count(*) FROM temp.big WHERE id < 0").fetchall()  # the first planning opens it once more
+
+    # Metadata functions over https equal the local ones.
+    for function in ("parquet_metadata", "parquet_schema", "parquet_file_metadata", "parquet_kv_metadata"):
+        local = run(db, f"SELECT * FROM {function}({sql_text(str(big))})")
+        remote = run(db, f"SELECT * FROM {function}({sql_text(url)})")
+        local = [tuple(url if v == str(big) else v for v in row) for row in local] if isinstance(local, list) else local
+        check(f"{function} over http equals the local result",
+              local == remote and isinstance(remote, list) and (remote or function == "parquet_kv_metadata"),
+              f"{repr(local)[:300]} vs {repr(remote)[:300]}")
+
+    # A one-column scan fetches that column's chunks and little else.
+    before = len(nginx.requests())
+    total = db.execute("SELECT sum(a) FROM temp.big").fetchone()[0]
+    stats = scan_stats(db, "big")
+    logged = nginx.requests()[before:]
+    check("one-column scan returns the right sum", total == sum(i * 7 % 1000 for i in range(200000)), total)
+    chunk_bytes = db.execute(f"""SELECT sum(total_compressed_size) FROM parquet_metadata({sql_text(str(big))})
+                                 WHERE path_in_schema = 'a'""").fetchone()[0]
+    check("one-column scan: bytes fetched at most 1.05x the column's chunks plus the footer",
+          stats["http_bytes_fetched"] <= 1.05 * chunk_bytes + 4, f"{stats['http_bytes_fetched']} vs {chunk_bytes}")
+    check("parquet_scan_stats counts the requests nginx saw", stats["http_requests"] == len(logged),
+          f"{stats['http_requests']} vs {len(logged)}")
+    check("parquet_scan_stats bytes equal the bytes nginx sent",
+          stats["http_bytes_fetched"] == sum(int(r[4]) for r in logged), f"{stats} {logged}")
+    check("a reopen is one request (footer cache), then the row groups",
+          logged and logged[0][2] == "bytes=0-3" and all(r[2] != f"bytes={size - tail}-{size - 1}" for r in logged),
+          repr(logged[:3]))
+
+    # A point lookup on the sorted key: few requests, a small fraction of the file.
+    before = len(nginx.requests())
+    row = db.execute("SELECT id, a, s FROM temp.big WHERE id = 123457").fetchall()
+    stats = scan_stats(db, "big")
+    check("point lookup returns the row", row == [(123457, 123457 * 7 % 1000, "name-%08d" % (123457 * 31 % 200000))], row)
+    check("point lookup: at most 5 requests (reopen included)", stats["http_requests"] <= 5, stats)
+    check("point lookup: under 2% of the file's bytes", stats["http_bytes_fetched"] < size * 0.02,
+          f"{stats['http_bytes_fetched']} of {size}")
+    check("point lookup: nginx saw what the stats say", len(nginx.requests()) - before == stats["http_requests"], "")
+
+    # The full table equals the local read.
+    local = table_rows(db, str(big))
+    remote = table_rows(db, url)
+    check("big.parquet over http equals the local read (all columns, 10 row groups)", local == remote and len(remote) == 200000,
+          f"{len(local)} vs {len(remote) if isinstance(remote, list) else remote}")
+
+    # Errors: 404 names the URL; a glob over http says why it cannot work.
+    missing = nginx.url("data/missing.parquet")
+    error = run(db, f"CREATE VIRTUAL TABLE temp.m USING parquet({sql_text(missing)})")
+    check("404 names the url", isinstance(error, tuple) and missing in error[1] and "404" in error[1], error)
+    error = run(db, f"CREATE VIRTUAL TABLE temp.g USING parquet({sql_text(nginx.url('data/') + '*.parquet')})")
+    check("a glob over http is an error saying why", isinstance(error, tuple) and "listing" in error[1], error)
+    error = run(db, f"SELECT * FROM parquet_metadata({sql_text(nginx.url('data/') + '*.parquet')})")
+    check("a glob over http in a metadata function is the same error", isinstance(error, tuple) and "listing" in error[1], error)
+    error = run(db, "CREATE VIRTUAL TABLE temp.h USING parquet('https://127.0.0.1:1/x.parquet', http_retries=0)")
+    check("a refused connection is an error naming the url",
+          isinstance(error, tuple) and "https://127.0.0.1:1/x.parquet" in error[1], error)
+    db.close()
+
+
+def test_faults(extension, port, data):
+    db = extension.connect()
+    base = f"http://127.0.0.1:{port}/fault"
+    local = table_rows(db, str(data / "big.parquet"))
+
+    def fault_log(mode):
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/__log") as response:
+            return [e for e in json.load(response) if e["mode"] == mode]
+
+    remote = table_rows(db, f"{base}/flaky500/big.parquet")
+    check("every other request answering 500: retried, same rows", remote == local,
+          remote if isinstance(remote, tuple) else len(remote))
+    check("the 500s really happened", any(e["status"] == 500 for e in fault_log("flaky500")), "")
+
+    remote = table_rows(db, f"{base}/drop/big.parquet")
+    check("every other connection dropped mid-body: retried, same rows", remote == local,
+          remote if isinstance(remote, tuple) else len(remote))
+
+    url = f"{base}/always500/big.parquet"
+    error = table_rows(db, url, ", http_retries=2")
+    check("persistent 500: error names the url and the status", isinstance(error, tuple) and url in error[1] and "500" in error[1],
+          error)
+    check("persistent 500: tried 3 times (http_retries=2)", len(fault_log("always500")) == 3, len(fault_log("always500")))
+
+    error = table_rows(db, f"{base}/short/big.parquet")
+    check("short body: a clear error", isinstance(error, tuple) and "received" in error[1], error)
+
+    error = table_rows(db, f"{base}/norange/big.parquet")
+    check("a server ignoring Range: a clear error", isinstance(error, tuple) and "range" in error[1].lower(), error)
+
+    for mode in ("change", "change412"):
+        # Requests: 2 at CREATE, 1 at the scan's reopen (footer cached), then row groups;
+        # the object changes after the 4th, in the middle of the scan.
+        error = table_rows(db, f"{base}/{mode}/big.parquet?after=4")
+        check(f"object changing mid-scan ({mode}): an error, no mixed rows",
+              isinstance(error, tuple) and "changed while being read" in error[1] and "?..." in error[1], error)
+
+    url = f"{base}/auth/big.parquet"
+    error = table_rows(db, url)
+    check("401 without credentials names the url", isinstance(error, tuple) and "401" in error[1] and url in error[1], error)
+    options = ", bearer_token='tok-123', http_headers='X-Test: yes'"
+    remote = table_rows(db, url, options)
+    check("bearer_token and http_headers are sent", remote == local, remote if isinstance(remote, tuple) else len(remote))
+    error = table_rows(db, url, ", bearer_token='wrong-secret-token', http_headers='X-Test: yes'")
+    check("a wrong token is an error that does not quote it",
+          isinstance(error, tuple) and "wrong-secret-token" not in error[1], error)
+    error = run(db, f"CREATE VIRTUAL TABLE temp.bad USING parquet({sql_text(url)}, http_headers='no colon secret-xyz')")
+    check("a malformed http_headers is an error that does not quote it",
+          isinstance(error, tuple) and "http_headers" in error[1] and "secret-xyz" not in error[1], error)
+    db.execute(f"DROP TABLE IF EXISTS temp.t")
+    db.execute(f"CREATE VIRTUAL TABLE temp.t USING parquet({sql_text(url)}{options})")
+    db.execute("SELECT count(*) FROM temp.t").fetchall()
+    plan = repr(db.execute("EXPLAIN QUERY PLAN SELECT * FROM temp.t WHERE id = 3").fetchall())
+    plan += repr(db.execute("EXPLAIN SELECT * FROM temp.t WHERE id = 3").fetchall())
+    stats = db.execute("SELECT parquet_scan_stats('t')").fetchone()[0]
+    check("the token is not in EXPLAIN nor in parquet_scan_stats", "tok-123" not in plan and "tok-123" not in stats, "")
+    db.close()
+
+
+def upload_to_s3(s3rver_port, data):
+    """Puts big.parquet and the hive dataset into bucket bkt (straight to s3rver)."""
+    for path in [data / "big.parquet"] + sorted((data / "hive").rglob("*")):
+        if path.is_dir():
+            continue
+        key = urllib.parse.quote(path.relative_to(data).as_posix())
+        subprocess.run(["curl", "-sf", "-o", "/dev/null", "-T", str(path), "--aws-sigv4", "aws:amz:us-east-1:s3",
+                        "--user", "S3RVER:S3RVER", "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD",
+                        f"http://127.0.0.1:{s3rver_port}/bkt/{key}"], check=True, env=child_env())
+
+
+def test_s3(extension, port, data):
+    db = extension.connect()
+    endpoint = f"http://127.0.0.1:{port}"
+    creds = f", s3_endpoint='{endpoint}', s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER'"
+    local = table_rows(db, str(data / "big.parquet"))
+
+    remote = table_rows(db, "s3://bkt/big.parquet", creds)
+    check("s3 object (SigV4 checked by the proxy) equals the local read", remote == local,
+          remote if isinstance(remote, tuple) else len(remote))
+
+    error = table_rows(db, "s3://bkt/big.parquet",
+                       f", s3_endpoint='{endpoint}', s3_access_key_id='S3RVER', s3_secret_access_key='not-the-secret-42'")
+    check("a wrong secret is refused (403) and not quoted",
+          isinstance(error, tuple) and "403" in error[1] and "not-the-secret-42" not in error[1], error)
+
+    error = table_rows(db, "s3://bkt/missing.parquet", creds)
+    check("a missing s3 object: 404 naming the url", isinstance(error, tuple) and "404" in error[1]
+          and "s3://bkt/missing.parquet" in error[1], error)
+
+    db.execute("DROP TABLE IF EXISTS temp.lh")
+    db.execute(f"CREATE VIRTUAL TABLE temp.lh USING parquet({sql_text(str(data / 'hive') + '/**/*.parquet')})")
+    expected = db.execute("SELECT * FROM temp.lh ORDER BY id").fetchall()
+    db.execute(f"CREATE VIRTUAL TABLE temp.rh USING parquet('s3://bkt/hive/**/*.parquet'{creds})")
+    got = db.execute("SELECT * FROM temp.rh ORDER BY id").fetchall()
+    check("s3 glob with hive partitions (listing paged by continuation tokens) equals the local dataset",
+          got == expected and len(got) == 1000, f"{len(got)} vs {len(expected)}")
+    filtered = db.execute("SELECT count(*) FROM temp.rh WHERE region = 'us' AND day = 2").fetchone()[0]
+    check("hive partition filter over s3", filtered == 250, filtered)
+    function_creds = f", 's3_endpoint={endpoint}', 's3_access_key_id=S3RVER', 's3_secret_access_key=S3RVER'"
+    directory = run(db, f"SELECT count(DISTINCT file_name) FROM parquet_metadata('s3://bkt/hive/'{function_creds})")
+    check("an s3 prefix ending in '/' lists its .parquet files (skipping _SUCCESS)",
+          isinstance(directory, list) and directory[0][0] == 4, directory)
+    error = run(db, f"CREATE VIRTUAL TABLE temp.none USING parquet('s3://bkt/nothing/*.parquet'{creds})")
+    check("an s3 glob matching nothing is an error", isinstance(error, tuple) and "no files match" in error[1], error)
+
+    test_s3_write(db, port, endpoint, creds, function_creds)
+
+    # Credentials from the environment and from a credentials file.
+    os.environ["AWS_ACCESS_KEY_ID"] = "S3RVER"
+    os.environ["AWS_SECRET_ACCESS_KEY"] = "S3RVER"
+    remote = table_rows(db, "s3://bkt/big.parquet", f", s3_endpoint='{endpoint}'")
+    check("credentials from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY", remote == local,
+          remote if isinstance(remote, tuple) else len(remote))
+    del os.environ["AWS_ACCESS_KEY_ID"], os.environ["AWS_SECRET_ACCESS_KEY"]
+    with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as credentials:
+        credentials.write("[default]\naws_access_key_id = nobody\naws_secret_access_key = x\n"
+                          "[tests]\naws_access_key_id = S3RVER\naws_secret_access_key = S3RVER\n")
+    os.environ["AWS_SHARED_CREDENTIALS_FILE"] = credentials.name
+    os.environ["AWS_PROFILE"] = "tests"
+    remote = table_rows(db, "s3://bkt/big.parquet", f", s3_endpoint='{endpoint}'")
+    check("credentials from the AWS_PROFILE section of the credentials file", remote == local,
+          remote if isinstance(remote, tuple) else len(remote))
+    os.environ["AWS_SHARED_CREDENTIALS_FILE"] = "/nonexistent"
+    del os.environ["AWS_PROFILE"]
+    os.unlink(credentials.name)
+    error = table_rows(db, "s3://bkt/big.parquet", f", s3_endpoint='{endpoint}'")
+    check("no credentials: the unsigned request is refused", isinstance(error, tuple) and "403" in error[1], error)
+    db.close()
+
+
+def proxy_log(port):
+    """The requests the SigV4 proxy saw (test_server.mjs keeps one log for both of its ports)."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{FAULT_PORT}/__log") as response:
+        return [e for e in json.load(response) if e["mode"] == "s3"]
+
+
+def test_s3_write(db, port, endpoint, creds, function_creds):
+    """parquet_copy to s3://: one PUT, a multipart upload, partitioned output, failures."""
+    copy_creds = function_creds  # parquet_copy takes its options as 'key=value' arguments too
+    db.execute("""CREATE TEMP TABLE blobs AS WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 89999)
+                  SELECT i AS id, i % 3 AS part, randomblob(100) AS b FROM n""")
+    expected = db.execute("SELECT * FROM temp.blobs ORDER BY id").fetchall()
+
+    rows = run(db, f"SELECT parquet_copy('SELECT id, part FROM temp.blobs WHERE id < 100', 's3://bkt/out/small.parquet'{copy_creds})")
+    got = table_rows(db, "s3://bkt/out/small.parquet", creds)
+    check("parquet_copy to s3 (one PUT) reads back", rows == [(100,)] and got == [r[:2] for r in expected[:100]],
+          f"{rows} {got if isinstance(got, tuple) else len(got)}")
+
+    before = len(proxy_log(port))
+    rows = run(db, f"""SELECT parquet_copy('SELECT * FROM temp.blobs ORDER BY id', 's3://bkt/out/big.parquet',
+                       'compression=uncompressed', 'dictionary=0'{copy_creds})""")
+    log = proxy_log(port)[before:]
+    parts = [e for e in log if e["method"] == "PUT" and "partNumber=" in e["url"]]
+    got = table_rows(db, "s3://bkt/out/big.parquet", creds)
+    check("parquet_copy to s3 above 8 MiB: a multipart upload that reads back", rows == [(90000,)] and len(parts) >= 2
+          and got == expected, f"{rows} parts={len(parts)} {got if isinstance(got, tuple) else len(got)}")
+
+    before = len(proxy_log(port))
+    error = run(db, f"""SELECT parquet_copy('SELECT * FROM temp.blobs ORDER BY id', 's3://bkt/out/failpart.parquet',
+                        'compression=uncompressed', 'dictionary=0', 'http_retries=0'{copy_creds})""")
+    log = proxy_log(port)[before:]
+    check("a failing part: parquet_copy fails naming the url", isinstance(error, tuple) and "s3://bkt/out/failpart.parquet" in error[1],
+          error)
+    check("a failing part: the multipart upload is aborted (DELETE ?uploadId)",
+          any(e["method"] == "DELETE" and "uploadId=" in e["url"] for e in log), [e["method"] + " " + e["url"] for e in log])
+    error = table_rows(db, "s3://bkt/out/failpart.parquet", creds)
+    check("a failing part leaves no object", isinstance(error, tuple) and "404" in error[1], error)
+
+    error = run(db, f"SELECT parquet_copy('SELECT 1 AS x', 's3://bkt/out/small.parquet', 'overwrite=0'{copy_creds})")
+    check("overwrite=0 refuses an existing object", isinstance(error, tuple) and "already exists" in error[1], error)
+    error = run(db, "SELECT parquet_copy('SELECT 1 AS x', 'https://127.0.0.1:1/x.parquet')")
+    check("parquet_copy to https is an error saying why", isinstance(error, tuple) and "no uploads" in error[1], error)
+
+    rows = run(db, f"SELECT parquet_copy('SELECT id, part FROM temp.blobs', 's3://bkt/parts', 'partition_by=part'{copy_creds})")
+    db.execute(f"CREATE VIRTUAL TABLE temp.parts USING parquet('s3://bkt/parts/**/*.parquet'{creds})")
+    got = db.execute("SELECT part, count(*) FROM temp.parts GROUP BY part ORDER BY part").fetchall()
+    check("partitioned parquet_copy to an s3 prefix reads back with its hive keys",
+          rows == [(90000,)] and got == [(0, 30000), (1, 30000), (2, 30000)], f"{rows} {got}")
+    rows = run(db, f"""SELECT parquet_copy('SELECT id, part FROM temp.blobs WHERE part = 1', 's3://bkt/parts',
+                       'partition_by=part'{copy_creds})""")
+    files = run(db, f"SELECT DISTINCT file_name FROM parquet_metadata('s3://bkt/parts/'{function_creds})")
+    check("a second partitioned copy replaces the prefix's objects (stale partitions deleted)",
+          files == [("s3://bkt/parts/part=1/part-0.parquet",)], files)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,165 @@
+// Test-side servers of the remote suite (tests/remote/remote_test.py starts this on loopback):
+//
+//  1. A fault injector serving the files of --data under /fault/MODE/NAME with Range,
+//     ETag, Last-Modified and If-Match, where MODE breaks the exchange on purpose:
+//       ok         serves normally
+//       flaky500   every other request answers 500 (a retry succeeds)
+//       always500  every request answers 500
+//       drop       every other request sends its headers and half the body, then closes
+//       short      206 responses carry fewer bytes than the range asked for
+//       change     after ?after=N requests (default 2), the ETag differs (If-Match is ignored)
+//       change412  the same, and If-Match answers 412
+//       norange    ignores Range: 200 with the whole file
+//       auth       401 unless "Authorization: Bearer tok-123" and "X-Test: yes" are sent
+//     GET /__log returns the requests seen so far as JSON ({mode, range, status}); ?delay=MS
+//     on any URL delays the answer by MS milliseconds.
+//  2. With --s3-upstream, a second port (--s3-port) that checks the AWS Signature Version 4
+//     of every request (the s3rver package only checks that the access key exists) with
+//     the S3RVER/S3RVER account, then forwards it to s3rver. List requests are forwarded
+//     with max-keys=2, so listings need continuation tokens. Part 2 of a multipart upload to a
+//     key containing "failpart" answers 500.
+//
+// usage: node test_server.mjs --data DIR --port N [--s3-port N --s3-upstream http://127.0.0.1:N]
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith('--') ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []));
+const dataDir = args.data;
+const log = [];
+const counters = new Map();
+
+function send(res, status, headers, body) {
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+function faultHandler(req, res) {
+  // ?delay=MS: answer after MS milliseconds (the latency of a distant server, for bench/remote_bench.py).
+  const delay = Number(new URL(req.url, 'http://localhost').searchParams.get('delay') ?? 0);
+  if (delay > 0) return setTimeout(() => serveFault(req, res), delay);
+  return serveFault(req, res);
+}
+
+function serveFault(req, res) {
+  if (req.url === '/__log') return send(res, 200, { 'content-type': 'application/json' }, JSON.stringify(log));
+  const match = /^\/fault\/([a-z0-9]+)\/(.+)$/.exec(decodeURIComponent(req.url.split('?')[0]));
+  if (!match) return send(res, 404, {}, 'not found');
+  const [, mode, name] = match;
+  const file = path.join(dataDir, name);
+  if (!file.startsWith(dataDir) || !fs.existsSync(file)) return send(res, 404, {}, 'not found');
+  const key = mode + '/' + name;
+  const count = (counters.get(key) ?? 0) + 1;
+  counters.set(key, count);
+  const entry = { mode, name, range: req.headers.range ?? null, status: 0 };
+  log.push(entry);
+  const reply = (status, headers, body) => {
+    entry.status = status;
+    send(res, status, headers, body);
+  };
+
+  if (mode === 'always500' || (mode === 'flaky500' && count % 2 === 0)) return reply(500, {}, 'injected failure');
+  if (mode === 'auth' && (req.headers.authorization !== 'Bearer tok-123' || req.headers['x-test'] !== 'yes')) {
+    return reply(401, {}, 'unauthorized');
+  }
+  const stat = fs.statSync(file);
+  const after = Number(new URL(req.url, 'http://localhost').searchParams.get('after') ?? 2);
+  const changed = (mode === 'change' || mode === 'change412') && count > after;
+  const etag = `"v${changed ? 2 : 1}-${stat.size}"`;
+  const headers = { etag, 'last-modified': stat.mtime.toUTCString(), 'accept-ranges': 'bytes' };
+  if (mode === 'change412' && req.headers['if-match'] && req.headers['if-match'] !== etag) {
+    return reply(412, {}, 'precondition failed');
+  }
+  const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+  if (!range || mode === 'norange') {
+    const bytes = fs.readFileSync(file);
+    return reply(200, { ...headers, 'content-length': bytes.length }, bytes);
+  }
+  const first = Number(range[1]);
+  if (first >= stat.size) return reply(416, { 'content-range': `bytes */${stat.size}` }, '');
+  const last = Math.min(Number(range[2]), stat.size - 1);
+  let body = Buffer.alloc(last + 1 - first);
+  const fd = fs.openSync(file, 'r');
+  fs.readSync(fd, body, 0, body.length, first);
+  fs.closeSync(fd);
+  const partial = { ...headers, 'content-range': `bytes ${first}-${last}/${stat.size}` };
+  if (mode === 'drop' && count % 2 === 0 && body.length > 1) {
+    entry.status = 206;
+    res.writeHead(206, { ...partial, 'content-length': body.length });
+    res.write(body.subarray(0, body.length >> 1));
+    setTimeout(() => res.destroy(), 20);
+    return;
+  }
+  if (mode === 'short' && count > 1 && body.length > 1) body = body.subarray(0, body.length >> 1);
+  reply(206, { ...partial, 'content-length': body.length }, body);
+}
+
+// ---- SigV4 verification (AWS "Signature Version 4 signing process", S3 flavour) ----------
+
+const kSecrets = { S3RVER: 'S3RVER' };
+const sha256 = (data) => crypto.createHash('sha256').update(data).digest('hex');
+const hmac = (key, data) => crypto.createHmac('sha256', key).update(data).digest();
+const rfc3986 = (text) => encodeURIComponent(text).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+
+function verifySigV4(req, body) {
+  const auth = req.headers.authorization;
+  if (!auth) return 'request is not signed';
+  const m = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(auth);
+  if (!m) return 'malformed Authorization header';
+  const [, keyId, day, region, signedHeaders, signature] = m;
+  const secret = kSecrets[keyId];
+  if (secret === undefined) return 'unknown access key';
+  const payloadHash = req.headers['x-amz-content-sha256'];
+  if (!payloadHash) return 'missing x-amz-content-sha256';
+  if (payloadHash !== 'UNSIGNED-PAYLOAD' && payloadHash !== sha256(body)) return 'payload hash mismatch';
+  const [rawPath, rawQuery = ''] = req.url.split('?');
+  const query = rawQuery === '' ? '' : rawQuery.split('&').map((pair) => {
+    const [k, v = ''] = pair.split('=');
+    return [rfc3986(decodeURIComponent(k)), rfc3986(decodeURIComponent(v))];
+  }).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1)).map(([k, v]) => `${k}=${v}`).join('&');
+  const names = signedHeaders.split(';');
+  if (!names.includes('host') || !names.includes('x-amz-date') || !names.includes('x-amz-content-sha256')) {
+    return 'host, x-amz-date or x-amz-content-sha256 not signed';
+  }
+  const canonicalHeaders = names.map((n) => `${n}:${String(req.headers[n] ?? '').trim().replace(/\s+/g, ' ')}\n`).join('');
+  const canonical = [req.method, rawPath, query, canonicalHeaders, signedHeaders, payloadHash].join('\n');
+  const scope = `${day}/${region}/s3/aws4_request`;
+  const toSign = ['AWS4-HMAC-SHA256', req.headers['x-amz-date'], scope, sha256(canonical)].join('\n');
+  const key = hmac(hmac(hmac(hmac('AWS4' + secret, day), region), 's3'), 'aws4_request');
+  const expected = crypto.createHmac('sha256', key).update(toSign).digest('hex');
+  return expected === signature ? null : 'signature does not match';
+}
+
+function s3Proxy(req, res) {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const body = Buffer.concat(chunks);
+    const problem = verifySigV4(req, body);
+    log.push({ mode: 's3', method: req.method, url: req.url, status: problem ? 403 : 0, problem });
+    if (problem) {
+      return send(res, 403, { 'content-type': 'application/xml' },
+        `<?xml version="1.0" encoding="UTF-8"?><Error><Code>SignatureDoesNotMatch</Code><Message>${problem}</Message></Error>`);
+    }
+    if (req.method === 'PUT' && req.url.includes('failpart') && /[?&]partNumber=2(&|$)/.test(req.url)) {
+      return send(res, 500, { 'content-type': 'application/xml' }, '<Error><Code>InternalError</Code></Error>');
+    }
+    let url = req.url;
+    if (req.method === 'GET' && /[?&]list-type=2(&|$)/.test(url)) url += '&max-keys=2';
+    const upstream = new URL(args['s3-upstream']);
+    const forward = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: url, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode, up.headers);
+        up.pipe(res);
+      });
+    forward.on('error', (e) => send(res, 502, {}, String(e)));
+    forward.end(body);
+  });
+}
+
+http.createServer({ keepAlive: true }, faultHandler).listen(Number(args.port), '127.0.0.1', () => console.log('fault server listening'));
+if (args['s3-port']) {
+  http.createServer(s3Proxy).listen(Number(args['s3-port']), '127.0.0.1', () => console.log('s3 proxy listening'));
+}

@@ -1,0 +1,222 @@
+// Unit tests for the remote-file pieces that need no server: S3 URL parsing and addressing,
+// credential defaults, ListObjectsV2 parsing (expat), URL helpers, the remote options
+// (ext/remote_options) and the URL rules of ExpandRemotePath. Requests against real servers
+// are the remote suite's (tests/remote).
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "ext/file_list.h"
+#include "ext/remote_options.h"
+#include "format/error.h"
+#include "format/http_client.h"
+#include "format/remote_file.h"
+#include "format/s3.h"
+
+using namespace sqlite_parquet;
+
+namespace {
+
+// Sets (or with nullptr unsets) an environment variable for one scope.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old, had_ = true;
+    if (value != nullptr) {
+      setenv(name, value, 1);
+    } else {
+      unsetenv(name);
+    }
+  }
+  ~ScopedEnv() {
+    if (had_) {
+      setenv(name_.c_str(), old_.c_str(), 1);
+    } else {
+      unsetenv(name_.c_str());
+    }
+  }
+
+ private:
+  std::string name_, old_;
+  bool had_ = false;
+};
+
+// No AWS variable of the caller's environment leaks into a test.
+struct CleanAwsEnvironment {
+  ScopedEnv key{"AWS_ACCESS_KEY_ID", nullptr}, secret{"AWS_SECRET_ACCESS_KEY", nullptr},
+      token{"AWS_SESSION_TOKEN", nullptr}, region{"AWS_REGION", nullptr}, default_region{"AWS_DEFAULT_REGION", nullptr},
+      endpoint{"AWS_ENDPOINT_URL", nullptr}, endpoint_s3{"AWS_ENDPOINT_URL_S3", nullptr}, profile{"AWS_PROFILE", nullptr},
+      file{"AWS_SHARED_CREDENTIALS_FILE", "/nonexistent"};
+};
+
+bool ParseRemote(std::vector<std::string_view> arguments, std::shared_ptr<const parquet::RemoteOptions>* out,
+                 std::string* error) {
+  OptionSet set;
+  AddRemoteOptions(&set);
+  ParsedOptions parsed;
+  return set.Parse(arguments, &parsed, error) && MakeRemoteOptions(parsed, out, error);
+}
+
+}  // namespace
+
+TEST_CASE("remote: URL kinds and display") {
+  CHECK(parquet::IsRemoteUrl("https://h/x.parquet"));
+  CHECK(parquet::IsRemoteUrl("HTTP://h/x.parquet"));
+  CHECK(parquet::IsRemoteUrl("s3://b/k"));
+  CHECK_FALSE(parquet::IsRemoteUrl("data/https.parquet"));
+  CHECK_FALSE(parquet::IsRemoteUrl("file:///x.parquet"));
+  CHECK(parquet::UrlForDisplay("https://h/x.parquet?X-Amz-Signature=abc") == "https://h/x.parquet?...");
+  CHECK(parquet::UrlForDisplay("https://h/x.parquet") == "https://h/x.parquet");
+  CHECK(parquet::PercentEncode("a b/c=d~", true) == "a%20b/c%3Dd~");
+  CHECK(parquet::PercentEncode("a/b", false) == "a%2Fb");
+}
+
+TEST_CASE("remote: s3 addressing") {
+  CleanAwsEnvironment clean;
+  const parquet::S3Location location = parquet::ParseS3Url("s3://bkt/dir/region=eu/part 0.parquet");
+  CHECK(location.bucket == "bkt");
+  CHECK(location.key == "dir/region=eu/part 0.parquet");
+  CHECK_THROWS_WITH_AS(parquet::ParseS3Url("s3:///key"), doctest::Contains("names no bucket"), parquet::ParquetError);
+
+  parquet::RemoteOptions options;
+  parquet::RemoteOptions aws = parquet::ResolveS3Options(options);
+  CHECK(aws.s3_region == "us-east-1");
+  CHECK(parquet::S3HttpUrl(aws, location) == "https://bkt.s3.us-east-1.amazonaws.com/dir/region%3Deu/part%200.parquet");
+
+  options.s3_endpoint = "127.0.0.1:9000";
+  parquet::RemoteOptions local = parquet::ResolveS3Options(options);
+  CHECK(parquet::S3HttpUrl(local, location) == "https://127.0.0.1:9000/bkt/dir/region%3Deu/part%200.parquet");
+  options.s3_endpoint = "http://localhost:9000/";
+  options.s3_url_style = parquet::S3UrlStyle::kVirtualHost;
+  CHECK(parquet::S3HttpUrl(parquet::ResolveS3Options(options), parquet::S3Location{"bkt", ""}) ==
+        "http://bkt.localhost:9000/");
+}
+
+TEST_CASE("remote: s3 credentials: options, then environment, then the credentials file") {
+  CleanAwsEnvironment clean;
+  const std::string path = "remote_test_credentials.ini";
+  {
+    std::ofstream file(path);
+    file << "[default]\naws_access_key_id = DEFAULTKEY\naws_secret_access_key = defaultsecret\n"
+         << "# comment\n[other]\n aws_access_key_id=OTHERKEY \naws_secret_access_key=othersecret\n"
+         << "aws_session_token = othertoken\n";
+  }
+  ScopedEnv file("AWS_SHARED_CREDENTIALS_FILE", path.c_str());
+  parquet::RemoteOptions options;
+  CHECK(parquet::ResolveS3Options(options).s3_access_key_id == "DEFAULTKEY");
+  {
+    ScopedEnv profile("AWS_PROFILE", "other");
+    const parquet::RemoteOptions resolved = parquet::ResolveS3Options(options);
+    CHECK(resolved.s3_access_key_id == "OTHERKEY");
+    CHECK(resolved.s3_secret_access_key == "othersecret");
+    CHECK(resolved.s3_session_token == "othertoken");
+  }
+  {
+    ScopedEnv key("AWS_ACCESS_KEY_ID", "ENVKEY"), secret("AWS_SECRET_ACCESS_KEY", "envsecret"),
+        region("AWS_DEFAULT_REGION", "eu-west-3");
+    const parquet::RemoteOptions resolved = parquet::ResolveS3Options(options);
+    CHECK(resolved.s3_access_key_id == "ENVKEY");
+    CHECK(resolved.s3_region == "eu-west-3");
+    options.s3_access_key_id = "OPTIONKEY";
+    options.s3_secret_access_key = "optionsecret";
+    CHECK(parquet::ResolveS3Options(options).s3_access_key_id == "OPTIONKEY");
+  }
+  std::remove(path.c_str());
+}
+
+TEST_CASE("remote: signed s3 requests carry the payload hash and the token") {
+  parquet::RemoteOptions options;
+  options.s3_access_key_id = "AK";
+  options.s3_secret_access_key = "SK";
+  options.s3_session_token = "TOKEN";
+  options.s3_region = "eu-central-1";
+  const parquet::HttpRequest request = parquet::S3Request(options, "https://x/b/k", "GET", nullptr, 0);
+  CHECK(request.aws_sigv4 == "aws:amz:eu-central-1:s3");
+  CHECK(request.aws_credentials == "AK:SK");
+  std::vector<std::string> headers(request.headers.begin(), request.headers.end());
+  CHECK(headers == std::vector<std::string>{
+                       "x-amz-content-sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                       "x-amz-security-token: TOKEN"});
+  parquet::RemoteOptions anonymous;
+  CHECK(parquet::S3Request(anonymous, "https://x/b/k", "GET", nullptr, 0).aws_sigv4.empty());
+}
+
+TEST_CASE("remote: ListObjectsV2 responses") {
+  std::vector<parquet::S3Object> objects;
+  const std::string page1 =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?><ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
+      "<Name>b</Name><Prefix>d/</Prefix><IsTruncated>true</IsTruncated>"
+      "<Contents><Key>d/a&amp;b.parquet</Key><Size>123</Size></Contents>"
+      "<Contents><Key>d/x=1/c.parquet</Key><Size>9876543210</Size></Contents>"
+      "<NextContinuationToken>tok/+=</NextContinuationToken></ListBucketResult>";
+  CHECK(parquet::ParseListObjectsV2(page1, &objects) == "tok/+=");
+  REQUIRE(objects.size() == 2);
+  CHECK(objects[0].key == "d/a&b.parquet");
+  CHECK(objects[0].size == 123);
+  CHECK(objects[1].key == "d/x=1/c.parquet");
+  CHECK(objects[1].size == 9876543210ull);
+  const std::string last = "<ListBucketResult><IsTruncated>false</IsTruncated>"
+                           "<Contents><Key>d/z.parquet</Key><Size>1</Size></Contents></ListBucketResult>";
+  CHECK(parquet::ParseListObjectsV2(last, &objects).empty());
+  CHECK(objects.size() == 3);
+  CHECK_THROWS_WITH_AS(parquet::ParseListObjectsV2("<ListBucketResult><Contents>", &objects),
+                       doctest::Contains("cannot parse an s3 listing"), parquet::ParquetError);
+  CHECK_THROWS_WITH_AS(parquet::ParseListObjectsV2("<ListBucketResult><IsTruncated>true</IsTruncated></ListBucketResult>",
+                                                   &objects),
+                       doctest::Contains("no continuation token"), parquet::ParquetError);
+}
+
+TEST_CASE("remote: options") {
+  std::shared_ptr<const parquet::RemoteOptions> options;
+  std::string error;
+  REQUIRE(ParseRemote({"http_headers=X-A: 1\nX-B:two", "bearer_token=tok", "http_retries=0", "s3_url_style=vhost",
+                       "s3_access_key_id=AK", "s3_secret_access_key=SK", "s3_region=r1", "s3_endpoint=h:1"},
+                      &options, &error));
+  CHECK(options->http_headers.size() == 2);
+  CHECK(options->http_headers[1] == "X-B:two");
+  CHECK(options->bearer_token == "tok");
+  CHECK(options->attempts == 1);
+  CHECK(options->s3_url_style == parquet::S3UrlStyle::kVirtualHost);
+  CHECK(options->s3_region == "r1");
+  CHECK(options->s3_endpoint == "h:1");
+  REQUIRE(ParseRemote({}, &options, &error));
+  CHECK(options->attempts == 4);
+  CHECK(options->http_headers.empty());
+
+  CHECK_FALSE(ParseRemote({"http_headers=no colon secret123"}, &options, &error));
+  CHECK(error.find("http_headers") != std::string::npos);
+  CHECK(error.find("secret123") == std::string::npos);
+  CHECK_FALSE(ParseRemote({"http_headers=Bad Name: secret123"}, &options, &error));
+  CHECK(error.find("secret123") == std::string::npos);
+  CHECK_FALSE(ParseRemote({"s3_access_key_id=AK"}, &options, &error));
+  CHECK(error.find("go together") != std::string::npos);
+  CHECK_FALSE(ParseRemote({"s3_url_style=sideways"}, &options, &error));
+  CHECK_FALSE(ParseRemote({"http_retries=11"}, &options, &error));
+}
+
+TEST_CASE("remote: path expansion rules for http") {
+  parquet::RemoteOptions options;
+  CHECK(ExpandRemotePath("https://h/a.parquet", options) == std::vector<std::string>{"https://h/a.parquet"});
+  CHECK_THROWS_WITH_AS(ExpandRemotePath("https://h/*.parquet", options), doctest::Contains("a glob needs a listing"),
+                       FileListError);
+  CHECK_THROWS_WITH_AS(ExpandRemotePath("http://h/dir/", options), doctest::Contains("a directory needs a listing"),
+                       FileListError);
+  CHECK(ExpandRemotePath("s3://b/k.parquet", options) == std::vector<std::string>{"s3://b/k.parquet"});
+  CHECK_THROWS_WITH_AS(ExpandRemotePath("s3://b", options), doctest::Contains("names a bucket"), FileListError);
+  CHECK(PathNamesDataset("s3://b/x/"));
+  CHECK(PathNamesDataset("s3://b/x/*.parquet"));
+  CHECK_FALSE(PathNamesDataset("https://h/a.parquet"));
+}
+
+TEST_CASE("remote: element texts of s3 responses") {
+  const std::string created = "<?xml version=\"1.0\"?><InitiateMultipartUploadResult><Bucket>b</Bucket><Key>k</Key>"
+                              "<UploadId>abc/def+=</UploadId></InitiateMultipartUploadResult>";
+  CHECK(parquet::XmlElementTexts(created, "UploadId") == std::vector<std::string>{"abc/def+="});
+  CHECK(parquet::XmlElementTexts(created, "Missing").empty());
+  CHECK(parquet::XmlElementTexts("<Error><Code>NoSuchUpload</Code><Message>m</Message></Error>", "Code") ==
+        std::vector<std::string>{"NoSuchUpload"});
+  CHECK_THROWS_AS(parquet::XmlElementTexts("<Error><Code>", "Code"), parquet::ParquetError);
+}
