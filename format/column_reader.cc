@@ -25,6 +25,7 @@
 #include "format/encoding/plain.h"
 #include "format/encoding/rle_bit_packed_hybrid.h"
 #include "format/error.h"
+#include "format/levels.h"
 
 namespace parquet {
 
@@ -153,7 +154,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
         if (batch->def_levels.size() < n) batch->def_levels.resize(n);
         int16_t* def = batch->def_levels.data();
         def_decoder_.DecodeExactly(def, n, "definition");
-        non_null = CountDefined(def, n);
+        non_null = CountDefinedLevels(def, n, descriptor_->max_definition_level);
       }
       T* out = batch->mutable_values<T>(non_null);
       if (non_null > 0) {
@@ -307,13 +308,6 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
 
   std::string Context() const { return pages_.Context(); }
 
-  size_t CountDefined(const int16_t* def, size_t n) const {
-    const int16_t max = descriptor_->max_definition_level;
-    size_t count = 0;
-    for (size_t i = 0; i < n; i++) count += (def[i] == max);
-    return count;
-  }
-
   void SkipLoaded(size_t n, bool skip_repetition = true) {
     if (skip_repetition && descriptor_->max_repetition_level > 0) rep_decoder_.SkipExactly(n, "repetition");
     size_t non_null = n;
@@ -324,7 +318,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       for (size_t done = 0; done < n;) {
         size_t k = std::min(kChunk, n - done);
         def_decoder_.DecodeExactly(scratch_levels_.data(), k, "definition");
-        non_null += CountDefined(scratch_levels_.data(), k);
+        non_null += CountDefinedLevels(scratch_levels_.data(), k, descriptor_->max_definition_level);
         done += k;
       }
     }
