@@ -44,11 +44,6 @@ int BitWidth(int16_t max_level) {
   return width;
 }
 
-uint32_t ReadLittleEndian32(const uint8_t* p) {
-  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
-         (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
-}
-
 // Decodes one level stream of a page, in either of its two encodings.
 class LevelDecoder {
  public:
@@ -611,7 +606,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
                    const uint8_t* data, size_t size, size_t* consumed, const char* what) {
     if (encoding == Encoding::RLE) {
       if (size < 4) throw ParquetError(std::string(what) + " levels are truncated");
-      uint32_t length = ReadLittleEndian32(data);
+      uint32_t length = LoadLittleEndian32(data);
       if (length > size - 4) {
         throw ParquetError(std::string(what) + " levels claim " + std::to_string(length) + " bytes, only " +
                            std::to_string(size - 4) + " remain in the page");
@@ -770,19 +765,6 @@ std::unique_ptr<ColumnChunkReader> ColumnChunkReader::Make(const ParquetFileRead
     case Type::FIXED_LEN_BYTE_ARRAY: return MakeTyped<ByteArray>(file, row_group, column, options);
   }
   throw ParquetError(file.Describe(row_group, column) + ": unknown physical type");
-}
-
-}  // namespace parquet
-
-namespace parquet {
-
-void MemoryBudget::Take(uint64_t bytes) {
-  if (bytes > limit_ - used_) {
-    throw ParquetError("page buffers need " + std::to_string(bytes) + " more bytes, beyond the " + option_ + " of " +
-                       std::to_string(limit_) + " bytes for the scan (" + std::to_string(used_) +
-                       " in use by the columns read so far); raise " + option_ + " to read this file");
-  }
-  used_ += bytes;
 }
 
 size_t ChunkDictionary::size() const {

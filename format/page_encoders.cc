@@ -153,10 +153,13 @@ std::unique_ptr<PageValueEncoder<T>> MakeDictionaryPageEncoder(DictionaryEncoder
   return std::make_unique<DictionaryPageEncoder<T>>(dictionary, max_page_values);
 }
 
-#define PQ_DEFINE_PAGE_ENCODER(T) \
-  template std::unique_ptr<PageValueEncoder<T>> MakePageEncoder<T>(Encoding, const ColumnDescriptor&);
-PQ_PAGE_ENCODER_TYPES(PQ_DEFINE_PAGE_ENCODER)
-#undef PQ_DEFINE_PAGE_ENCODER
+template std::unique_ptr<PageValueEncoder<bool>> MakePageEncoder<bool>(Encoding, const ColumnDescriptor&);
+template std::unique_ptr<PageValueEncoder<int32_t>> MakePageEncoder<int32_t>(Encoding, const ColumnDescriptor&);
+template std::unique_ptr<PageValueEncoder<int64_t>> MakePageEncoder<int64_t>(Encoding, const ColumnDescriptor&);
+template std::unique_ptr<PageValueEncoder<Int96>> MakePageEncoder<Int96>(Encoding, const ColumnDescriptor&);
+template std::unique_ptr<PageValueEncoder<float>> MakePageEncoder<float>(Encoding, const ColumnDescriptor&);
+template std::unique_ptr<PageValueEncoder<double>> MakePageEncoder<double>(Encoding, const ColumnDescriptor&);
+template std::unique_ptr<PageValueEncoder<ByteArray>> MakePageEncoder<ByteArray>(Encoding, const ColumnDescriptor&);
 
 template std::unique_ptr<PageValueEncoder<int32_t>> MakeDictionaryPageEncoder(DictionaryEncoder<int32_t>*, size_t);
 template std::unique_ptr<PageValueEncoder<int64_t>> MakeDictionaryPageEncoder(DictionaryEncoder<int64_t>*, size_t);

@@ -39,10 +39,12 @@ template <typename T>
 std::unique_ptr<PageValueEncoder<T>> MakeDictionaryPageEncoder(DictionaryEncoder<T>* dictionary,
                                                                size_t max_page_values);
 
-#define PQ_PAGE_ENCODER_TYPES(X) X(bool) X(int32_t) X(int64_t) X(Int96) X(float) X(double) X(ByteArray)
-#define PQ_DECLARE_PAGE_ENCODER(T) \
-  extern template std::unique_ptr<PageValueEncoder<T>> MakePageEncoder<T>(Encoding, const ColumnDescriptor&);
-PQ_PAGE_ENCODER_TYPES(PQ_DECLARE_PAGE_ENCODER)
-#undef PQ_DECLARE_PAGE_ENCODER
+extern template std::unique_ptr<PageValueEncoder<bool>> MakePageEncoder<bool>(Encoding, const ColumnDescriptor&);
+extern template std::unique_ptr<PageValueEncoder<int32_t>> MakePageEncoder<int32_t>(Encoding, const ColumnDescriptor&);
+extern template std::unique_ptr<PageValueEncoder<int64_t>> MakePageEncoder<int64_t>(Encoding, const ColumnDescriptor&);
+extern template std::unique_ptr<PageValueEncoder<Int96>> MakePageEncoder<Int96>(Encoding, const ColumnDescriptor&);
+extern template std::unique_ptr<PageValueEncoder<float>> MakePageEncoder<float>(Encoding, const ColumnDescriptor&);
+extern template std::unique_ptr<PageValueEncoder<double>> MakePageEncoder<double>(Encoding, const ColumnDescriptor&);
+extern template std::unique_ptr<PageValueEncoder<ByteArray>> MakePageEncoder<ByteArray>(Encoding, const ColumnDescriptor&);
 
 }  // namespace parquet

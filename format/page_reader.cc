@@ -7,6 +7,7 @@
 #include "format/compression.h"
 #include "format/error.h"
 #include "format/page_index.h"
+#include "format/physical_values.h"
 
 namespace parquet {
 
@@ -21,11 +22,6 @@ constexpr size_t kPageHeaderGuess = 256;
 // Reads are at least this large (within the chunk), and a page body read brings the next
 // page's header along, so a sequential scan costs one read per page.
 constexpr size_t kMinRead = 4096;
-
-uint32_t ReadLittleEndian32(const uint8_t* p) {
-  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
-         (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
-}
 
 }  // namespace
 
@@ -267,7 +263,7 @@ size_t PageReader::EncryptedModuleSize(uint64_t offset, uint64_t limit) {
   if (offset > limit || limit - offset < kModuleLengthPrefix) {
     throw ParquetError("encrypted module at offset " + std::to_string(offset) + " is cut off by the column chunk's end");
   }
-  const uint64_t size = kModuleLengthPrefix + uint64_t{ReadLittleEndian32(Fetch(offset, kModuleLengthPrefix, limit))};
+  const uint64_t size = kModuleLengthPrefix + uint64_t{LoadLittleEndian32(Fetch(offset, kModuleLengthPrefix, limit))};
   if (size > limit - offset) {
     throw ParquetError("encrypted module of " + std::to_string(size) + " bytes at offset " + std::to_string(offset) +
                        " overruns the column chunk (" + std::to_string(limit - offset) + " bytes left)");
