@@ -325,9 +325,6 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   // Slots of the chunk consumed so far (flat columns: also rows).
   int64_t LevelsConsumed() const { return levels_seen_ - static_cast<int64_t>(page_levels_left_); }
 
-
-
-
   // Parses page headers until the next data page (reading a dictionary page on the way,
   // skipping index and unknown pages). Returns false at the end of the chunk.
   bool NextDataPage() {
@@ -372,12 +369,6 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     }
     return false;
   }
-
-
-
-
-
-
 
   // Moves to the start of the page holding row `target` when the offset index shows that
   // page lies beyond the current one, without reading the pages between. Returns false (and
@@ -450,9 +441,6 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     row_starts_consumed_ = jump->first_row;
     return true;
   }
-
-
-
 
   void ReadDictionaryPage() {
     if (!pages_.header().dictionary_page_header.has_value()) {
