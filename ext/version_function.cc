@@ -1,5 +1,5 @@
-// parquet_version(): a JSON object with the extension's version (the VERSION file, compiled
-// in as PQ_VERSION), the library behind each compression codec, the crypto library of
+// parquet_version(): a JSON object with the extension's version (the VERSION file, through
+// format/version.h), the library behind each compression codec, the crypto library of
 // modular encryption, the SQLite version of the headers it was compiled with and of the
 // library running it, and whether its libraries are linked in (`make dist`) or shared.
 #include "ext/version_function.h"
@@ -11,10 +11,7 @@
 #include "format/compression.h"
 #include "format/encryption.h"
 #include "format/json_text.h"
-
-#ifndef PQ_VERSION
-#error "PQ_VERSION must be defined by the build (CMakeLists.txt reads it from VERSION)"
-#endif
+#include "format/version.h"
 
 namespace sqlite_parquet {
 namespace {
@@ -41,7 +38,7 @@ std::string CodecsJson() {
 
 void VersionFunction(sqlite3_context* context, int, sqlite3_value**) {
   std::string json = "{";
-  AppendMember("version", PQ_VERSION, &json);
+  AppendMember("version", parquet::LibraryVersion(), &json);
   json += ",\"codecs\":" + CodecsJson();
   AppendMember("encryption", parquet::CryptoLibraryVersion(), &json);
   AppendMember("sqlite_headers", SQLITE_VERSION, &json);

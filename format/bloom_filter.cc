@@ -203,4 +203,28 @@ std::optional<BloomFilter> ReadBloomFilter(const ParquetFileReader& file, int ro
   }
 }
 
+std::string BloomFilterBuilder::Build() {
+  if (!filter_) {
+    Deduplicate();
+    filter_ = std::make_unique<BloomFilter>(BloomFilter::OptimalNumBytes(hashes_.size(), fpp_));
+    for (uint64_t hash : hashes_) filter_->Insert(hash);
+    std::vector<uint64_t>().swap(hashes_);
+  }
+  std::string out;
+  filter_->Serialize(&out);
+  return out;
+}
+
+void BloomFilterBuilder::Deduplicate() {
+  std::sort(hashes_.begin(), hashes_.end());
+  hashes_.erase(std::unique(hashes_.begin(), hashes_.end()), hashes_.end());
+  if (hashes_.size() > kExactLimit) {
+    filter_ = std::make_unique<BloomFilter>(BloomFilter::OptimalNumBytes(kOverflowValues, fpp_));
+    for (uint64_t hash : hashes_) filter_->Insert(hash);
+    std::vector<uint64_t>().swap(hashes_);
+    return;
+  }
+  next_dedup_ = std::max<size_t>(hashes_.size() * 2, size_t{1} << 16);
+}
+
 }  // namespace parquet

@@ -1,5 +1,6 @@
 // Split-block bloom filters (the spec's "Bloom Filter" section): building one for a column
-// chunk, serializing it, and reading one back from a file for pruning.
+// chunk (sized from the chunk's distinct values), serializing it, and reading one back from
+// a file for pruning.
 //
 // In our words: the filter is z blocks of 256 bits, each block eight 32-bit words. A value
 // is hashed with XXH64 (seed 0) over its PLAIN encoding (a BYTE_ARRAY without its 4-byte
@@ -16,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -79,6 +81,39 @@ class BloomFilter {
   }
 
   std::vector<uint32_t> words_;  // num_blocks() blocks of 8 words
+};
+
+// Bloom filter input of one column chunk being written: the hashes of its values,
+// deduplicated now and then, so that the filter can be sized from the exact number of
+// distinct values. Past kExactLimit distinct hashes the filter is made at once (sized for
+// kOverflowValues distinct values) and takes the hashes directly; memory stays bounded
+// either way.
+class BloomFilterBuilder {
+ public:
+  explicit BloomFilterBuilder(double fpp) : fpp_(fpp) {}
+
+  void Add(uint64_t hash) {
+    if (filter_) {
+      filter_->Insert(hash);
+      return;
+    }
+    hashes_.push_back(hash);
+    if (hashes_.size() >= next_dedup_) Deduplicate();
+  }
+
+  // The serialized filter of everything added.
+  std::string Build();
+
+ private:
+  static constexpr size_t kExactLimit = size_t{1} << 21;
+  static constexpr uint64_t kOverflowValues = uint64_t{1} << 24;
+
+  void Deduplicate();
+
+  double fpp_;
+  std::vector<uint64_t> hashes_;
+  size_t next_dedup_ = size_t{1} << 16;
+  std::unique_ptr<BloomFilter> filter_;
 };
 
 // Reads the bloom filter of a column chunk from `file`. nullopt when the chunk has none

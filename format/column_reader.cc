@@ -1,5 +1,6 @@
-// Page walking, decompression, level decoding and value decoding for one column chunk
-// (see column_reader.h). One TypedColumnChunkReader<T> exists per physical type T.
+// Level decoding, dictionaries and value decoding for one column chunk (see
+// column_reader.h), over the pages a PageReader (page_reader.h) reads, decrypts and
+// decompresses. One TypedColumnChunkReader<T> exists per physical type T.
 //
 // Data page v1 body (after decompression of the whole body):
 //   [repetition levels][definition levels][values]
@@ -14,8 +15,6 @@
 #include <cstring>
 #include <type_traits>
 
-#include "format/checksum.h"
-#include "format/compression.h"
 #include "format/encoding/bit_packed_levels.h"
 #include "format/encoding/boolean_rle.h"
 #include "format/encoding/byte_stream_split.h"
@@ -26,21 +25,11 @@
 #include "format/encoding/plain.h"
 #include "format/encoding/rle_bit_packed_hybrid.h"
 #include "format/error.h"
-#include "format/page_index.h"
+#include "format/levels.h"
 
 namespace parquet {
 
 namespace {
-
-// Largest uncompressed page we accept; larger claims are treated as corrupt.
-constexpr int64_t kMaxPageSize = int64_t{1} << 30;
-// Bytes read past a column chunk's recorded end to complete a cut-off page header.
-constexpr size_t kPageHeaderSlack = 256;
-// The first read for a page header; doubled while the header does not parse.
-constexpr size_t kPageHeaderGuess = 256;
-// Reads are at least this large (within the chunk), and a page body read brings the next
-// page's header along, so a sequential scan costs one read per page.
-constexpr size_t kMinRead = 4096;
 
 void AddCounters(const ColumnReadCounters& from, ColumnReadCounters* to) {
   to->pages_read += from.pages_read;
@@ -53,11 +42,6 @@ int BitWidth(int16_t max_level) {
   int width = 0;
   while ((1 << width) <= max_level) width++;
   return width;
-}
-
-uint32_t ReadLittleEndian32(const uint8_t* p) {
-  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
-         (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
 }
 
 // Decodes one level stream of a page, in either of its two encodings.
@@ -111,12 +95,8 @@ class LevelDecoder {
 template <typename T>
 class TypedColumnChunkReader final : public ColumnChunkReader {
  public:
-  ~TypedColumnChunkReader() override {
-    if (options_.memory_budget) options_.memory_budget->Give(budget_taken_);
-  }
-
   TypedColumnChunkReader(const ParquetFileReader& file, int column, const ColumnReaderOptions& options)
-      : file_(file), column_(column), options_(options) {
+      : pages_(file, column, options, &counters_) {
     descriptor_ = &file.schema().column(column);
     def_bit_width_ = BitWidth(descriptor_->max_definition_level);
     rep_bit_width_ = BitWidth(descriptor_->max_repetition_level);
@@ -125,32 +105,14 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   }
 
   void Reset(int row_group) override {
-    row_group_ = row_group;
-    meta_ = &file_.column_metadata(row_group, column_);
-    if (meta_->type != descriptor_->physical_type) {
-      throw ParquetError(file_.Describe(row_group, column_) + ": column chunk has type " +
-                         ToString(meta_->type) + " but the schema says " +
-                         ToString(descriptor_->physical_type));
+    const ColumnMetaData& meta = pages_.file().column_metadata(row_group, pages_.column());
+    if (meta.type != descriptor_->physical_type) {
+      throw ParquetError(pages_.file().Describe(row_group, pages_.column()) + ": column chunk has type " +
+                         ToString(meta.type) + " but the schema says " + ToString(descriptor_->physical_type));
     }
-    cipher_ = file_.column_cipher(row_group, column_);
-    ColumnChunkRange range = file_.column_chunk_range(row_group, column_);
-    chunk_begin_ = range.offset;
-    chunk_end_ = range.offset + range.length;
-    const uint64_t size = file_.file().Size();
-    const uint64_t tail = uint64_t{file_.footer_length()} + 8;
-    data_end_ = std::max(chunk_end_, size > tail ? size - tail : 0);
-    next_page_offset_ = chunk_begin_;
-    window_size_ = 0;
-    body_ = nullptr;
-    body_fetched_ = false;
-    body_size_ = 0;
-    offset_index_.reset();
-    offset_index_tried_ = false;
-    data_page_index_ = -1;
-    dictionary_pages_seen_ = 0;
+    pages_.Reset(row_group);
     levels_exact_ = true;
     row_starts_consumed_ = 0;
-    page_ordinal_ = -1;
     levels_seen_ = 0;
     page_levels_left_ = 0;
     page_loaded_ = false;
@@ -159,7 +121,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     dictionary_.clear();
   }
 
-  void SetOffsetIndex(std::shared_ptr<const OffsetIndex> index) override { offset_index_ = std::move(index); }
+  void SetOffsetIndex(std::shared_ptr<const OffsetIndex> index) override { pages_.SetOffsetIndex(std::move(index)); }
 
   size_t ReadBatch(size_t max_levels, ColumnBatch* batch) override {
     try {
@@ -187,7 +149,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
         if (batch->def_levels.size() < n) batch->def_levels.resize(n);
         int16_t* def = batch->def_levels.data();
         def_decoder_.DecodeExactly(def, n, "definition");
-        non_null = CountDefined(def, n);
+        non_null = CountDefinedLevels(def, n, descriptor_->max_definition_level);
       }
       T* out = batch->mutable_values<T>(non_null);
       if (non_null > 0) {
@@ -278,12 +240,10 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
 
   // Reads only the chunk's dictionary page; false when the chunk does not start with one.
   bool ReadDictionaryOnly() {
-    min_read_ = 0;  // the dictionary page's bytes, not a read-ahead of the data pages
-    read_ahead_ = 0;
+    pages_.ReadNoMoreThanAsked();  // the dictionary page's bytes, not a read-ahead of the data pages
     try {
-      if (next_page_offset_ >= chunk_end_) return false;
-      ReadPageHeader();
-      if (header_.type != PageType::DICTIONARY_PAGE) return false;
+      if (!pages_.NextPage()) return false;
+      if (pages_.header().type != PageType::DICTIONARY_PAGE) return false;
       ReadDictionaryPage();
       return true;
     } catch (const ParquetError& e) {
@@ -303,8 +263,8 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
         if (page_levels_left_ == 0 && !NextDataPage()) return found;
         if (!page_loaded_) {
           // A v2 page begins at a row start and holds num_rows row starts.
-          if (header_.type == PageType::DATA_PAGE_V2) {
-            int32_t rows = header_.data_page_header_v2->num_rows;
+          if (pages_.header().type == PageType::DATA_PAGE_V2) {
+            int32_t rows = pages_.header().data_page_header_v2->num_rows;
             if (rows > 0 && static_cast<size_t>(rows) <= page_levels_left_ && found + static_cast<size_t>(rows) < n) {
               found += static_cast<size_t>(rows);
               page_levels_left_ = 0;
@@ -341,18 +301,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       }
   }
 
-  std::string Context() const {
-    std::string text = file_.Describe(row_group_, column_);
-    if (page_ordinal_ >= 0) text += ", page " + std::to_string(page_ordinal_);
-    return text;
-  }
-
-  size_t CountDefined(const int16_t* def, size_t n) const {
-    const int16_t max = descriptor_->max_definition_level;
-    size_t count = 0;
-    for (size_t i = 0; i < n; i++) count += (def[i] == max);
-    return count;
-  }
+  std::string Context() const { return pages_.Context(); }
 
   void SkipLoaded(size_t n, bool skip_repetition = true) {
     if (skip_repetition && descriptor_->max_repetition_level > 0) rep_decoder_.SkipExactly(n, "repetition");
@@ -364,7 +313,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       for (size_t done = 0; done < n;) {
         size_t k = std::min(kChunk, n - done);
         def_decoder_.DecodeExactly(scratch_levels_.data(), k, "definition");
-        non_null += CountDefined(scratch_levels_.data(), k);
+        non_null += CountDefinedLevels(scratch_levels_.data(), k, descriptor_->max_definition_level);
         done += k;
       }
     }
@@ -376,119 +325,29 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   // Slots of the chunk consumed so far (flat columns: also rows).
   int64_t LevelsConsumed() const { return levels_seen_ - static_cast<int64_t>(page_levels_left_); }
 
-  // Makes the file bytes [offset, offset + length) available in window_ and returns them.
-  // Reads at least kMinRead bytes (never past `limit`), keeping what the window already holds
-  // of the range, so that one read usually serves a page and the header after it.
-  const uint8_t* Fetch(uint64_t offset, size_t length, uint64_t limit) { return Fetch(offset, length, limit, min_read_); }
-  const uint8_t* Fetch(uint64_t offset, size_t length, uint64_t limit, size_t min_read) {
-    const uint64_t window_end = window_offset_ + window_size_;
-    if (offset >= window_offset_ && offset + length <= window_end) return window_.data() + (offset - window_offset_);
-    const uint64_t read_end = std::min(limit, std::max(offset + length + read_ahead_, offset + min_read));
-    const size_t total = static_cast<size_t>(std::max(read_end, offset + length) - offset);
-    size_t keep = 0;
-    if (offset >= window_offset_ && offset < window_end) {
-      keep = static_cast<size_t>(window_end - offset);
-      std::memmove(window_.data(), window_.data() + (offset - window_offset_), keep);
-    }
-    GrowBuffer(&window_, total);
-    file_.file().ReadAt(offset + keep, total - keep, window_.data() + keep);
-    counters_.bytes_read += total - keep;
-    window_offset_ = offset;
-    window_size_ = total;
-    return window_.data();
-  }
-
-  // Parses the page header at next_page_offset_ (which lies before chunk_end_) into header_,
-  // checks the page's sizes and moves next_page_offset_ past the page. The body is not read.
-  void ReadPageHeader() {
-    page_ordinal_++;
-    const uint64_t offset = next_page_offset_;
-    page_offset_ = offset;
-    uint64_t limit = chunk_end_;
-    size_t want = kPageHeaderGuess;
-    size_t header_size = 0;
-    while (cipher_ == nullptr) {
-      const size_t available = static_cast<size_t>(std::min<uint64_t>(want, limit - offset));
-      const uint8_t* data = Fetch(offset, available, limit);
-      try {
-        header_ = ParsePageHeader(data, available, &header_size);
-        break;
-      } catch (const ParquetError&) {
-        if (available < limit - offset) {
-          want *= 2;  // a header larger than the read so far
-        } else if (limit == chunk_end_ && chunk_end_ < data_end_) {
-          // A header cut off by a too-small total_compressed_size (PARQUET-816): retry with
-          // the bytes that follow the chunk.
-          limit = std::min<uint64_t>(data_end_, chunk_end_ + kPageHeaderSlack);
-        } else {
-          throw;
-        }
-      }
-    }
-    if (cipher_ != nullptr) header_size = DecryptPageHeader(offset, data_end_);
-    body_offset_ = offset + header_size;
-    body_ = nullptr;
-    body_fetched_ = false;
-    if (header_.compressed_page_size < 0) {
-      throw ParquetError("invalid compressed page size " + std::to_string(header_.compressed_page_size));
-    }
-    body_size_ = static_cast<size_t>(header_.compressed_page_size);
-    body_encrypted_ = cipher_ != nullptr;
-    if (body_encrypted_) {
-      body_size_ = EncryptedModuleSize(body_offset_, data_end_);
-      body_page_ordinal_ = static_cast<int>(data_page_index_ + 1);  // for a data page
-    }
-    const uint64_t body_end = body_offset_ + body_size_;
-    if (body_end > chunk_end_) {
-      // PARQUET-816 again: the page runs past the chunk's recorded end, but not into the footer.
-      if (body_end > data_end_) {
-        throw ParquetError("page of " + std::to_string(header_.compressed_page_size) +
-                           " bytes overruns the column chunk (" +
-                           std::to_string(chunk_end_ > body_offset_ ? chunk_end_ - body_offset_ : 0) +
-                           " bytes left)");
-      }
-      chunk_end_ = body_end;
-    }
-    if (header_.uncompressed_page_size < 0) {
-      throw ParquetError("invalid uncompressed page size " + std::to_string(header_.uncompressed_page_size));
-    }
-    if (header_.uncompressed_page_size > kMaxPageSize) {
-      throw ParquetError("uncompressed page size " + std::to_string(header_.uncompressed_page_size) +
-                         " is above the " + std::to_string(kMaxPageSize) + " bytes this reader accepts per page");
-    }
-    next_page_offset_ = body_end;
-  }
-
-  // Reads the current page's body (once) and points body_ at it.
-  void FetchBody() {
-    if (body_fetched_) return;
-    body_ = Fetch(body_offset_, body_size_, chunk_end_);
-    body_fetched_ = true;
-  }
-
   // Parses page headers until the next data page (reading a dictionary page on the way,
   // skipping index and unknown pages). Returns false at the end of the chunk.
   bool NextDataPage() {
     page_loaded_ = false;
-    while (next_page_offset_ < chunk_end_) {
-      ReadPageHeader();
-      switch (header_.type) {
+    const int64_t chunk_values = pages_.metadata().num_values;
+    while (pages_.NextPage()) {
+      const PageHeader& header = pages_.header();
+      switch (header.type) {
         case PageType::DICTIONARY_PAGE:
-          dictionary_pages_seen_++;
           ReadDictionaryPage();
           continue;
         case PageType::DATA_PAGE: {
-          if (!header_.data_page_header.has_value()) throw ParquetError("data page without a data page header");
-          int32_t n = header_.data_page_header->num_values;
+          if (!header.data_page_header.has_value()) throw ParquetError("data page without a data page header");
+          int32_t n = header.data_page_header->num_values;
           if (n < 0) throw ParquetError("data page has negative num_values " + std::to_string(n));
           page_levels_left_ = static_cast<size_t>(n);
           break;
         }
         case PageType::DATA_PAGE_V2: {
-          if (!header_.data_page_header_v2.has_value()) {
+          if (!header.data_page_header_v2.has_value()) {
             throw ParquetError("data page v2 without a data page v2 header");
           }
-          int32_t n = header_.data_page_header_v2->num_values;
+          int32_t n = header.data_page_header_v2->num_values;
           if (n < 0) throw ParquetError("data page has negative num_values " + std::to_string(n));
           page_levels_left_ = static_cast<size_t>(n);
           break;
@@ -496,105 +355,19 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
         default:
           continue;  // index pages and page types from the future carry no data we need
       }
-      data_page_index_++;
       levels_seen_ += static_cast<int64_t>(page_levels_left_);
-      if (levels_exact_ && levels_seen_ > meta_->num_values) {
+      if (levels_exact_ && levels_seen_ > chunk_values) {
         throw ParquetError("data pages hold more values than the column chunk's num_values " +
-                           std::to_string(meta_->num_values));
+                           std::to_string(chunk_values));
       }
       if (page_levels_left_ == 0) continue;
       return true;
     }
-    if (levels_exact_ && levels_seen_ != meta_->num_values) {
+    if (levels_exact_ && levels_seen_ != chunk_values) {
       throw ParquetError("data pages hold " + std::to_string(levels_seen_) +
-                         " values but the column chunk's num_values is " + std::to_string(meta_->num_values));
+                         " values but the column chunk's num_values is " + std::to_string(chunk_values));
     }
     return false;
-  }
-
-  // Modular encryption: the page header at `offset` is an encrypted module. The first
-  // module of a chunk with a dictionary is the dictionary page header; every other header
-  // belongs to a data page, whose ordinal (data pages before it) is part of the AAD.
-  // Returns the bytes the module occupies.
-  size_t DecryptPageHeader(uint64_t offset, uint64_t limit) {
-    const bool first = offset == chunk_begin_;
-    const bool dictionary_first = first && meta_->dictionary_page_offset.has_value() && *meta_->dictionary_page_offset > 0;
-    ModuleType type = dictionary_first ? ModuleType::kDictionaryPageHeader : ModuleType::kDataPageHeader;
-    size_t size = 0;
-    try {
-      size = DecryptHeaderModule(type, offset, limit);
-    } catch (const ParquetError& first_error) {
-      if (!first) throw;
-      // Writers disagree on whether an absent dictionary still gets a dictionary_page_offset:
-      // try the other kind, but report the first failure.
-      const ModuleType other = dictionary_first ? ModuleType::kDataPageHeader : ModuleType::kDictionaryPageHeader;
-      try {
-        size = DecryptHeaderModule(other, offset, limit);
-      } catch (const ParquetError&) {
-        throw first_error;
-      }
-      type = other;
-    }
-    header_ = ParsePageHeader(decrypted_header_.data(), decrypted_header_.size(), nullptr);
-    const bool is_dictionary = header_.type == PageType::DICTIONARY_PAGE;
-    if (is_dictionary != (type == ModuleType::kDictionaryPageHeader)) {
-      throw ParquetError(std::string(ModuleTypeName(type)) + " holds a page of another kind");
-    }
-    return size;
-  }
-
-  // Bytes of the encrypted module at `offset` (length prefix included), checked to end by
-  // `limit`. For page bodies writers agree that compressed_page_size counts them (Arrow,
-  // parquet-mr, ours) except DuckDB, which gives the size before encryption; the module's
-  // own length is authenticated, so it decides.
-  size_t EncryptedModuleSize(uint64_t offset, uint64_t limit) {
-    if (offset > limit || limit - offset < kModuleLengthPrefix) {
-      throw ParquetError("encrypted module at offset " + std::to_string(offset) + " is cut off by the column chunk's end");
-    }
-    const uint64_t size = kModuleLengthPrefix + uint64_t{ReadLittleEndian32(Fetch(offset, kModuleLengthPrefix, limit))};
-    if (size > limit - offset) {
-      throw ParquetError("encrypted module of " + std::to_string(size) + " bytes at offset " + std::to_string(offset) +
-                         " overruns the column chunk (" + std::to_string(limit - offset) + " bytes left)");
-    }
-    return static_cast<size_t>(size);
-  }
-
-  size_t DecryptHeaderModule(ModuleType type, uint64_t offset, uint64_t limit) {
-    const int ordinal = type == ModuleType::kDataPageHeader ? static_cast<int>(data_page_index_ + 1) : -1;
-    const size_t size = EncryptedModuleSize(offset, limit);
-    return cipher_->Decrypt(type, Fetch(offset, size, limit), size, row_group_, column_, ordinal, &decrypted_header_);
-  }
-
-  // Replaces the encrypted body of the current page (fetched) by its plaintext, once.
-  void DecryptPageBody(ModuleType type, int page_ordinal) {
-    if (!body_encrypted_) return;
-    FetchBody();
-    size_t used = cipher_->Decrypt(type, body_, body_size_, row_group_, column_, page_ordinal, &decrypted_body_);
-    if (used != body_size_) {
-      throw ParquetError(std::string("encrypted ") + ModuleTypeName(type) + " of " + std::to_string(used) +
-                         " bytes does not fill the page's " + std::to_string(body_size_) + " bytes");
-    }
-    body_ = decrypted_body_.data();
-    body_size_ = decrypted_body_.size();
-    body_encrypted_ = false;
-  }
-
-  // The chunk's offset index, read on first need when the options allow (flat columns only).
-  const OffsetIndex* OffsetIndexForJumps() {
-    if (!offset_index_ && !offset_index_tried_ && options_.use_offset_index) {
-      offset_index_tried_ = true;
-      const ColumnChunk& chunk = file_.row_group(row_group_).columns[static_cast<size_t>(column_)];
-      try {
-        std::optional<OffsetIndex> index = ReadOffsetIndex(file_, row_group_, column_);
-        if (index.has_value()) {
-          counters_.bytes_read += static_cast<uint64_t>(chunk.offset_index_length.value_or(0));
-          offset_index_ = std::make_shared<const OffsetIndex>(std::move(*index));
-        }
-      } catch (const ParquetError&) {
-        // An unusable offset index: walk the page headers instead.
-      }
-    }
-    return offset_index_.get();
   }
 
   // Moves to the start of the page holding row `target` when the offset index shows that
@@ -606,78 +379,50 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   // returned), and from there on the chunk's level count is no longer checked (the skipped
   // pages' counts are unknown). first_row_index itself is trusted, as other readers do.
   bool JumpToRow(int64_t target) {
-    const OffsetIndex* index = OffsetIndexForJumps();
-    if (index == nullptr || index->page_locations.empty()) return false;
-    const std::vector<PageLocation>& pages = index->page_locations;
-    // The last page whose first row is <= target.
-    auto it = std::upper_bound(pages.begin(), pages.end(), target,
-                               [](int64_t row, const PageLocation& page) { return row < page.first_row_index; });
-    if (it == pages.begin()) return false;
-    const int64_t k = (it - pages.begin()) - 1;
-    // Page k must lie beyond the current page (and beyond the next one when the current
-    // page is finished: that one comes next anyway).
-    if (k <= data_page_index_ || (k == data_page_index_ + 1 && page_levels_left_ == 0)) return false;
-    // Never back over bytes already passed (an index that disagrees with the pages walked),
-    // nor outside the chunk's data (an index given through SetOffsetIndex is not validated).
-    const int64_t landing = pages[static_cast<size_t>(k)].offset;
-    if (landing < 0 || static_cast<uint64_t>(landing) < next_page_offset_ ||
-        static_cast<uint64_t>(landing) >= data_end_ || pages[0].offset > landing) {
-      return false;
-    }
-    if (data_page_index_ < 0) {
+    const std::optional<PageJump> jump = pages_.FindJump(target, page_levels_left_ == 0);
+    if (!jump.has_value()) return false;
+    if (pages_.data_page_index() < 0) {
       // Nothing read yet: the pages before the first data page (the dictionary) are needed.
-      while (next_page_offset_ < static_cast<uint64_t>(pages[0].offset)) {
-        if (next_page_offset_ >= chunk_end_) {
-          throw ParquetError("offset index puts the first data page at offset " + std::to_string(pages[0].offset) +
-                             ", past the column chunk's end " + std::to_string(chunk_end_));
+      const int64_t first = pages_.FirstIndexedDataPageOffset();
+      while (pages_.next_page_offset() < static_cast<uint64_t>(first)) {
+        if (!pages_.NextPage()) {
+          throw ParquetError("offset index puts the first data page at offset " + std::to_string(first) +
+                             ", past the column chunk's end " + std::to_string(pages_.chunk_end()));
         }
-        ReadPageHeader();
-        if (header_.type == PageType::DICTIONARY_PAGE) {
-          dictionary_pages_seen_++;
+        const PageType type = pages_.header().type;
+        if (type == PageType::DICTIONARY_PAGE) {
           ReadDictionaryPage();
-        } else if (header_.type == PageType::DATA_PAGE || header_.type == PageType::DATA_PAGE_V2) {
-          throw ParquetError("offset index puts the first data page at offset " + std::to_string(pages[0].offset) +
-                             " but a data page starts at " + std::to_string(page_offset_));
+        } else if (type == PageType::DATA_PAGE || type == PageType::DATA_PAGE_V2) {
+          throw ParquetError("offset index puts the first data page at offset " + std::to_string(first) +
+                             " but a data page starts at " + std::to_string(pages_.page_offset()));
         }
       }
     }
+    const int64_t k = jump->page;
     if (page_levels_left_ > 0 && !page_loaded_) counters_.pages_skipped++;  // the current page, header read
-    counters_.pages_skipped += static_cast<uint64_t>(k - (data_page_index_ + 1));
-    const int64_t expected_rows = (static_cast<size_t>(k) + 1 < pages.size() ? pages[static_cast<size_t>(k) + 1].first_row_index
-                                                                           : file_.row_group_num_rows(row_group_)) -
-                                  pages[static_cast<size_t>(k)].first_row_index;
+    counters_.pages_skipped += static_cast<uint64_t>(k - (pages_.data_page_index() + 1));
     const bool flat = descriptor_->max_repetition_level == 0;
-    next_page_offset_ = static_cast<uint64_t>(pages[static_cast<size_t>(k)].offset);
     if (flat) {
-      levels_seen_ = pages[static_cast<size_t>(k)].first_row_index;
+      levels_seen_ = jump->first_row;
     } else {
       levels_seen_ = 0;
       levels_exact_ = false;
     }
-    data_page_index_ = k - 1;
-    page_ordinal_ = dictionary_pages_seen_ + static_cast<int>(k) - 1;
+    pages_.JumpTo(*jump);
     page_levels_left_ = 0;
     page_loaded_ = false;
-    // Read the page (header and body: its compressed_page_size) in one read of just it.
-    const uint64_t page_end = std::min<uint64_t>(
-        data_end_, next_page_offset_ + static_cast<uint64_t>(pages[static_cast<size_t>(k)].compressed_page_size));
-    if (page_end > next_page_offset_) {
-      Fetch(next_page_offset_, static_cast<size_t>(page_end - next_page_offset_), std::max(chunk_end_, page_end), 0);
-    }
-    const bool landed = NextDataPage() && data_page_index_ == k;
-    if (flat && (!landed || static_cast<int64_t>(page_levels_left_) != expected_rows)) {
-      throw ParquetError("offset index page " + std::to_string(k) + " at offset " +
-                         std::to_string(pages[static_cast<size_t>(k)].offset) + " should hold " +
-                         std::to_string(expected_rows) + " rows, the page there holds " +
+    const bool landed = NextDataPage() && pages_.data_page_index() == k;
+    if (flat && (!landed || static_cast<int64_t>(page_levels_left_) != jump->rows)) {
+      throw ParquetError("offset index page " + std::to_string(k) + " at offset " + std::to_string(jump->offset) +
+                         " should hold " + std::to_string(jump->rows) + " rows, the page there holds " +
                          std::to_string(landed ? page_levels_left_ : 0));
     }
     if (!flat) {
       bool row_start = false;
       if (landed) {
-        if (header_.type == PageType::DATA_PAGE_V2) {
-          row_start = header_.data_page_header_v2->num_rows == expected_rows;
-        }
-        if (row_start || header_.type == PageType::DATA_PAGE) {
+        const PageHeader& header = pages_.header();
+        if (header.type == PageType::DATA_PAGE_V2) row_start = header.data_page_header_v2->num_rows == jump->rows;
+        if (row_start || header.type == PageType::DATA_PAGE) {
           LoadPage();  // page k holds the target: it is read anyway
           int16_t first = -1;
           LevelDecoder probe = rep_decoder_;
@@ -688,68 +433,27 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       if (!row_start) {
         // Pages that do not begin at row boundaries (some writers split rows across v1
         // pages): forget the offset index and start the chunk over, to walk it page by page.
-        Reset(row_group_);
-        offset_index_tried_ = true;
+        Reset(pages_.row_group());
+        pages_.DisableOffsetIndex();
         return false;
       }
     }
-    row_starts_consumed_ = pages[static_cast<size_t>(k)].first_row_index;
+    row_starts_consumed_ = jump->first_row;
     return true;
   }
 
-  void VerifyCrc() {
-    FetchBody();
-    if (!options_.verify_crc || !header_.crc.has_value()) return;
-    uint32_t actual = Crc32(body_, body_size_);
-    if (actual != static_cast<uint32_t>(*header_.crc)) {
-      throw ParquetError("page CRC mismatch (stored " + std::to_string(static_cast<uint32_t>(*header_.crc)) +
-                         ", computed " + std::to_string(actual) + ")");
-    }
-  }
-
-  // Returns the decompressed bytes of a region of the page body.
-  const uint8_t* Decompressed(const uint8_t* src, size_t src_size, size_t uncompressed_size,
-                              bool compressed, std::vector<uint8_t>* buffer) {
-    if (!compressed || meta_->codec == CompressionCodec::UNCOMPRESSED) {
-      if (src_size != uncompressed_size) {
-        throw ParquetError("uncompressed page of " + std::to_string(src_size) + " bytes claims " +
-                           std::to_string(uncompressed_size) + " bytes");
-      }
-      return src;
-    }
-    // Before allocating for the claim: can this body decompress to that much at all?
-    uint64_t most = MaxDecompressedSize(meta_->codec, src, src_size);
-    if (uncompressed_size > most) {
-      throw ParquetError("page claims " + std::to_string(uncompressed_size) + " uncompressed bytes, more than its " +
-                         std::to_string(src_size) + " " + ToString(meta_->codec) + " bytes can hold (at most " +
-                         std::to_string(most) + ")");
-    }
-    GrowBuffer(buffer, uncompressed_size);
-    Decompress(meta_->codec, src, src_size, buffer->data(), uncompressed_size);
-    return buffer->data();
-  }
-
   void ReadDictionaryPage() {
-    if (!header_.dictionary_page_header.has_value()) {
+    if (!pages_.header().dictionary_page_header.has_value()) {
       throw ParquetError("dictionary page without a dictionary page header");
     }
     if (has_dictionary_) throw ParquetError("column chunk has a second dictionary page");
     counters_.dictionary_pages_read++;
-    const DictionaryPageHeader& dict = *header_.dictionary_page_header;
+    const DictionaryPageHeader& dict = *pages_.header().dictionary_page_header;
     if (dict.encoding != Encoding::PLAIN && dict.encoding != Encoding::PLAIN_DICTIONARY) {
       throw ParquetError("dictionary page has unsupported encoding " + ToString(dict.encoding));
     }
-    VerifyCrc();  // over the page as stored (encrypted, in an encrypted column)
-    DecryptPageBody(ModuleType::kDictionaryPage, -1);
-    size_t size = static_cast<size_t>(header_.uncompressed_page_size);
-    const uint8_t* data = Decompressed(body_, body_size_, size, true, &dictionary_buffer_);
-    if (data != dictionary_buffer_.data()) {
-      // Uncompressed: copy, so that the dictionary's views never point into window_, which
-      // the next page's read replaces.
-      if (dictionary_buffer_.size() < size) GrowBuffer(&dictionary_buffer_, size);
-      dictionary_buffer_.assign(data, data + size);
-      data = dictionary_buffer_.data();
-    }
+    size_t size = 0;
+    const uint8_t* data = pages_.DictionaryPageBytes(&size);
     if (dict.num_values < 0 || static_cast<uint64_t>(dict.num_values) > MaxValuesIn(size)) {
       throw ParquetError("dictionary page claims " + std::to_string(dict.num_values) +
                          " values in " + std::to_string(size) + " bytes");
@@ -757,7 +461,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     size_t count = static_cast<size_t>(dict.num_values);
     auto decoder = MakePlainDecoder();
     decoder->SetData(data, size, count);
-    GrowBuffer(&dictionary_, count);
+    pages_.GrowBuffer(&dictionary_, count);
     T* entries = reinterpret_cast<T*>(dictionary_.data());
     if (count > 0 && decoder->Decode(entries, count) != count) {
       throw ParquetError("dictionary page ends before its " + std::to_string(count) + " values");
@@ -779,7 +483,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   void TerminateDictionaryEntries(ByteArray* entries, size_t count) {
     size_t bytes = count;
     for (size_t i = 0; i < count; i++) bytes += entries[i].len;  // entries lie in the page: no overflow
-    GrowBuffer(&terminated_dictionary_, bytes);
+    pages_.GrowBuffer(&terminated_dictionary_, bytes);
     uint8_t* out = terminated_dictionary_.data();
     bool nul_free = true;
     for (size_t i = 0; i < count; i++) {
@@ -890,7 +594,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
                    const uint8_t* data, size_t size, size_t* consumed, const char* what) {
     if (encoding == Encoding::RLE) {
       if (size < 4) throw ParquetError(std::string(what) + " levels are truncated");
-      uint32_t length = ReadLittleEndian32(data);
+      uint32_t length = LoadLittleEndian32(data);
       if (length > size - 4) {
         throw ParquetError(std::string(what) + " levels claim " + std::to_string(length) + " bytes, only " +
                            std::to_string(size - 4) + " remain in the page");
@@ -930,18 +634,20 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
 
   // Decompresses the current data page and prepares its level and value decoders.
   void LoadPage() {
-    VerifyCrc();  // over the page as stored (encrypted, in an encrypted column)
-    DecryptPageBody(ModuleType::kDataPage, body_page_ordinal_);
+    pages_.ReadBody();
+    const PageHeader& header = pages_.header();
+    const uint8_t* body = pages_.body();
+    const size_t body_size = pages_.body_size();
     const size_t num_values = page_levels_left_;
     const uint8_t* values = nullptr;
     size_t values_size = 0;
     size_t value_count_bound = num_values;
     Encoding encoding;
-    if (header_.type == PageType::DATA_PAGE) {
-      const DataPageHeader& h = *header_.data_page_header;
+    if (header.type == PageType::DATA_PAGE) {
+      const DataPageHeader& h = *header.data_page_header;
       encoding = h.encoding;
-      size_t size = static_cast<size_t>(header_.uncompressed_page_size);
-      const uint8_t* data = Decompressed(body_, body_size_, size, true, &page_buffer_);
+      size_t size = static_cast<size_t>(header.uncompressed_page_size);
+      const uint8_t* data = pages_.Decompressed(body, body_size, size, true);
       size_t pos = 0;
       if (descriptor_->max_repetition_level > 0) {
         size_t used = 0;
@@ -958,13 +664,13 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       values = data + pos;
       values_size = size - pos;
     } else {
-      const DataPageHeaderV2& h = *header_.data_page_header_v2;
+      const DataPageHeaderV2& h = *header.data_page_header_v2;
       encoding = h.encoding;
       if (h.repetition_levels_byte_length < 0 || h.definition_levels_byte_length < 0 ||
           static_cast<uint64_t>(h.repetition_levels_byte_length) +
-                  static_cast<uint64_t>(h.definition_levels_byte_length) > body_size_ ||
+                  static_cast<uint64_t>(h.definition_levels_byte_length) > body_size ||
           static_cast<int64_t>(h.repetition_levels_byte_length) + h.definition_levels_byte_length >
-              header_.uncompressed_page_size) {
+              header.uncompressed_page_size) {
         throw ParquetError("level lengths " + std::to_string(h.repetition_levels_byte_length) + " + " +
                            std::to_string(h.definition_levels_byte_length) + " do not fit in the page");
       }
@@ -973,19 +679,19 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       }
       size_t rep_length = static_cast<size_t>(h.repetition_levels_byte_length);
       size_t def_length = static_cast<size_t>(h.definition_levels_byte_length);
-      if (descriptor_->max_repetition_level > 0) rep_decoder_.ResetHybrid(body_, rep_length, rep_bit_width_);
+      if (descriptor_->max_repetition_level > 0) rep_decoder_.ResetHybrid(body, rep_length, rep_bit_width_);
       if (descriptor_->max_definition_level > 0) {
-        def_decoder_.ResetHybrid(body_ + rep_length, def_length, def_bit_width_);
+        def_decoder_.ResetHybrid(body + rep_length, def_length, def_bit_width_);
       }
       size_t levels = rep_length + def_length;
-      size_t compressed_size = body_size_ - levels;
-      size_t uncompressed_size = static_cast<size_t>(header_.uncompressed_page_size) - levels;
+      size_t compressed_size = body_size - levels;
+      size_t uncompressed_size = static_cast<size_t>(header.uncompressed_page_size) - levels;
       bool compressed = h.is_compressed && compressed_size > 0;
       if (!compressed && compressed_size == 0 && uncompressed_size != 0) {
         throw ParquetError("data page v2 has an empty value section that should hold " +
                            std::to_string(uncompressed_size) + " bytes");
       }
-      values = Decompressed(body_ + levels, compressed_size, uncompressed_size, compressed, &page_buffer_);
+      values = pages_.Decompressed(body + levels, compressed_size, uncompressed_size, compressed);
       values_size = uncompressed_size;
       value_count_bound = static_cast<size_t>(h.num_values - h.num_nulls);
     }
@@ -995,65 +701,15 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     counters_.pages_read++;
   }
 
-  // Grows `buffer` to `size` elements (never shrinks), taking the growth from the memory
-  // budget first.
-  template <typename V> void GrowBuffer(V* buffer, size_t size) {
-    if (buffer->size() >= size) return;
-    const uint64_t bytes = uint64_t{size - buffer->size()} * sizeof(typename V::value_type);
-    if (options_.memory_budget) {
-      options_.memory_budget->Take(bytes);
-      budget_taken_ += bytes;
-    }
-    buffer->resize(size);
-  }
-
-  const ParquetFileReader& file_;
-  const int column_;
-  const ColumnReaderOptions options_;
-  uint64_t budget_taken_ = 0;  // given back to options_.memory_budget on destruction
-  int row_group_ = -1;
-  const ColumnMetaData* meta_ = nullptr;
+  PageReader pages_;  // the chunk's pages, read and decompressed
   int def_bit_width_ = 0;
   int rep_bit_width_ = 0;
 
-  // The chunk's bytes in the file: [chunk_begin_, chunk_end_). chunk_end_ grows past the
-  // recorded size for PARQUET-816 pages, never beyond data_end_ (the footer's start).
-  uint64_t chunk_begin_ = 0;
-  uint64_t chunk_end_ = 0;
-  uint64_t data_end_ = 0;
-  uint64_t next_page_offset_ = 0;  // file offset of the next page header
-  // The read window: file bytes [window_offset_, window_offset_ + window_size_).
-  std::vector<uint8_t> window_;
-  uint64_t window_offset_ = 0;
-  size_t window_size_ = 0;
-  size_t min_read_ = kMinRead;            // smallest read (within the chunk)
-  size_t read_ahead_ = kPageHeaderGuess;  // bytes read past a page body: the next page's header
+  int64_t levels_seen_ = 0;   // sum of num_values of the data pages met so far
+  bool levels_exact_ = true;  // false after a jump in a repeated column (see JumpToRow)
+  size_t page_levels_left_ = 0;  // slots of the current data page not consumed yet
+  bool page_loaded_ = false;     // its body is decompressed and its decoders are set up
 
-  std::shared_ptr<const OffsetIndex> offset_index_;
-  bool offset_index_tried_ = false;  // OffsetIndexForJumps looked for one in this chunk
-  int64_t data_page_index_ = -1;     // index of the current data page among the chunk's data pages
-  int dictionary_pages_seen_ = 0;
-  int page_ordinal_ = -1;            // index of the current page within the chunk (for messages)
-  int64_t levels_seen_ = 0;          // sum of num_values of the data pages met so far
-  bool levels_exact_ = true;         // false after a jump in a repeated column (see JumpToRow)
-
-  PageHeader header_;                // the current page
-  uint64_t page_offset_ = 0;         // where its header starts in the file
-  uint64_t body_offset_ = 0;         // where its body starts in the file
-  const uint8_t* body_ = nullptr;    // its body in window_, once fetched (FetchBody)
-  bool body_fetched_ = false;
-  size_t body_size_ = 0;
-  size_t page_levels_left_ = 0;
-  bool page_loaded_ = false;
-
-  const ModuleCipher* cipher_ = nullptr;  // encrypted column: its cipher (file_reader.h)
-  int body_page_ordinal_ = 0;              // the current data page's ordinal (AAD)
-  bool body_encrypted_ = false;            // body_ still points at the encrypted module
-  std::vector<uint8_t> decrypted_header_;
-  std::vector<uint8_t> decrypted_body_;
-
-  std::vector<uint8_t> page_buffer_;        // decompressed data page
-  std::vector<uint8_t> dictionary_buffer_;  // decompressed dictionary page
   // std::vector<bool> packs bits, so booleans are stored as bytes (same size as bool here).
   using DictionaryEntry = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;
   std::vector<DictionaryEntry> dictionary_;
@@ -1097,19 +753,6 @@ std::unique_ptr<ColumnChunkReader> ColumnChunkReader::Make(const ParquetFileRead
     case Type::FIXED_LEN_BYTE_ARRAY: return MakeTyped<ByteArray>(file, row_group, column, options);
   }
   throw ParquetError(file.Describe(row_group, column) + ": unknown physical type");
-}
-
-}  // namespace parquet
-
-namespace parquet {
-
-void MemoryBudget::Take(uint64_t bytes) {
-  if (bytes > limit_ - used_) {
-    throw ParquetError("page buffers need " + std::to_string(bytes) + " more bytes, beyond the " + option_ + " of " +
-                       std::to_string(limit_) + " bytes for the scan (" + std::to_string(used_) +
-                       " in use by the columns read so far); raise " + option_ + " to read this file");
-  }
-  used_ += bytes;
 }
 
 size_t ChunkDictionary::size() const {

@@ -1,5 +1,6 @@
 // Reading one column chunk as batches of definition levels, repetition levels and typed
-// values.
+// values: dictionary, levels and value decoding, on top of the chunk's pages as
+// format/page_reader.h reads them (which also holds the reader options and counters).
 //
 // A column chunk is a sequence of pages: at most one dictionary page first, then data pages
 // (v1 or v2). A data page holds `num_values` level entries ("slots"); a slot whose
@@ -27,39 +28,10 @@
 #include <vector>
 
 #include "format/file_reader.h"
+#include "format/page_reader.h"
 #include "format/physical_values.h"
 
 namespace parquet {
-
-// Bytes that the page buffers of several column readers may hold together (e.g. all the
-// columns one scan reads): the read window (compressed page bodies), decompressed data and
-// dictionary pages and decoded dictionaries. A reader takes from the budget when a buffer
-// grows and gives everything back when it is destroyed. Not thread-safe: one per scan.
-class MemoryBudget {
- public:
-  // `option` names the setting for messages (e.g. "max_memory").
-  MemoryBudget(uint64_t limit, std::string option) : limit_(limit), option_(std::move(option)) {}
-  // Takes `bytes`; throws ParquetError (nothing taken) when the budget cannot cover them.
-  void Take(uint64_t bytes);
-  void Give(uint64_t bytes) { used_ -= std::min(bytes, used_); }
-  uint64_t used() const { return used_; }
-  uint64_t limit() const { return limit_; }
-
- private:
-  uint64_t limit_;
-  uint64_t used_ = 0;
-  std::string option_;
-};
-
-struct ColumnReaderOptions {
-  bool verify_crc = true;  // check page CRCs when the writer stored them
-  // Shared by the readers of one scan; null: no limit beyond the 1 GiB per page.
-  std::shared_ptr<MemoryBudget> memory_budget;
-  // When a skip goes past the end of the current page, read the chunk's offset index (once
-  // per chunk, only then) and jump over whole pages without reading them. An offset index that fails validation is ignored (pages are then walked
-  // header by header, as without one). SetOffsetIndex supplies one already read.
-  bool use_offset_index = true;
-};
 
 // One batch of decoded slots. def_levels/rep_levels are filled only when the column's
 // maximum definition/repetition level is above zero.
@@ -84,16 +56,6 @@ struct ColumnBatch {
 
  private:
   std::vector<uint64_t> storage_;  // 8-byte aligned storage for any physical value type
-};
-
-// Statistics of what a reader did, for observability (parquet_scan_stats) and tests.
-struct ColumnReadCounters {
-  uint64_t pages_read = 0;             // data pages decompressed and decoded
-  uint64_t pages_skipped = 0;          // data pages skipped without decompression (also
-                                       // those jumped over through the offset index)
-  uint64_t bytes_read = 0;             // bytes read from the file (page-index jumps and
-                                       // skipped page bodies show as fewer bytes)
-  uint64_t dictionary_pages_read = 0;  // dictionary pages decompressed and decoded
 };
 
 // The decoded dictionary of a column chunk (ReadChunkDictionary). Exactly one of the value

@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "format/error.h"
+#include "format/physical_values.h"
 
 namespace parquet {
 
@@ -72,11 +73,6 @@ void RequireLevelInRange(const char* codec_name, int level, int min_level, int m
 uint32_t LoadBigEndian32(const uint8_t* bytes) {
   return (uint32_t{bytes[0]} << 24) | (uint32_t{bytes[1]} << 16) | (uint32_t{bytes[2]} << 8) |
          uint32_t{bytes[3]};
-}
-
-uint32_t LoadLittleEndian32(const uint8_t* bytes) {
-  return uint32_t{bytes[0]} | (uint32_t{bytes[1]} << 8) | (uint32_t{bytes[2]} << 16) |
-         (uint32_t{bytes[3]} << 24);
 }
 
 void StoreBigEndian32(uint32_t value, char* bytes) {

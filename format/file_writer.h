@@ -44,6 +44,7 @@
 #include "format/metadata.h"
 #include "format/physical_values.h"
 #include "format/schema.h"
+#include "format/version.h"
 
 namespace parquet {
 
@@ -65,7 +66,7 @@ struct WriterOptions {
   size_t dictionary_page_size_limit = 1 << 20;
   bool write_crc = true;         // PageHeader.crc on every page
   bool write_statistics = true;  // column chunk statistics and the ColumnIndex (see above)
-  std::string created_by = "sqlite-parquet version 0.1.0";
+  std::string created_by = DefaultCreatedBy();  // "sqlite-parquet version <VERSION>"
   std::vector<KeyValue> key_value_metadata;
   // Per leaf column (by index): the value encoding of its data pages, instead of the
   // dictionary / PLAIN default. RLE_DICTIONARY (or PLAIN_DICTIONARY, written as
@@ -144,9 +145,9 @@ struct WriterOptions {
   size_t buffered_pages_limit = 64 * 1024;
 };
 
-class ColumnChunkWriter;  // one column chunk being buffered (file_writer.cc)
-class PageSpill;          // the spill file of finished pages (file_writer.cc)
-struct PageScratch;       // buffers of page assembly, shared by the chunks (file_writer.cc)
+class ColumnChunkWriter;  // one column chunk being buffered (column_chunk_writer.h)
+class PageSpill;          // the spill file of finished pages (page_spill.h)
+struct PageScratch;       // buffers of page assembly, shared by the chunks (column_chunk_writer.h)
 
 class ParquetFileWriter {
  public:

@@ -17,6 +17,11 @@
 
 namespace parquet {
 
+// The little-endian 32-bit number stored at `bytes` (lengths, words of the file format).
+inline uint32_t LoadLittleEndian32(const uint8_t* bytes) {
+  return uint32_t{bytes[0]} | (uint32_t{bytes[1]} << 8) | (uint32_t{bytes[2]} << 16) | (uint32_t{bytes[3]} << 24);
+}
+
 struct Int96 {
   uint32_t words[3];  // words[0..1]: nanoseconds of the day (little-endian int64); words[2]: Julian day
 };

@@ -18,6 +18,7 @@
 #include <cstring>
 
 #include "format/error.h"
+#include "format/levels.h"
 
 namespace parquet {
 
@@ -271,9 +272,7 @@ void RecordAssembler::SkipLeafRows(Leaf& leaf, int64_t n) {
     int64_t left = n;
     for (size_t j = leaf.slot_pos + 1; j < leaf.rep.size(); j++) {
       if (leaf.rep[j] == 0 && --left == 0) {
-        size_t defined = 0;
-        for (size_t i = leaf.slot_pos; i < j; i++) defined += (leaf.def[i] == leaf.max_def);
-        leaf.value_pos += defined;
+        leaf.value_pos += CountDefinedLevels(leaf.def.data() + leaf.slot_pos, j - leaf.slot_pos, leaf.max_def);
         leaf.slot_pos = leaf.scan_pos = leaf.row_end = j;
         return;
       }

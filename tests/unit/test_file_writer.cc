@@ -33,6 +33,8 @@
 #include "format/file_reader.h"
 #include "format/file_writer.h"
 #include "format/metadata.h"
+#include "format/statistics.h"
+#include "format/version.h"
 #include "tests/unit/temp_dir.h"
 
 namespace parquet {
@@ -724,6 +726,29 @@ TEST_CASE("file writer: column chunk statistics follow each column's sort order"
 std::string ReadWholeFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+TEST_CASE("file writer: created_by names this project and the version of the VERSION file") {
+  std::ifstream version_file(std::string(PQ_SOURCE_DIR) + "/VERSION");
+  std::string version;
+  REQUIRE(std::getline(version_file, version));
+  CHECK(std::string(LibraryVersion()) == version);
+  CHECK(WriterOptions().created_by == "sqlite-parquet version " + version);
+  TempDir dir;
+  const std::string path = dir.File("created_by.parquet");
+  {
+    ParquetFileWriter writer(path, {Root(1), Leaf("a", Type::INT32, kRequired)});
+    writer.StartRowGroup();
+    const int32_t a[] = {1, 2};
+    writer.WriteBatch<int32_t>(0, 2, nullptr, nullptr, a, 2);
+    writer.EndRowGroup(2);
+    writer.Close();
+  }
+  CHECK(ParquetFileReader::Open(path)->metadata().created_by == "sqlite-parquet version " + version);
+  // In the form readers parse for writer-specific workarounds.
+  const WriterVersion parsed = ParseCreatedBy(DefaultCreatedBy());
+  CHECK(parsed.application == "sqlite-parquet");
+  CHECK(parsed.has_version);
 }
 
 TEST_CASE("file writer: footer, row group layout and page checksums") {

@@ -1,0 +1,212 @@
+// PageReader: the pages of one column chunk as stored, the layer under the column reader
+// (column_reader.h). It owns the I/O of a chunk: a buffered read window over the file,
+// page headers (with the PARQUET-816 tolerance for chunks whose recorded size is too
+// small), decryption of headers and bodies in encrypted columns, page CRCs, decompression
+// into its buffers, and the offset index that lets a reader jump to the page holding a
+// row. It knows nothing of levels, values or dictionaries: a page's body is bytes.
+//
+// I/O: a page header is read with a first guess of its size (grown when it does not parse),
+// its body only when asked for; each read is at least kMinRead bytes and brings the next
+// page's header along, so a sequential scan costs one read per page and skipping a page
+// costs one header read.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "format/encryption.h"
+#include "format/file_reader.h"
+#include "format/metadata.h"
+
+namespace parquet {
+
+// Bytes that the page buffers of several column readers may hold together (e.g. all the
+// columns one scan reads): the read window (compressed page bodies), decompressed data and
+// dictionary pages and decoded dictionaries. A reader takes from the budget when a buffer
+// grows and gives everything back when it is destroyed. Not thread-safe: one per scan.
+class MemoryBudget {
+ public:
+  // `option` names the setting for messages (e.g. "max_memory").
+  MemoryBudget(uint64_t limit, std::string option) : limit_(limit), option_(std::move(option)) {}
+  // Takes `bytes`; throws ParquetError (nothing taken) when the budget cannot cover them.
+  void Take(uint64_t bytes);
+  void Give(uint64_t bytes) { used_ -= std::min(bytes, used_); }
+  uint64_t used() const { return used_; }
+  uint64_t limit() const { return limit_; }
+
+ private:
+  uint64_t limit_;
+  uint64_t used_ = 0;
+  std::string option_;
+};
+
+struct ColumnReaderOptions {
+  bool verify_crc = true;  // check page CRCs when the writer stored them
+  // Shared by the readers of one scan; null: no limit beyond the 1 GiB per page.
+  std::shared_ptr<MemoryBudget> memory_budget;
+  // When a skip goes past the end of the current page, read the chunk's offset index (once
+  // per chunk, only then) and jump over whole pages without reading them. An offset index that fails validation is ignored (pages are then walked
+  // header by header, as without one). SetOffsetIndex supplies one already read.
+  bool use_offset_index = true;
+};
+
+// Statistics of what a reader did, for observability (parquet_scan_stats) and tests.
+struct ColumnReadCounters {
+  uint64_t pages_read = 0;             // data pages decompressed and decoded
+  uint64_t pages_skipped = 0;          // data pages skipped without decompression (also
+                                       // those jumped over through the offset index)
+  uint64_t bytes_read = 0;             // bytes read from the file (page-index jumps and
+                                       // skipped page bodies show as fewer bytes)
+  uint64_t dictionary_pages_read = 0;  // dictionary pages decompressed and decoded
+};
+
+// A data page of the offset index to jump to (PageReader::FindJump).
+struct PageJump {
+  int64_t page = 0;       // index among the chunk's data pages
+  int64_t offset = 0;     // file offset of its header
+  int32_t size = 0;       // its header and body
+  int64_t first_row = 0;  // its first row within the row group
+  int64_t rows = 0;       // the rows it holds, as the index tells
+};
+
+class PageReader {
+ public:
+  // Reads pages of leaf `column` of `file`; bytes read are added to counters->bytes_read.
+  // `counters` must outlive the reader.
+  PageReader(const ParquetFileReader& file, int column, const ColumnReaderOptions& options,
+             ColumnReadCounters* counters);
+  ~PageReader();
+  PageReader(const PageReader&) = delete;
+  PageReader& operator=(const PageReader&) = delete;
+
+  // Moves to the chunk of `row_group` (its first page next), forgetting the offset index.
+  void Reset(int row_group);
+  // Reads only what is asked for, without read-ahead (a dictionary page alone).
+  void ReadNoMoreThanAsked() { min_read_ = 0, read_ahead_ = 0; }
+
+  // Parses the next page's header into header(); false at the end of the chunk. A data
+  // page counts towards data_page_index(), a dictionary page towards dictionary_pages().
+  // The body is not read.
+  bool NextPage();
+  const PageHeader& header() const { return header_; }
+  // Index of the current data page among the chunk's data pages (-1: none yet).
+  int64_t data_page_index() const { return data_page_index_; }
+  int dictionary_pages() const { return dictionary_pages_; }
+  // File offset of the current page's header, of the next one, and the chunk's end.
+  uint64_t page_offset() const { return page_offset_; }
+  uint64_t next_page_offset() const { return next_page_offset_; }
+  uint64_t chunk_end() const { return chunk_end_; }
+
+  // Reads the current page's body, checks its CRC (over the bytes as stored) and decrypts
+  // it; then body() / body_size() are the page's plaintext, compressed as the header says.
+  void ReadBody();
+  const uint8_t* body() const { return body_; }
+  size_t body_size() const { return body_size_; }
+  // The decompressed bytes of `src_size` bytes at `src` (within body()): `src` itself when
+  // not `compressed` (or the chunk is uncompressed), else in the reader's page buffer, valid
+  // until the next call. Throws ParquetError when the sizes do not agree.
+  const uint8_t* Decompressed(const uint8_t* src, size_t src_size, size_t uncompressed_size, bool compressed);
+  // The current page, a dictionary page: its body read and decompressed into a buffer of
+  // its own (valid until the next dictionary page); *size its uncompressed size.
+  const uint8_t* DictionaryPageBytes(size_t* size);
+
+  // The chunk's offset index: given (SetOffsetIndex, which must be this chunk's and valid;
+  // nullptr forgets it) or read on first need when the options allow; null when there is
+  // none or it is unusable. DisableOffsetIndex: none for the rest of the chunk.
+  void SetOffsetIndex(std::shared_ptr<const OffsetIndex> index) { offset_index_ = std::move(index); }
+  const OffsetIndex* OffsetIndexForJumps();
+  void DisableOffsetIndex() { offset_index_tried_ = true; }
+
+  // The data page of the offset index that holds row `target`, when it lies beyond the
+  // current data page (and beyond the next one when `current_page_done`: that one comes
+  // next anyway) and within the chunk's bytes not yet passed; nullopt otherwise.
+  std::optional<PageJump> FindJump(int64_t target, bool current_page_done);
+  // File offset of the chunk's first data page by the offset index (FindJump succeeded).
+  int64_t FirstIndexedDataPageOffset() const { return offset_index_->page_locations.front().offset; }
+  // Moves to data page `jump.page` (found by FindJump): NextPage reads its header next,
+  // and its header and body are read in one read. The pages in between are never read.
+  void JumpTo(const PageJump& jump);
+
+  // "file 'x', row group r, column 'c', page p" for messages.
+  std::string Context() const;
+
+  // Grows `buffer` to `size` elements (never shrinks), taking the growth from the memory
+  // budget first; everything taken is given back when the reader is destroyed.
+  template <typename V>
+  void GrowBuffer(V* buffer, size_t size) {
+    if (buffer->size() >= size) return;
+    const uint64_t bytes = uint64_t{size - buffer->size()} * sizeof(typename V::value_type);
+    if (options_.memory_budget) {
+      options_.memory_budget->Take(bytes);
+      budget_taken_ += bytes;
+    }
+    buffer->resize(size);
+  }
+
+  const ParquetFileReader& file() const { return file_; }
+  int column() const { return column_; }
+  int row_group() const { return row_group_; }
+  const ColumnMetaData& metadata() const { return *meta_; }
+  const ColumnReaderOptions& options() const { return options_; }
+
+ private:
+  const uint8_t* Fetch(uint64_t offset, size_t length, uint64_t limit) { return Fetch(offset, length, limit, min_read_); }
+  const uint8_t* Fetch(uint64_t offset, size_t length, uint64_t limit, size_t min_read);
+  void ReadPageHeader();
+  void FetchBody();
+  void VerifyCrc();
+  size_t DecryptPageHeader(uint64_t offset, uint64_t limit);
+  size_t EncryptedModuleSize(uint64_t offset, uint64_t limit);
+  size_t DecryptHeaderModule(ModuleType type, uint64_t offset, uint64_t limit);
+  void DecryptPageBody(ModuleType type, int page_ordinal);
+  const uint8_t* DecompressInto(const uint8_t* src, size_t src_size, size_t uncompressed_size, bool compressed,
+                                std::vector<uint8_t>* buffer);
+
+  const ParquetFileReader& file_;
+  const int column_;
+  const ColumnReaderOptions options_;
+  ColumnReadCounters* counters_;
+  uint64_t budget_taken_ = 0;  // given back to options_.memory_budget on destruction
+  int row_group_ = -1;
+  const ColumnMetaData* meta_ = nullptr;
+  const ModuleCipher* cipher_ = nullptr;  // encrypted column: its cipher (file_reader.h)
+
+  // The chunk's bytes in the file: [chunk_begin_, chunk_end_). chunk_end_ grows past the
+  // recorded size for PARQUET-816 pages, never beyond data_end_ (the footer's start).
+  uint64_t chunk_begin_ = 0;
+  uint64_t chunk_end_ = 0;
+  uint64_t data_end_ = 0;
+  uint64_t next_page_offset_ = 0;  // file offset of the next page header
+  // The read window: file bytes [window_offset_, window_offset_ + window_size_).
+  std::vector<uint8_t> window_;
+  uint64_t window_offset_ = 0;
+  size_t window_size_ = 0;
+  size_t min_read_;    // smallest read (within the chunk)
+  size_t read_ahead_;  // bytes read past a page body: the next page's header
+
+  std::shared_ptr<const OffsetIndex> offset_index_;
+  bool offset_index_tried_ = false;  // OffsetIndexForJumps looked for one in this chunk
+  int64_t data_page_index_ = -1;     // index of the current data page among the chunk's data pages
+  int dictionary_pages_ = 0;
+  int page_ordinal_ = -1;            // index of the current page within the chunk (for messages)
+
+  PageHeader header_;                // the current page
+  uint64_t page_offset_ = 0;         // where its header starts in the file
+  uint64_t body_offset_ = 0;         // where its body starts in the file
+  const uint8_t* body_ = nullptr;    // its body in window_, once fetched (FetchBody)
+  bool body_fetched_ = false;
+  size_t body_size_ = 0;
+  int body_page_ordinal_ = 0;        // the current data page's ordinal (AAD)
+  bool body_encrypted_ = false;      // body_ still points at the encrypted module
+  std::vector<uint8_t> decrypted_header_;
+  std::vector<uint8_t> decrypted_body_;
+  std::vector<uint8_t> page_buffer_;        // decompressed data page
+  std::vector<uint8_t> dictionary_buffer_;  // decompressed dictionary page
+};
+
+}  // namespace parquet
