@@ -122,6 +122,7 @@
 #include "ext/encryption_options.h"
 #include "ext/file_list.h"
 #include "ext/nested_json.h"
+#include "ext/parquet_to_sql.h"
 #include "ext/sqlite_values.h"
 #include "ext/options.h"
 #include "ext/row_group_pruning.h"
@@ -274,7 +275,7 @@ struct ParquetCursor {
   int64_t file_row_lo = INT64_MIN, file_row_hi = INT64_MAX;  // the same for file_row_number
   int64_t limit_remaining = -1;      // rows still to return, OFFSET included (-1: no LIMIT)
   std::unique_ptr<RowGroupPruner> pruner;  // for the current file
-  FormatBuffer format_buffer;        // its `dates` is `dates`
+  FormatBuffer format_buffer;        // values converted by xColumn and the row filters; its `dates` is `dates`
   DateTextCache dates;               // DATE text of xColumn and the row filters
   ScanStats stats;
   bool stats_pending = false;        // a scan began whose stats are not recorded yet
@@ -297,7 +298,6 @@ struct ParquetCursor {
   // The page buffers of all the cursor's column readers (max_memory).
   std::shared_ptr<parquet::MemoryBudget> memory_budget;
   std::vector<ColumnState> states;  // per file column
-  std::string text;           // scratch for formatted values
 };
 
 ParquetTable* TableOf(sqlite3_vtab_cursor* cursor) { return reinterpret_cast<ParquetTable*>(cursor->pVtab); }
@@ -618,7 +618,7 @@ bool OrderVerified(ParquetTable* table) {
         // A NULL (fewer values than slots) sorts first: not where a scan would return it.
         ascending = batch.num_values == batch.num_levels;
         for (size_t i = 0; ascending && i < batch.num_values; i++) {
-          ascending = ColumnSqlValue(mapping, batch, i, &buffer, &value) && !value.is_null() &&
+          ascending = BatchSqlValue(mapping, batch, i, &buffer, &value) && !value.is_null() &&
                       (!have_previous || CompareSqlValues(previous, value) <= 0);
           if (!ascending) break;
           previous = value;
@@ -1060,10 +1060,13 @@ DayRange DayRangeOf(const ColumnFilter& filter, const ColumnMapping& mapping) {
   }
   const SqlValue& constant = filter.values[0];
   if (constant.is_null()) return range;
-  auto compare = [&constant](int64_t day) {
-    char text[64];
-    const size_t n = parquet::FormatDate(static_cast<int32_t>(day), text);
-    return CompareSqlValues(SqlValue::Text(std::string_view(text, n)), constant);
+  FormatBuffer buffer;
+  auto compare = [&constant, &mapping, &buffer](int64_t day) {
+    ParquetValue date;
+    date.integer = day;
+    SqlValue text;
+    ToSqlValue(mapping, date, &buffer, &text);  // text: cannot fail
+    return CompareSqlValues(text, constant);
   };
   // The first day whose text compares >= (or, strictly, >) the constant; one past the last
   // day when there is none.
@@ -1287,7 +1290,7 @@ bool RowPasses(ParquetCursor* cursor, const ParquetTable& table) {
         }
       }
       if (index >= 0 &&
-          !ColumnSqlValue(mapping, state.batch, static_cast<size_t>(index), &cursor->format_buffer, &value)) {
+          !BatchSqlValue(mapping, state.batch, static_cast<size_t>(index), &cursor->format_buffer, &value)) {
         continue;  // xColumn will report the error: keep the row
       }
     }
@@ -1597,23 +1600,10 @@ int NestedColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ct
 // xColumn for the hidden columns and the hive partition keys.
 [[gnu::noinline]] int FileConstantColumn(ParquetCursor* cursor, const ParquetTable* table, sqlite3_context* ctx,
                                          int column) {
-  if (column == table->filename_column()) {
-    const std::string& path = table->files[cursor->file_index];
-    sqlite3_result_text64(ctx, path.data(), path.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
-  } else if (column == table->file_row_number_column()) {
+  if (column == table->file_row_number_column()) {
     sqlite3_result_int64(ctx, RowInFile(cursor));
   } else {
-    const size_t key = static_cast<size_t>(column - table->hive_column());
-    const HiveValue& value = table->hive_values[cursor->file_index][key];
-    if (value.is_null) {
-      sqlite3_result_null(ctx);
-    } else if (table->hive_keys[key].type == HiveType::kInteger) {
-      sqlite3_result_int64(ctx, value.integer);
-    } else if (table->hive_keys[key].type == HiveType::kReal) {
-      sqlite3_result_double(ctx, value.real);
-    } else {
-      sqlite3_result_text64(ctx, value.text.data(), value.text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
-    }
+    ResultSqlValue(ctx, FileConstant(*table, column, cursor->file_index));
   }
   return SQLITE_OK;
 }
@@ -1653,7 +1643,7 @@ int NestedColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ct
     sqlite3_result_null(ctx);
     return SQLITE_OK;
   }
-  return ResultValue(ctx, mapping, state->batch, value, &cursor->text, &cursor->dates);
+  return ResultBatchValue(ctx, mapping, state->batch, value, &cursor->format_buffer);
 }
 
 // Sets the result to the value of `state`'s column in the cursor's row, which lies in the
@@ -1661,7 +1651,7 @@ int NestedColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ct
 inline int ResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnMapping& mapping, ColumnState* state) {
   if (!state->dense) return ResultSparseCell(cursor, ctx, mapping, state);
   const size_t index = static_cast<size_t>(cursor->row - state->batch_first_row);
-  return ResultValue(ctx, mapping, state->batch, index, &cursor->text, &cursor->dates);
+  return ResultBatchValue(ctx, mapping, state->batch, index, &cursor->format_buffer);
 }
 
 // xColumn when the column's batch does not hold the cursor's row: decode it first.
