@@ -1,5 +1,6 @@
-// Conversion of decoded Parquet values to SQLite values (see parquet_to_sql.h): one switch
-// over the mapping's kind, and the adapters for statistics values.
+// Conversion of decoded Parquet values to SQLite values (see parquet_to_sql.h): the kinds
+// that are computed or formatted (ToSqlValue in the header converts the others inline), and
+// the adapters for statistics values.
 #include "ext/parquet_to_sql.h"
 
 #include <cmath>
@@ -135,30 +136,11 @@ bool StatisticsOrderIsSqlOrder(const ColumnMapping& m, parquet::ValueComparison 
 
 }  // namespace
 
-bool ToSqlValue(const ColumnMapping& m, const ParquetValue& v, FormatBuffer* buffer, SqlValue* out) {
+bool ToComputedSqlValue(const ColumnMapping& m, const ParquetValue& v, FormatBuffer* buffer, SqlValue* out) {
   switch (m.kind) {
-    case ValueKind::kNull:
-    case ValueKind::kNested: *out = SqlValue::Null(); return true;
-    case ValueKind::kBoolean:
-    case ValueKind::kInt32:
-    case ValueKind::kInt64: *out = SqlValue::Integer(v.integer); return true;
-    case ValueKind::kUInt32: *out = SqlValue::Integer(static_cast<uint32_t>(v.integer)); return true;
-    case ValueKind::kUInt64: {
-      const uint64_t u = static_cast<uint64_t>(v.integer);
-      *out = u <= static_cast<uint64_t>(INT64_MAX) ? SqlValue::Integer(static_cast<int64_t>(u))
-                                                    : SqlValue::Real(static_cast<double>(u));
-      return true;
-    }
-    case ValueKind::kFloat:
-    case ValueKind::kDouble: *out = SqlValue::Real(v.real); return true;
     case ValueKind::kFloat16:
       *out = SqlValue::Real(parquet::HalfToDouble(static_cast<uint16_t>(v.bytes.ptr[0] | (v.bytes.ptr[1] << 8))));
       return true;
-    case ValueKind::kText:
-    case ValueKind::kJson:
-      *out = v.bytes_terminated ? SqlValue::TerminatedText(v.bytes.view()) : SqlValue::Text(v.bytes.view());
-      return true;
-    case ValueKind::kBlob: *out = SqlValue::Blob(v.bytes.view()); return true;
     case ValueKind::kUuid: *out = FormattedText(buffer, parquet::FormatUuid(v.bytes.ptr, buffer->text)); return true;
     case ValueKind::kInterval:
       *out = FormattedText(buffer, parquet::FormatInterval(v.bytes.ptr, buffer->text));
@@ -176,9 +158,8 @@ bool ToSqlValue(const ColumnMapping& m, const ParquetValue& v, FormatBuffer* buf
     case ValueKind::kTime64: *out = FormattedText(buffer, parquet::FormatTime(v.integer, m.time_unit, buffer->text)); return true;
     case ValueKind::kTimestamp: return TimestampValue(m, v.integer, buffer, out);
     case ValueKind::kInt96Timestamp: return Int96Value(m, v.int96, buffer, out);
+    default: return ToSqlValue(m, v, buffer, out);  // the kinds ToSqlValue converts inline
   }
-  *out = SqlValue::Null();
-  return true;
 }
 
 bool StatisticsParquetValue(const ColumnMapping& m, const parquet::StatisticsValue& stat, ParquetValue* out) {

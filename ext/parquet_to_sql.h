@@ -108,15 +108,55 @@ inline ParquetValue ParquetValueAt(ValueKind kind, const void* values, size_t in
 // give NULL (nested values are rendered by nested_json.h). Returns false when xColumn raises
 // an error instead (kTimestampRangeError: a date or timestamp outside the range of the unit
 // of timestamp_as). Throws std::bad_alloc only (decimals as text).
-bool ToSqlValue(const ColumnMapping& mapping, const ParquetValue& value, FormatBuffer* buffer, SqlValue* out);
+inline bool ToSqlValue(const ColumnMapping& mapping, const ParquetValue& value, FormatBuffer* buffer, SqlValue* out);
+
+// ToSqlValue of the kinds whose values are computed or formatted (dates, times, timestamps,
+// decimals, UUID, INTERVAL, FLOAT16); ToSqlValue itself converts the others inline, so that
+// xColumn and the row filters convert them without a call.
+bool ToComputedSqlValue(const ColumnMapping& mapping, const ParquetValue& value, FormatBuffer* buffer, SqlValue* out);
+
+// ToSqlValue of the value `read()` returns, read only once the kind is known: with
+// ParquetValueAt as `read`, the compiler folds its switch into this one (one switch per
+// value in xColumn's general path and the row filters).
+template <typename Read>
+inline bool ToSqlValueOf(const ColumnMapping& m, Read read, FormatBuffer* buffer, SqlValue* out) {
+  switch (m.kind) {
+    case ValueKind::kNull:
+    case ValueKind::kNested: *out = SqlValue::Null(); return true;
+    case ValueKind::kBoolean:
+    case ValueKind::kInt32:
+    case ValueKind::kInt64: *out = SqlValue::Integer(read().integer); return true;
+    case ValueKind::kUInt32: *out = SqlValue::Integer(static_cast<uint32_t>(read().integer)); return true;
+    case ValueKind::kUInt64: {
+      const uint64_t u = static_cast<uint64_t>(read().integer);
+      *out = u <= static_cast<uint64_t>(INT64_MAX) ? SqlValue::Integer(static_cast<int64_t>(u))
+                                                    : SqlValue::Real(static_cast<double>(u));
+      return true;
+    }
+    case ValueKind::kFloat:
+    case ValueKind::kDouble: *out = SqlValue::Real(read().real); return true;
+    case ValueKind::kText:
+    case ValueKind::kJson: {
+      const ParquetValue v = read();
+      *out = v.bytes_terminated ? SqlValue::TerminatedText(v.bytes.view()) : SqlValue::Text(v.bytes.view());
+      return true;
+    }
+    case ValueKind::kBlob: *out = SqlValue::Blob(read().bytes.view()); return true;
+    default: return ToComputedSqlValue(m, read(), buffer, out);
+  }
+}
+
+inline bool ToSqlValue(const ColumnMapping& mapping, const ParquetValue& value, FormatBuffer* buffer, SqlValue* out) {
+  return ToSqlValueOf(mapping, [&value]() -> const ParquetValue& { return value; }, buffer, out);
+}
 
 // ToSqlValue of value `index` of `batch` (an index into its non-null values).
 inline bool BatchSqlValue(const ColumnMapping& mapping, const parquet::ColumnBatch& batch, size_t index,
                           FormatBuffer* buffer, SqlValue* out) {
-  return ToSqlValue(mapping, ParquetValueAt(mapping.kind, batch.values<uint8_t>(), index, batch.text_terminated),
-                    buffer, out);
+  return ToSqlValueOf(
+      mapping, [&] { return ParquetValueAt(mapping.kind, batch.values<uint8_t>(), index, batch.text_terminated); },
+      buffer, out);
 }
-
 // The statistics value `stat` (decoded for the column's leaf) as a value of a column mapped
 // by `mapping`. False when its bytes cannot be one (a UUID, INTERVAL or FLOAT16 of another
 // length, more than 4 GiB). *out points into stat.bytes.

@@ -43,14 +43,6 @@ int ClassRank(SqlValue::Type type) {
 
 }  // namespace
 
-SqlValue SqlValue::Real(double v) {
-  if (std::isnan(v)) return SqlValue();
-  SqlValue s;
-  s.type = Type::kReal;
-  s.real = v;
-  return s;
-}
-
 int CompareSqlValues(const SqlValue& a, const SqlValue& b) {
   const int ra = ClassRank(a.type), rb = ClassRank(b.type);
   if (ra != rb) return ra < rb ? -1 : 1;

@@ -6,6 +6,7 @@
 // objects, and maps statistics bounds into the same space to prune.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -31,7 +32,13 @@ struct SqlValue {
     s.integer = v;
     return s;
   }
-  static SqlValue Real(double v);  // NaN is NULL, as in SQLite
+  static SqlValue Real(double v) {  // NaN is NULL, as in SQLite
+    if (std::isnan(v)) return SqlValue();
+    SqlValue s;
+    s.type = Type::kReal;
+    s.real = v;
+    return s;
+  }
   static SqlValue Text(std::string_view v) {
     SqlValue s;
     s.type = Type::kText;

@@ -22,7 +22,10 @@ void ResultText(sqlite3_context* ctx, const char* text, size_t length) {
   sqlite3_result_text64(ctx, text, length, SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
-void ResultSqlValue(sqlite3_context* ctx, const SqlValue& value) {
+namespace {
+
+// ResultSqlValue, inlined into the conversions below (xColumn's general path).
+[[gnu::always_inline]] inline void SetResult(sqlite3_context* ctx, const SqlValue& value) {
   switch (value.type) {
     case SqlValue::Type::kNull: sqlite3_result_null(ctx); return;
     case SqlValue::Type::kInteger: sqlite3_result_int64(ctx, value.integer); return;
@@ -45,11 +48,14 @@ void ResultSqlValue(sqlite3_context* ctx, const SqlValue& value) {
   sqlite3_result_null(ctx);
 }
 
-int ResultParquetValue(sqlite3_context* ctx, const ColumnMapping& mapping, const ParquetValue& value,
-                       FormatBuffer* buffer) {
+// ResultParquetValue, inlined into both entry points so that the batch read, the
+// conversion and the result call are one function.
+template <typename Read>
+[[gnu::always_inline]] inline int SetConvertedResult(sqlite3_context* ctx, const ColumnMapping& mapping, Read read,
+                                                     FormatBuffer* buffer) {
   SqlValue converted;
   try {
-    if (!ToSqlValue(mapping, value, buffer, &converted)) {
+    if (!ToSqlValueOf(mapping, read, buffer, &converted)) {
       sqlite3_result_error(ctx, kTimestampRangeError, -1);
       return SQLITE_ERROR;
     }
@@ -60,9 +66,25 @@ int ResultParquetValue(sqlite3_context* ctx, const ColumnMapping& mapping, const
     sqlite3_result_error(ctx, e.what(), -1);
     return SQLITE_ERROR;
   }
-  ResultSqlValue(ctx, converted);
+  SetResult(ctx, converted);
   if (mapping.kind == ValueKind::kJson) sqlite3_result_subtype(ctx, kJsonSubtype);
   return SQLITE_OK;
+}
+
+}  // namespace
+
+void ResultSqlValue(sqlite3_context* ctx, const SqlValue& value) { SetResult(ctx, value); }
+
+int ResultParquetValue(sqlite3_context* ctx, const ColumnMapping& mapping, const ParquetValue& value,
+                       FormatBuffer* buffer) {
+  return SetConvertedResult(ctx, mapping, [&value]() -> const ParquetValue& { return value; }, buffer);
+}
+
+int ResultBatchValue(sqlite3_context* ctx, const ColumnMapping& mapping, const parquet::ColumnBatch& batch,
+                     size_t index, FormatBuffer* buffer) {
+  return SetConvertedResult(
+      ctx, mapping, [&] { return ParquetValueAt(mapping.kind, batch.values<uint8_t>(), index, batch.text_terminated); },
+      buffer);
 }
 
 }  // namespace sqlite_parquet

@@ -30,10 +30,7 @@ int ResultParquetValue(sqlite3_context* ctx, const ColumnMapping& mapping, const
                        FormatBuffer* buffer);
 
 // ResultParquetValue of value `index` of `batch` (an index into the batch's non-null values).
-inline int ResultBatchValue(sqlite3_context* ctx, const ColumnMapping& mapping, const parquet::ColumnBatch& batch,
-                            size_t index, FormatBuffer* buffer) {
-  return ResultParquetValue(ctx, mapping,
-                            ParquetValueAt(mapping.kind, batch.values<uint8_t>(), index, batch.text_terminated), buffer);
-}
+int ResultBatchValue(sqlite3_context* ctx, const ColumnMapping& mapping, const parquet::ColumnBatch& batch,
+                     size_t index, FormatBuffer* buffer);
 
 }  // namespace sqlite_parquet
