@@ -1,11 +1,12 @@
 // The one place where a decoded Parquet value becomes a SQLite value: ToSqlValue converts a
 // physical value (ParquetValue) as its column's mapping prescribes (column_mapping.h, the
 // README's type-mapping table) into a SqlValue (sql_value.h). Everything that shows a
-// Parquet value to SQLite goes through it: xColumn (through ResultParquetValue in
-// sqlite_values.h), the row filters and the ORDER BY check (BatchSqlValue), statistics
-// bounds for row-group pruning (StatisticsSqlValue), the statistics columns of the
-// metadata functions (StatisticsParquetValue) and the leaves of nested JSON
-// (nested_json.cc renders the converted value). Free of the SQLite API.
+// Parquet value to SQLite goes through it: xColumn (ResultBatchValue in sqlite_values.h,
+// besides its fast path for plain dense batches, DirectCell in parquet_vtab.cc), the row
+// filters and the ORDER BY check (BatchSqlValue), statistics bounds for row-group pruning
+// (StatisticsSqlValue), the statistics columns of the metadata functions
+// (StatisticsParquetValue) and the leaves of nested JSON (nested_json.cc renders the
+// converted value). Free of the SQLite API.
 #pragma once
 
 #include <cstddef>
@@ -157,6 +158,7 @@ inline bool BatchSqlValue(const ColumnMapping& mapping, const parquet::ColumnBat
       mapping, [&] { return ParquetValueAt(mapping.kind, batch.values<uint8_t>(), index, batch.text_terminated); },
       buffer, out);
 }
+
 // The statistics value `stat` (decoded for the column's leaf) as a value of a column mapped
 // by `mapping`. False when its bytes cannot be one (a UUID, INTERVAL or FLOAT16 of another
 // length, more than 4 GiB). *out points into stat.bytes.

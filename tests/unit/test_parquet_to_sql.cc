@@ -264,6 +264,19 @@ TEST_CASE("BatchSqlValue converts value `index` of a batch") {
   ColumnMapping timestamp = MappingOf(ValueKind::kTimestamp, "TEXT TIMESTAMP_MILLIS");
   REQUIRE(BatchSqlValue(timestamp, batch, 1, &buffer, &v));
   CHECK(v.bytes == "1970-01-01 00:00:00.007");
+
+  // Text of a batch whose values are NUL-terminated is marked so; of another batch, not.
+  ColumnBatch text_batch;
+  ByteArray* texts = text_batch.mutable_values<ByteArray>(1);
+  texts[0].ptr = reinterpret_cast<const uint8_t*>("abc");
+  texts[0].len = 3;
+  text_batch.num_values = text_batch.num_levels = 1;
+  text_batch.text_terminated = true;
+  REQUIRE(BatchSqlValue(MappingOf(ValueKind::kText, "TEXT"), text_batch, 0, &buffer, &v));
+  CHECK((IsText(v, "abc") && v.terminated));
+  text_batch.text_terminated = false;
+  REQUIRE(BatchSqlValue(MappingOf(ValueKind::kJson, "TEXT JSON"), text_batch, 0, &buffer, &v));
+  CHECK((IsText(v, "abc") && !v.terminated));
 }
 
 TEST_CASE("DateTextCache gives FormatDate's text for every day, hits, evictions and long dates alike") {
