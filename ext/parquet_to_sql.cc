@@ -162,6 +162,16 @@ bool ToComputedSqlValue(const ColumnMapping& m, const ParquetValue& v, FormatBuf
   }
 }
 
+bool BatchSqlValue(const ColumnMapping& m, const parquet::ColumnBatch& batch, size_t index, FormatBuffer* buffer,
+                   SqlValue* out) {
+  return ToSqlValueOf(
+      m,
+      [&]() __attribute__((always_inline)) {
+        return ParquetValueAt(m.kind, batch.values<uint8_t>(), index, batch.text_terminated);
+      },
+      buffer, out);
+}
+
 bool StatisticsParquetValue(const ColumnMapping& m, const parquet::StatisticsValue& stat, ParquetValue* out) {
   *out = ParquetValue();
   switch (stat.physical_type) {

@@ -70,7 +70,8 @@ struct ParquetValue {
 // Value `index` of `values`, the decoded values of a column whose mapping has kind `kind`:
 // an array of its physical type (ColumnBatch::values, RecordAssembler::values).
 // `text_terminated` says the byte arrays are NUL-terminated (ColumnBatch::text_terminated).
-inline ParquetValue ParquetValueAt(ValueKind kind, const void* values, size_t index, bool text_terminated = false) {
+[[gnu::always_inline]] inline ParquetValue ParquetValueAt(ValueKind kind, const void* values, size_t index,
+                                                         bool text_terminated = false) {
   ParquetValue v;
   switch (kind) {
     case ValueKind::kNull:
@@ -152,12 +153,8 @@ inline bool ToSqlValue(const ColumnMapping& mapping, const ParquetValue& value, 
 }
 
 // ToSqlValue of value `index` of `batch` (an index into its non-null values).
-inline bool BatchSqlValue(const ColumnMapping& mapping, const parquet::ColumnBatch& batch, size_t index,
-                          FormatBuffer* buffer, SqlValue* out) {
-  return ToSqlValueOf(
-      mapping, [&] { return ParquetValueAt(mapping.kind, batch.values<uint8_t>(), index, batch.text_terminated); },
-      buffer, out);
-}
+bool BatchSqlValue(const ColumnMapping& mapping, const parquet::ColumnBatch& batch, size_t index, FormatBuffer* buffer,
+                   SqlValue* out);
 
 // The statistics value `stat` (decoded for the column's leaf) as a value of a column mapped
 // by `mapping`. False when its bytes cannot be one (a UUID, INTERVAL or FLOAT16 of another

@@ -83,7 +83,10 @@ int ResultParquetValue(sqlite3_context* ctx, const ColumnMapping& mapping, const
 int ResultBatchValue(sqlite3_context* ctx, const ColumnMapping& mapping, const parquet::ColumnBatch& batch,
                      size_t index, FormatBuffer* buffer) {
   return SetConvertedResult(
-      ctx, mapping, [&] { return ParquetValueAt(mapping.kind, batch.values<uint8_t>(), index, batch.text_terminated); },
+      ctx, mapping,
+      [&]() __attribute__((always_inline)) {
+        return ParquetValueAt(mapping.kind, batch.values<uint8_t>(), index, batch.text_terminated);
+      },
       buffer);
 }
 
