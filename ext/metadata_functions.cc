@@ -73,9 +73,9 @@
 #include "ext/file_list.h"
 #include "ext/remote_options.h"
 #include "ext/options.h"
+#include "ext/parquet_to_sql.h"
 #include "ext/sqlite_values.h"
 #include "ext/vtab_errors.h"
-#include "format/column_reader.h"
 #include "format/error.h"
 #include "format/file_reader.h"
 #include "format/json_text.h"
@@ -184,7 +184,7 @@ struct MetadataCursor {
   int64_t rows_in_file = 0;
   int64_t rowid = 0;
   bool eof = true;
-  std::string scratch;
+  FormatBuffer format_buffer;  // statistics values converted to SQLite values
   std::shared_ptr<const parquet::FileDecryptionProperties> decryption;  // null: no key options
   std::shared_ptr<const parquet::RemoteOptions> remote;  // https:// and s3:// paths
 };
@@ -342,54 +342,25 @@ void ResultOptionalBool(sqlite3_context* ctx, const std::optional<bool>& value) 
   }
 }
 
-// Length a value kind needs from a FIXED_LEN_BYTE_ARRAY, 0 when any length will do.
-size_t RequiredByteLength(ValueKind kind) {
-  switch (kind) {
-    case ValueKind::kUuid: return 16;
-    case ValueKind::kInterval: return 12;
-    case ValueKind::kFloat16: return 2;
-    default: return 0;
-  }
-}
-
 // A decoded statistics value as a SQLite value, converted as the column's values are.
 void ResultStatisticsValue(sqlite3_context* ctx, const LeafInfo& leaf, const parquet::StatisticsValue& value,
-                           const std::string& raw, std::string* scratch) {
+                           const std::string& raw, FormatBuffer* buffer) {
   const ColumnMapping& m = leaf.mapping;
   if (m.kind == ValueKind::kNull || m.kind == ValueKind::kNested) {
     ResultBlob(ctx, raw);
     return;
   }
-  parquet::ColumnBatch batch;
-  batch.num_levels = 1;
-  batch.num_values = 1;
-  switch (value.physical_type) {
-    case parquet::Type::BOOLEAN: batch.mutable_values<bool>(1)[0] = value.boolean; break;
-    case parquet::Type::INT32: batch.mutable_values<int32_t>(1)[0] = static_cast<int32_t>(value.integer); break;
-    case parquet::Type::INT64: batch.mutable_values<int64_t>(1)[0] = value.integer; break;
-    case parquet::Type::INT96: batch.mutable_values<parquet::Int96>(1)[0] = value.int96; break;
-    case parquet::Type::FLOAT: batch.mutable_values<float>(1)[0] = static_cast<float>(value.real); break;
-    case parquet::Type::DOUBLE: batch.mutable_values<double>(1)[0] = value.real; break;
-    case parquet::Type::BYTE_ARRAY:
-    case parquet::Type::FIXED_LEN_BYTE_ARRAY: {
-      const size_t required = RequiredByteLength(m.kind);
-      if ((required != 0 && value.bytes.size() != required) || value.bytes.size() > UINT32_MAX) {
-        ResultBlob(ctx, value.bytes);
-        return;
-      }
-      parquet::ByteArray bytes;
-      bytes.ptr = reinterpret_cast<const uint8_t*>(value.bytes.data());
-      bytes.len = static_cast<uint32_t>(value.bytes.size());
-      batch.mutable_values<parquet::ByteArray>(1)[0] = bytes;
-      break;
-    }
+  ParquetValue parquet_value;
+  if (!StatisticsParquetValue(m, value, &parquet_value)) {
+    ResultBlob(ctx, value.bytes);
+    return;
   }
-  ResultValue(ctx, m, batch, 0, scratch);
+  ResultParquetValue(ctx, m, parquet_value, buffer);
 }
 
 // A raw statistics field: NULL when absent, the decoded value, or its bytes as a BLOB.
 void ResultRawStatistics(sqlite3_context* ctx, const LeafInfo& leaf, const std::optional<std::string>& raw,
-                         std::string* scratch) {
+                         FormatBuffer* buffer) {
   if (!raw.has_value()) {
     sqlite3_result_null(ctx);
     return;
@@ -399,16 +370,16 @@ void ResultRawStatistics(sqlite3_context* ctx, const LeafInfo& leaf, const std::
     ResultBlob(ctx, *raw);
     return;
   }
-  ResultStatisticsValue(ctx, leaf, value, *raw, scratch);
+  ResultStatisticsValue(ctx, leaf, value, *raw, buffer);
 }
 
 void ResultBound(sqlite3_context* ctx, const LeafInfo& leaf, const std::optional<parquet::StatisticsBound>& bound,
-                 std::string* scratch) {
+                 FormatBuffer* buffer) {
   if (!bound.has_value()) {
     sqlite3_result_null(ctx);
     return;
   }
-  ResultStatisticsValue(ctx, leaf, bound->value, bound->value.bytes, scratch);
+  ResultStatisticsValue(ctx, leaf, bound->value, bound->value.bytes, buffer);
 }
 
 // ---- Opening files ---------------------------------------------------------------------
@@ -615,17 +586,17 @@ void MetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int colum
     return;
   }
   switch (column) {
-    case kMdStatsMin: ResultRawStatistics(ctx, leaf, stats->min, &cursor->scratch); return;
-    case kMdStatsMax: ResultRawStatistics(ctx, leaf, stats->max, &cursor->scratch); return;
-    case kMdStatsMinValue: ResultRawStatistics(ctx, leaf, stats->min_value, &cursor->scratch); return;
-    case kMdStatsMaxValue: ResultRawStatistics(ctx, leaf, stats->max_value, &cursor->scratch); return;
+    case kMdStatsMin: ResultRawStatistics(ctx, leaf, stats->min, &cursor->format_buffer); return;
+    case kMdStatsMax: ResultRawStatistics(ctx, leaf, stats->max, &cursor->format_buffer); return;
+    case kMdStatsMinValue: ResultRawStatistics(ctx, leaf, stats->min_value, &cursor->format_buffer); return;
+    case kMdStatsMaxValue: ResultRawStatistics(ctx, leaf, stats->max_value, &cursor->format_buffer); return;
     case kMdStatsNullCount: ResultOptionalInt(ctx, stats->null_count); return;
     case kMdStatsDistinctCount: ResultOptionalInt(ctx, stats->distinct_count); return;
     case kMdStatsNanCount: ResultOptionalInt(ctx, stats->nan_count); return;
     case kMdMinIsExact: ResultOptionalBool(ctx, stats->is_min_value_exact); return;
     case kMdMaxIsExact: ResultOptionalBool(ctx, stats->is_max_value_exact); return;
-    case kMdStatsLowerBound: ResultBound(ctx, leaf, decoded().min, &cursor->scratch); return;
-    case kMdStatsUpperBound: ResultBound(ctx, leaf, decoded().max, &cursor->scratch); return;
+    case kMdStatsLowerBound: ResultBound(ctx, leaf, decoded().min, &cursor->format_buffer); return;
+    case kMdStatsUpperBound: ResultBound(ctx, leaf, decoded().max, &cursor->format_buffer); return;
     default: break;
   }
   sqlite3_result_null(ctx);

@@ -1,15 +1,14 @@
 // JSON rendering of assembled nested rows (see nested_json.h). One pass over the events
-// with a stack of the open containers; leaf values are formatted into the output directly.
+// with a stack of the open containers; leaf values are converted by parquet_to_sql.h and
+// written into the output directly.
 #include "ext/nested_json.h"
 
 #include <algorithm>
 #include <charconv>
-#include <cmath>
-#include <cstring>
 
+#include "ext/parquet_to_sql.h"
 #include "format/error.h"
 #include "format/json_text.h"
-#include "format/logical_values.h"
 #include "format/variant.h"
 
 namespace sqlite_parquet {
@@ -26,14 +25,6 @@ using parquet::NestedEventKind;
 using parquet::ShapeKind;
 
 namespace {
-
-void AppendRaw(std::string* out, const char* text, size_t length) { out->append(text, length); }
-
-void AppendQuoted(std::string* out, const char* text, size_t length) {
-  out->push_back('"');
-  out->append(text, length);
-  out->push_back('"');
-}
 
 // "INT32 (UINT_32)", "FIXED_LEN_BYTE_ARRAY(4)": a leaf's physical and converted type for
 // error messages.
@@ -65,6 +56,11 @@ std::string NodePath(const parquet::Schema& schema, int node) {
 NestedJsonRenderer::NestedJsonRenderer(const parquet::Schema& schema, const parquet::NestedFieldShape& shape,
                                        const MappingOptions& options) {
   shapes_.resize(shape.shapes.size());
+  // Inside JSON, dates and times are text and decimals exact numbers, whatever timestamp_as
+  // and decimal_as say.
+  MappingOptions json_leaf_options = options;
+  json_leaf_options.timestamp_form = TimestampForm::kText;
+  json_leaf_options.decimal_as_text = true;
   for (size_t i = 0; i < shape.shapes.size(); i++) {
     const parquet::Shape& s = shape.shapes[i];
     ShapeInfo& info = shapes_[i];
@@ -75,7 +71,7 @@ NestedJsonRenderer::NestedJsonRenderer(const parquet::Schema& schema, const parq
     }
     info.name = s.name;
     info.leaf = s.first_leaf;
-    if (s.kind == ShapeKind::kValue) info.mapping = MapLeaf(schema, s.schema_node, options);
+    if (s.kind == ShapeKind::kValue) info.mapping = MapLeaf(schema, s.schema_node, json_leaf_options);
   }
   // VARIANT groups and their shredded parts.
   for (size_t i = 0; i < shape.shapes.size(); i++) {
@@ -475,101 +471,53 @@ void NestedJsonRenderer::AppendShreddedObject(const ShapeInfo& typed, size_t beg
   out->push_back('}');
 }
 
+// A leaf value: converted as a top-level column converts it (ToSqlValue, under the leaf's
+// mapping with text dates and decimals), then written in JSON's forms.
 void NestedJsonRenderer::AppendValue(const ShapeInfo& info, const parquet::RecordAssembler& assembler,
                                      uint32_t index, std::string* out) {
   const ColumnMapping& m = info.mapping;
-  const int leaf = info.leaf;
-  char buffer[80];
-  auto int64_text = [&](int64_t v) {
-    auto r = std::to_chars(buffer, buffer + sizeof buffer, v);
-    out->append(buffer, static_cast<size_t>(r.ptr - buffer));
-  };
-  auto uint64_text = [&](uint64_t v) {
-    auto r = std::to_chars(buffer, buffer + sizeof buffer, v);
-    out->append(buffer, static_cast<size_t>(r.ptr - buffer));
-  };
+  const ParquetValue value = ParquetValueAt(m.kind, assembler.values<uint8_t>(info.leaf), index);
+  SqlValue converted;
+  ToSqlValue(m, value, &buffer_, &converted);  // cannot fail: dates and timestamps are text
+  char digits[24];
   switch (m.kind) {
-    case ValueKind::kNull:
-    case ValueKind::kNested:
-      out->append("null");
-      return;
     case ValueKind::kBoolean:
-      out->append(assembler.values<bool>(leaf)[index] ? "true" : "false");
+      out->append(converted.integer != 0 ? "true" : "false");
       return;
-    case ValueKind::kInt32:
-      int64_text(assembler.values<int32_t>(leaf)[index]);
-      return;
-    case ValueKind::kUInt32:
-      uint64_text(static_cast<uint32_t>(assembler.values<int32_t>(leaf)[index]));
-      return;
-    case ValueKind::kInt64:
-      int64_text(assembler.values<int64_t>(leaf)[index]);
-      return;
-    case ValueKind::kUInt64:
-      uint64_text(static_cast<uint64_t>(assembler.values<int64_t>(leaf)[index]));
-      return;
-    case ValueKind::kFloat:
-      AppendJsonFloat(assembler.values<float>(leaf)[index], out);
-      return;
-    case ValueKind::kDouble:
-      AppendJsonDouble(assembler.values<double>(leaf)[index], out);
-      return;
-    case ValueKind::kFloat16: {
-      const ByteArray& v = assembler.values<ByteArray>(leaf)[index];
-      AppendJsonHalf(static_cast<uint16_t>(v.ptr[0] | (v.ptr[1] << 8)), out);
+    case ValueKind::kUInt64: {  // exact digits, also above INT64_MAX (where the SQLite value is REAL)
+      auto r = std::to_chars(digits, digits + sizeof digits, static_cast<uint64_t>(value.integer));
+      out->append(digits, static_cast<size_t>(r.ptr - digits));
       return;
     }
-    case ValueKind::kText:
-    case ValueKind::kJson: {
-      const ByteArray& v = assembler.values<ByteArray>(leaf)[index];
-      AppendJsonString(v.view(), out);
+    case ValueKind::kFloat:  // the shortest digits of the float, not of the double it widens to
+      if (converted.is_null()) break;
+      AppendJsonFloat(static_cast<float>(converted.real), out);
       return;
-    }
-    case ValueKind::kBlob: {
-      const ByteArray& v = assembler.values<ByteArray>(leaf)[index];
-      AppendJsonBase64(v.ptr, v.len, out);
+    case ValueKind::kFloat16:
+      AppendJsonHalf(static_cast<uint16_t>(value.bytes.ptr[0] | (value.bytes.ptr[1] << 8)), out);
       return;
-    }
-    case ValueKind::kUuid:
-      AppendQuoted(out, buffer, parquet::FormatUuid(assembler.values<ByteArray>(leaf)[index].ptr, buffer));
-      return;
-    case ValueKind::kInterval:
-      AppendRaw(out, buffer, parquet::FormatInterval(assembler.values<ByteArray>(leaf)[index].ptr, buffer));
-      return;
+    case ValueKind::kInterval:  // the text is a JSON object
     case ValueKind::kDecimalInt32:
-    case ValueKind::kDecimalInt64: {
-      const int64_t unscaled = m.kind == ValueKind::kDecimalInt32 ? assembler.values<int32_t>(leaf)[index]
-                                                                  : assembler.values<int64_t>(leaf)[index];
-      scratch_.resize(parquet::DecimalTextCapacity(8, m.decimal_scale));
-      AppendRaw(out, scratch_.data(), parquet::FormatDecimal(unscaled, m.decimal_scale, scratch_.data()));
+    case ValueKind::kDecimalInt64:
+    case ValueKind::kDecimalBytes:  // the text is a JSON number
+      out->append(converted.bytes);
+      return;
+    default:
+      break;
+  }
+  switch (converted.type) {
+    case SqlValue::Type::kNull: out->append("null"); return;
+    case SqlValue::Type::kInteger: {
+      auto r = std::to_chars(digits, digits + sizeof digits, converted.integer);
+      out->append(digits, static_cast<size_t>(r.ptr - digits));
       return;
     }
-    case ValueKind::kDecimalBytes: {
-      const ByteArray& v = assembler.values<ByteArray>(leaf)[index];
-      const size_t capacity = parquet::DecimalTextCapacity(v.len, m.decimal_scale);
-      if (scratch_.size() < capacity) scratch_.resize(capacity);
-      AppendRaw(out, scratch_.data(),
-                parquet::FormatDecimalBigEndian(v.ptr, v.len, m.decimal_scale, scratch_.data(), capacity));
-      return;
-    }
-    case ValueKind::kDate:
-      AppendQuoted(out, buffer, parquet::FormatDate(assembler.values<int32_t>(leaf)[index], buffer));
-      return;
-    case ValueKind::kTime32:
-      AppendQuoted(out, buffer, parquet::FormatTime(assembler.values<int32_t>(leaf)[index], m.time_unit, buffer));
-      return;
-    case ValueKind::kTime64:
-      AppendQuoted(out, buffer, parquet::FormatTime(assembler.values<int64_t>(leaf)[index], m.time_unit, buffer));
-      return;
-    case ValueKind::kTimestamp:
-      AppendQuoted(out, buffer,
-                   parquet::FormatTimestamp(assembler.values<int64_t>(leaf)[index], m.time_unit, buffer));
-      return;
-    case ValueKind::kInt96Timestamp:
-      AppendQuoted(out, buffer, parquet::FormatInt96Timestamp(assembler.values<parquet::Int96>(leaf)[index], buffer));
+    case SqlValue::Type::kReal: AppendJsonDouble(converted.real, out); return;
+    case SqlValue::Type::kText: AppendJsonString(converted.bytes, out); return;
+    case SqlValue::Type::kBlob:
+      AppendJsonBase64(reinterpret_cast<const uint8_t*>(converted.bytes.data()), converted.bytes.size(), out);
       return;
   }
-  out->append("null");
 }
 
 }  // namespace sqlite_parquet

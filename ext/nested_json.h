@@ -57,6 +57,7 @@
 #include <vector>
 
 #include "ext/column_mapping.h"
+#include "ext/parquet_to_sql.h"
 #include "format/nested_schema.h"
 #include "format/record_assembler.h"
 #include "format/schema.h"
@@ -129,7 +130,7 @@ class NestedJsonRenderer {
   std::vector<ShapeInfo> shapes_;
   std::vector<OpenContainer> open_;
   std::string* out_ = nullptr;
-  std::string scratch_;
+  FormatBuffer buffer_;  // leaf values converted to SQLite values (AppendValue)
   // While a variant is rendered: the row's assembler and events, and its metadata.
   const parquet::RecordAssembler* assembler_ = nullptr;
   const std::vector<parquet::NestedEvent>* events_ = nullptr;

@@ -1,10 +1,10 @@
 // Row-group pruning by column chunk statistics and bloom filters (see row_group_pruning.h).
 #include "ext/row_group_pruning.h"
 
-#include <algorithm>
 #include <cmath>
 #include <utility>
 
+#include "ext/parquet_to_sql.h"
 #include "format/error.h"
 #include "format/page_index.h"
 
@@ -142,26 +142,21 @@ namespace {
 // Whether some entry of `dictionary` satisfies `filter` (converted as xColumn converts it).
 bool DictionaryMayMatch(const parquet::ChunkDictionary& dictionary, const ColumnFilter& filter,
                         const ColumnMapping& mapping) {
-  parquet::ColumnBatch batch;
-  const size_t n = dictionary.size();
+  const void* values = nullptr;  // the entries, an array of the physical type
   switch (dictionary.physical_type) {
-    case parquet::Type::INT32: std::copy(dictionary.int32s.begin(), dictionary.int32s.end(), batch.mutable_values<int32_t>(n)); break;
-    case parquet::Type::INT64: std::copy(dictionary.int64s.begin(), dictionary.int64s.end(), batch.mutable_values<int64_t>(n)); break;
-    case parquet::Type::INT96:
-      std::copy(dictionary.int96s.begin(), dictionary.int96s.end(), batch.mutable_values<parquet::Int96>(n));
-      break;
-    case parquet::Type::FLOAT: std::copy(dictionary.floats.begin(), dictionary.floats.end(), batch.mutable_values<float>(n)); break;
-    case parquet::Type::DOUBLE: std::copy(dictionary.doubles.begin(), dictionary.doubles.end(), batch.mutable_values<double>(n)); break;
+    case parquet::Type::INT32: values = dictionary.int32s.data(); break;
+    case parquet::Type::INT64: values = dictionary.int64s.data(); break;
+    case parquet::Type::INT96: values = dictionary.int96s.data(); break;
+    case parquet::Type::FLOAT: values = dictionary.floats.data(); break;
+    case parquet::Type::DOUBLE: values = dictionary.doubles.data(); break;
     case parquet::Type::BYTE_ARRAY:
-    case parquet::Type::FIXED_LEN_BYTE_ARRAY:
-      std::copy(dictionary.byte_arrays.begin(), dictionary.byte_arrays.end(), batch.mutable_values<parquet::ByteArray>(n));
-      break;
+    case parquet::Type::FIXED_LEN_BYTE_ARRAY: values = dictionary.byte_arrays.data(); break;
     default: return true;
   }
   FormatBuffer buffer;
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < dictionary.size(); i++) {
     SqlValue v;
-    if (!ColumnSqlValue(mapping, batch, i, &buffer, &v)) return true;
+    if (!ToSqlValue(mapping, ParquetValueAt(mapping.kind, values, i), &buffer, &v)) return true;
     if (RowMatches(filter, v)) return true;
   }
   return false;

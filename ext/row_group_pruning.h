@@ -4,7 +4,7 @@
 // all dictionary-encoded holds only dictionary values); then, for the row groups kept,
 // which rows can match at all, from the page index (ColumnIndex bounds of each page,
 // OffsetIndex rows of each page), intersected over the filter columns. Statistics bounds
-// are mapped into SQLite values through the column's mapping (sql_value.h) and compared
+// are mapped into SQLite values through the column's mapping (parquet_to_sql.h) and compared
 // the way SQLite compares; a column whose mapping does not keep the order (text dates
 // outside 0000..9999, decimals as text, ...) is never used to prune.
 #pragma once

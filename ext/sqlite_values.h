@@ -1,10 +1,12 @@
-// Conversion of decoded Parquet values to SQLite values, following a ColumnMapping (see
-// column_mapping.h and the README's type-mapping table).
+// Parquet values as SQLite results: the "set as sqlite3 result" adapter of the conversion in
+// parquet_to_sql.h (see column_mapping.h and the README's type-mapping table).
 #pragma once
 
-#include <string>
+#include <cstddef>
 
 #include "ext/column_mapping.h"
+#include "ext/parquet_to_sql.h"
+#include "ext/sql_value.h"
 #include "ext/sqlite_api.h"
 #include "format/column_reader.h"
 
@@ -13,19 +15,22 @@ namespace sqlite_parquet {
 // The subtype SQLite's JSON functions recognise on TEXT values ('J').
 inline constexpr int kJsonSubtype = 74;
 
-class DateTextCache;  // sql_value.h
-
 // Sets the result of `ctx` to the text `text` of `length` bytes (copied by SQLite). Short
 // text goes through a NUL-terminated stack copy with length -1, so that SQLite marks it
 // terminated (see sqlite_values.cc).
 void ResultText(sqlite3_context* ctx, const char* text, size_t length);
 
-// Sets the result of `ctx` to value `index` of `batch` (an index into the batch's non-null
-// values), converted as `mapping` prescribes. `scratch` is reused for formatted text.
-// Does not throw: returns SQLITE_OK, or the error code it set as the result (SQLITE_NOMEM,
-// SQLITE_ERROR), so xColumn can return its value directly.
-// `dates`, when given, serves DATE values as text (see DateTextCache).
-int ResultValue(sqlite3_context* ctx, const ColumnMapping& mapping, const parquet::ColumnBatch& batch,
-                size_t index, std::string* scratch, DateTextCache* dates = nullptr);
+// Sets the result of `ctx` to `value` (TEXT and BLOB copied by SQLite).
+void ResultSqlValue(sqlite3_context* ctx, const SqlValue& value);
+
+// Sets the result of `ctx` to `value` converted as `mapping` prescribes (ToSqlValue), with
+// the JSON subtype in a JSON column. Does not throw: returns SQLITE_OK, or the error code it
+// set as the result (SQLITE_NOMEM, SQLITE_ERROR), so xColumn can return its value directly.
+int ResultParquetValue(sqlite3_context* ctx, const ColumnMapping& mapping, const ParquetValue& value,
+                       FormatBuffer* buffer);
+
+// ResultParquetValue of value `index` of `batch` (an index into the batch's non-null values).
+int ResultBatchValue(sqlite3_context* ctx, const ColumnMapping& mapping, const parquet::ColumnBatch& batch,
+                     size_t index, FormatBuffer* buffer);
 
 }  // namespace sqlite_parquet

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "ext/parquet_table.h"
+#include "ext/parquet_to_sql.h"
 #include "ext/row_group_pruning.h"
 #include "ext/sql_value.h"
 #include "format/column_reader.h"
@@ -116,7 +117,7 @@ bool OrderVerified(ParquetTable* table) {
         // A NULL (fewer values than slots) sorts first: not where a scan would return it.
         ascending = batch.num_values == batch.num_levels;
         for (size_t i = 0; ascending && i < batch.num_values; i++) {
-          ascending = ColumnSqlValue(mapping, batch, i, &buffer, &value) && !value.is_null() &&
+          ascending = BatchSqlValue(mapping, batch, i, &buffer, &value) && !value.is_null() &&
                       (!have_previous || CompareSqlValues(previous, value) <= 0);
           if (!ascending) break;
           previous = value;
