@@ -121,9 +121,11 @@
 #include "ext/constraints.h"
 #include "ext/encryption_options.h"
 #include "ext/file_list.h"
+#include "ext/join_index.h"
 #include "ext/nested_json.h"
 #include "ext/sqlite_values.h"
 #include "ext/options.h"
+#include "ext/plan_cost.h"
 #include "ext/row_group_pruning.h"
 #include "ext/scan_stats.h"
 #include "ext/sql_value.h"
@@ -154,6 +156,7 @@ struct TableOptions {
   bool union_by_name = false;
   std::optional<bool> hive_partitioning;  // unset: automatic
   std::shared_ptr<const parquet::FileDecryptionProperties> decryption;  // null: no key options
+  int64_t join_index_memory = kDefaultJoinIndexMemory;  // 0: no join index (join_index.h)
 };
 
 // A table column that comes from the files' top-level fields.
@@ -207,6 +210,8 @@ struct ParquetTable {
   OrderCheck order_check = OrderCheck::kUnchecked;
   bool order_statistics_read = false;  // FindOrderedColumns ran (ReadOrderStatistics)
   int64_t estimated_rows = 0;
+  std::unique_ptr<NumericAffinity> numeric_affinity;  // converts text compared with numbers
+  mutable JoinIndexCache join_indexes;                // by column, while the files are unchanged
   // Column numbers: [0, file_columns) file columns, then hive keys, then the hidden two.
   int hive_column() const { return static_cast<int>(file_columns.size()); }
   int filename_column() const { return hive_column() + static_cast<int>(hive_keys.size()); }
@@ -298,6 +303,13 @@ struct ParquetCursor {
   std::shared_ptr<parquet::MemoryBudget> memory_budget;
   std::vector<ColumnState> states;  // per file column
   std::string text;           // scratch for formatted values
+  // The join index (join_index.h): per file column, the lookups of this statement and the
+  // index found for it; the filter it answers in the current scan (-1: none) and the
+  // positions of the rows it names (RowPosition, ascending).
+  std::vector<int> lookups;
+  std::vector<std::shared_ptr<JoinIndex>> join_indexes;
+  int indexed_filter = -1;
+  std::vector<uint64_t> indexed_positions;
 };
 
 ParquetTable* TableOf(sqlite3_vtab_cursor* cursor) { return reinterpret_cast<ParquetTable*>(cursor->pVtab); }
@@ -320,7 +332,8 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
       .AddBoolean("verify_crc")
       .AddInteger("max_memory", 1, std::numeric_limits<int64_t>::max())
       .AddBoolean("union_by_name")
-      .AddBoolean("hive_partitioning");
+      .AddBoolean("hive_partitioning")
+      .AddInteger("join_index_memory", 0, std::numeric_limits<int64_t>::max());
   AddDecryptionOptions(&set);
   ParsedOptions parsed;
   if (!set.Parse(argc - 3, argv + 3, &parsed, error)) return false;
@@ -340,6 +353,7 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
   options->mapping.timestamp_form = kForms[parsed.GetEnumIndex("timestamp_as", 0)];
   options->verify_crc = parsed.GetBool("verify_crc", true);
   options->max_memory = parsed.GetInteger("max_memory", kDefaultMaxMemory);
+  options->join_index_memory = parsed.GetInteger("join_index_memory", kDefaultJoinIndexMemory);
   options->union_by_name = parsed.GetBool("union_by_name", false);
   if (parsed.Has("hive_partitioning")) options->hive_partitioning = parsed.GetBool("hive_partitioning", false);
   return MakeDecryptionProperties(db, parsed, &options->decryption, error);
@@ -737,6 +751,7 @@ int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab*
     }
     sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
     table->db = db;
+    table->numeric_affinity = std::make_unique<NumericAffinity>(db);
     table->name = argv[2];
     table->column_names = used_names;
     table->file_rows.assign(table->files.size(), -1);
@@ -859,6 +874,31 @@ void ReadOrderStatistics(ParquetTable* table) {
   }
 }
 
+// Whether an equality on `column` can be answered by a join index: an exact equality (=, IS, IN) on a
+// plain file column the files are not sorted by, with join_index_memory above 0.
+bool JoinIndexApplies(const ParquetTable& table, int column, ConstraintOp op) {
+  if (table.options.join_index_memory <= 0 || table.options.union_by_name) return false;
+  if (column < 0 || column >= table.hive_column()) return false;
+  if (op != ConstraintOp::kEq && op != ConstraintOp::kIs && op != ConstraintOp::kIn) return false;
+  const ColumnPushdown& p = table.pushdown[static_cast<size_t>(column)];
+  return p.pushable && !p.ordered && p.value_class != ValueClass::kNull;
+}
+
+// What the file can do with a constraint on `column` (plan_cost.h).
+CostedConstraint CostOf(const ParquetTable& table, int column, ConstraintOp op) {
+  CostedConstraint c;
+  c.op = op;
+  c.row_position = column < 0 || column == table.file_row_number_column();
+  if (c.row_position || (column < static_cast<int>(table.pushdown.size()) &&
+                         table.pushdown[static_cast<size_t>(column)].ordered)) {
+    c.reach = ConstraintReach::kSorted;
+  } else if (JoinIndexApplies(table, column, op)) {
+    c.reach = ConstraintReach::kJoinIndex;
+    c.rows_per_key = table.join_indexes.RowsPerKey(column);
+  }
+  return c;
+}
+
 int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);
   ReadOrderStatistics(table);
@@ -866,8 +906,7 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   std::vector<PlanTerm> terms;
   int limit_index = -1, offset_index = -1;
   bool all_omitted = true;
-  double selectivity = 1.0;     // fraction of rows expected to match
-  double scan_fraction = 1.0;   // fraction of rows the filter columns must be decoded for
+  std::vector<CostedConstraint> costed;  // plan_cost.h
   uint64_t filter_columns = 0;  // bit per column a pushed constraint decodes
   std::vector<int> argv_of_constraint(static_cast<size_t>(info->nConstraint), 0);
   for (int i = 0; i < info->nConstraint; i++) {
@@ -892,25 +931,7 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
     argv_of_constraint[static_cast<size_t>(i)] = TermHasArgument(*op) ? 1 : 0;
     info->aConstraintUsage[i].omit = omit ? 1 : 0;
     all_omitted = all_omitted && omit;
-    // Rough selectivities; an ordered column (or the rowid) also shrinks what is scanned.
-    double s = 1.0;
-    switch (*op) {
-      case ConstraintOp::kEq:
-      case ConstraintOp::kIs: s = constraint.iColumn < 0 ? 1.0 / rows : 0.01; break;
-      case ConstraintOp::kIn: s = constraint.iColumn < 0 ? 10.0 / rows : 0.05; break;
-      case ConstraintOp::kIsNull: s = 0.1; break;
-      case ConstraintOp::kNe:
-      case ConstraintOp::kIsNot:
-      case ConstraintOp::kIsNotNull: s = 0.9; break;
-      case ConstraintOp::kLike:
-      case ConstraintOp::kGlob: s = 0.1; break;
-      default: s = 0.3; break;
-    }
-    selectivity *= s;
-    const bool ordered = constraint.iColumn < 0 || constraint.iColumn == table->file_row_number_column() ||
-                         (constraint.iColumn < static_cast<int>(table->pushdown.size()) &&
-                          table->pushdown[static_cast<size_t>(constraint.iColumn)].ordered);
-    if (ordered) scan_fraction *= s;
+    costed.push_back(CostOf(*table, constraint.iColumn, *op));
     if (constraint.iColumn >= 0 && constraint.iColumn < 64) filter_columns |= uint64_t{1} << constraint.iColumn;
   }
   // ORDER BY one column the single file is sorted by, ascending (checked on first use).
@@ -948,11 +969,9 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   for (int i = 0; i < 64; i++) used += (info->colUsed >> i) & 1;
   int filtered = 0;
   for (int i = 0; i < 64; i++) filtered += (filter_columns >> i) & 1;
-  // Cost: the filter columns are decoded for the rows scanned, the other used columns only
-  // for the rows that match (late materialization); opening the file costs something too.
-  const double matching = std::max(1.0, rows * selectivity);
-  info->estimatedRows = static_cast<sqlite3_int64>(matching);
-  info->estimatedCost = 10.0 + rows * scan_fraction * (1.0 + filtered) + matching * (1.0 + used);
+  const PlanEstimate estimate = EstimateScan(rows, costed, used, filtered);
+  info->estimatedRows = static_cast<sqlite3_int64>(estimate.rows);
+  info->estimatedCost = estimate.cost;
   info->idxNum = 0;
   if (!terms.empty()) {
     const std::string plan = EncodePlan(terms, table->column_names);
@@ -1103,6 +1122,7 @@ void SetUpFileFilters(ParquetCursor* cursor, const ParquetTable& table) {
   for (size_t i = 0; i < cursor->filters.size(); i++) {
     const ColumnFilter& filter = cursor->filters[i];
     if (filter.column < 0 || filter.column >= table.hive_column() || !filter.active) continue;
+    if (static_cast<int>(i) == cursor->indexed_filter) continue;  // the join index found its rows
     const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(filter.column)];
     if (mapping.kind == ValueKind::kNested) continue;
     const bool always_null = mapping.kind == ValueKind::kNull || mapping.leaf_column < 0;
@@ -1136,6 +1156,34 @@ void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
   SetUpFileFilters(cursor, table);
 }
 
+// The join index's rows of the cursor's scan in file `index`, rows [begin, end).
+std::pair<const uint64_t*, const uint64_t*> IndexedRowSpan(const ParquetCursor& cursor, size_t index, int64_t begin,
+                                                           int64_t end) {
+  const std::vector<uint64_t>& rows = cursor.indexed_positions;
+  const uint64_t lo = RowPosition::Pack(index, std::max<int64_t>(begin, 0));
+  const uint64_t hi = RowPosition::Pack(index, std::min<int64_t>(end, (int64_t{1} << RowPosition::kRowBits) - 1));
+  const uint64_t* data = rows.data();
+  return {data + (std::lower_bound(rows.begin(), rows.end(), lo) - rows.begin()),
+          data + (std::lower_bound(rows.begin(), rows.end(), hi) - rows.begin())};
+}
+
+bool HasIndexedRowsIn(const ParquetCursor& cursor, size_t index, int64_t begin, int64_t end) {
+  const auto [from, to] = IndexedRowSpan(cursor, index, begin, end);
+  return from != to;
+}
+
+// The join index's rows of the current file in [begin, end), as rows of the row group
+// starting at file row `first`.
+parquet::RowRanges IndexedRows(const ParquetCursor& cursor, int64_t begin, int64_t end, int64_t first) {
+  parquet::RowRanges ranges;
+  const auto [from, to] = IndexedRowSpan(cursor, cursor.file_index, begin, end);
+  for (const uint64_t* p = from; p != to; p++) {
+    const int64_t row = RowPosition::Row(*p) - first;
+    ranges.Append(row, row + 1);
+  }
+  return ranges;
+}
+
 // Opens the first file at or after `from` that the constraints on partition keys,
 // filename and rowid leave in the scan; false when there is none.
 bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from) {
@@ -1149,6 +1197,7 @@ bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from)
       const ColumnFilter& filter = cursor->filters[i];
       keep = keep && RowMatches(filter, FileConstant(table, filter.column, index));
     }
+    if (keep && cursor->indexed_filter >= 0) keep = HasIndexedRowsIn(*cursor, index, 0, INT64_MAX);
     if (keep && !cursor->rowid_filters.empty()) {
       // Row positions need the rows of every earlier file.
       cursor->file_index = index;
@@ -1222,6 +1271,14 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
     cursor->stats.row_groups_pruned_by_row_position++;
     return false;
   }
+  parquet::RowRanges candidates = parquet::RowRanges::FromRanges({parquet::RowRange{lo, hi}});
+  if (cursor->indexed_filter >= 0) {
+    candidates = IndexedRows(*cursor, first + lo, first + hi, first);
+    if (candidates.empty()) {
+      cursor->stats.row_groups_pruned_by_join_index++;
+      return false;
+    }
+  }
   parquet::ColumnReaderOptions options;
   options.verify_crc = table.options.verify_crc;
   switch (cursor->pruner->Check(rg, options, &cursor->pruning_counters)) {
@@ -1231,8 +1288,7 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
     case PruneReason::kPageIndex:
     case PruneReason::kKeep: break;
   }
-  cursor->ranges = cursor->pruner->MatchingRows(rg, parquet::RowRanges::FromRanges({parquet::RowRange{lo, hi}}),
-                                                &cursor->stats.pages_pruned_by_page_index);
+  cursor->ranges = cursor->pruner->MatchingRows(rg, candidates, &cursor->stats.pages_pruned_by_page_index);
   if (cursor->ranges.empty()) {
     cursor->stats.row_groups_pruned_by_page_index++;
     return false;
@@ -1346,6 +1402,56 @@ ValueClass ClassOfColumn(const ParquetTable& table, int column) {
   return table.pushdown[static_cast<size_t>(column)].value_class;
 }
 
+// Sets up the join index for the scan xFilter starts (*stats: the new scan's): which filter
+// it answers and the rows it names. A column's index is built at its second lookup in one
+// statement, unless the first lookup's scan pruned most row groups (statistics, dictionaries
+// or bloom filters do the job); a kept index is used from the first lookup.
+void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats* stats) {
+  cursor->indexed_filter = -1;
+  cursor->indexed_positions.clear();
+  for (size_t i = 0; i < cursor->filters.size(); i++) {
+    const ColumnFilter& filter = cursor->filters[i];
+    if (!filter.active || !JoinIndexApplies(table, filter.column, filter.op)) continue;
+    if (filter.op == ConstraintOp::kIs && filter.values[0].is_null()) continue;
+    const size_t column = static_cast<size_t>(filter.column);
+    if (cursor->lookups.empty()) {
+      cursor->lookups.assign(table.file_columns.size(), 0);
+      cursor->join_indexes.resize(table.file_columns.size());
+    }
+    std::shared_ptr<JoinIndex>& index = cursor->join_indexes[column];
+    if (!index && cursor->lookups[column] < 2) {
+      const int lookup = ++cursor->lookups[column];
+      const ScanStats& first = cursor->stats;  // the previous scan's, not reset yet
+      const int64_t pruned = first.row_groups_pruned_by_statistics + first.row_groups_pruned_by_dictionary +
+                             first.row_groups_pruned_by_bloom_filter + first.row_groups_pruned_by_page_index;
+      const bool may_build = lookup == 2 && !(first.row_groups_total > 0 && pruned * 2 >= first.row_groups_total);
+      JoinIndexSource source;
+      source.files = &table.files;
+      source.decryption = table.options.decryption.get();
+      source.verify_crc = table.options.verify_crc;
+      source.mapping_of = [&table, column](const parquet::ParquetFileReader& file, size_t f) {
+        return MapFileColumns(table, file, table.files[f])[column];
+      };
+      bool built = false;
+      index = table.join_indexes.Get(filter.column, source, static_cast<uint64_t>(table.options.join_index_memory),
+                                     may_build, &built);
+      stats->join_index_built = built ? 1 : 0;
+    }
+    if (!index) continue;
+    for (const SqlValue& value : filter.values) index->Lookup(value, &cursor->indexed_positions);
+    if (filter.values.size() > 1) {
+      std::sort(cursor->indexed_positions.begin(), cursor->indexed_positions.end());
+      cursor->indexed_positions.erase(
+          std::unique(cursor->indexed_positions.begin(), cursor->indexed_positions.end()),
+          cursor->indexed_positions.end());
+    }
+    cursor->indexed_filter = static_cast<int>(i);
+    stats->join_index_bytes = static_cast<int64_t>(index->bytes());
+    stats->join_index_hits = index->hits();
+    return;
+  }
+}
+
 int Filter(sqlite3_vtab_cursor* base, int, const char* idx_str, int argc, sqlite3_value** argv) {
   ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
   const ParquetTable& table = *TableOf(base);
@@ -1381,7 +1487,8 @@ int Filter(sqlite3_vtab_cursor* base, int, const char* idx_str, int argc, sqlite
         offset = std::max<int64_t>(0, sqlite3_value_int64(arg));
         continue;
       }
-      cursor->filters.push_back(MakeColumnFilter(table.db, term, arg, ClassOfColumn(table, term.column)));
+      cursor->filters.push_back(
+          MakeColumnFilter(table.numeric_affinity.get(), term, arg, ClassOfColumn(table, term.column)));
     }
     // SQLite skips the OFFSET rows itself: return up to LIMIT + OFFSET rows.
     if (limit >= 0) cursor->limit_remaining = limit > INT64_MAX - offset ? INT64_MAX : limit + offset;
@@ -1400,7 +1507,9 @@ int Filter(sqlite3_vtab_cursor* base, int, const char* idx_str, int argc, sqlite
         cursor->file_filters.push_back(i);
       }
     }
-    cursor->stats = ScanStats();
+    ScanStats stats;
+    ChooseJoinIndex(cursor, table, &stats);
+    cursor->stats = stats;
     cursor->stats.files_total = static_cast<int64_t>(table.files.size());
     cursor->stats_pending = true;
     cursor->rows_before_file = 0;

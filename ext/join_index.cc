@@ -1,0 +1,255 @@
+// The join index of the parquet table: building it from one column of every file, looking
+// values up, and keeping it per table while the files are unchanged (see join_index.h).
+#include "ext/join_index.h"
+
+#include <sys/stat.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "format/column_reader.h"
+
+namespace sqlite_parquet {
+
+namespace {
+
+constexpr uint32_t kEmpty = UINT32_MAX;
+
+uint64_t Mix(int64_t key) {  // splitmix64's finalizer
+  uint64_t x = static_cast<uint64_t>(key);
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x;
+}
+
+// How a value is keyed: an integer (integers, and reals with an integral value in int64
+// range), or bytes for the other map; false for values that equal nothing (NULL, NaN).
+bool KeyOf(const SqlValue& value, bool* is_int, int64_t* int_key, std::string* other_key) {
+  switch (value.type) {
+    case SqlValue::Type::kNull: return false;
+    case SqlValue::Type::kInteger:
+      *is_int = true;
+      *int_key = value.integer;
+      return true;
+    case SqlValue::Type::kReal: {
+      const double d = value.real;
+      if (std::isnan(d)) return false;
+      // [-2^63, 2^63): the integral reals an int64 holds exactly.
+      if (d >= -9223372036854775808.0 && d < 9223372036854775808.0 && d == std::floor(d)) {
+        *is_int = true;
+        *int_key = static_cast<int64_t>(d);
+        return true;
+      }
+      *is_int = false;
+      other_key->assign(1, 'r');
+      other_key->append(reinterpret_cast<const char*>(&d), sizeof d);
+      return true;
+    }
+    case SqlValue::Type::kText:
+    case SqlValue::Type::kBlob:
+      *is_int = false;
+      other_key->assign(1, value.type == SqlValue::Type::kText ? 't' : 'b');
+      other_key->append(value.bytes);
+      return true;
+  }
+  return false;
+}
+
+// Per file: size and modification time, or -1s when it cannot be read.
+std::vector<int64_t> FilesSignature(const std::vector<std::string>& files) {
+  std::vector<int64_t> signature;
+  signature.reserve(files.size() * 3);
+  for (const std::string& path : files) {
+    struct stat info;
+    if (::stat(path.c_str(), &info) != 0) {
+      signature.insert(signature.end(), {-1, -1, -1});
+      continue;
+    }
+    signature.push_back(static_cast<int64_t>(info.st_size));
+    signature.push_back(static_cast<int64_t>(info.st_mtim.tv_sec));
+    signature.push_back(static_cast<int64_t>(info.st_mtim.tv_nsec));
+  }
+  return signature;
+}
+
+}  // namespace
+
+void JoinIndex::Lookup(const SqlValue& value, std::vector<uint64_t>* positions) const {
+  hits_++;
+  bool is_int = false;
+  int64_t int_key = 0;
+  std::string other_key;
+  if (!KeyOf(value, &is_int, &int_key, &other_key)) return;
+  uint32_t group = kEmpty;
+  if (is_int) {
+    if (int_keys_.empty()) return;
+    const size_t mask = int_keys_.size() - 1;
+    for (size_t slot = Mix(int_key) & mask;; slot = (slot + 1) & mask) {
+      if (int_groups_[slot] == kEmpty) return;
+      if (int_keys_[slot] == int_key) {
+        group = int_groups_[slot];
+        break;
+      }
+    }
+  } else {
+    auto it = other_groups_.find(other_key);
+    if (it == other_groups_.end()) return;
+    group = it->second;
+  }
+  positions->insert(positions->end(), positions_.begin() + static_cast<ptrdiff_t>(group_start_[group]),
+                    positions_.begin() + static_cast<ptrdiff_t>(group_start_[group + 1]));
+}
+
+JoinIndexBuilder::JoinIndexBuilder(uint64_t budget_bytes) : budget_(budget_bytes), index_(new JoinIndex) {}
+
+uint64_t JoinIndexBuilder::Estimate() const {
+  // The rows' groups and positions now, the final positions and group starts to come, the
+  // integer table and the other map (about 64 bytes of node per key besides its bytes).
+  return row_positions_.capacity() * (sizeof(uint64_t) * 2 + sizeof(uint32_t)) +
+         static_cast<uint64_t>(groups_) * sizeof(uint64_t) +
+         index_->int_keys_.size() * (sizeof(int64_t) + sizeof(uint32_t)) + other_bytes_;
+}
+
+void JoinIndexBuilder::GrowIntTable() {
+  std::vector<int64_t> keys = std::move(index_->int_keys_);
+  std::vector<uint32_t> groups = std::move(index_->int_groups_);
+  const size_t size = keys.empty() ? 1024 : keys.size() * 2;
+  index_->int_keys_.assign(size, 0);
+  index_->int_groups_.assign(size, kEmpty);
+  const size_t mask = size - 1;
+  for (size_t i = 0; i < keys.size(); i++) {
+    if (groups[i] == kEmpty) continue;
+    size_t slot = Mix(keys[i]) & mask;
+    while (index_->int_groups_[slot] != kEmpty) slot = (slot + 1) & mask;
+    index_->int_keys_[slot] = keys[i];
+    index_->int_groups_[slot] = groups[i];
+  }
+}
+
+uint32_t JoinIndexBuilder::GroupOf(const SqlValue& value) {
+  bool is_int = false;
+  int64_t int_key = 0;
+  std::string other_key;
+  if (!KeyOf(value, &is_int, &int_key, &other_key)) return kEmpty;
+  if (!is_int) {
+    auto [it, inserted] = index_->other_groups_.try_emplace(std::move(other_key), groups_);
+    if (inserted) {
+      other_bytes_ += 64 + it->first.size();
+      groups_++;
+    }
+    return it->second;
+  }
+  if ((int_count_ + 1) * 2 > index_->int_keys_.size()) GrowIntTable();
+  const size_t mask = index_->int_keys_.size() - 1;
+  size_t slot = Mix(int_key) & mask;
+  while (index_->int_groups_[slot] != kEmpty) {
+    if (index_->int_keys_[slot] == int_key) return index_->int_groups_[slot];
+    slot = (slot + 1) & mask;
+  }
+  index_->int_keys_[slot] = int_key;
+  index_->int_groups_[slot] = groups_;
+  int_count_++;
+  return groups_++;
+}
+
+bool JoinIndexBuilder::Add(uint64_t position, const SqlValue& value) {
+  if (!index_) return false;
+  const uint32_t group = GroupOf(value);
+  if (group == kEmpty) return true;  // equals nothing: not indexed
+  const bool growing = row_positions_.size() == row_positions_.capacity();
+  row_positions_.push_back(position);
+  group_of_row_.push_back(group);
+  if ((growing || (groups_ & 1023) == 0) && (Estimate() > budget_ || groups_ == kEmpty - 1)) {
+    index_.reset();
+    row_positions_ = {};
+    group_of_row_ = {};
+    return false;
+  }
+  return true;
+}
+
+std::shared_ptr<JoinIndex> JoinIndexBuilder::Finish() {
+  if (!index_) return nullptr;
+  // Counting sort of the rows by group; within a group they stay in position order.
+  JoinIndex& index = *index_;
+  index.group_start_.assign(static_cast<size_t>(groups_) + 1, 0);
+  for (uint32_t g : group_of_row_) index.group_start_[g + 1]++;
+  for (size_t g = 1; g < index.group_start_.size(); g++) index.group_start_[g] += index.group_start_[g - 1];
+  std::vector<uint64_t> next(index.group_start_.begin(), index.group_start_.end() - 1);
+  index.positions_.resize(row_positions_.size());
+  for (size_t i = 0; i < row_positions_.size(); i++) index.positions_[next[group_of_row_[i]]++] = row_positions_[i];
+  row_positions_ = {};
+  group_of_row_ = {};
+  index.bytes_ = index.positions_.size() * sizeof(uint64_t) + index.group_start_.size() * sizeof(uint64_t) +
+                 index.int_keys_.size() * (sizeof(int64_t) + sizeof(uint32_t)) + other_bytes_;
+  return std::shared_ptr<JoinIndex>(std::move(index_));
+}
+
+std::shared_ptr<JoinIndex> BuildJoinIndex(const JoinIndexSource& source, uint64_t budget_bytes) {
+  JoinIndexBuilder builder(budget_bytes);
+  parquet::ColumnReaderOptions options;
+  options.verify_crc = source.verify_crc;
+  DateTextCache dates;
+  FormatBuffer buffer;
+  buffer.dates = &dates;
+  parquet::ColumnBatch batch;
+  for (size_t f = 0; f < source.files->size(); f++) {
+    auto file = parquet::ParquetFileReader::Open((*source.files)[f], source.decryption);
+    const ColumnMapping mapping = source.mapping_of(*file, f);
+    if (mapping.kind == ValueKind::kNested) return nullptr;
+    if (mapping.kind == ValueKind::kNull || mapping.leaf_column < 0) continue;  // NULL in every row
+    for (int rg = 0; rg < file->num_row_groups(); rg++) {
+      auto reader = parquet::ColumnChunkReader::Make(*file, rg, mapping.leaf_column, options);
+      const int16_t max_def = reader->descriptor().max_definition_level;
+      int64_t row = file->row_group_first_row(rg);
+      const int64_t end = row + file->row_group_num_rows(rg);
+      while (row < end) {
+        const size_t n = reader->ReadBatch(static_cast<size_t>(std::min<int64_t>(end - row, 4096)), &batch);
+        if (n == 0) break;
+        const bool dense = max_def == 0 || batch.num_values == batch.num_levels;
+        size_t value_index = 0;
+        for (size_t slot = 0; slot < batch.num_levels; slot++, row++) {
+          if (!dense && batch.def_levels[slot] != max_def) continue;
+          SqlValue value;
+          if (!ColumnSqlValue(mapping, batch, value_index++, &buffer, &value)) return nullptr;
+          if (!builder.Add(RowPosition::Pack(f, row), value)) return nullptr;
+        }
+      }
+    }
+  }
+  return builder.Finish();
+}
+
+std::shared_ptr<JoinIndex> JoinIndexCache::Get(int column, const JoinIndexSource& source, uint64_t budget_bytes,
+                                               bool may_build, bool* built) {
+  *built = false;
+  std::vector<int64_t> signature = FilesSignature(*source.files);
+  auto it = slots_.find(column);
+  if (it != slots_.end() && it->second.signature == signature) {
+    if (it->second.index || it->second.unusable || !may_build) return it->second.index;
+  }
+  if (!may_build) return nullptr;
+  Slot& slot = slots_[column];
+  slot.signature = std::move(signature);
+  slot.index.reset();
+  slot.unusable = false;
+  try {
+    slot.index = BuildJoinIndex(source, budget_bytes);
+  } catch (const std::bad_alloc&) {
+    slot.index.reset();
+  }
+  slot.unusable = slot.index == nullptr;
+  *built = slot.index != nullptr;
+  return slot.index;
+}
+
+double JoinIndexCache::RowsPerKey(int column) const {
+  auto it = slots_.find(column);
+  if (it == slots_.end() || !it->second.index || it->second.index->distinct_keys() == 0) return 0;
+  return static_cast<double>(it->second.index->rows()) / static_cast<double>(it->second.index->distinct_keys());
+}
+
+}  // namespace sqlite_parquet
