@@ -85,12 +85,12 @@ void JoinIndex::Lookup(const SqlValue& value, std::vector<uint64_t>* positions) 
   if (!KeyOf(value, &is_int, &int_key, &other_key)) return;
   uint32_t group = kEmpty;
   if (is_int) {
-    if (int_keys_.empty()) return;
-    const size_t mask = int_keys_.size() - 1;
+    if (int_slots_.empty()) return;
+    const size_t mask = int_slots_.size() - 1;
     for (size_t slot = Mix(int_key) & mask;; slot = (slot + 1) & mask) {
-      if (int_groups_[slot] == kEmpty) return;
-      if (int_keys_[slot] == int_key) {
-        group = int_groups_[slot];
+      if (int_slots_[slot].group == kEmpty) return;
+      if (int_slots_[slot].key == int_key) {
+        group = int_slots_[slot].group;
         break;
       }
     }
@@ -110,23 +110,36 @@ uint64_t JoinIndexBuilder::Estimate() const {
   // integer table and the other map (about 64 bytes of node per key besides its bytes).
   return row_positions_.capacity() * (sizeof(uint64_t) * 2 + sizeof(uint32_t)) +
          static_cast<uint64_t>(groups_) * sizeof(uint64_t) +
-         index_->int_keys_.size() * (sizeof(int64_t) + sizeof(uint32_t)) + other_bytes_;
+         index_->int_slots_.size() * sizeof(JoinIndex::IntSlot) + other_bytes_;
 }
 
-void JoinIndexBuilder::GrowIntTable() {
-  std::vector<int64_t> keys = std::move(index_->int_keys_);
-  std::vector<uint32_t> groups = std::move(index_->int_groups_);
-  const size_t size = keys.empty() ? 1024 : keys.size() * 2;
-  index_->int_keys_.assign(size, 0);
-  index_->int_groups_.assign(size, kEmpty);
+// Makes the integer table large enough for `keys` keys at most half full.
+void JoinIndexBuilder::GrowIntTable(size_t keys) {
+  size_t size = index_->int_slots_.empty() ? 1024 : index_->int_slots_.size();
+  while (keys * 2 > size) size *= 2;
+  if (size == index_->int_slots_.size()) return;
+  std::vector<JoinIndex::IntSlot> old = std::move(index_->int_slots_);
+  index_->int_slots_.assign(size, JoinIndex::IntSlot{0, kEmpty});
   const size_t mask = size - 1;
-  for (size_t i = 0; i < keys.size(); i++) {
-    if (groups[i] == kEmpty) continue;
-    size_t slot = Mix(keys[i]) & mask;
-    while (index_->int_groups_[slot] != kEmpty) slot = (slot + 1) & mask;
-    index_->int_keys_[slot] = keys[i];
-    index_->int_groups_[slot] = groups[i];
+  for (const JoinIndex::IntSlot& entry : old) {
+    if (entry.group == kEmpty) continue;
+    size_t slot = Mix(entry.key) & mask;
+    while (index_->int_slots_[slot].group != kEmpty) slot = (slot + 1) & mask;
+    index_->int_slots_[slot] = entry;
   }
+}
+
+uint32_t JoinIndexBuilder::IntGroupOf(int64_t key) {
+  const size_t mask = index_->int_slots_.size() - 1;
+  size_t slot = Mix(key) & mask;
+  JoinIndex::IntSlot* slots = index_->int_slots_.data();
+  while (slots[slot].group != kEmpty) {
+    if (slots[slot].key == key) return slots[slot].group;
+    slot = (slot + 1) & mask;
+  }
+  slots[slot] = JoinIndex::IntSlot{key, groups_};
+  int_count_++;
+  return groups_++;
 }
 
 uint32_t JoinIndexBuilder::GroupOf(const SqlValue& value) {
@@ -142,17 +155,38 @@ uint32_t JoinIndexBuilder::GroupOf(const SqlValue& value) {
     }
     return it->second;
   }
-  if ((int_count_ + 1) * 2 > index_->int_keys_.size()) GrowIntTable();
-  const size_t mask = index_->int_keys_.size() - 1;
-  size_t slot = Mix(int_key) & mask;
-  while (index_->int_groups_[slot] != kEmpty) {
-    if (index_->int_keys_[slot] == int_key) return index_->int_groups_[slot];
-    slot = (slot + 1) & mask;
+  GrowIntTable(int_count_ + 1);
+  return IntGroupOf(int_key);
+}
+
+// Gives up (false, the builder emptied) when the index would exceed the budget or the
+// group numbers.
+bool JoinIndexBuilder::CheckBudget() {
+  if (Estimate() <= budget_ && groups_ < kEmpty - 1) return true;
+  index_.reset();
+  row_positions_ = {};
+  group_of_row_ = {};
+  return false;
+}
+
+bool JoinIndexBuilder::AddIntegers(uint64_t first_position, const int64_t* keys, size_t count) {
+  if (!index_) return false;
+  GrowIntTable(int_count_ + count);
+  if (row_positions_.capacity() < row_positions_.size() + count) {
+    row_positions_.reserve(std::max(row_positions_.size() + count, row_positions_.capacity() * 2));
+    group_of_row_.reserve(row_positions_.capacity());
   }
-  index_->int_keys_[slot] = int_key;
-  index_->int_groups_[slot] = groups_;
-  int_count_++;
-  return groups_++;
+  if (!CheckBudget()) return false;
+  // The slot of key i + kAhead is fetched while key i is inserted.
+  constexpr size_t kAhead = 8;
+  const size_t mask = index_->int_slots_.size() - 1;
+  const JoinIndex::IntSlot* slots = index_->int_slots_.data();
+  for (size_t i = 0; i < count; i++) {
+    if (i + kAhead < count) __builtin_prefetch(&slots[Mix(keys[i + kAhead]) & mask]);
+    row_positions_.push_back(first_position + i);
+    group_of_row_.push_back(IntGroupOf(keys[i]));
+  }
+  return CheckBudget();
 }
 
 bool JoinIndexBuilder::Add(uint64_t position, const SqlValue& value) {
@@ -162,12 +196,7 @@ bool JoinIndexBuilder::Add(uint64_t position, const SqlValue& value) {
   const bool growing = row_positions_.size() == row_positions_.capacity();
   row_positions_.push_back(position);
   group_of_row_.push_back(group);
-  if ((growing || (groups_ & 1023) == 0) && (Estimate() > budget_ || groups_ == kEmpty - 1)) {
-    index_.reset();
-    row_positions_ = {};
-    group_of_row_ = {};
-    return false;
-  }
+  if (growing || (groups_ & 1023) == 0) return CheckBudget();
   return true;
 }
 
@@ -184,7 +213,7 @@ std::shared_ptr<JoinIndex> JoinIndexBuilder::Finish() {
   row_positions_ = {};
   group_of_row_ = {};
   index.bytes_ = index.positions_.size() * sizeof(uint64_t) + index.group_start_.size() * sizeof(uint64_t) +
-                 index.int_keys_.size() * (sizeof(int64_t) + sizeof(uint32_t)) + other_bytes_;
+                 index.int_slots_.size() * sizeof(JoinIndex::IntSlot) + other_bytes_;
   return std::shared_ptr<JoinIndex>(std::move(index_));
 }
 
@@ -210,6 +239,11 @@ std::shared_ptr<JoinIndex> BuildJoinIndex(const JoinIndexSource& source, uint64_
         const size_t n = reader->ReadBatch(static_cast<size_t>(std::min<int64_t>(end - row, 4096)), &batch);
         if (n == 0) break;
         const bool dense = max_def == 0 || batch.num_values == batch.num_levels;
+        if (dense && mapping.kind == ValueKind::kInt64) {
+          if (!builder.AddIntegers(RowPosition::Pack(f, row), batch.values<int64_t>(), batch.num_values)) return nullptr;
+          row += static_cast<int64_t>(batch.num_levels);
+          continue;
+        }
         size_t value_index = 0;
         for (size_t slot = 0; slot < batch.num_levels; slot++, row++) {
           if (!dense && batch.def_levels[slot] != max_def) continue;

@@ -58,8 +58,11 @@ class JoinIndex {
   friend class JoinIndexBuilder;
   // Open addressing over integer keys (the common case) and a map for the others (a type
   // byte and the bytes: 'r' + the 8 bytes of a real, 't' + text, 'b' + blob).
-  std::vector<int64_t> int_keys_;
-  std::vector<uint32_t> int_groups_;  // kEmpty: free slot
+  struct IntSlot {
+    int64_t key;
+    uint32_t group;  // UINT32_MAX: free
+  };
+  std::vector<IntSlot> int_slots_;  // a power of two, at most half full
   std::map<std::string, uint32_t, std::less<>> other_groups_;
   std::vector<uint64_t> group_start_;  // group g's positions: [group_start_[g], group_start_[g + 1])
   std::vector<uint64_t> positions_;
@@ -73,12 +76,17 @@ class JoinIndexBuilder {
   explicit JoinIndexBuilder(uint64_t budget_bytes);
   // False once the index would exceed the budget (then the builder is useless).
   bool Add(uint64_t position, const SqlValue& value);
+  // The same for `count` integer keys of consecutive positions from `first_position`
+  // (the common case, without SqlValues, with the hash slots prefetched).
+  bool AddIntegers(uint64_t first_position, const int64_t* keys, size_t count);
   std::shared_ptr<JoinIndex> Finish();
 
  private:
   uint32_t GroupOf(const SqlValue& value);
+  uint32_t IntGroupOf(int64_t key);
+  bool CheckBudget();
   uint64_t Estimate() const;
-  void GrowIntTable();
+  void GrowIntTable(size_t keys);
   uint64_t budget_;
   std::unique_ptr<JoinIndex> index_;
   std::vector<uint32_t> group_of_row_;

@@ -303,12 +303,16 @@ struct ParquetCursor {
   std::shared_ptr<parquet::MemoryBudget> memory_budget;
   std::vector<ColumnState> states;  // per file column
   std::string text;           // scratch for formatted values
-  // The join index (join_index.h): per file column, the lookups of this statement and the
-  // index found for it; the filter it answers in the current scan (-1: none) and the
-  // positions of the rows it names (RowPosition, ascending).
-  std::vector<int> lookups;
+  // The join index (join_index.h), per file column: the rows this statement's lookups
+  // decoded without an index, whether the table's cache was asked (1) and refused a build
+  // (2), the index found. Then the filter it answers in the current scan (-1: none), the
+  // positions of the rows it names (RowPosition, ascending), and the column of the last
+  // scan's lookup that had no index (-1: none).
+  std::vector<int64_t> lookup_rows;
+  std::vector<uint8_t> lookup_state;
   std::vector<std::shared_ptr<JoinIndex>> join_indexes;
   int indexed_filter = -1;
+  int unindexed_lookup_column = -1;
   std::vector<uint64_t> indexed_positions;
 };
 
@@ -874,14 +878,15 @@ void ReadOrderStatistics(ParquetTable* table) {
   }
 }
 
-// Whether an equality on `column` can be answered by a join index: an exact equality (=, IS, IN) on a
-// plain file column the files are not sorted by, with join_index_memory above 0.
+// Whether an equality (=, IS, IN) on `column` can be answered by a join index: a plain
+// file column, with join_index_memory above 0. (A sorted column's lookups are costed as
+// sorted: see CostOf.)
 bool JoinIndexApplies(const ParquetTable& table, int column, ConstraintOp op) {
   if (table.options.join_index_memory <= 0 || table.options.union_by_name) return false;
   if (column < 0 || column >= table.hive_column()) return false;
   if (op != ConstraintOp::kEq && op != ConstraintOp::kIs && op != ConstraintOp::kIn) return false;
   const ColumnPushdown& p = table.pushdown[static_cast<size_t>(column)];
-  return p.pushable && !p.ordered && p.value_class != ValueClass::kNull;
+  return p.pushable && p.value_class != ValueClass::kNull;
 }
 
 // What the file can do with a constraint on `column` (plan_cost.h).
@@ -1403,10 +1408,14 @@ ValueClass ClassOfColumn(const ParquetTable& table, int column) {
 }
 
 // Sets up the join index for the scan xFilter starts (*stats: the new scan's): which filter
-// it answers and the rows it names. A column's index is built at its second lookup in one
-// statement, unless the first lookup's scan pruned most row groups (statistics, dictionaries
-// or bloom filters do the job); a kept index is used from the first lookup.
+// it answers and the rows it names. A kept index (files unchanged) is used from the first
+// lookup. Otherwise one is built once this statement's lookups of the column have decoded a
+// quarter of the table's rows without one (the first lookup of an unprunable column decodes
+// them all; a sorted column's lookups a page each): building reads the column once, so
+// lookups never cost much more than with the index from the start.
 void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats* stats) {
+  const int previous_lookup = cursor->unindexed_lookup_column;
+  cursor->unindexed_lookup_column = -1;
   cursor->indexed_filter = -1;
   cursor->indexed_positions.clear();
   for (size_t i = 0; i < cursor->filters.size(); i++) {
@@ -1414,30 +1423,36 @@ void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats
     if (!filter.active || !JoinIndexApplies(table, filter.column, filter.op)) continue;
     if (filter.op == ConstraintOp::kIs && filter.values[0].is_null()) continue;
     const size_t column = static_cast<size_t>(filter.column);
-    if (cursor->lookups.empty()) {
-      cursor->lookups.assign(table.file_columns.size(), 0);
+    if (cursor->lookup_state.empty()) {
+      cursor->lookup_rows.assign(table.file_columns.size(), 0);
+      cursor->lookup_state.assign(table.file_columns.size(), 0);
       cursor->join_indexes.resize(table.file_columns.size());
     }
     std::shared_ptr<JoinIndex>& index = cursor->join_indexes[column];
-    if (!index && cursor->lookups[column] < 2) {
-      const int lookup = ++cursor->lookups[column];
-      const ScanStats& first = cursor->stats;  // the previous scan's, not reset yet
-      const int64_t pruned = first.row_groups_pruned_by_statistics + first.row_groups_pruned_by_dictionary +
-                             first.row_groups_pruned_by_bloom_filter + first.row_groups_pruned_by_page_index;
-      const bool may_build = lookup == 2 && !(first.row_groups_total > 0 && pruned * 2 >= first.row_groups_total);
-      JoinIndexSource source;
-      source.files = &table.files;
-      source.decryption = table.options.decryption.get();
-      source.verify_crc = table.options.verify_crc;
-      source.mapping_of = [&table, column](const parquet::ParquetFileReader& file, size_t f) {
-        return MapFileColumns(table, file, table.files[f])[column];
-      };
-      bool built = false;
-      index = table.join_indexes.Get(filter.column, source, static_cast<uint64_t>(table.options.join_index_memory),
-                                     may_build, &built);
-      stats->join_index_built = built ? 1 : 0;
+    if (!index) {
+      // cursor->stats are still the previous scan's.
+      if (previous_lookup == filter.column) cursor->lookup_rows[column] += cursor->stats.rows_decoded;
+      const bool asked = cursor->lookup_state[column] & 1, refused = cursor->lookup_state[column] & 2;
+      const bool may_build = asked && !refused && cursor->lookup_rows[column] * 4 >= table.estimated_rows;
+      if (!asked || may_build) {
+        JoinIndexSource source;
+        source.files = &table.files;
+        source.decryption = table.options.decryption.get();
+        source.verify_crc = table.options.verify_crc;
+        source.mapping_of = [&table, column](const parquet::ParquetFileReader& file, size_t f) {
+          return MapFileColumns(table, file, table.files[f])[column];
+        };
+        bool built = false;
+        index = table.join_indexes.Get(filter.column, source, static_cast<uint64_t>(table.options.join_index_memory),
+                                       may_build, &built);
+        stats->join_index_built = built ? 1 : 0;
+        cursor->lookup_state[column] |= may_build && !index ? 3 : 1;
+      }
     }
-    if (!index) continue;
+    if (!index) {
+      cursor->unindexed_lookup_column = filter.column;
+      continue;
+    }
     for (const SqlValue& value : filter.values) index->Lookup(value, &cursor->indexed_positions);
     if (filter.values.size() > 1) {
       std::sort(cursor->indexed_positions.begin(), cursor->indexed_positions.end());
@@ -1619,7 +1634,13 @@ DirectCell DirectCellOf(const ColumnMapping& mapping, const parquet::ColumnBatch
     const size_t gap = static_cast<size_t>(row - state->batch_end);
     if (state->reader->Skip(gap) != gap) ThrowShortColumn(cursor, leaf);
   }
-  if (state->reader->ReadBatch(kBatchSlots, &state->batch) == 0) ThrowShortColumn(cursor, leaf);
+  // Rows a join index names lie far apart: decode to the end of the row's range only.
+  size_t slots = kBatchSlots;
+  if (cursor->indexed_filter >= 0 && cursor->range_index < cursor->ranges.num_ranges() &&
+      cursor->ranges.range(cursor->range_index).end > row) {
+    slots = static_cast<size_t>(std::min<int64_t>(kBatchSlots, cursor->ranges.range(cursor->range_index).end - row));
+  }
+  if (state->reader->ReadBatch(slots, &state->batch) == 0) ThrowShortColumn(cursor, leaf);
   state->batch_first_row = row;
   state->batch_end = row + static_cast<int64_t>(state->batch.num_levels);
   state->slot = 0;
