@@ -122,6 +122,7 @@
 #include "ext/encryption_options.h"
 #include "ext/file_list.h"
 #include "ext/join_index.h"
+#include "ext/lookup_batch_cache.h"
 #include "ext/nested_json.h"
 #include "ext/sqlite_values.h"
 #include "ext/options.h"
@@ -313,6 +314,7 @@ struct ParquetCursor {
   std::vector<std::shared_ptr<JoinIndex>> join_indexes;
   int indexed_filter = -1;
   int unindexed_lookup_column = -1;
+  std::unique_ptr<LookupBatchCache> batch_cache;  // batches read at indexed rows (null until then)
   std::vector<uint64_t> indexed_positions;
 };
 
@@ -1017,6 +1019,13 @@ void CollectReaderCounters(ParquetCursor* cursor) {
         static_cast<int64_t>(now.dictionary_pages_read - state.counted.dictionary_pages_read);
     state.counted = now;
   }
+  if (cursor->batch_cache) {
+    const parquet::ColumnReadCounters kept = cursor->batch_cache->TakeCounters();
+    cursor->stats.pages_read += static_cast<int64_t>(kept.pages_read);
+    cursor->stats.pages_skipped += static_cast<int64_t>(kept.pages_skipped);
+    cursor->stats.bytes_read += static_cast<int64_t>(kept.bytes_read);
+    cursor->stats.dictionary_pages_read += static_cast<int64_t>(kept.dictionary_pages_read);
+  }
   cursor->stats.bytes_read += static_cast<int64_t>(cursor->pruning_counters.bytes_read);
   cursor->stats.dictionary_pages_read += static_cast<int64_t>(cursor->pruning_counters.dictionary_pages_read);
   cursor->pruning_counters = parquet::ColumnReadCounters();
@@ -1149,6 +1158,7 @@ void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
   CollectReaderCounters(cursor);
   cursor->pruner.reset();
   for (ColumnState& state : cursor->states) state = ColumnState();
+  if (cursor->batch_cache) cursor->batch_cache->ForgetReaders();
   cursor->file.reset();
   cursor->mappings.clear();
   cursor->file_index = index;
@@ -1543,6 +1553,7 @@ int Filter(sqlite3_vtab_cursor* base, int, const char* idx_str, int argc, sqlite
       CollectReaderCounters(cursor);
       for (ColumnState& state : cursor->states) state = ColumnState();
       cursor->pruner.reset();
+      if (cursor->batch_cache) cursor->batch_cache->ForgetReaders();
       cursor->file.reset();
       if (!OpenNextFile(cursor, table, 0)) {
         FinishScan(cursor);
@@ -1609,9 +1620,42 @@ DirectCell DirectCellOf(const ColumnMapping& mapping, const parquet::ColumnBatch
   }
 }
 
+// LoadBatch in a scan whose rows a join index named (lookup_batch_cache.h): the slots from
+// the cursor's row to the end of its range, copied from the batch the cursor keeps.
+[[gnu::noinline]] void LoadKeptBatch(ParquetCursor* cursor, const ParquetTable& table, int leaf, ColumnState* state) {
+  if (!cursor->batch_cache) {
+    cursor->batch_cache =
+        std::make_unique<LookupBatchCache>(static_cast<uint64_t>(table.options.join_index_memory));
+  }
+  parquet::ColumnReaderOptions options;
+  options.verify_crc = table.options.verify_crc;
+  options.memory_budget = cursor->memory_budget;
+  const int64_t row = cursor->row;
+  size_t slots = kBatchSlots;
+  if (cursor->range_index < cursor->ranges.num_ranges() && cursor->ranges.range(cursor->range_index).end > row) {
+    slots = static_cast<size_t>(std::min<int64_t>(kBatchSlots, cursor->ranges.range(cursor->range_index).end - row));
+  }
+  cursor->batch_cache->Copy(*cursor->file, cursor->file_index, cursor->row_group, leaf, row, slots, options,
+                            &state->batch);
+  state->row_group = cursor->row_group;
+  state->max_def = cursor->file->schema().column(leaf).max_definition_level;
+  state->batch_first_row = row;
+  state->batch_end = row + static_cast<int64_t>(state->batch.num_levels);
+  state->slot = 0;
+  state->value = 0;
+  state->dense = state->max_def == 0 || state->batch.num_values == state->batch.num_levels;
+  const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(state - cursor->states.data())];
+  state->direct = state->dense ? DirectCellOf(mapping, state->batch) : DirectCell::kNone;
+  state->direct_values = state->batch.values<uint8_t>();
+}
+
 // The slow part of PositionColumn: (re)opens the column's reader on the cursor's row group
 // and decodes the batch holding the cursor's row, skipping the rows before it undecoded.
 [[gnu::noinline]] void LoadBatch(ParquetCursor* cursor, const ParquetTable& table, int leaf, ColumnState* state) {
+  if (cursor->indexed_filter >= 0 && LookupBatchCache::Cacheable(cursor->file->schema().column(leaf).physical_type)) {
+    LoadKeptBatch(cursor, table, leaf, state);
+    return;
+  }
   if (state->row_group != cursor->row_group) {
     if (!state->reader) {
       parquet::ColumnReaderOptions options;
@@ -1634,13 +1678,7 @@ DirectCell DirectCellOf(const ColumnMapping& mapping, const parquet::ColumnBatch
     const size_t gap = static_cast<size_t>(row - state->batch_end);
     if (state->reader->Skip(gap) != gap) ThrowShortColumn(cursor, leaf);
   }
-  // Rows a join index names lie far apart: decode to the end of the row's range only.
-  size_t slots = kBatchSlots;
-  if (cursor->indexed_filter >= 0 && cursor->range_index < cursor->ranges.num_ranges() &&
-      cursor->ranges.range(cursor->range_index).end > row) {
-    slots = static_cast<size_t>(std::min<int64_t>(kBatchSlots, cursor->ranges.range(cursor->range_index).end - row));
-  }
-  if (state->reader->ReadBatch(slots, &state->batch) == 0) ThrowShortColumn(cursor, leaf);
+  if (state->reader->ReadBatch(kBatchSlots, &state->batch) == 0) ThrowShortColumn(cursor, leaf);
   state->batch_first_row = row;
   state->batch_end = row + static_cast<int64_t>(state->batch.num_levels);
   state->slot = 0;
