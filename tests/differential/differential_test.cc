@@ -386,7 +386,14 @@ struct Runner {
     passed++;
   }
 
-  // Joins on column `c` of t (see the top of this file).
+  // Every visible column of t, qualified by `table`.
+  static std::string ColumnsOf(const Table& t, const std::string& table) {
+    std::string list;
+    for (const std::string& c : t.columns) list += (list.empty() ? "" : ", ") + table + "." + QuoteIdentifier(c);
+    return list;
+  }
+
+  // Joins on a random column of t (see the top of this file).
   void RunJoins(const Table& t) {
     if (!db.Exec("DROP TABLE IF EXISTS p0; CREATE VIRTUAL TABLE p0 USING parquet(" + t.source +
                  ", join_index_memory=0)")) {
@@ -412,7 +419,7 @@ struct Runner {
       // up by `column`; or the order SQLite's planner picks.
       const std::string join = rng.Chance(60) ? " CROSS JOIN " : " JOIN ";
       CompareJoin(t, [&](const char* x) {
-        return "SELECT k, " + std::string(x) + ".id FROM keys" + join + x + " ON " + x + "." + column + " = k";
+        return "SELECT k, " + ColumnsOf(t, x) + " FROM keys" + join + x + " ON " + x + "." + column + " = k";
       });
       CompareJoin(t, [&](const char* x) {
         return "SELECT id FROM " + std::string(x) + " WHERE " + column + " IN (SELECT k FROM keys)";
@@ -421,7 +428,7 @@ struct Runner {
       const std::string other = QuoteIdentifier(rng.Pick(t.columns));
       const int outer = rng.Range(1, 40);
       CompareJoin(t, [&](const char* x) {
-        return "SELECT a.id, b.id FROM " + std::string(x) + " AS a" + join + x + " AS b ON b." + column + " = a." + other +
+        return "SELECT a.id, " + ColumnsOf(t, "b") + " FROM " + std::string(x) + " AS a" + join + x + " AS b ON b." + column + " = a." + other +
                " WHERE a.id < " + std::to_string(outer);
       });
     }
