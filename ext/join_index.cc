@@ -169,6 +169,18 @@ bool JoinIndexBuilder::CheckBudget() {
   return false;
 }
 
+bool JoinIndexBuilder::Reserve(uint64_t more_rows) {
+  if (!index_) return false;
+  const size_t want = row_positions_.size() + static_cast<size_t>(more_rows);
+  if (want > row_positions_.capacity()) {
+    // Within the budget only: the estimate counts capacity.
+    if (want * (sizeof(uint64_t) * 2 + sizeof(uint32_t)) > budget_) return CheckBudget();
+    row_positions_.reserve(want);
+    group_of_row_.reserve(want);
+  }
+  return CheckBudget();
+}
+
 bool JoinIndexBuilder::AddIntegers(uint64_t first_position, const int64_t* keys, size_t count) {
   if (!index_) return false;
   GrowIntTable(int_count_ + count);
@@ -227,6 +239,7 @@ std::shared_ptr<JoinIndex> BuildJoinIndex(const JoinIndexSource& source, uint64_
   parquet::ColumnBatch batch;
   for (size_t f = 0; f < source.files->size(); f++) {
     auto file = parquet::ParquetFileReader::Open((*source.files)[f], source.decryption);
+    if (!builder.Reserve(static_cast<uint64_t>(file->num_rows()))) return nullptr;
     const ColumnMapping mapping = source.mapping_of(*file, f);
     if (mapping.kind == ValueKind::kNested) return nullptr;
     if (mapping.kind == ValueKind::kNull || mapping.leaf_column < 0) continue;  // NULL in every row
@@ -278,6 +291,11 @@ std::shared_ptr<JoinIndex> JoinIndexCache::Get(int column, const JoinIndexSource
   slot.unusable = slot.index == nullptr;
   *built = slot.index != nullptr;
   return slot.index;
+}
+
+bool JoinIndexCache::Has(int column) const {
+  auto it = slots_.find(column);
+  return it != slots_.end() && it->second.index != nullptr;
 }
 
 double JoinIndexCache::RowsPerKey(int column) const {

@@ -76,6 +76,8 @@ class JoinIndexBuilder {
   explicit JoinIndexBuilder(uint64_t budget_bytes);
   // False once the index would exceed the budget (then the builder is useless).
   bool Add(uint64_t position, const SqlValue& value);
+  // Room for `more_rows` more rows, when the budget allows (false: over budget).
+  bool Reserve(uint64_t more_rows);
   // The same for `count` integer keys of consecutive positions from `first_position`
   // (the common case, without SqlValues, with the hash slots prefetched).
   bool AddIntegers(uint64_t first_position, const int64_t* keys, size_t count);
@@ -116,6 +118,8 @@ class JoinIndexCache {
   // `may_build`; null when none can be had (over budget, unreadable, or !may_build).
   std::shared_ptr<JoinIndex> Get(int column, const JoinIndexSource& source, uint64_t budget_bytes, bool may_build,
                                  bool* built);
+  // Whether an index of `column` is kept (for files as they were when it was built).
+  bool Has(int column) const;
   // Rows per distinct value of `column`'s kept index (for plan estimates; files unchecked);
   // 0 when there is none.
   double RowsPerKey(int column) const;

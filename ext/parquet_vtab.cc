@@ -1444,7 +1444,9 @@ void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats
       if (previous_lookup == filter.column) cursor->lookup_rows[column] += cursor->stats.rows_decoded;
       const bool asked = cursor->lookup_state[column] & 1, refused = cursor->lookup_state[column] & 2;
       const bool may_build = asked && !refused && cursor->lookup_rows[column] * 4 >= table.estimated_rows;
-      if (!asked || may_build) {
+      // (The first lookup asks only when the table keeps an index of the column: asking
+      // checks every file's size and time.)
+      if ((!asked && table.join_indexes.Has(filter.column)) || may_build) {
         JoinIndexSource source;
         source.files = &table.files;
         source.decryption = table.options.decryption.get();
@@ -1456,8 +1458,8 @@ void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats
         index = table.join_indexes.Get(filter.column, source, static_cast<uint64_t>(table.options.join_index_memory),
                                        may_build, &built);
         stats->join_index_built = built ? 1 : 0;
-        cursor->lookup_state[column] |= may_build && !index ? 3 : 1;
       }
+      cursor->lookup_state[column] |= may_build && !index ? 3 : 1;
     }
     if (!index) {
       cursor->unindexed_lookup_column = filter.column;
@@ -1620,6 +1622,18 @@ DirectCell DirectCellOf(const ColumnMapping& mapping, const parquet::ColumnBatch
   }
 }
 
+// Makes `state`'s freshly filled batch the slots from `row` on.
+void StartBatch(ParquetCursor* cursor, ColumnState* state, int64_t row) {
+  state->batch_first_row = row;
+  state->batch_end = row + static_cast<int64_t>(state->batch.num_levels);
+  state->slot = 0;
+  state->value = 0;
+  state->dense = state->max_def == 0 || state->batch.num_values == state->batch.num_levels;
+  const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(state - cursor->states.data())];
+  state->direct = state->dense ? DirectCellOf(mapping, state->batch) : DirectCell::kNone;
+  state->direct_values = state->batch.values<uint8_t>();
+}
+
 // LoadBatch in a scan whose rows a join index named (lookup_batch_cache.h): the slots from
 // the cursor's row to the end of its range, copied from the batch the cursor keeps.
 [[gnu::noinline]] void LoadKeptBatch(ParquetCursor* cursor, const ParquetTable& table, int leaf, ColumnState* state) {
@@ -1639,14 +1653,7 @@ DirectCell DirectCellOf(const ColumnMapping& mapping, const parquet::ColumnBatch
                             &state->batch);
   state->row_group = cursor->row_group;
   state->max_def = cursor->file->schema().column(leaf).max_definition_level;
-  state->batch_first_row = row;
-  state->batch_end = row + static_cast<int64_t>(state->batch.num_levels);
-  state->slot = 0;
-  state->value = 0;
-  state->dense = state->max_def == 0 || state->batch.num_values == state->batch.num_levels;
-  const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(state - cursor->states.data())];
-  state->direct = state->dense ? DirectCellOf(mapping, state->batch) : DirectCell::kNone;
-  state->direct_values = state->batch.values<uint8_t>();
+  StartBatch(cursor, state, row);
 }
 
 // The slow part of PositionColumn: (re)opens the column's reader on the cursor's row group
@@ -1679,14 +1686,7 @@ DirectCell DirectCellOf(const ColumnMapping& mapping, const parquet::ColumnBatch
     if (state->reader->Skip(gap) != gap) ThrowShortColumn(cursor, leaf);
   }
   if (state->reader->ReadBatch(kBatchSlots, &state->batch) == 0) ThrowShortColumn(cursor, leaf);
-  state->batch_first_row = row;
-  state->batch_end = row + static_cast<int64_t>(state->batch.num_levels);
-  state->slot = 0;
-  state->value = 0;
-  state->dense = state->max_def == 0 || state->batch.num_values == state->batch.num_levels;
-  const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(state - cursor->states.data())];
-  state->direct = state->dense ? DirectCellOf(mapping, state->batch) : DirectCell::kNone;
-  state->direct_values = state->batch.values<uint8_t>();
+  StartBatch(cursor, state, row);
 }
 
 // Positions `state` on the cursor's current row; returns the value index of that row in the

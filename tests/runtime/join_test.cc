@@ -96,13 +96,18 @@ void MakeLineitem(JoinDb& db, const std::string& path, int salt = 0) {
           ", 'row_group_size=3000', 'sorting_columns=ok')");
 }
 
+// MakeLineitem's file as table t (join index on) and t0 (join_index_memory=0).
+void MakeTables(JoinDb& db, const std::string& file) {
+  MakeLineitem(db, file);
+  db.Run("CREATE VIRTUAL TABLE t USING parquet(" + Quote(file) + ")");
+  db.Run("CREATE VIRTUAL TABLE t0 USING parquet(" + Quote(file) + ", join_index_memory=0)");
+}
+
 TEST_CASE("join plans follow what the file can do") {
   TempDir dir;
   JoinDb db;
   const std::string file = dir.File("li.parquet");
-  MakeLineitem(db, file);
-  db.Run("CREATE VIRTUAL TABLE t USING parquet(" + Quote(file) + ")");
-  db.Run("CREATE VIRTUAL TABLE t0 USING parquet(" + Quote(file) + ", join_index_memory=0)");
+  MakeTables(db, file);
   db.Run("CREATE TEMP TABLE ku AS " + Series("i * 3", 100));
   db.Run("CREATE TEMP TABLE ki(k INTEGER); INSERT INTO ki SELECT k FROM ku");
 
@@ -132,9 +137,7 @@ TEST_CASE("the join index answers repeated lookups with SQLite's equality") {
   TempDir dir;
   JoinDb db;
   const std::string file = dir.File("li.parquet");
-  MakeLineitem(db, file);
-  db.Run("CREATE VIRTUAL TABLE t USING parquet(" + Quote(file) + ")");
-  db.Run("CREATE VIRTUAL TABLE t0 USING parquet(" + Quote(file) + ", join_index_memory=0)");
+  MakeTables(db, file);
   db.Run("CREATE VIRTUAL TABLE tiny USING parquet(" + Quote(file) + ", join_index_memory=1000)");
   // Keys of every storage class: integers, integral and fractional reals, numeric and
   // other text, a blob, NULL, and keys that match nothing.
