@@ -83,6 +83,13 @@ void JoinIndex::Lookup(const SqlValue& value, std::vector<uint64_t>* positions) 
   int64_t int_key = 0;
   std::string other_key;
   if (!KeyOf(value, &is_int, &int_key, &other_key)) return;
+  if (sorted_) {
+    if (!is_int) return;
+    const auto [from, to] = std::equal_range(sorted_keys_.begin(), sorted_keys_.end(), int_key);
+    positions->insert(positions->end(), positions_.begin() + (from - sorted_keys_.begin()),
+                      positions_.begin() + (to - sorted_keys_.begin()));
+    return;
+  }
   uint32_t group = kEmpty;
   if (is_int) {
     if (int_slots_.empty()) return;
@@ -109,6 +116,7 @@ uint64_t JoinIndexBuilder::Estimate() const {
   // The rows' groups and positions now, the final positions and group starts to come, the
   // integer table and the other map (about 64 bytes of node per key besides its bytes).
   return row_positions_.capacity() * (sizeof(uint64_t) * 2 + sizeof(uint32_t)) +
+         sorted_keys_.capacity() * sizeof(int64_t) +
          static_cast<uint64_t>(groups_) * sizeof(uint64_t) +
          index_->int_slots_.size() * sizeof(JoinIndex::IntSlot) + other_bytes_;
 }
@@ -176,13 +184,46 @@ bool JoinIndexBuilder::Reserve(uint64_t more_rows) {
     // Within the budget only: the estimate counts capacity.
     if (want * (sizeof(uint64_t) * 2 + sizeof(uint32_t)) > budget_) return CheckBudget();
     row_positions_.reserve(want);
-    group_of_row_.reserve(want);
+    if (sorted_) {
+      sorted_keys_.reserve(want);
+    } else {
+      group_of_row_.reserve(want);
+    }
   }
   return CheckBudget();
 }
 
+void JoinIndexBuilder::Unsort() {
+  sorted_ = false;
+  GrowIntTable(static_cast<size_t>(index_->distinct_));
+  group_of_row_.reserve(row_positions_.capacity());
+  for (int64_t key : sorted_keys_) group_of_row_.push_back(IntGroupOf(key));
+  sorted_keys_ = {};
+}
+
 bool JoinIndexBuilder::AddIntegers(uint64_t first_position, const int64_t* keys, size_t count) {
   if (!index_) return false;
+  if (sorted_) {
+    bool have_last = !sorted_keys_.empty();
+    int64_t last = have_last ? sorted_keys_.back() : INT64_MIN;
+    size_t i = 0;
+    for (; i < count && keys[i] >= last; i++) {
+      if (!have_last || keys[i] != last) index_->distinct_++;
+      last = keys[i];
+      have_last = true;
+    }
+    if (i == count) {
+      sorted_keys_.insert(sorted_keys_.end(), keys, keys + count);
+      for (size_t j = 0; j < count; j++) row_positions_.push_back(first_position + j);
+      return CheckBudget();
+    }
+    // Not in order after all: the distinct count restarts with the hash.
+    index_->distinct_ = 0;
+    for (size_t j = 0; j < sorted_keys_.size(); j++) {
+      if (j == 0 || sorted_keys_[j] != sorted_keys_[j - 1]) index_->distinct_++;
+    }
+    Unsort();
+  }
   GrowIntTable(int_count_ + count);
   if (row_positions_.capacity() < row_positions_.size() + count) {
     row_positions_.reserve(std::max(row_positions_.size() + count, row_positions_.capacity() * 2));
@@ -203,6 +244,11 @@ bool JoinIndexBuilder::AddIntegers(uint64_t first_position, const int64_t* keys,
 
 bool JoinIndexBuilder::Add(uint64_t position, const SqlValue& value) {
   if (!index_) return false;
+  if (sorted_) {
+    if (value.is_null()) return true;
+    if (value.type == SqlValue::Type::kInteger) return AddIntegers(position, &value.integer, 1);
+    Unsort();
+  }
   const uint32_t group = GroupOf(value);
   if (group == kEmpty) return true;  // equals nothing: not indexed
   const bool growing = row_positions_.size() == row_positions_.capacity();
@@ -214,6 +260,14 @@ bool JoinIndexBuilder::Add(uint64_t position, const SqlValue& value) {
 
 std::shared_ptr<JoinIndex> JoinIndexBuilder::Finish() {
   if (!index_) return nullptr;
+  if (sorted_) {
+    index_->sorted_ = true;
+    index_->sorted_keys_ = std::move(sorted_keys_);
+    index_->positions_ = std::move(row_positions_);
+    index_->bytes_ = index_->positions_.size() * (sizeof(uint64_t) + sizeof(int64_t));
+    return std::shared_ptr<JoinIndex>(std::move(index_));
+  }
+  index_->distinct_ = groups_;
   // Counting sort of the rows by group; within a group they stay in position order.
   JoinIndex& index = *index_;
   index.group_start_.assign(static_cast<size_t>(groups_) + 1, 0);

@@ -50,7 +50,7 @@ class JoinIndex {
   // ascending order when the caller sorts nothing else in; counts a hit.
   void Lookup(const SqlValue& value, std::vector<uint64_t>* positions) const;
   uint64_t bytes() const { return bytes_; }
-  uint64_t distinct_keys() const { return group_start_.empty() ? 0 : group_start_.size() - 1; }
+  uint64_t distinct_keys() const { return distinct_; }
   uint64_t rows() const { return positions_.size(); }
   int64_t hits() const { return hits_; }
 
@@ -66,6 +66,11 @@ class JoinIndex {
   std::map<std::string, uint32_t, std::less<>> other_groups_;
   std::vector<uint64_t> group_start_;  // group g's positions: [group_start_[g], group_start_[g + 1])
   std::vector<uint64_t> positions_;
+  // A column whose non-null values are integers in ascending order (a sorted key): no hash,
+  // the keys of positions_ side by side, searched by bisection.
+  bool sorted_ = false;
+  std::vector<int64_t> sorted_keys_;
+  uint64_t distinct_ = 0;
   uint64_t bytes_ = 0;
   mutable int64_t hits_ = 0;
 };
@@ -89,8 +94,13 @@ class JoinIndexBuilder {
   bool CheckBudget();
   uint64_t Estimate() const;
   void GrowIntTable(size_t keys);
+  void Unsort();
   uint64_t budget_;
   std::unique_ptr<JoinIndex> index_;
+  // While every key so far was an integer not below the one before: the keys, not hashed
+  // (Unsort hashes them when one is not).
+  bool sorted_ = true;
+  std::vector<int64_t> sorted_keys_;
   std::vector<uint32_t> group_of_row_;
   std::vector<uint64_t> row_positions_;
   uint64_t int_count_ = 0;
