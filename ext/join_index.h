@@ -3,7 +3,9 @@
 // value) and that the files cannot prune (not sorted, no statistics, dictionary or bloom
 // filter that rules out row groups), a hash from the column's values to the positions of
 // their rows, built once by reading that one column of every file. Each lookup then visits
-// only the rows it names, so the scan reads only the pages of matching rows.
+// only the rows it names, so the scan reads only the pages of matching rows. A column whose
+// integer values come in ascending order (a sorted key) is kept as a sorted array of keys
+// beside their positions and searched by bisection, which costs no hashing to build.
 //
 // EQUALITY. Keys are the values a row filter would compare (ColumnSqlValue, the values
 // xColumn returns) and lookups the filter's values after SQLite's affinity (constraints.h),
