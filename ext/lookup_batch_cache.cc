@@ -106,7 +106,10 @@ size_t LookupBatchCache::Copy(const parquet::ParquetFileReader& file, size_t fil
   const size_t n = std::min(max_slots, kept.num_levels - from);
   const int16_t max_def = column.max_definition_level;
   size_t first_value = from, values = n;
-  if (max_def > 0) {
+  if (max_def > 0 && kept.num_values == kept.num_levels) {  // no nulls: slots are values
+    out->def_levels.assign(kept.def_levels.begin() + static_cast<ptrdiff_t>(from),
+                           kept.def_levels.begin() + static_cast<ptrdiff_t>(from + n));
+  } else if (max_def > 0) {
     first_value = static_cast<size_t>(std::count(kept.def_levels.begin(), kept.def_levels.begin() + static_cast<ptrdiff_t>(from), max_def));
     values = static_cast<size_t>(std::count(kept.def_levels.begin() + static_cast<ptrdiff_t>(from),
                                             kept.def_levels.begin() + static_cast<ptrdiff_t>(from + n), max_def));
