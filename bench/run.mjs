@@ -15,9 +15,11 @@
 // --out       results file (default bench/results.json; BUILD/bench-smoke.json with --smoke)
 // --writer    who writes our Parquet files: parquet_copy() when the extension has it
 //             (auto, the default), or bench_lineitem's copy mode (format/file_writer.h)
-// --only      run only these queries (q1 q2 q3 q4a q4b q5a q5b q6 q8; q7 always runs: it
+// --only      run only these queries (q1 q2 q3 q4a q4b q5a q5b q6 j1 j2 j3 j4 j5 q8; q7 always runs: it
 //             writes the files the others read)
 // --no-extras skip the extra rows (our table on the zstd file and on DuckDB's file)
+// --no-join-baselines  skip ours_no_index (join_index_memory=0) on the joins (the unindexed
+//             unsorted joins take minutes at 6M rows)
 // --smoke     N=2000, one run, no warm-up: checks that everything runs and agrees
 // --report F  print the table of an earlier run's results file F again; runs nothing
 //
@@ -43,7 +45,7 @@ const repoDir = path.dirname(benchDir);
 
 function parseArgs(argv) {
   const options = { rows: 6000000, runs: 3, build: 'build', data: null, out: null, writer: 'auto',
-                    only: null, extras: true, smoke: false, rowGroupRows: 122880 };
+                    only: null, extras: true, joinBaselines: true, smoke: false, rowGroupRows: 122880 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -57,6 +59,7 @@ function parseArgs(argv) {
       case '--data': options.data = value(); break;
       case '--out': options.out = value(); break;
       case '--writer': options.writer = value(); break;
+      case '--no-join-baselines': options.joinBaselines = false; break;
       case '--only': options.only = new Set(value().split(',').map((s) => s.trim().toLowerCase())); break;
       case '--no-extras': options.extras = false; break;
       case '--smoke': options.smoke = true; break;
@@ -143,11 +146,11 @@ function log(message) {
 }
 
 // SQLite in a child process: our virtual table (over `file`) or the native table.
-function sqliteRun(engine, sql, { file, runs = options.runs, warm = warmup, after, keepRows = 20, setup = [] } = {}) {
+function sqliteRun(engine, sql, { file, runs = options.runs, warm = warmup, after, keepRows = 20, setup = [], tableOptions = '' } = {}) {
   const args = [];
   if (engine === 'ours') {
     args.push('--db', ':memory:', '--extension', extension,
-              '--setup', `CREATE VIRTUAL TABLE temp.lineitem USING parquet(${sqlQuote(file)})`);
+              '--setup', `CREATE VIRTUAL TABLE temp.lineitem USING parquet(${sqlQuote(file)}${tableOptions})`);
   } else if (engine === 'floor') {
     // The native table's rows, loaded into memory at CREATE time (not timed).
     args.push('--db', nativeDb, '--readonly', '--extension', floorExtension,
@@ -193,6 +196,11 @@ const files = {
   duckdb_zstd: path.join(dataDir, 'duckdb_zstd.parquet'),
 };
 
+// j5's parts table: about 1,000 parts of lineitem with a price, in price order (not by key).
+const partsFile = path.join(dataDir, 'parts.parquet');
+const partsSql = 'SELECT l_partkey AS p_partkey, min(l_extendedprice / l_quantity) AS p_price FROM lineitem ' +
+                 'WHERE l_partkey % 200 = 0 GROUP BY l_partkey ORDER BY p_price, p_partkey';
+
 // The native table is regenerated when the generator's source or the row count changed.
 function ensureNativeTable() {
   fs.mkdirSync(dataDir, { recursive: true });
@@ -222,7 +230,9 @@ function probes() {
   const out = sqliteRun('native', `SELECT rowid, l_orderkey, l_comment FROM lineitem WHERE rowid IN (${rowids.join(',')})`,
                         { runs: 1, warm: 0, keepRows: 100 });
   const byRowid = new Map(out.result.map((row) => [row[0], row]));
+  const maxOrderkey = sqliteRun('native', 'SELECT max(l_orderkey) FROM lineitem', { runs: 1, warm: 0 }).result[0][0];
   return {
+    max_orderkey: maxOrderkey,
     point_key: byRowid.get(middle)[1],
     in_keys: [...new Set(spread.map((r) => byRowid.get(r)[1]))],
     comment: byRowid.get(commentRow)[2],
@@ -260,6 +270,38 @@ function queryList(probe) {
       sql: `SELECT * FROM lineitem WHERE l_comment = ${sqlQuote(probe.comment)}` },
     { id: 'q6', name: 'SELECT * LIMIT 10', target: { kind: 'duckdb', pages: true, columns: 14, lookups: 1 }, compare: 'rows',
       sql: 'SELECT * FROM lineitem LIMIT 10' },
+    ...joinQueries(probe),
+  ];
+}
+
+// Issue 18's joins: 1,000 keys in a temp table joined to lineitem on the unsorted l_partkey
+// and on the sorted l_orderkey, with the keys table untyped (CREATE TABLE AS: no affinity,
+// so SQLite cannot index it for the join and our table is the inner loop) and typed, and a
+// parquet-parquet join (parts.parquet, made from lineitem, joined back on l_partkey). Each
+// runs on ours (with the join index and with join_index_memory=0), the native tables and
+// DuckDB, one run each (the native unsorted joins take tens of seconds).
+function joinQueries(probe) {
+  const keys = (step) => `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) SELECT i * ${step} AS k FROM n`;
+  const partStep = 199;  // l_partkey is uniform in 1..200000
+  const orderStep = Math.max(1, Math.floor(probe.max_orderkey / 1000));
+  const untyped = (step) => ({ sqlite: [`CREATE TEMP TABLE keys AS ${keys(step)}`],
+                               duck: [`CREATE OR REPLACE TEMP TABLE keys AS SELECT i * ${step} AS k FROM range(1, 1001) t(i)`] });
+  const typed = (step) => ({ sqlite: ['CREATE TEMP TABLE keys(k INTEGER)', `INSERT INTO keys ${keys(step)}`],
+                             duck: [`CREATE OR REPLACE TEMP TABLE keys AS SELECT CAST(i * ${step} AS BIGINT) AS k FROM range(1, 1001) t(i)`] });
+  const unsorted = { kind: 'join', duckdb: 5, native: 0.05 };
+  const join = 'SELECT count(*), sum(l_quantity) FROM keys JOIN lineitem ON %s = k';
+  return [
+    { id: 'j1', name: 'untyped keys JOIN on l_partkey', join: true, target: unsorted, setup: untyped(partStep),
+      sql: join.replace('%s', 'l_partkey') },
+    { id: 'j2', name: 'INTEGER keys JOIN on l_partkey', join: true, target: { kind: 'join', duckdb: 5 }, setup: typed(partStep),
+      sql: join.replace('%s', 'l_partkey') },
+    { id: 'j3', name: 'untyped keys JOIN on l_orderkey', join: true, target: { kind: 'join', duckdb: 2 }, setup: untyped(orderStep),
+      sql: join.replace('%s', 'l_orderkey') },
+    { id: 'j4', name: 'INTEGER keys JOIN on l_orderkey', join: true, target: { kind: 'join', duckdb: 2 }, setup: typed(orderStep),
+      sql: join.replace('%s', 'l_orderkey') },
+    { id: 'j5', name: 'parts.parquet JOIN on l_partkey', join: true, target: { kind: 'join', duckdb: 5 }, parts: true,
+      setup: { sqlite: [], duck: [] },
+      sql: 'SELECT count(*), sum(l_quantity * p_price) FROM parts JOIN lineitem ON l_partkey = p_partkey' },
   ];
 }
 
@@ -461,15 +503,37 @@ async function main() {
         log(`  ${engine}: ERROR ${error.message}`);
       }
     };
+    const joinRuns = query.join ? { runs: 1, warm: 0 } : {};
+    const setup = query.setup?.sqlite ?? [];
+    const partsSetup = (engine) => (!query.parts ? [] : engine === 'native'
+      ? [`CREATE TEMP TABLE parts AS SELECT * FROM (${partsSql})`]
+      : [`CREATE VIRTUAL TABLE temp.parts USING parquet(${sqlQuote(partsFile)})`]);
+    if (query.parts && !fs.existsSync(partsFile)) {
+      sqliteRun('native+ext', `SELECT parquet_copy(${sqlQuote(partsSql)}, ${sqlQuote(partsFile)})`, { runs: 1, warm: 0 });
+    }
+    // Joins: `ours` is the first run on a fresh connection (it builds the join index);
+    // `ours_kept` the usual warm runs, where the connection kept the index.
     await attempt('ours', () => {
+      const run = (after) => sqliteRun('ours', query.sql, { file: files.ours_snappy, after, ...joinRuns,
+                                                           setup: [...setup, ...partsSetup('ours')] });
       try {
-        return sqliteRun('ours', query.sql, { file: files.ours_snappy, after: statsSql });
+        return run(statsSql);
       } catch (error) {
         if (!statsSql) throw error;
-        return sqliteRun('ours', query.sql, { file: files.ours_snappy });  // the stats query's form differs
+        return run(undefined);  // the stats query's form differs
       }
     });
-    await attempt('native', () => sqliteRun('native', query.sql));
+    if (query.join) {
+      await attempt('ours_kept', () => sqliteRun('ours', query.sql, { file: files.ours_snappy,
+                                                                       setup: [...setup, ...partsSetup('ours')] }));
+    }
+    if (query.join && options.joinBaselines) {
+      await attempt('ours_no_index', () => sqliteRun('ours', query.sql, { file: files.ours_snappy, tableOptions: ', join_index_memory=0', ...joinRuns,
+                                                                           setup: [...setup, ...partsSetup('ours')] }));
+    }
+    await attempt('native', () => sqliteRun('native', query.sql, { ...joinRuns, setup: [...setup, ...partsSetup('native')] }));
+    for (const statement of query.setup?.duck ?? []) await duck.connection.run(statement);
+    if (query.parts) await duck.connection.run(`CREATE OR REPLACE VIEW parts AS SELECT * FROM read_parquet(${sqlQuote(partsFile)})`);
     if (query.floor && fs.existsSync(`${floorExtension}.so`)) await attempt('floor', () => sqliteRun('floor', query.sql));
     await attempt('duckdb_1t', () => duckRun(query.sql, 1));
     await attempt('duckdb_all', () => duckRun(query.sql, cores));
@@ -482,7 +546,7 @@ async function main() {
     // Every engine must give the native table's answer.
     const reference = entry.engines.native;
     if (reference) {
-      for (const engine of ['ours', 'floor', 'duckdb_1t', 'duckdb_all']) {
+      for (const engine of ['ours', 'ours_kept', 'ours_no_index', 'floor', 'duckdb_1t', 'duckdb_all']) {
         if (!entry.engines[engine]) continue;
         const difference = compareResults(reference, entry.engines[engine], query.compare);
         if (difference) {
@@ -571,6 +635,23 @@ function evaluateTargets(results) {
       add(`${q.id} ${q.name}`, `<= ${q.target.max}x native SQLite`, fmtRatio(r), r === null ? null : r <= q.target.max,
           [r === null ? 'no measurement' : r <= q.target.max ? '' : `missed: ${fmtOver(r / q.target.max)} (needs ${((1 - q.target.max / r) * 100).toFixed(0)}% less time)`,
            floorNote].filter(Boolean).join('; '));
+    } else if (q.target.kind === 'join') {
+      const d1 = q.engines.duckdb_1t?.median_ms ?? null;
+      const r = ratio(ours, d1);
+      // CPU time too: on a shared machine the wall-clock ratio moves with the load.
+      const cpu = ratio(q.engines.ours?.median_cpu_ms ?? null, q.engines.duckdb_1t?.median_cpu_ms ?? null);
+      add(`${q.id} ${q.name}`, `<= ${q.target.duckdb}x DuckDB 1 thread`, fmtRatio(r), r === null ? null : r <= q.target.duckdb,
+          [r === null ? 'no measurement' : r <= q.target.duckdb ? '' : `missed: ${fmtOver(r / q.target.duckdb)}`,
+           cpu === null ? '' : `CPU time ${fmtRatio(cpu)}`].filter(Boolean).join('; '));
+      if (q.target.native) {
+        const n = ratio(ours, q.engines.native?.median_ms ?? null);
+        add(`${q.id} vs native`, `<= ${q.target.native}x native SQLite`, fmtRatio(n), n === null ? null : n <= q.target.native,
+            n === null ? 'no measurement' : n <= q.target.native ? '' : `missed: ${fmtOver(n / q.target.native)}`);
+      }
+      const kept = ratio(q.engines.ours_kept?.median_ms ?? null, d1);
+      if (kept !== null) add(`${q.id} index kept`, '(warm runs: the connection kept the join index)', `${fmtRatio(kept)} of DuckDB 1 thread`, null, '');
+      const noIndex = ratio(q.engines.ours_no_index?.median_ms ?? null, d1);
+      if (noIndex !== null) add(`${q.id} join_index_memory=0`, '(for comparison)', `${fmtRatio(noIndex)} of DuckDB 1 thread`, null, '');
     } else if (q.target.kind === 'duckdb') {
       const d1 = q.engines.duckdb_1t?.median_ms ?? null;
       const dn = q.engines.duckdb_all?.median_ms ?? null;

@@ -1,5 +1,6 @@
 // The part of constraints.h that reads SQLite values: xFilter's arguments turned into
-// ColumnFilters, with the affinity SQLite would apply to them (MakeColumnFilter).
+// ColumnFilters, with the affinity SQLite would apply to them (MakeColumnFilter,
+// NumericAffinity).
 #include <algorithm>
 #include <string>
 #include <string_view>
@@ -29,46 +30,27 @@ SqlValue ReadValue(sqlite3_value* v) {
 }
 
 // Reads `raw` after NUMERIC affinity, the conversion SQLite applies to the right-hand
-// side when the column holds numbers; false when it could not be computed. SQLite's own
-// sqlite3_value_numeric_type does the conversion, so every version's rules (and float
-// parsing) are the running library's. It needs a value that belongs to a connection
-// (from 3.52 it takes the connection's mutex, and a sqlite3_value_dup copy has none), and
-// it changes the value in place, which xFilter's arguments must not see: the value is
-// passed through `SELECT ?1` on the table's connection and converted there.
-bool ReadWithNumericAffinity(sqlite3* db, sqlite3_value* raw, ColumnFilter* filter, SqlValue* out) {
-  if (sqlite3_value_type(raw) != SQLITE_TEXT) {
-    *out = ReadValue(raw);
-  } else {
-    sqlite3_stmt* stmt = nullptr;
-    if (db == nullptr || sqlite3_prepare_v2(db, "SELECT ?1", -1, &stmt, nullptr) != SQLITE_OK) {
-      sqlite3_finalize(stmt);
-      return false;
-    }
-    bool converted = false;
-    if (sqlite3_bind_value(stmt, 1, raw) == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW) {
-      sqlite3_value* result = sqlite3_column_value(stmt, 0);
-      sqlite3_value_numeric_type(result);
-      *out = ReadValue(result);
-      // Text that stays text is copied before the statement goes away.
-      if (out->type == SqlValue::Type::kText || out->type == SqlValue::Type::kBlob) {
-        filter->storage.emplace_back(out->bytes);
-      }
-      converted = true;
-    }
-    sqlite3_finalize(stmt);
-    return converted;
+// side when the column holds numbers (NumericAffinity: the running library's own rules);
+// false when it could not be computed.
+bool ReadWithNumericAffinity(NumericAffinity* affinity, sqlite3_value* raw, ColumnFilter* filter, SqlValue* out) {
+  if (sqlite3_value_type(raw) == SQLITE_TEXT) {
+    std::string storage;
+    if (affinity == nullptr || !affinity->Convert(raw, out, &storage)) return false;
+    if (out->type == SqlValue::Type::kText || out->type == SqlValue::Type::kBlob) filter->storage.push_back(std::move(storage));
+    return true;
   }
+  *out = ReadValue(raw);
   if (out->type == SqlValue::Type::kText || out->type == SqlValue::Type::kBlob) filter->storage.emplace_back(out->bytes);
   return true;
 }
 
 // Appends `raw` compared as SQLite would against a column of `value_class`; false when
 // that comparison cannot be reproduced exactly.
-bool AddComparisonValue(sqlite3* db, sqlite3_value* raw, ValueClass value_class, ColumnFilter* filter,
+bool AddComparisonValue(NumericAffinity* affinity, sqlite3_value* raw, ValueClass value_class, ColumnFilter* filter,
                         std::vector<SqlValue>* pending) {
   if (value_class == ValueClass::kNumeric) {
     SqlValue v;
-    if (!ReadWithNumericAffinity(db, raw, filter, &v)) return false;
+    if (!ReadWithNumericAffinity(affinity, raw, filter, &v)) return false;
     pending->push_back(v);
     return true;
   }
@@ -81,7 +63,34 @@ bool AddComparisonValue(sqlite3* db, sqlite3_value* raw, ValueClass value_class,
 
 }  // namespace
 
-ColumnFilter MakeColumnFilter(sqlite3* db, const PlanTerm& term, sqlite3_value* argument, ValueClass value_class) {
+NumericAffinity::~NumericAffinity() { sqlite3_finalize(stmt_); }
+
+bool NumericAffinity::Convert(sqlite3_value* raw, SqlValue* out, std::string* storage) {
+  if (db_ == nullptr) return false;
+  if (stmt_ == nullptr && sqlite3_prepare_v2(db_, "SELECT ?1", -1, &stmt_, nullptr) != SQLITE_OK) {
+    sqlite3_finalize(stmt_);
+    stmt_ = nullptr;
+    return false;
+  }
+  bool converted = false;
+  if (sqlite3_bind_value(stmt_, 1, raw) == SQLITE_OK && sqlite3_step(stmt_) == SQLITE_ROW) {
+    sqlite3_value* result = sqlite3_column_value(stmt_, 0);
+    sqlite3_value_numeric_type(result);
+    *out = ReadValue(result);
+    // Text that stays text is copied before the statement is reset.
+    if (out->type == SqlValue::Type::kText || out->type == SqlValue::Type::kBlob) {
+      storage->assign(out->bytes);
+      out->bytes = *storage;
+    }
+    converted = true;
+  }
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+  return converted;
+}
+
+ColumnFilter MakeColumnFilter(NumericAffinity* affinity, const PlanTerm& term, sqlite3_value* argument,
+                              ValueClass value_class) {
   ColumnFilter filter;
   filter.column = term.column;
   filter.op = term.op;
@@ -117,10 +126,10 @@ ColumnFilter MakeColumnFilter(sqlite3* db, const PlanTerm& term, sqlite3_value* 
   if (term.op == ConstraintOp::kIn) {
     sqlite3_value* v = nullptr;
     for (int rc = sqlite3_vtab_in_first(argument, &v); rc == SQLITE_OK && v; rc = sqlite3_vtab_in_next(argument, &v)) {
-      exact = AddComparisonValue(db, v, value_class, &filter, &pending) && exact;
+      exact = AddComparisonValue(affinity, v, value_class, &filter, &pending) && exact;
     }
   } else {
-    exact = AddComparisonValue(db, argument, value_class, &filter, &pending);
+    exact = AddComparisonValue(affinity, argument, value_class, &filter, &pending);
   }
   if (!exact) {
     filter.active = false;

@@ -22,7 +22,7 @@
 // is INTEGER/REAL, nothing when both are TEXT/BLOB. For a column of numbers the affinity
 // is therefore always NUMERIC whatever the right-hand side is: a text value that looks
 // like a number becomes that number (sqlite3_value_numeric_type does exactly this, on a
-// value of the connection: see ReadWithNumericAffinity). A
+// value of the connection: see NumericAffinity). A
 // column of BLOBs or NULLs compares the same whatever affinity applies. For a TEXT column
 // the right side's own affinity matters (a CAST to INTEGER makes the comparison numeric),
 // which xBestIndex cannot see: only text and blob constants known when the statement is
@@ -79,10 +79,32 @@ struct ColumnFilter {
   ColumnFilter& operator=(ColumnFilter&&) = default;
 };
 
+// Text compared with a column of numbers, converted as NUMERIC affinity converts it by
+// SQLite itself: sqlite3_value_numeric_type needs a value that belongs to a connection
+// (from 3.52 it takes the connection's mutex, and a sqlite3_value_dup copy has none) and
+// changes the value in place, which xFilter's arguments must not see, so the value is
+// passed through `SELECT ?1` on the table's connection, prepared on first use and kept
+// until the table is disconnected (one statement per table, not one per value).
+class NumericAffinity {
+ public:
+  explicit NumericAffinity(sqlite3* db) : db_(db) {}
+  ~NumericAffinity();
+  NumericAffinity(const NumericAffinity&) = delete;
+  NumericAffinity& operator=(const NumericAffinity&) = delete;
+  // The value of text `raw` after NUMERIC affinity; text that stays text is copied to
+  // *storage (which `out` then views). False when it could not be computed.
+  bool Convert(sqlite3_value* raw, SqlValue* out, std::string* storage);
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
 // Builds the filter of `term` from its xFilter argument (nullptr for IS NULL / IS NOT
-// NULL) for a column of value class `value_class`; `db` is the table's connection (text
-// compared with numbers is converted by a statement on it). Throws std::bad_alloc only.
-ColumnFilter MakeColumnFilter(sqlite3* db, const PlanTerm& term, sqlite3_value* argument, ValueClass value_class);
+// NULL) for a column of value class `value_class`; `affinity` converts text compared with
+// numbers (null: such a comparison is left to SQLite). Throws std::bad_alloc only.
+ColumnFilter MakeColumnFilter(NumericAffinity* affinity, const PlanTerm& term, sqlite3_value* argument,
+                              ValueClass value_class);
 
 // Whether a row whose column value is `value` satisfies the filter as SQLite would decide
 // (an inactive filter accepts every row; LIKE/GLOB only reject rows outside their range).

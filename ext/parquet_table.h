@@ -15,6 +15,7 @@
 #include "ext/column_mapping.h"
 #include "ext/constraints.h"
 #include "ext/hive_partitions.h"
+#include "ext/join_index.h"
 #include "ext/sqlite_api.h"
 #include "format/encryption.h"
 #include "format/file_reader.h"
@@ -37,6 +38,7 @@ struct TableOptions {
   bool union_by_name = false;
   std::optional<bool> hive_partitioning;  // unset: automatic
   std::shared_ptr<const parquet::FileDecryptionProperties> decryption;  // null: no key options
+  int64_t join_index_memory = kDefaultJoinIndexMemory;  // 0: no join index (join_index.h)
   std::shared_ptr<const parquet::RemoteOptions> remote;  // https:// and s3:// files (remote_options.h)
 };
 
@@ -84,6 +86,8 @@ struct ParquetTable {
   OrderCheck order_check = OrderCheck::kUnchecked;
   bool order_statistics_read = false;  // FindOrderedColumns ran (ReadOrderStatistics)
   int64_t estimated_rows = 0;
+  std::unique_ptr<NumericAffinity> numeric_affinity;  // converts text compared with numbers
+  mutable JoinIndexCache join_indexes;                // by column, while the files are unchanged
   // Column numbers: [0, file_columns) file columns, then hive keys, then the hidden two.
   int hive_column() const { return static_cast<int>(file_columns.size()); }
   int filename_column() const { return hive_column() + static_cast<int>(hive_keys.size()); }
@@ -105,6 +109,9 @@ std::vector<ColumnMapping> MapFileColumns(const ParquetTable& table, const parqu
 // values before ORDER BY relies on it.
 void ReadOrderStatistics(ParquetTable* table);
 bool OrderVerified(ParquetTable* table);
+
+// table_plan.cc: whether the join index (join_index.h) may answer `op` on `column`.
+bool JoinIndexApplies(const ParquetTable& table, int column, ConstraintOp op);
 
 // The module's callbacks (parquet_vtab.cc registers them).
 namespace vtab {

@@ -93,6 +93,9 @@
 // statistics and bloom filters (row_group_pruning.h), and xNext tests every remaining row
 // on the decoded filter columns before any other column is converted (late
 // materialization). What the scan did is kept for parquet_scan_stats (scan_stats.h).
+// xBestIndex's costs come from plan_cost.h; an equality a statement looks up again and
+// again is answered by the table's join index (join_index.h, ChooseJoinIndex), whose scans
+// visit only the rows it names and keep their decoded batches (lookup_batch_cache.h).
 //
 // STORED COLUMNS AND CONNECTING
 //

@@ -72,6 +72,10 @@ const Field kFields[] = {
     PQ_FIELD(rows_returned),
     PQ_FIELD(http_requests),
     PQ_FIELD(http_bytes_fetched),
+    PQ_FIELD(join_index_built),
+    PQ_FIELD(join_index_bytes),
+    PQ_FIELD(join_index_hits),
+    PQ_FIELD(row_groups_pruned_by_join_index),
 };
 #undef PQ_FIELD
 constexpr int kNumFields = static_cast<int>(sizeof(kFields) / sizeof(kFields[0]));

@@ -28,6 +28,13 @@ struct ScanStats {
   int64_t rows_returned = 0;   // rows handed to SQLite
   int64_t http_requests = 0;   // requests to remote files (https://, s3://), retries included
   int64_t http_bytes_fetched = 0;  // bytes received from them
+  // The join index (join_index.h): 1 when this scan built it, its size in bytes when the
+  // scan used one, the lookups it answered since it was built (this one included), and
+  // the row groups skipped because the index has no row of the looked-up values in them.
+  int64_t join_index_built = 0;
+  int64_t join_index_bytes = 0;
+  int64_t join_index_hits = 0;
+  int64_t row_groups_pruned_by_join_index = 0;
 
   std::string ToJson() const;
 };

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "ext/nested_json.h"
+#include "ext/join_index.h"
+#include "ext/lookup_batch_cache.h"
 #include "ext/parquet_table.h"
 #include "ext/parquet_to_sql.h"
 #include "ext/remote_prefetch.h"
@@ -117,6 +119,18 @@ struct ParquetCursor {
   // The page buffers of all the cursor's column readers (max_memory).
   std::shared_ptr<parquet::MemoryBudget> memory_budget;
   std::vector<ColumnState> states;  // per file column
+  // The join index (join_index.h), per file column: the rows this statement's lookups
+  // decoded without an index, whether the table's cache was asked (1) and refused a build
+  // (2), the index found. Then the filter it answers in the current scan (-1: none), the
+  // positions of the rows it names (RowPosition, ascending), and the column of the last
+  // scan's lookup that had no index (-1: none).
+  std::vector<int64_t> lookup_rows;
+  std::vector<uint8_t> lookup_state;
+  std::vector<std::shared_ptr<JoinIndex>> join_indexes;
+  int indexed_filter = -1;
+  int unindexed_lookup_column = -1;
+  std::unique_ptr<LookupBatchCache> batch_cache;  // batches read at indexed rows (null until then)
+  std::vector<uint64_t> indexed_positions;
 };
 
 ParquetTable* TableOf(sqlite3_vtab_cursor* cursor) { return reinterpret_cast<ParquetTable*>(cursor->pVtab); }
@@ -140,6 +154,13 @@ void CollectReaderCounters(ParquetCursor* cursor) {
     cursor->stats.http_requests += static_cast<int64_t>(now.requests - cursor->transfer_counted.requests);
     cursor->stats.http_bytes_fetched += static_cast<int64_t>(now.bytes_fetched - cursor->transfer_counted.bytes_fetched);
     cursor->transfer_counted = now;
+  }
+  if (cursor->batch_cache) {
+    const parquet::ColumnReadCounters kept = cursor->batch_cache->TakeCounters();
+    cursor->stats.pages_read += static_cast<int64_t>(kept.pages_read);
+    cursor->stats.pages_skipped += static_cast<int64_t>(kept.pages_skipped);
+    cursor->stats.bytes_read += static_cast<int64_t>(kept.bytes_read);
+    cursor->stats.dictionary_pages_read += static_cast<int64_t>(kept.dictionary_pages_read);
   }
   cursor->stats.bytes_read += static_cast<int64_t>(cursor->pruning_counters.bytes_read);
   cursor->stats.dictionary_pages_read += static_cast<int64_t>(cursor->pruning_counters.dictionary_pages_read);
@@ -264,6 +285,7 @@ void SetUpFileFilters(ParquetCursor* cursor, const ParquetTable& table) {
   for (size_t i = 0; i < cursor->filters.size(); i++) {
     const ColumnFilter& filter = cursor->filters[i];
     if (filter.column < 0 || filter.column >= table.hive_column() || !filter.active) continue;
+    if (static_cast<int>(i) == cursor->indexed_filter) continue;  // the join index found its rows
     const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(filter.column)];
     if (mapping.kind == ValueKind::kNested) continue;
     const bool always_null = mapping.kind == ValueKind::kNull || mapping.leaf_column < 0;
@@ -285,6 +307,7 @@ void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
   CollectReaderCounters(cursor);
   cursor->pruner.reset();
   for (ColumnState& state : cursor->states) state = ColumnState();
+  if (cursor->batch_cache) cursor->batch_cache->ForgetReaders();
   cursor->file.reset();
   cursor->transfer_counted = parquet::TransferCounters();
   cursor->mappings.clear();
@@ -297,6 +320,34 @@ void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
   cursor->mappings = MapFileColumns(table, *cursor->file, table.files[index]);
   table.file_rows[index] = cursor->file->num_rows();
   SetUpFileFilters(cursor, table);
+}
+
+// The join index's rows of the cursor's scan in file `index`, rows [begin, end).
+std::pair<const uint64_t*, const uint64_t*> IndexedRowSpan(const ParquetCursor& cursor, size_t index, int64_t begin,
+                                                           int64_t end) {
+  const std::vector<uint64_t>& rows = cursor.indexed_positions;
+  const uint64_t lo = RowPosition::Pack(index, std::max<int64_t>(begin, 0));
+  const uint64_t hi = RowPosition::Pack(index, std::min<int64_t>(end, (int64_t{1} << RowPosition::kRowBits) - 1));
+  const uint64_t* data = rows.data();
+  return {data + (std::lower_bound(rows.begin(), rows.end(), lo) - rows.begin()),
+          data + (std::lower_bound(rows.begin(), rows.end(), hi) - rows.begin())};
+}
+
+bool HasIndexedRowsIn(const ParquetCursor& cursor, size_t index, int64_t begin, int64_t end) {
+  const auto [from, to] = IndexedRowSpan(cursor, index, begin, end);
+  return from != to;
+}
+
+// The join index's rows of the current file in [begin, end), as rows of the row group
+// starting at file row `first`.
+parquet::RowRanges IndexedRows(const ParquetCursor& cursor, int64_t begin, int64_t end, int64_t first) {
+  parquet::RowRanges ranges;
+  const auto [from, to] = IndexedRowSpan(cursor, cursor.file_index, begin, end);
+  for (const uint64_t* p = from; p != to; p++) {
+    const int64_t row = RowPosition::Row(*p) - first;
+    ranges.Append(row, row + 1);
+  }
+  return ranges;
 }
 
 // Opens the first file at or after `from` that the constraints on partition keys,
@@ -312,6 +363,7 @@ bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from)
       const ColumnFilter& filter = cursor->filters[i];
       keep = keep && RowMatches(filter, FileConstant(table, filter.column, index));
     }
+    if (keep && cursor->indexed_filter >= 0) keep = HasIndexedRowsIn(*cursor, index, 0, INT64_MAX);
     if (keep && !cursor->rowid_filters.empty()) {
       // Row positions need the rows of every earlier file.
       cursor->file_index = index;
@@ -385,6 +437,14 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
     cursor->stats.row_groups_pruned_by_row_position++;
     return false;
   }
+  parquet::RowRanges candidates = parquet::RowRanges::FromRanges({parquet::RowRange{lo, hi}});
+  if (cursor->indexed_filter >= 0) {
+    candidates = IndexedRows(*cursor, first + lo, first + hi, first);
+    if (candidates.empty()) {
+      cursor->stats.row_groups_pruned_by_join_index++;
+      return false;
+    }
+  }
   parquet::ColumnReaderOptions options;
   options.verify_crc = table.options.verify_crc;
   switch (cursor->pruner->Check(rg, options, &cursor->pruning_counters)) {
@@ -394,8 +454,7 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
     case PruneReason::kPageIndex:
     case PruneReason::kKeep: break;
   }
-  cursor->ranges = cursor->pruner->MatchingRows(rg, parquet::RowRanges::FromRanges({parquet::RowRange{lo, hi}}),
-                                                &cursor->stats.pages_pruned_by_page_index);
+  cursor->ranges = cursor->pruner->MatchingRows(rg, candidates, &cursor->stats.pages_pruned_by_page_index);
   if (cursor->ranges.empty()) {
     cursor->stats.row_groups_pruned_by_page_index++;
     return false;
@@ -522,6 +581,68 @@ ValueClass ClassOfColumn(const ParquetTable& table, int column) {
   return table.pushdown[static_cast<size_t>(column)].value_class;
 }
 
+// Sets up the join index for the scan xFilter starts (*stats: the new scan's): which filter
+// it answers and the rows it names. A kept index (files unchanged) is used from the first
+// lookup. Otherwise one is built once this statement's lookups of the column have decoded a
+// quarter of the table's rows without one (the first lookup of an unprunable column decodes
+// them all; a sorted column's lookups a page each): building reads the column once, so
+// lookups never cost much more than with the index from the start.
+void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats* stats) {
+  const int previous_lookup = cursor->unindexed_lookup_column;
+  cursor->unindexed_lookup_column = -1;
+  cursor->indexed_filter = -1;
+  cursor->indexed_positions.clear();
+  for (size_t i = 0; i < cursor->filters.size(); i++) {
+    const ColumnFilter& filter = cursor->filters[i];
+    if (!filter.active || !JoinIndexApplies(table, filter.column, filter.op)) continue;
+    if (filter.op == ConstraintOp::kIs && filter.values[0].is_null()) continue;
+    const size_t column = static_cast<size_t>(filter.column);
+    if (cursor->lookup_state.empty()) {
+      cursor->lookup_rows.assign(table.file_columns.size(), 0);
+      cursor->lookup_state.assign(table.file_columns.size(), 0);
+      cursor->join_indexes.resize(table.file_columns.size());
+    }
+    std::shared_ptr<JoinIndex>& index = cursor->join_indexes[column];
+    if (!index) {
+      // cursor->stats are still the previous scan's.
+      if (previous_lookup == filter.column) cursor->lookup_rows[column] += cursor->stats.rows_decoded;
+      const bool asked = cursor->lookup_state[column] & 1, refused = cursor->lookup_state[column] & 2;
+      const bool may_build = asked && !refused && cursor->lookup_rows[column] * 4 >= table.estimated_rows;
+      // (The first lookup asks only when the table keeps an index of the column: asking
+      // checks every file's size and time.)
+      if ((!asked && table.join_indexes.Has(filter.column)) || may_build) {
+        JoinIndexSource source;
+        source.files = &table.files;
+        source.decryption = table.options.decryption.get();
+        source.verify_crc = table.options.verify_crc;
+        source.mapping_of = [&table, column](const parquet::ParquetFileReader& file, size_t f) {
+          return MapFileColumns(table, file, table.files[f])[column];
+        };
+        bool built = false;
+        index = table.join_indexes.Get(filter.column, source, static_cast<uint64_t>(table.options.join_index_memory),
+                                       may_build, &built);
+        stats->join_index_built = built ? 1 : 0;
+      }
+      cursor->lookup_state[column] |= may_build && !index ? 3 : 1;
+    }
+    if (!index) {
+      cursor->unindexed_lookup_column = filter.column;
+      continue;
+    }
+    for (const SqlValue& value : filter.values) index->Lookup(value, &cursor->indexed_positions);
+    if (filter.values.size() > 1) {
+      std::sort(cursor->indexed_positions.begin(), cursor->indexed_positions.end());
+      cursor->indexed_positions.erase(
+          std::unique(cursor->indexed_positions.begin(), cursor->indexed_positions.end()),
+          cursor->indexed_positions.end());
+    }
+    cursor->indexed_filter = static_cast<int>(i);
+    stats->join_index_bytes = static_cast<int64_t>(index->bytes());
+    stats->join_index_hits = index->hits();
+    return;
+  }
+}
+
 }  // namespace
 
 namespace vtab {
@@ -562,7 +683,8 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc
         offset = std::max<int64_t>(0, sqlite3_value_int64(arg));
         continue;
       }
-      cursor->filters.push_back(MakeColumnFilter(table.db, term, arg, ClassOfColumn(table, term.column)));
+      cursor->filters.push_back(
+          MakeColumnFilter(table.numeric_affinity.get(), term, arg, ClassOfColumn(table, term.column)));
     }
     // SQLite skips the OFFSET rows itself: return up to LIMIT + OFFSET rows.
     if (limit >= 0) cursor->limit_remaining = limit > INT64_MAX - offset ? INT64_MAX : limit + offset;
@@ -581,7 +703,9 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc
         cursor->file_filters.push_back(i);
       }
     }
-    cursor->stats = ScanStats();
+    ScanStats stats;
+    ChooseJoinIndex(cursor, table, &stats);
+    cursor->stats = stats;
     cursor->stats.files_total = static_cast<int64_t>(table.files.size());
     cursor->stats_pending = true;
     cursor->rows_before_file = 0;
@@ -600,6 +724,7 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc
       CollectReaderCounters(cursor);
       for (ColumnState& state : cursor->states) state = ColumnState();
       cursor->pruner.reset();
+      if (cursor->batch_cache) cursor->batch_cache->ForgetReaders();
       cursor->file.reset();
       if (!OpenNextFile(cursor, table, 0)) {
         FinishScan(cursor);
@@ -673,9 +798,47 @@ DirectCell DirectCellOf(const ColumnMapping& mapping, const parquet::ColumnBatch
   }
 }
 
+// Makes `state`'s freshly filled batch the slots from `row` on.
+void StartBatch(ParquetCursor* cursor, ColumnState* state, int64_t row) {
+  state->batch_first_row = row;
+  state->batch_end = row + static_cast<int64_t>(state->batch.num_levels);
+  state->slot = 0;
+  state->value = 0;
+  state->dense = state->max_def == 0 || state->batch.num_values == state->batch.num_levels;
+  const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(state - cursor->states.data())];
+  state->direct = state->dense ? DirectCellOf(mapping, state->batch) : DirectCell::kNone;
+  state->direct_values = state->batch.values<uint8_t>();
+}
+
+// LoadBatch in a scan whose rows a join index named (lookup_batch_cache.h): the slots from
+// the cursor's row to the end of its range, copied from the batch the cursor keeps.
+[[gnu::noinline]] void LoadKeptBatch(ParquetCursor* cursor, const ParquetTable& table, int leaf, ColumnState* state) {
+  if (!cursor->batch_cache) {
+    cursor->batch_cache =
+        std::make_unique<LookupBatchCache>(static_cast<uint64_t>(table.options.join_index_memory));
+  }
+  parquet::ColumnReaderOptions options;
+  options.verify_crc = table.options.verify_crc;
+  options.memory_budget = cursor->memory_budget;
+  const int64_t row = cursor->row;
+  size_t slots = kBatchSlots;
+  if (cursor->range_index < cursor->ranges.num_ranges() && cursor->ranges.range(cursor->range_index).end > row) {
+    slots = static_cast<size_t>(std::min<int64_t>(kBatchSlots, cursor->ranges.range(cursor->range_index).end - row));
+  }
+  cursor->batch_cache->Copy(*cursor->file, cursor->file_index, cursor->row_group, leaf, row, slots, options,
+                            &state->batch);
+  state->row_group = cursor->row_group;
+  state->max_def = cursor->file->schema().column(leaf).max_definition_level;
+  StartBatch(cursor, state, row);
+}
+
 // The slow part of PositionColumn: (re)opens the column's reader on the cursor's row group
 // and decodes the batch holding the cursor's row, skipping the rows before it undecoded.
 [[gnu::noinline]] void LoadBatch(ParquetCursor* cursor, const ParquetTable& table, int leaf, ColumnState* state) {
+  if (cursor->indexed_filter >= 0 && LookupBatchCache::Cacheable(cursor->file->schema().column(leaf).physical_type)) {
+    LoadKeptBatch(cursor, table, leaf, state);
+    return;
+  }
   if (state->row_group != cursor->row_group) {
     if (std::find(cursor->prefetch_leaves.begin(), cursor->prefetch_leaves.end(), leaf) == cursor->prefetch_leaves.end()) {
       cursor->prefetch_leaves.push_back(leaf);
@@ -703,14 +866,7 @@ DirectCell DirectCellOf(const ColumnMapping& mapping, const parquet::ColumnBatch
     if (state->reader->Skip(gap) != gap) ThrowShortColumn(cursor, leaf);
   }
   if (state->reader->ReadBatch(kBatchSlots, &state->batch) == 0) ThrowShortColumn(cursor, leaf);
-  state->batch_first_row = row;
-  state->batch_end = row + static_cast<int64_t>(state->batch.num_levels);
-  state->slot = 0;
-  state->value = 0;
-  state->dense = state->max_def == 0 || state->batch.num_values == state->batch.num_levels;
-  const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(state - cursor->states.data())];
-  state->direct = state->dense ? DirectCellOf(mapping, state->batch) : DirectCell::kNone;
-  state->direct_values = state->batch.values<uint8_t>();
+  StartBatch(cursor, state, row);
 }
 
 // Moves the value cursor of `state`'s batch (with nulls) forward to `slot`, counting the

@@ -38,7 +38,8 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
       .AddBoolean("verify_crc")
       .AddInteger("max_memory", 1, std::numeric_limits<int64_t>::max())
       .AddBoolean("union_by_name")
-      .AddBoolean("hive_partitioning");
+      .AddBoolean("hive_partitioning")
+      .AddInteger("join_index_memory", 0, std::numeric_limits<int64_t>::max());
   AddDecryptionOptions(&set);
   AddRemoteOptions(&set);
   ParsedOptions parsed;
@@ -59,6 +60,7 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
   options->mapping.timestamp_form = kForms[parsed.GetEnumIndex("timestamp_as", 0)];
   options->verify_crc = parsed.GetBool("verify_crc", true);
   options->max_memory = parsed.GetInteger("max_memory", kDefaultMaxMemory);
+  options->join_index_memory = parsed.GetInteger("join_index_memory", kDefaultJoinIndexMemory);
   options->union_by_name = parsed.GetBool("union_by_name", false);
   if (parsed.Has("hive_partitioning")) options->hive_partitioning = parsed.GetBool("hive_partitioning", false);
   if (!MakeRemoteOptions(parsed, &options->remote, error)) return false;
@@ -303,6 +305,7 @@ int ConnectTable(sqlite3* db, int argc, const char* const* argv, sqlite3_vtab** 
     table = std::make_unique<ParquetTable>();
     std::memset(&table->base, 0, sizeof(table->base));
     table->db = db;
+    table->numeric_affinity = std::make_unique<NumericAffinity>(db);
     table->schema_name = argv[1];
     table->name = argv[2];
     std::string error;

@@ -8,6 +8,7 @@
 
 #include "ext/constraints.h"
 #include "ext/parquet_table.h"
+#include "ext/plan_cost.h"
 #include "ext/remote_prefetch.h"
 #include "ext/vtab_errors.h"
 #include "format/remote_file.h"
@@ -82,7 +83,35 @@ bool AcceptConstraint(const ParquetTable& table, sqlite3_index_info* info, int i
   return true;
 }
 
+// What the file can do with a constraint on `column` (plan_cost.h).
+CostedConstraint CostOf(const ParquetTable& table, int column, ConstraintOp op) {
+  CostedConstraint c;
+  c.op = op;
+  c.row_position = column < 0 || column == table.file_row_number_column();
+  if (c.row_position || (column < static_cast<int>(table.pushdown.size()) &&
+                         table.pushdown[static_cast<size_t>(column)].ordered)) {
+    c.reach = ConstraintReach::kSorted;
+  } else if (JoinIndexApplies(table, column, op)) {
+    c.reach = ConstraintReach::kJoinIndex;
+    c.rows_per_key = table.join_indexes.RowsPerKey(column);
+  }
+  return c;
+}
+
 }  // namespace
+
+// Whether an equality (=, IS, IN) on `column` can be answered by a join index: a plain
+// file column, with join_index_memory above 0. (A sorted column's lookups are costed as
+// sorted: see CostOf.) Not for remote files: a kept index is reused while the files' sizes
+// and times are unchanged, which a URL does not have.
+bool JoinIndexApplies(const ParquetTable& table, int column, ConstraintOp op) {
+  if (table.options.join_index_memory <= 0 || table.options.union_by_name) return false;
+  if (parquet::IsRemoteUrl(table.options.filename)) return false;
+  if (column < 0 || column >= table.hive_column()) return false;
+  if (op != ConstraintOp::kEq && op != ConstraintOp::kIs && op != ConstraintOp::kIn) return false;
+  const ColumnPushdown& p = table.pushdown[static_cast<size_t>(column)];
+  return p.pushable && p.value_class != ValueClass::kNull;
+}
 
 namespace vtab {
 
@@ -106,8 +135,7 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   std::vector<PlanTerm> terms;
   int limit_index = -1, offset_index = -1;
   bool all_omitted = true;
-  double selectivity = 1.0;     // fraction of rows expected to match
-  double scan_fraction = 1.0;   // fraction of rows the filter columns must be decoded for
+  std::vector<CostedConstraint> costed;  // plan_cost.h
   uint64_t filter_columns = 0;  // bit per column a pushed constraint decodes
   std::vector<int> argv_of_constraint(static_cast<size_t>(info->nConstraint), 0);
   for (int i = 0; i < info->nConstraint; i++) {
@@ -132,25 +160,7 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
     argv_of_constraint[static_cast<size_t>(i)] = TermHasArgument(*op) ? 1 : 0;
     info->aConstraintUsage[i].omit = omit ? 1 : 0;
     all_omitted = all_omitted && omit;
-    // Rough selectivities; an ordered column (or the rowid) also shrinks what is scanned.
-    double s = 1.0;
-    switch (*op) {
-      case ConstraintOp::kEq:
-      case ConstraintOp::kIs: s = constraint.iColumn < 0 ? 1.0 / rows : 0.01; break;
-      case ConstraintOp::kIn: s = constraint.iColumn < 0 ? 10.0 / rows : 0.05; break;
-      case ConstraintOp::kIsNull: s = 0.1; break;
-      case ConstraintOp::kNe:
-      case ConstraintOp::kIsNot:
-      case ConstraintOp::kIsNotNull: s = 0.9; break;
-      case ConstraintOp::kLike:
-      case ConstraintOp::kGlob: s = 0.1; break;
-      default: s = 0.3; break;
-    }
-    selectivity *= s;
-    const bool ordered = constraint.iColumn < 0 || constraint.iColumn == table->file_row_number_column() ||
-                         (constraint.iColumn < static_cast<int>(table->pushdown.size()) &&
-                          table->pushdown[static_cast<size_t>(constraint.iColumn)].ordered);
-    if (ordered) scan_fraction *= s;
+    costed.push_back(CostOf(*table, constraint.iColumn, *op));
     if (constraint.iColumn >= 0 && constraint.iColumn < 64) filter_columns |= uint64_t{1} << constraint.iColumn;
   }
   // ORDER BY one column the single file is sorted by, ascending (checked on first use).
@@ -188,11 +198,9 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   for (int i = 0; i < 64; i++) used += (info->colUsed >> i) & 1;
   int filtered = 0;
   for (int i = 0; i < 64; i++) filtered += (filter_columns >> i) & 1;
-  // Cost: the filter columns are decoded for the rows scanned, the other used columns only
-  // for the rows that match (late materialization); opening the file costs something too.
-  const double matching = std::max(1.0, rows * selectivity);
-  info->estimatedRows = static_cast<sqlite3_int64>(matching);
-  info->estimatedCost = 10.0 + rows * scan_fraction * (1.0 + filtered) + matching * (1.0 + used);
+  const PlanEstimate estimate = EstimateScan(rows, costed, used, filtered);
+  info->estimatedRows = static_cast<sqlite3_int64>(estimate.rows);
+  info->estimatedCost = estimate.cost;
   info->idxNum = parquet::IsRemoteUrl(table->options.filename) ? ColumnsUsedPlanNumber(info->colUsed) : 0;
   if (!terms.empty()) {
     const std::string plan = EncodePlan(terms, table->column_names);

@@ -5,7 +5,11 @@
 // declared types, rowids and file_row_number; then random queries (every pushed operator,
 // constants of every storage class, AND/OR/NOT, bound parameters, ORDER BY, LIMIT/OFFSET)
 // must give the same rows on both. First, the same in every run: every kind of right-hand
-// value against every kind of column (RunComparisonMatrix).
+// value against every kind of column (RunComparisonMatrix). Then joins (RunJoins): keys of
+// mixed storage classes (integers, reals, numeric and other text, blobs, NULLs) in an
+// untyped or typed native table joined to each column, `IN (SELECT ...)`, and the parquet
+// table joined to itself, each with the join index and without it (join_index_memory=0),
+// against the same joins of the native table.
 //
 // Usage: differential_tests --extension build/parquet [--tables N] [--queries N] [--dir D]
 // The seed is random unless DIFFERENTIAL_SEED is set; it is printed first and with every
@@ -213,6 +217,7 @@ struct Table {
   std::vector<std::vector<std::string>> samples;  // per column: quoted values from the data
   std::string sorted_column;                      // data sorted by it (or empty)
   std::string description;
+  std::string source;  // the parquet(...) arguments of p
   int64_t rows = 0;
 };
 
@@ -356,6 +361,78 @@ struct Runner {
   // How often each mechanism pruned something (queries), to show the test exercises them.
   int64_t pruned_files = 0, pruned_statistics = 0, pruned_bloom = 0, pruned_dictionary = 0, pruned_pages = 0,
           pruned_positions = 0;
+  int64_t joins_indexed = 0;  // join queries answered with a join index
+
+  // Compares `sql_for` on the native table n with the parquet tables p (join index) and p0
+  // (join_index_memory=0), as multisets of rows.
+  template <typename SqlFor>
+  void CompareJoin(const Table& t, SqlFor sql_for) {
+    std::vector<std::string> expected, actual;
+    const bool ok_n = db.Query(sql_for("n"), "", &expected);
+    std::sort(expected.begin(), expected.end());
+    for (const char* table : {"p", "p0"}) {
+      const bool ok_p = db.Query(sql_for(table), "", &actual);
+      std::vector<std::string> stats;
+      if (table[1] == '\0' && db.Query("SELECT join_index_bytes > 0 FROM parquet_scan_stats('p')", "", &stats) &&
+          stats.size() == 1 && stats[0] == "i1") {
+        joins_indexed++;
+      }
+      std::sort(actual.begin(), actual.end());
+      if (ok_n != ok_p || (ok_n && expected != actual)) {
+        Fail(t, ok_n != ok_p ? "one failed: " + db.error : "join rows differ", sql_for(table), "", expected, actual);
+        return;
+      }
+    }
+    passed++;
+  }
+
+  // Every visible column of t, qualified by `table`.
+  static std::string ColumnsOf(const Table& t, const std::string& table) {
+    std::string list;
+    for (const std::string& c : t.columns) list += (list.empty() ? "" : ", ") + table + "." + QuoteIdentifier(c);
+    return list;
+  }
+
+  // Joins on a random column of t (see the top of this file).
+  void RunJoins(const Table& t) {
+    if (!db.Exec("DROP TABLE IF EXISTS p0; CREATE VIRTUAL TABLE p0 USING parquet(" + t.source +
+                 ", join_index_memory=0)")) {
+      Fail(t, "creating p0: " + db.error, "", "", {}, {});
+      return;
+    }
+    for (int j = 0; j < 6; j++) {
+      const size_t c = static_cast<size_t>(rng.Int(static_cast<int>(t.columns.size())));
+      const std::string column = QuoteIdentifier(t.columns[c]);
+      const std::string affinity = rng.Pick(std::vector<std::string>{"", "", "INTEGER", "REAL", "TEXT", "NUMERIC"});
+      std::string keys = "DROP TABLE IF EXISTS keys; CREATE TEMP TABLE keys(k " + affinity + "); INSERT INTO keys VALUES ";
+      const int count = rng.Range(1, 80);
+      for (int k = 0; k < count; k++) {
+        const size_t from = rng.Chance(80) ? c : static_cast<size_t>(rng.Int(static_cast<int>(t.columns.size())));
+        keys += (k ? ", (" : "(") + Constant(rng, t, from) + ")";
+      }
+      if (rng.Chance(30)) keys += ", (NULL)";
+      if (!db.Exec(keys)) {
+        Fail(t, "keys: " + db.error, keys, "", {}, {});
+        continue;
+      }
+      // The keys as the outer loop (CROSS JOIN: SQLite keeps that order), the table looked
+      // up by `column`; or the order SQLite's planner picks.
+      const std::string join = rng.Chance(60) ? " CROSS JOIN " : " JOIN ";
+      CompareJoin(t, [&](const char* x) {
+        return "SELECT k, " + ColumnsOf(t, x) + " FROM keys" + join + x + " ON " + x + "." + column + " = k";
+      });
+      CompareJoin(t, [&](const char* x) {
+        return "SELECT id FROM " + std::string(x) + " WHERE " + column + " IN (SELECT k FROM keys)";
+      });
+      // The table joined to itself on another column: a few outer rows, each a lookup.
+      const std::string other = QuoteIdentifier(rng.Pick(t.columns));
+      const int outer = rng.Range(1, 40);
+      CompareJoin(t, [&](const char* x) {
+        return "SELECT a.id, " + ColumnsOf(t, "b") + " FROM " + std::string(x) + " AS a" + join + x + " AS b ON b." + column + " = a." + other +
+               " WHERE a.id < " + std::to_string(outer);
+      });
+    }
+  }
 
   void Fail(const Table& t, const std::string& what, const std::string& sql, const std::string& parameter,
             const std::vector<std::string>& expected, const std::vector<std::string>& actual) {
@@ -472,7 +549,8 @@ struct Runner {
     if (rng.Chance(20)) table_options += ", decimal_as=text";
     if (rng.Chance(20)) table_options += ", binary_as_string=1";
     t->description += " / table options:" + table_options;
-    if (!db.Exec("CREATE VIRTUAL TABLE p USING parquet(" + Quote(target) + table_options + ")")) return false;
+    t->source = Quote(target) + table_options;
+    if (!db.Exec("CREATE VIRTUAL TABLE p USING parquet(" + t->source + ")")) return false;
     std::vector<std::string> info;
     if (!db.Query("SELECT name, type FROM pragma_table_info('p')", "", &info)) return false;
     t->columns.clear();
@@ -822,6 +900,7 @@ int main(int argc, char** argv) {
       continue;
     }
     for (int q = 0; q < queries; q++) runner.RunQuery(table);
+    runner.RunJoins(table);
   }
   if (CheckInterrupt(runner.db, dir)) {
     runner.passed++;
@@ -837,6 +916,11 @@ int main(int argc, char** argv) {
               runner.pruned_positions, runner.pruned_pages);
   std::printf("differential: sorting_columns claims written %d, refused by parquet_copy %d\n", runner.claims_kept,
               runner.claims_refused);
+  std::printf("differential: join queries answered with a join index %" PRId64 "\n", runner.joins_indexed);
+  if (tables >= 4 && runner.joins_indexed == 0) {
+    std::printf("FAILED (seed %" PRIu64 "): no join query used the join index\n", runner.seed);
+    runner.failed++;
+  }
   std::printf("differential: %d passed, %d failed\n", runner.passed, runner.failed);
   return runner.failed ? 1 : 0;
 }

@@ -1,0 +1,192 @@
+// Joins against the parquet table (issue 18), part of runtime_tests:
+//   - the plans SQLite chooses from our cost estimates, read from EXPLAIN QUERY PLAN as
+//     values (which table each loop runs over and how it finds its rows), not as the text
+//     of one SQLite version, so the same expectations hold on every SQLite of the matrix;
+//   - the join index: built at the second lookup of an unsorted column, answering the
+//     lookups with SQLite's equality, reported by parquet_scan_stats, kept while the file is
+//     unchanged and rebuilt when it changes, refused over join_index_memory and off at 0.
+#include <doctest/doctest.h>
+#include <sqlite3.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/runtime/runtime_support.h"
+#include "tests/unit/temp_dir.h"
+
+namespace {
+
+using runtime_support::Quote;
+using test_support::TempDir;
+
+class JoinDb : public runtime_support::Connection {
+ public:
+  JoinDb() : Connection(":memory:") { Load(); }
+
+  void Run(const std::string& sql) { REQUIRE_MESSAGE(Exec(sql) == SQLITE_OK, sql << ": " << last_error()); }
+
+  // Every row, columns as text joined by '|', rows joined by '\n'.
+  std::string Rows(const std::string& sql) {
+    sqlite3_stmt* stmt = nullptr;
+    REQUIRE_MESSAGE(sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK, sql << ": " << sqlite3_errmsg(db_));
+    std::string out;
+    int rc;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+      if (!out.empty()) out += '\n';
+      for (int c = 0; c < sqlite3_column_count(stmt); c++) {
+        const unsigned char* text = sqlite3_column_text(stmt, c);
+        if (c) out += '|';
+        out += text ? reinterpret_cast<const char*>(text) : "NULL";
+      }
+    }
+    INFO(sql << ": " << sqlite3_errmsg(db_));
+    CHECK(rc == SQLITE_DONE);
+    sqlite3_finalize(stmt);
+    return out;
+  }
+
+  int64_t Stat(const std::string& table, const std::string& member) {
+    return std::stoll(Rows("SELECT json_extract(parquet_scan_stats(" + Quote(table) + "), '$." + member + "')"));
+  }
+
+  // The loops of `sql`'s plan, outermost first: "table:how", how being `index=<idxStr>` for
+  // our table, `auto` for an automatic index, `scan` or `index` for a native table; joined
+  // by ", ".
+  std::string Loops(const std::string& sql) {
+    std::string loops;
+    sqlite3_stmt* stmt = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db_, ("EXPLAIN QUERY PLAN " + sql).c_str(), -1, &stmt, nullptr) == SQLITE_OK);
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+      const std::string detail = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 3));
+      const bool scan = detail.rfind("SCAN ", 0) == 0, search = detail.rfind("SEARCH ", 0) == 0;
+      if (!scan && !search) continue;  // BLOOM FILTER, USE TEMP B-TREE, ...
+      const size_t name_start = detail.find(' ') + 1;
+      const size_t name_end = detail.find(' ', name_start);
+      std::string loop = detail.substr(name_start, name_end - name_start) + ":";
+      const size_t vtab = detail.find("VIRTUAL TABLE INDEX ");
+      if (vtab != std::string::npos) {
+        loop += "index=" + detail.substr(detail.find(':', vtab) + 1);
+      } else if (detail.find("AUTOMATIC") != std::string::npos) {
+        loop += "auto";
+      } else {
+        loop += scan ? "scan" : "index";
+      }
+      loops += (loops.empty() ? "" : ", ") + loop;
+    }
+    sqlite3_finalize(stmt);
+    return loops;
+  }
+};
+
+// SELECT `expression` AS k for i in 1..count.
+std::string Series(const std::string& expression, int count) {
+  return "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < " + std::to_string(count) +
+         ") SELECT " + expression + " AS k FROM n";
+}
+
+// 30000 rows: ok ascending (the sorted key, 1..6000, 5 rows each), pk unsorted in 1..1000,
+// q = pk % 7 + 0.5; in row groups of 3000 sorted by ok. The same rows are in native table
+// `native` of `db`.
+void MakeLineitem(JoinDb& db, const std::string& path, int salt = 0) {
+  db.Run("CREATE TABLE IF NOT EXISTS native(ok INTEGER, pk INTEGER, q REAL); DELETE FROM native;"
+         "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < 30000) "
+         "INSERT INTO native SELECT i / 5 + 1, (i * 7919 + " + std::to_string(salt) +
+         ") % 1000 + 1, ((i * 7919) % 1000) % 7 + 0.5 FROM n");
+  db.Rows("SELECT parquet_copy('SELECT * FROM native ORDER BY ok', " + Quote(path) +
+          ", 'row_group_size=3000', 'sorting_columns=ok')");
+}
+
+// MakeLineitem's file as table t (join index on) and t0 (join_index_memory=0).
+void MakeTables(JoinDb& db, const std::string& file) {
+  MakeLineitem(db, file);
+  db.Run("CREATE VIRTUAL TABLE t USING parquet(" + Quote(file) + ")");
+  db.Run("CREATE VIRTUAL TABLE t0 USING parquet(" + Quote(file) + ", join_index_memory=0)");
+}
+
+TEST_CASE("join plans follow what the file can do") {
+  TempDir dir;
+  JoinDb db;
+  const std::string file = dir.File("li.parquet");
+  MakeTables(db, file);
+  db.Run("CREATE TEMP TABLE ku AS " + Series("i * 3", 100));
+  db.Run("CREATE TEMP TABLE ki(k INTEGER); INSERT INTO ki SELECT k FROM ku");
+
+  // Untyped keys: SQLite cannot index them for pk = k, so the parquet table is the inner
+  // loop, looked up by pk (the join index answers).
+  CHECK(db.Loops("SELECT count(*), sum(q) FROM ku JOIN t ON pk = k") == "ku:scan, t:index=pk=?");
+  // Typed keys and no join index: a lookup would scan the whole pk column, so the parquet
+  // table is scanned once in the outer loop and SQLite indexes the keys.
+  CHECK(db.Loops("SELECT count(*), sum(q) FROM ki JOIN t0 ON pk = k") == "t0:index=, ki:auto");
+  // The sorted key: each lookup reads a page of each column. A few keys are the outer loop;
+  // with many, one scan of the parquet table against SQLite's index on the keys is cheaper.
+  // (SQLite assumes a million rows in a table it has no statistics for: ANALYZE tells.)
+  db.Run("CREATE TEMP TABLE k3(k INTEGER); INSERT INTO k3 VALUES (7), (700), (5000); ANALYZE temp");
+  CHECK(db.Loops("SELECT count(*), sum(q) FROM k3 JOIN t ON ok = k") == "k3:scan, t:index=ok=?");
+  CHECK(db.Loops("SELECT count(*), sum(q) FROM ki JOIN t ON ok = k") == "t:index=, ki:auto");
+  // Untyped keys cannot be indexed: the keys are the outer loop however many.
+  CHECK(db.Loops("SELECT count(*), sum(q) FROM ku JOIN t ON ok = k") == "ku:scan, t:index=ok=?");
+  // Two parquet tables: the side whose rows are filtered by the sorted key is the outer
+  // loop, the other one is looked up by its unsorted column.
+  CHECK(db.Loops("SELECT count(*) FROM t AS a JOIN t AS b ON b.pk = a.ok WHERE a.ok < 50") ==
+        "a:index=ok<?, b:index=pk=?");
+  // IN (SELECT ...) on the unsorted column.
+  CHECK(db.Loops("SELECT count(*) FROM t WHERE pk IN (SELECT k FROM ku)").rfind("t:index=pk", 0) == 0);
+}
+
+TEST_CASE("the join index answers repeated lookups with SQLite's equality") {
+  TempDir dir;
+  JoinDb db;
+  const std::string file = dir.File("li.parquet");
+  MakeTables(db, file);
+  db.Run("CREATE VIRTUAL TABLE tiny USING parquet(" + Quote(file) + ", join_index_memory=1000)");
+  // Keys of every storage class: integers, integral and fractional reals, numeric and
+  // other text, a blob, NULL, and keys that match nothing.
+  db.Run("CREATE TEMP TABLE ku AS " + Series("i * 3", 300) +
+         " UNION ALL VALUES (5.0), (7.5), ('12'), (' 13'), ('14.0'), ('abc'), (x'3135'), (NULL), (5000), (-1)");
+  const std::string join = "SELECT count(*), sum(q), sum(pk) FROM ku JOIN %T ON pk = k";
+  auto on = [&](const std::string& table) {
+    std::string sql = join;
+    sql.replace(sql.find("%T"), 2, table);
+    return db.Rows(sql);
+  };
+  const std::string expected = on("native");
+  REQUIRE(expected.rfind("0|", 0) != 0);
+  CHECK(on("t") == expected);
+  CHECK(db.Stat("t", "join_index_bytes") > 0);
+  CHECK(db.Stat("t", "join_index_hits") >= 300);
+  CHECK(db.Stat("t", "rows_decoded") < 100);  // the last lookup visited only its rows
+  CHECK(on("t0") == expected);
+  CHECK(db.Stat("t0", "join_index_bytes") == 0);
+  CHECK(on("tiny") == expected);  // over its budget: every lookup scans
+  CHECK(db.Stat("tiny", "join_index_bytes") == 0);
+
+  // Kept for the next statement while the file is unchanged: no build, used at once.
+  CHECK(on("t") == expected);
+  CHECK(db.Stat("t", "join_index_built") == 0);
+  CHECK(db.Stat("t", "join_index_bytes") > 0);
+
+  // The file replaced: the index is rebuilt from the new rows.
+  MakeLineitem(db, file, 1);
+  const std::string changed = on("native");
+  CHECK(changed != expected);
+  CHECK(on("t") == changed);
+
+  // IN (SELECT ...) and a correlated subquery, run as lookups.
+  CHECK(db.Rows("SELECT count(*), sum(q) FROM t WHERE pk IN (SELECT k FROM ku)") ==
+        db.Rows("SELECT count(*), sum(q) FROM native WHERE pk IN (SELECT k FROM ku)"));
+  CHECK(db.Rows("SELECT sum((SELECT count(*) FROM t WHERE t.pk = ku.k)) FROM ku") ==
+        db.Rows("SELECT sum((SELECT count(*) FROM native WHERE native.pk = ku.k)) FROM ku"));
+}
+
+TEST_CASE("join_index_memory is checked") {
+  TempDir dir;
+  JoinDb db;
+  const std::string file = dir.File("li.parquet");
+  MakeLineitem(db, file);
+  CHECK(db.Exec("CREATE VIRTUAL TABLE bad USING parquet(" + Quote(file) + ", join_index_memory=-1)") == SQLITE_ERROR);
+  CHECK(db.last_error().find("join_index_memory") != std::string::npos);
+  CHECK(db.Exec("CREATE VIRTUAL TABLE bad USING parquet(" + Quote(file) + ", join_index_memory=lots)") == SQLITE_ERROR);
+  CHECK(db.last_error().find("join_index_memory") != std::string::npos);
+}
+
+}  // namespace
