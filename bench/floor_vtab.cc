@@ -22,7 +22,7 @@ SQLITE_EXTENSION_INIT1
 #include <string>
 #include <vector>
 
-#include "ext/options.h"
+#include "ext/common/options.h"
 
 using sqlite_parquet::QuoteIdentifier;
 

@@ -5,16 +5,16 @@
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT1
 
-#include "ext/sqlite_api.h"
+#include "ext/common/sqlite_api.h"
 
 #include <mutex>
 
-#include "ext/metadata_functions.h"
-#include "ext/parquet_copy.h"
-#include "ext/parquet_vtab.h"
-#include "ext/scan_stats.h"
-#include "ext/schema_guard.h"
-#include "ext/version_function.h"
+#include "ext/metadata/metadata_functions.h"
+#include "ext/copy/parquet_copy.h"
+#include "ext/table/parquet_vtab.h"
+#include "ext/table/scan_stats.h"
+#include "ext/common/schema_guard.h"
+#include "ext/common/version_function.h"
 
 extern "C" __attribute__((visibility("default"))) int sqlite3_parquet_init(sqlite3* db, char** error_message,
                                                                           const sqlite3_api_routines* api) {

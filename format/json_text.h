@@ -1,5 +1,5 @@
 // JSON text building blocks shared by everything that renders values as JSON (nested
-// columns in ext/nested_json.cc, Variant values in format/variant.cc): strings with JSON
+// columns in ext/common/nested_json.cc, Variant values in format/variant.cc): strings with JSON
 // escapes, bytes as base64 strings, and numbers in the shortest form that reads back as the
 // same value, written the way JavaScript prints numbers (1e+21, 1e-7, 0.000001) with ".0"
 // kept on integral values so they stay REAL in SQLite. NaN and infinities become null.

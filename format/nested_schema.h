@@ -21,7 +21,7 @@
 //   required elements of the field's type; a repeated group is a list of structs.
 // * Any other group is a struct whose fields are its children in schema order, including a
 //   LIST or MAP annotation on a group that does not have the required layout, and VARIANT
-//   groups (ext/nested_json.cc recognises those and decodes them with format/variant.h).
+//   groups (ext/common/nested_json.cc recognises those and decodes them with format/variant.h).
 // * A group with no leaf columns below it has no data to read: its shape is kEmpty (null).
 //
 // Levels. For a shape S and a slot of one of its leaf columns with definition level d:

@@ -2,7 +2,7 @@
 // a metadata buffer (version, string dictionary) and a value buffer, turned into JSON text.
 //
 // JSON forms of the variant types (the same text forms as top-level columns and nested
-// JSON, ext/nested_json.h):
+// JSON, ext/common/nested_json.h):
 //   null, true/false; int8..int64 exact digits; float/double the shortest digits that read
 //   back as the same value of that width, in JavaScript's number form (1e+21, 1e-7), ".0"
 //   appended when neither '.' nor an exponent appears, NaN and infinities null;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Suite "sqlite-api" (scripts/run_tests.sh): every SQLite routine that ext/ calls must be in
 # the API table of the oldest supported SQLite (its sqlite3ext.h, from the version matrix),
-# or be one of the newer routines that ext/sqlite_api.h guards with RunningSqliteAtLeast —
+# or be one of the newer routines that ext/common/sqlite_api.h guards with RunningSqliteAtLeast —
 # the table grows at its end, and calling past the end of an older host's table crashes.
 # One check per routine; the last line is "N passed, M failed".
 # Usage: tests/sqlite_api_check.sh SQLITE_VERSIONS_DIR
@@ -25,7 +25,7 @@ for routine in $routines; do
   if grep -qE "^#define $routine\b" "$header"; then
     echo "ok $routine: in the API table of SQLite $oldest"
     passed=$((passed + 1))
-  elif [[ " ${guarded[*]} " == *" $routine "* ]] && grep -q "RunningSqliteAtLeast" <(grep -rn -B3 "$routine(" ext/*.cc); then
+  elif [[ " ${guarded[*]} " == *" $routine "* ]] && grep -q "RunningSqliteAtLeast" <(grep -rn --include="*.cc" -B3 "$routine(" ext/); then
     echo "ok $routine: newer than $oldest, called behind RunningSqliteAtLeast"
     passed=$((passed + 1))
   else

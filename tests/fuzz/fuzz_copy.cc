@@ -36,7 +36,7 @@
 //  - WHERE col op ? on the parquet table (statistics, page index and bloom filters of
 //    these options at work) counts the rows a native copy of it counts.
 //  - The input's bytes, read as a schema object's SQL, go through the scan of
-//    parquet_copy's schema guard (ext/schema_text.h).
+//    parquet_copy's schema guard (ext/common/schema_text.h).
 // Any violation aborts with a description on stderr.
 #include <sqlite3.h>
 #include <unistd.h>
@@ -55,7 +55,7 @@
 #include <string>
 #include <vector>
 
-#include "ext/schema_text.h"
+#include "ext/common/schema_text.h"
 #include "format/logical_values.h"
 #include "tests/fuzz/fuzz_common.h"
 

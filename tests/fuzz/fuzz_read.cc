@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "ext/column_mapping.h"
-#include "ext/nested_json.h"
+#include "ext/common/column_mapping.h"
+#include "ext/common/nested_json.h"
 #include "format/bloom_filter.h"
 #include "format/column_reader.h"
 #include "format/encryption.h"

@@ -2,7 +2,7 @@
 // affinity matches the values returned.
 #include <doctest/doctest.h>
 
-#include "ext/column_mapping.h"
+#include "ext/common/column_mapping.h"
 #include "tests/unit/schema_elements.h"
 
 using namespace parquet;

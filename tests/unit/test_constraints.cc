@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ext/constraints.h"
+#include "ext/table/constraints.h"
 
 using namespace sqlite_parquet;
 

@@ -8,7 +8,7 @@
 // The SQL tests load SQLite at run time (dlopen) and the extension from the directory of
 // this program (build/parquet.so), since unit_tests is not linked with SQLite; without the
 // extension they fail.
-#include "ext/copy_output.h"
+#include "ext/copy/copy_output.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>

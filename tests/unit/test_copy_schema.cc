@@ -1,7 +1,7 @@
 // Unit tests for ext/copy_schema: the schema= type syntax, the option list parsers, the
 // mapping of declared types (including the parquet table's own) and storage classes to
 // Parquet types, and the SchemaElements written for flat and nested fields.
-#include "ext/copy_schema.h"
+#include "ext/copy/copy_schema.h"
 
 #include <doctest/doctest.h>
 

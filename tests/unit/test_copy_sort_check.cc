@@ -1,4 +1,4 @@
-// Unit tests for parquet_copy's sorting_columns check (ext/copy_sort_check.h): each
+// Unit tests for parquet_copy's sorting_columns check (ext/copy/copy_sort_check.h): each
 // comparison in the column's Parquet order, NULL placement, direction, ties broken by the
 // next key, and rows compared across batches but not across row groups.
 #include <doctest/doctest.h>
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ext/copy_sort_check.h"
+#include "ext/copy/copy_sort_check.h"
 
 namespace sqlite_parquet {
 namespace {

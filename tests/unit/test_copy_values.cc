@@ -1,7 +1,7 @@
 // Unit tests for ext/copy_values: the row-group value buffer, the conversion of SQLite
 // values to every Parquet type (and the rejection of values that do not fit), and the
 // definition/repetition levels written for LIST, MAP and STRUCT values given as JSON.
-#include "ext/copy_values.h"
+#include "ext/copy/copy_values.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-// Unit tests for parquet_copy's writer thread (ext/copy_writer_thread.h): tasks run in
+// Unit tests for parquet_copy's writer thread (ext/copy/copy_writer_thread.h): tasks run in
 // order, Submit blocks beyond the queue bound, a failing task's exception reaches the
 // submitting thread and the tasks after it are dropped, and destruction waits for the
 // running task.
@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "ext/copy_writer_thread.h"
+#include "ext/copy/copy_writer_thread.h"
 
 namespace sqlite_parquet {
 namespace {

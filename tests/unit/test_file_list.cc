@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "ext/file_list.h"
+#include "ext/common/file_list.h"
 
 
 using sqlite_parquet::ExpandFilePath;

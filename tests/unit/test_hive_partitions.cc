@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "ext/hive_partitions.h"
+#include "ext/common/hive_partitions.h"
 
 using namespace sqlite_parquet;
 

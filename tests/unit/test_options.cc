@@ -1,7 +1,7 @@
 // Unit tests for ext/options: splitting and unquoting of key=value arguments and the
 // checks OptionSet applies (unknown, duplicate and invalid options, value kinds,
 // prefixed per-column keys, the positional file name).
-#include "ext/options.h"
+#include "ext/common/options.h"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // Tests of the one conversion from a decoded Parquet value to a SQLite value
-// (ext/parquet_to_sql.h): ToSqlValue for every value kind and presentation option, reading
+// (ext/common/parquet_to_sql.h): ToSqlValue for every value kind and presentation option, reading
 // values from arrays of each physical type, statistics values, and the DATE text cache.
 #include <doctest/doctest.h>
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "ext/parquet_to_sql.h"
+#include "ext/common/parquet_to_sql.h"
 #include "format/logical_values.h"
 
 using namespace parquet;

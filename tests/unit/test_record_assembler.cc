@@ -1,5 +1,5 @@
 // Tests of record assembly (format/record_assembler.h) and of the JSON the extension makes of
-// it (ext/nested_json.h): structs, lists and maps with nulls at every level, every leaf type
+// it (ext/common/nested_json.h): structs, lists and maps with nulls at every level, every leaf type
 // inside JSON, map forms, rows that span batches and pages, row skipping (including the
 // column reader's SkipToRowStart), corrupt levels, and cost on long lists and deep nesting.
 
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "ext/nested_json.h"
+#include "ext/common/nested_json.h"
 #include "format/column_reader.h"
 #include "format/encoding/rle_bit_packed_hybrid.h"
 #include "format/error.h"

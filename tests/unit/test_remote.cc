@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "ext/file_list.h"
-#include "ext/remote_options.h"
+#include "ext/common/file_list.h"
+#include "ext/common/remote_options.h"
 #include "format/error.h"
 #include "format/http_client.h"
 #include "format/remote_file.h"

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "ext/constraints.h"
-#include "ext/row_group_pruning.h"
+#include "ext/table/constraints.h"
+#include "ext/table/row_group_pruning.h"
 #include "format/file_reader.h"
 #include "format/file_writer.h"
 #include "tests/unit/schema_elements.h"

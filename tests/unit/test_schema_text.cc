@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "ext/schema_text.h"
+#include "ext/common/schema_text.h"
 
 using sqlite_parquet::CallsFunction;
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "ext/options.h"
+#include "ext/common/options.h"
 #include "format/encryption.h"
 #include "format/secret.h"
 

@@ -1,4 +1,4 @@
-// Tests of SQLite's value order as constraint pushdown reproduces it (ext/sql_value.h).
+// Tests of SQLite's value order as constraint pushdown reproduces it (ext/common/sql_value.h).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <limits>
 #include <string>
 
-#include "ext/sql_value.h"
+#include "ext/common/sql_value.h"
 
 using namespace sqlite_parquet;
 

@@ -1,0 +1,420 @@
+// Path, directory and glob expansion for the metadata functions and datasets (see
+// file_list.h for the rules).
+#include "ext/common/file_list.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <set>
+#include <tuple>
+#include <utility>
+
+#include "format/random_access_file.h"
+#include "format/s3.h"
+
+namespace sqlite_parquet {
+
+namespace {
+
+std::string Join(const std::string& directory, const std::string& name) {
+  if (directory.empty()) return name;
+  if (directory.back() == '/') return directory + name;
+  return directory + "/" + name;
+}
+
+// The directory to open for a joined path prefix ("" is the current directory).
+const char* OpenName(const std::string& directory) { return directory.empty() ? "." : directory.c_str(); }
+
+bool EndsWithParquet(const std::string& name) {
+  static const char kSuffix[] = ".parquet";
+  const size_t n = sizeof(kSuffix) - 1;
+  if (name.size() < n) return false;
+  for (size_t i = 0; i < n; i++) {
+    char c = name[name.size() - n + i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != kSuffix[i]) return false;
+  }
+  return true;
+}
+
+// The names in a directory (without "." and ".."), or an error. `missing_ok`: a directory
+// that does not exist (or is not one) gives no names instead of an error.
+std::vector<std::string> ListDirectory(const std::string& directory, bool missing_ok) {
+  std::unique_ptr<DIR, int (*)(DIR*)> dir(opendir(OpenName(directory)), closedir);
+  if (!dir) {
+    const int err = errno;
+    if (missing_ok && (err == ENOENT || err == ENOTDIR)) return {};
+    throw FileListError("cannot read directory '" + (directory.empty() ? std::string(".") : directory) +
+                        "': " + std::strerror(err));
+  }
+  std::vector<std::string> names;
+  for (;;) {
+    errno = 0;
+    const dirent* entry = readdir(dir.get());
+    if (entry == nullptr) {
+      if (errno != 0) {
+        const int err = errno;
+        throw FileListError("cannot read directory '" + (directory.empty() ? std::string(".") : directory) +
+                            "': " + std::strerror(err));
+      }
+      break;
+    }
+    if (std::strcmp(entry->d_name, ".") == 0 || std::strcmp(entry->d_name, "..") == 0) continue;
+    names.emplace_back(entry->d_name);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+enum class EntryKind { kMissing, kFile, kDirectory };
+
+// stat() follows symbolic links; a path that does not exist (a dangling or looping link
+// included) is missing, one that cannot be looked at (permissions) an error.
+EntryKind KindOf(const std::string& path, struct stat* st) {
+  if (stat(path.c_str(), st) != 0) {
+    const int err = errno;
+    if (err == ENOENT || err == ENOTDIR || err == ELOOP || err == ENAMETOOLONG) return EntryKind::kMissing;
+    throw FileListError("cannot access '" + path + "': " + std::strerror(err));
+  }
+  return S_ISDIR(st->st_mode) ? EntryKind::kDirectory : EntryKind::kFile;
+}
+
+using DirectoryId = std::pair<dev_t, ino_t>;
+
+void CollectParquetFiles(const std::string& directory, const struct stat& directory_stat,
+                         std::set<DirectoryId>* visited, std::vector<std::string>* out) {
+  if (!visited->insert({directory_stat.st_dev, directory_stat.st_ino}).second) return;
+  for (const std::string& name : ListDirectory(directory, false)) {
+    if (name[0] == '.' || name[0] == '_') continue;
+    const std::string path = Join(directory, name);
+    struct stat st;
+    switch (KindOf(path, &st)) {
+      case EntryKind::kDirectory: CollectParquetFiles(path, st, visited, out); break;
+      case EntryKind::kFile:
+        if (EndsWithParquet(name)) out->push_back(path);
+        break;
+      case EntryKind::kMissing: break;
+    }
+  }
+}
+
+// Removes the backslash escapes of a segment without wildcards.
+std::string Unescape(std::string_view segment) {
+  std::string out;
+  for (size_t i = 0; i < segment.size(); i++) {
+    if (segment[i] == '\\' && i + 1 < segment.size()) i++;
+    out += segment[i];
+  }
+  return out;
+}
+
+// Matches a bracket expression starting at pattern[p] == '['. Returns the index after the
+// closing ']' and sets *matched, or returns 0 when there is no closing ']' (then '[' is an
+// ordinary character).
+size_t MatchBracket(std::string_view pattern, size_t p, char c, bool* matched) {
+  size_t i = p + 1;
+  bool negate = false;
+  if (i < pattern.size() && (pattern[i] == '!' || pattern[i] == '^')) {
+    negate = true;
+    i++;
+  }
+  bool found = false;
+  bool first = true;
+  while (i < pattern.size() && (pattern[i] != ']' || first)) {
+    first = false;
+    unsigned char low = static_cast<unsigned char>(pattern[i]);
+    if (low == '\\' && i + 1 < pattern.size()) low = static_cast<unsigned char>(pattern[++i]);
+    i++;
+    unsigned char high = low;
+    if (i + 1 < pattern.size() && pattern[i] == '-' && pattern[i + 1] != ']') {
+      high = static_cast<unsigned char>(pattern[i + 1]);
+      if (high == '\\' && i + 2 < pattern.size()) {
+        high = static_cast<unsigned char>(pattern[i + 2]);
+        i++;
+      }
+      i += 2;
+    }
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u >= low && u <= high) found = true;
+  }
+  if (i >= pattern.size()) return 0;
+  *matched = found != negate;
+  return i + 1;
+}
+
+struct Expander {
+  std::vector<std::string> segments;
+  std::set<std::tuple<dev_t, ino_t, size_t>> visited;  // (directory, segment) pairs already expanded
+  std::vector<std::string> out;
+
+  // Expands segments[index..] below `directory`, which is known to exist.
+  void Expand(const std::string& directory, size_t index) {
+    const std::string& segment = segments[index];
+    const bool last = index + 1 == segments.size();
+    if (segment == "**") {
+      struct stat st;
+      if (KindOf(OpenName(directory), &st) != EntryKind::kDirectory) return;
+      if (!visited.insert({st.st_dev, st.st_ino, index}).second) return;
+      if (last) {
+        // Every file below, at any depth.
+        for (const std::string& name : ListDirectory(directory, true)) {
+          if (name[0] == '.') continue;
+          const std::string path = Join(directory, name);
+          struct stat child;
+          EntryKind kind = KindOf(path, &child);
+          if (kind == EntryKind::kFile) out.push_back(path);
+          if (kind == EntryKind::kDirectory) Expand(path, index);
+        }
+        return;
+      }
+      Expand(directory, index + 1);  // no directory at all
+      for (const std::string& name : ListDirectory(directory, true)) {
+        if (name[0] == '.') continue;
+        const std::string path = Join(directory, name);
+        struct stat child;
+        if (KindOf(path, &child) == EntryKind::kDirectory) Expand(path, index);
+      }
+      return;
+    }
+    if (!HasGlobCharacters(segment)) {
+      const std::string path = Join(directory, Unescape(segment));
+      struct stat st;
+      const EntryKind kind = KindOf(path, &st);
+      if (last) {
+        if (kind == EntryKind::kFile) out.push_back(path);
+      } else if (kind == EntryKind::kDirectory) {
+        Expand(path, index + 1);
+      }
+      return;
+    }
+    for (const std::string& name : ListDirectory(directory, true)) {
+      if (!MatchGlobSegment(segment, name)) continue;
+      const std::string path = Join(directory, name);
+      struct stat st;
+      const EntryKind kind = KindOf(path, &st);
+      if (last) {
+        if (kind == EntryKind::kFile) out.push_back(path);
+      } else if (kind == EntryKind::kDirectory) {
+        Expand(path, index + 1);
+      }
+    }
+  }
+};
+
+}  // namespace
+
+bool HasGlobCharacters(std::string_view path) {
+  for (size_t i = 0; i < path.size(); i++) {
+    if (path[i] == '\\') {
+      i++;
+      continue;
+    }
+    if (path[i] == '*' || path[i] == '?' || path[i] == '[') return true;
+  }
+  return false;
+}
+
+bool MatchGlobSegment(std::string_view pattern, std::string_view name) {
+  // A wildcard does not match a leading dot.
+  if (!name.empty() && name[0] == '.') {
+    const bool literal_dot = (!pattern.empty() && pattern[0] == '.') ||
+                             (pattern.size() >= 2 && pattern[0] == '\\' && pattern[1] == '.');
+    if (!literal_dot) return false;
+  }
+  size_t p = 0, n = 0;
+  size_t star_p = std::string_view::npos, star_n = 0;  // backtrack point after the last '*'
+  while (n < name.size()) {
+    bool advanced = false;
+    if (p < pattern.size()) {
+      const char pc = pattern[p];
+      if (pc == '*') {
+        while (p < pattern.size() && pattern[p] == '*') p++;
+        star_p = p;
+        star_n = n;
+        continue;
+      }
+      if (pc == '?') {
+        p++;
+        n++;
+        advanced = true;
+      } else if (pc == '[') {
+        bool matched = false;
+        const size_t next = MatchBracket(pattern, p, name[n], &matched);
+        if (next == 0) {
+          if (name[n] == '[') {
+            p++;
+            n++;
+            advanced = true;
+          }
+        } else if (matched) {
+          p = next;
+          n++;
+          advanced = true;
+        }
+      } else {
+        char literal = pc;
+        size_t width = 1;
+        if (pc == '\\' && p + 1 < pattern.size()) {
+          literal = pattern[p + 1];
+          width = 2;
+        }
+        if (literal == name[n]) {
+          p += width;
+          n++;
+          advanced = true;
+        }
+      }
+    }
+    if (advanced) continue;
+    if (star_p == std::string_view::npos) return false;
+    // Let the last '*' swallow one more character and retry.
+    p = star_p;
+    n = ++star_n;
+  }
+  while (p < pattern.size() && pattern[p] == '*') p++;
+  return p == pattern.size();
+}
+
+std::vector<std::string> ExpandFilePath(const std::string& path) {
+  if (path.empty()) throw FileListError("empty path");
+  if (std::string error = parquet::PathNulByteError(path); !error.empty()) throw FileListError(error);
+  struct stat st;
+  const EntryKind kind = KindOf(path, &st);
+  if (kind == EntryKind::kFile) return {path};
+  if (kind == EntryKind::kDirectory) {
+    std::set<DirectoryId> visited;
+    std::vector<std::string> files;
+    CollectParquetFiles(path, st, &visited, &files);
+    if (files.empty()) throw FileListError("no parquet files in directory '" + path + "'");
+    std::sort(files.begin(), files.end());
+    return files;
+  }
+  if (!HasGlobCharacters(path)) {
+    errno = 0;
+    stat(path.c_str(), &st);
+    throw FileListError("cannot open '" + path + "': " + std::strerror(errno != 0 ? errno : ENOENT));
+  }
+
+  Expander expander;
+  std::string base = path[0] == '/' ? "/" : "";
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t slash = path.find('/', start);
+    if (slash == std::string::npos) slash = path.size();
+    if (slash > start) expander.segments.push_back(path.substr(start, slash - start));
+    start = slash + 1;
+  }
+  if (!expander.segments.empty()) expander.Expand(base, 0);
+  std::vector<std::string>& files = expander.out;
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  if (files.empty()) throw FileListError("no files match '" + path + "'");
+  return files;
+}
+
+namespace {
+
+std::vector<std::string_view> SplitSegments(std::string_view path) {
+  std::vector<std::string_view> segments;
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t slash = path.find('/', start);
+    if (slash == std::string_view::npos) slash = path.size();
+    if (slash > start) segments.push_back(path.substr(start, slash - start));
+    start = slash + 1;
+  }
+  return segments;
+}
+
+// Whether the key's segments match the pattern's from the given positions (`**`: any
+// number of segments, none starting with '.').
+bool MatchGlobSegments(const std::vector<std::string_view>& pattern, size_t p, const std::vector<std::string_view>& key,
+                       size_t k) {
+  if (p == pattern.size()) return k == key.size();
+  if (pattern[p] == "**") {
+    for (size_t skip = k; skip <= key.size(); skip++) {
+      if (MatchGlobSegments(pattern, p + 1, key, skip)) return true;
+      if (skip < key.size() && key[skip][0] == '.') return false;
+    }
+    return false;
+  }
+  return k < key.size() && MatchGlobSegment(pattern[p], key[k]) && MatchGlobSegments(pattern, p + 1, key, k + 1);
+}
+
+// The key's literal start before its first wildcard, escapes removed.
+std::string LiteralPrefix(std::string_view pattern) {
+  std::string prefix;
+  for (size_t i = 0; i < pattern.size(); i++) {
+    if (pattern[i] == '\\' && i + 1 < pattern.size()) {
+      prefix += pattern[++i];
+      continue;
+    }
+    if (pattern[i] == '*' || pattern[i] == '?' || pattern[i] == '[') break;
+    prefix += pattern[i];
+  }
+  return prefix;
+}
+
+}  // namespace
+
+std::vector<std::string> ExpandRemotePath(const std::string& url, const parquet::RemoteOptions& options) {
+  if (std::string error = parquet::PathNulByteError(url); !error.empty()) throw FileListError(error);
+  if (!parquet::IsS3Url(url)) {
+    // '?' starts the query string of an http(s) URL; only its path can hold a glob.
+    const std::string path = url.substr(0, url.find_first_of("?#"));
+    const bool directory = path.back() == '/';
+    if (HasGlobCharacters(path) || directory) {
+      throw FileListError("cannot expand '" + parquet::UrlForDisplay(url) + "': " +
+                          (directory ? "a directory" : "a glob") +
+                          " needs a listing of files, which a plain http(s) server does not give; name each "
+                          "file, or use s3://");
+    }
+    return {url};
+  }
+  const bool directory = url.back() == '/';
+  const parquet::S3Location location = parquet::ParseS3Url(url);
+  if (!directory && !HasGlobCharacters(location.key)) {
+    if (location.key.empty()) throw FileListError("'" + url + "' names a bucket: add a key, a prefix ending in '/' or a glob");
+    return {url};
+  }
+  const std::string prefix = directory ? location.key : LiteralPrefix(location.key);
+  const std::vector<std::string_view> pattern = SplitSegments(location.key);
+  std::vector<std::string> files;
+  for (const parquet::S3Object& object : parquet::ListS3Objects(options, location.bucket, prefix)) {
+    const std::vector<std::string_view> key = SplitSegments(object.key);
+    if (key.empty() || object.key.back() == '/') continue;  // "directory" placeholder objects
+    bool keep = false;
+    if (directory) {
+      keep = EndsWithParquet(object.key);
+      for (size_t i = SplitSegments(prefix).size(); i < key.size() && keep; i++) {
+        keep = key[i][0] != '.' && key[i][0] != '_';
+      }
+    } else {
+      keep = MatchGlobSegments(pattern, 0, key, 0);
+    }
+    if (keep) files.push_back("s3://" + location.bucket + "/" + object.key);
+  }
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  if (files.empty()) {
+    throw FileListError(directory ? "no parquet files under '" + url + "'" : "no files match '" + url + "'");
+  }
+  return files;
+}
+
+bool PathNamesDataset(const std::string& path) {
+  if (parquet::IsS3Url(path)) return HasGlobCharacters(path) || path.back() == '/';
+  if (parquet::IsRemoteUrl(path)) {
+    const std::string url_path = path.substr(0, path.find_first_of("?#"));
+    return HasGlobCharacters(url_path) || url_path.back() == '/';
+  }
+  struct stat info;
+  if (::stat(path.c_str(), &info) == 0) return S_ISDIR(info.st_mode);
+  return HasGlobCharacters(path);
+}
+
+}  // namespace sqlite_parquet

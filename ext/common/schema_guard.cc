@@ -1,0 +1,72 @@
+// The defences against schema objects calling the extension's file-writing function (see
+// schema_guard.h).
+#include "ext/common/schema_guard.h"
+
+#include <stdexcept>
+#include <vector>
+
+#include "ext/common/options.h"
+#include "ext/common/schema_text.h"
+
+namespace sqlite_parquet {
+
+namespace {
+
+std::string ColumnText(sqlite3_stmt* stmt, int column) {
+  const unsigned char* text = sqlite3_column_text(stmt, column);
+  return text == nullptr ? std::string()
+                         : std::string(reinterpret_cast<const char*>(text), static_cast<size_t>(sqlite3_column_bytes(stmt, column)));
+}
+
+// Runs `sql` and returns its rows' first `columns` columns as text; throws on an error.
+std::vector<std::vector<std::string>> Rows(sqlite3* db, const std::string& sql, int columns) {
+  StatementGuard statement;
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &statement.stmt, nullptr) != SQLITE_OK) {
+    throw std::runtime_error("cannot read the schema: " + std::string(sqlite3_errmsg(db)));
+  }
+  std::vector<std::vector<std::string>> rows;
+  int rc;
+  while ((rc = sqlite3_step(statement.stmt)) == SQLITE_ROW) {
+    std::vector<std::string>& row = rows.emplace_back();
+    for (int c = 0; c < columns; ++c) row.push_back(ColumnText(statement.stmt, c));
+  }
+  if (rc != SQLITE_DONE) throw std::runtime_error("cannot read the schema: " + std::string(sqlite3_errmsg(db)));
+  return rows;
+}
+
+}  // namespace
+
+int ReloadSchemas(sqlite3* db) {
+  int writable = 0;
+  {
+    StatementGuard statement;
+    int rc = sqlite3_prepare_v2(db, "PRAGMA writable_schema", -1, &statement.stmt, nullptr);
+    if (rc != SQLITE_OK) return rc;
+    rc = sqlite3_step(statement.stmt);
+    if (rc == SQLITE_ROW) writable = sqlite3_column_int(statement.stmt, 0);
+    else if (rc != SQLITE_DONE) return rc;
+  }
+  int rc = sqlite3_exec(db, "PRAGMA writable_schema=RESET", nullptr, nullptr, nullptr);
+  if (rc == SQLITE_OK && writable != 0) rc = sqlite3_exec(db, "PRAGMA writable_schema=ON", nullptr, nullptr, nullptr);
+  return rc;
+}
+
+std::string FindSchemaObjectCalling(sqlite3* db, std::string_view name) {
+  // The PRAGMA statement, not the table-valued pragma_database_list, which a table of that
+  // name in a database file would shadow.
+  for (const std::vector<std::string>& database : Rows(db, "PRAGMA database_list", 2)) {
+    const std::string& database_name = database[1];  // columns: seq, name, file
+    // temp holds only what this connection created itself.
+    if (database_name == "temp") continue;
+    const std::string sql = "SELECT type, name, sql FROM " + QuoteIdentifier(database_name) +
+                            ".sqlite_master WHERE type IN ('table', 'index')";
+    for (const std::vector<std::string>& object : Rows(db, sql, 3)) {
+      if (CallsFunction(object[2], name)) {
+        return object[0] + " '" + object[1] + "' of database '" + database_name + "'";
+      }
+    }
+  }
+  return "";
+}
+
+}  // namespace sqlite_parquet

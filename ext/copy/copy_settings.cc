@@ -1,0 +1,158 @@
+// Parsing of parquet_copy's options into CopySettings (copy_settings.h).
+#include "ext/copy/copy_settings.h"
+
+#include <charconv>
+#include <iterator>
+#include <limits>
+#include <string_view>
+#include <system_error>
+
+#include "ext/copy/copy_output.h"
+#include "ext/common/encryption_options.h"
+#include "ext/common/options.h"
+#include "format/compression.h"
+#include "format/error.h"
+
+namespace sqlite_parquet {
+
+namespace {
+
+const char* const kCodecWords[] = {"uncompressed", "snappy", "gzip", "brotli", "zstd", "lz4_raw"};
+const parquet::CompressionCodec kCodecs[] = {
+    parquet::CompressionCodec::UNCOMPRESSED, parquet::CompressionCodec::SNAPPY, parquet::CompressionCodec::GZIP,
+    parquet::CompressionCodec::BROTLI,       parquet::CompressionCodec::ZSTD,   parquet::CompressionCodec::LZ4_RAW};
+
+const char* const kEncodingWords[] = {"plain",           "dictionary",       "delta_binary_packed", "delta_length_byte_array",
+                                      "delta_byte_array", "byte_stream_split", "rle"};
+const parquet::Encoding kEncodings[] = {
+    parquet::Encoding::PLAIN,           parquet::Encoding::RLE_DICTIONARY,   parquet::Encoding::DELTA_BINARY_PACKED,
+    parquet::Encoding::DELTA_LENGTH_BYTE_ARRAY, parquet::Encoding::DELTA_BYTE_ARRAY, parquet::Encoding::BYTE_STREAM_SPLIT,
+    parquet::Encoding::RLE};
+
+
+std::vector<std::string> Words(const char* const* words, size_t count) { return std::vector<std::string>(words, words + count); }
+
+}  // namespace
+
+void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySettings* settings) {
+  OptionSet set;
+  const std::vector<std::string> codecs = Words(kCodecWords, std::size(kCodecWords));
+  const std::vector<std::string> encodings = Words(kEncodingWords, std::size(kEncodingWords));
+  set.AddEnum("compression", codecs)
+      .AddInteger("compression_level", std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max())
+      .AddEnum("compression.*", codecs)
+      .AddInteger("compression_level.*", std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max())
+      .AddEnum("encoding.*", encodings)
+      .AddBoolean("dictionary")
+      .AddInteger("dictionary_size_limit", 1, int64_t{1} << 30)
+      .AddBoolean("automatic_encoding")
+      .AddInteger("data_page_version", 1, 2)
+      .AddInteger("page_size", 1, int64_t{1} << 30)
+      .AddInteger("row_group_size", 1, std::numeric_limits<int32_t>::max())
+      .AddInteger("row_group_bytes", 1, std::numeric_limits<int64_t>::max())
+      .AddBoolean("statistics")
+      .AddInteger("statistics_truncate_length", 0, int64_t{1} << 30)
+      .AddBoolean("write_crc")
+      .AddBoolean("write_page_index")
+      .AddString("bloom_filter")
+      .AddString("bloom_fpp")
+      .AddString("sorting_columns")
+      .AddString("kv_metadata")
+      .AddEnum("field_ids", {"none", "auto"})
+      .AddString("schema")
+      .AddEnum("on_type_error", {"error", "null"})
+      .AddBoolean("overwrite")
+      .AddString("partition_by");
+  AddRemoteOptions(&set);
+  AddEncryptionOptions(&set);
+  std::vector<std::string_view> views(arguments.begin(), arguments.end());
+  ParsedOptions parsed;
+  std::string error;
+  if (!set.Parse(views, &parsed, &error)) throw CopyError(error);
+  if (!MakeEncryptionProperties(parsed, &settings->writer.encryption, &error)) throw CopyError(error);
+
+  parquet::WriterOptions& w = settings->writer;
+  w.codec = kCodecs[parsed.GetEnumIndex("compression", 1)];
+  if (parsed.Has("compression_level")) w.compression_level = static_cast<int>(parsed.GetInteger("compression_level", 0));
+  {
+    // A level out of the codec's range is an error now, not after the first row group.
+    std::string probe;
+    parquet::Compress(w.codec, nullptr, 0, w.compression_level, &probe);
+  }
+  w.dictionary = parsed.GetBool("dictionary", w.dictionary);
+  w.dictionary_page_size_limit =
+      static_cast<size_t>(parsed.GetInteger("dictionary_size_limit", static_cast<int64_t>(w.dictionary_page_size_limit)));
+  w.automatic_encoding = parsed.GetBool("automatic_encoding", w.automatic_encoding);
+  w.data_page_version = static_cast<int>(parsed.GetInteger("data_page_version", w.data_page_version));
+  w.page_size = static_cast<size_t>(parsed.GetInteger("page_size", static_cast<int64_t>(w.page_size)));
+  w.write_statistics = parsed.GetBool("statistics", w.write_statistics);
+  w.statistics_truncate_length = static_cast<size_t>(
+      parsed.GetInteger("statistics_truncate_length", static_cast<int64_t>(w.statistics_truncate_length)));
+  w.write_crc = parsed.GetBool("write_crc", w.write_crc);
+  w.write_page_index = parsed.GetBool("write_page_index", w.write_page_index);
+  settings->row_group_size = parsed.GetInteger("row_group_size", kDefaultRowGroupSize);
+  settings->row_group_bytes = parsed.GetInteger("row_group_bytes", kDefaultRowGroupBytes);
+  settings->overwrite = parsed.GetBool("overwrite", true);
+  if (std::string error; !MakeRemoteOptions(parsed, &settings->remote, &error)) throw CopyError(error);
+  settings->null_on_type_error = parsed.GetEnumIndex("on_type_error", 0) == 1;
+  settings->field_ids = parsed.GetEnumIndex("field_ids", 0) == 1;
+
+  auto column_compression = [settings](const std::string& name) -> CopySettings::ColumnCompression& {
+    for (CopySettings::ColumnCompression& entry : settings->codecs) {
+      if (SameName(entry.name, name)) return entry;
+    }
+    settings->codecs.push_back(CopySettings::ColumnCompression{name, std::nullopt, std::nullopt});
+    return settings->codecs.back();
+  };
+  for (const OptionValue* value : parsed.WithPrefix("compression")) {
+    column_compression(value->suffix).codec = kCodecs[value->integer];
+  }
+  for (const OptionValue* value : parsed.WithPrefix("compression_level")) {
+    column_compression(value->suffix).level = static_cast<int>(value->integer);
+  }
+  for (const CopySettings::ColumnCompression& entry : settings->codecs) {
+    // A level out of the codec's range is an error now, naming the column.
+    std::string probe;
+    try {
+      parquet::Compress(entry.codec.value_or(w.codec), nullptr, 0, entry.level, &probe);
+    } catch (const parquet::ParquetError& e) {
+      throw CopyError("compression_level." + entry.name + ": " + e.what());
+    }
+  }
+  for (const OptionValue* value : parsed.WithPrefix("encoding")) {
+    settings->encodings.emplace_back(value->suffix, kEncodings[value->integer]);
+  }
+  if (const OptionValue* value = parsed.Find("schema")) {
+    if (!ParseSchemaOverride(value->text, &settings->schema, &error)) throw CopyError("schema: " + error);
+  }
+  if (const OptionValue* value = parsed.Find("partition_by")) {
+    if (!ParseNameList(value->text, &settings->partition_by, &error)) throw CopyError("partition_by: " + error);
+  }
+  if (const OptionValue* value = parsed.Find("bloom_filter")) {
+    const size_t first = value->text.find_first_not_of(" \t");
+    const size_t last = value->text.find_last_not_of(" \t");
+    if (first != std::string::npos && first == last && value->text[first] == '*') {
+      settings->bloom_all = true;
+    } else if (!ParseNameList(value->text, &settings->bloom_columns, &error)) {
+      throw CopyError("bloom_filter: " + error);
+    }
+  }
+  if (const OptionValue* value = parsed.Find("bloom_fpp")) {
+    double fpp = 0;
+    const char* begin = value->text.data();
+    const char* end = begin + value->text.size();
+    const std::from_chars_result result = std::from_chars(begin, end, fpp);
+    if (result.ec != std::errc() || result.ptr != end || !(fpp > 0 && fpp < 1)) {
+      throw CopyError("invalid value for bloom_fpp: '" + std::string(value->text.view()) + "' (expected a number between 0 and 1)");
+    }
+    w.bloom_filter_fpp = fpp;
+  }
+  if (const OptionValue* value = parsed.Find("sorting_columns")) {
+    if (!ParseSortingColumns(value->text, &settings->sorting, &error)) throw CopyError("sorting_columns: " + error);
+  }
+  if (const OptionValue* value = parsed.Find("kv_metadata")) {
+    if (!ParseKeyValueMetadata(value->text, &w.key_value_metadata, &error)) throw CopyError("kv_metadata: " + error);
+  }
+}
+
+}  // namespace sqlite_parquet

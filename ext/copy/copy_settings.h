@@ -1,0 +1,53 @@
+// parquet_copy's options (the list is in the manual at the top of parquet_copy.cc) parsed
+// into CopySettings: the writer's options and what the copy does around the writer. Column
+// names in the options are checked against the query's columns later, by the copy.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ext/copy/copy_schema.h"
+#include "ext/copy/copy_sort_check.h"
+#include "ext/common/remote_options.h"
+#include "format/file_writer.h"
+#include "format/secret.h"
+
+namespace sqlite_parquet {
+
+constexpr int64_t kDefaultRowGroupSize = 122880;
+constexpr int64_t kDefaultRowGroupBytes = int64_t{128} << 20;
+
+// Everything the options say, checked for syntax (column names are checked against the
+// query's columns later).
+struct CopySettings {
+  parquet::WriterOptions writer;
+  int64_t row_group_size = kDefaultRowGroupSize;
+  int64_t row_group_bytes = kDefaultRowGroupBytes;
+  bool overwrite = true;
+  bool null_on_type_error = false;
+  bool field_ids = false;
+  std::vector<CopyField> schema;
+  std::vector<std::string> partition_by;
+  bool bloom_all = false;
+  std::vector<std::string> bloom_columns;
+  std::vector<SortingSpec> sorting;
+  std::vector<std::pair<std::string, parquet::Encoding>> encodings;
+  // Per column: compression.COL and compression_level.COL, merged by column name.
+  struct ColumnCompression {
+    std::string name;
+    std::optional<parquet::CompressionCodec> codec;
+    std::optional<int> level;
+  };
+  std::vector<ColumnCompression> codecs;
+  std::shared_ptr<const parquet::RemoteOptions> remote;  // an s3:// target (copy_remote.h)
+};
+
+// Parses parquet_copy's option arguments into *settings; throws CopyError naming the bad
+// option (never a key's value).
+void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySettings* settings);
+
+}  // namespace sqlite_parquet

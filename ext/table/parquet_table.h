@@ -1,0 +1,142 @@
+// The state of one `parquet` virtual table, shared by the modules that implement it:
+// table_definition.cc (options, the file list, the declared columns: xCreate/xConnect),
+// table_plan.cc (xBestIndex), table_order.cc (which columns the files are sorted by) and
+// table_cursor.cc (xFilter/xNext/xColumn: the scan). parquet_vtab.cc has the user's manual
+// and registers the module.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ext/common/column_mapping.h"
+#include "ext/table/constraints.h"
+#include "ext/common/hive_partitions.h"
+#include "ext/table/join_index.h"
+#include "ext/common/sqlite_api.h"
+#include "format/encryption.h"
+#include "format/file_reader.h"
+
+namespace sqlite_parquet {
+
+// Values a column reader decodes at a time (a cursor's batch, the ORDER BY check).
+constexpr size_t kBatchSlots = 2048;
+// max_memory's default: a page may claim up to 1 GiB (column_reader.cc), so the default
+// holds one such page with its compressed body and the pages of other columns, or a
+// thousand columns of 1 MB pages; a small hostile file (wide rows of highly compressed
+// pages) cannot make one query take more.
+constexpr int64_t kDefaultMaxMemory = int64_t{2} << 30;
+
+struct TableOptions {
+  std::string filename;
+  MappingOptions mapping;
+  bool verify_crc = true;
+  int64_t max_memory = kDefaultMaxMemory;  // bytes of page buffers per cursor
+  bool union_by_name = false;
+  std::optional<bool> hive_partitioning;  // unset: automatic
+  std::shared_ptr<const parquet::FileDecryptionProperties> decryption;  // null: no key options
+  int64_t join_index_memory = kDefaultJoinIndexMemory;  // 0: no join index (join_index.h)
+  std::shared_ptr<const parquet::RemoteOptions> remote;  // https:// and s3:// files (remote_options.h)
+};
+
+// A table column that comes from the files' top-level fields.
+struct FileColumn {
+  std::string name;           // as in the file
+  std::string declared_type;  // from the first file that has it
+  bool nested = false;
+};
+
+// What xBestIndex may do with constraints on one column of the table.
+struct ColumnPushdown {
+  bool pushable = false;      // constraints on it may be pushed (not nested JSON)
+  ValueClass value_class = ValueClass::kNull;
+  bool exact = false;         // every file gives values of value_class (not union_by_name), so
+                              // a pushed comparison can be omitted
+  bool ordered = false;       // first file: row groups in ascending order of it (cost, ORDER BY)
+};
+
+struct ParquetTable {
+  sqlite3_vtab base;  // must come first
+  sqlite3* db = nullptr;
+  std::string name;   // the table's name, for parquet_scan_stats
+  std::string schema_name;  // main, temp or the attached database holding it
+  TableOptions options;
+  // The columns come from the stored schema (stored_schema.h) when connecting; the file
+  // list, the partition values and the row estimate wait for the first planning
+  // (ListTableFiles), so that connecting touches no file.
+  bool files_listed = false;
+  bool owns_stored_schema = false;  // `<name>_schema` is this table's (xDestroy drops it)
+  std::string unusable;             // why a table without a usable stored schema cannot be read
+  std::vector<std::string> files;
+  mutable std::vector<int64_t> file_rows;  // rows of each file, -1 until a scan opened it
+  std::vector<FileColumn> file_columns;
+  std::vector<HiveKey> hive_keys;
+  std::vector<std::vector<HiveValue>> hive_values;  // [file][key]
+  std::vector<std::string> column_names;            // every column, as declared
+  std::vector<ColumnPushdown> pushdown;             // every column
+  // ORDER BY: a single file whose row groups' sorting_columns declare this column
+  // ascending, and whose statistics show the row groups in order without NULL or NaN. The
+  // declaration is only believed once the column's values were read and found ascending in
+  // SQLite's order (OrderVerified, on the first ORDER BY that could use it).
+  int order_candidate_column = -1;
+  enum class OrderCheck : uint8_t { kUnchecked, kAscending, kNotAscending };
+  OrderCheck order_check = OrderCheck::kUnchecked;
+  bool order_statistics_read = false;  // FindOrderedColumns ran (ReadOrderStatistics)
+  int64_t estimated_rows = 0;
+  std::unique_ptr<NumericAffinity> numeric_affinity;  // converts text compared with numbers
+  mutable JoinIndexCache join_indexes;                // by column, while the files are unchanged
+  // Column numbers: [0, file_columns) file columns, then hive keys, then the hidden two.
+  int hive_column() const { return static_cast<int>(file_columns.size()); }
+  int filename_column() const { return hive_column() + static_cast<int>(hive_keys.size()); }
+  int file_row_number_column() const { return filename_column() + 1; }
+};
+
+// table_definition.cc: the name of top-level field `field`.
+std::string FieldName(const parquet::Schema& schema, size_t field);
+// The table's files, partition values and row counts, listed at the first planning of a
+// connected table (after SQLite's SQLITE_VTAB_DIRECTONLY check); throws on a listing error.
+void ListTableFiles(ParquetTable* table);
+// The mappings of the table's file columns for one file; throws (naming the file) when
+// the file does not fit the table (manual: schemas of many files).
+std::vector<ColumnMapping> MapFileColumns(const ParquetTable& table, const parquet::ParquetFileReader& file,
+                                          const std::string& path);
+
+// table_order.cc: the row-group order of the first file's columns (ColumnPushdown::ordered,
+// order_candidate_column), read at the first planning; and the check of the candidate's
+// values before ORDER BY relies on it.
+void ReadOrderStatistics(ParquetTable* table);
+bool OrderVerified(ParquetTable* table);
+
+// table_plan.cc: whether the join index (join_index.h) may answer `op` on `column`.
+bool JoinIndexApplies(const ParquetTable& table, int column, ConstraintOp op);
+
+// The module's callbacks (parquet_vtab.cc registers them).
+namespace vtab {
+
+// table_definition.cc: xCreate, xConnect, xDisconnect (also xDestroy).
+int Create(sqlite3* db, void* aux, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out);
+int Connect(sqlite3* db, void* aux, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out);
+int Disconnect(sqlite3_vtab* vtab);
+// xDestroy (DROP TABLE drops the stored columns too), xRename, xShadowName.
+int Destroy(sqlite3_vtab* vtab);
+int Rename(sqlite3_vtab* vtab, const char* new_name);
+int ShadowName(const char* suffix);
+
+// table_plan.cc: xBestIndex.
+int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info);
+
+// table_cursor.cc: the cursor callbacks.
+int Open(sqlite3_vtab* vtab, sqlite3_vtab_cursor** out);
+int Close(sqlite3_vtab_cursor* base);
+int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc, sqlite3_value** argv);
+int Next(sqlite3_vtab_cursor* base);
+int Eof(sqlite3_vtab_cursor* base);
+int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column);
+int Rowid(sqlite3_vtab_cursor* base, sqlite3_int64* rowid);
+
+}  // namespace vtab
+
+}  // namespace sqlite_parquet

@@ -1,0 +1,71 @@
+// Prefetch planning for remote files (see remote_prefetch.h).
+#include "ext/table/remote_prefetch.h"
+
+#include <algorithm>
+
+#include "format/error.h"
+#include "format/page_index.h"
+
+namespace sqlite_parquet {
+
+std::vector<parquet::ByteRange> ChunkRangesForRows(const parquet::ParquetFileReader& file, int row_group, int leaf,
+                                                   const parquet::RowRanges& rows) {
+  const parquet::ColumnChunkRange chunk = file.column_chunk_range(row_group, leaf);
+  const int64_t num_rows = file.row_group_num_rows(row_group);
+  const bool all_rows = rows.num_ranges() == 1 && rows.range(0).begin == 0 && rows.range(0).end >= num_rows;
+  std::optional<parquet::OffsetIndex> index;
+  if (!all_rows) {
+    try {
+      index = parquet::ReadOffsetIndex(file, row_group, leaf);
+    } catch (const parquet::ParquetError&) {
+      index.reset();  // the reader will fall back too; fetch the whole chunk
+    }
+  }
+  if (!index || index->page_locations.empty()) return {parquet::ByteRange{chunk.offset, chunk.length}};
+  const std::vector<parquet::PageLocation>& pages = index->page_locations;
+  std::vector<parquet::ByteRange> ranges;
+  const uint64_t first_page = static_cast<uint64_t>(pages.front().offset);
+  if (first_page > chunk.offset) ranges.push_back(parquet::ByteRange{chunk.offset, first_page - chunk.offset});
+  for (size_t p = 0; p < pages.size(); p++) {
+    const int64_t begin = pages[p].first_row_index;
+    const int64_t end = p + 1 < pages.size() ? pages[p + 1].first_row_index : num_rows;
+    // The first data page too: the column reader loads it before its first skip, which is
+    // when it reads the offset index and jumps.
+    if (p == 0 || rows.NextRowAtOrAfter(begin, end) < end) {
+      ranges.push_back(parquet::ByteRange{static_cast<uint64_t>(pages[p].offset),
+                                          static_cast<uint64_t>(std::max(0, pages[p].compressed_page_size))});
+    }
+  }
+  return ranges;
+}
+
+void PrefetchRowGroup(const parquet::ParquetFileReader& file, int row_group, const std::vector<int>& leaves,
+                      const parquet::RowRanges& rows, bool replace) {
+  parquet::RandomAccessFile& source = file.file();
+  if (!source.IsRemote()) return;
+  std::vector<parquet::ByteRange> ranges;
+  for (int leaf : leaves) {
+    if (leaf < 0 || leaf >= file.schema().num_columns()) continue;
+    try {
+      std::vector<parquet::ByteRange> chunk = ChunkRangesForRows(file, row_group, leaf, rows);
+      ranges.insert(ranges.end(), chunk.begin(), chunk.end());
+    } catch (const parquet::ParquetError&) {
+      // A corrupt chunk is not prefetched: its reader reports it, in the scan's column order.
+    }
+  }
+  if (replace) source.DropPrefetched();
+  source.Prefetch(ranges);
+}
+
+int ColumnsUsedPlanNumber(uint64_t col_used) {
+  int number = static_cast<int>(col_used & ((uint64_t{1} << 30) - 1));
+  if ((col_used >> 30) != 0) number |= 1 << 30;
+  return number;
+}
+
+bool PlanNumberUsesColumn(int plan_number, size_t column) {
+  if (plan_number <= 0) return false;
+  return column < 30 ? ((plan_number >> column) & 1) != 0 : ((plan_number >> 30) & 1) != 0;
+}
+
+}  // namespace sqlite_parquet

@@ -1,0 +1,62 @@
+// Deciding, before reading a row group, that no row of it can satisfy the pushed
+// constraints, cheapest test first: the column chunks' statistics (min/max, null_count,
+// nan_count), their bloom filters (= and IN), their dictionaries (a chunk whose pages are
+// all dictionary-encoded holds only dictionary values); then, for the row groups kept,
+// which rows can match at all, from the page index (ColumnIndex bounds of each page,
+// OffsetIndex rows of each page), intersected over the filter columns. Statistics bounds
+// are mapped into SQLite values through the column's mapping (parquet_to_sql.h) and compared
+// the way SQLite compares; a column whose mapping does not keep the order (text dates
+// outside 0000..9999, decimals as text, ...) is never used to prune.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "ext/common/column_mapping.h"
+#include "ext/table/constraints.h"
+#include "format/bloom_filter.h"
+#include "format/column_reader.h"
+#include "format/file_reader.h"
+#include "format/row_ranges.h"
+#include "format/statistics.h"
+
+namespace sqlite_parquet {
+
+// A filter on a flat file column, with that column's mapping in the current file.
+struct FileColumnFilter {
+  const ColumnFilter* filter = nullptr;
+  const ColumnMapping* mapping = nullptr;
+};
+
+enum class PruneReason : uint8_t { kKeep, kStatistics, kBloomFilter, kDictionary, kPageIndex };
+
+// Fills *bounds from `statistics` of a column chunk or page of `num_rows` rows; fields
+// that cannot be used keep their "unknown" defaults.
+void BoundsFromStatistics(const parquet::DecodedStatistics& statistics, const ColumnMapping& mapping,
+                          int64_t num_rows, ValueBounds* bounds);
+
+// Whether the bloom filter rules out every value of an =, IS or IN filter. Values that
+// cannot equal any value of the column are ruled out without a lookup; any value the
+// filter cannot be asked about (unsupported type, -0.0/+0.0) keeps the row group.
+bool BloomFilterRulesOut(const parquet::BloomFilter& bloom, const ColumnFilter& filter, const ColumnMapping& mapping);
+
+class RowGroupPruner {
+ public:
+  RowGroupPruner(const parquet::ParquetFileReader& file, std::vector<FileColumnFilter> filters);
+
+  // The first reason found why no row of `row_group` can match, or kKeep. Dictionary
+  // pages read are counted in *counters.
+  PruneReason Check(int row_group, const parquet::ColumnReaderOptions& options, parquet::ColumnReadCounters* counters);
+
+  // The rows of `row_group` within `rows` that the page indexes of the filter columns
+  // leave (all of `rows` when no filter column has a page index). Pages counted in
+  // *pages_pruned are those of filter columns whose rows were all ruled out.
+  parquet::RowRanges MatchingRows(int row_group, parquet::RowRanges rows, int64_t* pages_pruned);
+
+ private:
+  const parquet::ParquetFileReader& file_;
+  std::vector<FileColumnFilter> filters_;
+  std::vector<parquet::StatisticsContext> contexts_;  // per filter
+};
+
+}  // namespace sqlite_parquet

@@ -1,0 +1,50 @@
+// What the last completed scan of each parquet table did (files and row groups pruned,
+// pages and bytes read, rows decoded and returned), kept per connection and table, and the
+// SQL function parquet_scan_stats('t') that returns it as JSON.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "ext/common/sqlite_api.h"
+
+namespace sqlite_parquet {
+
+struct ScanStats {
+  int64_t files_total = 0;     // files of the table
+  int64_t files_pruned = 0;    // skipped without reading (partition values, filename) or by row position
+  int64_t row_groups_total = 0;  // row groups of the files the scan opened
+  int64_t row_groups_pruned_by_statistics = 0;
+  int64_t row_groups_pruned_by_dictionary = 0;
+  int64_t row_groups_pruned_by_bloom_filter = 0;
+  int64_t row_groups_pruned_by_page_index = 0;    // every page of a filter column ruled out
+  int64_t row_groups_pruned_by_row_position = 0;  // rowid / file_row_number ranges
+  int64_t pages_pruned_by_page_index = 0;  // pages of filter columns whose bounds rule them out
+  int64_t pages_read = 0;      // data pages decompressed and decoded
+  int64_t pages_skipped = 0;   // data pages passed over without decompression
+  int64_t dictionary_pages_read = 0;
+  int64_t bytes_read = 0;      // column chunk bytes read from the files
+  int64_t rows_decoded = 0;    // rows the scan looked at (filter columns decoded)
+  int64_t rows_returned = 0;   // rows handed to SQLite
+  int64_t http_requests = 0;   // requests to remote files (https://, s3://), retries included
+  int64_t http_bytes_fetched = 0;  // bytes received from them
+  // The join index (join_index.h): 1 when this scan built it, its size in bytes when the
+  // scan used one, the lookups it answered since it was built (this one included), and
+  // the row groups skipped because the index has no row of the looked-up values in them.
+  int64_t join_index_built = 0;
+  int64_t join_index_bytes = 0;
+  int64_t join_index_hits = 0;
+  int64_t row_groups_pruned_by_join_index = 0;
+
+  std::string ToJson() const;
+};
+
+// Records `stats` as the last completed scan of table `name` (case-insensitive) on `db`.
+void RecordScanStats(sqlite3* db, const std::string& name, const ScanStats& stats);
+// Forgets table `name` of `db` (at xDisconnect).
+void ForgetScanStats(sqlite3* db, const std::string& name);
+
+// Registers parquet_scan_stats(name) on `db`.
+int RegisterScanStatsFunction(sqlite3* db);
+
+}  // namespace sqlite_parquet

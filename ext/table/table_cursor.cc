@@ -1,0 +1,1098 @@
+// The `parquet` table's cursor: xFilter turns the plan's arguments into filters, then the
+// scan walks files, row groups (pruned by row position, statistics, bloom filters and the
+// page index) and rows (tested on the decoded filter columns first: late
+// materialization); xColumn serves cells from each column's decoded batch. How a scan
+// works is in the manual (parquet_vtab.cc).
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ext/common/nested_json.h"
+#include "ext/table/join_index.h"
+#include "ext/table/lookup_batch_cache.h"
+#include "ext/table/parquet_table.h"
+#include "ext/common/parquet_to_sql.h"
+#include "ext/table/remote_prefetch.h"
+#include "ext/table/row_group_pruning.h"
+#include "ext/table/scan_stats.h"
+#include "ext/common/sql_value.h"
+#include "ext/common/sqlite_values.h"
+#include "ext/common/vtab_errors.h"
+#include "format/column_reader.h"
+#include "format/error.h"
+#include "format/levels.h"
+#include "format/logical_values.h"
+#include "format/record_assembler.h"
+
+namespace sqlite_parquet {
+
+namespace {
+
+// How xColumn serves a cell of a column's loaded batch without going through the general
+// conversion (ResultBatchValue, parquet_to_sql.h): the common mappings of a batch without
+// nulls, one sqlite3_result_* call on the value, giving what ToSqlValue gives. Worth it:
+// without it a full scan of the bench (q1, 1M rows) takes 10-20% more CPU time.
+enum class DirectCell : uint8_t {
+  kNone,            // through ResultCell / ResultBatchValue
+  kInt32,           // ValueKind::kInt32
+  kInt64,           // ValueKind::kInt64
+  kDouble,          // ValueKind::kDouble
+  kText,            // ValueKind::kText (ResultText's terminated copy)
+  kTerminatedText,  // ValueKind::kText, batch.text_terminated: the value itself, length -1
+  kDateText,        // ValueKind::kDate as text, from the cursor's DateTextCache
+};
+
+// Per-column decoding state of a cursor.
+struct ColumnState {
+  std::unique_ptr<parquet::ColumnChunkReader> reader;
+  int row_group = -1;           // row group the reader is positioned in
+  parquet::ColumnBatch batch;   // the slots [batch_first_row, batch_first_row + batch.num_levels)
+  int64_t batch_first_row = 0;  // row (within the row group) of slot 0 of the batch
+  int64_t batch_end = 0;        // batch_first_row + batch.num_levels
+  size_t slot = 0;              // slot the value cursor stands at
+  size_t value = 0;             // index into the batch's values of the first value at or after `slot`
+  int16_t max_def = 0;          // the leaf column's maximum definition level
+  bool dense = true;            // the batch has no nulls: a slot is its own value index
+  DirectCell direct = DirectCell::kNone;  // how xColumn serves this batch's cells (LoadBatch)
+  const void* direct_values = nullptr;    // the batch's values, typed by `direct`
+
+  // Nested fields: rows are assembled from all the field's leaf columns and rendered as
+  // JSON; the text of the last row rendered is kept for repeated xColumn calls.
+  std::unique_ptr<parquet::RecordAssembler> assembler;
+  std::unique_ptr<NestedJsonRenderer> renderer;
+  int64_t json_row = -1;        // row (within row_group) whose JSON `json` holds
+  bool json_is_null = false;
+  std::string json;
+
+  parquet::ColumnReadCounters counted;  // of `reader`, already added to the scan's stats
+};
+
+// A row filter comparing DATE text (`l_shipdate <= '1998-09-02'`), turned into a test on
+// the day number: rows pass when their day lies in [lo, hi] (outside it with `outside`).
+// Valid for the days whose text is "YYYY-MM-DD" (years 0000..9999), where text order is day
+// order; other days, and filters without a day range, take the text comparison.
+struct DayRange {
+  bool active = false;
+  bool outside = false;  // != : the days passing are those outside [lo, hi]
+  int64_t lo = 0, hi = -1;
+};
+constexpr int32_t kFirstFourDigitYearDay = -719528;  // 0000-01-01
+constexpr int32_t kLastFourDigitYearDay = 2932896;   // 9999-12-31
+
+struct ParquetCursor {
+  sqlite3_vtab_cursor base;  // must come first
+  // The scan's constraints (xFilter): filters by column, LIMIT / OFFSET.
+  std::vector<ColumnFilter> filters;
+  std::vector<size_t> row_filters;   // filters evaluated per row in the current file (file columns)
+  std::vector<DayRange> row_filter_days;  // per row filter: its test by day number, when it has one
+  std::vector<size_t> rowid_filters, file_row_filters;
+  std::vector<size_t> file_filters;  // on hive keys and filename: decide whole files
+  int64_t rowid_lo = INT64_MIN, rowid_hi = INT64_MAX;        // [lo, hi) superset of rowids wanted
+  int64_t file_row_lo = INT64_MIN, file_row_hi = INT64_MAX;  // the same for file_row_number
+  int64_t limit_remaining = -1;      // rows still to return, OFFSET included (-1: no LIMIT)
+  std::unique_ptr<RowGroupPruner> pruner;  // for the current file
+  FormatBuffer format_buffer;        // values converted by xColumn and the row filters; its `dates` is `dates`
+  DateTextCache dates;               // DATE text of xColumn and the row filters
+  ScanStats stats;
+  bool stats_pending = false;        // a scan began whose stats are not recorded yet
+  int64_t row_end = 0;               // end (exclusive) of the rows to visit in the row group
+  parquet::RowRanges ranges;         // the rows of the row group that may match (page index)
+  size_t range_index = 0;            // the range `row` is in or before
+  parquet::ColumnReadCounters pruning_counters;  // dictionary pages and bloom filters read
+  parquet::TransferCounters transfer_counted;    // of `file`, already added to the scan's stats
+  std::vector<int> prefetch_leaves;  // leaf columns the scan reads, prefetched per row group (remote files)
+  int columns_used = 0;              // remote files: the plan's columns (ColumnsUsedPlanNumber)
+  sqlite3_stmt* interrupt_probe = nullptr;  // "SELECT 1", stepped to notice sqlite3_interrupt before 3.41
+  int64_t rows_since_probe = 0;
+
+  size_t file_index = 0;
+  std::unique_ptr<parquet::ParquetFileReader> file;  // the current file, or null
+  std::vector<ColumnMapping> mappings;  // per file column, for the current file (kNull: absent)
+  int64_t rows_before_file = 0;         // rows of the files before the current one (-1: not counted yet)
+  int row_group = 0;
+  bool group_entered = false; // row_group was checked against the constraints, row_end set
+  int64_t row = 0;            // row within the row group
+  int64_t rows_in_group = 0;
+  bool eof = true;
+  // The page buffers of all the cursor's column readers (max_memory).
+  std::shared_ptr<parquet::MemoryBudget> memory_budget;
+  std::vector<ColumnState> states;  // per file column
+  // The join index (join_index.h), per file column: the rows this statement's lookups
+  // decoded without an index, whether the table's cache was asked (1) and refused a build
+  // (2), the index found. Then the filter it answers in the current scan (-1: none), the
+  // positions of the rows it names (RowPosition, ascending), and the column of the last
+  // scan's lookup that had no index (-1: none).
+  std::vector<int64_t> lookup_rows;
+  std::vector<uint8_t> lookup_state;
+  std::vector<std::shared_ptr<JoinIndex>> join_indexes;
+  int indexed_filter = -1;
+  int unindexed_lookup_column = -1;
+  std::unique_ptr<LookupBatchCache> batch_cache;  // batches read at indexed rows (null until then)
+  std::vector<uint64_t> indexed_positions;
+};
+
+ParquetTable* TableOf(sqlite3_vtab_cursor* cursor) { return reinterpret_cast<ParquetTable*>(cursor->pVtab); }
+
+int64_t PositionColumn(ParquetCursor* cursor, const ParquetTable& table, int leaf, ColumnState* state);
+
+// Adds what the column readers did since the last call to the scan's stats.
+void CollectReaderCounters(ParquetCursor* cursor) {
+  for (ColumnState& state : cursor->states) {
+    if (!state.reader) continue;
+    const parquet::ColumnReadCounters& now = state.reader->counters();
+    cursor->stats.pages_read += static_cast<int64_t>(now.pages_read - state.counted.pages_read);
+    cursor->stats.pages_skipped += static_cast<int64_t>(now.pages_skipped - state.counted.pages_skipped);
+    cursor->stats.bytes_read += static_cast<int64_t>(now.bytes_read - state.counted.bytes_read);
+    cursor->stats.dictionary_pages_read +=
+        static_cast<int64_t>(now.dictionary_pages_read - state.counted.dictionary_pages_read);
+    state.counted = now;
+  }
+  if (cursor->file) {
+    const parquet::TransferCounters now = cursor->file->file().Transfer();
+    cursor->stats.http_requests += static_cast<int64_t>(now.requests - cursor->transfer_counted.requests);
+    cursor->stats.http_bytes_fetched += static_cast<int64_t>(now.bytes_fetched - cursor->transfer_counted.bytes_fetched);
+    cursor->transfer_counted = now;
+  }
+  if (cursor->batch_cache) {
+    const parquet::ColumnReadCounters kept = cursor->batch_cache->TakeCounters();
+    cursor->stats.pages_read += static_cast<int64_t>(kept.pages_read);
+    cursor->stats.pages_skipped += static_cast<int64_t>(kept.pages_skipped);
+    cursor->stats.bytes_read += static_cast<int64_t>(kept.bytes_read);
+    cursor->stats.dictionary_pages_read += static_cast<int64_t>(kept.dictionary_pages_read);
+  }
+  cursor->stats.bytes_read += static_cast<int64_t>(cursor->pruning_counters.bytes_read);
+  cursor->stats.dictionary_pages_read += static_cast<int64_t>(cursor->pruning_counters.dictionary_pages_read);
+  cursor->pruning_counters = parquet::ColumnReadCounters();
+}
+
+// Records the stats of the cursor's scan as the table's last (once per scan).
+void FinishScan(ParquetCursor* cursor) {
+  if (!cursor->stats_pending) return;
+  cursor->stats_pending = false;
+  CollectReaderCounters(cursor);
+  const ParquetTable& table = *TableOf(&cursor->base);
+  RecordScanStats(table.db, table.name, cursor->stats);
+}
+
+}  // namespace
+
+namespace vtab {
+
+int Close(sqlite3_vtab_cursor* base) {
+  ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
+  try {
+    FinishScan(cursor);
+  } catch (...) {
+  }
+  sqlite3_finalize(cursor->interrupt_probe);
+  delete cursor;
+  return SQLITE_OK;
+}
+
+}  // namespace vtab
+
+namespace {
+
+// Rows of the files before the current one (counted from their footers when a scan skipped
+// them unopened).
+int64_t RowsBeforeFile(ParquetCursor* cursor, const ParquetTable& table) {
+  if (cursor->rows_before_file >= 0) return cursor->rows_before_file;
+  int64_t rows = 0;
+  for (size_t f = 0; f < cursor->file_index; f++) {
+    if (table.file_rows[f] < 0) {
+      table.file_rows[f] =
+          parquet::ParquetFileReader::Open(table.files[f], table.options.decryption.get(), table.options.remote.get())
+              ->num_rows();
+    }
+    rows += table.file_rows[f];
+  }
+  cursor->rows_before_file = rows;
+  return rows;
+}
+
+// The value of partition key or filename column `column` for file `index`.
+SqlValue FileConstant(const ParquetTable& table, int column, size_t index) {
+  if (column == table.filename_column()) return SqlValue::Text(table.files[index]);
+  const size_t key = static_cast<size_t>(column - table.hive_column());
+  const HiveValue& value = table.hive_values[index][key];
+  if (value.is_null) return SqlValue::Null();
+  switch (table.hive_keys[key].type) {
+    case HiveType::kInteger: return SqlValue::Integer(value.integer);
+    case HiveType::kReal: return SqlValue::Real(value.real);
+    case HiveType::kText: break;
+  }
+  return SqlValue::Text(value.text);
+}
+
+// The day range equivalent to `filter` on a column mapped by `mapping` (DayRange), found by
+// binary search over the days of years 0000..9999 with the same comparison RowMatches makes
+// on their text; inactive when the filter is not a comparison of DATE text.
+DayRange DayRangeOf(const ColumnFilter& filter, const ColumnMapping& mapping) {
+  DayRange range;
+  if (!filter.active || mapping.kind != ValueKind::kDate || mapping.timestamp_form != TimestampForm::kText) return range;
+  switch (filter.op) {
+    case ConstraintOp::kEq: case ConstraintOp::kNe: case ConstraintOp::kLt:
+    case ConstraintOp::kLe: case ConstraintOp::kGt: case ConstraintOp::kGe: break;
+    default: return range;
+  }
+  const SqlValue& constant = filter.values[0];
+  if (constant.is_null()) return range;
+  FormatBuffer buffer;
+  auto compare = [&constant, &mapping, &buffer](int64_t day) {
+    ParquetValue date;
+    date.integer = day;
+    SqlValue text;
+    ToSqlValue(mapping, date, &buffer, &text);  // text: cannot fail
+    return CompareSqlValues(text, constant);
+  };
+  // The first day whose text compares >= (or, strictly, >) the constant; one past the last
+  // day when there is none.
+  auto first_day = [&compare](bool strictly) {
+    int64_t lo = kFirstFourDigitYearDay, hi = int64_t{kLastFourDigitYearDay} + 1;
+    while (lo < hi) {
+      const int64_t mid = lo + (hi - lo) / 2;
+      const int cmp = compare(mid);
+      if (strictly ? cmp > 0 : cmp >= 0) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo;
+  };
+  const int64_t at_least = first_day(false), above = first_day(true);
+  range.active = true;
+  switch (filter.op) {
+    case ConstraintOp::kNe: range.outside = true; [[fallthrough]];
+    case ConstraintOp::kEq: range.lo = at_least; range.hi = above - 1; break;
+    case ConstraintOp::kLt: range.lo = kFirstFourDigitYearDay; range.hi = at_least - 1; break;
+    case ConstraintOp::kLe: range.lo = kFirstFourDigitYearDay; range.hi = above - 1; break;
+    case ConstraintOp::kGt: range.lo = above; range.hi = kLastFourDigitYearDay; break;
+    default: range.lo = at_least; range.hi = kLastFourDigitYearDay; break;  // kGe
+  }
+  return range;
+}
+
+// The filters of the current file: which run per row, and the row-group pruner. A filter on
+// a column whose values in this file are not of the table's class (union_by_name) is left
+// to SQLite, except NULL tests.
+void SetUpFileFilters(ParquetCursor* cursor, const ParquetTable& table) {
+  cursor->row_filters.clear();
+  cursor->row_filter_days.clear();
+  std::vector<FileColumnFilter> prunable;
+  for (size_t i = 0; i < cursor->filters.size(); i++) {
+    const ColumnFilter& filter = cursor->filters[i];
+    if (filter.column < 0 || filter.column >= table.hive_column() || !filter.active) continue;
+    if (static_cast<int>(i) == cursor->indexed_filter) continue;  // the join index found its rows
+    const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(filter.column)];
+    if (mapping.kind == ValueKind::kNested) continue;
+    const bool always_null = mapping.kind == ValueKind::kNull || mapping.leaf_column < 0;
+    const bool null_test = filter.op == ConstraintOp::kIsNull || filter.op == ConstraintOp::kIsNotNull;
+    if (!always_null && !null_test &&
+        ValueClassOfKind(mapping) != table.pushdown[static_cast<size_t>(filter.column)].value_class) {
+      continue;
+    }
+    cursor->row_filters.push_back(i);
+    cursor->row_filter_days.push_back(always_null ? DayRange() : DayRangeOf(filter, mapping));
+    prunable.push_back(FileColumnFilter{&filter, &mapping});
+  }
+  cursor->pruner = std::make_unique<RowGroupPruner>(*cursor->file, std::move(prunable));
+}
+
+// Makes file `index` the cursor's current file: the readers of the previous file and the
+// file itself are closed first, so at most one file is open.
+void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
+  CollectReaderCounters(cursor);
+  cursor->pruner.reset();
+  for (ColumnState& state : cursor->states) state = ColumnState();
+  if (cursor->batch_cache) cursor->batch_cache->ForgetReaders();
+  cursor->file.reset();
+  cursor->transfer_counted = parquet::TransferCounters();
+  cursor->mappings.clear();
+  cursor->file_index = index;
+  cursor->row_group = 0;
+  cursor->group_entered = false;
+  cursor->row = 0;
+  cursor->file =
+      parquet::ParquetFileReader::Open(table.files[index], table.options.decryption.get(), table.options.remote.get());
+  cursor->mappings = MapFileColumns(table, *cursor->file, table.files[index]);
+  table.file_rows[index] = cursor->file->num_rows();
+  SetUpFileFilters(cursor, table);
+}
+
+// The join index's rows of the cursor's scan in file `index`, rows [begin, end).
+std::pair<const uint64_t*, const uint64_t*> IndexedRowSpan(const ParquetCursor& cursor, size_t index, int64_t begin,
+                                                           int64_t end) {
+  const std::vector<uint64_t>& rows = cursor.indexed_positions;
+  const uint64_t lo = RowPosition::Pack(index, std::max<int64_t>(begin, 0));
+  const uint64_t hi = RowPosition::Pack(index, std::min<int64_t>(end, (int64_t{1} << RowPosition::kRowBits) - 1));
+  const uint64_t* data = rows.data();
+  return {data + (std::lower_bound(rows.begin(), rows.end(), lo) - rows.begin()),
+          data + (std::lower_bound(rows.begin(), rows.end(), hi) - rows.begin())};
+}
+
+bool HasIndexedRowsIn(const ParquetCursor& cursor, size_t index, int64_t begin, int64_t end) {
+  const auto [from, to] = IndexedRowSpan(cursor, index, begin, end);
+  return from != to;
+}
+
+// The join index's rows of the current file in [begin, end), as rows of the row group
+// starting at file row `first`.
+parquet::RowRanges IndexedRows(const ParquetCursor& cursor, int64_t begin, int64_t end, int64_t first) {
+  parquet::RowRanges ranges;
+  const auto [from, to] = IndexedRowSpan(cursor, cursor.file_index, begin, end);
+  for (const uint64_t* p = from; p != to; p++) {
+    const int64_t row = RowPosition::Row(*p) - first;
+    ranges.Append(row, row + 1);
+  }
+  return ranges;
+}
+
+// Opens the first file at or after `from` that the constraints on partition keys,
+// filename and rowid leave in the scan; false when there is none.
+bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from) {
+  // Rows before `from`, while they are known without opening skipped files.
+  int64_t before = cursor->rows_before_file;
+  if (cursor->file && before >= 0) before += cursor->file->num_rows();
+  if (!cursor->file) before = from == 0 ? 0 : -1;
+  for (size_t index = from; index < table.files.size(); index++) {
+    bool keep = true;
+    for (size_t i : cursor->file_filters) {
+      const ColumnFilter& filter = cursor->filters[i];
+      keep = keep && RowMatches(filter, FileConstant(table, filter.column, index));
+    }
+    if (keep && cursor->indexed_filter >= 0) keep = HasIndexedRowsIn(*cursor, index, 0, INT64_MAX);
+    if (keep && !cursor->rowid_filters.empty()) {
+      // Row positions need the rows of every earlier file.
+      cursor->file_index = index;
+      cursor->rows_before_file = before;
+      before = RowsBeforeFile(cursor, table);
+      if (before >= cursor->rowid_hi) {
+        cursor->stats.files_pruned += static_cast<int64_t>(table.files.size() - index);
+        return false;
+      }
+      if (table.file_rows[index] >= 0 && before + table.file_rows[index] <= cursor->rowid_lo) keep = false;
+    }
+    if (!keep) {
+      cursor->stats.files_pruned++;
+      if (before >= 0) before = table.file_rows[index] >= 0 ? before + table.file_rows[index] : -1;
+      continue;
+    }
+    OpenFile(cursor, table, index);
+    cursor->rows_before_file = before;
+    return true;
+  }
+  return false;
+}
+
+int64_t SaturatingSub(int64_t a, int64_t b) {
+  if (b > 0 && a < INT64_MIN + b) return INT64_MIN;
+  if (b < 0 && a > INT64_MAX + b) return INT64_MAX;
+  return a - b;
+}
+
+// A scan may pass over many row groups and rows between two rows it returns, so it looks
+// for sqlite3_interrupt() at every row group and every 65536 rows looked at. SQLite 3.41
+// and later say so directly (sqlite3_is_interrupted). Before 3.41, a statement stepped
+// while another runs on the same connection fails with SQLITE_INTERRUPT once
+// sqlite3_interrupt() was called (the flag is cleared only when no statement is active),
+// so a trivial one is stepped instead.
+void CheckInterrupt(ParquetCursor* cursor, const ParquetTable& table) {
+  cursor->rows_since_probe = 0;
+  if (RunningSqliteAtLeast(kSqliteWithIsInterrupted)) {
+    if (sqlite3_is_interrupted(table.db)) throw ScanInterrupted();
+    return;
+  }
+  if (!cursor->interrupt_probe &&
+      sqlite3_prepare_v2(table.db, "SELECT 1", -1, &cursor->interrupt_probe, nullptr) != SQLITE_OK) {
+    return;
+  }
+  const int rc = sqlite3_step(cursor->interrupt_probe);
+  sqlite3_reset(cursor->interrupt_probe);
+  if (rc == SQLITE_INTERRUPT) throw ScanInterrupted();
+}
+
+// Checks the cursor's row group against the constraints: the rows it may return
+// ([row, row_end)) by row position, then statistics and bloom filters. False
+// when nothing in it can match.
+bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
+  const parquet::ParquetFileReader& file = *cursor->file;
+  const int rg = cursor->row_group;
+  CheckInterrupt(cursor, table);
+  cursor->stats.row_groups_total++;
+  cursor->rows_in_group = file.row_group_num_rows(rg);
+  const int64_t first = file.row_group_first_row(rg);
+  int64_t lo = 0, hi = cursor->rows_in_group;
+  lo = std::max(lo, SaturatingSub(cursor->file_row_lo, first));
+  hi = std::min(hi, SaturatingSub(cursor->file_row_hi, first));
+  if (!cursor->rowid_filters.empty()) {
+    const int64_t base = RowsBeforeFile(cursor, table) + first;
+    lo = std::max(lo, SaturatingSub(cursor->rowid_lo, base));
+    hi = std::min(hi, SaturatingSub(cursor->rowid_hi, base));
+  }
+  lo = std::max(lo, cursor->row);
+  if (lo >= hi) {
+    cursor->stats.row_groups_pruned_by_row_position++;
+    return false;
+  }
+  parquet::RowRanges candidates = parquet::RowRanges::FromRanges({parquet::RowRange{lo, hi}});
+  if (cursor->indexed_filter >= 0) {
+    candidates = IndexedRows(*cursor, first + lo, first + hi, first);
+    if (candidates.empty()) {
+      cursor->stats.row_groups_pruned_by_join_index++;
+      return false;
+    }
+  }
+  parquet::ColumnReaderOptions options;
+  options.verify_crc = table.options.verify_crc;
+  switch (cursor->pruner->Check(rg, options, &cursor->pruning_counters)) {
+    case PruneReason::kStatistics: cursor->stats.row_groups_pruned_by_statistics++; return false;
+    case PruneReason::kBloomFilter: cursor->stats.row_groups_pruned_by_bloom_filter++; return false;
+    case PruneReason::kDictionary: cursor->stats.row_groups_pruned_by_dictionary++; return false;
+    case PruneReason::kPageIndex:
+    case PruneReason::kKeep: break;
+  }
+  cursor->ranges = cursor->pruner->MatchingRows(rg, candidates, &cursor->stats.pages_pruned_by_page_index);
+  if (cursor->ranges.empty()) {
+    cursor->stats.row_groups_pruned_by_page_index++;
+    return false;
+  }
+  cursor->range_index = 0;
+  cursor->row = cursor->ranges.range(0).begin;
+  cursor->row_end = cursor->ranges.last_end();
+  cursor->group_entered = true;
+  // A remote file fetches the row group's kept pages of the columns the query reads (the
+  // plan's columns_used, the filter columns, the columns read so far) now, in parallel;
+  // LoadBatch adds any other.
+  auto prefetch = [cursor](int leaf) {
+    if (std::find(cursor->prefetch_leaves.begin(), cursor->prefetch_leaves.end(), leaf) == cursor->prefetch_leaves.end()) {
+      cursor->prefetch_leaves.push_back(leaf);
+    }
+  };
+  for (size_t k : cursor->row_filters) prefetch(cursor->mappings[static_cast<size_t>(cursor->filters[k].column)].leaf_column);
+  for (size_t c = 0; c < cursor->mappings.size(); c++) {
+    if (PlanNumberUsesColumn(cursor->columns_used, c)) prefetch(cursor->mappings[c].leaf_column);
+  }
+  PrefetchRowGroup(file, rg, cursor->prefetch_leaves, cursor->ranges, /*replace=*/true);
+  return true;
+}
+
+// Moves to the first row at or after (file, row_group, row) that exists in a row group the
+// constraints keep, going on to the next files as needed.
+void SettleOnRow(ParquetCursor* cursor, const ParquetTable& table) {
+  while (cursor->file) {
+    const parquet::ParquetFileReader& file = *cursor->file;
+    while (cursor->row_group < file.num_row_groups()) {
+      if (cursor->group_entered && cursor->row < cursor->row_end) {
+        cursor->eof = false;
+        return;
+      }
+      if (!cursor->group_entered && EnterRowGroup(cursor, table)) continue;
+      cursor->row_group++;
+      cursor->group_entered = false;
+      cursor->row = 0;
+    }
+    if (!OpenNextFile(cursor, table, cursor->file_index + 1)) break;
+  }
+  cursor->eof = true;
+}
+
+int64_t RowInFile(const ParquetCursor* cursor) {
+  return cursor->file->row_group_first_row(cursor->row_group) + cursor->row;
+}
+
+// Whether the cursor's row passes the filters evaluated per row (late materialization:
+// only the filter columns are decoded, as typed values).
+bool RowPasses(ParquetCursor* cursor, const ParquetTable& table) {
+  for (size_t k = 0; k < cursor->row_filters.size(); k++) {
+    const ColumnFilter& filter = cursor->filters[cursor->row_filters[k]];
+    const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(filter.column)];
+    SqlValue value;
+    if (mapping.kind != ValueKind::kNull && mapping.leaf_column >= 0) {
+      ColumnState& state = cursor->states[static_cast<size_t>(filter.column)];
+      const int64_t index = PositionColumn(cursor, table, mapping.leaf_column, &state);
+      const DayRange& days = cursor->row_filter_days[k];
+      if (days.active && index >= 0) {
+        const int32_t day = state.batch.values<int32_t>()[index];
+        if (day >= kFirstFourDigitYearDay && day <= kLastFourDigitYearDay) {
+          if ((day >= days.lo && day <= days.hi) == days.outside) return false;
+          continue;
+        }
+      }
+      if (index >= 0 &&
+          !BatchSqlValue(mapping, state.batch, static_cast<size_t>(index), &cursor->format_buffer, &value)) {
+        continue;  // xColumn will report the error: keep the row
+      }
+    }
+    if (!RowMatches(filter, value)) return false;
+  }
+  if (!cursor->rowid_filters.empty()) {
+    const SqlValue rowid = SqlValue::Integer(RowsBeforeFile(cursor, table) + RowInFile(cursor));
+    for (size_t i : cursor->rowid_filters) {
+      if (!RowMatches(cursor->filters[i], rowid)) return false;
+    }
+  }
+  if (!cursor->file_row_filters.empty()) {
+    const SqlValue row = SqlValue::Integer(RowInFile(cursor));
+    for (size_t i : cursor->file_row_filters) {
+      if (!RowMatches(cursor->filters[i], row)) return false;
+    }
+  }
+  return true;
+}
+
+// From the cursor's position (possibly past its row group), moves to the first row that
+// passes every filter, or to EOF. The loop returns to SQLite only with a
+// row, so a selective filter may scan many row groups in one call: CheckInterrupt keeps
+// it interruptible.
+void Advance(ParquetCursor* cursor, const ParquetTable& table) {
+  while (true) {
+    if (cursor->limit_remaining == 0) {
+      cursor->eof = true;
+      break;
+    }
+    if (cursor->group_entered && cursor->row < cursor->row_end) {
+      // Past the current range of rows that may match: on to the next one.
+      while (cursor->row >= cursor->ranges.range(cursor->range_index).end) cursor->range_index++;
+      cursor->row = std::max(cursor->row, cursor->ranges.range(cursor->range_index).begin);
+    }
+    if (!cursor->group_entered || cursor->row >= cursor->row_end) {
+      SettleOnRow(cursor, table);
+      if (cursor->eof) break;
+    }
+    cursor->stats.rows_decoded++;
+    if (++cursor->rows_since_probe >= 65536) CheckInterrupt(cursor, table);
+    if (!RowPasses(cursor, table)) {
+      cursor->row++;
+      continue;
+    }
+    cursor->stats.rows_returned++;
+    if (cursor->limit_remaining > 0) cursor->limit_remaining--;
+    return;
+  }
+  FinishScan(cursor);
+}
+
+// The value class a filter on `column` compares in.
+ValueClass ClassOfColumn(const ParquetTable& table, int column) {
+  if (column < 0) return ValueClass::kNumeric;
+  return table.pushdown[static_cast<size_t>(column)].value_class;
+}
+
+// Sets up the join index for the scan xFilter starts (*stats: the new scan's): which filter
+// it answers and the rows it names. A kept index (files unchanged) is used from the first
+// lookup. Otherwise one is built once this statement's lookups of the column have decoded a
+// quarter of the table's rows without one (the first lookup of an unprunable column decodes
+// them all; a sorted column's lookups a page each): building reads the column once, so
+// lookups never cost much more than with the index from the start.
+void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats* stats) {
+  const int previous_lookup = cursor->unindexed_lookup_column;
+  cursor->unindexed_lookup_column = -1;
+  cursor->indexed_filter = -1;
+  cursor->indexed_positions.clear();
+  for (size_t i = 0; i < cursor->filters.size(); i++) {
+    const ColumnFilter& filter = cursor->filters[i];
+    if (!filter.active || !JoinIndexApplies(table, filter.column, filter.op)) continue;
+    if (filter.op == ConstraintOp::kIs && filter.values[0].is_null()) continue;
+    const size_t column = static_cast<size_t>(filter.column);
+    if (cursor->lookup_state.empty()) {
+      cursor->lookup_rows.assign(table.file_columns.size(), 0);
+      cursor->lookup_state.assign(table.file_columns.size(), 0);
+      cursor->join_indexes.resize(table.file_columns.size());
+    }
+    std::shared_ptr<JoinIndex>& index = cursor->join_indexes[column];
+    if (!index) {
+      // cursor->stats are still the previous scan's.
+      if (previous_lookup == filter.column) cursor->lookup_rows[column] += cursor->stats.rows_decoded;
+      const bool asked = cursor->lookup_state[column] & 1, refused = cursor->lookup_state[column] & 2;
+      const bool may_build = asked && !refused && cursor->lookup_rows[column] * 4 >= table.estimated_rows;
+      // (The first lookup asks only when the table keeps an index of the column: asking
+      // checks every file's size and time.)
+      if ((!asked && table.join_indexes.Has(filter.column)) || may_build) {
+        JoinIndexSource source;
+        source.files = &table.files;
+        source.decryption = table.options.decryption.get();
+        source.verify_crc = table.options.verify_crc;
+        source.mapping_of = [&table, column](const parquet::ParquetFileReader& file, size_t f) {
+          return MapFileColumns(table, file, table.files[f])[column];
+        };
+        bool built = false;
+        index = table.join_indexes.Get(filter.column, source, static_cast<uint64_t>(table.options.join_index_memory),
+                                       may_build, &built);
+        stats->join_index_built = built ? 1 : 0;
+      }
+      cursor->lookup_state[column] |= may_build && !index ? 3 : 1;
+    }
+    if (!index) {
+      cursor->unindexed_lookup_column = filter.column;
+      continue;
+    }
+    for (const SqlValue& value : filter.values) index->Lookup(value, &cursor->indexed_positions);
+    if (filter.values.size() > 1) {
+      std::sort(cursor->indexed_positions.begin(), cursor->indexed_positions.end());
+      cursor->indexed_positions.erase(
+          std::unique(cursor->indexed_positions.begin(), cursor->indexed_positions.end()),
+          cursor->indexed_positions.end());
+    }
+    cursor->indexed_filter = static_cast<int>(i);
+    stats->join_index_bytes = static_cast<int64_t>(index->bytes());
+    stats->join_index_hits = index->hits();
+    return;
+  }
+}
+
+}  // namespace
+
+namespace vtab {
+
+int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc, sqlite3_value** argv) {
+  ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
+  const ParquetTable& table = *TableOf(base);
+  try {
+    FinishScan(cursor);
+    cursor->eof = true;
+    cursor->columns_used = idx_num;
+    std::vector<PlanTerm> terms;
+    if (!DecodePlan(idx_str, table.column_names, &terms)) {
+      SetVtabError(base->pVtab, std::string("parquet: malformed scan plan '") + (idx_str ? idx_str : "") + "'");
+      return SQLITE_ERROR;
+    }
+    cursor->filters.clear();
+    cursor->rowid_filters.clear();
+    cursor->file_row_filters.clear();
+    cursor->file_filters.clear();
+    cursor->limit_remaining = -1;
+    int64_t limit = -1, offset = 0;
+    int next_arg = 0;
+    for (const PlanTerm& term : terms) {
+      sqlite3_value* arg = nullptr;
+      if (TermHasArgument(term.op)) {
+        if (next_arg >= argc) {
+          SetVtabError(base->pVtab, "parquet: scan plan and arguments disagree");
+          return SQLITE_ERROR;
+        }
+        arg = argv[next_arg++];
+      }
+      if (term.op == ConstraintOp::kLimit) {
+        limit = sqlite3_value_int64(arg);
+        continue;
+      }
+      if (term.op == ConstraintOp::kOffset) {
+        offset = std::max<int64_t>(0, sqlite3_value_int64(arg));
+        continue;
+      }
+      cursor->filters.push_back(
+          MakeColumnFilter(table.numeric_affinity.get(), term, arg, ClassOfColumn(table, term.column)));
+    }
+    // SQLite skips the OFFSET rows itself: return up to LIMIT + OFFSET rows.
+    if (limit >= 0) cursor->limit_remaining = limit > INT64_MAX - offset ? INT64_MAX : limit + offset;
+    cursor->rowid_lo = cursor->file_row_lo = INT64_MIN;
+    cursor->rowid_hi = cursor->file_row_hi = INT64_MAX;
+    for (size_t i = 0; i < cursor->filters.size(); i++) {
+      const ColumnFilter& filter = cursor->filters[i];
+      if (!filter.active) continue;
+      if (filter.column == kRowidColumn) {
+        cursor->rowid_filters.push_back(i);
+        NarrowIntegerRange(filter, &cursor->rowid_lo, &cursor->rowid_hi);
+      } else if (filter.column == table.file_row_number_column()) {
+        cursor->file_row_filters.push_back(i);
+        NarrowIntegerRange(filter, &cursor->file_row_lo, &cursor->file_row_hi);
+      } else if (filter.column >= table.hive_column()) {
+        cursor->file_filters.push_back(i);
+      }
+    }
+    ScanStats stats;
+    ChooseJoinIndex(cursor, table, &stats);
+    cursor->stats = stats;
+    cursor->stats.files_total = static_cast<int64_t>(table.files.size());
+    cursor->stats_pending = true;
+    cursor->rows_before_file = 0;
+    bool reuse = cursor->file && cursor->file_index == 0;
+    for (size_t i : cursor->file_filters) {
+      reuse = reuse && RowMatches(cursor->filters[i], FileConstant(table, cursor->filters[i].column, 0));
+    }
+    if (reuse) {
+      // Still the first file: keep its footer and readers.
+      cursor->row_group = 0;
+      cursor->group_entered = false;
+      cursor->row = 0;
+      for (ColumnState& state : cursor->states) state.row_group = -1;
+      SetUpFileFilters(cursor, table);
+    } else {
+      CollectReaderCounters(cursor);
+      for (ColumnState& state : cursor->states) state = ColumnState();
+      cursor->pruner.reset();
+      if (cursor->batch_cache) cursor->batch_cache->ForgetReaders();
+      cursor->file.reset();
+      if (!OpenNextFile(cursor, table, 0)) {
+        FinishScan(cursor);
+        return SQLITE_OK;
+      }
+    }
+    Advance(cursor, table);
+    return SQLITE_OK;
+  } catch (...) {
+    return CursorCallbackError(base->pVtab, &cursor->eof);
+  }
+}
+
+
+int Next(sqlite3_vtab_cursor* base) {
+  ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
+  // The common case of a scan: the next row lies in the current range of the row group and
+  // nothing is tested per row (no row filters, no LIMIT, no interrupt check due). The
+  // columns are positioned lazily by xColumn.
+  const int64_t row = ++cursor->row;
+  if (cursor->group_entered && cursor->limit_remaining < 0 && cursor->row_filters.empty() &&
+      cursor->rowid_filters.empty() && cursor->file_row_filters.empty() &&
+      row < cursor->ranges.range(cursor->range_index).end && cursor->rows_since_probe + 1 < 65536) {
+    cursor->rows_since_probe++;
+    cursor->stats.rows_decoded++;
+    cursor->stats.rows_returned++;
+    return SQLITE_OK;
+  }
+  try {
+    Advance(cursor, *TableOf(base));
+    return SQLITE_OK;
+  } catch (...) {
+    return CursorCallbackError(base->pVtab, &cursor->eof);
+  }
+}
+
+
+int Eof(sqlite3_vtab_cursor* base) { return reinterpret_cast<ParquetCursor*>(base)->eof ? 1 : 0; }
+
+
+int Rowid(sqlite3_vtab_cursor* base, sqlite3_int64* rowid) {
+  ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
+  try {
+    *rowid = RowsBeforeFile(cursor, *TableOf(base)) + RowInFile(cursor);
+    return SQLITE_OK;
+  } catch (...) {
+    return CursorCallbackError(base->pVtab, nullptr);
+  }
+}
+
+}  // namespace vtab
+
+namespace {
+
+[[noreturn, gnu::cold, gnu::noinline]] void ThrowShortColumn(const ParquetCursor* cursor, int leaf) {
+  throw parquet::ParquetError(cursor->file->Describe(cursor->row_group, leaf) +
+                              ": column has fewer values than the row group's " +
+                              std::to_string(cursor->rows_in_group) + " rows");
+}
+
+// How xColumn can serve the cells of a batch without nulls of a column mapped by `mapping`.
+DirectCell DirectCellOf(const ColumnMapping& mapping, const parquet::ColumnBatch& batch) {
+  switch (mapping.kind) {
+    case ValueKind::kInt32: return DirectCell::kInt32;
+    case ValueKind::kInt64: return DirectCell::kInt64;
+    case ValueKind::kDouble: return DirectCell::kDouble;
+    case ValueKind::kText: return batch.text_terminated ? DirectCell::kTerminatedText : DirectCell::kText;
+    case ValueKind::kDate:
+      return mapping.timestamp_form == TimestampForm::kText ? DirectCell::kDateText : DirectCell::kNone;
+    default: return DirectCell::kNone;
+  }
+}
+
+// Makes `state`'s freshly filled batch the slots from `row` on.
+void StartBatch(ParquetCursor* cursor, ColumnState* state, int64_t row) {
+  state->batch_first_row = row;
+  state->batch_end = row + static_cast<int64_t>(state->batch.num_levels);
+  state->slot = 0;
+  state->value = 0;
+  state->dense = state->max_def == 0 || state->batch.num_values == state->batch.num_levels;
+  const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(state - cursor->states.data())];
+  state->direct = state->dense ? DirectCellOf(mapping, state->batch) : DirectCell::kNone;
+  state->direct_values = state->batch.values<uint8_t>();
+}
+
+// LoadBatch in a scan whose rows a join index named (lookup_batch_cache.h): the slots from
+// the cursor's row to the end of its range, copied from the batch the cursor keeps.
+[[gnu::noinline]] void LoadKeptBatch(ParquetCursor* cursor, const ParquetTable& table, int leaf, ColumnState* state) {
+  if (!cursor->batch_cache) {
+    cursor->batch_cache =
+        std::make_unique<LookupBatchCache>(static_cast<uint64_t>(table.options.join_index_memory));
+  }
+  parquet::ColumnReaderOptions options;
+  options.verify_crc = table.options.verify_crc;
+  options.memory_budget = cursor->memory_budget;
+  const int64_t row = cursor->row;
+  size_t slots = kBatchSlots;
+  if (cursor->range_index < cursor->ranges.num_ranges() && cursor->ranges.range(cursor->range_index).end > row) {
+    slots = static_cast<size_t>(std::min<int64_t>(kBatchSlots, cursor->ranges.range(cursor->range_index).end - row));
+  }
+  cursor->batch_cache->Copy(*cursor->file, cursor->file_index, cursor->row_group, leaf, row, slots, options,
+                            &state->batch);
+  state->row_group = cursor->row_group;
+  state->max_def = cursor->file->schema().column(leaf).max_definition_level;
+  StartBatch(cursor, state, row);
+}
+
+// The slow part of PositionColumn: (re)opens the column's reader on the cursor's row group
+// and decodes the batch holding the cursor's row, skipping the rows before it undecoded.
+[[gnu::noinline]] void LoadBatch(ParquetCursor* cursor, const ParquetTable& table, int leaf, ColumnState* state) {
+  if (cursor->indexed_filter >= 0 && LookupBatchCache::Cacheable(cursor->file->schema().column(leaf).physical_type)) {
+    LoadKeptBatch(cursor, table, leaf, state);
+    return;
+  }
+  if (state->row_group != cursor->row_group) {
+    if (std::find(cursor->prefetch_leaves.begin(), cursor->prefetch_leaves.end(), leaf) == cursor->prefetch_leaves.end()) {
+      cursor->prefetch_leaves.push_back(leaf);
+      PrefetchRowGroup(*cursor->file, cursor->row_group, {leaf}, cursor->ranges, /*replace=*/false);
+    }
+    if (!state->reader) {
+      parquet::ColumnReaderOptions options;
+      options.verify_crc = table.options.verify_crc;
+      options.memory_budget = cursor->memory_budget;
+      state->reader = parquet::ColumnChunkReader::Make(*cursor->file, cursor->row_group, leaf, options);
+    } else {
+      state->reader->Reset(cursor->row_group);
+    }
+    state->row_group = cursor->row_group;
+    state->max_def = state->reader->descriptor().max_definition_level;
+    state->batch.num_levels = 0;
+    state->batch.num_values = 0;
+    state->batch_first_row = 0;
+    state->batch_end = 0;
+  }
+  const int64_t row = cursor->row;
+  if (row < state->batch_end) return;
+  if (row > state->batch_end) {
+    const size_t gap = static_cast<size_t>(row - state->batch_end);
+    if (state->reader->Skip(gap) != gap) ThrowShortColumn(cursor, leaf);
+  }
+  if (state->reader->ReadBatch(kBatchSlots, &state->batch) == 0) ThrowShortColumn(cursor, leaf);
+  StartBatch(cursor, state, row);
+}
+
+// Moves the value cursor of `state`'s batch (with nulls) forward to `slot`, counting the
+// values of the slots passed (each slot once per batch); whether `slot` holds a value
+// (then state->value is its index).
+inline bool MoveToSlot(ColumnState* state, size_t slot) {
+  const int16_t* def = state->batch.def_levels.data();
+  if (slot > state->slot) {
+    state->value += parquet::CountDefinedLevels(def + state->slot, slot - state->slot, state->max_def);
+  }
+  state->slot = slot;
+  return def[slot] == state->max_def;
+}
+
+// Positions `state` on the cursor's current row; returns the value index of that row in the
+// batch, or -1 when the row is NULL. Rows only move forward within a row group, so the
+// common case is a row inside the current batch: one comparison, and the slot is the value
+// index when the batch has no nulls; otherwise definition levels are counted from the
+// previous position (each slot once per batch).
+inline int64_t PositionColumn(ParquetCursor* cursor, const ParquetTable& table, int leaf, ColumnState* state) {
+  const int64_t row = cursor->row;
+  if (state->row_group != cursor->row_group || row >= state->batch_end) LoadBatch(cursor, table, leaf, state);
+  const size_t slot = static_cast<size_t>(row - state->batch_first_row);
+  if (state->dense) return static_cast<int64_t>(slot);
+  return MoveToSlot(state, slot) ? static_cast<int64_t>(state->value) : -1;
+}
+
+// Assembles the cursor's current row of a nested field into state->json (unless it is
+// there already); sets state->json_is_null for a null value.
+void PositionNestedColumn(ParquetCursor* cursor, const ParquetTable& table, int field, ColumnState* state) {
+  if (!state->assembler) {
+    parquet::ColumnReaderOptions options;
+    options.verify_crc = table.options.verify_crc;
+    options.memory_budget = cursor->memory_budget;
+    state->assembler = std::make_unique<parquet::RecordAssembler>(*cursor->file, field, options, kBatchSlots);
+    state->renderer = std::make_unique<NestedJsonRenderer>(cursor->file->schema(), state->assembler->shape(),
+                                                           table.options.mapping);
+  }
+  if (state->row_group == cursor->row_group && state->json_row == cursor->row) return;
+  if (state->row_group != cursor->row_group || cursor->row < state->assembler->next_row()) {
+    state->assembler->Reset(cursor->row_group);
+    state->row_group = cursor->row_group;
+  }
+  state->json_row = -1;
+  try {
+    state->assembler->SkipRows(cursor->row - state->assembler->next_row());
+    state->assembler->ReadRow();
+    state->json_is_null = !state->renderer->Render(*state->assembler, &state->json);
+  } catch (...) {
+    state->row_group = -1;  // start afresh next time
+    throw;
+  }
+  state->json_row = cursor->row;
+}
+
+int NestedColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ctx, const ColumnMapping& mapping,
+                 ColumnState* state) {
+  PositionNestedColumn(cursor, *table, mapping.nested_field, state);
+  if (state->json_is_null) {
+    sqlite3_result_null(ctx);
+    return SQLITE_OK;
+  }
+  const int limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
+  if (state->json.size() > static_cast<size_t>(limit)) {
+    const parquet::Schema& schema = cursor->file->schema();
+    std::string message = "the value of nested column '" +
+                          schema.node(schema.top_level_fields()[static_cast<size_t>(mapping.nested_field)]).name +
+                          "' in row " + std::to_string(RowInFile(cursor)) + " of " +
+                          table->files[cursor->file_index] +
+                          " is " + std::to_string(state->json.size()) +
+                          " bytes of JSON, more than SQLite's maximum length of " + std::to_string(limit) +
+                          " bytes (SQLITE_MAX_LENGTH)";
+    SetVtabError(cursor->base.pVtab, message);
+    sqlite3_result_error(ctx, message.c_str(), -1);
+    return SQLITE_ERROR;
+  }
+  sqlite3_result_text64(ctx, state->json.data(), state->json.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+  sqlite3_result_subtype(ctx, kJsonSubtype);
+  return SQLITE_OK;
+}
+
+// xColumn for the hidden columns and the hive partition keys.
+[[gnu::noinline]] int FileConstantColumn(ParquetCursor* cursor, const ParquetTable* table, sqlite3_context* ctx,
+                                         int column) {
+  if (column == table->file_row_number_column()) {
+    sqlite3_result_int64(ctx, RowInFile(cursor));
+  } else {
+    ResultSqlValue(ctx, FileConstant(*table, column, cursor->file_index));
+  }
+  return SQLITE_OK;
+}
+
+// xColumn's error path: the message goes to the table and to the result.
+// Out of line, so that xColumn's fast path stays small.
+[[gnu::noinline, gnu::cold]] int ColumnError(sqlite3_vtab_cursor* base, sqlite3_context* ctx) {
+  return ColumnCallbackError(base->pVtab, ctx);
+}
+
+// xColumn for a column whose value is not a plain leaf value: nested JSON, or always NULL.
+[[gnu::noinline]] int OtherColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ctx,
+                                  const ColumnMapping& mapping, ColumnState* state) {
+  if (mapping.kind != ValueKind::kNested) {
+    sqlite3_result_null(ctx);
+    return SQLITE_OK;
+  }
+  try {
+    return NestedColumn(cursor, table, ctx, mapping, state);
+  } catch (...) {
+    return ColumnError(&cursor->base, ctx);
+  }
+}
+
+// ResultCell for a batch with nulls: counts definition levels from the previous position
+// (each slot once per batch).
+[[gnu::noinline]] int ResultSparseCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnMapping& mapping,
+                                       ColumnState* state) {
+  const size_t slot = static_cast<size_t>(cursor->row - state->batch_first_row);
+  if (!MoveToSlot(state, slot)) {
+    sqlite3_result_null(ctx);
+    return SQLITE_OK;
+  }
+  return ResultBatchValue(ctx, mapping, state->batch, state->value, &cursor->format_buffer);
+}
+
+// Sets the result to the value of `state`'s column in the cursor's row, which lies in the
+// loaded batch.
+inline int ResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnMapping& mapping, ColumnState* state) {
+  if (!state->dense) return ResultSparseCell(cursor, ctx, mapping, state);
+  const size_t index = static_cast<size_t>(cursor->row - state->batch_first_row);
+  return ResultBatchValue(ctx, mapping, state->batch, index, &cursor->format_buffer);
+}
+
+// xColumn when the column's batch does not hold the cursor's row: decode it first.
+[[gnu::noinline]] int LoadAndResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnMapping& mapping,
+                                        ColumnState* state) {
+  try {
+    LoadBatch(cursor, *TableOf(&cursor->base), mapping.leaf_column, state);
+  } catch (...) {
+    return ColumnError(&cursor->base, ctx);
+  }
+  return ResultCell(cursor, ctx, mapping, state);
+}
+
+// xColumn for every cell that Column does not serve directly (DirectCell).
+[[gnu::noinline]] int IndirectColumn(ParquetCursor* cursor, sqlite3_context* ctx, int column) {
+  sqlite3_vtab_cursor* base = &cursor->base;
+  // One mapping per file column: past them come the partition keys and hidden columns.
+  if (static_cast<size_t>(column) >= cursor->mappings.size()) [[unlikely]] {
+    return FileConstantColumn(cursor, TableOf(base), ctx, column);
+  }
+  const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(column)];
+  ColumnState* state = &cursor->states[static_cast<size_t>(column)];
+  if (mapping.leaf_column < 0 || mapping.kind == ValueKind::kNull) [[unlikely]] {
+    return OtherColumn(cursor, TableOf(base), ctx, mapping, state);
+  }
+  if (state->row_group != cursor->row_group || cursor->row >= state->batch_end) [[unlikely]] {
+    return LoadAndResultCell(cursor, ctx, mapping, state);
+  }
+  return ResultCell(cursor, ctx, mapping, state);
+}
+
+}  // namespace
+
+namespace vtab {
+
+// Called once per cell. The hot path: a plain leaf column whose decoded batch (without
+// nulls) holds the row: two comparisons, an index and one sqlite3_result_* call on the value
+// (DirectCell). Everything else is out of line (IndirectColumn). A column that is not a
+// plain leaf never has its batch range set (batch_end stays 0), nor a DirectCell.
+int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
+  ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
+  if (static_cast<size_t>(column) < cursor->states.size()) [[likely]] {
+    const ColumnState& state = cursor->states[static_cast<size_t>(column)];
+    const int64_t row = cursor->row;
+    if (state.row_group == cursor->row_group && row < state.batch_end) [[likely]] {
+      const size_t i = static_cast<size_t>(row - state.batch_first_row);
+      switch (state.direct) {
+        case DirectCell::kInt32:
+          sqlite3_result_int64(ctx, static_cast<const int32_t*>(state.direct_values)[i]);
+          return SQLITE_OK;
+        case DirectCell::kInt64:
+          sqlite3_result_int64(ctx, static_cast<const int64_t*>(state.direct_values)[i]);
+          return SQLITE_OK;
+        case DirectCell::kDouble:
+          sqlite3_result_double(ctx, static_cast<const double*>(state.direct_values)[i]);
+          return SQLITE_OK;
+        case DirectCell::kTerminatedText:
+          sqlite3_result_text(ctx, reinterpret_cast<const char*>(static_cast<const parquet::ByteArray*>(state.direct_values)[i].ptr),
+                              -1, SQLITE_TRANSIENT);
+          return SQLITE_OK;
+        case DirectCell::kText: {
+          const parquet::ByteArray& v = static_cast<const parquet::ByteArray*>(state.direct_values)[i];
+          ResultText(ctx, reinterpret_cast<const char*>(v.ptr), v.len);
+          return SQLITE_OK;
+        }
+        case DirectCell::kDateText: {
+          size_t length = 0;
+          sqlite3_result_text(ctx, cursor->dates.Format(static_cast<const int32_t*>(state.direct_values)[i], &length), -1,
+                              SQLITE_TRANSIENT);
+          return SQLITE_OK;
+        }
+        case DirectCell::kNone: break;
+      }
+    }
+  }
+  return IndirectColumn(cursor, ctx, column);
+}
+
+
+
+int Open(sqlite3_vtab* vtab, sqlite3_vtab_cursor** out) {
+  try {
+    ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);
+    auto cursor = std::make_unique<ParquetCursor>();
+    std::memset(&cursor->base, 0, sizeof(cursor->base));
+    cursor->states.resize(table->file_columns.size());
+    cursor->format_buffer.dates = &cursor->dates;
+    cursor->memory_budget =
+        std::make_shared<parquet::MemoryBudget>(static_cast<uint64_t>(table->options.max_memory), "max_memory");
+    *out = &cursor.release()->base;
+    return SQLITE_OK;
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  }
+}
+
+}  // namespace vtab
+
+}  // namespace sqlite_parquet

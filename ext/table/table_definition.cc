@@ -1,0 +1,427 @@
+// The `parquet` table's definition: parsing the CREATE VIRTUAL TABLE options, listing the
+// files, reading the schema (one file's, or every file's with union_by_name), the hive
+// partition columns, and declaring the table to SQLite (xCreate, xConnect, xDisconnect).
+// The manual is in parquet_vtab.cc.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ext/common/encryption_options.h"
+#include "ext/common/file_list.h"
+#include "ext/common/options.h"
+#include "ext/common/remote_options.h"
+#include "ext/table/parquet_table.h"
+#include "ext/table/scan_stats.h"
+#include "ext/table/stored_schema.h"
+#include "ext/common/vtab_errors.h"
+#include "ext/common/sql_value.h"
+#include "format/error.h"
+#include "format/text.h"
+
+namespace sqlite_parquet {
+
+namespace {
+
+// Parses the CREATE VIRTUAL TABLE arguments (argv[3..]) into *options.
+bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOptions* options, std::string* error) {
+  OptionSet set;
+  set.AddString("filename")
+      .SetPositional("filename")
+      .AddBoolean("binary_as_string")
+      .AddEnum("decimal_as", {"real", "text"})
+      .AddEnum("timestamp_as", {"text", "unixepoch", "unixepoch_ms", "unixepoch_us", "julianday"})
+      .AddBoolean("verify_crc")
+      .AddInteger("max_memory", 1, std::numeric_limits<int64_t>::max())
+      .AddBoolean("union_by_name")
+      .AddBoolean("hive_partitioning")
+      .AddInteger("join_index_memory", 0, std::numeric_limits<int64_t>::max());
+  AddDecryptionOptions(&set);
+  AddRemoteOptions(&set);
+  ParsedOptions parsed;
+  if (!set.Parse(argc - 3, argv + 3, &parsed, error)) return false;
+  options->filename = std::string(parsed.GetString("filename", ""));
+  if (!parsed.Has("filename")) {
+    *error = "missing file name: use parquet('file.parquet') or parquet(filename='file.parquet')";
+    return false;
+  }
+  if (options->filename.empty()) {
+    *error = "empty file name";
+    return false;
+  }
+  options->mapping.binary_as_string = parsed.GetBool("binary_as_string", false);
+  options->mapping.decimal_as_text = parsed.GetEnumIndex("decimal_as", 0) == 1;
+  static const TimestampForm kForms[] = {TimestampForm::kText, TimestampForm::kUnixEpoch, TimestampForm::kUnixEpochMs,
+                                         TimestampForm::kUnixEpochUs, TimestampForm::kJulianDay};
+  options->mapping.timestamp_form = kForms[parsed.GetEnumIndex("timestamp_as", 0)];
+  options->verify_crc = parsed.GetBool("verify_crc", true);
+  options->max_memory = parsed.GetInteger("max_memory", kDefaultMaxMemory);
+  options->join_index_memory = parsed.GetInteger("join_index_memory", kDefaultJoinIndexMemory);
+  options->union_by_name = parsed.GetBool("union_by_name", false);
+  if (parsed.Has("hive_partitioning")) options->hive_partitioning = parsed.GetBool("hive_partitioning", false);
+  if (!MakeRemoteOptions(parsed, &options->remote, error)) return false;
+  return MakeDecryptionProperties(db, parsed, &options->decryption, error);
+}
+
+
+
+}  // namespace
+
+std::string FieldName(const parquet::Schema& schema, size_t field) {
+  return schema.node(schema.top_level_fields()[field]).name;
+}
+
+// The mappings of the table's file columns for one file; throws (naming the file) when the
+// file does not fit the table (see the manual: schemas of many files).
+std::vector<ColumnMapping> MapFileColumns(const ParquetTable& table, const parquet::ParquetFileReader& file,
+                                          const std::string& path) {
+  const parquet::Schema& schema = file.schema();
+  const size_t num_fields = schema.top_level_fields().size();
+  std::vector<ColumnMapping> mappings(table.file_columns.size());
+  if (!table.options.union_by_name) {
+    // Files match when each column has the same name, the same SQLite type (the first word
+    // of the declared type: DECIMAL(4,2) and DECIMAL(10,2) are both REAL) and is nested in
+    // both or in neither.
+    auto sqlite_type = [](const std::string& declared) { return declared.substr(0, declared.find(' ')); };
+    for (size_t c = 0; c < std::max(num_fields, table.file_columns.size()); c++) {
+      const FileColumn* expected = c < table.file_columns.size() ? &table.file_columns[c] : nullptr;
+      std::string found = "no column";
+      bool same = false;
+      if (c < num_fields) {
+        ColumnMapping mapping = MapTopLevelField(schema, static_cast<int>(c), table.options.mapping);
+        const std::string name = FieldName(schema, c);
+        found = "'" + name + " " + mapping.declared_type + "'";
+        same = expected && expected->name == name && (mapping.kind == ValueKind::kNested) == expected->nested &&
+               sqlite_type(mapping.declared_type) == sqlite_type(expected->declared_type);
+        if (same) mappings[c] = std::move(mapping);
+      }
+      if (!same) {
+        // The columns were stored when the table was created, from the first file then.
+        const bool first = path == table.files[0];
+        throw parquet::ParquetError(
+            "parquet file " + path +
+            (first ? " has changed since table " + table.name + " was created"
+                   : " does not match the schema of " + table.files[0]) +
+            ": column " + std::to_string(c + 1) + " is " + found + " in that file but " +
+            (expected ? "'" + expected->name + " " + expected->declared_type + "'" : std::string("no column")) +
+            (first ? " in the table (recreate it to read the new columns)"
+                   : " in the first file (union_by_name=1 combines files by column name)"));
+      }
+    }
+    return mappings;
+  }
+  for (size_t c = 0; c < table.file_columns.size(); c++) {
+    for (size_t f = 0; f < num_fields; f++) {
+      if (FieldName(schema, f) != table.file_columns[c].name) continue;
+      mappings[c] = MapTopLevelField(schema, static_cast<int>(f), table.options.mapping);
+      if ((mappings[c].kind == ValueKind::kNested) != table.file_columns[c].nested) {
+        throw parquet::ParquetError("column '" + table.file_columns[c].name + "' is " +
+                                    (table.file_columns[c].nested ? "not nested" : "nested") + " in parquet file " +
+                                    path + " but " + (table.file_columns[c].nested ? "nested" : "not nested") +
+                                    " in the files table " + table.name +
+                                    " was created from: union_by_name cannot combine them");
+      }
+      break;
+    }
+  }
+  return mappings;
+}
+
+namespace {
+
+// Adds the fields of one file to table->file_columns by name (union_by_name=1).
+void UnionFileColumns(ParquetTable* table, const parquet::ParquetFileReader& file, const std::string& path) {
+  const parquet::Schema& schema = file.schema();
+  for (size_t f = 0; f < schema.top_level_fields().size(); f++) {
+    ColumnMapping mapping = MapTopLevelField(schema, static_cast<int>(f), table->options.mapping);
+    const std::string name = FieldName(schema, f);
+    const bool nested = mapping.kind == ValueKind::kNested;
+    bool found = false;
+    for (const FileColumn& column : table->file_columns) {
+      if (column.name != name) continue;
+      found = true;
+      if (column.nested != nested) {
+        throw parquet::ParquetError("column '" + name + "' is " + (nested ? "nested" : "not nested") + " in parquet file " +
+                                    path + " but " + (column.nested ? "nested" : "not nested") +
+                                    " in an earlier file: union_by_name cannot combine them");
+      }
+    }
+    if (!found) table->file_columns.push_back(FileColumn{name, mapping.declared_type, nested});
+  }
+}
+
+// The files of the table (file_list.h). A plain path that does not exist is passed on as
+// it is, so that opening it reports the system's error; a directory without Parquet files
+// says it is a directory.
+std::vector<std::string> ListFiles(const std::string& path, const parquet::RemoteOptions& remote) {
+  if (parquet::IsRemoteUrl(path)) return ExpandRemotePath(path, remote);
+  struct stat info;
+  const bool exists = ::stat(path.c_str(), &info) == 0;
+  if (!exists && !HasGlobCharacters(path)) return {path};
+  try {
+    return ExpandFilePath(path);
+  } catch (const FileListError&) {
+    if (exists && S_ISDIR(info.st_mode)) {
+      throw FileListError("'" + path + "' is a directory with no .parquet files below it");
+    }
+    throw;
+  }
+}
+
+// xCreate: the columns from the files: lists them, reads the first footer (every footer
+// with union_by_name) and the partition keys of the paths.
+void ReadColumnsFromFiles(ParquetTable* table) {
+  table->files = ListFiles(table->options.filename, *table->options.remote);
+  {
+    // Each footer is closed before the next is opened.
+    auto first = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get(),
+                                                 table->options.remote.get());
+    const parquet::Schema& schema = first->schema();
+    const size_t num_fields = schema.top_level_fields().size();
+    if (num_fields == 0) throw parquet::ParquetError("parquet file " + table->files[0] + " has no columns");
+    if (table->options.union_by_name) {
+      UnionFileColumns(table, *first, table->files[0]);
+    } else {
+      for (size_t f = 0; f < num_fields; f++) {
+        ColumnMapping mapping = MapTopLevelField(schema, static_cast<int>(f), table->options.mapping);
+        table->file_columns.push_back(
+            FileColumn{FieldName(schema, f), mapping.declared_type, mapping.kind == ValueKind::kNested});
+      }
+    }
+    table->estimated_rows = first->num_rows() * static_cast<int64_t>(table->files.size());
+  }
+  if (table->options.union_by_name) {
+    for (size_t i = 1; i < table->files.size(); i++) {
+      auto file = parquet::ParquetFileReader::Open(table->files[i], table->options.decryption.get(),
+                                                  table->options.remote.get());
+      UnionFileColumns(table, *file, table->files[i]);
+    }
+  }
+  // Automatic only for a directory or glob: a single named file is read as it is.
+  const bool hive = table->options.hive_partitioning
+                        ? *table->options.hive_partitioning
+                        : PathNamesDataset(table->options.filename) && !HivePairs(table->files[0]).empty();
+  if (hive) table->hive_keys = CollectHiveKeys(table->files);
+}
+
+// The partition values and row counts of table->files, which are then listed.
+void FinishFileList(ParquetTable* table) {
+  table->hive_values = CollectHiveValues(table->files, table->hive_keys, table->name);
+  table->file_rows.assign(table->files.size(), -1);
+  table->files_listed = true;
+}
+
+std::vector<StoredColumn> StoredColumnsOf(const ParquetTable& table) {
+  std::vector<StoredColumn> columns;
+  for (const FileColumn& column : table.file_columns) {
+    columns.push_back(StoredColumn{StoredColumn::Kind::kFile, column.name, column.declared_type, column.nested});
+  }
+  for (const HiveKey& key : table.hive_keys) {
+    columns.push_back(StoredColumn{StoredColumn::Kind::kHive, key.name, HiveTypeName(key.type), false});
+  }
+  return columns;
+}
+
+void UseStoredColumns(ParquetTable* table, const std::vector<StoredColumn>& columns) {
+  for (const StoredColumn& column : columns) {
+    if (column.kind == StoredColumn::Kind::kFile) {
+      table->file_columns.push_back(FileColumn{column.name, column.declared_type, column.nested});
+    } else {
+      HiveType type = HiveType::kText;  // LoadStoredSchema accepts only the three names
+      for (HiveType t : {HiveType::kInteger, HiveType::kReal}) {
+        if (column.declared_type == HiveTypeName(t)) type = t;
+      }
+      table->hive_keys.push_back(HiveKey{column.name, type});
+    }
+  }
+}
+
+// Declares the table's columns (file columns, partition keys, the hidden two) and sets up
+// what xBestIndex knows of each.
+int DeclareTable(sqlite3* db, ParquetTable* table, char** error_out) {
+  std::string sql = "CREATE TABLE x(";
+  std::vector<std::string> used_names;
+  auto add_column = [&](const std::string& name, const std::string& type) {
+    std::string unique = name;
+    for (int suffix = 1;; suffix++) {
+      bool clash = false;
+      for (const std::string& used : used_names) clash = clash || parquet::AsciiLowercase(used) == parquet::AsciiLowercase(unique);
+      if (!clash) break;
+      unique = name + "_" + std::to_string(suffix);
+    }
+    if (!used_names.empty()) sql += ", ";
+    used_names.push_back(unique);
+    sql += QuoteIdentifier(unique);
+    if (!type.empty()) sql += " " + type;
+  };
+  for (const FileColumn& column : table->file_columns) add_column(column.name, column.declared_type);
+  for (const HiveKey& key : table->hive_keys) add_column(key.name, HiveTypeName(key.type));
+  // Without a usable stored list they are the only columns, not hidden: `SELECT *` then
+  // reaches xBestIndex and its error rather than SQLite's "no tables specified".
+  const bool hidden = table->unusable.empty();
+  add_column("filename", hidden ? "TEXT HIDDEN" : "TEXT");
+  add_column("file_row_number", hidden ? "INTEGER HIDDEN" : "INTEGER");
+  sql += ")";
+  int rc = sqlite3_declare_vtab(db, sql.c_str());
+  if (rc != SQLITE_OK) {
+    *error_out = sqlite3_mprintf("cannot declare the table for %s: %s", table->options.filename.c_str(),
+                                 sqlite3_errmsg(db));
+    return rc;
+  }
+  sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
+  table->column_names = used_names;
+  table->pushdown.resize(used_names.size());
+  for (size_t c = 0; c < table->file_columns.size(); c++) {
+    ColumnPushdown& p = table->pushdown[c];
+    p.pushable = !table->file_columns[c].nested;
+    p.value_class = ValueClassOfDeclaredType(table->file_columns[c].declared_type);
+    p.exact = !table->options.union_by_name;
+  }
+  for (size_t k = 0; k < table->hive_keys.size(); k++) {
+    ColumnPushdown& p = table->pushdown[static_cast<size_t>(table->hive_column()) + k];
+    p.pushable = p.exact = true;
+    p.value_class = table->hive_keys[k].type == HiveType::kText ? ValueClass::kText : ValueClass::kNumeric;
+  }
+  table->pushdown[static_cast<size_t>(table->filename_column())] = ColumnPushdown{true, ValueClass::kText, true, false};
+  table->pushdown[static_cast<size_t>(table->file_row_number_column())] =
+      ColumnPushdown{true, ValueClass::kNumeric, true, false};
+  return SQLITE_OK;
+}
+
+// xCreate reads the columns from the files and stores them (stored_schema.h); xConnect
+// declares them from the stored list without touching a file (see the top of this file).
+// A table without a usable stored list (made by an older version, or a list this
+// extension did not write) connects with the columns filename and file_row_number only,
+// so that PRAGMA table_info and DROP TABLE work, and any query of it is an error saying to
+// recreate it.
+int ConnectTable(sqlite3* db, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out, bool create) {
+  *out = nullptr;
+  std::unique_ptr<ParquetTable> table;
+  try {
+    table = std::make_unique<ParquetTable>();
+    std::memset(&table->base, 0, sizeof(table->base));
+    table->db = db;
+    table->numeric_affinity = std::make_unique<NumericAffinity>(db);
+    table->schema_name = argv[1];
+    table->name = argv[2];
+    std::string error;
+    if (!ParseTableOptions(db, argc, argv, &table->options, &error)) {
+      *error_out = sqlite3_mprintf("%s", error.c_str());
+      return SQLITE_ERROR;
+    }
+    if (create) {
+      ReadColumnsFromFiles(table.get());
+      FinishFileList(table.get());
+    } else {
+      std::vector<StoredColumn> columns;
+      std::string problem;
+      switch (LoadStoredSchema(db, table->schema_name, table->name, &columns, &problem)) {
+        case StoredSchemaState::kLoaded:
+          UseStoredColumns(table.get(), columns);
+          table->owns_stored_schema = true;
+          break;
+        case StoredSchemaState::kMissing:
+          table->unusable = "parquet table " + table->name +
+                            " has no stored column list (it was created by an older version of the extension): "
+                            "recreate it (DROP TABLE, then CREATE VIRTUAL TABLE again)";
+          break;
+        case StoredSchemaState::kInvalid:
+          table->unusable = "parquet table " + table->name + " has no usable stored column list (" + problem +
+                            "): recreate it (DROP TABLE, then CREATE VIRTUAL TABLE again)";
+          break;
+      }
+    }
+    const int rc = DeclareTable(db, table.get(), error_out);
+    if (rc != SQLITE_OK) return rc;
+    if (create) {
+      if (!SaveStoredSchema(db, table->schema_name, table->name, StoredColumnsOf(*table), &error)) {
+        *error_out = sqlite3_mprintf("cannot store the columns of parquet table %s: %s", table->name.c_str(),
+                                     error.c_str());
+        return SQLITE_ERROR;
+      }
+      table->owns_stored_schema = true;
+    }
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  } catch (const std::exception& e) {
+    *error_out = sqlite3_mprintf("%s", e.what());
+    return SQLITE_ERROR;
+  }
+  *out = &table.release()->base;
+  return SQLITE_OK;
+}
+
+
+}  // namespace
+
+// The table's files, listed at the first planning of a connected table (after SQLite's
+// SQLITE_VTAB_DIRECTONLY check): the file list is not needed to declare the columns.
+void ListTableFiles(ParquetTable* table) {
+  if (table->files_listed) return;
+  table->files = ListFiles(table->options.filename, *table->options.remote);
+  FinishFileList(table);
+}
+
+
+namespace vtab {
+
+int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out) {
+  return ConnectTable(db, argc, argv, out, error_out, false);
+}
+
+// A distinct xCreate (rather than xConnect itself) keeps the module from being eponymous:
+// a bare `SELECT * FROM parquet` has no file to read.
+int Create(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out) {
+  return ConnectTable(db, argc, argv, out, error_out, true);
+}
+
+int Disconnect(sqlite3_vtab* vtab) {
+  ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);
+  if (table->db) ForgetScanStats(table->db, table->name);
+  delete table;
+  return SQLITE_OK;
+}
+
+// DROP TABLE: the stored column list goes with the table.
+int Destroy(sqlite3_vtab* vtab) {
+  ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);
+  if (table->owns_stored_schema) {
+    try {
+      std::string error;
+      if (!DropStoredSchema(table->db, table->schema_name, table->name, &error)) {
+        SetVtabError(vtab, "cannot drop the stored columns of parquet table " + table->name + ": " + error);
+        return SQLITE_ERROR;
+      }
+    } catch (const std::bad_alloc&) {
+      return SQLITE_NOMEM;
+    }
+  }
+  return Disconnect(vtab);
+}
+
+// ALTER TABLE RENAME: the stored column list follows the table's name.
+int Rename(sqlite3_vtab* vtab, const char* new_name) {
+  ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);
+  try {
+    std::string error;
+    if (table->owns_stored_schema && !RenameStoredSchema(table->db, table->schema_name, table->name, new_name, &error)) {
+      SetVtabError(vtab, "cannot rename the stored columns of parquet table " + table->name + ": " + error);
+      return SQLITE_ERROR;
+    }
+    ForgetScanStats(table->db, table->name);
+    table->name = new_name;
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  }
+  return SQLITE_OK;
+}
+
+int ShadowName(const char* suffix) { return IsStoredSchemaSuffix(suffix) ? 1 : 0; }
+
+}  // namespace vtab
+
+}  // namespace sqlite_parquet

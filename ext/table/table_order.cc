@@ -1,0 +1,158 @@
+// Which columns a `parquet` table's rows are sorted by: the row-group order of each column
+// in the first file (from statistics: planning costs and ORDER BY), and the check of every
+// value of the one column ORDER BY may rely on (sorting_columns is a writer's claim no
+// reader checks).
+#include <algorithm>
+#include <exception>
+#include <memory>
+#include <string>
+
+#include "ext/table/parquet_table.h"
+#include "ext/common/parquet_to_sql.h"
+#include "ext/table/row_group_pruning.h"
+#include "ext/common/sql_value.h"
+#include "format/column_reader.h"
+#include "format/error.h"
+#include "format/statistics.h"
+
+namespace sqlite_parquet {
+
+namespace {
+
+// Marks the file columns whose row groups in `file` (the first file) are in ascending order
+// by statistics (max of each <= min of the next, all bounds usable); with
+// `order_candidate`, also picks table->order_candidate_column: the first such column that
+// the row groups' sorting_columns declare sorted ascending and that has no NULL or NaN.
+// Nothing here looks inside a row group: OrderVerified does, before ORDER BY relies on it.
+void FindOrderedColumns(ParquetTable* table, const parquet::ParquetFileReader& file, bool order_candidate) {
+  const parquet::Schema& schema = file.schema();
+  const size_t num_fields = std::min(schema.top_level_fields().size(), table->file_columns.size());
+  for (size_t c = 0; c < num_fields; c++) {
+    // Only a field that is still the table's column (the file may have changed since CREATE).
+    if (FieldName(schema, c) != table->file_columns[c].name) continue;
+    ColumnMapping mapping = MapTopLevelField(schema, static_cast<int>(c), table->options.mapping);
+    if (mapping.kind == ValueKind::kNested || mapping.leaf_column < 0 || file.num_row_groups() == 0) continue;
+    const parquet::StatisticsContext context = parquet::MakeStatisticsContext(file.metadata(), schema, mapping.leaf_column);
+    bool ordered = true, no_nulls = true, declared_sorted = true;
+    ValueBounds previous;
+    std::string previous_bytes;
+    for (int rg = 0; rg < file.num_row_groups() && ordered; rg++) {
+      const parquet::ColumnMetaData* meta = nullptr;
+      try {
+        meta = &file.column_metadata(rg, mapping.leaf_column);
+      } catch (const parquet::ParquetError&) {
+        ordered = false;  // e.g. encrypted: the scan reports it if it gets there
+        break;
+      }
+      ValueBounds bounds;
+      if (meta->statistics) {
+        BoundsFromStatistics(parquet::DecodeStatistics(*meta->statistics, context), mapping, file.row_group_num_rows(rg),
+                             &bounds);
+      }
+      if (!bounds.min || !bounds.max) {
+        ordered = false;
+        break;
+      }
+      if (rg > 0 && CompareSqlValues(*previous.max, *bounds.min) > 0) ordered = false;
+      no_nulls = no_nulls && !bounds.may_have_null;
+      const auto& sorting = file.row_group(rg).sorting_columns;
+      declared_sorted = declared_sorted && sorting && !sorting->empty() &&
+                        (*sorting)[0].column_idx == mapping.leaf_column && !(*sorting)[0].descending;
+      previous.max_bytes = bounds.max_bytes;
+      previous.max = bounds.max;
+      if (previous.max->type == SqlValue::Type::kText || previous.max->type == SqlValue::Type::kBlob) {
+        previous.max->bytes = previous.max_bytes;
+      }
+    }
+    table->pushdown[c].ordered = ordered;
+    if (order_candidate && ordered && no_nulls && declared_sorted && table->order_candidate_column < 0) {
+      table->order_candidate_column = static_cast<int>(c);
+    }
+  }
+}
+
+}  // namespace
+
+// Whether every value of the table's order candidate column, read in file order, is at or
+// above the one before it in SQLite's order (BINARY collation) and none is NULL: only then
+// does a scan return rows in ORDER BY order. sorting_columns is a writer's claim that no
+// reader checks, and statistics only order the row groups, not the rows inside them, so
+// the column is decoded once (one column chunk per row group, about a row group's worth of
+// memory) and the answer kept for the table's lifetime. A file that cannot be read is not
+// known to be in order: the scan reports its error.
+bool OrderVerified(ParquetTable* table) {
+  if (table->order_check != ParquetTable::OrderCheck::kUnchecked) {
+    return table->order_check == ParquetTable::OrderCheck::kAscending;
+  }
+  bool ascending = table->order_candidate_column >= 0 && table->files.size() == 1;
+  try {
+    std::unique_ptr<parquet::ParquetFileReader> file;
+    ColumnMapping mapping;
+    if (ascending) {
+      file = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get(),
+                                              table->options.remote.get());
+      // Still the column FindOrderedColumns saw (the file may have changed since).
+      const auto candidate = static_cast<size_t>(table->order_candidate_column);
+      ascending = candidate < file->schema().top_level_fields().size() &&
+                  FieldName(file->schema(), candidate) == table->file_columns[candidate].name;
+      if (ascending) mapping = MapTopLevelField(file->schema(), table->order_candidate_column, table->options.mapping);
+      ascending = ascending && mapping.kind != ValueKind::kNested && mapping.kind != ValueKind::kNull && mapping.leaf_column >= 0;
+    }
+    DateTextCache dates;
+    FormatBuffer buffer;
+    buffer.dates = &dates;
+    std::string previous_bytes;
+    SqlValue previous;
+    bool have_previous = false;
+    parquet::ColumnReaderOptions options;
+    options.verify_crc = table->options.verify_crc;
+    parquet::ColumnBatch batch;
+    for (int rg = 0; ascending && rg < file->num_row_groups(); rg++) {
+      auto reader = parquet::ColumnChunkReader::Make(*file, rg, mapping.leaf_column, options);
+      int64_t rows = 0;
+      while (ascending && rows < file->row_group_num_rows(rg)) {
+        if (reader->ReadBatch(kBatchSlots, &batch) == 0) break;
+        rows += static_cast<int64_t>(batch.num_levels);
+        SqlValue value;
+        // A NULL (fewer values than slots) sorts first: not where a scan would return it.
+        ascending = batch.num_values == batch.num_levels;
+        for (size_t i = 0; ascending && i < batch.num_values; i++) {
+          ascending = BatchSqlValue(mapping, batch, i, &buffer, &value) && !value.is_null() &&
+                      (!have_previous || CompareSqlValues(previous, value) <= 0);
+          if (!ascending) break;
+          previous = value;
+          if (value.type == SqlValue::Type::kText || value.type == SqlValue::Type::kBlob) {
+            previous_bytes.assign(value.bytes);
+            previous.bytes = previous_bytes;
+          }
+          have_previous = true;
+        }
+      }
+    }
+  } catch (const std::exception&) {  // also bad_alloc: xBestIndex must not throw
+    ascending = false;
+  }
+  table->order_check = ascending ? ParquetTable::OrderCheck::kAscending : ParquetTable::OrderCheck::kNotAscending;
+  return ascending;
+}
+
+// The row estimate and the row-group order of the first file's columns, read at the first
+// planning rather than at connect: a table stored in a database file is connected by PRAGMA
+// table_info, `.schema` and uses through views (before SQLite refuses those), which need
+// only its columns.
+void ReadOrderStatistics(ParquetTable* table) {
+  if (table->order_statistics_read) return;
+  table->order_statistics_read = true;
+  try {
+    // Only an aid to planning: a file whose statistics cannot be read is simply not known
+    // to be ordered (a scan reports real errors).
+    auto first = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get(),
+                                                  table->options.remote.get());
+    table->estimated_rows = first->num_rows() * static_cast<int64_t>(table->files.size());
+    FindOrderedColumns(table, *first, table->files.size() == 1);
+  } catch (const std::exception&) {  // also bad_alloc: xBestIndex must not throw
+  }
+}
+
+
+}  // namespace sqlite_parquet
