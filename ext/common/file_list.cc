@@ -151,6 +151,18 @@ struct Expander {
   std::set<std::tuple<dev_t, ino_t, size_t>> visited;  // (directory, segment) pairs already expanded
   std::vector<std::string> out;
 
+  // `path` matched segments[index]: a file when it is the last segment, else a directory
+  // to expand the next segment below.
+  void Match(const std::string& path, size_t index) {
+    struct stat st;
+    const EntryKind kind = KindOf(path, &st);
+    if (index + 1 == segments.size()) {
+      if (kind == EntryKind::kFile) out.push_back(path);
+    } else if (kind == EntryKind::kDirectory) {
+      Expand(path, index + 1);
+    }
+  }
+
   // Expands segments[index..] below `directory`, which is known to exist.
   void Expand(const std::string& directory, size_t index) {
     const std::string& segment = segments[index];
@@ -181,26 +193,12 @@ struct Expander {
       return;
     }
     if (!HasGlobCharacters(segment)) {
-      const std::string path = Join(directory, Unescape(segment));
-      struct stat st;
-      const EntryKind kind = KindOf(path, &st);
-      if (last) {
-        if (kind == EntryKind::kFile) out.push_back(path);
-      } else if (kind == EntryKind::kDirectory) {
-        Expand(path, index + 1);
-      }
+      Match(Join(directory, Unescape(segment)), index);
       return;
     }
     for (const std::string& name : ListDirectory(directory, true)) {
       if (!MatchGlobSegment(segment, name)) continue;
-      const std::string path = Join(directory, name);
-      struct stat st;
-      const EntryKind kind = KindOf(path, &st);
-      if (last) {
-        if (kind == EntryKind::kFile) out.push_back(path);
-      } else if (kind == EntryKind::kDirectory) {
-        Expand(path, index + 1);
-      }
+      Match(Join(directory, name), index);
     }
   }
 };
