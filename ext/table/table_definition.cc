@@ -94,7 +94,7 @@ std::vector<ColumnMapping> MapFileColumns(const ParquetTable& table, const parqu
       if (c < num_fields) {
         ColumnMapping mapping = MapTopLevelField(schema, static_cast<int>(c), table.options.mapping);
         const std::string name = FieldName(schema, c);
-        found = "'" + name + " " + mapping.declared_type + "'";
+        found = "'" + name + " " + mapping.declared_type + "'" + (mapping.kind == ValueKind::kNested ? " (nested)" : "");
         same = expected && expected->name == name && (mapping.kind == ValueKind::kNested) == expected->nested &&
                sqlite_type(mapping.declared_type) == sqlite_type(expected->declared_type);
         if (same) mappings[c] = std::move(mapping);
@@ -107,7 +107,8 @@ std::vector<ColumnMapping> MapFileColumns(const ParquetTable& table, const parqu
             (first ? " has changed since table " + table.name + " was created"
                    : " does not match the schema of " + table.files[0]) +
             ": column " + std::to_string(c + 1) + " is " + found + " in that file but " +
-            (expected ? "'" + expected->name + " " + expected->declared_type + "'" : std::string("no column")) +
+            (expected ? "'" + expected->name + " " + expected->declared_type + "'" + (expected->nested ? " (nested)" : "")
+                      : std::string("no column")) +
             (first ? " in the table (recreate it to read the new columns)"
                    : " in the first file (union_by_name=1 combines files by column name)"));
       }

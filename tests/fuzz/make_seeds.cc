@@ -33,7 +33,7 @@ constexpr size_t kMaxPageSeed = 64 * 1024;
 constexpr int kMaxPageSeedsPerFile = 12;
 
 struct Counts {
-  int thrift = 0, pages = 0, read = 0, writer = 0, copy = 0;
+  int thrift = 0, pages = 0, read = 0, writer = 0, copy = 0, stored_schema = 0;
 };
 
 void WriteSeed(const fs::path& dir, const std::string& name, const std::string& bytes) {
@@ -225,6 +225,31 @@ void CopySeeds(const fs::path& out, Counts* counts) {
   }
 }
 
+// Inputs of fuzz_stored_schema (its byte layout: tests/fuzz/fuzz_stored_schema.cc): each way
+// of reshaping the shadow table, with the rows CREATE stored (a INTEGER, b TEXT, c TEXT)
+// and with rows a hostile file might hold (a type that adds a column, a hive row, a name
+// that clashes with a hidden column, a flat column stored as nested).
+void StoredSchemaSeeds(const fs::path& out, Counts* counts) {
+  auto integer = [](int64_t v) {
+    std::string bytes(1, '\x01');
+    for (int i = 0; i < 8; i++) bytes += static_cast<char>((static_cast<uint64_t>(v) >> (8 * i)) & 0xFF);
+    return bytes;
+  };
+  auto word = [](int index) { return std::string{'\x04', static_cast<char>(index)}; };
+  // Words of BindValue: 0 file, 1 hive, 2 a, 3 b, 4 c, 5 INTEGER, 6 TEXT, 7 REAL,
+  // 10 TEXT HIDDEN, 11 "INTEGER, evil TEXT", 12 filename.
+  auto row = [&](int position, int kind, int name, int type, int nested) {
+    return integer(position) + word(kind) + word(name) + word(type) + integer(nested);
+  };
+  const std::string created = row(0, 0, 2, 5, 0) + row(1, 0, 3, 6, 0) + row(2, 0, 4, 6, 0);
+  const std::string hostile = row(0, 0, 2, 11, 0) + row(1, 1, 12, 7, 0) + row(2, 0, 3, 10, 0) + row(3, 0, 4, 6, 1);
+  for (int mode = 0; mode < 8; mode++) {
+    WriteSeed(out / "stored_schema", "created-" + std::to_string(mode), std::string{static_cast<char>(mode), '\x03'} + created);
+    WriteSeed(out / "stored_schema", "hostile-" + std::to_string(mode), std::string{static_cast<char>(mode), '\x04'} + hostile);
+    counts->stored_schema += 2;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -233,7 +258,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   fs::path out = argv[1];
-  for (const char* dir : {"thrift", "pages", "read", "writer", "copy"}) {
+  for (const char* dir : {"thrift", "pages", "read", "writer", "copy", "stored_schema"}) {
     fs::remove_all(out / dir);
     fs::create_directories(out / dir);
   }
@@ -266,7 +291,8 @@ int main(int argc, char** argv) {
     counts.writer++;
   }
   CopySeeds(out, &counts);
-  std::printf("fuzz_seeds: %d thrift, %d pages, %d read, %d writer, %d copy seeds in %s\n", counts.thrift, counts.pages,
-              counts.read, counts.writer, counts.copy, out.c_str());
+  StoredSchemaSeeds(out, &counts);
+  std::printf("fuzz_seeds: %d thrift, %d pages, %d read, %d writer, %d copy, %d stored_schema seeds in %s\n",
+              counts.thrift, counts.pages, counts.read, counts.writer, counts.copy, counts.stored_schema, out.c_str());
   return 0;
 }
