@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "format/logical_values.h"
+#include "format/text.h"
 
 namespace parquet {
 
@@ -151,7 +152,7 @@ namespace {
 
 bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsHexDigit(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool IsHexDigit(char c) { return HexDigit(c) >= 0; }
 
 // Scanners over text[i..): each returns the position after the token, or npos.
 constexpr size_t kBad = std::string_view::npos;
