@@ -62,7 +62,7 @@ int SortedRowsCheck::Compare(const SortKey& key, const Value& a, const Value& b)
     case ValueComparison::kSignedBigEndian: c = parquet::CompareSignedBigEndian(a.bytes, b.bytes); break;
     case ValueComparison::kUnsignedBytes: c = parquet::CompareUnsignedBytes(a.bytes, b.bytes); break;
     case ValueComparison::kInt96Timestamp:
-    case ValueComparison::kNone: c = 0; break;  // not offered as sorting columns (parquet_copy.cc)
+    case ValueComparison::kNone: c = 0; break;  // refused as sorting columns (copy_layout.cc)
   }
   return key.descending ? -c : c;
 }

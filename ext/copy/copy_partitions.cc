@@ -1,0 +1,120 @@
+// The partitions of parquet_copy's output and their files (copy_partitions.h).
+#include "ext/copy/copy_partitions.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <new>
+#include <string_view>
+#include <utility>
+
+#include "ext/common/hive_partitions.h"
+
+namespace sqlite_parquet {
+
+namespace {
+
+// Creates the directories of `relative` ("a=1/b=2") under `root`, those that exist aside.
+void MakeDirectories(const std::string& root, const std::string& relative) {
+  std::string path = root;
+  size_t start = 0;
+  while (start < relative.size()) {
+    size_t end = relative.find('/', start);
+    if (end == std::string::npos) end = relative.size();
+    path += "/" + relative.substr(start, end - start);
+    if (::mkdir(path.c_str(), 0777) != 0 && errno != EEXIST) {
+      throw CopyError("cannot create directory '" + path + "': " + std::strerror(errno));
+    }
+    start = end + 1;
+  }
+}
+
+}  // namespace
+
+CopyPartitions::CopyPartitions(const CopyLayout& layout)
+    : partitioned_(!layout.partition_columns().empty()), num_data_columns_(layout.num_data_columns()) {
+  for (int index : layout.partition_columns()) {
+    KeyColumn column;
+    column.result_index = index;
+    column.prefix = EscapePartitionText(layout.columns()[static_cast<size_t>(index)].name) + "=";
+    key_columns_.push_back(std::move(column));
+  }
+  if (!partitioned_) single_ = NewPartition("");
+}
+
+std::unique_ptr<CopyPartition> CopyPartitions::NewPartition(std::string directory) const {
+  auto partition = std::make_unique<CopyPartition>();
+  partition->directory = std::move(directory);
+  partition->values.resize(num_data_columns_);
+  return partition;
+}
+
+CopyPartition& CopyPartitions::FindByKey(sqlite3_value* const* cells) {
+  key_.clear();
+  for (const KeyColumn& column : key_columns_) {
+    if (!key_.empty()) key_ += '/';
+    key_ += column.prefix;
+    sqlite3_value* cell = cells[column.result_index];
+    const int type = sqlite3_value_type(cell);
+    std::string_view value;
+    if (type == SQLITE_BLOB) {
+      const void* blob = sqlite3_value_blob(cell);
+      value = std::string_view(static_cast<const char*>(blob), blob ? static_cast<size_t>(sqlite3_value_bytes(cell)) : 0);
+    } else if (type != SQLITE_NULL) {
+      const unsigned char* text = sqlite3_value_text(cell);
+      if (text == nullptr) throw std::bad_alloc();
+      value = std::string_view(reinterpret_cast<const char*>(text), static_cast<size_t>(sqlite3_value_bytes(cell)));
+    }
+    key_ += value.empty() ? std::string(kHiveNullValue) : EscapePartitionText(value);
+  }
+  auto found = by_key_.find(key_);
+  if (found != by_key_.end()) return *found->second;
+  std::unique_ptr<CopyPartition>& slot = by_key_[key_];
+  slot = NewPartition(key_);
+  return *slot;
+}
+
+std::vector<CopyPartition*> CopyPartitions::LargestFirst() {
+  std::vector<CopyPartition*> order;
+  for (auto& [key, partition] : by_key_) {
+    if (partition->rows > 0) order.push_back(partition.get());
+  }
+  std::sort(order.begin(), order.end(), [](const CopyPartition* a, const CopyPartition* b) { return a->bytes > b->bytes; });
+  return order;
+}
+
+CopyPartition* CopyPartitions::FileToClose() {
+  if (!partitioned_ || open_writers_ < kMaxOpenPartitionFiles) return nullptr;
+  CopyPartition* oldest = nullptr;
+  for (auto& [key, partition] : by_key_) {
+    if (partition->writer && (oldest == nullptr || partition->last_used < oldest->last_used)) oldest = partition.get();
+  }
+  return oldest;
+}
+
+parquet::ParquetFileWriter& CopyPartitions::OpenWriter(CopyPartition& partition, const StagedOutput& output,
+                                                       const CopyLayout& layout) {
+  std::string file;
+  int fd = -1;
+  if (partitioned_) {
+    MakeDirectories(output.temp_path(), partition.directory);
+    file = output.temp_path() + "/" + partition.directory + "/part-" + std::to_string(partition.next_file++) + ".parquet";
+    fd = CreateExclusiveFile(file);
+  } else {
+    file = output.temp_path();
+    fd = output.DuplicateTempFile();
+  }
+  partition.writer = std::make_unique<parquet::ParquetFileWriter>(fd, file, layout.schema(), layout.writer_options());
+  ++open_writers_;
+  return *partition.writer;
+}
+
+void CopyPartitions::CloseWriter(CopyPartition& partition) {
+  partition.writer->Close();
+  partition.writer.reset();
+  --open_writers_;
+}
+
+}  // namespace sqlite_parquet

@@ -1,0 +1,100 @@
+// The partitions of parquet_copy's output and their files. Without partition_by there is
+// one partition, the output file itself. With partition_by, each distinct combination of
+// the partition columns' values is one partition, found by its hive directory key
+// "col=value/..." (names and values percent-escaped as Hive does; NULL and '' become
+// __HIVE_DEFAULT_PARTITION__), and writes part-0.parquet, part-1.parquet, ... in that
+// directory of the staged output. At most kMaxOpenPartitionFiles files are open at once:
+// the least recently used is closed first, and its partition continues in its next part-N
+// file. A partition also holds the rows buffered for its open row group (parquet_copy.cc
+// fills and empties them).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ext/common/sqlite_api.h"
+#include "ext/copy/copy_layout.h"
+#include "ext/copy/copy_output.h"
+#include "ext/copy/copy_sort_check.h"
+#include "ext/copy/copy_values.h"
+#include "format/file_writer.h"
+
+namespace sqlite_parquet {
+
+constexpr size_t kMaxOpenPartitionFiles = 256;
+
+struct CopyPartition {
+  std::string directory;            // relative to the output root ("" unpartitioned)
+  std::vector<ValueColumn> values;  // one per data column: rows not given to the writer yet
+  // Once the types are fixed, flat columns skip `values`: each cell is converted as it is
+  // read, into its column's leaf (one per data column; unused for nested ones).
+  std::vector<LeafData> leaves;
+  std::vector<int64_t> row_numbers;  // partitioned only: query row of each buffered row
+  int64_t first_row_number = 0;      // unpartitioned: query row of the first buffered row
+  size_t buffered = 0;               // rows in `values`
+  size_t rows = 0;                   // rows of the open row group (given to the writer or buffered)
+  size_t bytes = 0;                  // their approximate size as SQLite gave them
+  bool group_open = false;           // the writer has an open row group
+  std::unique_ptr<parquet::ParquetFileWriter> writer;
+  int next_file = 0;
+  uint64_t last_used = 0;
+  SortedRowsCheck sorted;  // the rows of the open row group follow sorting_columns
+};
+
+class CopyPartitions {
+ public:
+  // The partitions of `layout`'s partition columns (none: a single partition).
+  explicit CopyPartitions(const CopyLayout& layout);
+
+  bool partitioned() const { return partitioned_; }
+
+  // The partition of a result row (its cells in result column order), made on first use.
+  CopyPartition& OfRow(sqlite3_value* const* cells) { return partitioned_ ? FindByKey(cells) : *single_; }
+  // Unpartitioned: the one partition.
+  CopyPartition& single() { return *single_; }
+
+  // Calls f(CopyPartition&) for each partition.
+  template <class F>
+  void ForEach(F&& f) {
+    if (single_) f(*single_);
+    for (auto& [key, partition] : by_key_) f(*partition);
+  }
+
+  // The partitions with rows in an open row group, the most bytes first.
+  std::vector<CopyPartition*> LargestFirst();
+
+  // The partition's file is being used now (the open-file limit closes the least recently used).
+  void Touch(CopyPartition& partition) { partition.last_used = ++use_clock_; }
+  // When opening one more file would pass the limit: the partition whose open file was
+  // used least recently, which the caller must flush and then close (CloseWriter); else null.
+  CopyPartition* FileToClose();
+  // Creates the partition's next file in `output` and a writer for it with `layout`'s
+  // schema and writer options. Files are created exclusively and written through that
+  // descriptor, never reopened by name (copy_output.h).
+  parquet::ParquetFileWriter& OpenWriter(CopyPartition& partition, const StagedOutput& output, const CopyLayout& layout);
+  // Finishes the partition's file (its writer must have nothing left to do).
+  void CloseWriter(CopyPartition& partition);
+
+ private:
+  CopyPartition& FindByKey(sqlite3_value* const* cells);
+  std::unique_ptr<CopyPartition> NewPartition(std::string directory) const;
+
+  struct KeyColumn {
+    int result_index = 0;
+    std::string prefix;  // "name=", the name escaped
+  };
+  bool partitioned_ = false;
+  std::vector<KeyColumn> key_columns_;  // in partition_by order
+  size_t num_data_columns_ = 0;
+  std::unique_ptr<CopyPartition> single_;                                    // unpartitioned
+  std::unordered_map<std::string, std::unique_ptr<CopyPartition>> by_key_;  // partitioned
+  std::string key_;                                                          // scratch of FindByKey
+  size_t open_writers_ = 0;
+  uint64_t use_clock_ = 0;
+};
+
+}  // namespace sqlite_parquet
