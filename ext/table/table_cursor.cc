@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,9 +23,11 @@
 #include "ext/common/vtab_errors.h"
 #include "format/column_reader.h"
 #include "format/error.h"
+#include "format/http_client.h"
 #include "format/levels.h"
 #include "format/logical_values.h"
 #include "format/record_assembler.h"
+#include "format/remote_file.h"
 
 namespace sqlite_parquet {
 
@@ -105,6 +108,7 @@ struct ParquetCursor {
   std::vector<int> prefetch_leaves;  // leaf columns the scan reads, prefetched per row group (remote files)
   int columns_used = 0;              // remote files: the plan's columns (ColumnsUsedPlanNumber)
   sqlite3_stmt* interrupt_probe = nullptr;  // "SELECT 1", stepped to notice sqlite3_interrupt before 3.41
+  bool remote = false;                      // the table reads remote URLs (transfers are interruptible)
   int64_t rows_since_probe = 0;
 
   size_t file_index = 0;
@@ -399,20 +403,34 @@ int64_t SaturatingSub(int64_t a, int64_t b) {
 // while another runs on the same connection fails with SQLITE_INTERRUPT once
 // sqlite3_interrupt() was called (the flag is cleared only when no statement is active),
 // so a trivial one is stepped instead.
-void CheckInterrupt(ParquetCursor* cursor, const ParquetTable& table) {
-  cursor->rows_since_probe = 0;
-  if (RunningSqliteAtLeast(kSqliteWithIsInterrupted)) {
-    if (sqlite3_is_interrupted(table.db)) throw ScanInterrupted();
-    return;
-  }
+bool Interrupted(ParquetCursor* cursor, const ParquetTable& table) {
+  if (RunningSqliteAtLeast(kSqliteWithIsInterrupted)) return sqlite3_is_interrupted(table.db) != 0;
   if (!cursor->interrupt_probe &&
       sqlite3_prepare_v2(table.db, "SELECT 1", -1, &cursor->interrupt_probe, nullptr) != SQLITE_OK) {
-    return;
+    return false;
   }
   const int rc = sqlite3_step(cursor->interrupt_probe);
   sqlite3_reset(cursor->interrupt_probe);
-  if (rc == SQLITE_INTERRUPT) throw ScanInterrupted();
+  return rc == SQLITE_INTERRUPT;
 }
+
+void CheckInterrupt(ParquetCursor* cursor, const ParquetTable& table) {
+  cursor->rows_since_probe = 0;
+  if (Interrupted(cursor, table)) throw ScanInterrupted();
+}
+
+// For a remote table, lets the HTTP transfers of one callback notice sqlite3_interrupt()
+// while they wait (a stalled server): they end with parquet::HttpInterrupted. The check
+// runs on the callback's thread only (http_client.h), as the probe of Interrupted needs.
+class TransferInterruptScope {
+ public:
+  TransferInterruptScope(ParquetCursor* cursor, const ParquetTable& table) {
+    if (cursor->remote) scope_.emplace([cursor, &table] { return Interrupted(cursor, table); });
+  }
+
+ private:
+  std::optional<parquet::HttpInterruptScope> scope_;
+};
 
 // Checks the cursor's row group against the constraints: the rows it may return
 // ([row, row_end)) by row position, then statistics and bloom filters. False
@@ -650,6 +668,8 @@ namespace vtab {
 int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc, sqlite3_value** argv) {
   ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
   const ParquetTable& table = *TableOf(base);
+  cursor->remote = parquet::IsRemoteUrl(table.options.filename);
+  TransferInterruptScope interruptible(cursor, table);
   try {
     FinishScan(cursor);
     cursor->eof = true;
@@ -754,6 +774,7 @@ int Next(sqlite3_vtab_cursor* base) {
     return SQLITE_OK;
   }
   try {
+    TransferInterruptScope interruptible(cursor, *TableOf(base));
     Advance(cursor, *TableOf(base));
     return SQLITE_OK;
   } catch (...) {
@@ -1013,6 +1034,7 @@ inline int ResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnM
 // xColumn for every cell that Column does not serve directly (DirectCell).
 [[gnu::noinline]] int IndirectColumn(ParquetCursor* cursor, sqlite3_context* ctx, int column) {
   sqlite3_vtab_cursor* base = &cursor->base;
+  TransferInterruptScope interruptible(cursor, *TableOf(base));
   // One mapping per file column: past them come the partition keys and hidden columns.
   if (static_cast<size_t>(column) >= cursor->mappings.size()) [[unlikely]] {
     return FileConstantColumn(cursor, TableOf(base), ctx, column);
