@@ -105,9 +105,39 @@ def scan_stats(db, table="t"):
     return json.loads(db.execute("SELECT parquet_scan_stats(?)", (table,)).fetchone()[0])
 
 
+def make_tls_certificates(directory):
+    """A throwaway CA and a server certificate it signs for 127.0.0.1 and localhost (openssl
+    CLI): returns (ca.pem, server.pem, server.key)."""
+    directory.mkdir()
+    ca, ca_key = directory / "ca.pem", directory / "ca.key"
+    cert, key, request = directory / "server.pem", directory / "server.key", directory / "server.csr"
+    extensions = directory / "server.ext"
+    extensions.write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n")
+    for command in (["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", ca_key, "-out", ca, "-days", "2",
+                     "-subj", "/CN=sqlite-parquet test CA"],
+                    ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", request, "-subj", "/CN=127.0.0.1"],
+                    ["x509", "-req", "-in", request, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial", "-out", cert,
+                     "-days", "2", "-extfile", extensions]):
+        subprocess.run(["openssl", *map(str, command)], check=True, capture_output=True, env=child_env())
+    return ca, cert, key
+
+
 class Nginx:
-    def __init__(self, tmp, corpus, data):
+    """nginx serving /corpus/ and /data/ over http on `port` and, with tls=(cert, key), over
+    https on `tls_port`."""
+    def __init__(self, tmp, corpus, data, tls=None):
         self.port = free_port()
+        self.tls_port = free_port() if tls else None
+        tls_server = ""
+        if tls:
+            tls_server = f"""
+  server {{
+    listen 127.0.0.1:{self.tls_port} ssl;
+    ssl_certificate {tls[0]};
+    ssl_certificate_key {tls[1]};
+    location /data/ {{ alias {data}/; }}
+  }}"""
+
         self.access_log = tmp / "nginx-access.log"
         conf = tmp / "nginx.conf"
         (tmp / "nginx-body").mkdir()
@@ -127,13 +157,15 @@ http {{
     listen 127.0.0.1:{self.port};
     location /corpus/ {{ alias {corpus}/; }}
     location /data/ {{ alias {data}/; }}
-  }}
+  }}{tls_server}
 }}
 """)
         self.log = tmp / "nginx.out"
         self.process = subprocess.Popen(["nginx", "-c", str(conf), "-p", str(tmp), "-e", f"{tmp}/nginx-error.log"],
                                         stdout=open(self.log, "w"), stderr=subprocess.STDOUT, env=child_env())
         wait_for_port(self.port, self.process, "nginx", self.log)
+        if tls:
+            wait_for_port(self.tls_port, self.process, "nginx (https)", self.log)
 
     def url(self, path):
         return f"http://127.0.0.1:{self.port}/{urllib.parse.quote(path)}"
@@ -163,7 +195,7 @@ def main():
     if not corpus.is_dir():
         print(f"remote: corpus {corpus} not found\n0 passed, 1 failed")
         return 1
-    for tool in ("nginx", "node", "curl"):
+    for tool in ("nginx", "node", "curl", "openssl"):
         if shutil.which(tool) is None and not os.path.exists(f"/usr/sbin/{tool}"):
             print(f"remote: {tool} is not installed (scripts/install_deps.sh installs it)\n0 passed, 1 failed")
             return 1
@@ -179,7 +211,8 @@ def main():
         data = tmp / "data"
         data.mkdir()
         make_data(extension, data)
-        nginx = Nginx(tmp, corpus, data)
+        ca, cert, key = make_tls_certificates(tmp / "tls")
+        nginx = Nginx(tmp, corpus, data, tls=(cert, key))
         processes.append(nginx.process)
         global FAULT_PORT
         fault_port, s3_port, s3rver_port = free_port(), free_port(), free_port()
@@ -202,7 +235,9 @@ def main():
         test_without_libcurl(extension, nginx, data)
         test_conformance(extension, nginx, corpus)
         test_http(extension, nginx, data)
+        test_tls(extension, nginx, data, ca)
         test_faults(extension, fault_port, data)
+        test_interrupt(extension, fault_port, data)
         upload_to_s3(s3rver_port, data)
         test_s3(extension, s3_port, data)
     finally:
@@ -355,6 +390,77 @@ def test_http(extension, nginx, data):
     error = run(db, "CREATE VIRTUAL TABLE temp.h USING parquet('https://127.0.0.1:1/x.parquet', http_retries=0)")
     check("a refused connection is an error naming the url",
           isinstance(error, tuple) and "https://127.0.0.1:1/x.parquet" in error[1], error)
+    db.close()
+
+
+def test_tls(extension, nginx, data, ca):
+    """https against nginx with a certificate of a CA made by the test: trusted through
+    http_ca_file or CURL_CA_BUNDLE the read equals the local one; otherwise verification
+    (on by default) fails with an error naming the url and quoting no secret."""
+    db = extension.connect()
+    local = table_rows(db, str(data / "big.parquet"))
+    url = f"https://127.0.0.1:{nginx.tls_port}/data/big.parquet"
+    remote = table_rows(db, url, f", http_ca_file={sql_text(str(ca))}")
+    check("https with http_ca_file naming the test CA equals the local read", remote == local and len(local) == 200000,
+          remote if isinstance(remote, tuple) else len(remote))
+    os.environ["CURL_CA_BUNDLE"] = str(ca)
+    try:
+        by_name = f"https://localhost:{nginx.tls_port}/data/big.parquet"
+        rows = table_rows(db, by_name)
+        check("https trusting the test CA through CURL_CA_BUNDLE (host name localhost) equals the local read",
+              rows == local, rows if isinstance(rows, tuple) else len(rows))
+    finally:
+        del os.environ["CURL_CA_BUNDLE"]
+    secrets = ", bearer_token='tls-secret-token-123', http_headers='X-Api-Key: header-secret-456'"
+    error = table_rows(db, url, secrets)
+    check("https with an untrusted certificate: an error naming the url that says it could not be verified",
+          isinstance(error, tuple) and url in error[1] and "certificate could not be verified" in error[1], error)
+    check("the certificate error quotes no secret", isinstance(error, tuple) and "tls-secret-token-123" not in error[1]
+          and "header-secret-456" not in error[1], error)
+    error = run(db, f"SELECT * FROM parquet_schema({sql_text(url)})")
+    check("a metadata function over https with an untrusted certificate fails the same way",
+          isinstance(error, tuple) and url in error[1] and "certificate could not be verified" in error[1], error)
+    error = table_rows(db, url, ", http_ca_file='/nonexistent/ca.pem'")
+    check("http_ca_file naming a missing file: an error naming it", isinstance(error, tuple) and "/nonexistent/ca.pem" in error[1],
+          error)
+    db.close()
+
+
+def test_interrupt(extension, port, data):
+    """sqlite3_interrupt from another thread ends a query whose server stalls mid-body
+    within 2 s (not at the 60 s transfer timeout) with SQLITE_INTERRUPT; the connection
+    stays usable. Both ways a scan fetches: one request on the scanning thread (a full scan
+    of one column: one coalesced range) and parallel requests (a point lookup: the pages of
+    several columns)."""
+    import threading
+    db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    db.enable_load_extension(True)
+    db.load_extension(extension.path)
+    local = str(data / "big.parquet")
+    db.execute(f"CREATE VIRTUAL TABLE temp.local USING parquet({sql_text(local)})")
+    queries = (("one request on the scanning thread", "SELECT sum(x) FROM temp.stalled"),
+               ("parallel requests", "SELECT * FROM temp.stalled WHERE id = 123457"))
+    for number, (what, query) in enumerate(queries):
+        # Requests 1-2 open the table (bytes 0-3, the footer tail), the scan's reopen is the
+        # 3rd (footer cached); every later request stalls.
+        db.execute("DROP TABLE IF EXISTS temp.stalled")
+        db.execute(f"CREATE VIRTUAL TABLE temp.stalled USING parquet('http://127.0.0.1:{port}/fault/stall/big.parquet?after=3&n={number}')")
+        timer = threading.Timer(0.5, db.interrupt)
+        started = time.monotonic()
+        timer.start()
+        try:
+            result = db.execute(query).fetchall()
+        except sqlite3.Error as e:
+            result = e
+        elapsed = time.monotonic() - started
+        timer.join()
+        check(f"interrupt during a stalled fetch ({what}): SQLITE_INTERRUPT",
+              isinstance(result, sqlite3.OperationalError) and "interrupted" in str(result)
+              and getattr(result, "sqlite_errorcode", sqlite3.SQLITE_INTERRUPT) == sqlite3.SQLITE_INTERRUPT, repr(result)[:300])
+        check(f"interrupt during a stalled fetch ({what}): ends within 2 s of the interrupt", elapsed < 2.5,
+              f"{elapsed:.2f} s")
+        check(f"after the interrupt ({what}) the connection still works",
+              db.execute("SELECT count(*), sum(id) FROM temp.local").fetchone() == (200000, 199999 * 200000 // 2), "")
     db.close()
 
 

@@ -52,7 +52,7 @@ function serveFault(req, res) {
   const [, mode, name] = match;
   const file = path.join(dataDir, name);
   if (!file.startsWith(dataDir) || !fs.existsSync(file)) return send(res, 404, {}, 'not found');
-  const key = mode + '/' + name;
+  const key = mode + '/' + name + '?' + (req.url.split('?')[1] ?? '');  // each query string counts apart
   const count = (counters.get(key) ?? 0) + 1;
   counters.set(key, count);
   const entry = { mode, name, range: req.headers.range ?? null, status: 0 };
