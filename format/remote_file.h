@@ -68,7 +68,7 @@ HttpRequest PrepareRemoteRequest(const std::string& url, const RemoteOptions& op
 std::string RemoteStatusError(long status, const std::string& what);
 
 // Tuning, exposed for tests.
-constexpr uint64_t kCoalesceGap = 16 * 1024;
+constexpr uint64_t kCoalesceGap = 64 * 1024;
 constexpr uint64_t kMaxPieceSize = 8 * 1024 * 1024;
 constexpr int kParallelRequests = 8;
 constexpr uint64_t kMinOnDemandRead = 32 * 1024;

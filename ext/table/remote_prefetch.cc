@@ -39,8 +39,34 @@ std::vector<parquet::ByteRange> ChunkRangesForRows(const parquet::ParquetFileRea
   return ranges;
 }
 
+void PrefetchPageIndexes(const parquet::ParquetFileReader& file, int row_group, const std::vector<int>& filter_leaves,
+                         const std::vector<int>& read_leaves) {
+  parquet::RandomAccessFile& source = file.file();
+  if (!source.IsRemote()) return;
+  source.DropPrefetched();
+  if (filter_leaves.empty()) return;
+  std::vector<parquet::ByteRange> ranges;
+  auto add = [&](const std::optional<int64_t>& offset, const std::optional<int32_t>& length) {
+    if (offset && length && *offset >= 0 && *length > 0) {
+      ranges.push_back(parquet::ByteRange{static_cast<uint64_t>(*offset), static_cast<uint64_t>(*length)});
+    }
+  };
+  const std::vector<parquet::ColumnChunk>& columns = file.row_group(row_group).columns;
+  for (int leaf : filter_leaves) {
+    if (leaf < 0 || static_cast<size_t>(leaf) >= columns.size()) continue;
+    add(columns[static_cast<size_t>(leaf)].column_index_offset, columns[static_cast<size_t>(leaf)].column_index_length);
+  }
+  for (const std::vector<int>* leaves : {&filter_leaves, &read_leaves}) {
+    for (int leaf : *leaves) {
+      if (leaf < 0 || static_cast<size_t>(leaf) >= columns.size()) continue;
+      add(columns[static_cast<size_t>(leaf)].offset_index_offset, columns[static_cast<size_t>(leaf)].offset_index_length);
+    }
+  }
+  source.Prefetch(ranges);
+}
+
 void PrefetchRowGroup(const parquet::ParquetFileReader& file, int row_group, const std::vector<int>& leaves,
-                      const parquet::RowRanges& rows, bool replace) {
+                      const parquet::RowRanges& rows) {
   parquet::RandomAccessFile& source = file.file();
   if (!source.IsRemote()) return;
   std::vector<parquet::ByteRange> ranges;
@@ -53,7 +79,6 @@ void PrefetchRowGroup(const parquet::ParquetFileReader& file, int row_group, con
       // A corrupt chunk is not prefetched: its reader reports it, in the scan's column order.
     }
   }
-  if (replace) source.DropPrefetched();
   source.Prefetch(ranges);
 }
 

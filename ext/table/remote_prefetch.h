@@ -16,10 +16,19 @@ namespace sqlite_parquet {
 std::vector<parquet::ByteRange> ChunkRangesForRows(const parquet::ParquetFileReader& file, int row_group, int leaf,
                                                    const parquet::RowRanges& rows);
 
-// Prefetches those ranges for every leaf of `leaves` (no-op for a local file); `replace`
-// drops what earlier calls fetched first (a new row group).
+// Entering row group `row_group` of a remote file (no-op for a local one): drops what was
+// prefetched for the previous one and fetches, in one parallel round, the page indexes the
+// scan is about to read: column and offset index of `filter_leaves` (the pruner's), and
+// with them (only when there are such filters: a scan of all rows needs no offset index)
+// the offset indexes of `read_leaves`. They lie side by side before the footer, so this is
+// a request or two instead of one per index.
+void PrefetchPageIndexes(const parquet::ParquetFileReader& file, int row_group, const std::vector<int>& filter_leaves,
+                         const std::vector<int>& read_leaves);
+
+// Prefetches the ranges of ChunkRangesForRows for every leaf of `leaves` (no-op for a
+// local file), in one parallel round.
 void PrefetchRowGroup(const parquet::ParquetFileReader& file, int row_group, const std::vector<int>& leaves,
-                      const parquet::RowRanges& rows, bool replace);
+                      const parquet::RowRanges& rows);
 
 // The columns a query reads, passed from xBestIndex to xFilter as idxNum for tables of
 // remote files (so a scan prefetches every projected column of a row group at once): bit i

@@ -472,18 +472,10 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
     case PruneReason::kPageIndex:
     case PruneReason::kKeep: break;
   }
-  cursor->ranges = cursor->pruner->MatchingRows(rg, candidates, &cursor->stats.pages_pruned_by_page_index);
-  if (cursor->ranges.empty()) {
-    cursor->stats.row_groups_pruned_by_page_index++;
-    return false;
-  }
-  cursor->range_index = 0;
-  cursor->row = cursor->ranges.range(0).begin;
-  cursor->row_end = cursor->ranges.last_end();
-  cursor->group_entered = true;
-  // A remote file fetches the row group's kept pages of the columns the query reads (the
-  // plan's columns_used, the filter columns, the columns read so far) now, in parallel;
-  // LoadBatch adds any other.
+  // A remote file fetches the row group's bytes the query reads in two parallel rounds:
+  // the page indexes (PrefetchPageIndexes) and then the kept pages of the columns it reads
+  // (the plan's columns_used, the filter columns, the columns read so far); LoadBatch adds
+  // any other.
   auto prefetch = [cursor](int leaf) {
     if (std::find(cursor->prefetch_leaves.begin(), cursor->prefetch_leaves.end(), leaf) == cursor->prefetch_leaves.end()) {
       cursor->prefetch_leaves.push_back(leaf);
@@ -493,7 +485,17 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
   for (size_t c = 0; c < cursor->mappings.size(); c++) {
     if (PlanNumberUsesColumn(cursor->columns_used, c)) prefetch(cursor->mappings[c].leaf_column);
   }
-  PrefetchRowGroup(file, rg, cursor->prefetch_leaves, cursor->ranges, /*replace=*/true);
+  PrefetchPageIndexes(file, rg, cursor->pruner->PageIndexLeaves(), cursor->prefetch_leaves);
+  cursor->ranges = cursor->pruner->MatchingRows(rg, candidates, &cursor->stats.pages_pruned_by_page_index);
+  if (cursor->ranges.empty()) {
+    cursor->stats.row_groups_pruned_by_page_index++;
+    return false;
+  }
+  cursor->range_index = 0;
+  cursor->row = cursor->ranges.range(0).begin;
+  cursor->row_end = cursor->ranges.last_end();
+  cursor->group_entered = true;
+  PrefetchRowGroup(file, rg, cursor->prefetch_leaves, cursor->ranges);
   return true;
 }
 
@@ -863,7 +865,7 @@ void StartBatch(ParquetCursor* cursor, ColumnState* state, int64_t row) {
   if (state->row_group != cursor->row_group) {
     if (std::find(cursor->prefetch_leaves.begin(), cursor->prefetch_leaves.end(), leaf) == cursor->prefetch_leaves.end()) {
       cursor->prefetch_leaves.push_back(leaf);
-      PrefetchRowGroup(*cursor->file, cursor->row_group, {leaf}, cursor->ranges, /*replace=*/false);
+      PrefetchRowGroup(*cursor->file, cursor->row_group, {leaf}, cursor->ranges);
     }
     if (!state->reader) {
       parquet::ColumnReaderOptions options;
