@@ -2,6 +2,9 @@
 #include "ext/table/remote_prefetch.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "format/error.h"
 #include "format/page_index.h"
@@ -82,15 +85,24 @@ void PrefetchRowGroup(const parquet::ParquetFileReader& file, int row_group, con
   source.Prefetch(ranges);
 }
 
-int ColumnsUsedPlanNumber(uint64_t col_used) {
-  int number = static_cast<int>(col_used & ((uint64_t{1} << 30) - 1));
-  if ((col_used >> 30) != 0) number |= 1 << 30;
-  return number;
+std::string PlanWithColumnsUsed(const std::string& plan, uint64_t col_used) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(col_used));
+  std::string text = plan;
+  text += '\0';
+  text += 'C';
+  text += hex;
+  text += '\0';
+  return text;
 }
 
-bool PlanNumberUsesColumn(int plan_number, size_t column) {
-  if (plan_number <= 0) return false;
-  return column < 30 ? ((plan_number >> column) & 1) != 0 : ((plan_number >> 30) & 1) != 0;
+uint64_t ColumnsUsedOfPlan(const char* idx_str) {
+  if (idx_str == nullptr) return 0;
+  const char* hidden = idx_str + std::strlen(idx_str) + 1;
+  if (hidden[0] != 'C') return 0;
+  return std::strtoull(hidden + 1, nullptr, 16);
 }
+
+bool UsesColumn(uint64_t col_used, size_t column) { return ((col_used >> std::min<size_t>(column, 63)) & 1) != 0; }
 
 }  // namespace sqlite_parquet

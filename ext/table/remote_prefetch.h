@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "format/file_reader.h"
@@ -30,10 +31,17 @@ void PrefetchPageIndexes(const parquet::ParquetFileReader& file, int row_group, 
 void PrefetchRowGroup(const parquet::ParquetFileReader& file, int row_group, const std::vector<int>& leaves,
                       const parquet::RowRanges& rows);
 
-// The columns a query reads, passed from xBestIndex to xFilter as idxNum for tables of
-// remote files (so a scan prefetches every projected column of a row group at once): bit i
-// for table column i below 30, bit 30 for any column from 30 on. Local tables keep idxNum 0.
-int ColumnsUsedPlanNumber(uint64_t col_used);
-bool PlanNumberUsesColumn(int plan_number, size_t column);
+// The columns a query reads (sqlite3_index_info.colUsed) pass from xBestIndex to xFilter,
+// for tables of remote files, so a scan prefetches every projected column of a row group
+// at once. They ride in idxStr after its terminating NUL ("plan\0C<hex>"): SQLite hands
+// idxStr to xFilter as the pointer xBestIndex allocated, while EXPLAIN QUERY PLAN prints it
+// only up to the NUL, so a remote table's plan reads like a local one's (`INDEX 0:plan`).
+// The bytes of such an idxStr (with both NULs), for sqlite3_malloc and memcpy.
+std::string PlanWithColumnsUsed(const std::string& plan, uint64_t col_used);
+// The columns hidden by PlanWithColumnsUsed in `idx_str`; 0 when it holds none (a local
+// table's plan: call only for a remote table, whose idxStr always comes from it).
+uint64_t ColumnsUsedOfPlan(const char* idx_str);
+// Whether colUsed `col_used` has column `column` (bit 63 stands for every column from 63 on).
+bool UsesColumn(uint64_t col_used, size_t column);
 
 }  // namespace sqlite_parquet

@@ -106,7 +106,7 @@ struct ParquetCursor {
   parquet::ColumnReadCounters pruning_counters;  // dictionary pages and bloom filters read
   parquet::TransferCounters transfer_counted;    // of `file`, already added to the scan's stats
   std::vector<int> prefetch_leaves;  // leaf columns the scan reads, prefetched per row group (remote files)
-  int columns_used = 0;              // remote files: the plan's columns (ColumnsUsedPlanNumber)
+  uint64_t columns_used = 0;         // remote files: the plan's colUsed (ColumnsUsedOfPlan)
   sqlite3_stmt* interrupt_probe = nullptr;  // "SELECT 1", stepped to notice sqlite3_interrupt before 3.41
   bool remote = false;                      // the table reads remote URLs (transfers are interruptible)
   int64_t rows_since_probe = 0;
@@ -483,7 +483,7 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
   };
   for (size_t k : cursor->row_filters) prefetch(cursor->mappings[static_cast<size_t>(cursor->filters[k].column)].leaf_column);
   for (size_t c = 0; c < cursor->mappings.size(); c++) {
-    if (PlanNumberUsesColumn(cursor->columns_used, c)) prefetch(cursor->mappings[c].leaf_column);
+    if (UsesColumn(cursor->columns_used, c)) prefetch(cursor->mappings[c].leaf_column);
   }
   PrefetchPageIndexes(file, rg, cursor->pruner->PageIndexLeaves(), cursor->prefetch_leaves);
   cursor->ranges = cursor->pruner->MatchingRows(rg, candidates, &cursor->stats.pages_pruned_by_page_index);
@@ -667,7 +667,7 @@ void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats
 
 namespace vtab {
 
-int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc, sqlite3_value** argv) {
+int Filter(sqlite3_vtab_cursor* base, int /*idx_num*/, const char* idx_str, int argc, sqlite3_value** argv) {
   ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
   const ParquetTable& table = *TableOf(base);
   cursor->remote = parquet::IsRemoteUrl(table.options.filename);
@@ -675,7 +675,7 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc
   try {
     FinishScan(cursor);
     cursor->eof = true;
-    cursor->columns_used = idx_num;
+    cursor->columns_used = cursor->remote ? ColumnsUsedOfPlan(idx_str) : 0;
     std::vector<PlanTerm> terms;
     if (!DecodePlan(idx_str, table.column_names, &terms)) {
       SetVtabError(base->pVtab, std::string("parquet: malformed scan plan '") + (idx_str ? idx_str : "") + "'");

@@ -376,6 +376,15 @@ def test_http(extension, nginx, data):
     check("point lookup: at most 4 requests after the footer (parquet_scan_stats)",
           stats["http_requests"] - 1 <= 4 and logged[:1] and logged[0][2] == "bytes=0-3", f"{stats['http_requests']} {logged}")
     check("point lookup: the page indexes cost one small request", len(logged) >= 2 and int(logged[1][4]) < 4096, logged)
+
+    # The plan passes the columns read to the scan without showing them: EXPLAIN QUERY PLAN
+    # of the remote table reads as the local table's does.
+    def plan_details(table):
+        rows = db.execute(f"EXPLAIN QUERY PLAN SELECT id, s FROM temp.{table} WHERE id = 123457 AND a > 1").fetchall()
+        return [row[-1].replace(table, "T") for row in rows]
+    remote_plan, local_plan = plan_details("big"), plan_details("big_local")
+    check("EXPLAIN QUERY PLAN of a remote table reads as the local table's (same INDEX number and plan)",
+          remote_plan == local_plan and any("VIRTUAL TABLE INDEX" in detail for detail in local_plan), f"{remote_plan} vs {local_plan}")
     check("point lookup: under 3% of the file's bytes (of 10 row groups, one is read, in part)", stats["http_bytes_fetched"] < size * 0.03,
           f"{stats['http_bytes_fetched']} of {size}")
     check("point lookup: nginx saw what the stats say", len(nginx.requests()) - before == stats["http_requests"], "")
