@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
-#include <cstdlib>
-#include <cstring>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <list>
 #include <map>
