@@ -38,8 +38,9 @@ void PrefetchRowGroup(const parquet::ParquetFileReader& file, int row_group, con
 // only up to the NUL, so a remote table's plan reads like a local one's (`INDEX 0:plan`).
 // The bytes of such an idxStr (with both NULs), for sqlite3_malloc and memcpy.
 std::string PlanWithColumnsUsed(const std::string& plan, uint64_t col_used);
-// The columns hidden by PlanWithColumnsUsed in `idx_str`; 0 when it holds none (a local
-// table's plan: call only for a remote table, whose idxStr always comes from it).
+// The columns hidden by PlanWithColumnsUsed in `idx_str` (0 for null). Call only for a
+// remote table, whose idxStr always comes from PlanWithColumnsUsed: a local table's ends
+// at its NUL.
 uint64_t ColumnsUsedOfPlan(const char* idx_str);
 // Whether colUsed `col_used` has column `column` (bit 63 stands for every column from 63 on).
 bool UsesColumn(uint64_t col_used, size_t column);

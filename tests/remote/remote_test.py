@@ -3,9 +3,10 @@
 here on loopback, and survives the faults a small server injects.
 
   nginx (Debian nginx-light)   serves the corpus and generated files, with Range support;
-                               its access log is the independent count of requests
+                               its access log is the independent count of requests; also
+                               https, with a throwaway CA and certificate made here (openssl)
   test_server.mjs              the fault injector (500s, dropped connections, short bodies,
-                               objects changing mid-scan, Range ignored, auth) and a SigV4
+                               stalls, objects changing mid-scan, Range ignored, auth) and a SigV4
                                checking proxy in front of s3rver
   s3rver (npm)                 the S3 server (bucket, objects, ListObjectsV2)
 
