@@ -47,7 +47,17 @@ std::string PercentEncode(const std::string& text, bool keep_slash) {
 
 namespace {
 std::atomic<uint64_t> g_handles_created{0};
+thread_local const std::function<bool()>* t_interrupt_check = nullptr;
 }  // namespace
+
+HttpInterruptScope::HttpInterruptScope(std::function<bool()> check)
+    : check_(std::move(check)), previous_(t_interrupt_check) {
+  t_interrupt_check = &check_;
+}
+
+HttpInterruptScope::~HttpInterruptScope() { t_interrupt_check = previous_; }
+
+bool HttpInterruptRequested() { return t_interrupt_check != nullptr && (*t_interrupt_check)(); }
 
 uint64_t HttpHandlesCreatedForTesting() { return g_handles_created.load(); }
 
@@ -144,9 +154,27 @@ HandlePool& Pool() {
 struct Transfer {
   HttpResponse* response;
   uint64_t max_body;
+  const std::atomic<bool>* abort;
   bool too_long = false;
+  bool interrupted = false;
   long status = 0;  // of the response being received (its status line)
+  std::chrono::steady_clock::time_point last_check{};
 };
+
+// libcurl's progress callback: called while the transfer waits or receives (at least about
+// once a second); a non-zero return aborts it.
+int OnProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  auto* transfer = static_cast<Transfer*>(user);
+  if (transfer->abort != nullptr && transfer->abort->load()) {
+    transfer->interrupted = true;
+    return 1;
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (now - transfer->last_check < std::chrono::milliseconds(50)) return 0;
+  transfer->last_check = now;
+  transfer->interrupted = HttpInterruptRequested();
+  return transfer->interrupted ? 1 : 0;
+}
 
 size_t OnBody(char* data, size_t size, size_t count, void* user) {
   auto* transfer = static_cast<Transfer*>(user);
@@ -207,7 +235,7 @@ HttpResponse HttpPerform(const HttpRequest& request, const std::string& shown_ur
   if (curl == nullptr) throw ParquetError("cannot read " + shown_url + ": curl_easy_init failed");
 
   HttpResponse response;
-  Transfer transfer{&response, request.max_body};
+  Transfer transfer{&response, request.max_body, request.abort};
   auto set = [&](CURLoption option, auto value, const char* what) {
     const CURLcode code = api.easy_setopt(curl, option, value);
     if (code != CURLE_OK) {
@@ -230,6 +258,10 @@ HttpResponse HttpPerform(const HttpRequest& request, const std::string& shown_ur
   set(CURLOPT_HEADERFUNCTION, &OnHeader, "CURLOPT_HEADERFUNCTION");
   set(CURLOPT_HEADERDATA, static_cast<void*>(&transfer), "CURLOPT_HEADERDATA");
   set(CURLOPT_USERAGENT, "sqlite-parquet", "CURLOPT_USERAGENT");
+  set(CURLOPT_XFERINFOFUNCTION, &OnProgress, "CURLOPT_XFERINFOFUNCTION");
+  set(CURLOPT_XFERINFODATA, static_cast<void*>(&transfer), "CURLOPT_XFERINFODATA");
+  set(CURLOPT_NOPROGRESS, 0L, "CURLOPT_NOPROGRESS");
+  if (!request.ca_file.empty()) set(CURLOPT_CAINFO, request.ca_file.c_str(), "CURLOPT_CAINFO (http_ca_file)");
   if (request.method == "HEAD") {
     set(CURLOPT_NOBODY, 1L, "CURLOPT_NOBODY");
   } else if (request.method == "PUT" || request.method == "POST") {
@@ -264,6 +296,15 @@ HttpResponse HttpPerform(const HttpRequest& request, const std::string& shown_ur
 
   const CURLcode code = api.easy_perform(curl);
   if (code != CURLE_OK) {
+    if (transfer.interrupted) throw HttpInterrupted("interrupted");
+    if (code == CURLE_PEER_FAILED_VERIFICATION) {
+      throw ParquetError("cannot read " + shown_url +
+                         ": the server's TLS certificate could not be verified (is its CA trusted? see http_ca_file)");
+    }
+    if (code == CURLE_SSL_CACERT_BADFILE) {
+      throw ParquetError("cannot read " + shown_url + ": the CA file " + (request.ca_file.empty() ? "of libcurl" : request.ca_file) +
+                         " cannot be read");
+    }
     if (transfer.too_long) {
       throw ParquetError("cannot read " + shown_url + ": the server sent more than the " +
                          std::to_string(request.max_body) +

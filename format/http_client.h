@@ -5,11 +5,18 @@
 // supported by this build". S3 requests are signed by libcurl itself (CURLOPT_AWS_SIGV4).
 //
 // Easy handles are pooled (curl_easy_reset keeps their connections), so the requests of a
-// scan reuse TCP and TLS connections. TLS peers and host names are always verified.
+// scan reuse TCP and TLS connections. TLS peers and host names are always verified, against
+// libcurl's default CA bundle or the request's ca_file.
+//
+// A transfer can be interrupted: HttpInterruptScope installs, for the thread that performs
+// requests, a check asked while a transfer waits or receives (libcurl's progress callback);
+// when it says yes the transfer ends with HttpInterrupted, which is never retried.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -22,6 +29,12 @@ namespace parquet {
 
 // A connection failure, a timeout or a body cut short: worth retrying (HttpRequestWithRetry).
 class HttpTransportError : public ParquetError {
+ public:
+  using ParquetError::ParquetError;
+};
+
+// The transfer was stopped by the thread's interrupt check (or the abort flag of its request).
+class HttpInterrupted : public ParquetError {
  public:
   using ParquetError::ParquetError;
 };
@@ -41,6 +54,9 @@ struct HttpRequest {
   // us download a whole object). 0: no limit.
   uint64_t max_body = 0;
   long timeout_seconds = 60;
+  std::string ca_file;  // PEM file of the CAs to trust instead of libcurl's default bundle
+  // Set by another thread to stop this transfer (HttpInterrupted); may be null.
+  const std::atomic<bool>* abort = nullptr;
 };
 
 struct HttpResponse {
@@ -51,6 +67,24 @@ struct HttpResponse {
   // The value of header `name` (lowercase), "" when absent.
   std::string Header(const std::string& name) const;
 };
+
+// While alive, requests performed on the constructing thread ask `check` (at most every
+// 50 ms) whether to stop; so do the parallel fetches that thread waits for (remote_file.cc
+// polls HttpInterruptRequested and sets their abort flag). Scopes nest; the innermost wins.
+class HttpInterruptScope {
+ public:
+  explicit HttpInterruptScope(std::function<bool()> check);
+  ~HttpInterruptScope();
+  HttpInterruptScope(const HttpInterruptScope&) = delete;
+  HttpInterruptScope& operator=(const HttpInterruptScope&) = delete;
+
+ private:
+  std::function<bool()> check_;
+  const std::function<bool()>* previous_;
+};
+
+// The current thread's check (HttpInterruptScope); false without one.
+bool HttpInterruptRequested();
 
 // Whether this build can make HTTP requests at all (libcurl headers were found).
 bool HttpSupportCompiled();

@@ -37,7 +37,11 @@ void MemoryBudget::Take(uint64_t bytes) {
 PageReader::PageReader(const ParquetFileReader& file, int column, const ColumnReaderOptions& options,
                        ColumnReadCounters* counters)
     : file_(file), column_(column), options_(options), counters_(counters), min_read_(kMinRead),
-      read_ahead_(kPageHeaderGuess) {}
+      read_ahead_(kPageHeaderGuess) {
+  // A remote file's reads are planned (RandomAccessFile::Prefetch): a read past the page
+  // asked for would cost a request of its own when the next page was not fetched.
+  if (file.file().IsRemote()) ReadNoMoreThanAsked();
+}
 
 PageReader::~PageReader() {
   if (options_.memory_budget) options_.memory_budget->Give(budget_taken_);

@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <list>
@@ -256,10 +259,14 @@ class RemoteFile final : public RandomAccessFile {
     std::vector<std::vector<uint8_t>> bodies(pieces.size());
     std::vector<std::exception_ptr> errors(pieces.size());
     std::atomic<size_t> next_piece{0};
-    auto work = [&] {
+    std::atomic<bool> abort{false};  // the waiting thread was interrupted: stop every fetch
+    std::mutex mutex;
+    std::condition_variable finished;
+    size_t running = 0;
+    auto work = [&](const std::atomic<bool>* stop) {
       for (size_t i; (i = next_piece++) < pieces.size();) {
         try {
-          bodies[i] = FetchRange(pieces[i].offset, pieces[i].length);
+          bodies[i] = FetchRange(pieces[i].offset, pieces[i].length, stop);
         } catch (...) {
           errors[i] = std::current_exception();
         }
@@ -267,10 +274,26 @@ class RemoteFile final : public RandomAccessFile {
     };
     const size_t thread_count = std::min<size_t>(kParallelRequests, pieces.size());
     if (thread_count <= 1) {
-      work();
+      work(nullptr);  // on this thread: its interrupt check applies directly
     } else {
+      // The fetching threads have no interrupt check of their own: this one asks its check
+      // while it waits and raises their abort flag.
       std::vector<std::thread> threads;
-      for (size_t t = 0; t < thread_count; t++) threads.emplace_back(work);
+      running = thread_count;
+      for (size_t t = 0; t < thread_count; t++) {
+        threads.emplace_back([&] {
+          work(&abort);
+          std::lock_guard<std::mutex> lock(mutex);
+          if (--running == 0) finished.notify_one();
+        });
+      }
+      for (;;) {
+        {
+          std::unique_lock<std::mutex> lock(mutex);
+          if (finished.wait_for(lock, std::chrono::milliseconds(50), [&] { return running == 0; })) break;
+        }
+        if (!abort.load() && HttpInterruptRequested()) abort = true;
+      }
       for (std::thread& thread : threads) thread.join();
     }
     for (size_t i = 0; i < pieces.size(); i++) {
@@ -301,9 +324,11 @@ class RemoteFile final : public RandomAccessFile {
     }
   }
 
-  // One ranged GET of [offset, offset + length), checked to be of the version opened.
-  std::vector<uint8_t> FetchRange(uint64_t offset, uint64_t length) {
+  // One ranged GET of [offset, offset + length), checked to be of the version opened;
+  // `abort` (may be null) stops it from another thread.
+  std::vector<uint8_t> FetchRange(uint64_t offset, uint64_t length, const std::atomic<bool>* abort = nullptr) {
     HttpRequest request = request_;
+    request.abort = abort;
     request.range = std::make_pair(offset, offset + length - 1);
     request.max_body = length;
     HttpResponse response = Perform(request);
@@ -420,6 +445,12 @@ bool IsRemoteUrl(const std::string& path) {
 
 bool IsS3Url(const std::string& path) { return StartsWithNoCase(path, "s3://"); }
 
+std::string TrustedCaFile(const RemoteOptions& options) {
+  if (!options.http_ca_file.empty()) return options.http_ca_file;
+  const char* bundle = std::getenv("CURL_CA_BUNDLE");
+  return bundle != nullptr ? bundle : "";
+}
+
 HttpRequest PrepareRemoteRequest(const std::string& url, const RemoteOptions& options) {
   if (IsS3Url(url)) {
     const RemoteOptions resolved = ResolveS3Options(options);
@@ -429,6 +460,7 @@ HttpRequest PrepareRemoteRequest(const std::string& url, const RemoteOptions& op
   }
   HttpRequest request;
   request.url = url;
+  request.ca_file = TrustedCaFile(options);
   request.headers = options.http_headers;
   if (!options.bearer_token.empty()) {
     SecretString header("Authorization: Bearer ");

@@ -45,7 +45,12 @@ struct RemoteOptions {
   SecretString s3_secret_access_key;
   SecretString s3_session_token;
   int attempts = 4;  // tries per request (transport errors, 5xx, 429)
+  std::string http_ca_file;  // PEM bundle of the CAs TLS peers are verified against
 };
+
+// The CA bundle requests verify TLS peers against: options.http_ca_file, else the
+// CURL_CA_BUNDLE environment variable (as the curl tool reads it), else "" (libcurl's own).
+std::string TrustedCaFile(const RemoteOptions& options);
 
 // Whether `path` is an http://, https:// or s3:// URL (scheme in any case).
 bool IsRemoteUrl(const std::string& path);
@@ -63,7 +68,7 @@ HttpRequest PrepareRemoteRequest(const std::string& url, const RemoteOptions& op
 std::string RemoteStatusError(long status, const std::string& what);
 
 // Tuning, exposed for tests.
-constexpr uint64_t kCoalesceGap = 16 * 1024;
+constexpr uint64_t kCoalesceGap = 64 * 1024;
 constexpr uint64_t kMaxPieceSize = 8 * 1024 * 1024;
 constexpr int kParallelRequests = 8;
 constexpr uint64_t kMinOnDemandRead = 32 * 1024;

@@ -130,6 +130,7 @@ HttpRequest S3Request(const RemoteOptions& resolved, const std::string& http_url
   HttpRequest request;
   request.method = method;
   request.url = http_url;
+  request.ca_file = TrustedCaFile(resolved);
   if (!resolved.s3_access_key_id.empty()) {
     request.aws_sigv4 = "aws:amz:" + resolved.s3_region + ":s3";
     request.aws_credentials = resolved.s3_access_key_id;

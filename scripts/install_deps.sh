@@ -12,7 +12,7 @@ PACKAGES=(build-essential cmake pkg-config libsqlite3-dev sqlite3 libzstd-dev li
           sqlite-utils python3  # hosts that load the extension in tests/hosts
           ccache  # CMake uses it: build-dist/ compiles with build/'s commands and reuses them
           libcurl4-openssl-dev libexpat1-dev  # remote files: headers only, the libraries are dlopen'd
-          nginx-light)  # the remote suite's HTTP server (tests/remote)
+          nginx-light openssl)  # the remote suite's HTTP(S) server and its test certificates (tests/remote)
 if [[ ${1:-} == fuzz ]]; then
   PACKAGES+=(clang libclang-rt-14-dev)
 fi

@@ -9,6 +9,7 @@ void AddRemoteOptions(OptionSet* set) {
   set->AddSecret("http_headers")
       .AddSecret("bearer_token")
       .AddInteger("http_retries", 0, 10)
+      .AddString("http_ca_file")
       .AddString("s3_region")
       .AddString("s3_endpoint")
       .AddEnum("s3_url_style", {"path", "vhost"})
@@ -67,6 +68,7 @@ bool MakeRemoteOptions(const ParsedOptions& parsed, std::shared_ptr<const parque
     options->bearer_token = token->text;
   }
   options->attempts = 1 + static_cast<int>(parsed.GetInteger("http_retries", 3));
+  options->http_ca_file = std::string(parsed.GetString("http_ca_file", ""));
   options->s3_region = std::string(parsed.GetString("s3_region", ""));
   options->s3_endpoint = std::string(parsed.GetString("s3_endpoint", ""));
   if (parsed.Has("s3_url_style")) {

@@ -7,10 +7,12 @@
 #include <string>
 
 #include "ext/common/sqlite_api.h"
+#include "format/http_client.h"
 
 namespace sqlite_parquet {
 
-// Thrown when sqlite3_interrupt() stopped a scan.
+// Thrown when sqlite3_interrupt() stopped a scan (a transfer it stopped throws
+// parquet::HttpInterrupted: both are SQLITE_INTERRUPT).
 struct ScanInterrupted {};
 
 // Replaces the table's error message, which SQLite reports for a callback's SQLITE_ERROR.
@@ -26,6 +28,9 @@ inline int CursorCallbackError(sqlite3_vtab* vtab, bool* eof) {
   try {
     throw;
   } catch (const ScanInterrupted&) {
+    if (eof != nullptr) *eof = true;
+    return SQLITE_INTERRUPT;
+  } catch (const parquet::HttpInterrupted&) {
     if (eof != nullptr) *eof = true;
     return SQLITE_INTERRUPT;
   } catch (const std::bad_alloc&) {
@@ -45,6 +50,9 @@ inline int CursorCallbackError(sqlite3_vtab* vtab, bool* eof) {
 inline int ColumnCallbackError(sqlite3_vtab* vtab, sqlite3_context* ctx) {
   try {
     throw;
+  } catch (const parquet::HttpInterrupted&) {
+    sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
+    return SQLITE_INTERRUPT;
   } catch (const std::bad_alloc&) {
     sqlite3_result_error_nomem(ctx);
     return SQLITE_NOMEM;

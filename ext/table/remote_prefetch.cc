@@ -2,6 +2,9 @@
 #include "ext/table/remote_prefetch.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "format/error.h"
 #include "format/page_index.h"
@@ -39,8 +42,34 @@ std::vector<parquet::ByteRange> ChunkRangesForRows(const parquet::ParquetFileRea
   return ranges;
 }
 
+void PrefetchPageIndexes(const parquet::ParquetFileReader& file, int row_group, const std::vector<int>& filter_leaves,
+                         const std::vector<int>& read_leaves) {
+  parquet::RandomAccessFile& source = file.file();
+  if (!source.IsRemote()) return;
+  source.DropPrefetched();
+  if (filter_leaves.empty()) return;
+  std::vector<parquet::ByteRange> ranges;
+  auto add = [&](const std::optional<int64_t>& offset, const std::optional<int32_t>& length) {
+    if (offset && length && *offset >= 0 && *length > 0) {
+      ranges.push_back(parquet::ByteRange{static_cast<uint64_t>(*offset), static_cast<uint64_t>(*length)});
+    }
+  };
+  const std::vector<parquet::ColumnChunk>& columns = file.row_group(row_group).columns;
+  for (int leaf : filter_leaves) {
+    if (leaf < 0 || static_cast<size_t>(leaf) >= columns.size()) continue;
+    add(columns[static_cast<size_t>(leaf)].column_index_offset, columns[static_cast<size_t>(leaf)].column_index_length);
+  }
+  for (const std::vector<int>* leaves : {&filter_leaves, &read_leaves}) {
+    for (int leaf : *leaves) {
+      if (leaf < 0 || static_cast<size_t>(leaf) >= columns.size()) continue;
+      add(columns[static_cast<size_t>(leaf)].offset_index_offset, columns[static_cast<size_t>(leaf)].offset_index_length);
+    }
+  }
+  source.Prefetch(ranges);
+}
+
 void PrefetchRowGroup(const parquet::ParquetFileReader& file, int row_group, const std::vector<int>& leaves,
-                      const parquet::RowRanges& rows, bool replace) {
+                      const parquet::RowRanges& rows) {
   parquet::RandomAccessFile& source = file.file();
   if (!source.IsRemote()) return;
   std::vector<parquet::ByteRange> ranges;
@@ -53,19 +82,27 @@ void PrefetchRowGroup(const parquet::ParquetFileReader& file, int row_group, con
       // A corrupt chunk is not prefetched: its reader reports it, in the scan's column order.
     }
   }
-  if (replace) source.DropPrefetched();
   source.Prefetch(ranges);
 }
 
-int ColumnsUsedPlanNumber(uint64_t col_used) {
-  int number = static_cast<int>(col_used & ((uint64_t{1} << 30) - 1));
-  if ((col_used >> 30) != 0) number |= 1 << 30;
-  return number;
+std::string PlanWithColumnsUsed(const std::string& plan, uint64_t col_used) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(col_used));
+  std::string text = plan;
+  text += '\0';
+  text += 'C';
+  text += hex;
+  text += '\0';
+  return text;
 }
 
-bool PlanNumberUsesColumn(int plan_number, size_t column) {
-  if (plan_number <= 0) return false;
-  return column < 30 ? ((plan_number >> column) & 1) != 0 : ((plan_number >> 30) & 1) != 0;
+uint64_t ColumnsUsedOfPlan(const char* idx_str) {
+  if (idx_str == nullptr) return 0;
+  const char* hidden = idx_str + std::strlen(idx_str) + 1;
+  if (hidden[0] != 'C') return 0;
+  return std::strtoull(hidden + 1, nullptr, 16);
 }
+
+bool UsesColumn(uint64_t col_used, size_t column) { return ((col_used >> std::min<size_t>(column, 63)) & 1) != 0; }
 
 }  // namespace sqlite_parquet

@@ -216,11 +216,26 @@ PruneReason RowGroupPruner::Check(int row_group, const parquet::ColumnReaderOpti
   return PruneReason::kKeep;
 }
 
+namespace {
+// Whether MatchingRows asks the page index of f's column.
+bool UsesPageIndex(const FileColumnFilter& f) {
+  return f.filter->active && f.mapping->kind != ValueKind::kNull && f.mapping->leaf_column >= 0;
+}
+}  // namespace
+
+std::vector<int> RowGroupPruner::PageIndexLeaves() const {
+  std::vector<int> leaves;
+  for (const FileColumnFilter& f : filters_) {
+    if (UsesPageIndex(f)) leaves.push_back(f.mapping->leaf_column);
+  }
+  return leaves;
+}
+
 parquet::RowRanges RowGroupPruner::MatchingRows(int row_group, parquet::RowRanges rows, int64_t* pages_pruned) {
   const int64_t num_rows = file_.row_group_num_rows(row_group);
   for (size_t i = 0; i < filters_.size() && !rows.empty(); i++) {
     const FileColumnFilter& f = filters_[i];
-    if (!f.filter->active || f.mapping->kind == ValueKind::kNull || f.mapping->leaf_column < 0) continue;
+    if (!UsesPageIndex(f)) continue;
     parquet::PageIndex index;
     try {
       index = parquet::ReadPageIndex(file_, row_group, f.mapping->leaf_column);

@@ -52,6 +52,8 @@ class RowGroupPruner {
   // leave (all of `rows` when no filter column has a page index). Pages counted in
   // *pages_pruned are those of filter columns whose rows were all ruled out.
   parquet::RowRanges MatchingRows(int row_group, parquet::RowRanges rows, int64_t* pages_pruned);
+  // The leaf columns whose page indexes MatchingRows reads.
+  std::vector<int> PageIndexLeaves() const;
 
  private:
   const parquet::ParquetFileReader& file_;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,9 +23,11 @@
 #include "ext/common/vtab_errors.h"
 #include "format/column_reader.h"
 #include "format/error.h"
+#include "format/http_client.h"
 #include "format/levels.h"
 #include "format/logical_values.h"
 #include "format/record_assembler.h"
+#include "format/remote_file.h"
 
 namespace sqlite_parquet {
 
@@ -103,8 +106,9 @@ struct ParquetCursor {
   parquet::ColumnReadCounters pruning_counters;  // dictionary pages and bloom filters read
   parquet::TransferCounters transfer_counted;    // of `file`, already added to the scan's stats
   std::vector<int> prefetch_leaves;  // leaf columns the scan reads, prefetched per row group (remote files)
-  int columns_used = 0;              // remote files: the plan's columns (ColumnsUsedPlanNumber)
+  uint64_t columns_used = 0;         // remote files: the plan's colUsed (ColumnsUsedOfPlan)
   sqlite3_stmt* interrupt_probe = nullptr;  // "SELECT 1", stepped to notice sqlite3_interrupt before 3.41
+  bool remote = false;                      // the table reads remote URLs (transfers are interruptible)
   int64_t rows_since_probe = 0;
 
   size_t file_index = 0;
@@ -399,20 +403,34 @@ int64_t SaturatingSub(int64_t a, int64_t b) {
 // while another runs on the same connection fails with SQLITE_INTERRUPT once
 // sqlite3_interrupt() was called (the flag is cleared only when no statement is active),
 // so a trivial one is stepped instead.
-void CheckInterrupt(ParquetCursor* cursor, const ParquetTable& table) {
-  cursor->rows_since_probe = 0;
-  if (RunningSqliteAtLeast(kSqliteWithIsInterrupted)) {
-    if (sqlite3_is_interrupted(table.db)) throw ScanInterrupted();
-    return;
-  }
+bool Interrupted(ParquetCursor* cursor, const ParquetTable& table) {
+  if (RunningSqliteAtLeast(kSqliteWithIsInterrupted)) return sqlite3_is_interrupted(table.db) != 0;
   if (!cursor->interrupt_probe &&
       sqlite3_prepare_v2(table.db, "SELECT 1", -1, &cursor->interrupt_probe, nullptr) != SQLITE_OK) {
-    return;
+    return false;
   }
   const int rc = sqlite3_step(cursor->interrupt_probe);
   sqlite3_reset(cursor->interrupt_probe);
-  if (rc == SQLITE_INTERRUPT) throw ScanInterrupted();
+  return rc == SQLITE_INTERRUPT;
 }
+
+void CheckInterrupt(ParquetCursor* cursor, const ParquetTable& table) {
+  cursor->rows_since_probe = 0;
+  if (Interrupted(cursor, table)) throw ScanInterrupted();
+}
+
+// For a remote table, lets the HTTP transfers of one callback notice sqlite3_interrupt()
+// while they wait (a stalled server): they end with parquet::HttpInterrupted. The check
+// runs on the callback's thread only (http_client.h), as the probe of Interrupted needs.
+class TransferInterruptScope {
+ public:
+  TransferInterruptScope(ParquetCursor* cursor, const ParquetTable& table) {
+    if (cursor->remote) scope_.emplace([cursor, &table] { return Interrupted(cursor, table); });
+  }
+
+ private:
+  std::optional<parquet::HttpInterruptScope> scope_;
+};
 
 // Checks the cursor's row group against the constraints: the rows it may return
 // ([row, row_end)) by row position, then statistics and bloom filters. False
@@ -454,6 +472,20 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
     case PruneReason::kPageIndex:
     case PruneReason::kKeep: break;
   }
+  // A remote file fetches the row group's bytes the query reads in two parallel rounds:
+  // the page indexes (PrefetchPageIndexes) and then the kept pages of the columns it reads
+  // (the plan's columns_used, the filter columns, the columns read so far); LoadBatch adds
+  // any other.
+  auto prefetch = [cursor](int leaf) {
+    if (std::find(cursor->prefetch_leaves.begin(), cursor->prefetch_leaves.end(), leaf) == cursor->prefetch_leaves.end()) {
+      cursor->prefetch_leaves.push_back(leaf);
+    }
+  };
+  for (size_t k : cursor->row_filters) prefetch(cursor->mappings[static_cast<size_t>(cursor->filters[k].column)].leaf_column);
+  for (size_t c = 0; c < cursor->mappings.size(); c++) {
+    if (UsesColumn(cursor->columns_used, c)) prefetch(cursor->mappings[c].leaf_column);
+  }
+  PrefetchPageIndexes(file, rg, cursor->pruner->PageIndexLeaves(), cursor->prefetch_leaves);
   cursor->ranges = cursor->pruner->MatchingRows(rg, candidates, &cursor->stats.pages_pruned_by_page_index);
   if (cursor->ranges.empty()) {
     cursor->stats.row_groups_pruned_by_page_index++;
@@ -463,19 +495,7 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
   cursor->row = cursor->ranges.range(0).begin;
   cursor->row_end = cursor->ranges.last_end();
   cursor->group_entered = true;
-  // A remote file fetches the row group's kept pages of the columns the query reads (the
-  // plan's columns_used, the filter columns, the columns read so far) now, in parallel;
-  // LoadBatch adds any other.
-  auto prefetch = [cursor](int leaf) {
-    if (std::find(cursor->prefetch_leaves.begin(), cursor->prefetch_leaves.end(), leaf) == cursor->prefetch_leaves.end()) {
-      cursor->prefetch_leaves.push_back(leaf);
-    }
-  };
-  for (size_t k : cursor->row_filters) prefetch(cursor->mappings[static_cast<size_t>(cursor->filters[k].column)].leaf_column);
-  for (size_t c = 0; c < cursor->mappings.size(); c++) {
-    if (PlanNumberUsesColumn(cursor->columns_used, c)) prefetch(cursor->mappings[c].leaf_column);
-  }
-  PrefetchRowGroup(file, rg, cursor->prefetch_leaves, cursor->ranges, /*replace=*/true);
+  PrefetchRowGroup(file, rg, cursor->prefetch_leaves, cursor->ranges);
   return true;
 }
 
@@ -647,13 +667,15 @@ void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats
 
 namespace vtab {
 
-int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc, sqlite3_value** argv) {
+int Filter(sqlite3_vtab_cursor* base, int /*idx_num*/, const char* idx_str, int argc, sqlite3_value** argv) {
   ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
   const ParquetTable& table = *TableOf(base);
+  cursor->remote = parquet::IsRemoteUrl(table.options.filename);
+  TransferInterruptScope interruptible(cursor, table);
   try {
     FinishScan(cursor);
     cursor->eof = true;
-    cursor->columns_used = idx_num;
+    cursor->columns_used = cursor->remote ? ColumnsUsedOfPlan(idx_str) : 0;
     std::vector<PlanTerm> terms;
     if (!DecodePlan(idx_str, table.column_names, &terms)) {
       SetVtabError(base->pVtab, std::string("parquet: malformed scan plan '") + (idx_str ? idx_str : "") + "'");
@@ -754,6 +776,7 @@ int Next(sqlite3_vtab_cursor* base) {
     return SQLITE_OK;
   }
   try {
+    TransferInterruptScope interruptible(cursor, *TableOf(base));
     Advance(cursor, *TableOf(base));
     return SQLITE_OK;
   } catch (...) {
@@ -842,7 +865,7 @@ void StartBatch(ParquetCursor* cursor, ColumnState* state, int64_t row) {
   if (state->row_group != cursor->row_group) {
     if (std::find(cursor->prefetch_leaves.begin(), cursor->prefetch_leaves.end(), leaf) == cursor->prefetch_leaves.end()) {
       cursor->prefetch_leaves.push_back(leaf);
-      PrefetchRowGroup(*cursor->file, cursor->row_group, {leaf}, cursor->ranges, /*replace=*/false);
+      PrefetchRowGroup(*cursor->file, cursor->row_group, {leaf}, cursor->ranges);
     }
     if (!state->reader) {
       parquet::ColumnReaderOptions options;
@@ -1013,6 +1036,7 @@ inline int ResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnM
 // xColumn for every cell that Column does not serve directly (DirectCell).
 [[gnu::noinline]] int IndirectColumn(ParquetCursor* cursor, sqlite3_context* ctx, int column) {
   sqlite3_vtab_cursor* base = &cursor->base;
+  TransferInterruptScope interruptible(cursor, *TableOf(base));
   // One mapping per file column: past them come the partition keys and hidden columns.
   if (static_cast<size_t>(column) >= cursor->mappings.size()) [[unlikely]] {
     return FileConstantColumn(cursor, TableOf(base), ctx, column);

@@ -2,6 +2,7 @@
 // ORDER BY the scan takes over (the rules are in constraints.h), the idxStr plan handed to
 // xFilter, and the estimated cost and rows SQLite chooses between plans with.
 #include <algorithm>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -201,11 +202,14 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   const PlanEstimate estimate = EstimateScan(rows, costed, used, filtered);
   info->estimatedRows = static_cast<sqlite3_int64>(estimate.rows);
   info->estimatedCost = estimate.cost;
-  info->idxNum = parquet::IsRemoteUrl(table->options.filename) ? ColumnsUsedPlanNumber(info->colUsed) : 0;
-  if (!terms.empty()) {
-    const std::string plan = EncodePlan(terms, table->column_names);
-    info->idxStr = sqlite3_mprintf("%s", plan.c_str());
+  info->idxNum = 0;
+  const bool remote = parquet::IsRemoteUrl(table->options.filename);
+  if (!terms.empty() || remote) {
+    std::string plan = terms.empty() ? std::string() : EncodePlan(terms, table->column_names);
+    if (remote) plan = PlanWithColumnsUsed(plan, info->colUsed);
+    info->idxStr = static_cast<char*>(sqlite3_malloc64(plan.size() + 1));
     if (!info->idxStr) return SQLITE_NOMEM;
+    std::memcpy(info->idxStr, plan.c_str(), plan.size() + 1);
     info->needToFreeIdxStr = 1;
   }
   return SQLITE_OK;

@@ -10,6 +10,8 @@
 //       change     after ?after=N requests (default 2), the ETag differs (If-Match is ignored)
 //       change412  the same, and If-Match answers 412
 //       norange    ignores Range: 200 with the whole file
+//       stall      after ?after=N requests (default 2), 206 responses send their headers and
+//                  half the body, then nothing more (the connection stays open)
 //       auth       401 unless "Authorization: Bearer tok-123" and "X-Test: yes" are sent
 //     GET /__log returns the requests seen so far as JSON ({mode, range, status}); ?delay=MS
 //     on any URL delays the answer by MS milliseconds.
@@ -50,7 +52,7 @@ function serveFault(req, res) {
   const [, mode, name] = match;
   const file = path.join(dataDir, name);
   if (!file.startsWith(dataDir) || !fs.existsSync(file)) return send(res, 404, {}, 'not found');
-  const key = mode + '/' + name;
+  const key = mode + '/' + name + '?' + (req.url.split('?')[1] ?? '');  // each query string counts apart
   const count = (counters.get(key) ?? 0) + 1;
   counters.set(key, count);
   const entry = { mode, name, range: req.headers.range ?? null, status: 0 };
@@ -91,6 +93,12 @@ function serveFault(req, res) {
     res.write(body.subarray(0, body.length >> 1));
     setTimeout(() => res.destroy(), 20);
     return;
+  }
+  if (mode === 'stall' && count > after && body.length > 1) {
+    entry.status = 206;
+    res.writeHead(206, { ...partial, 'content-length': body.length });
+    res.write(body.subarray(0, body.length >> 1));
+    return;  // never ends: the client has to give up (or be interrupted)
   }
   if (mode === 'short' && count > 1 && body.length > 1) body = body.subarray(0, body.length >> 1);
   reply(206, { ...partial, 'content-length': body.length }, body);

@@ -11,6 +11,7 @@
 
 #include "ext/common/file_list.h"
 #include "ext/common/remote_options.h"
+#include "ext/table/remote_prefetch.h"
 #include "format/error.h"
 #include "format/http_client.h"
 #include "format/remote_file.h"
@@ -195,6 +196,43 @@ TEST_CASE("remote: options") {
   CHECK(error.find("go together") != std::string::npos);
   CHECK_FALSE(ParseRemote({"s3_url_style=sideways"}, &options, &error));
   CHECK_FALSE(ParseRemote({"http_retries=11"}, &options, &error));
+}
+
+TEST_CASE("remote: the CA bundle: http_ca_file, else CURL_CA_BUNDLE, else libcurl's") {
+  std::shared_ptr<const parquet::RemoteOptions> options;
+  std::string error;
+  ScopedEnv bundle{"CURL_CA_BUNDLE", nullptr};
+  REQUIRE(ParseRemote({}, &options, &error));
+  CHECK(parquet::TrustedCaFile(*options).empty());
+  CHECK(parquet::PrepareRemoteRequest("https://h/f.parquet", *options).ca_file.empty());
+  {
+    ScopedEnv from_environment{"CURL_CA_BUNDLE", "/env/ca.pem"};
+    CHECK(parquet::TrustedCaFile(*options) == "/env/ca.pem");
+    REQUIRE(ParseRemote({"http_ca_file=/opt/ca.pem"}, &options, &error));
+    CHECK(parquet::TrustedCaFile(*options) == "/opt/ca.pem");
+    CHECK(parquet::PrepareRemoteRequest("https://h/f.parquet", *options).ca_file == "/opt/ca.pem");
+    CHECK(parquet::PrepareRemoteRequest("s3://b/f.parquet", *options).ca_file == "/opt/ca.pem");
+  }
+}
+
+TEST_CASE("remote: the columns a plan reads ride after its NUL") {
+  using sqlite_parquet::ColumnsUsedOfPlan;
+  using sqlite_parquet::PlanWithColumnsUsed;
+  using sqlite_parquet::UsesColumn;
+  for (const std::string& plan : {std::string(), std::string("id=? AND a>?")}) {
+    for (uint64_t col_used : {uint64_t{0}, uint64_t{5}, ~uint64_t{0}, uint64_t{1} << 63}) {
+      const std::string text = PlanWithColumnsUsed(plan, col_used);
+      CHECK(std::string(text.c_str()) == plan);  // what EXPLAIN QUERY PLAN shows
+      CHECK(ColumnsUsedOfPlan(text.c_str()) == col_used);
+    }
+  }
+  CHECK(ColumnsUsedOfPlan(nullptr) == 0);
+  CHECK(UsesColumn(5, 0));
+  CHECK_FALSE(UsesColumn(5, 1));
+  CHECK(UsesColumn(5, 2));
+  CHECK(UsesColumn(uint64_t{1} << 63, 63));
+  CHECK(UsesColumn(uint64_t{1} << 63, 200));
+  CHECK_FALSE(UsesColumn(uint64_t{1} << 62, 200));
 }
 
 TEST_CASE("remote: path expansion rules for http") {
