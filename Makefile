@@ -19,11 +19,13 @@ CMAKE_CONFIGURE := cmake --log-level=WARNING -S .
 # The version matrix (README.md, "SQLite versions"): besides the system SQLite (every suite,
 # both builds), the Release build runs MATRIX_SUITES against each of these, built once by
 # scripts/setup_sqlite_versions.sh into SQLITE_VERSIONS_DIR; ASAN_MATRIX runs the same suites
-# in the ASan build. Measured on 2 cores: building the four SQLite versions ~2 min (once,
-# cached), MATRIX_SUITES ~20 s per version in Release and ~60 s in ASan.
+# in the ASan build against the oldest and the newest (3.52.0, whose behaviour 3.53.2 shares,
+# only in Release: about 90 s of the 25-minute budget). Measured on 2 cores: building the
+# four SQLite versions ~2 min (once, cached), MATRIX_SUITES ~20 s per version in Release and
+# ~60-90 s in ASan.
 SQLITE_MATRIX ?= 3.38.2 3.52.0 3.53.2
 MATRIX_SUITES ?= sql differential runtime conformance
-ASAN_MATRIX ?= 3.38.2 3.52.0 3.53.2
+ASAN_MATRIX ?= 3.38.2 3.53.2
 ASAN_MATRIX_SUITES ?= sql differential runtime conformance
 export SQLITE_VERSIONS_DIR ?= $(abspath $(BUILD))/sqlite-versions
 
