@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -13,8 +14,6 @@
 namespace sqlite_parquet {
 
 namespace {
-
-constexpr uint32_t kEmpty = UINT32_MAX;
 
 uint64_t Mix(int64_t key) {  // splitmix64's finalizer
   uint64_t x = static_cast<uint64_t>(key);
@@ -78,6 +77,22 @@ std::vector<int64_t> FilesSignature(const std::vector<std::string>& files) {
 
 }  // namespace
 
+uint64_t JoinIndex::PositionOf(uint32_t row) const {
+  // The file holding table row `row`: the last one starting at or before it.
+  size_t file = 0;
+  if (file_first_row_.size() > 1) {
+    file = static_cast<size_t>(std::upper_bound(file_first_row_.begin(), file_first_row_.end(), row) -
+                               file_first_row_.begin()) - 1;
+  }
+  return RowPosition::Pack(file, static_cast<int64_t>(row - file_first_row_[file]));
+}
+
+void JoinIndex::AppendChain(uint32_t last_row, std::vector<uint64_t>* positions) const {
+  const size_t first = positions->size();
+  for (uint32_t row = last_row; row != kNoRow; row = previous_row_[row]) positions->push_back(PositionOf(row));
+  std::reverse(positions->begin() + static_cast<ptrdiff_t>(first), positions->end());
+}
+
 void JoinIndex::Lookup(const SqlValue& value, std::vector<uint64_t>* positions) const {
   hits_++;
   bool is_int = false;
@@ -87,200 +102,183 @@ void JoinIndex::Lookup(const SqlValue& value, std::vector<uint64_t>* positions) 
   if (sorted_) {
     if (!is_int) return;
     const auto [from, to] = std::equal_range(sorted_keys_.begin(), sorted_keys_.end(), int_key);
-    positions->insert(positions->end(), positions_.begin() + (from - sorted_keys_.begin()),
-                      positions_.begin() + (to - sorted_keys_.begin()));
+    for (auto it = from; it != to; ++it) positions->push_back(PositionOf(sorted_rows_[static_cast<size_t>(it - sorted_keys_.begin())]));
     return;
   }
-  uint32_t group = kEmpty;
-  if (is_int) {
-    if (int_slots_.empty()) return;
-    const size_t mask = int_slots_.size() - 1;
-    for (size_t slot = Mix(int_key) & mask;; slot = (slot + 1) & mask) {
-      if (int_slots_[slot].group == kEmpty) return;
-      if (int_slots_[slot].key == int_key) {
-        group = int_slots_[slot].group;
-        break;
-      }
-    }
-  } else {
-    auto it = other_groups_.find(other_key);
-    if (it == other_groups_.end()) return;
-    group = it->second;
+  if (!is_int) {
+    auto it = other_last_rows_.find(other_key);
+    if (it != other_last_rows_.end()) AppendChain(it->second, positions);
+    return;
   }
-  positions->insert(positions->end(), positions_.begin() + static_cast<ptrdiff_t>(group_start_[group]),
-                    positions_.begin() + static_cast<ptrdiff_t>(group_start_[group + 1]));
+  if (int_slots_.empty()) return;
+  const size_t mask = int_slots_.size() - 1;
+  for (size_t slot = Mix(int_key) & mask; int_slots_[slot].last_row != kNoRow; slot = (slot + 1) & mask) {
+    if (int_slots_[slot].key == int_key) {
+      AppendChain(int_slots_[slot].last_row, positions);
+      return;
+    }
+  }
 }
 
-JoinIndexBuilder::JoinIndexBuilder(uint64_t budget_bytes) : budget_(budget_bytes), index_(new JoinIndex) {}
+JoinIndexBuilder::JoinIndexBuilder(uint64_t budget_bytes) : budget_(budget_bytes), index_(new JoinIndex) {
+  index_->sorted_ = true;  // until a key is not an integer at or above the one before
+}
 
 uint64_t JoinIndexBuilder::Estimate() const {
-  // The rows' groups and positions now, the final positions and group starts to come, the
-  // integer table and the other map (about 64 bytes of node per key besides its bytes).
-  return row_positions_.capacity() * (sizeof(uint64_t) * 2 + sizeof(uint32_t)) +
-         sorted_keys_.capacity() * sizeof(int64_t) +
-         static_cast<uint64_t>(groups_) * sizeof(uint64_t) +
-         index_->int_slots_.size() * sizeof(JoinIndex::IntSlot) + other_bytes_;
+  const JoinIndex& index = *index_;
+  return index.previous_row_.capacity() * sizeof(uint32_t) +
+         index.sorted_keys_.capacity() * (sizeof(int64_t) + sizeof(uint32_t)) +
+         index.int_slots_.size() * sizeof(JoinIndex::IntSlot) + other_bytes_ +
+         index.file_first_row_.capacity() * sizeof(uint64_t);
 }
 
-// Makes the integer table large enough for `keys` keys at most half full.
-void JoinIndexBuilder::GrowIntTable(size_t keys) {
-  size_t size = index_->int_slots_.empty() ? 1024 : index_->int_slots_.size();
-  while (keys * 2 > size) size *= 2;
-  if (size == index_->int_slots_.size()) return;
-  std::vector<JoinIndex::IntSlot> old = std::move(index_->int_slots_);
-  index_->int_slots_.assign(size, JoinIndex::IntSlot{0, kEmpty});
-  const size_t mask = size - 1;
-  for (const JoinIndex::IntSlot& entry : old) {
-    if (entry.group == kEmpty) continue;
-    size_t slot = Mix(entry.key) & mask;
-    while (index_->int_slots_[slot].group != kEmpty) slot = (slot + 1) & mask;
-    index_->int_slots_[slot] = entry;
-  }
-}
-
-uint32_t JoinIndexBuilder::IntGroupOf(int64_t key) {
-  const size_t mask = index_->int_slots_.size() - 1;
-  size_t slot = Mix(key) & mask;
-  JoinIndex::IntSlot* slots = index_->int_slots_.data();
-  while (slots[slot].group != kEmpty) {
-    if (slots[slot].key == key) return slots[slot].group;
-    slot = (slot + 1) & mask;
-  }
-  slots[slot] = JoinIndex::IntSlot{key, groups_};
-  int_count_++;
-  return groups_++;
-}
-
-uint32_t JoinIndexBuilder::GroupOf(const SqlValue& value) {
-  bool is_int = false;
-  int64_t int_key = 0;
-  std::string other_key;
-  if (!KeyOf(value, &is_int, &int_key, &other_key)) return kEmpty;
-  if (!is_int) {
-    auto [it, inserted] = index_->other_groups_.try_emplace(std::move(other_key), groups_);
-    if (inserted) {
-      other_bytes_ += 64 + it->first.size();
-      groups_++;
-    }
-    return it->second;
-  }
-  GrowIntTable(int_count_ + 1);
-  return IntGroupOf(int_key);
-}
-
-// Gives up (false, the builder emptied) when the index would exceed the budget or the
-// group numbers.
+// Gives up (false, the builder emptied) when the index would exceed the budget.
 bool JoinIndexBuilder::CheckBudget() {
-  if (Estimate() <= budget_ && groups_ < kEmpty - 1) return true;
+  if (Estimate() <= budget_) return true;
   index_.reset();
-  row_positions_ = {};
-  group_of_row_ = {};
   return false;
 }
 
-bool JoinIndexBuilder::Reserve(uint64_t more_rows) {
+bool JoinIndexBuilder::StartFile(uint64_t rows) {
   if (!index_) return false;
-  const size_t want = row_positions_.size() + static_cast<size_t>(more_rows);
-  if (want > row_positions_.capacity()) {
-    // Within the budget only: the estimate counts capacity.
-    if (want * (sizeof(uint64_t) * 2 + sizeof(uint32_t)) > budget_) return CheckBudget();
-    row_positions_.reserve(want);
-    if (sorted_) {
-      sorted_keys_.reserve(want);
-    } else {
-      group_of_row_.reserve(want);
-    }
+  // Row numbers are 32-bit, kNoRow excluded.
+  if (rows >= JoinIndex::kNoRow - table_rows_) {
+    index_.reset();
+    return false;
+  }
+  JoinIndex& index = *index_;
+  index.file_first_row_.push_back(table_rows_);
+  table_rows_ += rows;
+  // Room for the file's rows, when the budget allows (the estimate counts capacity).
+  const uint64_t per_row = index.sorted_ ? sizeof(int64_t) + sizeof(uint32_t) : sizeof(uint32_t);
+  if (table_rows_ * per_row > budget_) {
+    index_.reset();
+    return false;
+  }
+  if (index.sorted_) {
+    index.sorted_keys_.reserve(table_rows_);
+    index.sorted_rows_.reserve(table_rows_);
+  } else {
+    index.previous_row_.reserve(table_rows_);
   }
   return CheckBudget();
 }
 
-void JoinIndexBuilder::Unsort() {
-  sorted_ = false;
-  GrowIntTable(static_cast<size_t>(index_->distinct_));
-  group_of_row_.reserve(row_positions_.capacity());
-  for (int64_t key : sorted_keys_) group_of_row_.push_back(IntGroupOf(key));
-  sorted_keys_ = {};
+// Makes the integer table large enough for `keys` keys at most half full.
+void JoinIndexBuilder::GrowIntTable(uint64_t keys) {
+  std::vector<JoinIndex::IntSlot>& slots = index_->int_slots_;
+  size_t size = slots.empty() ? 1024 : slots.size();
+  while (keys * 2 > size) size *= 2;
+  if (size == slots.size()) return;
+  std::vector<JoinIndex::IntSlot> old = std::move(slots);
+  slots.assign(size, JoinIndex::IntSlot{0, JoinIndex::kNoRow});
+  const size_t mask = size - 1;
+  for (const JoinIndex::IntSlot& entry : old) {
+    if (entry.last_row == JoinIndex::kNoRow) continue;
+    size_t slot = Mix(entry.key) & mask;
+    while (slots[slot].last_row != JoinIndex::kNoRow) slot = (slot + 1) & mask;
+    slots[slot] = entry;
+  }
 }
 
-bool JoinIndexBuilder::AddIntegers(uint64_t first_position, const int64_t* keys, size_t count) {
+// Makes `row` (the table's last so far) the last row of `key`, chained to the one before.
+// The table must have room for one more key.
+inline void JoinIndexBuilder::LinkInt(int64_t key, uint32_t row) {
+  JoinIndex::IntSlot* slots = index_->int_slots_.data();
+  const size_t mask = index_->int_slots_.size() - 1;
+  size_t slot = Mix(key) & mask;
+  while (slots[slot].last_row != JoinIndex::kNoRow && slots[slot].key != key) slot = (slot + 1) & mask;
+  if (slots[slot].last_row == JoinIndex::kNoRow) {
+    slots[slot].key = key;
+    int_keys_++;
+  }
+  index_->previous_row_[row] = slots[slot].last_row;
+  slots[slot].last_row = row;
+}
+
+// The keys so far were integers in ascending order, the next is not: they go to the hash.
+void JoinIndexBuilder::Unsort() {
+  JoinIndex& index = *index_;
+  index.sorted_ = false;
+  index.previous_row_.reserve(table_rows_);
+  index.previous_row_.assign(index.sorted_rows_.empty() ? 0 : index.sorted_rows_.back() + 1, JoinIndex::kNoRow);
+  GrowIntTable(index.distinct_);
+  for (size_t i = 0; i < index.sorted_keys_.size(); i++) LinkInt(index.sorted_keys_[i], index.sorted_rows_[i]);
+  // (Swapped out: assigning {} would keep their capacity.)
+  std::vector<int64_t>().swap(index.sorted_keys_);
+  std::vector<uint32_t>().swap(index.sorted_rows_);
+}
+
+bool JoinIndexBuilder::AddIntegers(int64_t first_row, const int64_t* keys, size_t count) {
   if (!index_) return false;
-  if (sorted_) {
-    bool have_last = !sorted_keys_.empty();
-    int64_t last = have_last ? sorted_keys_.back() : INT64_MIN;
-    size_t i = 0;
-    for (; i < count && keys[i] >= last; i++) {
-      if (!have_last || keys[i] != last) index_->distinct_++;
-      last = keys[i];
+  JoinIndex& index = *index_;
+  const uint32_t first = static_cast<uint32_t>(index.file_first_row_.back() + static_cast<uint64_t>(first_row));
+  if (index.sorted_) {
+    bool have_last = !index.sorted_keys_.empty();
+    int64_t last = have_last ? index.sorted_keys_.back() : INT64_MIN;
+    size_t in_order = 0;
+    uint64_t distinct = index.distinct_;
+    for (; in_order < count && keys[in_order] >= last; in_order++) {
+      if (!have_last || keys[in_order] != last) distinct++;
+      last = keys[in_order];
       have_last = true;
     }
-    if (i == count) {
-      sorted_keys_.insert(sorted_keys_.end(), keys, keys + count);
-      for (size_t j = 0; j < count; j++) row_positions_.push_back(first_position + j);
+    if (in_order == count) {
+      index.distinct_ = distinct;
+      index.sorted_keys_.insert(index.sorted_keys_.end(), keys, keys + count);
+      for (size_t i = 0; i < count; i++) index.sorted_rows_.push_back(first + static_cast<uint32_t>(i));
+      index.rows_ += count;
       return CheckBudget();
     }
-    // Not in order after all: the distinct count restarts with the hash.
-    index_->distinct_ = 0;
-    for (size_t j = 0; j < sorted_keys_.size(); j++) {
-      if (j == 0 || sorted_keys_[j] != sorted_keys_[j - 1]) index_->distinct_++;
-    }
     Unsort();
   }
-  GrowIntTable(int_count_ + count);
-  if (row_positions_.capacity() < row_positions_.size() + count) {
-    row_positions_.reserve(std::max(row_positions_.size() + count, row_positions_.capacity() * 2));
-    group_of_row_.reserve(row_positions_.capacity());
-  }
+  GrowIntTable(int_keys_ + count);
   if (!CheckBudget()) return false;
-  // The slot of key i + kAhead is fetched while key i is inserted.
+  index.previous_row_.resize(first, JoinIndex::kNoRow);  // rows of NULLs before these
+  index.previous_row_.resize(first + count);
+  // The slot of key i + kAhead is fetched while key i is linked.
   constexpr size_t kAhead = 8;
-  const size_t mask = index_->int_slots_.size() - 1;
-  const JoinIndex::IntSlot* slots = index_->int_slots_.data();
+  const size_t mask = index.int_slots_.size() - 1;
+  const JoinIndex::IntSlot* slots = index.int_slots_.data();
   for (size_t i = 0; i < count; i++) {
     if (i + kAhead < count) __builtin_prefetch(&slots[Mix(keys[i + kAhead]) & mask]);
-    row_positions_.push_back(first_position + i);
-    group_of_row_.push_back(IntGroupOf(keys[i]));
+    LinkInt(keys[i], first + static_cast<uint32_t>(i));
   }
-  return CheckBudget();
-}
-
-bool JoinIndexBuilder::Add(uint64_t position, const SqlValue& value) {
-  if (!index_) return false;
-  if (sorted_) {
-    if (value.is_null()) return true;
-    if (value.type == SqlValue::Type::kInteger) return AddIntegers(position, &value.integer, 1);
-    Unsort();
-  }
-  const uint32_t group = GroupOf(value);
-  if (group == kEmpty) return true;  // equals nothing: not indexed
-  const bool growing = row_positions_.size() == row_positions_.capacity();
-  row_positions_.push_back(position);
-  group_of_row_.push_back(group);
-  if (growing || (groups_ & 1023) == 0) return CheckBudget();
+  index.rows_ += count;
+  index.distinct_ = int_keys_ + index.other_last_rows_.size();
   return true;
 }
 
-std::shared_ptr<JoinIndex> JoinIndexBuilder::Finish() {
-  if (!index_) return nullptr;
-  if (sorted_) {
-    index_->sorted_ = true;
-    index_->sorted_keys_ = std::move(sorted_keys_);
-    index_->positions_ = std::move(row_positions_);
-    index_->bytes_ = index_->positions_.size() * (sizeof(uint64_t) + sizeof(int64_t));
-    return std::shared_ptr<JoinIndex>(std::move(index_));
-  }
-  index_->distinct_ = groups_;
-  // Counting sort of the rows by group; within a group they stay in position order.
+bool JoinIndexBuilder::Add(int64_t row, const SqlValue& value) {
+  if (!index_) return false;
   JoinIndex& index = *index_;
-  index.group_start_.assign(static_cast<size_t>(groups_) + 1, 0);
-  for (uint32_t g : group_of_row_) index.group_start_[g + 1]++;
-  for (size_t g = 1; g < index.group_start_.size(); g++) index.group_start_[g] += index.group_start_[g - 1];
-  std::vector<uint64_t> next(index.group_start_.begin(), index.group_start_.end() - 1);
-  index.positions_.resize(row_positions_.size());
-  for (size_t i = 0; i < row_positions_.size(); i++) index.positions_[next[group_of_row_[i]]++] = row_positions_[i];
-  row_positions_ = {};
-  group_of_row_ = {};
-  index.bytes_ = index.positions_.size() * sizeof(uint64_t) + index.group_start_.size() * sizeof(uint64_t) +
-                 index.int_slots_.size() * sizeof(JoinIndex::IntSlot) + other_bytes_;
+  bool is_int = false;
+  int64_t int_key = 0;
+  std::string other_key;
+  if (!KeyOf(value, &is_int, &int_key, &other_key)) return true;  // equals nothing: not indexed
+  if (is_int && value.type == SqlValue::Type::kInteger) return AddIntegers(row, &int_key, 1);
+  if (index.sorted_) Unsort();
+  const uint32_t table_row = static_cast<uint32_t>(index.file_first_row_.back() + static_cast<uint64_t>(row));
+  index.previous_row_.resize(table_row + 1, JoinIndex::kNoRow);
+  if (is_int) {
+    GrowIntTable(int_keys_ + 1);
+    LinkInt(int_key, table_row);
+  } else {
+    auto [it, inserted] = index.other_last_rows_.try_emplace(std::move(other_key), JoinIndex::kNoRow);
+    if (inserted) other_bytes_ += 64 + it->first.size();
+    index.previous_row_[table_row] = it->second;
+    it->second = table_row;
+  }
+  index.rows_++;
+  index.distinct_ = int_keys_ + index.other_last_rows_.size();
+  return index.rows_ % 1024 != 0 || CheckBudget();
+}
+
+std::shared_ptr<JoinIndex> JoinIndexBuilder::Finish() {
+  if (!index_ || !CheckBudget()) return nullptr;
+  JoinIndex& index = *index_;
+  if (!index.sorted_) index.previous_row_.resize(table_rows_, JoinIndex::kNoRow);
+  index.bytes_ = Estimate();
   return std::shared_ptr<JoinIndex>(std::move(index_));
 }
 
@@ -294,7 +292,7 @@ std::shared_ptr<JoinIndex> BuildJoinIndex(const JoinIndexSource& source, uint64_
   parquet::ColumnBatch batch;
   for (size_t f = 0; f < source.files->size(); f++) {
     auto file = parquet::ParquetFileReader::Open((*source.files)[f], source.decryption);
-    if (!builder.Reserve(static_cast<uint64_t>(file->num_rows()))) return nullptr;
+    if (!builder.StartFile(static_cast<uint64_t>(file->num_rows()))) return nullptr;
     const ColumnMapping mapping = source.mapping_of(*file, f);
     if (mapping.kind == ValueKind::kNested) return nullptr;
     if (mapping.kind == ValueKind::kNull || mapping.leaf_column < 0) continue;  // NULL in every row
@@ -308,7 +306,7 @@ std::shared_ptr<JoinIndex> BuildJoinIndex(const JoinIndexSource& source, uint64_
         if (n == 0) break;
         const bool dense = max_def == 0 || batch.num_values == batch.num_levels;
         if (dense && mapping.kind == ValueKind::kInt64) {
-          if (!builder.AddIntegers(RowPosition::Pack(f, row), batch.values<int64_t>(), batch.num_values)) return nullptr;
+          if (!builder.AddIntegers(row, batch.values<int64_t>(), batch.num_values)) return nullptr;
           row += static_cast<int64_t>(batch.num_levels);
           continue;
         }
@@ -317,7 +315,7 @@ std::shared_ptr<JoinIndex> BuildJoinIndex(const JoinIndexSource& source, uint64_
           if (!dense && batch.def_levels[slot] != max_def) continue;
           SqlValue value;
           if (!BatchSqlValue(mapping, batch, value_index++, &buffer, &value)) return nullptr;
-          if (!builder.Add(RowPosition::Pack(f, row), value)) return nullptr;
+          if (!builder.Add(row, value)) return nullptr;
         }
       }
     }

@@ -33,7 +33,7 @@
 
 namespace sqlite_parquet {
 
-// join_index_memory's default: 256 MiB, about ten million rows of one key column.
+// join_index_memory's default: 256 MiB, about sixty million rows of one key column.
 constexpr int64_t kDefaultJoinIndexMemory = int64_t{256} << 20;
 
 // A row of the table: its file (the table's file order) and its row within that file.
@@ -46,68 +46,74 @@ struct RowPosition {
   static int64_t Row(uint64_t packed) { return static_cast<int64_t>(packed & ((uint64_t{1} << kRowBits) - 1)); }
 };
 
+// LAYOUT. Rows are numbered across the files (the table's row number, < 2^32 - 1). Each
+// distinct key holds the last row with that key, and each row the row before it with the
+// same key (a chain through one 4-byte array), so building is one pass over the column
+// with no sort and no scatter: per row one hash probe and one sequential store. Integer
+// keys (the common case) live in an open-addressing table; the others in a map keyed by a
+// type byte and their bytes ('r' + the 8 bytes of a real, 't' + text, 'b' + blob). A
+// column whose non-null values are integers in ascending order (a sorted key) keeps them
+// as a sorted array beside their rows instead and is searched by bisection.
 class JoinIndex {
  public:
   // Appends the packed positions (RowPosition) of the rows whose value equals `value`, in
-  // ascending order when the caller sorts nothing else in; counts a hit.
+  // ascending order; counts a hit.
   void Lookup(const SqlValue& value, std::vector<uint64_t>* positions) const;
   uint64_t bytes() const { return bytes_; }
   uint64_t distinct_keys() const { return distinct_; }
-  uint64_t rows() const { return positions_.size(); }
+  uint64_t rows() const { return rows_; }
   int64_t hits() const { return hits_; }
 
  private:
   friend class JoinIndexBuilder;
-  // Open addressing over integer keys (the common case) and a map for the others (a type
-  // byte and the bytes: 'r' + the 8 bytes of a real, 't' + text, 'b' + blob).
+  static constexpr uint32_t kNoRow = UINT32_MAX;
   struct IntSlot {
     int64_t key;
-    uint32_t group;  // UINT32_MAX: free
+    uint32_t last_row;  // kNoRow: a free slot
   };
+  // Appends the positions of the chain ending at `last_row`, ascending.
+  void AppendChain(uint32_t last_row, std::vector<uint64_t>* positions) const;
+  uint64_t PositionOf(uint32_t row) const;
+
   std::vector<IntSlot> int_slots_;  // a power of two, at most half full
-  std::map<std::string, uint32_t, std::less<>> other_groups_;
-  std::vector<uint64_t> group_start_;  // group g's positions: [group_start_[g], group_start_[g + 1])
-  std::vector<uint64_t> positions_;
-  // A column whose non-null values are integers in ascending order (a sorted key): no hash,
-  // the keys of positions_ side by side, searched by bisection.
+  std::map<std::string, uint32_t, std::less<>> other_last_rows_;
+  std::vector<uint32_t> previous_row_;   // per table row: the row before it with its key (kNoRow)
+  std::vector<uint64_t> file_first_row_;  // the table row number of each file's first row
   bool sorted_ = false;
-  std::vector<int64_t> sorted_keys_;
+  std::vector<int64_t> sorted_keys_;  // sorted: the keys in order, beside their rows
+  std::vector<uint32_t> sorted_rows_;
+  uint64_t rows_ = 0;  // rows indexed (a key that can equal something)
   uint64_t distinct_ = 0;
   uint64_t bytes_ = 0;
   mutable int64_t hits_ = 0;
 };
 
-// Collects (position, value) pairs in position order and makes the index.
+// Collects the keys of the table's rows, file after file and in row order, and makes the
+// index. Every method returns false once the index would exceed the budget (then the
+// builder is useless).
 class JoinIndexBuilder {
  public:
   explicit JoinIndexBuilder(uint64_t budget_bytes);
-  // False once the index would exceed the budget (then the builder is useless).
-  bool Add(uint64_t position, const SqlValue& value);
-  // Room for `more_rows` more rows, when the budget allows (false: over budget).
-  bool Reserve(uint64_t more_rows);
-  // The same for `count` integer keys of consecutive positions from `first_position`
+  // The next file, of `rows` rows (its rows follow the previous file's).
+  bool StartFile(uint64_t rows);
+  // The key of row `row` of the current file (NULL and NaN are not indexed).
+  bool Add(int64_t row, const SqlValue& value);
+  // The integer keys of `count` consecutive rows from `first_row` of the current file
   // (the common case, without SqlValues, with the hash slots prefetched).
-  bool AddIntegers(uint64_t first_position, const int64_t* keys, size_t count);
+  bool AddIntegers(int64_t first_row, const int64_t* keys, size_t count);
   std::shared_ptr<JoinIndex> Finish();
 
  private:
-  uint32_t GroupOf(const SqlValue& value);
-  uint32_t IntGroupOf(int64_t key);
   bool CheckBudget();
   uint64_t Estimate() const;
-  void GrowIntTable(size_t keys);
+  void GrowIntTable(uint64_t keys);
+  void LinkInt(int64_t key, uint32_t row);
   void Unsort();
   uint64_t budget_;
   std::unique_ptr<JoinIndex> index_;
-  // While every key so far was an integer not below the one before: the keys, not hashed
-  // (Unsort hashes them when one is not).
-  bool sorted_ = true;
-  std::vector<int64_t> sorted_keys_;
-  std::vector<uint32_t> group_of_row_;
-  std::vector<uint64_t> row_positions_;
-  uint64_t int_count_ = 0;
+  uint64_t table_rows_ = 0;  // rows of the files started so far
+  uint64_t int_keys_ = 0;    // distinct integer keys
   uint64_t other_bytes_ = 0;
-  uint32_t groups_ = 0;
 };
 
 // Where the column's values come from: the table's files and how to map the column in each.
