@@ -110,6 +110,11 @@ void JoinIndex::Lookup(const SqlValue& value, std::vector<uint64_t>* positions) 
     if (it != other_last_rows_.end()) AppendChain(it->second, positions);
     return;
   }
+  if (direct_) {
+    const uint64_t offset = static_cast<uint64_t>(int_key) - static_cast<uint64_t>(direct_base_);
+    if (offset < direct_last_row_.size() && direct_last_row_[offset] != kNoRow) AppendChain(direct_last_row_[offset], positions);
+    return;
+  }
   if (int_slots_.empty()) return;
   const size_t mask = int_slots_.size() - 1;
   for (size_t slot = Mix(int_key) & mask; int_slots_[slot].last_row != kNoRow; slot = (slot + 1) & mask) {
@@ -128,7 +133,8 @@ uint64_t JoinIndexBuilder::Estimate() const {
   const JoinIndex& index = *index_;
   return index.previous_row_.capacity() * sizeof(uint32_t) +
          index.sorted_keys_.capacity() * (sizeof(int64_t) + sizeof(uint32_t)) +
-         index.int_slots_.size() * sizeof(JoinIndex::IntSlot) + other_bytes_ +
+         index.int_slots_.size() * sizeof(JoinIndex::IntSlot) + index.direct_last_row_.capacity() * sizeof(uint32_t) +
+         other_bytes_ +
          index.file_first_row_.capacity() * sizeof(uint64_t);
 }
 
@@ -166,11 +172,11 @@ bool JoinIndexBuilder::StartFile(uint64_t rows) {
 
 // Makes the integer table large enough for `keys` keys at most half full.
 void JoinIndexBuilder::GrowIntTable(uint64_t keys) {
-  std::vector<JoinIndex::IntSlot>& slots = index_->int_slots_;
+  LargeVector<JoinIndex::IntSlot>& slots = index_->int_slots_;
   size_t size = slots.empty() ? 1024 : slots.size();
   while (keys * 2 > size) size *= 2;
   if (size == slots.size()) return;
-  std::vector<JoinIndex::IntSlot> old = std::move(slots);
+  LargeVector<JoinIndex::IntSlot> old = std::move(slots);
   slots.assign(size, JoinIndex::IntSlot{0, JoinIndex::kNoRow});
   const size_t mask = size - 1;
   for (const JoinIndex::IntSlot& entry : old) {
@@ -181,9 +187,9 @@ void JoinIndexBuilder::GrowIntTable(uint64_t keys) {
   }
 }
 
-// Makes `row` (the table's last so far) the last row of `key`, chained to the one before.
-// The table must have room for one more key.
-inline void JoinIndexBuilder::LinkInt(int64_t key, uint32_t row) {
+// Makes `row` (the table's last so far) the last row of `key` in the hash table, chained
+// to the one before. The table must have room for one more key.
+inline void JoinIndexBuilder::LinkHashed(int64_t key, uint32_t row) {
   JoinIndex::IntSlot* slots = index_->int_slots_.data();
   const size_t mask = index_->int_slots_.size() - 1;
   size_t slot = Mix(key) & mask;
@@ -196,17 +202,95 @@ inline void JoinIndexBuilder::LinkInt(int64_t key, uint32_t row) {
   slots[slot].last_row = row;
 }
 
-// The keys so far were integers in ascending order, the next is not: they go to the hash.
+// Widens the direct table to hold `key`, with room to grow on that side; false when the
+// range would be too sparse (more than twice the table's rows, and more than 64Ki keys)
+// or over the budget.
+bool JoinIndexBuilder::WidenDirect(int64_t key) {
+  JoinIndex& index = *index_;
+  LargeVector<uint32_t>& last = index.direct_last_row_;
+  const __int128 old_lo = index.direct_base_, old_size = static_cast<__int128>(last.size());
+  __int128 lo = last.empty() ? key : std::min<__int128>(old_lo, key);
+  __int128 hi = last.empty() ? key : std::max<__int128>(old_lo + old_size - 1, key);
+  const __int128 limit = std::max<__int128>(__int128{1} << 16, static_cast<__int128>(table_rows_) * 2);
+  if (hi - lo + 1 > limit) return false;
+  // Room for as many keys again on the side that grew (or both, the first time), within
+  // the limit and the int64 range.
+  const __int128 room = std::min<__int128>(hi - lo + 1, (limit - (hi - lo + 1)) / 2);
+  if (last.empty() || key > old_lo) hi = std::min<__int128>(hi + room, INT64_MAX);
+  if (last.empty() || key < old_lo) lo = std::max<__int128>(lo - room, INT64_MIN);
+  const uint64_t size = static_cast<uint64_t>(hi - lo + 1);
+  if (Estimate() + (size - last.size()) * sizeof(uint32_t) > budget_) return false;
+  LargeVector<uint32_t> widened(size, JoinIndex::kNoRow);
+  if (!last.empty()) std::copy(last.begin(), last.end(), widened.begin() + static_cast<ptrdiff_t>(old_lo - lo));
+  last = std::move(widened);
+  index.direct_base_ = static_cast<int64_t>(lo);
+  return true;
+}
+
+// The integer keys move from the direct table to the hash table.
+void JoinIndexBuilder::DirectToHash() {
+  JoinIndex& index = *index_;
+  index.direct_ = false;
+  GrowIntTable(int_keys_);
+  const uint64_t keys = int_keys_;
+  int_keys_ = 0;
+  JoinIndex::IntSlot* slots = index.int_slots_.data();
+  const size_t mask = index.int_slots_.size() - 1;
+  for (size_t i = 0; i < index.direct_last_row_.size(); i++) {
+    if (index.direct_last_row_[i] == JoinIndex::kNoRow) continue;
+    const int64_t key = static_cast<int64_t>(static_cast<uint64_t>(index.direct_base_) + i);
+    size_t slot = Mix(key) & mask;
+    while (slots[slot].last_row != JoinIndex::kNoRow) slot = (slot + 1) & mask;
+    slots[slot] = JoinIndex::IntSlot{key, index.direct_last_row_[i]};
+  }
+  int_keys_ = keys;
+  LargeVector<uint32_t>().swap(index.direct_last_row_);
+}
+
+// Links the integer keys of table rows first_row, first_row + 1, ...: in the direct table
+// while they fit it, else in the hash table (with the slot of key i + kAhead fetched while
+// key i is linked). previous_row_ must hold these rows.
+void JoinIndexBuilder::LinkIntegers(const int64_t* keys, size_t count, uint32_t first_row) {
+  JoinIndex& index = *index_;
+  uint32_t* previous = index.previous_row_.data();
+  size_t i = 0;
+  while (index.direct_ && i < count) {
+    uint32_t* last = index.direct_last_row_.data();
+    const uint64_t base = static_cast<uint64_t>(index.direct_base_), size = index.direct_last_row_.size();
+    for (; i < count; i++) {
+      const uint64_t offset = static_cast<uint64_t>(keys[i]) - base;
+      if (offset >= size) break;
+      const uint32_t row = first_row + static_cast<uint32_t>(i);
+      int_keys_ += last[offset] == JoinIndex::kNoRow;
+      previous[row] = last[offset];
+      last[offset] = row;
+    }
+    if (i < count && !WidenDirect(keys[i])) DirectToHash();
+  }
+  if (i == count) return;
+  GrowIntTable(int_keys_ + (count - i));
+  constexpr size_t kAhead = 16;
+  const size_t mask = index.int_slots_.size() - 1;
+  const JoinIndex::IntSlot* slots = index.int_slots_.data();
+  for (; i < count; i++) {
+    if (i + kAhead < count) __builtin_prefetch(&slots[Mix(keys[i + kAhead]) & mask]);
+    LinkHashed(keys[i], first_row + static_cast<uint32_t>(i));
+  }
+}
+
+// The keys so far were integers in ascending order, the next is not: they are linked as
+// any others (see LinkIntegers).
 void JoinIndexBuilder::Unsort() {
   JoinIndex& index = *index_;
   index.sorted_ = false;
+  index.direct_ = true;
   index.previous_row_.reserve(table_rows_);
   index.previous_row_.assign(index.sorted_rows_.empty() ? 0 : index.sorted_rows_.back() + 1, JoinIndex::kNoRow);
-  GrowIntTable(index.distinct_);
-  for (size_t i = 0; i < index.sorted_keys_.size(); i++) LinkInt(index.sorted_keys_[i], index.sorted_rows_[i]);
+  int_keys_ = 0;
+  for (size_t i = 0; i < index.sorted_keys_.size(); i++) LinkIntegers(&index.sorted_keys_[i], 1, index.sorted_rows_[i]);
   // (Swapped out: assigning {} would keep their capacity.)
-  std::vector<int64_t>().swap(index.sorted_keys_);
-  std::vector<uint32_t>().swap(index.sorted_rows_);
+  LargeVector<int64_t>().swap(index.sorted_keys_);
+  LargeVector<uint32_t>().swap(index.sorted_rows_);
 }
 
 bool JoinIndexBuilder::AddIntegers(int64_t first_row, const int64_t* keys, size_t count) {
@@ -232,21 +316,12 @@ bool JoinIndexBuilder::AddIntegers(int64_t first_row, const int64_t* keys, size_
     }
     Unsort();
   }
-  GrowIntTable(int_keys_ + count);
-  if (!CheckBudget()) return false;
   index.previous_row_.resize(first, JoinIndex::kNoRow);  // rows of NULLs before these
   index.previous_row_.resize(first + count);
-  // The slot of key i + kAhead is fetched while key i is linked.
-  constexpr size_t kAhead = 8;
-  const size_t mask = index.int_slots_.size() - 1;
-  const JoinIndex::IntSlot* slots = index.int_slots_.data();
-  for (size_t i = 0; i < count; i++) {
-    if (i + kAhead < count) __builtin_prefetch(&slots[Mix(keys[i + kAhead]) & mask]);
-    LinkInt(keys[i], first + static_cast<uint32_t>(i));
-  }
+  LinkIntegers(keys, count, first);
   index.rows_ += count;
   index.distinct_ = int_keys_ + index.other_last_rows_.size();
-  return true;
+  return CheckBudget();
 }
 
 bool JoinIndexBuilder::Add(int64_t row, const SqlValue& value) {
@@ -261,8 +336,7 @@ bool JoinIndexBuilder::Add(int64_t row, const SqlValue& value) {
   const uint32_t table_row = static_cast<uint32_t>(index.file_first_row_.back() + static_cast<uint64_t>(row));
   index.previous_row_.resize(table_row + 1, JoinIndex::kNoRow);
   if (is_int) {
-    GrowIntTable(int_keys_ + 1);
-    LinkInt(int_key, table_row);
+    LinkIntegers(&int_key, 1, table_row);
   } else {
     auto [it, inserted] = index.other_last_rows_.try_emplace(std::move(other_key), JoinIndex::kNoRow);
     if (inserted) other_bytes_ += 64 + it->first.size();

@@ -28,6 +28,7 @@
 
 #include "ext/common/column_mapping.h"
 #include "ext/common/sql_value.h"
+#include "ext/table/huge_page_allocator.h"
 #include "format/encryption.h"
 #include "format/file_reader.h"
 
@@ -46,12 +47,16 @@ struct RowPosition {
   static int64_t Row(uint64_t packed) { return static_cast<int64_t>(packed & ((uint64_t{1} << kRowBits) - 1)); }
 };
 
+template <typename T>
+using LargeVector = std::vector<T, HugePageAllocator<T>>;
+
 // LAYOUT. Rows are numbered across the files (the table's row number, < 2^32 - 1). Each
 // distinct key holds the last row with that key, and each row the row before it with the
 // same key (a chain through one 4-byte array), so building is one pass over the column
-// with no sort and no scatter: per row one hash probe and one sequential store. Integer
-// keys (the common case) live in an open-addressing table; the others in a map keyed by a
-// type byte and their bytes ('r' + the 8 bytes of a real, 't' + text, 'b' + blob). A
+// with no sort and no scatter: per row one probe and one sequential store. Integer keys
+// (the common case) live in a direct table (an array over their range) while the range is
+// at most twice the rows, else in an open-addressing table; the others in a map keyed by
+// a type byte and their bytes ('r' + the 8 bytes of a real, 't' + text, 'b' + blob). A
 // column whose non-null values are integers in ascending order (a sorted key) keeps them
 // as a sorted array beside their rows instead and is searched by bisection.
 class JoinIndex {
@@ -75,13 +80,18 @@ class JoinIndex {
   void AppendChain(uint32_t last_row, std::vector<uint64_t>* positions) const;
   uint64_t PositionOf(uint32_t row) const;
 
-  std::vector<IntSlot> int_slots_;  // a power of two, at most half full
+  // Integer keys in a range at most twice the table's rows (surrogate keys: 1..N) index a
+  // direct table, keys from direct_base_ on; the others hash.
+  bool direct_ = false;
+  int64_t direct_base_ = 0;
+  LargeVector<uint32_t> direct_last_row_;  // kNoRow: no such key
+  LargeVector<IntSlot> int_slots_;  // a power of two, at most half full
   std::map<std::string, uint32_t, std::less<>> other_last_rows_;
-  std::vector<uint32_t> previous_row_;   // per table row: the row before it with its key (kNoRow)
+  LargeVector<uint32_t> previous_row_;   // per table row: the row before it with its key (kNoRow)
   std::vector<uint64_t> file_first_row_;  // the table row number of each file's first row
   bool sorted_ = false;
-  std::vector<int64_t> sorted_keys_;  // sorted: the keys in order, beside their rows
-  std::vector<uint32_t> sorted_rows_;
+  LargeVector<int64_t> sorted_keys_;  // sorted: the keys in order, beside their rows
+  LargeVector<uint32_t> sorted_rows_;
   uint64_t rows_ = 0;  // rows indexed (a key that can equal something)
   uint64_t distinct_ = 0;
   uint64_t bytes_ = 0;
@@ -107,7 +117,10 @@ class JoinIndexBuilder {
   bool CheckBudget();
   uint64_t Estimate() const;
   void GrowIntTable(uint64_t keys);
-  void LinkInt(int64_t key, uint32_t row);
+  void LinkHashed(int64_t key, uint32_t row);
+  bool WidenDirect(int64_t key);
+  void DirectToHash();
+  void LinkIntegers(const int64_t* keys, size_t count, uint32_t first_row);
   void Unsort();
   uint64_t budget_;
   std::unique_ptr<JoinIndex> index_;
