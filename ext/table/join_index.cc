@@ -77,6 +77,82 @@ std::vector<int64_t> FilesSignature(const std::vector<std::string>& files) {
 
 }  // namespace
 
+std::pair<size_t, size_t> SortedKeys::EqualRange(int64_t key) const {
+  size_t lo = 0, n = size_;
+  while (n > 0) {  // the first key not below `key`
+    const size_t half = n / 2;
+    if (this->key(lo + half) < key) {
+      lo += half + 1;
+      n -= half + 1;
+    } else {
+      n = half;
+    }
+  }
+  size_t hi = lo;
+  while (hi < size_ && this->key(hi) == key) hi++;
+  return {lo, hi};
+}
+
+void SortedKeys::Reserve(uint64_t keys) {
+  if (plain_) {
+    keys_.reserve(keys);
+  } else {
+    offsets_.reserve(keys);
+    bases_.reserve(keys / kBlock + 1);
+  }
+  if (has_rows_) rows_.reserve(keys);
+}
+
+void SortedKeys::AppendConsecutive(const int64_t* keys, size_t count, uint32_t first_row) {
+  size_t i = 0;
+  if (!plain_ && !has_rows_ && first_row == size_) {
+    // The common case (compact, a key in every row so far): no rows to keep.
+    const size_t start = offsets_.size();
+    offsets_.resize(start + count);
+    uint16_t* offsets = offsets_.data() + start;
+    for (; i < count; i++) {
+      if (size_ % kBlock == 0) bases_.push_back(keys[i]);
+      const uint64_t offset = static_cast<uint64_t>(keys[i]) - static_cast<uint64_t>(bases_.back());
+      if (offset > UINT16_MAX) break;
+      offsets[i] = static_cast<uint16_t>(offset);
+      size_++;
+    }
+    offsets_.resize(start + i);
+  }
+  for (; i < count; i++) Append(keys[i], first_row + static_cast<uint32_t>(i));
+}
+
+void SortedKeys::Append(int64_t key, uint32_t row) {
+  if (!has_rows_ && row != size_) {  // the first row without a key before this one
+    has_rows_ = true;
+    rows_.reserve(std::max(offsets_.capacity(), keys_.capacity()));
+    for (size_t i = 0; i < size_; i++) rows_.push_back(static_cast<uint32_t>(i));
+  }
+  if (has_rows_) rows_.push_back(row);
+  if (!plain_) {
+    if (size_ % kBlock == 0) bases_.push_back(key);
+    const uint64_t offset = static_cast<uint64_t>(key) - static_cast<uint64_t>(bases_.back());
+    if (offset <= UINT16_MAX) {
+      offsets_.push_back(static_cast<uint16_t>(offset));
+      size_++;
+      return;
+    }
+    // A block spans too much: plain keys from now on.
+    keys_.reserve(std::max(offsets_.capacity(), size_ + 1));
+    for (size_t i = 0; i < size_; i++) keys_.push_back(this->key(i));
+    plain_ = true;
+    LargeVector<int64_t>().swap(bases_);  // (swapped out: assigning {} would keep the memory)
+    LargeVector<uint16_t>().swap(offsets_);
+  }
+  keys_.push_back(key);
+  size_++;
+}
+
+uint64_t SortedKeys::bytes() const {
+  return bases_.capacity() * sizeof(int64_t) + offsets_.capacity() * sizeof(uint16_t) +
+         keys_.capacity() * sizeof(int64_t) + rows_.capacity() * sizeof(uint32_t);
+}
+
 uint64_t JoinIndex::PositionOf(uint32_t row) const {
   // The file holding table row `row`: the last one starting at or before it.
   size_t file = 0;
@@ -101,8 +177,8 @@ void JoinIndex::Lookup(const SqlValue& value, std::vector<uint64_t>* positions) 
   if (!KeyOf(value, &is_int, &int_key, &other_key)) return;
   if (sorted_) {
     if (!is_int) return;
-    const auto [from, to] = std::equal_range(sorted_keys_.begin(), sorted_keys_.end(), int_key);
-    for (auto it = from; it != to; ++it) positions->push_back(PositionOf(sorted_rows_[static_cast<size_t>(it - sorted_keys_.begin())]));
+    const auto [from, to] = sorted_keys_.EqualRange(int_key);
+    for (size_t i = from; i < to; i++) positions->push_back(PositionOf(sorted_keys_.row(i)));
     return;
   }
   if (!is_int) {
@@ -132,7 +208,7 @@ JoinIndexBuilder::JoinIndexBuilder(uint64_t budget_bytes) : budget_(budget_bytes
 uint64_t JoinIndexBuilder::Estimate() const {
   const JoinIndex& index = *index_;
   return index.previous_row_.capacity() * sizeof(uint32_t) +
-         index.sorted_keys_.capacity() * (sizeof(int64_t) + sizeof(uint32_t)) +
+         index.sorted_keys_.bytes() +
          index.int_slots_.size() * sizeof(JoinIndex::IntSlot) + index.direct_last_row_.capacity() * sizeof(uint32_t) +
          other_bytes_ +
          index.file_first_row_.capacity() * sizeof(uint64_t);
@@ -156,14 +232,13 @@ bool JoinIndexBuilder::StartFile(uint64_t rows) {
   index.file_first_row_.push_back(table_rows_);
   table_rows_ += rows;
   // Room for the file's rows, when the budget allows (the estimate counts capacity).
-  const uint64_t per_row = index.sorted_ ? sizeof(int64_t) + sizeof(uint32_t) : sizeof(uint32_t);
+  const uint64_t per_row = index.sorted_ ? sizeof(uint16_t) : sizeof(uint32_t);
   if (table_rows_ * per_row > budget_) {
     index_.reset();
     return false;
   }
   if (index.sorted_) {
-    index.sorted_keys_.reserve(table_rows_);
-    index.sorted_rows_.reserve(table_rows_);
+    index.sorted_keys_.Reserve(table_rows_);
   } else {
     index.previous_row_.reserve(table_rows_);
   }
@@ -285,12 +360,14 @@ void JoinIndexBuilder::Unsort() {
   index.sorted_ = false;
   index.direct_ = true;
   index.previous_row_.reserve(table_rows_);
-  index.previous_row_.assign(index.sorted_rows_.empty() ? 0 : index.sorted_rows_.back() + 1, JoinIndex::kNoRow);
+  const SortedKeys keys = std::move(index.sorted_keys_);
+  index.sorted_keys_ = SortedKeys();
+  index.previous_row_.assign(keys.size() == 0 ? 0 : keys.row(keys.size() - 1) + 1, JoinIndex::kNoRow);
   int_keys_ = 0;
-  for (size_t i = 0; i < index.sorted_keys_.size(); i++) LinkIntegers(&index.sorted_keys_[i], 1, index.sorted_rows_[i]);
-  // (Swapped out: assigning {} would keep their capacity.)
-  LargeVector<int64_t>().swap(index.sorted_keys_);
-  LargeVector<uint32_t>().swap(index.sorted_rows_);
+  for (size_t i = 0; i < keys.size(); i++) {
+    const int64_t key = keys.key(i);
+    LinkIntegers(&key, 1, keys.row(i));
+  }
 }
 
 bool JoinIndexBuilder::AddIntegers(int64_t first_row, const int64_t* keys, size_t count) {
@@ -298,8 +375,8 @@ bool JoinIndexBuilder::AddIntegers(int64_t first_row, const int64_t* keys, size_
   JoinIndex& index = *index_;
   const uint32_t first = static_cast<uint32_t>(index.file_first_row_.back() + static_cast<uint64_t>(first_row));
   if (index.sorted_) {
-    bool have_last = !index.sorted_keys_.empty();
-    int64_t last = have_last ? index.sorted_keys_.back() : INT64_MIN;
+    bool have_last = index.sorted_keys_.size() > 0;
+    int64_t last = have_last ? index.sorted_keys_.key(index.sorted_keys_.size() - 1) : INT64_MIN;
     size_t in_order = 0;
     uint64_t distinct = index.distinct_;
     for (; in_order < count && keys[in_order] >= last; in_order++) {
@@ -309,8 +386,7 @@ bool JoinIndexBuilder::AddIntegers(int64_t first_row, const int64_t* keys, size_
     }
     if (in_order == count) {
       index.distinct_ = distinct;
-      index.sorted_keys_.insert(index.sorted_keys_.end(), keys, keys + count);
-      for (size_t i = 0; i < count; i++) index.sorted_rows_.push_back(first + static_cast<uint32_t>(i));
+      index.sorted_keys_.AppendConsecutive(keys, count, first);
       index.rows_ += count;
       return CheckBudget();
     }

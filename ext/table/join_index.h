@@ -24,6 +24,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ext/common/column_mapping.h"
@@ -49,6 +50,34 @@ struct RowPosition {
 
 template <typename T>
 using LargeVector = std::vector<T, HugePageAllocator<T>>;
+
+// The keys of a sorted column (integers in ascending order) in row order, compact: in
+// blocks of kBlock keys, each key as its 16-bit offset from its block's first key while
+// every block spans less than 65536 (a key column: 2 bytes a key), else as plain 64-bit
+// keys; beside them the table row of each key, unless key i is row i (no NULL so far).
+class SortedKeys {
+ public:
+  static constexpr size_t kBlock = 256;
+  size_t size() const { return size_; }
+  int64_t key(size_t i) const { return plain_ ? keys_[i] : bases_[i / kBlock] + offsets_[i]; }
+  uint32_t row(size_t i) const { return has_rows_ ? rows_[i] : static_cast<uint32_t>(i); }
+  // Keys [from, to) equal `key`.
+  std::pair<size_t, size_t> EqualRange(int64_t key) const;
+  void Reserve(uint64_t keys);
+  void Append(int64_t key, uint32_t row);
+  // The keys of table rows first_row, first_row + 1, ...
+  void AppendConsecutive(const int64_t* keys, size_t count, uint32_t first_row);
+  uint64_t bytes() const;  // allocated
+
+ private:
+  bool plain_ = false;
+  bool has_rows_ = false;
+  size_t size_ = 0;
+  LargeVector<int64_t> bases_;     // compact: each block's first key
+  LargeVector<uint16_t> offsets_;  // compact: each key's offset from its block's first
+  LargeVector<int64_t> keys_;      // plain
+  LargeVector<uint32_t> rows_;     // has_rows_
+};
 
 // LAYOUT. Rows are numbered across the files (the table's row number, < 2^32 - 1). Each
 // distinct key holds the last row with that key, and each row the row before it with the
@@ -90,8 +119,7 @@ class JoinIndex {
   LargeVector<uint32_t> previous_row_;   // per table row: the row before it with its key (kNoRow)
   std::vector<uint64_t> file_first_row_;  // the table row number of each file's first row
   bool sorted_ = false;
-  LargeVector<int64_t> sorted_keys_;  // sorted: the keys in order, beside their rows
-  LargeVector<uint32_t> sorted_rows_;
+  SortedKeys sorted_keys_;  // sorted_
   uint64_t rows_ = 0;  // rows indexed (a key that can equal something)
   uint64_t distinct_ = 0;
   uint64_t bytes_ = 0;
