@@ -1,5 +1,5 @@
-// An allocator for the large arrays of the join index and of the batches an indexed scan
-// keeps (join_index.h, lookup_batch_cache.h): arrays of tens of megabytes, filled once.
+// An allocator for the large arrays of the join index (join_index.h): arrays of tens of
+// megabytes, filled from end to end as the index is built.
 // Allocations of 2 MiB or more are mapped directly and advised to use transparent huge
 // pages, so filling them costs a page fault per 2 MiB instead of one per 4 KiB (on a
 // virtual machine a fault costs about a microsecond: some 6 ms per 24 MiB array). Smaller
@@ -10,7 +10,6 @@
 
 #include <cstddef>
 #include <new>
-#include <utility>
 
 namespace sqlite_parquet {
 
@@ -46,32 +45,6 @@ struct HugePageAllocator {
 
  private:
   static size_t Rounded(size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
-};
-
-// A fixed-size array from HugePageAllocator whose elements are not initialized (memory
-// touched only where written: a 2 MiB page at a time when large).
-template <typename T>
-class LargeArray {
- public:
-  LargeArray() = default;
-  explicit LargeArray(size_t size) : data_(HugePageAllocator<T>().allocate(size)), size_(size) {}
-  LargeArray(LargeArray&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
-  LargeArray& operator=(LargeArray&& other) noexcept {
-    std::swap(data_, other.data_);
-    std::swap(size_, other.size_);
-    return *this;
-  }
-  ~LargeArray() {
-    if (data_) HugePageAllocator<T>().deallocate(data_, size_);
-  }
-  T* data() const { return data_; }
-  size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
-
- private:
-  T* data_ = nullptr;
-  size_t size_ = 0;
 };
 
 }  // namespace sqlite_parquet

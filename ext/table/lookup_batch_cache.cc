@@ -24,8 +24,6 @@ void AddCounters(const parquet::ColumnReadCounters& now, parquet::ColumnReadCoun
   *since = now;
 }
 
-constexpr uint64_t kCountedPage = HugePageAllocator<uint8_t>::kHugePage;
-
 }  // namespace
 
 bool LookupBatchCache::Cacheable(parquet::Type type) {
@@ -69,13 +67,12 @@ LookupBatchCache::KeptColumn& LookupBatchCache::ColumnOf(const parquet::ParquetF
     }
     const uint64_t rows = static_cast<uint64_t>(file.num_rows());
     const uint64_t bytes = rows * column.value_size;
-    // Counted as touched (below), plus the bookkeeping now.
+    // Values are counted block by block as decoded (DecodeBlock), the bookkeeping now.
     const uint64_t bookkeeping = blocks + column.first_block.size() * sizeof(uint64_t) + 64;
     Count(bookkeeping, nullptr);
     column.counted = bookkeeping;
-    column.values = LargeArray<uint8_t>(static_cast<size_t>(std::max<uint64_t>(bytes, 1)));
+    column.values.reset(new uint8_t[std::max<uint64_t>(bytes, 1)]);
     column.decoded.assign(blocks, 0);
-    column.touched.assign(static_cast<size_t>(bytes / kCountedPage + 1), 0);
     it = columns_.emplace(key, std::move(column)).first;
   }
   last_key_ = key;
@@ -108,21 +105,10 @@ void LookupBatchCache::DecodeBlock(const parquet::ParquetFileReader& file, int r
   const size_t gap = static_cast<size_t>(block_row - r.next_row);
   if (gap > 0 && r.reader->Skip(gap) != gap) throw short_column();
   r.next_row = block_row;
-  // Memory the block touches: its 2 MiB pages of values not counted yet (the whole of a
-  // small array, which is not in huge pages).
-  const uint64_t file_row = static_cast<uint64_t>(file.row_group_first_row(rg) + block_row);
+  // The block's values (and levels, when the column has nulls).
   const size_t vs = column->value_size;
-  const uint64_t total = column->values.size();
-  if (total < kCountedPage) {
-    if (!column->touched[0]) Count(total, column);
-    column->touched[0] = 1;
-  } else {
-    for (uint64_t page = file_row * vs / kCountedPage; page <= (static_cast<uint64_t>(file.row_group_first_row(rg) + end) * vs - 1) / kCountedPage; page++) {
-      if (!column->touched[page]) Count(kCountedPage, column);
-      column->touched[page] = 1;
-    }
-  }
-  uint8_t* values = column->values.data();
+  Count(static_cast<uint64_t>(end - block_row) * (vs + (column->def_levels ? sizeof(int16_t) : 0)), column);
+  uint8_t* values = column->values.get();
   int64_t row = block_row;
   while (row < end) {
     const size_t n = r.reader->ReadBatch(static_cast<size_t>(end - row), &scratch_);
@@ -130,18 +116,28 @@ void LookupBatchCache::DecodeBlock(const parquet::ParquetFileReader& file, int r
     const uint64_t at = static_cast<uint64_t>(file.row_group_first_row(rg) + row);
     if (scratch_.num_values == n) {
       std::memcpy(values + at * vs, scratch_.values<uint8_t>(), n * vs);
-      if (!column->def_levels.empty()) std::fill_n(column->def_levels.data() + at, n, column->max_def);
+      if (column->def_levels) std::fill_n(column->def_levels.get() + at, n, column->max_def);
     } else {
-      if (column->def_levels.empty()) {
-        // The first null: rows decoded so far had none.
-        const uint64_t file_rows = static_cast<uint64_t>(file.num_rows());
-        Count(file_rows * sizeof(int16_t), column);
-        column->def_levels = LargeArray<int16_t>(static_cast<size_t>(file_rows));
-        std::fill_n(column->def_levels.data(), file_rows, column->max_def);
+      if (!column->def_levels) {
+        // The first null: the rows of the blocks decoded so far had none.
+        column->def_levels.reset(new int16_t[static_cast<size_t>(file.num_rows())]);
+        const uint64_t block_start = static_cast<uint64_t>(file.row_group_first_row(rg) + block_row);
+        std::fill_n(column->def_levels.get() + block_start, at - block_start, column->max_def);
+        uint64_t filled = static_cast<uint64_t>(end - block_row);
+        for (int g = 0; g < file.num_row_groups(); g++) {
+          const int64_t first = file.row_group_first_row(g), rows_in_group = file.row_group_num_rows(g);
+          for (int64_t b = 0; b * kSlots < rows_in_group; b++) {
+            if (!column->decoded[column->first_block[static_cast<size_t>(g)] + static_cast<uint64_t>(b)]) continue;
+            const int64_t n_rows = std::min(kSlots, rows_in_group - b * kSlots);
+            std::fill_n(column->def_levels.get() + first + b * kSlots, n_rows, column->max_def);
+            filled += static_cast<uint64_t>(n_rows);
+          }
+        }
+        Count(filled * sizeof(int16_t), column);
       }
       const uint8_t* from = scratch_.values<uint8_t>();
       for (size_t slot = 0; slot < n; slot++) {
-        column->def_levels.data()[at + slot] = scratch_.def_levels[slot];
+        column->def_levels[at + slot] = scratch_.def_levels[slot];
         if (scratch_.def_levels[slot] == column->max_def) {
           std::memcpy(values + (at + slot) * vs, from, vs);
           from += vs;
@@ -173,15 +169,15 @@ size_t LookupBatchCache::Copy(const parquet::ParquetFileReader& file, size_t fil
   const size_t n = static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(max_slots), block_end - row));
   const uint64_t at = static_cast<uint64_t>(file.row_group_first_row(rg) + row);
   const size_t vs = column->value_size;
-  const uint8_t* from = column->values.data() + at * vs;
+  const uint8_t* from = column->values.get() + at * vs;
   uint8_t* target = out->mutable_values<uint8_t>(std::max<size_t>(n, 1) * vs);
   size_t values = n;
   if (column->max_def > 0) {
     out->def_levels.resize(n);
-    if (column->def_levels.empty()) {
+    if (!column->def_levels) {
       std::fill_n(out->def_levels.begin(), n, column->max_def);
     } else {
-      const int16_t* levels = column->def_levels.data() + at;
+      const int16_t* levels = column->def_levels.get() + at;
       std::copy_n(levels, n, out->def_levels.begin());
       values = 0;
       for (size_t slot = 0; slot < n; slot++) {

@@ -7,8 +7,8 @@
 // row is an index computation, not a search.
 // Only columns whose values live in the batch itself (INT32, INT64, FLOAT, DOUBLE; not
 // text, whose values point into page buffers) are kept. The cache reads with readers of
-// its own. Memory is counted as it is touched (a 2 MiB page at a time in large arrays, see
-// huge_page_allocator.h); past the budget, everything kept is dropped.
+// its own. Memory is counted by the blocks decoded; past the budget, everything kept is
+// dropped.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +17,6 @@
 #include <utility>
 #include <vector>
 
-#include "ext/table/huge_page_allocator.h"
 #include "format/column_reader.h"
 #include "format/file_reader.h"
 
@@ -50,11 +49,12 @@ class LookupBatchCache {
   struct KeptColumn {
     size_t value_size = 0;
     int16_t max_def = 0;
-    LargeArray<uint8_t> values;
-    LargeArray<int16_t> def_levels;    // per row, once a decoded block had a null (else empty)
+    // Allocated uninitialized: only the pages of decoded blocks are touched (a few rows
+    // spread over the file touch little memory).
+    std::unique_ptr<uint8_t[]> values;
+    std::unique_ptr<int16_t[]> def_levels;  // per row, once a decoded block had a null (else null)
     std::vector<uint64_t> first_block;  // per row group: the number of its first block
     std::vector<uint8_t> decoded;       // per block: 1 once decoded
-    std::vector<uint8_t> touched;       // per 2 MiB of values: 1 once counted
     uint64_t counted = 0;               // bytes counted for it
   };
   struct Reader {

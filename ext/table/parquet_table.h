@@ -57,7 +57,8 @@ struct ColumnPushdown {
                               // a pushed comparison can be omitted
   bool ordered = false;       // first file: row groups in ascending order of it (cost, ORDER BY)
   bool unprunable = false;    // first file: an equality lookup keeps a quarter of the rows or
-                              // more by statistics, and no bloom filter (the join index)
+                              // more by statistics, and no bloom filter or dictionary-only
+                              // chunk (the join index)
 };
 
 struct ParquetTable {

@@ -43,7 +43,7 @@ double LookupShareByStatistics(const std::deque<ValueBounds>& groups, const std:
 
 // Marks the file columns whose row groups in `file` (the first file) are in ascending order
 // by statistics (max of each <= min of the next, all bounds usable), and those whose
-// lookups statistics and bloom filters cannot prune (ColumnPushdown::unprunable); with
+// lookups statistics, bloom filters and dictionaries cannot prune (ColumnPushdown::unprunable); with
 // `order_candidate`, also picks table->order_candidate_column: the first ordered column
 // that the row groups' sorting_columns declare sorted ascending and that has no NULL or NaN.
 // Nothing here looks inside a row group: OrderVerified does, before ORDER BY relies on it.
@@ -56,7 +56,7 @@ void FindOrderedColumns(ParquetTable* table, const parquet::ParquetFileReader& f
     ColumnMapping mapping = MapTopLevelField(schema, static_cast<int>(c), table->options.mapping);
     if (mapping.kind == ValueKind::kNested || mapping.leaf_column < 0 || file.num_row_groups() == 0) continue;
     const parquet::StatisticsContext context = parquet::MakeStatisticsContext(file.metadata(), schema, mapping.leaf_column);
-    bool bounded = true, no_nulls = true, declared_sorted = true, bloom_filters = false;
+    bool bounded = true, no_nulls = true, declared_sorted = true, may_prune = false;
     std::deque<ValueBounds> groups;  // per row group while all have bounds
     std::vector<int64_t> group_rows;
     for (int rg = 0; rg < file.num_row_groups() && bounded; rg++) {
@@ -67,7 +67,9 @@ void FindOrderedColumns(ParquetTable* table, const parquet::ParquetFileReader& f
         bounded = false;  // e.g. encrypted: the scan reports it if it gets there
         break;
       }
-      bloom_filters = bloom_filters || meta->bloom_filter_offset.has_value();
+      // A bloom filter or a dictionary (every page dictionary-encoded) may prune a lookup
+      // that statistics keep.
+      may_prune = may_prune || meta->bloom_filter_offset.has_value() || parquet::ChunkIsFullyDictionaryEncoded(*meta);
       ValueBounds& bounds = groups.emplace_back();
       group_rows.push_back(file.row_group_num_rows(rg));
       if (meta->statistics) {
@@ -88,7 +90,7 @@ void FindOrderedColumns(ParquetTable* table, const parquet::ParquetFileReader& f
     table->pushdown[c].ordered = ordered;
     // A lookup that keeps a quarter of the rows or more (ChooseJoinIndex's threshold).
     table->pushdown[c].unprunable =
-        !ordered && !bloom_filters && (!bounded || LookupShareByStatistics(groups, group_rows) >= 0.25);
+        !ordered && !may_prune && (!bounded || LookupShareByStatistics(groups, group_rows) >= 0.25);
     if (order_candidate && ordered && no_nulls && declared_sorted && table->order_candidate_column < 0) {
       table->order_candidate_column = static_cast<int>(c);
     }
