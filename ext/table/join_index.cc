@@ -447,6 +447,7 @@ std::shared_ptr<JoinIndex> BuildJoinIndex(const JoinIndexSource& source, uint64_
     if (mapping.kind == ValueKind::kNested) return nullptr;
     if (mapping.kind == ValueKind::kNull || mapping.leaf_column < 0) continue;  // NULL in every row
     for (int rg = 0; rg < file->num_row_groups(); rg++) {
+      if (source.check_interrupt) source.check_interrupt();
       auto reader = parquet::ColumnChunkReader::Make(*file, rg, mapping.leaf_column, options);
       const int16_t max_def = reader->descriptor().max_definition_level;
       int64_t row = file->row_group_first_row(rg);

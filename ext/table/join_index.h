@@ -164,6 +164,8 @@ struct JoinIndexSource {
   bool verify_crc = true;
   // The column's mapping in an opened file (throws when the file does not fit the table).
   std::function<ColumnMapping(const parquet::ParquetFileReader& file, size_t index)> mapping_of;
+  // Called before each row group is read: throws to stop the build (sqlite3_interrupt).
+  std::function<void()> check_interrupt;
 };
 
 // Reads the column of every file into an index; null when it would take more than

@@ -621,6 +621,7 @@ void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats
         source.mapping_of = [&table, column](const parquet::ParquetFileReader& file, size_t f) {
           return MapFileColumns(table, file, table.files[f])[column];
         };
+        source.check_interrupt = [cursor, &table] { CheckInterrupt(cursor, table); };
         bool built = false;
         index = table.join_indexes.Get(filter.column, source, static_cast<uint64_t>(table.options.join_index_memory),
                                        may_build, &built);
