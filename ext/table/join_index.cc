@@ -237,10 +237,15 @@ bool JoinIndexBuilder::StartFile(uint64_t rows) {
     index_.reset();
     return false;
   }
+  // Growing by half at least, so that many small files do not copy the arrays again and
+  // again; exactly when that would not fit the budget.
+  const uint64_t capacity = index.sorted_ ? index.sorted_keys_.size() : index.previous_row_.capacity();
+  uint64_t room = std::max(table_rows_, capacity + capacity / 2);
+  if (room * per_row > budget_) room = table_rows_;
   if (index.sorted_) {
-    index.sorted_keys_.Reserve(table_rows_);
-  } else {
-    index.previous_row_.reserve(table_rows_);
+    index.sorted_keys_.Reserve(room);
+  } else if (room > index.previous_row_.capacity()) {
+    index.previous_row_.reserve(room);
   }
   return CheckBudget();
 }
