@@ -1,11 +1,9 @@
 // The join index of the parquet table (issue 18): for a column that is looked up again and
 // again in one statement (the inner side of a join, `IN (SELECT ...)` run as one lookup per
-// value) and that the files cannot prune (not sorted, no statistics, dictionary or bloom
-// filter that rules out row groups), a hash from the column's values to the positions of
-// their rows, built once by reading that one column of every file. Each lookup then visits
-// only the rows it names, so the scan reads only the pages of matching rows. A column whose
-// integer values come in ascending order (a sorted key) is kept as a sorted array of keys
-// beside their positions and searched by bisection, which costs no hashing to build.
+// value), or once when the files cannot prune it (not sorted, no statistics, dictionary or
+// bloom filter that rules out row groups), the rows of each of the column's values, built
+// once by reading that one column of every file (LAYOUT below). Each lookup then visits
+// only the rows it names, so the scan reads only the pages of matching rows.
 //
 // EQUALITY. Keys are the values a row filter would compare (BatchSqlValue, the values
 // xColumn returns) and lookups the filter's values after SQLite's affinity (constraints.h),
