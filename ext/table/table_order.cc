@@ -88,9 +88,11 @@ void FindOrderedColumns(ParquetTable* table, const parquet::ParquetFileReader& f
     bool ordered = bounded;
     for (size_t g = 1; ordered && g < groups.size(); g++) ordered = CompareSqlValues(*groups[g - 1].max, *groups[g].min) <= 0;
     table->pushdown[c].ordered = ordered;
-    // A lookup that keeps a quarter of the rows or more (ChooseJoinIndex's threshold).
+    // A lookup that keeps a quarter of the rows or more (ChooseJoinIndex's threshold), of
+    // integer keys (text keys cost too much memory to index on speculation).
+    const bool integer_keys = mapping.kind == ValueKind::kInt32 || mapping.kind == ValueKind::kInt64;
     table->pushdown[c].unprunable =
-        !ordered && !may_prune && (!bounded || LookupShareByStatistics(groups, group_rows) >= 0.25);
+        integer_keys && !ordered && !may_prune && (!bounded || LookupShareByStatistics(groups, group_rows) >= 0.25);
     if (order_candidate && ordered && no_nulls && declared_sorted && table->order_candidate_column < 0) {
       table->order_candidate_column = static_cast<int>(c);
     }
