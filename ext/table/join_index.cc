@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -13,8 +14,6 @@
 namespace sqlite_parquet {
 
 namespace {
-
-constexpr uint32_t kEmpty = UINT32_MAX;
 
 uint64_t Mix(int64_t key) {  // splitmix64's finalizer
   uint64_t x = static_cast<uint64_t>(key);
@@ -78,6 +77,98 @@ std::vector<int64_t> FilesSignature(const std::vector<std::string>& files) {
 
 }  // namespace
 
+std::pair<size_t, size_t> SortedKeys::EqualRange(int64_t key) const {
+  size_t lo = 0, n = size_;
+  while (n > 0) {  // the first key not below `key`
+    const size_t half = n / 2;
+    if (this->key(lo + half) < key) {
+      lo += half + 1;
+      n -= half + 1;
+    } else {
+      n = half;
+    }
+  }
+  size_t hi = lo;
+  while (hi < size_ && this->key(hi) == key) hi++;
+  return {lo, hi};
+}
+
+void SortedKeys::Reserve(uint64_t keys) {
+  if (plain_) {
+    keys_.reserve(keys);
+  } else {
+    offsets_.reserve(keys);
+    bases_.reserve(keys / kBlock + 1);
+  }
+  if (has_rows_) rows_.reserve(keys);
+}
+
+void SortedKeys::AppendConsecutive(const int64_t* keys, size_t count, uint32_t first_row) {
+  size_t i = 0;
+  if (!plain_ && !has_rows_ && first_row == size_) {
+    // The common case (compact, a key in every row so far): no rows to keep.
+    const size_t start = offsets_.size();
+    offsets_.resize(start + count);
+    uint16_t* offsets = offsets_.data() + start;
+    for (; i < count; i++) {
+      if (size_ % kBlock == 0) bases_.push_back(keys[i]);
+      const uint64_t offset = static_cast<uint64_t>(keys[i]) - static_cast<uint64_t>(bases_.back());
+      if (offset > UINT16_MAX) break;
+      offsets[i] = static_cast<uint16_t>(offset);
+      size_++;
+    }
+    offsets_.resize(start + i);
+  }
+  for (; i < count; i++) Append(keys[i], first_row + static_cast<uint32_t>(i));
+}
+
+void SortedKeys::Append(int64_t key, uint32_t row) {
+  if (!has_rows_ && row != size_) {  // the first row without a key before this one
+    has_rows_ = true;
+    rows_.reserve(std::max(offsets_.capacity(), keys_.capacity()));
+    for (size_t i = 0; i < size_; i++) rows_.push_back(static_cast<uint32_t>(i));
+  }
+  if (has_rows_) rows_.push_back(row);
+  if (!plain_) {
+    if (size_ % kBlock == 0) bases_.push_back(key);
+    const uint64_t offset = static_cast<uint64_t>(key) - static_cast<uint64_t>(bases_.back());
+    if (offset <= UINT16_MAX) {
+      offsets_.push_back(static_cast<uint16_t>(offset));
+      size_++;
+      return;
+    }
+    // A block spans too much: plain keys from now on.
+    keys_.reserve(std::max(offsets_.capacity(), size_ + 1));
+    for (size_t i = 0; i < size_; i++) keys_.push_back(this->key(i));
+    plain_ = true;
+    LargeVector<int64_t>().swap(bases_);  // (swapped out: assigning {} would keep the memory)
+    LargeVector<uint16_t>().swap(offsets_);
+  }
+  keys_.push_back(key);
+  size_++;
+}
+
+uint64_t SortedKeys::bytes() const {
+  return bases_.capacity() * sizeof(int64_t) + offsets_.capacity() * sizeof(uint16_t) +
+         keys_.capacity() * sizeof(int64_t) + rows_.capacity() * sizeof(uint32_t);
+}
+
+uint64_t JoinIndex::PositionOf(uint32_t row) const {
+  // The file holding table row `row`: the last one starting at or before it.
+  size_t file = 0;
+  if (file_first_row_.size() > 1) {
+    file = static_cast<size_t>(std::upper_bound(file_first_row_.begin(), file_first_row_.end(), row) -
+                               file_first_row_.begin()) - 1;
+  }
+  return RowPosition::Pack(file, static_cast<int64_t>(row - file_first_row_[file]));
+}
+
+void JoinIndex::AppendChain(uint32_t last_row, std::vector<uint64_t>* positions) const {
+  const size_t first = positions->size();
+  for (uint32_t row = last_row; row != kNoRow; row = previous_row_[row]) positions->push_back(PositionOf(row));
+  std::reverse(positions->begin() + static_cast<ptrdiff_t>(first), positions->end());
+}
+
 void JoinIndex::Lookup(const SqlValue& value, std::vector<uint64_t>* positions) const {
   hits_++;
   bool is_int = false;
@@ -86,201 +177,263 @@ void JoinIndex::Lookup(const SqlValue& value, std::vector<uint64_t>* positions) 
   if (!KeyOf(value, &is_int, &int_key, &other_key)) return;
   if (sorted_) {
     if (!is_int) return;
-    const auto [from, to] = std::equal_range(sorted_keys_.begin(), sorted_keys_.end(), int_key);
-    positions->insert(positions->end(), positions_.begin() + (from - sorted_keys_.begin()),
-                      positions_.begin() + (to - sorted_keys_.begin()));
+    const auto [from, to] = sorted_keys_.EqualRange(int_key);
+    for (size_t i = from; i < to; i++) positions->push_back(PositionOf(sorted_keys_.row(i)));
     return;
   }
-  uint32_t group = kEmpty;
-  if (is_int) {
-    if (int_slots_.empty()) return;
-    const size_t mask = int_slots_.size() - 1;
-    for (size_t slot = Mix(int_key) & mask;; slot = (slot + 1) & mask) {
-      if (int_slots_[slot].group == kEmpty) return;
-      if (int_slots_[slot].key == int_key) {
-        group = int_slots_[slot].group;
-        break;
-      }
-    }
-  } else {
-    auto it = other_groups_.find(other_key);
-    if (it == other_groups_.end()) return;
-    group = it->second;
+  if (!is_int) {
+    auto it = other_last_rows_.find(other_key);
+    if (it != other_last_rows_.end()) AppendChain(it->second, positions);
+    return;
   }
-  positions->insert(positions->end(), positions_.begin() + static_cast<ptrdiff_t>(group_start_[group]),
-                    positions_.begin() + static_cast<ptrdiff_t>(group_start_[group + 1]));
+  if (direct_) {
+    const uint64_t offset = static_cast<uint64_t>(int_key) - static_cast<uint64_t>(direct_base_);
+    if (offset < direct_last_row_.size() && direct_last_row_[offset] != kNoRow) AppendChain(direct_last_row_[offset], positions);
+    return;
+  }
+  if (int_slots_.empty()) return;
+  const size_t mask = int_slots_.size() - 1;
+  for (size_t slot = Mix(int_key) & mask; int_slots_[slot].last_row != kNoRow; slot = (slot + 1) & mask) {
+    if (int_slots_[slot].key == int_key) {
+      AppendChain(int_slots_[slot].last_row, positions);
+      return;
+    }
+  }
 }
 
-JoinIndexBuilder::JoinIndexBuilder(uint64_t budget_bytes) : budget_(budget_bytes), index_(new JoinIndex) {}
+JoinIndexBuilder::JoinIndexBuilder(uint64_t budget_bytes) : budget_(budget_bytes), index_(new JoinIndex) {
+  index_->sorted_ = true;  // until a key is not an integer at or above the one before
+}
 
 uint64_t JoinIndexBuilder::Estimate() const {
-  // The rows' groups and positions now, the final positions and group starts to come, the
-  // integer table and the other map (about 64 bytes of node per key besides its bytes).
-  return row_positions_.capacity() * (sizeof(uint64_t) * 2 + sizeof(uint32_t)) +
-         sorted_keys_.capacity() * sizeof(int64_t) +
-         static_cast<uint64_t>(groups_) * sizeof(uint64_t) +
-         index_->int_slots_.size() * sizeof(JoinIndex::IntSlot) + other_bytes_;
+  const JoinIndex& index = *index_;
+  return index.previous_row_.capacity() * sizeof(uint32_t) +
+         index.sorted_keys_.bytes() +
+         index.int_slots_.size() * sizeof(JoinIndex::IntSlot) + index.direct_last_row_.capacity() * sizeof(uint32_t) +
+         other_bytes_ +
+         index.file_first_row_.capacity() * sizeof(uint64_t);
 }
 
-// Makes the integer table large enough for `keys` keys at most half full.
-void JoinIndexBuilder::GrowIntTable(size_t keys) {
-  size_t size = index_->int_slots_.empty() ? 1024 : index_->int_slots_.size();
-  while (keys * 2 > size) size *= 2;
-  if (size == index_->int_slots_.size()) return;
-  std::vector<JoinIndex::IntSlot> old = std::move(index_->int_slots_);
-  index_->int_slots_.assign(size, JoinIndex::IntSlot{0, kEmpty});
-  const size_t mask = size - 1;
-  for (const JoinIndex::IntSlot& entry : old) {
-    if (entry.group == kEmpty) continue;
-    size_t slot = Mix(entry.key) & mask;
-    while (index_->int_slots_[slot].group != kEmpty) slot = (slot + 1) & mask;
-    index_->int_slots_[slot] = entry;
-  }
-}
-
-uint32_t JoinIndexBuilder::IntGroupOf(int64_t key) {
-  const size_t mask = index_->int_slots_.size() - 1;
-  size_t slot = Mix(key) & mask;
-  JoinIndex::IntSlot* slots = index_->int_slots_.data();
-  while (slots[slot].group != kEmpty) {
-    if (slots[slot].key == key) return slots[slot].group;
-    slot = (slot + 1) & mask;
-  }
-  slots[slot] = JoinIndex::IntSlot{key, groups_};
-  int_count_++;
-  return groups_++;
-}
-
-uint32_t JoinIndexBuilder::GroupOf(const SqlValue& value) {
-  bool is_int = false;
-  int64_t int_key = 0;
-  std::string other_key;
-  if (!KeyOf(value, &is_int, &int_key, &other_key)) return kEmpty;
-  if (!is_int) {
-    auto [it, inserted] = index_->other_groups_.try_emplace(std::move(other_key), groups_);
-    if (inserted) {
-      other_bytes_ += 64 + it->first.size();
-      groups_++;
-    }
-    return it->second;
-  }
-  GrowIntTable(int_count_ + 1);
-  return IntGroupOf(int_key);
-}
-
-// Gives up (false, the builder emptied) when the index would exceed the budget or the
-// group numbers.
+// Gives up (false, the builder emptied) when the index would exceed the budget.
 bool JoinIndexBuilder::CheckBudget() {
-  if (Estimate() <= budget_ && groups_ < kEmpty - 1) return true;
+  if (Estimate() <= budget_) return true;
   index_.reset();
-  row_positions_ = {};
-  group_of_row_ = {};
   return false;
 }
 
-bool JoinIndexBuilder::Reserve(uint64_t more_rows) {
+bool JoinIndexBuilder::StartFile(uint64_t rows) {
   if (!index_) return false;
-  const size_t want = row_positions_.size() + static_cast<size_t>(more_rows);
-  if (want > row_positions_.capacity()) {
-    // Within the budget only: the estimate counts capacity.
-    if (want * (sizeof(uint64_t) * 2 + sizeof(uint32_t)) > budget_) return CheckBudget();
-    row_positions_.reserve(want);
-    if (sorted_) {
-      sorted_keys_.reserve(want);
-    } else {
-      group_of_row_.reserve(want);
-    }
+  // Row numbers are 32-bit, kNoRow excluded.
+  if (rows >= JoinIndex::kNoRow - table_rows_) {
+    index_.reset();
+    return false;
+  }
+  JoinIndex& index = *index_;
+  index.file_first_row_.push_back(table_rows_);
+  table_rows_ += rows;
+  // Room for the file's rows, when the budget allows (the estimate counts capacity).
+  const uint64_t per_row = index.sorted_ ? sizeof(uint16_t) : sizeof(uint32_t);
+  if (table_rows_ * per_row > budget_) {
+    index_.reset();
+    return false;
+  }
+  // Growing by half at least, so that many small files do not copy the arrays again and
+  // again; exactly when that would not fit the budget.
+  const uint64_t capacity = index.sorted_ ? index.sorted_keys_.size() : index.previous_row_.capacity();
+  uint64_t room = std::max(table_rows_, capacity + capacity / 2);
+  if (room * per_row > budget_) room = table_rows_;
+  if (index.sorted_) {
+    index.sorted_keys_.Reserve(room);
+  } else if (room > index.previous_row_.capacity()) {
+    index.previous_row_.reserve(room);
   }
   return CheckBudget();
 }
 
-void JoinIndexBuilder::Unsort() {
-  sorted_ = false;
-  GrowIntTable(static_cast<size_t>(index_->distinct_));
-  group_of_row_.reserve(row_positions_.capacity());
-  for (int64_t key : sorted_keys_) group_of_row_.push_back(IntGroupOf(key));
-  sorted_keys_ = {};
+// Makes the integer table large enough for `keys` keys at most half full.
+void JoinIndexBuilder::GrowIntTable(uint64_t keys) {
+  LargeVector<JoinIndex::IntSlot>& slots = index_->int_slots_;
+  size_t size = slots.empty() ? 1024 : slots.size();
+  while (keys * 2 > size) size *= 2;
+  if (size == slots.size()) return;
+  LargeVector<JoinIndex::IntSlot> old = std::move(slots);
+  slots.assign(size, JoinIndex::IntSlot{0, JoinIndex::kNoRow});
+  const size_t mask = size - 1;
+  for (const JoinIndex::IntSlot& entry : old) {
+    if (entry.last_row == JoinIndex::kNoRow) continue;
+    size_t slot = Mix(entry.key) & mask;
+    while (slots[slot].last_row != JoinIndex::kNoRow) slot = (slot + 1) & mask;
+    slots[slot] = entry;
+  }
 }
 
-bool JoinIndexBuilder::AddIntegers(uint64_t first_position, const int64_t* keys, size_t count) {
-  if (!index_) return false;
-  if (sorted_) {
-    bool have_last = !sorted_keys_.empty();
-    int64_t last = have_last ? sorted_keys_.back() : INT64_MIN;
-    size_t i = 0;
-    for (; i < count && keys[i] >= last; i++) {
-      if (!have_last || keys[i] != last) index_->distinct_++;
-      last = keys[i];
-      have_last = true;
-    }
-    if (i == count) {
-      sorted_keys_.insert(sorted_keys_.end(), keys, keys + count);
-      for (size_t j = 0; j < count; j++) row_positions_.push_back(first_position + j);
-      return CheckBudget();
-    }
-    // Not in order after all: the distinct count restarts with the hash.
-    index_->distinct_ = 0;
-    for (size_t j = 0; j < sorted_keys_.size(); j++) {
-      if (j == 0 || sorted_keys_[j] != sorted_keys_[j - 1]) index_->distinct_++;
-    }
-    Unsort();
-  }
-  GrowIntTable(int_count_ + count);
-  if (row_positions_.capacity() < row_positions_.size() + count) {
-    row_positions_.reserve(std::max(row_positions_.size() + count, row_positions_.capacity() * 2));
-    group_of_row_.reserve(row_positions_.capacity());
-  }
-  if (!CheckBudget()) return false;
-  // The slot of key i + kAhead is fetched while key i is inserted.
-  constexpr size_t kAhead = 8;
+// Makes `row` (the table's last so far) the last row of `key` in the hash table, chained
+// to the one before. The table must have room for one more key.
+inline void JoinIndexBuilder::LinkHashed(int64_t key, uint32_t row) {
+  JoinIndex::IntSlot* slots = index_->int_slots_.data();
   const size_t mask = index_->int_slots_.size() - 1;
-  const JoinIndex::IntSlot* slots = index_->int_slots_.data();
-  for (size_t i = 0; i < count; i++) {
-    if (i + kAhead < count) __builtin_prefetch(&slots[Mix(keys[i + kAhead]) & mask]);
-    row_positions_.push_back(first_position + i);
-    group_of_row_.push_back(IntGroupOf(keys[i]));
+  size_t slot = Mix(key) & mask;
+  while (slots[slot].last_row != JoinIndex::kNoRow && slots[slot].key != key) slot = (slot + 1) & mask;
+  if (slots[slot].last_row == JoinIndex::kNoRow) {
+    slots[slot].key = key;
+    int_keys_++;
   }
-  return CheckBudget();
+  index_->previous_row_[row] = slots[slot].last_row;
+  slots[slot].last_row = row;
 }
 
-bool JoinIndexBuilder::Add(uint64_t position, const SqlValue& value) {
-  if (!index_) return false;
-  if (sorted_) {
-    if (value.is_null()) return true;
-    if (value.type == SqlValue::Type::kInteger) return AddIntegers(position, &value.integer, 1);
-    Unsort();
-  }
-  const uint32_t group = GroupOf(value);
-  if (group == kEmpty) return true;  // equals nothing: not indexed
-  const bool growing = row_positions_.size() == row_positions_.capacity();
-  row_positions_.push_back(position);
-  group_of_row_.push_back(group);
-  if (growing || (groups_ & 1023) == 0) return CheckBudget();
+// Widens the direct table to hold `key`, with room to grow on that side; false when the
+// range would be too sparse (more than twice the table's rows, and more than 64Ki keys)
+// or over the budget.
+bool JoinIndexBuilder::WidenDirect(int64_t key) {
+  JoinIndex& index = *index_;
+  LargeVector<uint32_t>& last = index.direct_last_row_;
+  const __int128 old_lo = index.direct_base_, old_size = static_cast<__int128>(last.size());
+  __int128 lo = last.empty() ? key : std::min<__int128>(old_lo, key);
+  __int128 hi = last.empty() ? key : std::max<__int128>(old_lo + old_size - 1, key);
+  const __int128 limit = std::max<__int128>(__int128{1} << 16, static_cast<__int128>(table_rows_) * 2);
+  if (hi - lo + 1 > limit) return false;
+  // Room for as many keys again on the side that grew (or both, the first time), within
+  // the limit and the int64 range.
+  const __int128 room = std::min<__int128>(hi - lo + 1, (limit - (hi - lo + 1)) / 2);
+  if (last.empty() || key > old_lo) hi = std::min<__int128>(hi + room, INT64_MAX);
+  if (last.empty() || key < old_lo) lo = std::max<__int128>(lo - room, INT64_MIN);
+  const uint64_t size = static_cast<uint64_t>(hi - lo + 1);
+  if (Estimate() + (size - last.size()) * sizeof(uint32_t) > budget_) return false;
+  LargeVector<uint32_t> widened(size, JoinIndex::kNoRow);
+  if (!last.empty()) std::copy(last.begin(), last.end(), widened.begin() + static_cast<ptrdiff_t>(old_lo - lo));
+  last = std::move(widened);
+  index.direct_base_ = static_cast<int64_t>(lo);
   return true;
 }
 
-std::shared_ptr<JoinIndex> JoinIndexBuilder::Finish() {
-  if (!index_) return nullptr;
-  if (sorted_) {
-    index_->sorted_ = true;
-    index_->sorted_keys_ = std::move(sorted_keys_);
-    index_->positions_ = std::move(row_positions_);
-    index_->bytes_ = index_->positions_.size() * (sizeof(uint64_t) + sizeof(int64_t));
-    return std::shared_ptr<JoinIndex>(std::move(index_));
-  }
-  index_->distinct_ = groups_;
-  // Counting sort of the rows by group; within a group they stay in position order.
+// The integer keys move from the direct table to the hash table.
+void JoinIndexBuilder::DirectToHash() {
   JoinIndex& index = *index_;
-  index.group_start_.assign(static_cast<size_t>(groups_) + 1, 0);
-  for (uint32_t g : group_of_row_) index.group_start_[g + 1]++;
-  for (size_t g = 1; g < index.group_start_.size(); g++) index.group_start_[g] += index.group_start_[g - 1];
-  std::vector<uint64_t> next(index.group_start_.begin(), index.group_start_.end() - 1);
-  index.positions_.resize(row_positions_.size());
-  for (size_t i = 0; i < row_positions_.size(); i++) index.positions_[next[group_of_row_[i]]++] = row_positions_[i];
-  row_positions_ = {};
-  group_of_row_ = {};
-  index.bytes_ = index.positions_.size() * sizeof(uint64_t) + index.group_start_.size() * sizeof(uint64_t) +
-                 index.int_slots_.size() * sizeof(JoinIndex::IntSlot) + other_bytes_;
+  index.direct_ = false;
+  GrowIntTable(int_keys_);
+  const uint64_t keys = int_keys_;
+  int_keys_ = 0;
+  JoinIndex::IntSlot* slots = index.int_slots_.data();
+  const size_t mask = index.int_slots_.size() - 1;
+  for (size_t i = 0; i < index.direct_last_row_.size(); i++) {
+    if (index.direct_last_row_[i] == JoinIndex::kNoRow) continue;
+    const int64_t key = static_cast<int64_t>(static_cast<uint64_t>(index.direct_base_) + i);
+    size_t slot = Mix(key) & mask;
+    while (slots[slot].last_row != JoinIndex::kNoRow) slot = (slot + 1) & mask;
+    slots[slot] = JoinIndex::IntSlot{key, index.direct_last_row_[i]};
+  }
+  int_keys_ = keys;
+  LargeVector<uint32_t>().swap(index.direct_last_row_);
+}
+
+// Links the integer keys of table rows first_row, first_row + 1, ...: in the direct table
+// while they fit it, else in the hash table (with the slot of key i + kAhead fetched while
+// key i is linked). previous_row_ must hold these rows.
+void JoinIndexBuilder::LinkIntegers(const int64_t* keys, size_t count, uint32_t first_row) {
+  JoinIndex& index = *index_;
+  uint32_t* previous = index.previous_row_.data();
+  size_t i = 0;
+  while (index.direct_ && i < count) {
+    uint32_t* last = index.direct_last_row_.data();
+    const uint64_t base = static_cast<uint64_t>(index.direct_base_), size = index.direct_last_row_.size();
+    for (; i < count; i++) {
+      const uint64_t offset = static_cast<uint64_t>(keys[i]) - base;
+      if (offset >= size) break;
+      const uint32_t row = first_row + static_cast<uint32_t>(i);
+      int_keys_ += last[offset] == JoinIndex::kNoRow;
+      previous[row] = last[offset];
+      last[offset] = row;
+    }
+    if (i < count && !WidenDirect(keys[i])) DirectToHash();
+  }
+  if (i == count) return;
+  GrowIntTable(int_keys_ + (count - i));
+  constexpr size_t kAhead = 16;
+  const size_t mask = index.int_slots_.size() - 1;
+  const JoinIndex::IntSlot* slots = index.int_slots_.data();
+  for (; i < count; i++) {
+    if (i + kAhead < count) __builtin_prefetch(&slots[Mix(keys[i + kAhead]) & mask]);
+    LinkHashed(keys[i], first_row + static_cast<uint32_t>(i));
+  }
+}
+
+// The keys so far were integers in ascending order, the next is not: they are linked as
+// any others (see LinkIntegers).
+void JoinIndexBuilder::Unsort() {
+  JoinIndex& index = *index_;
+  index.sorted_ = false;
+  index.direct_ = true;
+  index.previous_row_.reserve(table_rows_);
+  const SortedKeys keys = std::move(index.sorted_keys_);
+  index.sorted_keys_ = SortedKeys();
+  index.previous_row_.assign(keys.size() == 0 ? 0 : keys.row(keys.size() - 1) + 1, JoinIndex::kNoRow);
+  int_keys_ = 0;
+  for (size_t i = 0; i < keys.size(); i++) {
+    const int64_t key = keys.key(i);
+    LinkIntegers(&key, 1, keys.row(i));
+  }
+}
+
+bool JoinIndexBuilder::AddIntegers(int64_t first_row, const int64_t* keys, size_t count) {
+  if (!index_) return false;
+  JoinIndex& index = *index_;
+  const uint32_t first = static_cast<uint32_t>(index.file_first_row_.back() + static_cast<uint64_t>(first_row));
+  if (index.sorted_) {
+    bool have_last = index.sorted_keys_.size() > 0;
+    int64_t last = have_last ? index.sorted_keys_.key(index.sorted_keys_.size() - 1) : INT64_MIN;
+    size_t in_order = 0;
+    uint64_t distinct = index.distinct_;
+    for (; in_order < count && keys[in_order] >= last; in_order++) {
+      if (!have_last || keys[in_order] != last) distinct++;
+      last = keys[in_order];
+      have_last = true;
+    }
+    if (in_order == count) {
+      index.distinct_ = distinct;
+      index.sorted_keys_.AppendConsecutive(keys, count, first);
+      index.rows_ += count;
+      return CheckBudget();
+    }
+    Unsort();
+  }
+  index.previous_row_.resize(first, JoinIndex::kNoRow);  // rows of NULLs before these
+  index.previous_row_.resize(first + count);
+  LinkIntegers(keys, count, first);
+  index.rows_ += count;
+  index.distinct_ = int_keys_ + index.other_last_rows_.size();
+  return CheckBudget();
+}
+
+bool JoinIndexBuilder::Add(int64_t row, const SqlValue& value) {
+  if (!index_) return false;
+  JoinIndex& index = *index_;
+  bool is_int = false;
+  int64_t int_key = 0;
+  std::string other_key;
+  if (!KeyOf(value, &is_int, &int_key, &other_key)) return true;  // equals nothing: not indexed
+  if (is_int && value.type == SqlValue::Type::kInteger) return AddIntegers(row, &int_key, 1);
+  if (index.sorted_) Unsort();
+  const uint32_t table_row = static_cast<uint32_t>(index.file_first_row_.back() + static_cast<uint64_t>(row));
+  index.previous_row_.resize(table_row + 1, JoinIndex::kNoRow);
+  if (is_int) {
+    LinkIntegers(&int_key, 1, table_row);
+  } else {
+    auto [it, inserted] = index.other_last_rows_.try_emplace(std::move(other_key), JoinIndex::kNoRow);
+    if (inserted) other_bytes_ += 64 + it->first.size();
+    index.previous_row_[table_row] = it->second;
+    it->second = table_row;
+  }
+  index.rows_++;
+  index.distinct_ = int_keys_ + index.other_last_rows_.size();
+  return index.rows_ % 1024 != 0 || CheckBudget();
+}
+
+std::shared_ptr<JoinIndex> JoinIndexBuilder::Finish() {
+  if (!index_ || !CheckBudget()) return nullptr;
+  JoinIndex& index = *index_;
+  if (!index.sorted_) index.previous_row_.resize(table_rows_, JoinIndex::kNoRow);
+  index.bytes_ = Estimate();
   return std::shared_ptr<JoinIndex>(std::move(index_));
 }
 
@@ -294,11 +447,12 @@ std::shared_ptr<JoinIndex> BuildJoinIndex(const JoinIndexSource& source, uint64_
   parquet::ColumnBatch batch;
   for (size_t f = 0; f < source.files->size(); f++) {
     auto file = parquet::ParquetFileReader::Open((*source.files)[f], source.decryption);
-    if (!builder.Reserve(static_cast<uint64_t>(file->num_rows()))) return nullptr;
+    if (!builder.StartFile(static_cast<uint64_t>(file->num_rows()))) return nullptr;
     const ColumnMapping mapping = source.mapping_of(*file, f);
     if (mapping.kind == ValueKind::kNested) return nullptr;
     if (mapping.kind == ValueKind::kNull || mapping.leaf_column < 0) continue;  // NULL in every row
     for (int rg = 0; rg < file->num_row_groups(); rg++) {
+      if (source.check_interrupt) source.check_interrupt();
       auto reader = parquet::ColumnChunkReader::Make(*file, rg, mapping.leaf_column, options);
       const int16_t max_def = reader->descriptor().max_definition_level;
       int64_t row = file->row_group_first_row(rg);
@@ -308,7 +462,7 @@ std::shared_ptr<JoinIndex> BuildJoinIndex(const JoinIndexSource& source, uint64_
         if (n == 0) break;
         const bool dense = max_def == 0 || batch.num_values == batch.num_levels;
         if (dense && mapping.kind == ValueKind::kInt64) {
-          if (!builder.AddIntegers(RowPosition::Pack(f, row), batch.values<int64_t>(), batch.num_values)) return nullptr;
+          if (!builder.AddIntegers(row, batch.values<int64_t>(), batch.num_values)) return nullptr;
           row += static_cast<int64_t>(batch.num_levels);
           continue;
         }
@@ -317,7 +471,7 @@ std::shared_ptr<JoinIndex> BuildJoinIndex(const JoinIndexSource& source, uint64_
           if (!dense && batch.def_levels[slot] != max_def) continue;
           SqlValue value;
           if (!BatchSqlValue(mapping, batch, value_index++, &buffer, &value)) return nullptr;
-          if (!builder.Add(RowPosition::Pack(f, row), value)) return nullptr;
+          if (!builder.Add(row, value)) return nullptr;
         }
       }
     }

@@ -1,11 +1,9 @@
 // The join index of the parquet table (issue 18): for a column that is looked up again and
 // again in one statement (the inner side of a join, `IN (SELECT ...)` run as one lookup per
-// value) and that the files cannot prune (not sorted, no statistics, dictionary or bloom
-// filter that rules out row groups), a hash from the column's values to the positions of
-// their rows, built once by reading that one column of every file. Each lookup then visits
-// only the rows it names, so the scan reads only the pages of matching rows. A column whose
-// integer values come in ascending order (a sorted key) is kept as a sorted array of keys
-// beside their positions and searched by bisection, which costs no hashing to build.
+// value), or once when the files cannot prune it (not sorted, no statistics, dictionary or
+// bloom filter that rules out row groups), the rows of each of the column's values, built
+// once by reading that one column of every file (LAYOUT below). Each lookup then visits
+// only the rows it names, so the scan reads only the pages of matching rows.
 //
 // EQUALITY. Keys are the values a row filter would compare (BatchSqlValue, the values
 // xColumn returns) and lookups the filter's values after SQLite's affinity (constraints.h),
@@ -24,16 +22,18 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ext/common/column_mapping.h"
 #include "ext/common/sql_value.h"
+#include "ext/table/huge_page_allocator.h"
 #include "format/encryption.h"
 #include "format/file_reader.h"
 
 namespace sqlite_parquet {
 
-// join_index_memory's default: 256 MiB, about ten million rows of one key column.
+// join_index_memory's default: 256 MiB, about sixty million rows of one key column.
 constexpr int64_t kDefaultJoinIndexMemory = int64_t{256} << 20;
 
 // A row of the table: its file (the table's file order) and its row within that file.
@@ -46,68 +46,113 @@ struct RowPosition {
   static int64_t Row(uint64_t packed) { return static_cast<int64_t>(packed & ((uint64_t{1} << kRowBits) - 1)); }
 };
 
+template <typename T>
+using LargeVector = std::vector<T, HugePageAllocator<T>>;
+
+// The keys of a sorted column (integers in ascending order) in row order, compact: in
+// blocks of kBlock keys, each key as its 16-bit offset from its block's first key while
+// every block spans less than 65536 (a key column: 2 bytes a key), else as plain 64-bit
+// keys; beside them the table row of each key, unless key i is row i (no NULL so far).
+class SortedKeys {
+ public:
+  static constexpr size_t kBlock = 256;
+  size_t size() const { return size_; }
+  int64_t key(size_t i) const { return plain_ ? keys_[i] : bases_[i / kBlock] + offsets_[i]; }
+  uint32_t row(size_t i) const { return has_rows_ ? rows_[i] : static_cast<uint32_t>(i); }
+  // Keys [from, to) equal `key`.
+  std::pair<size_t, size_t> EqualRange(int64_t key) const;
+  void Reserve(uint64_t keys);
+  void Append(int64_t key, uint32_t row);
+  // The keys of table rows first_row, first_row + 1, ...
+  void AppendConsecutive(const int64_t* keys, size_t count, uint32_t first_row);
+  uint64_t bytes() const;  // allocated
+
+ private:
+  bool plain_ = false;
+  bool has_rows_ = false;
+  size_t size_ = 0;
+  LargeVector<int64_t> bases_;     // compact: each block's first key
+  LargeVector<uint16_t> offsets_;  // compact: each key's offset from its block's first
+  LargeVector<int64_t> keys_;      // plain
+  LargeVector<uint32_t> rows_;     // has_rows_
+};
+
+// LAYOUT. Rows are numbered across the files (the table's row number, < 2^32 - 1). Each
+// distinct key holds the last row with that key, and each row the row before it with the
+// same key (a chain through one 4-byte array), so building is one pass over the column
+// with no sort and no scatter: per row one probe and one sequential store. Integer keys
+// (the common case) live in a direct table (an array over their range) while the range is
+// at most twice the rows, else in an open-addressing table; the others in a map keyed by
+// a type byte and their bytes ('r' + the 8 bytes of a real, 't' + text, 'b' + blob). A
+// column whose non-null values are integers in ascending order (a sorted key) keeps them
+// as a sorted array beside their rows instead and is searched by bisection.
 class JoinIndex {
  public:
   // Appends the packed positions (RowPosition) of the rows whose value equals `value`, in
-  // ascending order when the caller sorts nothing else in; counts a hit.
+  // ascending order; counts a hit.
   void Lookup(const SqlValue& value, std::vector<uint64_t>* positions) const;
   uint64_t bytes() const { return bytes_; }
   uint64_t distinct_keys() const { return distinct_; }
-  uint64_t rows() const { return positions_.size(); }
+  uint64_t rows() const { return rows_; }
   int64_t hits() const { return hits_; }
 
  private:
   friend class JoinIndexBuilder;
-  // Open addressing over integer keys (the common case) and a map for the others (a type
-  // byte and the bytes: 'r' + the 8 bytes of a real, 't' + text, 'b' + blob).
+  static constexpr uint32_t kNoRow = UINT32_MAX;
   struct IntSlot {
     int64_t key;
-    uint32_t group;  // UINT32_MAX: free
+    uint32_t last_row;  // kNoRow: a free slot
   };
-  std::vector<IntSlot> int_slots_;  // a power of two, at most half full
-  std::map<std::string, uint32_t, std::less<>> other_groups_;
-  std::vector<uint64_t> group_start_;  // group g's positions: [group_start_[g], group_start_[g + 1])
-  std::vector<uint64_t> positions_;
-  // A column whose non-null values are integers in ascending order (a sorted key): no hash,
-  // the keys of positions_ side by side, searched by bisection.
+  // Appends the positions of the chain ending at `last_row`, ascending.
+  void AppendChain(uint32_t last_row, std::vector<uint64_t>* positions) const;
+  uint64_t PositionOf(uint32_t row) const;
+
+  // Integer keys in a range at most twice the table's rows (surrogate keys: 1..N) index a
+  // direct table, keys from direct_base_ on; the others hash.
+  bool direct_ = false;
+  int64_t direct_base_ = 0;
+  LargeVector<uint32_t> direct_last_row_;  // kNoRow: no such key
+  LargeVector<IntSlot> int_slots_;  // a power of two, at most half full
+  std::map<std::string, uint32_t, std::less<>> other_last_rows_;
+  LargeVector<uint32_t> previous_row_;   // per table row: the row before it with its key (kNoRow)
+  std::vector<uint64_t> file_first_row_;  // the table row number of each file's first row
   bool sorted_ = false;
-  std::vector<int64_t> sorted_keys_;
+  SortedKeys sorted_keys_;  // sorted_
+  uint64_t rows_ = 0;  // rows indexed (a key that can equal something)
   uint64_t distinct_ = 0;
   uint64_t bytes_ = 0;
   mutable int64_t hits_ = 0;
 };
 
-// Collects (position, value) pairs in position order and makes the index.
+// Collects the keys of the table's rows, file after file and in row order, and makes the
+// index. Every method returns false once the index would exceed the budget (then the
+// builder is useless).
 class JoinIndexBuilder {
  public:
   explicit JoinIndexBuilder(uint64_t budget_bytes);
-  // False once the index would exceed the budget (then the builder is useless).
-  bool Add(uint64_t position, const SqlValue& value);
-  // Room for `more_rows` more rows, when the budget allows (false: over budget).
-  bool Reserve(uint64_t more_rows);
-  // The same for `count` integer keys of consecutive positions from `first_position`
+  // The next file, of `rows` rows (its rows follow the previous file's).
+  bool StartFile(uint64_t rows);
+  // The key of row `row` of the current file (NULL and NaN are not indexed).
+  bool Add(int64_t row, const SqlValue& value);
+  // The integer keys of `count` consecutive rows from `first_row` of the current file
   // (the common case, without SqlValues, with the hash slots prefetched).
-  bool AddIntegers(uint64_t first_position, const int64_t* keys, size_t count);
+  bool AddIntegers(int64_t first_row, const int64_t* keys, size_t count);
   std::shared_ptr<JoinIndex> Finish();
 
  private:
-  uint32_t GroupOf(const SqlValue& value);
-  uint32_t IntGroupOf(int64_t key);
   bool CheckBudget();
   uint64_t Estimate() const;
-  void GrowIntTable(size_t keys);
+  void GrowIntTable(uint64_t keys);
+  void LinkHashed(int64_t key, uint32_t row);
+  bool WidenDirect(int64_t key);
+  void DirectToHash();
+  void LinkIntegers(const int64_t* keys, size_t count, uint32_t first_row);
   void Unsort();
   uint64_t budget_;
   std::unique_ptr<JoinIndex> index_;
-  // While every key so far was an integer not below the one before: the keys, not hashed
-  // (Unsort hashes them when one is not).
-  bool sorted_ = true;
-  std::vector<int64_t> sorted_keys_;
-  std::vector<uint32_t> group_of_row_;
-  std::vector<uint64_t> row_positions_;
-  uint64_t int_count_ = 0;
+  uint64_t table_rows_ = 0;  // rows of the files started so far
+  uint64_t int_keys_ = 0;    // distinct integer keys
   uint64_t other_bytes_ = 0;
-  uint32_t groups_ = 0;
 };
 
 // Where the column's values come from: the table's files and how to map the column in each.
@@ -117,6 +162,8 @@ struct JoinIndexSource {
   bool verify_crc = true;
   // The column's mapping in an opened file (throws when the file does not fit the table).
   std::function<ColumnMapping(const parquet::ParquetFileReader& file, size_t index)> mapping_of;
+  // Called before each row group is read: throws to stop the build (sqlite3_interrupt).
+  std::function<void()> check_interrupt;
 };
 
 // Reads the column of every file into an index; null when it would take more than

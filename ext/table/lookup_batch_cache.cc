@@ -1,4 +1,4 @@
-// The decoded batches a join-index scan keeps for the statement (see lookup_batch_cache.h).
+// The decoded values a join-index scan keeps for the statement (see lookup_batch_cache.h).
 #include "ext/table/lookup_batch_cache.h"
 
 #include <algorithm>
@@ -31,62 +31,121 @@ bool LookupBatchCache::Cacheable(parquet::Type type) {
          type == parquet::Type::DOUBLE;
 }
 
-const parquet::ColumnBatch& LookupBatchCache::Find(const parquet::ParquetFileReader& file, size_t file_index, int rg,
-                                                   int leaf, int64_t row, const parquet::ColumnReaderOptions& options,
-                                                   int64_t* first_row) {
-  // The kept batch starting at or before the row: it may hold it (batches end at page ends).
-  int64_t start = row - row % kSlots;
-  auto it = batches_.upper_bound(std::make_tuple(file_index, rg, leaf, row));
-  if (it != batches_.begin()) {
-    --it;
-    const auto& [f, g, l, first] = it->first;
-    if (f == file_index && g == rg && l == leaf) {
-      const int64_t end = first + static_cast<int64_t>(it->second.num_levels);
-      if (end > row) {
-        *first_row = first;
-        return it->second;
+// Counts `bytes` more kept by `column` (null: bookkeeping of a column to come); past the
+// budget every other column is dropped first.
+void LookupBatchCache::Count(uint64_t bytes, KeptColumn* column) {
+  if (bytes_ + bytes > budget_) {
+    for (auto it = columns_.begin(); it != columns_.end();) {
+      if (&it->second == column) {
+        ++it;
+        continue;
       }
-      if (end > start) start = end;  // read on from where it ends
+      bytes_ -= it->second.counted;
+      if (&it->second == last_column_) last_column_ = nullptr;
+      it = columns_.erase(it);
     }
   }
+  bytes_ += bytes;
+  if (column) column->counted += bytes;
+}
+
+LookupBatchCache::KeptColumn& LookupBatchCache::ColumnOf(const parquet::ParquetFileReader& file, size_t file_index,
+                                                         int leaf) {
+  const std::pair<size_t, int> key{file_index, leaf};
+  if (last_column_ && last_key_ == key) return *last_column_;
+  last_column_ = nullptr;
+  auto it = columns_.find(key);
+  if (it == columns_.end()) {
+    KeptColumn column;
+    const parquet::ColumnDescriptor& descriptor = file.schema().column(leaf);
+    column.value_size = ValueSize(descriptor.physical_type);
+    column.max_def = descriptor.max_definition_level;
+    uint64_t blocks = 0;
+    for (int rg = 0; rg < file.num_row_groups(); rg++) {
+      column.first_block.push_back(blocks);
+      blocks += static_cast<uint64_t>((file.row_group_num_rows(rg) + kSlots - 1) / kSlots);
+    }
+    const uint64_t rows = static_cast<uint64_t>(file.num_rows());
+    const uint64_t bytes = rows * column.value_size;
+    // Values are counted block by block as decoded (DecodeBlock), the bookkeeping now.
+    const uint64_t bookkeeping = blocks + column.first_block.size() * sizeof(uint64_t) + 64;
+    Count(bookkeeping, nullptr);
+    column.counted = bookkeeping;
+    column.values.reset(new uint8_t[std::max<uint64_t>(bytes, 1)]);
+    column.decoded.assign(blocks, 0);
+    it = columns_.emplace(key, std::move(column)).first;
+  }
+  last_key_ = key;
+  last_column_ = &it->second;
+  return it->second;
+}
+
+// Decodes the block of rows from `block_row` (a multiple of kSlots) of row group `rg` into
+// `column`, reading on across page ends.
+void LookupBatchCache::DecodeBlock(const parquet::ParquetFileReader& file, int rg, int leaf, int64_t block_row,
+                                   const parquet::ColumnReaderOptions& options, KeptColumn* column) {
   Reader& r = readers_[leaf];
   if (!r.reader) {
     r.reader = parquet::ColumnChunkReader::Make(file, rg, leaf, options);
     r.row_group = rg;
     r.next_row = 0;
     r.counted = parquet::ColumnReadCounters();
-  } else if (r.row_group != rg || r.next_row > start) {
+  } else if (r.row_group != rg || r.next_row > block_row) {
     r.reader->Reset(rg);
     r.row_group = rg;
     r.next_row = 0;
   }
   const int64_t rows = file.row_group_num_rows(rg);
-  const size_t value_size = ValueSize(r.reader->descriptor().physical_type);
+  const int64_t end = std::min(block_row + kSlots, rows);
   auto short_column = [&] {
     r.row_group = -1;
     return parquet::ParquetError(file.Describe(rg, leaf) + ": column has fewer values than the row group's " +
                                  std::to_string(rows) + " rows");
   };
-  const size_t gap = static_cast<size_t>(start - r.next_row);
+  const size_t gap = static_cast<size_t>(block_row - r.next_row);
   if (gap > 0 && r.reader->Skip(gap) != gap) throw short_column();
-  r.next_row = start;
-  while (true) {
-    parquet::ColumnBatch batch;
-    const size_t n = r.reader->ReadBatch(static_cast<size_t>(std::min(kSlots, rows - start)), &batch);
+  r.next_row = block_row;
+  // The block's values (and levels, when the column has nulls).
+  const size_t vs = column->value_size;
+  Count(static_cast<uint64_t>(end - block_row) * (vs + (column->def_levels ? sizeof(int16_t) : 0)), column);
+  uint8_t* values = column->values.get();
+  int64_t row = block_row;
+  while (row < end) {
+    const size_t n = r.reader->ReadBatch(static_cast<size_t>(end - row), &scratch_);
     if (n == 0) throw short_column();
-    r.next_row = start + static_cast<int64_t>(n);
-    const uint64_t size = batch.num_values * value_size + batch.def_levels.size() * sizeof(int16_t) + 64;
-    if (bytes_ + size > budget_) {
-      batches_.clear();
-      bytes_ = 0;
+    const uint64_t at = static_cast<uint64_t>(file.row_group_first_row(rg) + row);
+    if (scratch_.num_values == n) {
+      std::memcpy(values + at * vs, scratch_.values<uint8_t>(), n * vs);
+      if (column->def_levels) std::fill_n(column->def_levels.get() + at, n, column->max_def);
+    } else {
+      if (!column->def_levels) {
+        // The first null: the rows of the blocks decoded so far had none.
+        column->def_levels.reset(new int16_t[static_cast<size_t>(file.num_rows())]);
+        const uint64_t block_start = static_cast<uint64_t>(file.row_group_first_row(rg) + block_row);
+        std::fill_n(column->def_levels.get() + block_start, at - block_start, column->max_def);
+        uint64_t filled = static_cast<uint64_t>(end - block_row);
+        for (int g = 0; g < file.num_row_groups(); g++) {
+          const int64_t first = file.row_group_first_row(g), rows_in_group = file.row_group_num_rows(g);
+          for (int64_t b = 0; b * kSlots < rows_in_group; b++) {
+            if (!column->decoded[column->first_block[static_cast<size_t>(g)] + static_cast<uint64_t>(b)]) continue;
+            const int64_t n_rows = std::min(kSlots, rows_in_group - b * kSlots);
+            std::fill_n(column->def_levels.get() + first + b * kSlots, n_rows, column->max_def);
+            filled += static_cast<uint64_t>(n_rows);
+          }
+        }
+        Count(filled * sizeof(int16_t), column);
+      }
+      const uint8_t* from = scratch_.values<uint8_t>();
+      for (size_t slot = 0; slot < n; slot++) {
+        column->def_levels[at + slot] = scratch_.def_levels[slot];
+        if (scratch_.def_levels[slot] == column->max_def) {
+          std::memcpy(values + (at + slot) * vs, from, vs);
+          from += vs;
+        }
+      }
     }
-    bytes_ += size;
-    const parquet::ColumnBatch& kept = batches_.insert_or_assign(std::make_tuple(file_index, rg, leaf, start), std::move(batch)).first->second;
-    if (r.next_row > row) {
-      *first_row = start;
-      return kept;
-    }
-    start = r.next_row;
+    row += static_cast<int64_t>(n);
+    r.next_row = row;
   }
 }
 
@@ -99,26 +158,36 @@ void LookupBatchCache::ForgetReaders() {
 size_t LookupBatchCache::Copy(const parquet::ParquetFileReader& file, size_t file_index, int rg, int leaf, int64_t row,
                               size_t max_slots, const parquet::ColumnReaderOptions& options,
                               parquet::ColumnBatch* out) {
-  int64_t start = 0;
-  const parquet::ColumnBatch& kept = Find(file, file_index, rg, leaf, row, options, &start);
-  const parquet::ColumnDescriptor& column = file.schema().column(leaf);
-  const size_t from = static_cast<size_t>(row - start);
-  const size_t n = std::min(max_slots, kept.num_levels - from);
-  const int16_t max_def = column.max_definition_level;
-  size_t first_value = from, values = n;
-  if (max_def > 0 && kept.num_values == kept.num_levels) {  // no nulls: slots are values
-    out->def_levels.assign(kept.def_levels.begin() + static_cast<ptrdiff_t>(from),
-                           kept.def_levels.begin() + static_cast<ptrdiff_t>(from + n));
-  } else if (max_def > 0) {
-    first_value = static_cast<size_t>(std::count(kept.def_levels.begin(), kept.def_levels.begin() + static_cast<ptrdiff_t>(from), max_def));
-    values = static_cast<size_t>(std::count(kept.def_levels.begin() + static_cast<ptrdiff_t>(from),
-                                            kept.def_levels.begin() + static_cast<ptrdiff_t>(from + n), max_def));
-    out->def_levels.assign(kept.def_levels.begin() + static_cast<ptrdiff_t>(from),
-                           kept.def_levels.begin() + static_cast<ptrdiff_t>(from + n));
+  KeptColumn* column = &ColumnOf(file, file_index, leaf);
+  const int64_t block_row = row - row % kSlots;
+  const uint64_t block = column->first_block[static_cast<size_t>(rg)] + static_cast<uint64_t>(row / kSlots);
+  if (!column->decoded[block]) {
+    DecodeBlock(file, rg, leaf, block_row, options, column);
+    column->decoded[block] = 1;
   }
-  const size_t value_size = ValueSize(column.physical_type);
-  uint8_t* target = out->mutable_values<uint8_t>(std::max<size_t>(values, 1) * value_size);
-  if (values > 0) std::memcpy(target, kept.values<uint8_t>() + first_value * value_size, values * value_size);
+  const int64_t block_end = std::min(block_row + kSlots, file.row_group_num_rows(rg));
+  const size_t n = static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(max_slots), block_end - row));
+  const uint64_t at = static_cast<uint64_t>(file.row_group_first_row(rg) + row);
+  const size_t vs = column->value_size;
+  const uint8_t* from = column->values.get() + at * vs;
+  uint8_t* target = out->mutable_values<uint8_t>(std::max<size_t>(n, 1) * vs);
+  size_t values = n;
+  if (column->max_def > 0) {
+    out->def_levels.resize(n);
+    if (!column->def_levels) {
+      std::fill_n(out->def_levels.begin(), n, column->max_def);
+    } else {
+      const int16_t* levels = column->def_levels.get() + at;
+      std::copy_n(levels, n, out->def_levels.begin());
+      values = 0;
+      for (size_t slot = 0; slot < n; slot++) {
+        if (levels[slot] != column->max_def) continue;
+        std::memcpy(target + values * vs, from + slot * vs, vs);
+        values++;
+      }
+    }
+  }
+  if (values == n && n > 0) std::memcpy(target, from, n * vs);
   out->num_levels = n;
   out->num_values = values;
   out->text_terminated = false;

@@ -1,18 +1,21 @@
-// Decoded batches of the columns a join-index scan reads (join_index.h), kept for the
+// The decoded values of the columns a join-index scan reads (join_index.h), kept for the
 // statement: the rows a join index names lie far apart and each lookup names a few, so
 // fetching them one by one would decode most of a page per row (the reader skips from the
-// start of the page to the row), lookup after lookup. Instead the batch of kSlots rows
-// around a row is decoded once (up to its page's end), kept, and later lookups of rows in it
-// copy their slots.
+// start of the page to the row), lookup after lookup. Instead the block of kSlots rows
+// around a row is decoded once (across page ends), kept in place in an array of the
+// column's rows in that file, and later lookups of rows in it copy their slots: finding a
+// row is an index computation, not a search.
 // Only columns whose values live in the batch itself (INT32, INT64, FLOAT, DOUBLE; not
 // text, whose values point into page buffers) are kept. The cache reads with readers of
-// its own; when the kept batches exceed the budget, all are dropped.
+// its own. Memory is counted by the blocks decoded; past the budget, everything kept is
+// dropped.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "format/column_reader.h"
 #include "format/file_reader.h"
@@ -29,33 +32,49 @@ class LookupBatchCache {
   static bool Cacheable(parquet::Type type);
 
   // Copies into *out the slots of leaf column `leaf` from row `row` of row group `rg` of
-  // `file` (the table's file `file_index`), at most `max_slots` and not past the kept batch
-  // holding the row, which is read when missing. Returns the slots copied.
+  // `file` (the table's file `file_index`), at most `max_slots` and not past the block
+  // holding the row, which is decoded when missing. Returns the slots copied.
   size_t Copy(const parquet::ParquetFileReader& file, size_t file_index, int rg, int leaf, int64_t row,
               size_t max_slots, const parquet::ColumnReaderOptions& options, parquet::ColumnBatch* out);
 
-  // Forgets the readers (before the current file is closed); kept batches stay.
+  // Forgets the readers (before the current file is closed); kept values stay.
   void ForgetReaders();
 
   // What the cache's readers did since the last call.
   parquet::ColumnReadCounters TakeCounters();
 
  private:
+  // One leaf column of one file: its rows' values in place (row r of the file at
+  // r * value_size; a null slot's bytes unspecified), blocks of kSlots rows per row group.
+  struct KeptColumn {
+    size_t value_size = 0;
+    int16_t max_def = 0;
+    // Allocated uninitialized: only the pages of decoded blocks are touched (a few rows
+    // spread over the file touch little memory).
+    std::unique_ptr<uint8_t[]> values;
+    std::unique_ptr<int16_t[]> def_levels;  // per row, once a decoded block had a null (else null)
+    std::vector<uint64_t> first_block;  // per row group: the number of its first block
+    std::vector<uint8_t> decoded;       // per block: 1 once decoded
+    uint64_t counted = 0;               // bytes counted for it
+  };
   struct Reader {
     std::unique_ptr<parquet::ColumnChunkReader> reader;
     int row_group = -1;
     int64_t next_row = 0;  // the row the reader stands at
     parquet::ColumnReadCounters counted;
   };
-  // The kept batch holding `row` (read, with the batches before it from the block of kSlots
-  // rows it is in, when missing); *first_row: the row of its first slot.
-  const parquet::ColumnBatch& Find(const parquet::ParquetFileReader& file, size_t file_index, int rg, int leaf,
-                                   int64_t row, const parquet::ColumnReaderOptions& options, int64_t* first_row);
+  KeptColumn& ColumnOf(const parquet::ParquetFileReader& file, size_t file_index, int leaf);
+  void DecodeBlock(const parquet::ParquetFileReader& file, int rg, int leaf, int64_t block_row,
+                   const parquet::ColumnReaderOptions& options, KeptColumn* column);
+  void Count(uint64_t bytes, KeptColumn* column);
 
   uint64_t budget_;
   uint64_t bytes_ = 0;
-  std::map<std::tuple<size_t, int, int, int64_t>, parquet::ColumnBatch> batches_;  // file, rg, leaf, first row
-  std::map<int, Reader> readers_;                                                   // by leaf
+  std::map<std::pair<size_t, int>, KeptColumn> columns_;  // by file, leaf
+  KeptColumn* last_column_ = nullptr;                      // the one of the last Copy
+  std::pair<size_t, int> last_key_{SIZE_MAX, -1};
+  std::map<int, Reader> readers_;  // by leaf
+  parquet::ColumnBatch scratch_;
   parquet::ColumnReadCounters taken_;  // of readers forgotten since the last TakeCounters
 };
 

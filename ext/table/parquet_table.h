@@ -56,6 +56,9 @@ struct ColumnPushdown {
   bool exact = false;         // every file gives values of value_class (not union_by_name), so
                               // a pushed comparison can be omitted
   bool ordered = false;       // first file: row groups in ascending order of it (cost, ORDER BY)
+  bool unprunable = false;    // first file: an integer column whose equality lookups keep a
+                              // quarter of the rows or more by statistics, and no bloom filter
+                              // or dictionary-only chunk (the join index)
 };
 
 struct ParquetTable {

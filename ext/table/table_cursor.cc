@@ -603,10 +603,12 @@ ValueClass ClassOfColumn(const ParquetTable& table, int column) {
 
 // Sets up the join index for the scan xFilter starts (*stats: the new scan's): which filter
 // it answers and the rows it names. A kept index (files unchanged) is used from the first
-// lookup. Otherwise one is built once this statement's lookups of the column have decoded a
-// quarter of the table's rows without one (the first lookup of an unprunable column decodes
-// them all; a sorted column's lookups a page each): building reads the column once, so
-// lookups never cost much more than with the index from the start.
+// lookup. Otherwise one is built at the first lookup of a column whose lookups statistics
+// cannot prune (ColumnPushdown::unprunable: that lookup would decode a quarter of the rows
+// or more, and building costs less than such a scan), else once this statement's lookups of
+// the column have decoded a quarter of the table's rows without one (a sorted column's
+// lookups decode a page each): building reads the column once, so lookups never cost much
+// more than with the index from the start.
 void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats* stats) {
   const int previous_lookup = cursor->unindexed_lookup_column;
   cursor->unindexed_lookup_column = -1;
@@ -627,7 +629,8 @@ void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats
       // cursor->stats are still the previous scan's.
       if (previous_lookup == filter.column) cursor->lookup_rows[column] += cursor->stats.rows_decoded;
       const bool asked = cursor->lookup_state[column] & 1, refused = cursor->lookup_state[column] & 2;
-      const bool may_build = asked && !refused && cursor->lookup_rows[column] * 4 >= table.estimated_rows;
+      const bool may_build = !refused && (asked ? cursor->lookup_rows[column] * 4 >= table.estimated_rows
+                                                : table.pushdown[column].unprunable);
       // (The first lookup asks only when the table keeps an index of the column: asking
       // checks every file's size and time.)
       if ((!asked && table.join_indexes.Has(filter.column)) || may_build) {
@@ -638,6 +641,7 @@ void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats
         source.mapping_of = [&table, column](const parquet::ParquetFileReader& file, size_t f) {
           return MapFileColumns(table, file, table.files[f])[column];
         };
+        source.check_interrupt = [cursor, &table] { CheckInterrupt(cursor, table); };
         bool built = false;
         index = table.join_indexes.Get(filter.column, source, static_cast<uint64_t>(table.options.join_index_memory),
                                        may_build, &built);

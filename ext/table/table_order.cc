@@ -3,9 +3,11 @@
 // value of the one column ORDER BY may rely on (sorting_columns is a writer's claim no
 // reader checks).
 #include <algorithm>
+#include <deque>
 #include <exception>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ext/table/parquet_table.h"
 #include "ext/common/parquet_to_sql.h"
@@ -19,10 +21,31 @@ namespace sqlite_parquet {
 
 namespace {
 
+// The share of a file's rows that an equality lookup keeps by row-group statistics,
+// estimated with the row groups' own bounds as the values looked up (each bound is a value
+// of the column): for each, the rows of the row groups whose range holds it.
+double LookupShareByStatistics(const std::deque<ValueBounds>& groups, const std::vector<int64_t>& rows) {
+  double kept = 0, probes = 0, total = 0;
+  for (int64_t n : rows) total += static_cast<double>(n);
+  if (total <= 0) return 1;
+  for (const ValueBounds& probe : groups) {
+    for (const SqlValue* value : {&*probe.min, &*probe.max}) {
+      probes++;
+      for (size_t g = 0; g < groups.size(); g++) {
+        if (CompareSqlValues(*groups[g].min, *value) <= 0 && CompareSqlValues(*value, *groups[g].max) <= 0) {
+          kept += static_cast<double>(rows[g]);
+        }
+      }
+    }
+  }
+  return kept / probes / total;
+}
+
 // Marks the file columns whose row groups in `file` (the first file) are in ascending order
-// by statistics (max of each <= min of the next, all bounds usable); with
-// `order_candidate`, also picks table->order_candidate_column: the first such column that
-// the row groups' sorting_columns declare sorted ascending and that has no NULL or NaN.
+// by statistics (max of each <= min of the next, all bounds usable), and those whose
+// lookups statistics, bloom filters and dictionaries cannot prune (ColumnPushdown::unprunable); with
+// `order_candidate`, also picks table->order_candidate_column: the first ordered column
+// that the row groups' sorting_columns declare sorted ascending and that has no NULL or NaN.
 // Nothing here looks inside a row group: OrderVerified does, before ORDER BY relies on it.
 void FindOrderedColumns(ParquetTable* table, const parquet::ParquetFileReader& file, bool order_candidate) {
   const parquet::Schema& schema = file.schema();
@@ -33,38 +56,43 @@ void FindOrderedColumns(ParquetTable* table, const parquet::ParquetFileReader& f
     ColumnMapping mapping = MapTopLevelField(schema, static_cast<int>(c), table->options.mapping);
     if (mapping.kind == ValueKind::kNested || mapping.leaf_column < 0 || file.num_row_groups() == 0) continue;
     const parquet::StatisticsContext context = parquet::MakeStatisticsContext(file.metadata(), schema, mapping.leaf_column);
-    bool ordered = true, no_nulls = true, declared_sorted = true;
-    ValueBounds previous;
-    std::string previous_bytes;
-    for (int rg = 0; rg < file.num_row_groups() && ordered; rg++) {
+    bool bounded = true, no_nulls = true, declared_sorted = true, may_prune = false;
+    std::deque<ValueBounds> groups;  // per row group while all have bounds
+    std::vector<int64_t> group_rows;
+    for (int rg = 0; rg < file.num_row_groups() && bounded; rg++) {
       const parquet::ColumnMetaData* meta = nullptr;
       try {
         meta = &file.column_metadata(rg, mapping.leaf_column);
       } catch (const parquet::ParquetError&) {
-        ordered = false;  // e.g. encrypted: the scan reports it if it gets there
+        bounded = false;  // e.g. encrypted: the scan reports it if it gets there
         break;
       }
-      ValueBounds bounds;
+      // A bloom filter or a dictionary (every page dictionary-encoded) may prune a lookup
+      // that statistics keep.
+      may_prune = may_prune || meta->bloom_filter_offset.has_value() || parquet::ChunkIsFullyDictionaryEncoded(*meta);
+      ValueBounds& bounds = groups.emplace_back();
+      group_rows.push_back(file.row_group_num_rows(rg));
       if (meta->statistics) {
         BoundsFromStatistics(parquet::DecodeStatistics(*meta->statistics, context), mapping, file.row_group_num_rows(rg),
                              &bounds);
       }
       if (!bounds.min || !bounds.max) {
-        ordered = false;
+        bounded = false;
         break;
       }
-      if (rg > 0 && CompareSqlValues(*previous.max, *bounds.min) > 0) ordered = false;
       no_nulls = no_nulls && !bounds.may_have_null;
       const auto& sorting = file.row_group(rg).sorting_columns;
       declared_sorted = declared_sorted && sorting && !sorting->empty() &&
                         (*sorting)[0].column_idx == mapping.leaf_column && !(*sorting)[0].descending;
-      previous.max_bytes = bounds.max_bytes;
-      previous.max = bounds.max;
-      if (previous.max->type == SqlValue::Type::kText || previous.max->type == SqlValue::Type::kBlob) {
-        previous.max->bytes = previous.max_bytes;
-      }
     }
+    bool ordered = bounded;
+    for (size_t g = 1; ordered && g < groups.size(); g++) ordered = CompareSqlValues(*groups[g - 1].max, *groups[g].min) <= 0;
     table->pushdown[c].ordered = ordered;
+    // A lookup that keeps a quarter of the rows or more (ChooseJoinIndex's threshold), of
+    // integer keys (text keys cost too much memory to index on speculation).
+    const bool integer_keys = mapping.kind == ValueKind::kInt32 || mapping.kind == ValueKind::kInt64;
+    table->pushdown[c].unprunable =
+        integer_keys && !ordered && !may_prune && (!bounded || LookupShareByStatistics(groups, group_rows) >= 0.25);
     if (order_candidate && ordered && no_nulls && declared_sorted && table->order_candidate_column < 0) {
       table->order_candidate_column = static_cast<int>(c);
     }

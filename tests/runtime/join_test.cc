@@ -2,9 +2,10 @@
 //   - the plans SQLite chooses from our cost estimates, read from EXPLAIN QUERY PLAN as
 //     values (which table each loop runs over and how it finds its rows), not as the text
 //     of one SQLite version, so the same expectations hold on every SQLite of the matrix;
-//   - the join index: built at the second lookup of an unsorted column, answering the
-//     lookups with SQLite's equality, reported by parquet_scan_stats, kept while the file is
-//     unchanged and rebuilt when it changes, refused over join_index_memory and off at 0.
+//   - the join index: built at the first lookup of a column statistics cannot prune, at
+//     the second of one a dictionary may prune, answering the lookups with SQLite's
+//     equality, reported by parquet_scan_stats, kept while the file is unchanged and rebuilt
+//     when it changes, refused over join_index_memory and off at 0.
 #include <doctest/doctest.h>
 #include <sqlite3.h>
 
@@ -176,6 +177,33 @@ TEST_CASE("the join index answers repeated lookups with SQLite's equality") {
         db.Rows("SELECT count(*), sum(q) FROM native WHERE pk IN (SELECT k FROM ku)"));
   CHECK(db.Rows("SELECT sum((SELECT count(*) FROM t WHERE t.pk = ku.k)) FROM ku") ==
         db.Rows("SELECT sum((SELECT count(*) FROM native WHERE native.pk = ku.k)) FROM ku"));
+}
+
+TEST_CASE("the join index is built at the first lookup that statistics cannot prune") {
+  TempDir dir;
+  JoinDb db;
+  MakeLineitem(db, dir.File("li.parquet"));
+  // pk without dictionaries: every row group's statistics span its whole range.
+  const std::string plain = dir.File("plain.parquet"), sparse = dir.File("sparse.parquet");
+  db.Rows("SELECT parquet_copy('SELECT * FROM native ORDER BY ok', " + Quote(plain) +
+          ", 'row_group_size=3000', 'dictionary=0')");
+  // pk sorted within each row group and the row groups in pk order: statistics prune.
+  db.Rows("SELECT parquet_copy('SELECT * FROM native ORDER BY pk', " + Quote(sparse) +
+          ", 'row_group_size=3000', 'dictionary=0')");
+  db.Run("CREATE VIRTUAL TABLE tp USING parquet(" + Quote(plain) + ")");
+  db.Run("CREATE VIRTUAL TABLE ts USING parquet(" + Quote(sparse) + ")");
+  db.Run("CREATE VIRTUAL TABLE td USING parquet(" + Quote(dir.File("li.parquet")) + ")");
+  const std::string expected = db.Rows("SELECT count(*), sum(q) FROM native WHERE pk = 77");
+  REQUIRE(expected.rfind("0|", 0) != 0);
+  // One lookup of an unprunable column: built at once, and the lookup visits only its rows.
+  CHECK(db.Rows("SELECT count(*), sum(q) FROM tp WHERE pk = 77") == expected);
+  CHECK(db.Stat("tp", "join_index_built") == 1);
+  CHECK(db.Stat("tp", "rows_decoded") == std::stoll(expected));
+  // Statistics prune (not a join index case for a single lookup); the dictionary may.
+  CHECK(db.Rows("SELECT count(*), sum(q) FROM ts WHERE pk = 77") == expected);
+  CHECK(db.Stat("ts", "join_index_bytes") == 0);
+  CHECK(db.Rows("SELECT count(*), sum(q) FROM td WHERE pk = 77") == expected);
+  CHECK(db.Stat("td", "join_index_bytes") == 0);
 }
 
 TEST_CASE("join_index_memory is checked") {

@@ -1,0 +1,161 @@
+// Tests of the join index's builder and lookups (ext/table/join_index.h): every layout it
+// picks (a sorted key, compact or plain; integer keys in a direct table, widened or moved
+// to the hash; other keys in the map), the switches between them mid-build, NULL rows and
+// several files, against a reference that compares every row with SQLite's order
+// (CompareSqlValues), and the memory budget.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ext/common/sql_value.h"
+#include "ext/table/join_index.h"
+
+using namespace sqlite_parquet;
+
+namespace {
+
+// The rows of a table: per file, the value of each row (NULL: not indexed).
+using Rows = std::vector<std::vector<SqlValue>>;
+
+// Feeds `files` to a builder, integers of consecutive rows in runs through AddIntegers
+// (as BuildJoinIndex does with a batch without NULLs), the others one by one.
+std::shared_ptr<JoinIndex> Build(const Rows& files, uint64_t budget = uint64_t{1} << 30) {
+  JoinIndexBuilder builder(budget);
+  for (const std::vector<SqlValue>& rows : files) {
+    if (!builder.StartFile(rows.size())) return nullptr;
+    size_t row = 0;
+    while (row < rows.size()) {
+      std::vector<int64_t> run;
+      while (row + run.size() < rows.size() && rows[row + run.size()].type == SqlValue::Type::kInteger && run.size() < 700) {
+        run.push_back(rows[row + run.size()].integer);
+      }
+      if (!run.empty()) {
+        if (!builder.AddIntegers(static_cast<int64_t>(row), run.data(), run.size())) return nullptr;
+        row += run.size();
+        continue;
+      }
+      if (!builder.Add(static_cast<int64_t>(row), rows[row])) return nullptr;
+      row++;
+    }
+  }
+  return builder.Finish();
+}
+
+// The positions of the rows equal to `value` (SQLite's equality), ascending.
+std::vector<uint64_t> Expected(const Rows& files, const SqlValue& value) {
+  std::vector<uint64_t> positions;
+  if (value.is_null()) return positions;
+  for (size_t f = 0; f < files.size(); f++) {
+    for (size_t r = 0; r < files[f].size(); r++) {
+      if (!files[f][r].is_null() && CompareSqlValues(files[f][r], value) == 0) {
+        positions.push_back(RowPosition::Pack(f, static_cast<int64_t>(r)));
+      }
+    }
+  }
+  return positions;
+}
+
+// Every value of the table and some absent ones find exactly their rows.
+void CheckLookups(const Rows& files, const std::vector<SqlValue>& absent = {}) {
+  std::shared_ptr<JoinIndex> index = Build(files);
+  REQUIRE(index);
+  std::vector<SqlValue> probes = absent;
+  uint64_t rows = 0;
+  for (const auto& rows_of_file : files) {
+    for (const SqlValue& v : rows_of_file) {
+      probes.push_back(v);
+      rows += !v.is_null();
+    }
+  }
+  CHECK(index->rows() == rows);
+  for (const SqlValue& probe : probes) {
+    std::vector<uint64_t> found;
+    index->Lookup(probe, &found);
+    CHECK(found == Expected(files, probe));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("join index: a sorted key, compact and plain, with NULL rows and duplicates") {
+  // Ascending with duplicates: compact (offsets within each block of 256 keys).
+  Rows files(2);
+  for (int64_t i = 0; i < 1000; i++) files[0].push_back(SqlValue::Integer(i / 3));
+  for (int64_t i = 0; i < 700; i++) files[1].push_back(SqlValue::Integer(400 + i / 2));
+  CheckLookups(files, {SqlValue::Integer(-1), SqlValue::Integer(2000), SqlValue::Real(5.0), SqlValue::Real(5.5),
+                       SqlValue::Text("5")});
+  // NULL rows in between: rows kept beside the keys.
+  files[0][10] = SqlValue::Null();
+  files[1][0] = SqlValue::Null();
+  CheckLookups(files, {SqlValue::Integer(3)});
+  // A block spanning 65536 or more: plain keys from there on.
+  for (size_t i = 300; i < files[1].size(); i++) files[1][i] = SqlValue::Integer(100000 + static_cast<int64_t>(i));
+  CheckLookups(files, {SqlValue::Integer(100000)});
+}
+
+TEST_CASE("join index: a key out of order moves the sorted keys to the direct table or the hash") {
+  Rows files(1);
+  for (int64_t i = 0; i < 5000; i++) files[0].push_back(SqlValue::Integer(i / 4));
+  files[0].push_back(SqlValue::Integer(3));  // out of order: a direct table over 0..1249
+  for (int64_t i = 0; i < 3000; i++) files[0].push_back(SqlValue::Integer((i * 7919) % 1500));
+  CheckLookups(files, {SqlValue::Integer(1500), SqlValue::Integer(-1)});
+  // Then keys far apart: the direct table would be too sparse, they move to the hash.
+  files[0].push_back(SqlValue::Integer(int64_t{1} << 40));
+  files[0].push_back(SqlValue::Integer(INT64_MIN));
+  files[0].push_back(SqlValue::Integer(INT64_MAX));
+  for (int64_t i = 0; i < 100; i++) files[0].push_back(SqlValue::Integer(i * 1000003));
+  CheckLookups(files, {SqlValue::Integer((int64_t{1} << 40) + 1), SqlValue::Real(9.5)});
+}
+
+TEST_CASE("join index: the direct table widens both ways") {
+  Rows files(3);
+  std::mt19937_64 random(7);
+  for (auto& rows : files) {
+    for (int i = 0; i < 4000; i++) rows.push_back(SqlValue::Integer(static_cast<int64_t>(random() % 3000) - 1500));
+  }
+  // Starting high, then lower and higher keys than any so far.
+  files[0].insert(files[0].begin(), SqlValue::Integer(5000));
+  files[2].push_back(SqlValue::Integer(-6000));
+  files[2].push_back(SqlValue::Integer(9000));
+  CheckLookups(files, {SqlValue::Integer(-1501), SqlValue::Integer(8999), SqlValue::Real(-6000.0)});
+}
+
+TEST_CASE("join index: reals, text, blobs and NULLs beside integers") {
+  Rows files(2);
+  const std::string texts[] = {"a", "abc", "", "3", "x y"};
+  std::mt19937_64 random(11);
+  for (auto& rows : files) {
+    for (int i = 0; i < 3000; i++) {
+      switch (random() % 6) {
+        case 0: rows.push_back(SqlValue::Integer(static_cast<int64_t>(random() % 50))); break;
+        case 1: rows.push_back(SqlValue::Real(static_cast<double>(random() % 50))); break;  // integral: keyed as integers
+        case 2: rows.push_back(SqlValue::Real(static_cast<double>(random() % 50) + 0.25)); break;
+        case 3: rows.push_back(SqlValue::Text(texts[random() % 5])); break;
+        case 4: rows.push_back(SqlValue::Blob(texts[random() % 5])); break;
+        default: rows.push_back(SqlValue::Null()); break;
+      }
+    }
+  }
+  CheckLookups(files, {SqlValue::Integer(51), SqlValue::Real(0.5), SqlValue::Text("b"), SqlValue::Blob("zz"),
+                       SqlValue::Null(), SqlValue::Real(std::nan(""))});
+}
+
+TEST_CASE("join index: the memory budget") {
+  Rows files(1);
+  for (int64_t i = 0; i < 20000; i++) files[0].push_back(SqlValue::Integer((i * 7919) % 20000));
+  // 4 bytes a row and the direct table over the keys: not in 50,000 bytes.
+  CHECK(Build(files, 50000) == nullptr);
+  std::shared_ptr<JoinIndex> index = Build(files, 1 << 20);
+  REQUIRE(index);
+  CHECK(index->bytes() <= uint64_t{1} << 20);
+  CHECK(index->distinct_keys() == 20000);
+  // A sorted key: about 2 bytes a row.
+  Rows sorted(1);
+  for (int64_t i = 0; i < 20000; i++) sorted[0].push_back(SqlValue::Integer(i));
+  index = Build(sorted, 1 << 20);
+  REQUIRE(index);
+  CHECK(index->bytes() < 20000 * 3);
+}
