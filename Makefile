@@ -22,7 +22,7 @@ CMAKE_CONFIGURE := cmake --log-level=WARNING -S .
 # in the ASan build against the oldest and the newest (3.52.0, whose behaviour 3.53.2 shares,
 # only in Release: about 90 s of the 25-minute budget). Measured on 2 cores: building the
 # four SQLite versions ~2 min (once, cached), MATRIX_SUITES ~20 s per version in Release and
-# ~60-90 s in ASan.
+# ~60-90 s in ASan; scripts/run_matrix.sh runs JOBS versions at a time.
 SQLITE_MATRIX ?= 3.38.2 3.52.0 3.53.2
 MATRIX_SUITES ?= sql differential runtime conformance
 ASAN_MATRIX ?= 3.38.2 3.53.2
@@ -95,9 +95,7 @@ test: build
 	@DIST_BUILD=$(DIST_BUILD) bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release dist
 	@$(MAKE) --no-print-directory build-asan
 	@bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan
-	@for v in $(ASAN_MATRIX); do \
-	  SQLITE_VERSION=$$v bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan-sqlite$$v $(ASAN_MATRIX_SUITES); \
-	done
+	@JOBS=$(JOBS) bash scripts/run_matrix.sh $(LOGDIR) $(ASAN_BUILD) asan "$(ASAN_MATRIX)" $(ASAN_MATRIX_SUITES)
 	@$(MAKE) --no-print-directory build-tsan
 	@RUNTIME_TEST_CASES='*threads*' bash scripts/run_tests.sh $(LOGDIR) $(TSAN_BUILD) tsan runtime
 	@bash scripts/summarize_tests.sh $(LOGDIR)
@@ -119,9 +117,7 @@ matrix: build
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 
 run-matrix:
-	@for v in $(SQLITE_MATRIX); do \
-	  SQLITE_VERSION=$$v bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release-sqlite$$v $(MATRIX_SUITES); \
-	done
+	@JOBS=$(JOBS) bash scripts/run_matrix.sh $(LOGDIR) $(BUILD) release "$(SQLITE_MATRIX)" $(MATRIX_SUITES)
 
 unit sql differential conformance interop runtime hosts remote sqlite-api: build
 	@rm -rf $(LOGDIR)
