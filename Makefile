@@ -24,7 +24,7 @@ CMAKE_CONFIGURE := cmake --log-level=WARNING -S .
 # four SQLite versions ~2 min (once, cached), MATRIX_SUITES ~20 s per version in Release and
 # ~60-90 s in ASan; scripts/run_matrix.sh runs JOBS versions at a time.
 SQLITE_MATRIX ?= 3.38.2 3.52.0 3.53.2
-MATRIX_SUITES ?= sql differential runtime conformance
+MATRIX_SUITES ?= sql differential runtime conformance remote
 ASAN_MATRIX ?= 3.38.2 3.53.2
 ASAN_MATRIX_SUITES ?= sql differential runtime conformance
 export SQLITE_VERSIONS_DIR ?= $(abspath $(BUILD))/sqlite-versions

@@ -200,6 +200,13 @@ def main():
         if shutil.which(tool) is None and not os.path.exists(f"/usr/sbin/{tool}"):
             print(f"remote: {tool} is not installed (scripts/install_deps.sh installs it)\n0 passed, 1 failed")
             return 1
+    # The version matrix (scripts/run_tests.sh) runs this suite with another libsqlite3 first
+    # on LD_LIBRARY_PATH: Python's sqlite3 module must be running that one.
+    expected = os.environ.get("SQLITE_EXPECTED_VERSION")
+    if expected and sqlite3.sqlite_version != expected:
+        print(f"remote: expected SQLite {expected}, python3 runs {sqlite3.sqlite_version}\n0 passed, 1 failed")
+        return 1
+    print(f"remote: running SQLite {sqlite3.sqlite_version}")
     os.environ["PATH"] += ":/usr/sbin"
     for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE",
                  "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3"):
