@@ -15,6 +15,7 @@
 #endif
 
 #include "format/runtime_library.h"
+#include "format/text.h"
 
 namespace parquet {
 
@@ -206,8 +207,7 @@ size_t OnHeader(char* data, size_t size, size_t count, void* user) {
   }
   const size_t colon = line.find(':');
   if (colon == std::string::npos) return n;
-  std::string name = line.substr(0, colon);
-  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string name = AsciiLowercase(line.substr(0, colon));
   size_t start = colon + 1;
   while (start < line.size() && (line[start] == ' ' || line[start] == '\t')) start++;
   transfer->response->headers.emplace_back(std::move(name), line.substr(start));

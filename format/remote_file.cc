@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
@@ -13,22 +12,20 @@
 #include <list>
 #include <map>
 #include <mutex>
+#include <string_view>
 #include <thread>
 
 #include "format/error.h"
 #include "format/s3.h"
+#include "format/text.h"
 
 namespace parquet {
 
 namespace {
 
-bool StartsWithNoCase(const std::string& text, const char* prefix) {
-  const size_t n = std::strlen(prefix);
-  if (text.size() < n) return false;
-  for (size_t i = 0; i < n; i++) {
-    if (std::tolower(static_cast<unsigned char>(text[i])) != prefix[i]) return false;
-  }
-  return true;
+// `prefix` is lowercase.
+bool StartsWithNoCase(const std::string& text, std::string_view prefix) {
+  return AsciiLowercase(text.substr(0, prefix.size())) == prefix;
 }
 
 // The version of an object as its responses give it.
