@@ -40,10 +40,9 @@ struct ObjectVersion {
   std::string Key() const { return etag + "\n" + last_modified; }
 };
 
-// The bytes kept of an unchanged object: its first bytes and the tail holding the footer.
+// The bytes kept of an unchanged object: the tail holding the footer.
 struct CachedFooter {
   uint64_t size = 0;
-  std::vector<uint8_t> head;
   uint64_t tail_offset = 0;
   std::vector<uint8_t> tail;
 };
@@ -87,7 +86,7 @@ class FooterCache {
  private:
   static constexpr size_t kMaxEntries = 128;
   static constexpr uint64_t kMaxBytes = 32ull << 20;
-  static uint64_t Bytes(const CachedFooter& footer) { return footer.head.size() + footer.tail.size(); }
+  static uint64_t Bytes(const CachedFooter& footer) { return footer.tail.size(); }
   std::mutex mutex_;
   std::list<std::pair<std::string, std::shared_ptr<const CachedFooter>>> entries_;
   uint64_t bytes_ = 0;
