@@ -343,9 +343,16 @@ class RemoteFile final : public RandomAccessFile {
       throw ChangedError("its Last-Modified changed from " + version_.last_modified + " to " + version.last_modified);
     }
     uint64_t first = 0, last = 0, total = 0;
-    if (response.status == 206 && ParseContentRange(response.Header("content-range"), &first, &last, &total) &&
-        total != size_) {
-      throw ChangedError("its size changed from " + std::to_string(size_) + " to " + std::to_string(total) + " bytes");
+    if (response.status == 206 && ParseContentRange(response.Header("content-range"), &first, &last, &total)) {
+      if (total != size_) {
+        throw ChangedError("its size changed from " + std::to_string(size_) + " to " + std::to_string(total) + " bytes");
+      }
+      // Bytes of another range, however long, are not the bytes asked for.
+      if (first != offset || last != offset + length - 1) {
+        throw ParquetError("cannot read " + shown_url_ + ": asked for bytes " + std::to_string(offset) + "-" +
+                           std::to_string(offset + length - 1) + ", the server sent bytes " + std::to_string(first) +
+                           "-" + std::to_string(last));
+      }
     }
     if (response.body.size() != length) {
       throw ParquetError("cannot read " + shown_url_ + ": asked for " + std::to_string(length) + " bytes at offset " +

@@ -509,6 +509,10 @@ def test_faults(extension, port, data):
     error = table_rows(db, f"{base}/short/big.parquet")
     check("short body: a clear error", isinstance(error, tuple) and "received" in error[1], error)
 
+    error = table_rows(db, f"{base}/shifted/big.parquet")
+    check("206 with another range than asked (Content-Range): an error, not those bytes",
+          isinstance(error, tuple) and "the server sent bytes" in error[1], error if isinstance(error, tuple) else len(error))
+
     error = table_rows(db, f"{base}/norange/big.parquet")
     check("a server ignoring Range: a clear error", isinstance(error, tuple) and "range" in error[1].lower(), error)
 
