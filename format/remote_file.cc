@@ -448,6 +448,8 @@ bool IsRemoteUrl(const std::string& path) {
 
 bool IsS3Url(const std::string& path) { return StartsWithNoCase(path, "s3://"); }
 
+std::string PathForDisplay(const std::string& path) { return IsRemoteUrl(path) ? UrlForDisplay(path) : path; }
+
 std::string TrustedCaFile(const RemoteOptions& options) {
   if (!options.http_ca_file.empty()) return options.http_ca_file;
   const char* bundle = std::getenv("CURL_CA_BUNDLE");

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "format/error.h"
+#include "format/remote_file.h"
 #include "format/text.h"
 
 namespace sqlite_parquet {
@@ -154,7 +155,7 @@ std::vector<std::vector<HiveValue>> CollectHiveValues(const std::vector<std::str
                                                          : true;
         if (!fits) {
           throw parquet::ParquetError("partition value " + key.name + "='" + value.text + "' of parquet file " +
-                                      files[f] + " is not " + HiveTypeName(key.type) + ", the type column " +
+                                      parquet::PathForDisplay(files[f]) + " is not " + HiveTypeName(key.type) + ", the type column " +
                                       key.name + " was given when table " + table + " was created (recreate the table)");
         }
       }
