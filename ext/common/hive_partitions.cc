@@ -65,20 +65,24 @@ std::string PercentDecode(std::string_view text) {
   return decoded;
 }
 
-std::string EscapePartitionText(std::string_view text) {
+void AppendEscapedPartitionText(std::string_view text, std::string* out) {
   static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string escaped;
-  escaped.reserve(text.size());
   for (char c : text) {
     const unsigned char byte = static_cast<unsigned char>(c);
     if (byte < 0x20 || byte == 0x7F || std::strchr("\"#%'*/:=?\\{[]^", c) != nullptr) {
-      escaped += '%';
-      escaped += kHex[byte >> 4];
-      escaped += kHex[byte & 15];
+      *out += '%';
+      *out += kHex[byte >> 4];
+      *out += kHex[byte & 15];
     } else {
-      escaped += c;
+      *out += c;
     }
   }
+}
+
+std::string EscapePartitionText(std::string_view text) {
+  std::string escaped;
+  escaped.reserve(text.size());
+  AppendEscapedPartitionText(text, &escaped);
   return escaped;
 }
 
