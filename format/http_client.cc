@@ -249,8 +249,16 @@ HttpResponse HttpPerform(const HttpRequest& request, const std::string& shown_ur
   set(CURLOPT_SSL_VERIFYHOST, 2L, "CURLOPT_SSL_VERIFYHOST");
   set(CURLOPT_FOLLOWLOCATION, 1L, "CURLOPT_FOLLOWLOCATION");
   set(CURLOPT_MAXREDIRS, 5L, "CURLOPT_MAXREDIRS");
-  set(CURLOPT_PROTOCOLS_STR, "http,https", "CURLOPT_PROTOCOLS_STR");
-  set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https", "CURLOPT_REDIR_PROTOCOLS_STR");
+  if (api.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_UNKNOWN_OPTION) {
+    // libcurl before 7.85 (7.75 and on are supported: Ubuntu 22.04 has 7.81) knows only the
+    // bitmask options, deprecated since and so named here by their numbers.
+    const long http_and_https = CURLPROTO_HTTP | CURLPROTO_HTTPS;
+    set(static_cast<CURLoption>(CURLOPTTYPE_LONG + 181), http_and_https, "CURLOPT_PROTOCOLS");
+    set(static_cast<CURLoption>(CURLOPTTYPE_LONG + 182), http_and_https, "CURLOPT_REDIR_PROTOCOLS");
+  } else {
+    set(CURLOPT_PROTOCOLS_STR, "http,https", "CURLOPT_PROTOCOLS_STR");  // again: any other refusal is an error
+    set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https", "CURLOPT_REDIR_PROTOCOLS_STR");
+  }
   set(CURLOPT_CONNECTTIMEOUT, 10L, "CURLOPT_CONNECTTIMEOUT");
   set(CURLOPT_TIMEOUT, request.timeout_seconds, "CURLOPT_TIMEOUT");
   set(CURLOPT_WRITEFUNCTION, &OnBody, "CURLOPT_WRITEFUNCTION");
