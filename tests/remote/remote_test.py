@@ -137,6 +137,7 @@ class Nginx:
     ssl_certificate {tls[0]};
     ssl_certificate_key {tls[1]};
     location /data/ {{ alias {data}/; }}
+    location /to-http/ {{ rewrite ^/to-http/(.*)$ http://127.0.0.1:{self.port}/data/$1 redirect; }}
   }}"""
 
         self.access_log = tmp / "nginx-access.log"
@@ -441,6 +442,14 @@ def test_tls(extension, nginx, data, ca):
     finally:
         del os.environ["CURL_CA_BUNDLE"]
     secrets = ", bearer_token='tls-secret-token-123', http_headers='X-Api-Key: header-secret-456'"
+    # A redirect from https to http is not followed: the headers would go out in clear text.
+    downgrade = f"https://127.0.0.1:{nginx.tls_port}/to-http/big.parquet"
+    before = len(nginx.requests())
+    error = table_rows(db, downgrade, f", http_ca_file={sql_text(str(ca))}{secrets}")
+    followed = [r for r in nginx.requests()[before:] if r[1].startswith("/data/")]
+    check("https redirected to http: an error naming the url, and nothing asked over http",
+          isinstance(error, tuple) and downgrade in error[1] and "redirects" in error[1] and not followed,
+          (error if isinstance(error, tuple) else len(error), followed))
     error = table_rows(db, url, secrets)
     check("https with an untrusted certificate: an error naming the url that says it could not be verified",
           isinstance(error, tuple) and url in error[1] and "certificate could not be verified" in error[1], error)
