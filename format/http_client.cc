@@ -15,6 +15,7 @@
 #endif
 
 #include "format/runtime_library.h"
+#include "format/text.h"
 
 namespace parquet {
 
@@ -206,8 +207,7 @@ size_t OnHeader(char* data, size_t size, size_t count, void* user) {
   }
   const size_t colon = line.find(':');
   if (colon == std::string::npos) return n;
-  std::string name = line.substr(0, colon);
-  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string name = AsciiLowercase(line.substr(0, colon));
   size_t start = colon + 1;
   while (start < line.size() && (line[start] == ' ' || line[start] == '\t')) start++;
   transfer->response->headers.emplace_back(std::move(name), line.substr(start));
@@ -249,8 +249,20 @@ HttpResponse HttpPerform(const HttpRequest& request, const std::string& shown_ur
   set(CURLOPT_SSL_VERIFYHOST, 2L, "CURLOPT_SSL_VERIFYHOST");
   set(CURLOPT_FOLLOWLOCATION, 1L, "CURLOPT_FOLLOWLOCATION");
   set(CURLOPT_MAXREDIRS, 5L, "CURLOPT_MAXREDIRS");
-  set(CURLOPT_PROTOCOLS_STR, "http,https", "CURLOPT_PROTOCOLS_STR");
-  set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https", "CURLOPT_REDIR_PROTOCOLS_STR");
+  // An https request is never redirected to http: its headers (http_headers, a bearer
+  // token, S3 signatures) would go out in clear text.
+  const bool secure = AsciiLowercase(request.url.substr(0, 8)) == "https://";
+  if (api.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_UNKNOWN_OPTION) {
+    // libcurl before 7.85 (7.75 and on are supported: Ubuntu 22.04 has 7.81) knows only the
+    // bitmask options, deprecated since and so named here by their numbers.
+    const long http_and_https = CURLPROTO_HTTP | CURLPROTO_HTTPS;
+    set(static_cast<CURLoption>(CURLOPTTYPE_LONG + 181), http_and_https, "CURLOPT_PROTOCOLS");
+    set(static_cast<CURLoption>(CURLOPTTYPE_LONG + 182), secure ? long{CURLPROTO_HTTPS} : http_and_https,
+        "CURLOPT_REDIR_PROTOCOLS");
+  } else {
+    set(CURLOPT_PROTOCOLS_STR, "http,https", "CURLOPT_PROTOCOLS_STR");  // again: any other refusal is an error
+    set(CURLOPT_REDIR_PROTOCOLS_STR, secure ? "https" : "http,https", "CURLOPT_REDIR_PROTOCOLS_STR");
+  }
   set(CURLOPT_CONNECTTIMEOUT, 10L, "CURLOPT_CONNECTTIMEOUT");
   set(CURLOPT_TIMEOUT, request.timeout_seconds, "CURLOPT_TIMEOUT");
   set(CURLOPT_WRITEFUNCTION, &OnBody, "CURLOPT_WRITEFUNCTION");
@@ -300,6 +312,10 @@ HttpResponse HttpPerform(const HttpRequest& request, const std::string& shown_ur
     if (code == CURLE_PEER_FAILED_VERIFICATION) {
       throw ParquetError("cannot read " + shown_url +
                          ": the server's TLS certificate could not be verified (is its CA trusted? see http_ca_file)");
+    }
+    if (code == CURLE_UNSUPPORTED_PROTOCOL && (secure || AsciiLowercase(request.url.substr(0, 7)) == "http://")) {
+      throw ParquetError("cannot read " + shown_url + ": the server redirects to a url that is not followed (" +
+                         (secure ? "an https url only to https" : "only http and https") + ")");
     }
     if (code == CURLE_SSL_CACERT_BADFILE) {
       throw ParquetError("cannot read " + shown_url + ": the CA file " + (request.ca_file.empty() ? "of libcurl" : request.ca_file) +

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
@@ -13,22 +12,20 @@
 #include <list>
 #include <map>
 #include <mutex>
+#include <string_view>
 #include <thread>
 
 #include "format/error.h"
 #include "format/s3.h"
+#include "format/text.h"
 
 namespace parquet {
 
 namespace {
 
-bool StartsWithNoCase(const std::string& text, const char* prefix) {
-  const size_t n = std::strlen(prefix);
-  if (text.size() < n) return false;
-  for (size_t i = 0; i < n; i++) {
-    if (std::tolower(static_cast<unsigned char>(text[i])) != prefix[i]) return false;
-  }
-  return true;
+// `prefix` is lowercase.
+bool StartsWithNoCase(const std::string& text, std::string_view prefix) {
+  return AsciiLowercase(text.substr(0, prefix.size())) == prefix;
 }
 
 // The version of an object as its responses give it.
@@ -43,10 +40,9 @@ struct ObjectVersion {
   std::string Key() const { return etag + "\n" + last_modified; }
 };
 
-// The bytes kept of an unchanged object: its first bytes and the tail holding the footer.
+// The bytes kept of an unchanged object: the tail holding the footer.
 struct CachedFooter {
   uint64_t size = 0;
-  std::vector<uint8_t> head;
   uint64_t tail_offset = 0;
   std::vector<uint8_t> tail;
 };
@@ -90,7 +86,7 @@ class FooterCache {
  private:
   static constexpr size_t kMaxEntries = 128;
   static constexpr uint64_t kMaxBytes = 32ull << 20;
-  static uint64_t Bytes(const CachedFooter& footer) { return footer.head.size() + footer.tail.size(); }
+  static uint64_t Bytes(const CachedFooter& footer) { return footer.tail.size(); }
   std::mutex mutex_;
   std::list<std::pair<std::string, std::shared_ptr<const CachedFooter>>> entries_;
   uint64_t bytes_ = 0;
@@ -347,9 +343,16 @@ class RemoteFile final : public RandomAccessFile {
       throw ChangedError("its Last-Modified changed from " + version_.last_modified + " to " + version.last_modified);
     }
     uint64_t first = 0, last = 0, total = 0;
-    if (response.status == 206 && ParseContentRange(response.Header("content-range"), &first, &last, &total) &&
-        total != size_) {
-      throw ChangedError("its size changed from " + std::to_string(size_) + " to " + std::to_string(total) + " bytes");
+    if (response.status == 206 && ParseContentRange(response.Header("content-range"), &first, &last, &total)) {
+      if (total != size_) {
+        throw ChangedError("its size changed from " + std::to_string(size_) + " to " + std::to_string(total) + " bytes");
+      }
+      // Bytes of another range, however long, are not the bytes asked for.
+      if (first != offset || last != offset + length - 1) {
+        throw ParquetError("cannot read " + shown_url_ + ": asked for bytes " + std::to_string(offset) + "-" +
+                           std::to_string(offset + length - 1) + ", the server sent bytes " + std::to_string(first) +
+                           "-" + std::to_string(last));
+      }
     }
     if (response.body.size() != length) {
       throw ParquetError("cannot read " + shown_url_ + ": asked for " + std::to_string(length) + " bytes at offset " +
@@ -444,6 +447,8 @@ bool IsRemoteUrl(const std::string& path) {
 }
 
 bool IsS3Url(const std::string& path) { return StartsWithNoCase(path, "s3://"); }
+
+std::string PathForDisplay(const std::string& path) { return IsRemoteUrl(path) ? UrlForDisplay(path) : path; }
 
 std::string TrustedCaFile(const RemoteOptions& options) {
   if (!options.http_ca_file.empty()) return options.http_ca_file;

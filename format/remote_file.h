@@ -56,6 +56,10 @@ std::string TrustedCaFile(const RemoteOptions& options);
 bool IsRemoteUrl(const std::string& path);
 bool IsS3Url(const std::string& path);
 
+// `path` as messages show it: a remote URL as RandomAccessFile::Name() shows it (without its
+// query string: a presigned URL's signature, UrlForDisplay), a local path as it is.
+std::string PathForDisplay(const std::string& path);
+
 // Opens `path`: a remote URL with `options` (may be null: defaults), else OpenLocalFile.
 std::unique_ptr<RandomAccessFile> OpenFileOrUrl(const std::string& path, const RemoteOptions* options);
 

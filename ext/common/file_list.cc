@@ -15,6 +15,7 @@
 
 #include "format/random_access_file.h"
 #include "format/s3.h"
+#include "format/text.h"
 
 namespace sqlite_parquet {
 
@@ -30,15 +31,8 @@ std::string Join(const std::string& directory, const std::string& name) {
 const char* OpenName(const std::string& directory) { return directory.empty() ? "." : directory.c_str(); }
 
 bool EndsWithParquet(const std::string& name) {
-  static const char kSuffix[] = ".parquet";
-  const size_t n = sizeof(kSuffix) - 1;
-  if (name.size() < n) return false;
-  for (size_t i = 0; i < n; i++) {
-    char c = name[name.size() - n + i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != kSuffix[i]) return false;
-  }
-  return true;
+  static constexpr std::string_view kSuffix = ".parquet";
+  return name.size() >= kSuffix.size() && parquet::AsciiLowercase(name.substr(name.size() - kSuffix.size())) == kSuffix;
 }
 
 // The names in a directory (without "." and ".."), or an error. `missing_ok`: a directory

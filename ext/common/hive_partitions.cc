@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "format/error.h"
+#include "format/remote_file.h"
 #include "format/text.h"
 
 namespace sqlite_parquet {
@@ -64,20 +65,24 @@ std::string PercentDecode(std::string_view text) {
   return decoded;
 }
 
-std::string EscapePartitionText(std::string_view text) {
+void AppendEscapedPartitionText(std::string_view text, std::string* out) {
   static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string escaped;
-  escaped.reserve(text.size());
   for (char c : text) {
     const unsigned char byte = static_cast<unsigned char>(c);
     if (byte < 0x20 || byte == 0x7F || std::strchr("\"#%'*/:=?\\{[]^", c) != nullptr) {
-      escaped += '%';
-      escaped += kHex[byte >> 4];
-      escaped += kHex[byte & 15];
+      *out += '%';
+      *out += kHex[byte >> 4];
+      *out += kHex[byte & 15];
     } else {
-      escaped += c;
+      *out += c;
     }
   }
+}
+
+std::string EscapePartitionText(std::string_view text) {
+  std::string escaped;
+  escaped.reserve(text.size());
+  AppendEscapedPartitionText(text, &escaped);
   return escaped;
 }
 
@@ -154,7 +159,7 @@ std::vector<std::vector<HiveValue>> CollectHiveValues(const std::vector<std::str
                                                          : true;
         if (!fits) {
           throw parquet::ParquetError("partition value " + key.name + "='" + value.text + "' of parquet file " +
-                                      files[f] + " is not " + HiveTypeName(key.type) + ", the type column " +
+                                      parquet::PathForDisplay(files[f]) + " is not " + HiveTypeName(key.type) + ", the type column " +
                                       key.name + " was given when table " + table + " was created (recreate the table)");
         }
       }

@@ -59,5 +59,7 @@ std::string PercentDecode(std::string_view text);
 // Hive-style escaping of a partition directory's key or value: control characters and
 // "#%'*/:=?\{[]^ become %XX, so PercentDecode gives the text back.
 std::string EscapePartitionText(std::string_view text);
+// EscapePartitionText appended to *out (parquet_copy's per-row partition key, no allocation).
+void AppendEscapedPartitionText(std::string_view text, std::string* out);
 
 }  // namespace sqlite_parquet

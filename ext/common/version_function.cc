@@ -4,13 +4,12 @@
 // library running it, and whether its libraries are linked in (`make dist`) or shared.
 #include "ext/common/version_function.h"
 
-#include <algorithm>
-#include <cctype>
 #include <string>
 
 #include "format/compression.h"
 #include "format/encryption.h"
 #include "format/json_text.h"
+#include "format/text.h"
 #include "format/version.h"
 
 namespace sqlite_parquet {
@@ -29,9 +28,7 @@ std::string CodecsJson() {
     const auto codec = static_cast<parquet::CompressionCodec>(number);
     const std::string library = parquet::CodecLibraryVersion(codec);
     if (!parquet::IsSupported(codec) || library.empty()) continue;
-    std::string name = parquet::ToString(codec);
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
-    AppendMember(name.c_str(), library, &json);
+    AppendMember(parquet::AsciiLowercase(parquet::ToString(codec)).c_str(), library, &json);
   }
   return json + "}";
 }

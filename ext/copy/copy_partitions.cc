@@ -67,7 +67,11 @@ CopyPartition& CopyPartitions::FindByKey(sqlite3_value* const* cells) {
       if (text == nullptr) throw std::bad_alloc();
       value = std::string_view(reinterpret_cast<const char*>(text), static_cast<size_t>(sqlite3_value_bytes(cell)));
     }
-    key_ += value.empty() ? std::string(kHiveNullValue) : EscapePartitionText(value);
+    if (value.empty()) {
+      key_ += kHiveNullValue;
+    } else {
+      AppendEscapedPartitionText(value, &key_);
+    }
   }
   auto found = by_key_.find(key_);
   if (found != by_key_.end()) return *found->second;

@@ -6,6 +6,8 @@
 #include <new>
 #include <utility>
 
+#include "format/text.h"
+
 namespace sqlite_parquet {
 
 CopyQuery::CopyQuery(sqlite3* db, const std::string& query) : db_(db) {
@@ -46,9 +48,7 @@ CopyQuery::CopyQuery(sqlite3* db, const std::string& query) : db_(db) {
 
 bool CopyQuery::RunThroughRowSink(CopyRowSink* sink) {
   // A query naming a table like the wrapper's subquery would see the subquery instead.
-  std::string lowered = text_;
-  for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (lowered.find("parquet_copy query") != std::string::npos) return false;
+  if (parquet::AsciiLowercase(text_).find("parquet_copy query") != std::string::npos) return false;
   std::string sql = "WITH \"parquet_copy query\"(";
   std::string arguments = ":parquet_copy_rows_copier";
   for (size_t i = 0; i < columns_.size(); ++i) {

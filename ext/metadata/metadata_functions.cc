@@ -388,13 +388,13 @@ void ResultBound(sqlite3_context* ctx, const LeafInfo& leaf, const std::optional
 // encrypted FileMetaData after it needs a key.
 void OpenEncryptedFooter(OpenFile* file, parquet::RandomAccessFile* handle) {
   file->file_size = handle->Size();
-  if (file->file_size < 12) throw parquet::ParquetError("not a parquet file: " + file->name + " is too small");
+  if (file->file_size < 12) throw parquet::ParquetError("not a parquet file: " + parquet::PathForDisplay(file->name) + " is too small");
   uint8_t trailer[8];
   handle->ReadAt(file->file_size - 8, 8, trailer);
   const uint32_t length = static_cast<uint32_t>(trailer[0]) | (static_cast<uint32_t>(trailer[1]) << 8) |
                           (static_cast<uint32_t>(trailer[2]) << 16) | (static_cast<uint32_t>(trailer[3]) << 24);
   if (length == 0 || length > file->file_size - 12) {
-    throw parquet::ParquetError("corrupt parquet file " + file->name + ": footer length " + std::to_string(length) +
+    throw parquet::ParquetError("corrupt parquet file " + parquet::PathForDisplay(file->name) + ": footer length " + std::to_string(length) +
                                 " does not fit in a file of " + std::to_string(file->file_size) + " bytes");
   }
   std::vector<uint8_t> footer;
@@ -403,7 +403,7 @@ void OpenEncryptedFooter(OpenFile* file, parquet::RandomAccessFile* handle) {
   try {
     file->crypto = parquet::ParseFileCryptoMetaData(footer.data(), footer.size(), &consumed);
   } catch (const parquet::ParquetError& e) {
-    throw parquet::ParquetError("corrupt encrypted footer in " + file->name + ": " + e.what());
+    throw parquet::ParquetError("corrupt encrypted footer in " + parquet::PathForDisplay(file->name) + ": " + e.what());
   }
   file->footer_length = length;
 }

@@ -962,7 +962,7 @@ int NestedColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ct
     std::string message = "the value of nested column '" +
                           schema.node(schema.top_level_fields()[static_cast<size_t>(mapping.nested_field)]).name +
                           "' in row " + std::to_string(RowInFile(cursor)) + " of " +
-                          table->files[cursor->file_index] +
+                          parquet::PathForDisplay(table->files[cursor->file_index]) +
                           " is " + std::to_string(state->json.size()) +
                           " bytes of JSON, more than SQLite's maximum length of " + std::to_string(limit) +
                           " bytes (SQLITE_MAX_LENGTH)";

@@ -21,6 +21,7 @@
 #include "ext/common/vtab_errors.h"
 #include "ext/common/sql_value.h"
 #include "format/error.h"
+#include "format/remote_file.h"
 #include "format/text.h"
 
 namespace sqlite_parquet {
@@ -103,9 +104,9 @@ std::vector<ColumnMapping> MapFileColumns(const ParquetTable& table, const parqu
         // The columns were stored when the table was created, from the first file then.
         const bool first = path == table.files[0];
         throw parquet::ParquetError(
-            "parquet file " + path +
+            "parquet file " + parquet::PathForDisplay(path) +
             (first ? " has changed since table " + table.name + " was created"
-                   : " does not match the schema of " + table.files[0]) +
+                   : " does not match the schema of " + parquet::PathForDisplay(table.files[0])) +
             ": column " + std::to_string(c + 1) + " is " + found + " in that file but " +
             (expected ? "'" + expected->name + " " + expected->declared_type + "'" + (expected->nested ? " (nested)" : "")
                       : std::string("no column")) +
@@ -122,7 +123,7 @@ std::vector<ColumnMapping> MapFileColumns(const ParquetTable& table, const parqu
       if ((mappings[c].kind == ValueKind::kNested) != table.file_columns[c].nested) {
         throw parquet::ParquetError("column '" + table.file_columns[c].name + "' is " +
                                     (table.file_columns[c].nested ? "not nested" : "nested") + " in parquet file " +
-                                    path + " but " + (table.file_columns[c].nested ? "nested" : "not nested") +
+                                    parquet::PathForDisplay(path) + " but " + (table.file_columns[c].nested ? "nested" : "not nested") +
                                     " in the files table " + table.name +
                                     " was created from: union_by_name cannot combine them");
       }
@@ -147,7 +148,7 @@ void UnionFileColumns(ParquetTable* table, const parquet::ParquetFileReader& fil
       found = true;
       if (column.nested != nested) {
         throw parquet::ParquetError("column '" + name + "' is " + (nested ? "nested" : "not nested") + " in parquet file " +
-                                    path + " but " + (column.nested ? "nested" : "not nested") +
+                                    parquet::PathForDisplay(path) + " but " + (column.nested ? "nested" : "not nested") +
                                     " in an earlier file: union_by_name cannot combine them");
       }
     }
@@ -183,7 +184,7 @@ void ReadColumnsFromFiles(ParquetTable* table) {
                                                  table->options.remote.get());
     const parquet::Schema& schema = first->schema();
     const size_t num_fields = schema.top_level_fields().size();
-    if (num_fields == 0) throw parquet::ParquetError("parquet file " + table->files[0] + " has no columns");
+    if (num_fields == 0) throw parquet::ParquetError("parquet file " + parquet::PathForDisplay(table->files[0]) + " has no columns");
     if (table->options.union_by_name) {
       UnionFileColumns(table, *first, table->files[0]);
     } else {

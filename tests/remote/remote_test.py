@@ -137,6 +137,7 @@ class Nginx:
     ssl_certificate {tls[0]};
     ssl_certificate_key {tls[1]};
     location /data/ {{ alias {data}/; }}
+    location /to-http/ {{ rewrite ^/to-http/(.*)$ http://127.0.0.1:{self.port}/data/$1 redirect; }}
   }}"""
 
         self.access_log = tmp / "nginx-access.log"
@@ -414,6 +415,18 @@ def test_http(extension, nginx, data):
     error = run(db, "CREATE VIRTUAL TABLE temp.h USING parquet('https://127.0.0.1:1/x.parquet', http_retries=0)")
     check("a refused connection is an error naming the url",
           isinstance(error, tuple) and "https://127.0.0.1:1/x.parquet" in error[1], error)
+
+    # A presigned URL's query string (its signature) stays out of the table's own messages:
+    # a file whose columns change after CREATE (another size, so another ETag).
+    changing = data / "changing.parquet"
+    db.execute(f"SELECT parquet_copy('SELECT 1 AS x', {sql_text(str(changing))})")
+    signed = nginx.url("data/changing.parquet") + "?X-Amz-Signature=secret-sig-123"
+    db.execute(f"CREATE VIRTUAL TABLE temp.changing USING parquet({sql_text(signed)})")
+    db.execute(f"SELECT parquet_copy('SELECT ''abc'' AS longer_name, 2 AS y', {sql_text(str(changing))}, 'overwrite=1')")
+    error = run(db, "SELECT * FROM temp.changing")
+    check("a changed file's error names the url without its query string",
+          isinstance(error, tuple) and "has changed since" in error[1] and "secret-sig-123" not in error[1]
+          and nginx.url("data/changing.parquet") + "?..." in error[1], error)
     db.close()
 
 
@@ -436,6 +449,14 @@ def test_tls(extension, nginx, data, ca):
     finally:
         del os.environ["CURL_CA_BUNDLE"]
     secrets = ", bearer_token='tls-secret-token-123', http_headers='X-Api-Key: header-secret-456'"
+    # A redirect from https to http is not followed: the headers would go out in clear text.
+    downgrade = f"https://127.0.0.1:{nginx.tls_port}/to-http/big.parquet"
+    before = len(nginx.requests())
+    error = table_rows(db, downgrade, f", http_ca_file={sql_text(str(ca))}{secrets}")
+    followed = [r for r in nginx.requests()[before:] if r[1].startswith("/data/")]
+    check("https redirected to http: an error naming the url, and nothing asked over http",
+          isinstance(error, tuple) and downgrade in error[1] and "redirects" in error[1] and not followed,
+          (error if isinstance(error, tuple) else len(error), followed))
     error = table_rows(db, url, secrets)
     check("https with an untrusted certificate: an error naming the url that says it could not be verified",
           isinstance(error, tuple) and url in error[1] and "certificate could not be verified" in error[1], error)
@@ -515,6 +536,10 @@ def test_faults(extension, port, data):
 
     error = table_rows(db, f"{base}/short/big.parquet")
     check("short body: a clear error", isinstance(error, tuple) and "received" in error[1], error)
+
+    error = table_rows(db, f"{base}/shifted/big.parquet")
+    check("206 with another range than asked (Content-Range): an error, not those bytes",
+          isinstance(error, tuple) and "the server sent bytes" in error[1], error if isinstance(error, tuple) else len(error))
 
     error = table_rows(db, f"{base}/norange/big.parquet")
     check("a server ignoring Range: a clear error", isinstance(error, tuple) and "range" in error[1].lower(), error)

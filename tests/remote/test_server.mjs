@@ -7,6 +7,9 @@
 //       always500  every request answers 500
 //       drop       every other request sends its headers and half the body, then closes
 //       short      206 responses carry fewer bytes than the range asked for
+//       shifted    206 responses to ranges that neither start at the first byte nor end at
+//                  the last carry as many bytes as asked for, but from one byte later (their
+//                  Content-Range says so)
 //       change     after ?after=N requests (default 2), the ETag differs (If-Match is ignored)
 //       change412  the same, and If-Match answers 412
 //       norange    ignores Range: 200 with the whole file
@@ -79,9 +82,10 @@ function serveFault(req, res) {
     const bytes = fs.readFileSync(file);
     return reply(200, { ...headers, 'content-length': bytes.length }, bytes);
   }
-  const first = Number(range[1]);
+  const shift = mode === 'shifted' && Number(range[1]) > 0 && Number(range[2]) < stat.size - 1 ? 1 : 0;
+  const first = Number(range[1]) + shift;
   if (first >= stat.size) return reply(416, { 'content-range': `bytes */${stat.size}` }, '');
-  const last = Math.min(Number(range[2]), stat.size - 1);
+  const last = Math.min(Number(range[2]) + shift, stat.size - 1);
   let body = Buffer.alloc(last + 1 - first);
   const fd = fs.openSync(file, 'r');
   fs.readSync(fd, body, 0, body.length, first);
