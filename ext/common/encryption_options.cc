@@ -52,37 +52,42 @@ bool ParseKeyOption(const ParsedOptions& parsed, const char* option, SecretStrin
   return true;
 }
 
-// Whether `table`, as an unqualified name resolves (temp, main, then the attached
-// databases), is a virtual table. A key_table is read while a `parquet` table is being
-// connected, before SQLite can refuse a use from a database someone else made, and reading
-// a virtual table (a `parquet` one, a module reading files) could read files then.
-bool IsVirtualTable(sqlite3* db, const std::string& table) {
+// What `table`, as an unqualified name resolves (temp, main, then the attached databases),
+// is when it is not an ordinary table: "a virtual table", "a view", or "" (an ordinary
+// table, or no such table: the SELECT of the key table reports that). A key_table is read
+// while a `parquet` table is being connected, before SQLite can refuse a use from a database
+// someone else made, and reading a virtual table (a `parquet` one, a module reading files),
+// or a view that reads one, could read files then.
+std::string KeyTableRefusal(sqlite3* db, const std::string& table) {
   StatementGuard schemas;
   if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_database_list ORDER BY seq = 1 DESC, seq", -1, &schemas.stmt,
                          nullptr) != SQLITE_OK) {
-    return false;  // the SELECT of the key table reports the problem
+    return "";
   }
   while (sqlite3_step(schemas.stmt) == SQLITE_ROW) {
     char* sql = sqlite3_mprintf(
-        "SELECT sql LIKE 'CREATE VIRTUAL%%' FROM \"%w\".sqlite_master WHERE type IN ('table', 'view') AND "
-        "name = ?1 COLLATE NOCASE",
+        "SELECT type = 'view', sql LIKE 'CREATE VIRTUAL%%' FROM \"%w\".sqlite_master WHERE type IN ('table', 'view') "
+        "AND name = ?1 COLLATE NOCASE",
         reinterpret_cast<const char*>(sqlite3_column_text(schemas.stmt, 0)));
-    if (sql == nullptr) return false;
+    if (sql == nullptr) return "";
     StatementGuard lookup;
     const int rc = sqlite3_prepare_v2(db, sql, -1, &lookup.stmt, nullptr);
     sqlite3_free(sql);
     if (rc != SQLITE_OK) continue;
     sqlite3_bind_text(lookup.stmt, 1, table.c_str(), -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(lookup.stmt) == SQLITE_ROW) return sqlite3_column_int(lookup.stmt, 0) != 0;
+    if (sqlite3_step(lookup.stmt) == SQLITE_ROW) {
+      if (sqlite3_column_int(lookup.stmt, 0) != 0) return "a view";
+      return sqlite3_column_int(lookup.stmt, 1) != 0 ? "a virtual table" : "";
+    }
   }
-  return false;
+  return "";
 }
 
 // Reads every (key_metadata, key) row of `table`.
 bool ReadKeyTable(sqlite3* db, const std::string& table, std::map<std::string, SecretString>* keys,
                   std::string* error) {
-  if (IsVirtualTable(db, table)) {
-    *error = "key_table '" + table + "' is a virtual table: it must be an ordinary table or a view";
+  if (const std::string refusal = KeyTableRefusal(db, table); !refusal.empty()) {
+    *error = "key_table '" + table + "' is " + refusal + ": it must be an ordinary table";
     return false;
   }
   char* sql = sqlite3_mprintf("SELECT key_metadata, key FROM \"%w\"", table.c_str());
