@@ -324,7 +324,8 @@ HttpResponse HttpPerform(const HttpRequest& request, const std::string& shown_ur
     if (transfer.too_long) {
       throw ParquetError("cannot read " + shown_url + ": the server sent more than the " +
                          std::to_string(request.max_body) +
-                         " bytes asked for (does it ignore Range requests?)");
+                         (request.range ? " bytes asked for (does it ignore Range requests?)"
+                                        : " bytes a response to this request may hold"));
     }
     throw HttpTransportError("cannot read " + shown_url + ": " + api.easy_strerror(code));
   }

@@ -406,7 +406,9 @@ class RemoteFile final : public RandomAccessFile {
       bytes.insert(bytes.end(), tail->second.bytes.begin(), tail->second.bytes.end());
     }
     for (auto it = segments_.lower_bound(position); it != segments_.end() && it->first <= tail_offset_;) {
-      if (it->second.kind == Kind::kOnDemand) on_demand_bytes_ -= it->second.bytes.size();
+      const uint64_t size = it->second.bytes.size();
+      if (it->second.kind == Kind::kOnDemand) on_demand_bytes_ -= size;
+      if (it->second.kind == Kind::kPrefetched) prefetched_bytes_ -= std::min(prefetched_bytes_, size);
       it = segments_.erase(it);
     }
     tail_offset_ = position;

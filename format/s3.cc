@@ -30,6 +30,9 @@ S3Location ParseS3Url(const std::string& url) {
 
 namespace {
 
+// The most a response to a request of ours may hold (S3Request).
+constexpr uint64_t kMaxS3ResponseBytes = 16ull << 20;
+
 std::string Environment(const char* name) {
   const char* value = std::getenv(name);
   return value == nullptr ? std::string() : std::string(value);
@@ -131,6 +134,9 @@ HttpRequest S3Request(const RemoteOptions& resolved, const std::string& http_url
   request.method = method;
   request.url = http_url;
   request.ca_file = TrustedCaFile(resolved);
+  // Listings, upload ids and error documents: a page of 1000 keys is a few hundred KiB, so
+  // a larger response is a hostile or broken endpoint, not one to buffer.
+  request.max_body = kMaxS3ResponseBytes;
   if (!resolved.s3_access_key_id.empty()) {
     request.aws_sigv4 = "aws:amz:" + resolved.s3_region + ":s3";
     request.aws_credentials = resolved.s3_access_key_id;
@@ -355,9 +361,10 @@ void UploadS3Object(const RemoteOptions& options, const std::string& url, const 
   const RemoteOptions resolved = ResolveS3Options(options);
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(local_path.c_str(), "rb"), &std::fclose);
   if (!file) throw ParquetError("cannot open '" + local_path + "' to upload it");
-  std::fseek(file.get(), 0, SEEK_END);
-  const uint64_t size = static_cast<uint64_t>(std::ftell(file.get()));
-  std::fseek(file.get(), 0, SEEK_SET);
+  long end = -1;
+  if (std::fseek(file.get(), 0, SEEK_END) == 0) end = std::ftell(file.get());
+  if (end < 0 || std::fseek(file.get(), 0, SEEK_SET) != 0) throw ParquetError("cannot read '" + local_path + "' to upload it");
+  const uint64_t size = static_cast<uint64_t>(end);
   const std::string what = "upload " + url;
   if (size <= kMultipartPartSize) {
     const std::vector<uint8_t> bytes = ReadFileRange(file.get(), local_path, size);

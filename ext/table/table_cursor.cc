@@ -137,6 +137,15 @@ struct ParquetCursor {
   std::vector<uint64_t> indexed_positions;
 };
 
+// Adds `leaf` to the columns a remote scan prefetches per row group; false when it is
+// there already.
+bool AddPrefetchLeaf(ParquetCursor* cursor, int leaf) {
+  std::vector<int>& leaves = cursor->prefetch_leaves;
+  if (std::find(leaves.begin(), leaves.end(), leaf) != leaves.end()) return false;
+  leaves.push_back(leaf);
+  return true;
+}
+
 ParquetTable* TableOf(sqlite3_vtab_cursor* cursor) { return reinterpret_cast<ParquetTable*>(cursor->pVtab); }
 
 int64_t PositionColumn(ParquetCursor* cursor, const ParquetTable& table, int leaf, ColumnState* state);
@@ -476,11 +485,7 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
   // the page indexes (PrefetchPageIndexes) and then the kept pages of the columns it reads
   // (the plan's columns_used, the filter columns, the columns read so far); LoadBatch adds
   // any other.
-  auto prefetch = [cursor](int leaf) {
-    if (std::find(cursor->prefetch_leaves.begin(), cursor->prefetch_leaves.end(), leaf) == cursor->prefetch_leaves.end()) {
-      cursor->prefetch_leaves.push_back(leaf);
-    }
-  };
+  auto prefetch = [cursor](int leaf) { AddPrefetchLeaf(cursor, leaf); };
   for (size_t k : cursor->row_filters) prefetch(cursor->mappings[static_cast<size_t>(cursor->filters[k].column)].leaf_column);
   for (size_t c = 0; c < cursor->mappings.size(); c++) {
     if (UsesColumn(cursor->columns_used, c)) prefetch(cursor->mappings[c].leaf_column);
@@ -867,10 +872,7 @@ void StartBatch(ParquetCursor* cursor, ColumnState* state, int64_t row) {
     return;
   }
   if (state->row_group != cursor->row_group) {
-    if (std::find(cursor->prefetch_leaves.begin(), cursor->prefetch_leaves.end(), leaf) == cursor->prefetch_leaves.end()) {
-      cursor->prefetch_leaves.push_back(leaf);
-      PrefetchRowGroup(*cursor->file, cursor->row_group, {leaf}, cursor->ranges);
-    }
+    if (AddPrefetchLeaf(cursor, leaf)) PrefetchRowGroup(*cursor->file, cursor->row_group, {leaf}, cursor->ranges);
     if (!state->reader) {
       parquet::ColumnReaderOptions options;
       options.verify_crc = table.options.verify_crc;

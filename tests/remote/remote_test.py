@@ -618,6 +618,11 @@ def test_s3(extension, port, data):
           isinstance(directory, list) and directory[0][0] == 4, directory)
     error = run(db, f"CREATE VIRTUAL TABLE temp.none USING parquet('s3://bkt/nothing/*.parquet'{creds})")
     check("an s3 glob matching nothing is an error", isinstance(error, tuple) and "no files match" in error[1], error)
+    # A listing response larger than any real page (the proxy answers prefix=hugelisting with
+    # 17 MiB) is refused, not buffered.
+    error = run(db, f"CREATE VIRTUAL TABLE temp.huge USING parquet('s3://bkt/hugelisting/*.parquet'{creds})")
+    check("an s3 listing response over 16 MiB is an error, not buffered",
+          isinstance(error, tuple) and "bytes a response to this request may hold" in error[1], error)
 
     test_s3_write(db, port, endpoint, creds, function_creds)
 

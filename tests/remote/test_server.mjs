@@ -22,7 +22,7 @@
 //     of every request (the s3rver package only checks that the access key exists) with
 //     the S3RVER/S3RVER account, then forwards it to s3rver. List requests are forwarded
 //     with max-keys=2, so listings need continuation tokens. Part 2 of a multipart upload to a
-//     key containing "failpart" answers 500.
+//     key containing "failpart" answers 500; a listing of prefix "hugelisting" answers 17 MiB.
 //
 // usage: node test_server.mjs --data DIR --port N [--s3-port N --s3-upstream http://127.0.0.1:N]
 import crypto from 'node:crypto';
@@ -159,6 +159,12 @@ function s3Proxy(req, res) {
       return send(res, 500, { 'content-type': 'application/xml' }, '<Error><Code>InternalError</Code></Error>');
     }
     let url = req.url;
+    if (req.method === 'GET' && /[?&]list-type=2(&|$)/.test(url) && /[?&]prefix=hugelisting/.test(url)) {
+      // A listing no real page reaches: 17 MiB of one XML document.
+      const filler = '<Contents><Key>hugelisting/x.parquet</Key></Contents>'.repeat(Math.ceil((17 << 20) / 56));
+      return send(res, 200, { 'content-type': 'application/xml' },
+        `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult>${filler}</ListBucketResult>`);
+    }
     if (req.method === 'GET' && /[?&]list-type=2(&|$)/.test(url)) url += '&max-keys=2';
     const upstream = new URL(args['s3-upstream']);
     const forward = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: url, headers: req.headers },
