@@ -56,14 +56,16 @@ build: deps
 	@$(RELEASE_CONFIGURE)
 	@cmake --build $(BUILD) -j $(JOBS)
 
+ASAN_COMPILE = $(CMAKE_CONFIGURE) -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSANITIZE=ON -DWERROR=OFF \
+  && cmake --build $(ASAN_BUILD) -j $(JOBS)
 build-asan: deps
-	@$(CMAKE_CONFIGURE) -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSANITIZE=ON -DWERROR=OFF
-	@cmake --build $(ASAN_BUILD) -j $(JOBS)
+	@$(ASAN_COMPILE)
 
 # ThreadSanitizer: only the extension and the runtime tests (its concurrency test).
+TSAN_COMPILE = $(CMAKE_CONFIGURE) -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DTSAN=ON -DWERROR=OFF \
+  && cmake --build $(TSAN_BUILD) -j $(JOBS) --target parquet runtime_tests
 build-tsan: deps
-	@$(CMAKE_CONFIGURE) -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DTSAN=ON -DWERROR=OFF
-	@cmake --build $(TSAN_BUILD) -j $(JOBS) --target parquet runtime_tests
+	@$(TSAN_COMPILE)
 
 demo: build
 	@if [ ! -f $(SAMPLE) ]; then \
@@ -86,17 +88,21 @@ sqlite-versions:
 	@bash scripts/setup_sqlite_versions.sh $(SQLITE_VERSIONS_DIR)
 
 # A version that cannot be built fails its own suites (run_tests.sh), not the whole run.
+# The ASan build compiles (niced, scripts/background_build.sh) while the Release suites run,
+# and the TSan build while the ASan suites run: the suites are mostly single-threaded.
 test: build
 	@rm -rf $(LOGDIR)
 	@bash scripts/setup_sqlite_versions.sh $(SQLITE_VERSIONS_DIR) || echo "test: not every SQLite of the matrix could be built"
+	@bash scripts/background_build.sh start $(LOGDIR) asan bash -c '$(ASAN_COMPILE)'
 	@bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release
 	@$(MAKE) --no-print-directory run-matrix
 	@$(MAKE) --no-print-directory dist || echo "make dist failed: the dist suite reports it"
 	@DIST_BUILD=$(DIST_BUILD) bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release dist
-	@$(MAKE) --no-print-directory build-asan
+	@bash scripts/background_build.sh wait $(LOGDIR) asan
+	@bash scripts/background_build.sh start $(LOGDIR) tsan bash -c '$(TSAN_COMPILE)'
 	@bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan
 	@JOBS=$(JOBS) bash scripts/run_matrix.sh $(LOGDIR) $(ASAN_BUILD) asan "$(ASAN_MATRIX)" $(ASAN_MATRIX_SUITES)
-	@$(MAKE) --no-print-directory build-tsan
+	@bash scripts/background_build.sh wait $(LOGDIR) tsan
 	@RUNTIME_TEST_CASES='*threads*' bash scripts/run_tests.sh $(LOGDIR) $(TSAN_BUILD) tsan runtime
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 
