@@ -2,14 +2,19 @@
 #include "ext/table/plan_cost.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace sqlite_parquet {
 
 namespace {
 
-// A matching row fetched through the join index costs, per column read, the decoding of
-// part of its page (the reader skips whole pages before it, then decodes up to the row).
-constexpr double kFetchCostPerRowColumn = 200;
+// A lookup answered by the join index: finding the key's rows (a probe or a bisection,
+// and xFilter's set-up), then per matching row and column read its share of a decoded
+// block. Rows are decoded in blocks kept for the statement (lookup_batch_cache.h); the
+// lookups that make a plan's cost matter are many (SQLite assumes a million rows in a
+// table it has no statistics for), and many lookups fall in blocks already decoded.
+constexpr double kIndexedLookupCost = 10;
+constexpr double kFetchCostPerRowColumn = 2;
 // Opening a scan (the file's readers, the first pages).
 constexpr double kScanOverhead = 10;
 // Rows per value of a column looked up by equality when nothing better is known: SQLite's
@@ -60,8 +65,8 @@ PlanEstimate EstimateScan(double table_rows, const std::vector<CostedConstraint>
   const double matching = std::max(1.0, rows * selectivity);
   estimate.rows = matching;
   if (indexed) {
-    // Only the matching rows are visited, each on its own page of every column read.
-    estimate.cost = kScanOverhead + matching * (1.0 + used_columns) * kFetchCostPerRowColumn;
+    // Only the matching rows are visited.
+    estimate.cost = kIndexedLookupCost + std::log2(rows) + matching * (1.0 + used_columns) * kFetchCostPerRowColumn;
     return estimate;
   }
   double scanned = rows * scan_fraction;

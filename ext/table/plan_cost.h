@@ -5,7 +5,7 @@
 //
 //   - a full scan decodes the filter columns for every row, and the other columns SQLite
 //     reads only for the rows that match (late materialization);
-//   - a constraint on the row position (rowid, file_row_number) or on a column the file is
+//   - a range on the row position (rowid, file_row_number) or on a column the file is
 //     sorted by (row groups in order: statistics and the page index find the rows) scans
 //     only the fraction of rows it selects, but at least a page of each column read;
 //   - an equality (or IN) answered by the join index (join_index.h) reads no key column:

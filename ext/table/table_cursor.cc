@@ -407,11 +407,15 @@ int64_t SaturatingSub(int64_t a, int64_t b) {
 }
 
 // A scan may pass over many row groups and rows between two rows it returns, so it looks
-// for sqlite3_interrupt() at every row group and every 65536 rows looked at. SQLite 3.41
+// for sqlite3_interrupt() every kRowsPerInterruptProbe rows looked at, a row group pruned
+// counting as kProbeRowsPerRowGroup rows (every 64 row groups at most). SQLite 3.41
 // and later say so directly (sqlite3_is_interrupted). Before 3.41, a statement stepped
 // while another runs on the same connection fails with SQLITE_INTERRUPT once
 // sqlite3_interrupt() was called (the flag is cleared only when no statement is active),
 // so a trivial one is stepped instead.
+constexpr int64_t kRowsPerInterruptProbe = 65536;
+constexpr int64_t kProbeRowsPerRowGroup = 1024;
+
 bool Interrupted(ParquetCursor* cursor, const ParquetTable& table) {
   if (RunningSqliteAtLeast(kSqliteWithIsInterrupted)) return sqlite3_is_interrupted(table.db) != 0;
   if (!cursor->interrupt_probe &&
@@ -447,7 +451,6 @@ class TransferInterruptScope {
 bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
   const parquet::ParquetFileReader& file = *cursor->file;
   const int rg = cursor->row_group;
-  CheckInterrupt(cursor, table);
   cursor->stats.row_groups_total++;
   cursor->rows_in_group = file.row_group_num_rows(rg);
   const int64_t first = file.row_group_first_row(rg);
@@ -464,14 +467,18 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
     cursor->stats.row_groups_pruned_by_row_position++;
     return false;
   }
-  parquet::RowRanges candidates = parquet::RowRanges::FromRanges({parquet::RowRange{lo, hi}});
-  if (cursor->indexed_filter >= 0) {
-    candidates = IndexedRows(*cursor, first + lo, first + hi, first);
-    if (candidates.empty()) {
-      cursor->stats.row_groups_pruned_by_join_index++;
-      return false;
-    }
+  if (cursor->indexed_filter >= 0 && !HasIndexedRowsIn(*cursor, cursor->file_index, first + lo, first + hi)) {
+    cursor->stats.row_groups_pruned_by_join_index++;
+    return false;
   }
+  const parquet::RowRanges candidates = cursor->indexed_filter >= 0
+                                            ? IndexedRows(*cursor, first + lo, first + hi, first)
+                                            : parquet::RowRanges::FromRanges({parquet::RowRange{lo, hi}});
+  // Pruning may read bloom filters and dictionaries: a row group counts as a share of the
+  // rows between two interrupt probes (a probe costs a statement step before SQLite 3.41,
+  // too much for every row group of every lookup of a join).
+  cursor->rows_since_probe += kProbeRowsPerRowGroup;
+  if (cursor->rows_since_probe >= kRowsPerInterruptProbe) CheckInterrupt(cursor, table);
   parquet::ColumnReaderOptions options;
   options.verify_crc = table.options.verify_crc;
   switch (cursor->pruner->Check(rg, options, &cursor->pruning_counters)) {
@@ -588,7 +595,7 @@ void Advance(ParquetCursor* cursor, const ParquetTable& table) {
       if (cursor->eof) break;
     }
     cursor->stats.rows_decoded++;
-    if (++cursor->rows_since_probe >= 65536) CheckInterrupt(cursor, table);
+    if (++cursor->rows_since_probe >= kRowsPerInterruptProbe) CheckInterrupt(cursor, table);
     if (!RowPasses(cursor, table)) {
       cursor->row++;
       continue;
@@ -778,7 +785,7 @@ int Next(sqlite3_vtab_cursor* base) {
   const int64_t row = ++cursor->row;
   if (cursor->group_entered && cursor->limit_remaining < 0 && cursor->row_filters.empty() &&
       cursor->rowid_filters.empty() && cursor->file_row_filters.empty() &&
-      row < cursor->ranges.range(cursor->range_index).end && cursor->rows_since_probe + 1 < 65536) {
+      row < cursor->ranges.range(cursor->range_index).end && cursor->rows_since_probe + 1 < kRowsPerInterruptProbe) {
     cursor->rows_since_probe++;
     cursor->stats.rows_decoded++;
     cursor->stats.rows_returned++;

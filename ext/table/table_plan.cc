@@ -89,12 +89,14 @@ CostedConstraint CostOf(const ParquetTable& table, int column, ConstraintOp op) 
   CostedConstraint c;
   c.op = op;
   c.row_position = column < 0 || column == table.file_row_number_column();
-  if (c.row_position || (column < static_cast<int>(table.pushdown.size()) &&
-                         table.pushdown[static_cast<size_t>(column)].ordered)) {
-    c.reach = ConstraintReach::kSorted;
-  } else if (JoinIndexApplies(table, column, op)) {
+  if (!c.row_position && JoinIndexApplies(table, column, op)) {
+    // Equality, sorted or not: repeated lookups are answered by the join index (a sorted
+    // column's once they have decoded a quarter of the rows, see ChooseJoinIndex).
     c.reach = ConstraintReach::kJoinIndex;
     c.rows_per_key = table.join_indexes.RowsPerKey(column);
+  } else if (c.row_position || (column < static_cast<int>(table.pushdown.size()) &&
+                                table.pushdown[static_cast<size_t>(column)].ordered)) {
+    c.reach = ConstraintReach::kSorted;
   }
   return c;
 }
