@@ -76,6 +76,30 @@ class LevelDecoder {
       }
     }
   }
+  // Consumes n levels and returns how many equal the maximum (non-null slots), counting
+  // RLE runs without expanding them when no level can exceed the maximum unnoticed;
+  // `scratch` holds the levels decoded otherwise.
+  size_t SkipCountingMax(size_t n, std::vector<int16_t>* scratch, const char* what) {
+    if (!bit_packed_ && !check_max_) {
+      size_t consumed = 0;
+      const size_t matches = hybrid_.CountEqual(static_cast<uint32_t>(max_level_), n, &consumed);
+      if (consumed != n) {
+        throw ParquetError(std::string(what) + " levels end after " + std::to_string(consumed) + " of " +
+                           std::to_string(n) + " values");
+      }
+      return matches;
+    }
+    constexpr size_t kChunk = 1024;
+    if (scratch->size() < kChunk) scratch->resize(kChunk);
+    size_t matches = 0;
+    for (size_t done = 0; done < n;) {
+      const size_t k = std::min(kChunk, n - done);
+      DecodeExactly(scratch->data(), k, what);
+      matches += CountDefinedLevels(scratch->data(), k, max_level_);
+      done += k;
+    }
+    return matches;
+  }
   void SkipExactly(size_t n, const char* what) {
     size_t got = bit_packed_ ? legacy_.Skip(n) : hybrid_.Skip(n);
     if (got != n) {
@@ -306,17 +330,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   void SkipLoaded(size_t n, bool skip_repetition = true) {
     if (skip_repetition && descriptor_->max_repetition_level > 0) rep_decoder_.SkipExactly(n, "repetition");
     size_t non_null = n;
-    if (descriptor_->max_definition_level > 0) {
-      non_null = 0;
-      constexpr size_t kChunk = 1024;
-      if (scratch_levels_.size() < kChunk) scratch_levels_.resize(kChunk);
-      for (size_t done = 0; done < n;) {
-        size_t k = std::min(kChunk, n - done);
-        def_decoder_.DecodeExactly(scratch_levels_.data(), k, "definition");
-        non_null += CountDefinedLevels(scratch_levels_.data(), k, descriptor_->max_definition_level);
-        done += k;
-      }
-    }
+    if (descriptor_->max_definition_level > 0) non_null = def_decoder_.SkipCountingMax(n, &scratch_levels_, "definition");
     if (non_null > 0 && value_decoder_->Skip(non_null) != non_null) {
       throw ParquetError("page ends before the " + std::to_string(non_null) + " values its levels need");
     }

@@ -162,8 +162,18 @@ size_t LookupBatchCache::Copy(const parquet::ParquetFileReader& file, size_t fil
   const int64_t block_row = row - row % kSlots;
   const uint64_t block = column->first_block[static_cast<size_t>(rg)] + static_cast<uint64_t>(row / kSlots);
   if (!column->decoded[block]) {
-    DecodeBlock(file, rg, leaf, block_row, options, column);
-    column->decoded[block] = 1;
+    // A quarter of the column's blocks decoded: the row group's other missing blocks too.
+    const uint64_t first = column->first_block[static_cast<size_t>(rg)];
+    const bool whole_group = column->blocks_decoded * 4 >= column->decoded.size();
+    const uint64_t from = whole_group ? first : block;
+    const uint64_t to = whole_group ? first + static_cast<uint64_t>((file.row_group_num_rows(rg) + kSlots - 1) / kSlots)
+                                    : block + 1;
+    for (uint64_t b = from; b < to; b++) {
+      if (column->decoded[b]) continue;
+      DecodeBlock(file, rg, leaf, static_cast<int64_t>(b - first) * kSlots, options, column);
+      column->decoded[b] = 1;
+      column->blocks_decoded++;
+    }
   }
   const int64_t block_end = std::min(block_row + kSlots, file.row_group_num_rows(rg));
   const size_t n = static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(max_slots), block_end - row));

@@ -4,7 +4,10 @@
 // start of the page to the row), lookup after lookup. Instead the block of kSlots rows
 // around a row is decoded once (across page ends), kept in place in an array of the
 // column's rows in that file, and later lookups of rows in it copy their slots: finding a
-// row is an index computation, not a search.
+// row is an index computation, not a search. Once lookups have decoded a quarter of a
+// column's blocks, they are taken to want most of the rest: a block missing from a row
+// group is decoded with every other missing block of that row group, in one pass through
+// its pages (seeking block by block would read and decompress a page again for each).
 // Only columns whose values live in the batch itself (INT32, INT64, FLOAT, DOUBLE; not
 // text, whose values point into page buffers) are kept. The cache reads with readers of
 // its own. Memory is counted by the blocks decoded; past the budget, everything kept is
@@ -24,7 +27,7 @@ namespace sqlite_parquet {
 
 class LookupBatchCache {
  public:
-  static constexpr int64_t kSlots = 4096;
+  static constexpr int64_t kSlots = 1024;
 
   explicit LookupBatchCache(uint64_t budget_bytes) : budget_(budget_bytes) {}
 
@@ -55,6 +58,7 @@ class LookupBatchCache {
     std::unique_ptr<int16_t[]> def_levels;  // per row, once a decoded block had a null (else null)
     std::vector<uint64_t> first_block;  // per row group: the number of its first block
     std::vector<uint8_t> decoded;       // per block: 1 once decoded
+    uint64_t blocks_decoded = 0;
     uint64_t counted = 0;               // bytes counted for it
   };
   struct Reader {
