@@ -5,6 +5,8 @@
 #include <iterator>
 #include <new>
 
+#include "ext/common/options.h"
+
 namespace sqlite_parquet {
 
 namespace {
@@ -28,13 +30,9 @@ constexpr int kMaxStoredText = 65536;
 
 std::string ShadowName(const std::string& table) { return table + "_" + kSuffix; }
 
-// `"schema"."name"` with both quoted (sqlite3_mprintf's %w doubles the quotes).
+// `"schema"."name"` with both quoted.
 std::string Qualified(const std::string& schema, const std::string& name) {
-  char* text = sqlite3_mprintf("\"%w\".\"%w\"", schema.c_str(), name.c_str());
-  if (text == nullptr) throw std::bad_alloc();
-  std::string qualified = text;
-  sqlite3_free(text);
-  return qualified;
+  return QuoteIdentifier(schema) + "." + QuoteIdentifier(name);
 }
 
 bool Run(sqlite3* db, const std::string& sql, std::string* error) {

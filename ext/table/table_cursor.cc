@@ -1008,6 +1008,7 @@ int NestedColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ct
     sqlite3_result_null(ctx);
     return SQLITE_OK;
   }
+  TransferInterruptScope interruptible(cursor, *table);  // the only paths that can fetch: here and LoadAndResultCell
   try {
     return NestedColumn(cursor, table, ctx, mapping, state);
   } catch (...) {
@@ -1038,6 +1039,7 @@ inline int ResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnM
 // xColumn when the column's batch does not hold the cursor's row: decode it first.
 [[gnu::noinline]] int LoadAndResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnMapping& mapping,
                                         ColumnState* state) {
+  TransferInterruptScope interruptible(cursor, *TableOf(&cursor->base));
   try {
     LoadBatch(cursor, *TableOf(&cursor->base), mapping.leaf_column, state);
   } catch (...) {
@@ -1049,7 +1051,6 @@ inline int ResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnM
 // xColumn for every cell that Column does not serve directly (DirectCell).
 [[gnu::noinline]] int IndirectColumn(ParquetCursor* cursor, sqlite3_context* ctx, int column) {
   sqlite3_vtab_cursor* base = &cursor->base;
-  TransferInterruptScope interruptible(cursor, *TableOf(base));
   // One mapping per file column: past them come the partition keys and hidden columns.
   if (static_cast<size_t>(column) >= cursor->mappings.size()) [[unlikely]] {
     return FileConstantColumn(cursor, TableOf(base), ctx, column);
