@@ -72,24 +72,37 @@ struct ColumnState {
   parquet::ColumnReadCounters counted;  // of `reader`, already added to the scan's stats
 };
 
-// A row filter comparing DATE text (`l_shipdate <= '1998-09-02'`), turned into a test on
-// the day number: rows pass when their day lies in [lo, hi] (outside it with `outside`).
-// Valid for the days whose text is "YYYY-MM-DD" (years 0000..9999), where text order is day
-// order; other days, and filters without a day range, take the text comparison.
-struct DayRange {
+// A row filter turned into a test on the column's stored integers, without making a
+// SqlValue per row: rows pass when their value lies in [lo, hi] (outside it with
+// `outside`), for values in [valid_lo, valid_hi]; values outside that window, and filters
+// without a range, take the SqlValue comparison. Two kinds (IntegerRangeOf):
+//   - a comparison of an INT32 or INT64 column mapped to INTEGER with an integer constant
+//     (`l_orderkey = 42`), valid for every value;
+//   - a comparison of DATE text (`l_shipdate <= '1998-09-02'`) as a range of day numbers,
+//     valid for the days whose text is "YYYY-MM-DD" (years 0000..9999), where text order is
+//     day order.
+struct IntegerRange {
   bool active = false;
-  bool outside = false;  // != : the days passing are those outside [lo, hi]
+  bool outside = false;  // != : the values passing are those outside [lo, hi]
+  bool is64 = false;     // the values are INT64 (else INT32)
   int64_t lo = 0, hi = -1;
+  int64_t valid_lo = INT64_MIN, valid_hi = INT64_MAX;
 };
 constexpr int32_t kFirstFourDigitYearDay = -719528;  // 0000-01-01
 constexpr int32_t kLastFourDigitYearDay = 2932896;   // 9999-12-31
+
+// Whether a row whose value is `v` passes: 1 yes, 0 no, -1 not decided here.
+inline int RangeTest(const IntegerRange& range, int64_t v) {
+  if (v < range.valid_lo || v > range.valid_hi) return -1;
+  return (v >= range.lo && v <= range.hi) != range.outside ? 1 : 0;
+}
 
 struct ParquetCursor {
   sqlite3_vtab_cursor base;  // must come first
   // The scan's constraints (xFilter): filters by column, LIMIT / OFFSET.
   std::vector<ColumnFilter> filters;
   std::vector<size_t> row_filters;   // filters evaluated per row in the current file (file columns)
-  std::vector<DayRange> row_filter_days;  // per row filter: its test by day number, when it has one
+  std::vector<IntegerRange> row_filter_ranges;  // per row filter: its test on stored integers, when it has one
   std::vector<size_t> rowid_filters, file_row_filters;
   std::vector<size_t> file_filters;  // on hive keys and filename: decide whole files
   int64_t rowid_lo = INT64_MIN, rowid_hi = INT64_MAX;        // [lo, hi) superset of rowids wanted
@@ -239,12 +252,12 @@ SqlValue FileConstant(const ParquetTable& table, int column, size_t index) {
   return SqlValue::Text(value.text);
 }
 
-// The day range equivalent to `filter` on a column mapped by `mapping` (DayRange), found by
-// binary search over the days of years 0000..9999 with the same comparison RowMatches makes
-// on their text; inactive when the filter is not a comparison of DATE text.
-DayRange DayRangeOf(const ColumnFilter& filter, const ColumnMapping& mapping) {
-  DayRange range;
-  if (!filter.active || mapping.kind != ValueKind::kDate || mapping.timestamp_form != TimestampForm::kText) return range;
+// The range of stored integers equivalent to `filter` on a column mapped by `mapping`
+// (IntegerRange); inactive when there is none. For DATE text, found by binary search over
+// the days of years 0000..9999 with the same comparison RowMatches makes on their text.
+IntegerRange IntegerRangeOf(const ColumnFilter& filter, const ColumnMapping& mapping) {
+  IntegerRange range;
+  if (!filter.active || mapping.leaf_column < 0) return range;
   switch (filter.op) {
     case ConstraintOp::kEq: case ConstraintOp::kNe: case ConstraintOp::kLt:
     case ConstraintOp::kLe: case ConstraintOp::kGt: case ConstraintOp::kGe: break;
@@ -252,6 +265,31 @@ DayRange DayRangeOf(const ColumnFilter& filter, const ColumnMapping& mapping) {
   }
   const SqlValue& constant = filter.values[0];
   if (constant.is_null()) return range;
+  if (mapping.kind == ValueKind::kInt32 || mapping.kind == ValueKind::kInt64) {
+    // INTEGER against an integer constant: SQLite's comparison is the integers' order.
+    if (constant.type != SqlValue::Type::kInteger) return range;
+    const int64_t c = constant.integer;
+    range.active = true;
+    range.is64 = mapping.kind == ValueKind::kInt64;
+    switch (filter.op) {
+      case ConstraintOp::kNe: range.outside = true; [[fallthrough]];
+      case ConstraintOp::kEq: range.lo = c; range.hi = c; break;
+      case ConstraintOp::kLt:
+        if (c == INT64_MIN) return IntegerRange();  // (no row: left to the SqlValue test)
+        range.lo = INT64_MIN;
+        range.hi = c - 1;
+        break;
+      case ConstraintOp::kLe: range.lo = INT64_MIN; range.hi = c; break;
+      case ConstraintOp::kGt:
+        if (c == INT64_MAX) return IntegerRange();
+        range.lo = c + 1;
+        range.hi = INT64_MAX;
+        break;
+      default: range.lo = c; range.hi = INT64_MAX; break;  // kGe
+    }
+    return range;
+  }
+  if (mapping.kind != ValueKind::kDate || mapping.timestamp_form != TimestampForm::kText) return range;
   FormatBuffer buffer;
   auto compare = [&constant, &mapping, &buffer](int64_t day) {
     ParquetValue date;
@@ -277,6 +315,8 @@ DayRange DayRangeOf(const ColumnFilter& filter, const ColumnMapping& mapping) {
   };
   const int64_t at_least = first_day(false), above = first_day(true);
   range.active = true;
+  range.valid_lo = kFirstFourDigitYearDay;
+  range.valid_hi = kLastFourDigitYearDay;
   switch (filter.op) {
     case ConstraintOp::kNe: range.outside = true; [[fallthrough]];
     case ConstraintOp::kEq: range.lo = at_least; range.hi = above - 1; break;
@@ -293,7 +333,7 @@ DayRange DayRangeOf(const ColumnFilter& filter, const ColumnMapping& mapping) {
 // to SQLite, except NULL tests.
 void SetUpFileFilters(ParquetCursor* cursor, const ParquetTable& table) {
   cursor->row_filters.clear();
-  cursor->row_filter_days.clear();
+  cursor->row_filter_ranges.clear();
   std::vector<FileColumnFilter> prunable;
   for (size_t i = 0; i < cursor->filters.size(); i++) {
     const ColumnFilter& filter = cursor->filters[i];
@@ -308,7 +348,7 @@ void SetUpFileFilters(ParquetCursor* cursor, const ParquetTable& table) {
       continue;
     }
     cursor->row_filters.push_back(i);
-    cursor->row_filter_days.push_back(always_null ? DayRange() : DayRangeOf(filter, mapping));
+    cursor->row_filter_ranges.push_back(always_null ? IntegerRange() : IntegerRangeOf(filter, mapping));
     prunable.push_back(FileColumnFilter{&filter, &mapping});
   }
   cursor->pruner = std::make_unique<RowGroupPruner>(*cursor->file, std::move(prunable));
@@ -545,13 +585,12 @@ bool RowPasses(ParquetCursor* cursor, const ParquetTable& table) {
     if (mapping.kind != ValueKind::kNull && mapping.leaf_column >= 0) {
       ColumnState& state = cursor->states[static_cast<size_t>(filter.column)];
       const int64_t index = PositionColumn(cursor, table, mapping.leaf_column, &state);
-      const DayRange& days = cursor->row_filter_days[k];
-      if (days.active && index >= 0) {
-        const int32_t day = state.batch.values<int32_t>()[index];
-        if (day >= kFirstFourDigitYearDay && day <= kLastFourDigitYearDay) {
-          if ((day >= days.lo && day <= days.hi) == days.outside) return false;
-          continue;
-        }
+      const IntegerRange& range = cursor->row_filter_ranges[k];
+      if (range.active && index >= 0) {
+        const int64_t v = range.is64 ? state.batch.values<int64_t>()[index] : state.batch.values<int32_t>()[index];
+        const int test = RangeTest(range, v);
+        if (test == 0) return false;
+        if (test == 1) continue;
       }
       if (index >= 0 &&
           !BatchSqlValue(mapping, state.batch, static_cast<size_t>(index), &cursor->format_buffer, &value)) {
@@ -575,6 +614,42 @@ bool RowPasses(ParquetCursor* cursor, const ParquetTable& table) {
   return true;
 }
 
+// With a single row filter that has an integer range (IntegerRange) on a batch without
+// nulls: passes over the rows of the current batch and range of rows that the range
+// rejects, in one loop over the stored values. True when it moved the cursor to the end
+// of the batch or range (the caller goes on from there), false when the cursor's row is to
+// be tested as usual.
+bool SkipRejectedRows(ParquetCursor* cursor, const ParquetTable& table) {
+  if (cursor->row_filters.size() != 1 || !cursor->row_filter_ranges[0].active || !cursor->rowid_filters.empty() ||
+      !cursor->file_row_filters.empty()) {
+    return false;
+  }
+  const IntegerRange& range = cursor->row_filter_ranges[0];
+  const ColumnFilter& filter = cursor->filters[cursor->row_filters[0]];
+  const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(filter.column)];
+  ColumnState& state = cursor->states[static_cast<size_t>(filter.column)];
+  PositionColumn(cursor, table, mapping.leaf_column, &state);
+  if (!state.dense) return false;
+  const int64_t first = cursor->row;
+  const int64_t end = std::min(state.batch_end, cursor->ranges.range(cursor->range_index).end);
+  const size_t base = static_cast<size_t>(first - state.batch_first_row);
+  const size_t n = static_cast<size_t>(end - first);
+  size_t i = 0;
+  if (range.is64) {
+    const int64_t* v = state.batch.values<int64_t>() + base;
+    while (i < n && RangeTest(range, v[i]) == 0) i++;
+  } else {
+    const int32_t* v = state.batch.values<int32_t>() + base;
+    while (i < n && RangeTest(range, v[i]) == 0) i++;
+  }
+  if (i == 0) return false;
+  cursor->row = first + static_cast<int64_t>(i);
+  cursor->stats.rows_decoded += static_cast<int64_t>(i);
+  cursor->rows_since_probe += static_cast<int64_t>(i);
+  if (cursor->rows_since_probe >= kRowsPerInterruptProbe) CheckInterrupt(cursor, table);
+  return i == n;
+}
+
 // From the cursor's position (possibly past its row group), moves to the first row that
 // passes every filter, or to EOF. The loop returns to SQLite only with a
 // row, so a selective filter may scan many row groups in one call: CheckInterrupt keeps
@@ -594,6 +669,7 @@ void Advance(ParquetCursor* cursor, const ParquetTable& table) {
       SettleOnRow(cursor, table);
       if (cursor->eof) break;
     }
+    if (SkipRejectedRows(cursor, table)) continue;
     cursor->stats.rows_decoded++;
     if (++cursor->rows_since_probe >= kRowsPerInterruptProbe) CheckInterrupt(cursor, table);
     if (!RowPasses(cursor, table)) {
