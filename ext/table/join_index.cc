@@ -428,8 +428,14 @@ bool JoinIndexBuilder::Add(int64_t row, const SqlValue& value) {
   if (is_int) {
     if (!LinkIntegers(&int_key, 1, table_row)) return GiveUp();
   } else {
-    auto [it, inserted] = index.other_last_rows_.try_emplace(std::move(other_key), JoinIndex::kNoRow);
-    if (inserted) other_bytes_ += 64 + it->first.size();
+    // A new key is counted before it is copied in (it may be long: text, blob).
+    auto it = index.other_last_rows_.find(other_key);
+    if (it == index.other_last_rows_.end()) {
+      const uint64_t key_bytes = 64 + other_key.size();
+      if (!Fits(key_bytes)) return GiveUp();
+      other_bytes_ += key_bytes;
+      it = index.other_last_rows_.emplace(std::move(other_key), JoinIndex::kNoRow).first;
+    }
     index.previous_row_[table_row] = it->second;
     it->second = table_row;
   }

@@ -173,3 +173,15 @@ TEST_CASE("join index: the budget bounds the memory held while building, growth 
   CHECK_FALSE(limit.refused());
   CHECK(limit.peak() <= kBudget + 16 * 1024);  // the builder's own bookkeeping aside
 }
+
+TEST_CASE("join index: the budget bounds the memory of long text keys") {
+  // Distinct text keys of 10 KB each: far past the budget within the first rows.
+  constexpr uint64_t kBudget = 64 * 1024;
+  std::vector<std::string> texts;
+  for (int i = 0; i < 200; i++) texts.push_back(std::string(10000, 'a') + std::to_string(i));
+  Rows files(1);
+  for (const std::string& text : texts) files[0].push_back(SqlValue::Text(text));
+  testing_support::AllocationLimit limit(size_t{64} << 20);
+  CHECK(Build(files, kBudget) == nullptr);
+  CHECK(limit.peak() <= kBudget + 16 * 1024);
+}
