@@ -42,6 +42,7 @@ case $action in
     owner=${BACKGROUND_BUILD_OWNER:-$PPID}
     # The wrapper holds the lock (fd 9, closed for the build and the watchdog) until it has
     # written the status; the watchdog ends the session when the owner is gone.
+    # shellcheck disable=SC2016  # expanded by the inner bash
     setsid bash -c '
       lock=$1 session=$2 status=$3 output=$4 owner=$5
       shift 5
