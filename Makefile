@@ -93,13 +93,13 @@ sqlite-versions:
 test: build
 	@rm -rf $(LOGDIR)
 	@bash scripts/setup_sqlite_versions.sh $(SQLITE_VERSIONS_DIR) || echo "test: not every SQLite of the matrix could be built"
-	@bash scripts/background_build.sh start $(LOGDIR) asan bash -c '$(ASAN_COMPILE)'
+	@BACKGROUND_BUILD_OWNER=$$PPID bash scripts/background_build.sh start $(LOGDIR) asan bash -c '$(ASAN_COMPILE)'
 	@bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release
 	@$(MAKE) --no-print-directory run-matrix
 	@$(MAKE) --no-print-directory dist || echo "make dist failed: the dist suite reports it"
 	@DIST_BUILD=$(DIST_BUILD) bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release dist
 	@bash scripts/background_build.sh wait $(LOGDIR) asan
-	@bash scripts/background_build.sh start $(LOGDIR) tsan bash -c '$(TSAN_COMPILE)'
+	@BACKGROUND_BUILD_OWNER=$$PPID bash scripts/background_build.sh start $(LOGDIR) tsan bash -c '$(TSAN_COMPILE)'
 	@bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan
 	@JOBS=$(JOBS) bash scripts/run_matrix.sh $(LOGDIR) $(ASAN_BUILD) asan "$(ASAN_MATRIX)" $(ASAN_MATRIX_SUITES)
 	@bash scripts/background_build.sh wait $(LOGDIR) tsan

@@ -14,8 +14,8 @@
 // OFFSET only tells how many rows past LIMIT SQLite will skip itself).
 // <column> is the table's column name as declared, double-quoted (with "" for ") unless
 // it is a plain identifier other than rowid, limit or offset; `rowid` is the rowid. idxNum
-// is unused (0). So EXPLAIN QUERY PLAN shows e.g.
-// `VIRTUAL TABLE INDEX 0:l_orderkey=? AND l_shipdate<?`.
+// carries the columns read (ColumnsUsedHandles, remote_prefetch.h). So EXPLAIN QUERY PLAN
+// shows e.g. `VIRTUAL TABLE INDEX 3:l_orderkey=? AND l_shipdate<?`.
 //
 // SEMANTICS. SQLite compares `column op value` after applying an affinity to both sides:
 // the column's when the value has none (a literal, a parameter), NUMERIC when either side

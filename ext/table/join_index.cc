@@ -214,9 +214,14 @@ uint64_t JoinIndexBuilder::Estimate() const {
          index.file_first_row_.capacity() * sizeof(uint64_t);
 }
 
+// Whether `more` bytes can be allocated beside what the index holds (an array growing
+// holds its old and new storage at once, so the new size counts in full).
+bool JoinIndexBuilder::Fits(uint64_t more) const { return more <= budget_ && Estimate() <= budget_ - more; }
+
 // Gives up (false, the builder emptied) when the index would exceed the budget.
-bool JoinIndexBuilder::CheckBudget() {
-  if (Estimate() <= budget_) return true;
+bool JoinIndexBuilder::CheckBudget() { return Estimate() <= budget_ || GiveUp(); }
+
+bool JoinIndexBuilder::GiveUp() {
   index_.reset();
   return false;
 }
@@ -224,19 +229,13 @@ bool JoinIndexBuilder::CheckBudget() {
 bool JoinIndexBuilder::StartFile(uint64_t rows) {
   if (!index_) return false;
   // Row numbers are 32-bit, kNoRow excluded.
-  if (rows >= JoinIndex::kNoRow - table_rows_) {
-    index_.reset();
-    return false;
-  }
+  if (rows >= JoinIndex::kNoRow - table_rows_) return GiveUp();
   JoinIndex& index = *index_;
   index.file_first_row_.push_back(table_rows_);
   table_rows_ += rows;
   // Room for the file's rows, when the budget allows (the estimate counts capacity).
   const uint64_t per_row = index.sorted_ ? sizeof(uint16_t) : sizeof(uint32_t);
-  if (table_rows_ * per_row > budget_) {
-    index_.reset();
-    return false;
-  }
+  if (table_rows_ * per_row > budget_) return GiveUp();
   // Growing by half at least, so that many small files do not copy the arrays again and
   // again; exactly when that would not fit the budget.
   const uint64_t capacity = index.sorted_ ? index.sorted_keys_.size() : index.previous_row_.capacity();
@@ -250,12 +249,14 @@ bool JoinIndexBuilder::StartFile(uint64_t rows) {
   return CheckBudget();
 }
 
-// Makes the integer table large enough for `keys` keys at most half full.
-void JoinIndexBuilder::GrowIntTable(uint64_t keys) {
+// Makes the integer table large enough for `keys` keys at most half full; false when the
+// budget does not allow it.
+bool JoinIndexBuilder::GrowIntTable(uint64_t keys) {
   LargeVector<JoinIndex::IntSlot>& slots = index_->int_slots_;
   size_t size = slots.empty() ? 1024 : slots.size();
   while (keys * 2 > size) size *= 2;
-  if (size == slots.size()) return;
+  if (size == slots.size()) return true;
+  if (!Fits(size * sizeof(JoinIndex::IntSlot))) return false;
   LargeVector<JoinIndex::IntSlot> old = std::move(slots);
   slots.assign(size, JoinIndex::IntSlot{0, JoinIndex::kNoRow});
   const size_t mask = size - 1;
@@ -265,6 +266,7 @@ void JoinIndexBuilder::GrowIntTable(uint64_t keys) {
     while (slots[slot].last_row != JoinIndex::kNoRow) slot = (slot + 1) & mask;
     slots[slot] = entry;
   }
+  return true;
 }
 
 // Makes `row` (the table's last so far) the last row of `key` in the hash table, chained
@@ -299,7 +301,7 @@ bool JoinIndexBuilder::WidenDirect(int64_t key) {
   if (last.empty() || key > old_lo) hi = std::min<__int128>(hi + room, INT64_MAX);
   if (last.empty() || key < old_lo) lo = std::max<__int128>(lo - room, INT64_MIN);
   const uint64_t size = static_cast<uint64_t>(hi - lo + 1);
-  if (Estimate() + (size - last.size()) * sizeof(uint32_t) > budget_) return false;
+  if (!Fits(size * sizeof(uint32_t))) return false;
   LargeVector<uint32_t> widened(size, JoinIndex::kNoRow);
   if (!last.empty()) std::copy(last.begin(), last.end(), widened.begin() + static_cast<ptrdiff_t>(old_lo - lo));
   last = std::move(widened);
@@ -307,11 +309,12 @@ bool JoinIndexBuilder::WidenDirect(int64_t key) {
   return true;
 }
 
-// The integer keys move from the direct table to the hash table.
-void JoinIndexBuilder::DirectToHash() {
+// The integer keys move from the direct table to the hash table; false when the budget
+// does not allow it.
+bool JoinIndexBuilder::DirectToHash() {
   JoinIndex& index = *index_;
   index.direct_ = false;
-  GrowIntTable(int_keys_);
+  if (!GrowIntTable(int_keys_)) return false;
   const uint64_t keys = int_keys_;
   int_keys_ = 0;
   JoinIndex::IntSlot* slots = index.int_slots_.data();
@@ -325,12 +328,14 @@ void JoinIndexBuilder::DirectToHash() {
   }
   int_keys_ = keys;
   LargeVector<uint32_t>().swap(index.direct_last_row_);
+  return true;
 }
 
 // Links the integer keys of table rows first_row, first_row + 1, ...: in the direct table
 // while they fit it, else in the hash table (with the slot of key i + kAhead fetched while
-// key i is linked). previous_row_ must hold these rows.
-void JoinIndexBuilder::LinkIntegers(const int64_t* keys, size_t count, uint32_t first_row) {
+// key i is linked). previous_row_ must hold these rows. False when the budget does not
+// allow the tables to grow.
+bool JoinIndexBuilder::LinkIntegers(const int64_t* keys, size_t count, uint32_t first_row) {
   JoinIndex& index = *index_;
   uint32_t* previous = index.previous_row_.data();
   size_t i = 0;
@@ -345,10 +350,10 @@ void JoinIndexBuilder::LinkIntegers(const int64_t* keys, size_t count, uint32_t 
       previous[row] = last[offset];
       last[offset] = row;
     }
-    if (i < count && !WidenDirect(keys[i])) DirectToHash();
+    if (i < count && !WidenDirect(keys[i]) && !DirectToHash()) return false;
   }
-  if (i == count) return;
-  GrowIntTable(int_keys_ + (count - i));
+  if (i == count) return true;
+  if (!GrowIntTable(int_keys_ + (count - i))) return false;
   constexpr size_t kAhead = 16;
   const size_t mask = index.int_slots_.size() - 1;
   const JoinIndex::IntSlot* slots = index.int_slots_.data();
@@ -356,23 +361,27 @@ void JoinIndexBuilder::LinkIntegers(const int64_t* keys, size_t count, uint32_t 
     if (i + kAhead < count) __builtin_prefetch(&slots[Mix(keys[i + kAhead]) & mask]);
     LinkHashed(keys[i], first_row + static_cast<uint32_t>(i));
   }
+  return true;
 }
 
 // The keys so far were integers in ascending order, the next is not: they are linked as
-// any others (see LinkIntegers).
-void JoinIndexBuilder::Unsort() {
+// any others (see LinkIntegers). The sorted keys stay (and count) until they are linked.
+// False when the budget does not allow it.
+bool JoinIndexBuilder::Unsort() {
   JoinIndex& index = *index_;
   index.sorted_ = false;
   index.direct_ = true;
+  if (!Fits(table_rows_ * sizeof(uint32_t))) return false;
   index.previous_row_.reserve(table_rows_);
-  const SortedKeys keys = std::move(index.sorted_keys_);
-  index.sorted_keys_ = SortedKeys();
+  const SortedKeys& keys = index.sorted_keys_;
   index.previous_row_.assign(keys.size() == 0 ? 0 : keys.row(keys.size() - 1) + 1, JoinIndex::kNoRow);
   int_keys_ = 0;
   for (size_t i = 0; i < keys.size(); i++) {
     const int64_t key = keys.key(i);
-    LinkIntegers(&key, 1, keys.row(i));
+    if (!LinkIntegers(&key, 1, keys.row(i))) return false;
   }
+  index.sorted_keys_ = SortedKeys();
+  return true;
 }
 
 bool JoinIndexBuilder::AddIntegers(int64_t first_row, const int64_t* keys, size_t count) {
@@ -395,11 +404,11 @@ bool JoinIndexBuilder::AddIntegers(int64_t first_row, const int64_t* keys, size_
       index.rows_ += count;
       return CheckBudget();
     }
-    Unsort();
+    if (!Unsort()) return GiveUp();
   }
   index.previous_row_.resize(first, JoinIndex::kNoRow);  // rows of NULLs before these
   index.previous_row_.resize(first + count);
-  LinkIntegers(keys, count, first);
+  if (!LinkIntegers(keys, count, first)) return GiveUp();
   index.rows_ += count;
   index.distinct_ = int_keys_ + index.other_last_rows_.size();
   return CheckBudget();
@@ -413,14 +422,20 @@ bool JoinIndexBuilder::Add(int64_t row, const SqlValue& value) {
   std::string other_key;
   if (!KeyOf(value, &is_int, &int_key, &other_key)) return true;  // equals nothing: not indexed
   if (is_int && value.type == SqlValue::Type::kInteger) return AddIntegers(row, &int_key, 1);
-  if (index.sorted_) Unsort();
+  if (index.sorted_ && !Unsort()) return GiveUp();
   const uint32_t table_row = static_cast<uint32_t>(index.file_first_row_.back() + static_cast<uint64_t>(row));
   index.previous_row_.resize(table_row + 1, JoinIndex::kNoRow);
   if (is_int) {
-    LinkIntegers(&int_key, 1, table_row);
+    if (!LinkIntegers(&int_key, 1, table_row)) return GiveUp();
   } else {
-    auto [it, inserted] = index.other_last_rows_.try_emplace(std::move(other_key), JoinIndex::kNoRow);
-    if (inserted) other_bytes_ += 64 + it->first.size();
+    // A new key is counted before it is copied in (it may be long: text, blob).
+    auto it = index.other_last_rows_.find(other_key);
+    if (it == index.other_last_rows_.end()) {
+      const uint64_t key_bytes = 64 + other_key.size();
+      if (!Fits(key_bytes)) return GiveUp();
+      other_bytes_ += key_bytes;
+      it = index.other_last_rows_.emplace(std::move(other_key), JoinIndex::kNoRow).first;
+    }
     index.previous_row_[table_row] = it->second;
     it->second = table_row;
   }

@@ -141,13 +141,15 @@ class JoinIndexBuilder {
 
  private:
   bool CheckBudget();
+  bool GiveUp();  // empties the builder; false
+  bool Fits(uint64_t more) const;
   uint64_t Estimate() const;
-  void GrowIntTable(uint64_t keys);
+  bool GrowIntTable(uint64_t keys);
   void LinkHashed(int64_t key, uint32_t row);
   bool WidenDirect(int64_t key);
-  void DirectToHash();
-  void LinkIntegers(const int64_t* keys, size_t count, uint32_t first_row);
-  void Unsort();
+  bool DirectToHash();
+  bool LinkIntegers(const int64_t* keys, size_t count, uint32_t first_row);
+  bool Unsort();
   uint64_t budget_;
   std::unique_ptr<JoinIndex> index_;
   uint64_t table_rows_ = 0;  // rows of the files started so far

@@ -32,7 +32,8 @@ bool LookupBatchCache::Cacheable(parquet::Type type) {
 }
 
 // Counts `bytes` more kept by `column` (null: bookkeeping of a column to come); past the
-// budget every other column is dropped first.
+// budget every other column is dropped first, then the blocks `column` holds. Call it
+// before writing into `column` (its arrays may be replaced).
 void LookupBatchCache::Count(uint64_t bytes, KeptColumn* column) {
   if (bytes_ + bytes > budget_) {
     for (auto it = columns_.begin(); it != columns_.end();) {
@@ -45,8 +46,21 @@ void LookupBatchCache::Count(uint64_t bytes, KeptColumn* column) {
       it = columns_.erase(it);
     }
   }
+  if (column && bytes_ + bytes > budget_) ForgetBlocks(column);
   bytes_ += bytes;
   if (column) column->counted += bytes;
+}
+
+// Drops the decoded blocks of `column`, returning their memory: a fresh array, untouched.
+void LookupBatchCache::ForgetBlocks(KeptColumn* column) {
+  const size_t rows = column->rows;
+  column->values.reset();
+  column->values.reset(new uint8_t[std::max<size_t>(rows * column->value_size, 1)]);
+  column->def_levels.reset();
+  std::fill(column->decoded.begin(), column->decoded.end(), 0);
+  column->blocks_decoded = 0;
+  bytes_ -= column->counted - column->bookkeeping;
+  column->counted = column->bookkeeping;
 }
 
 LookupBatchCache::KeptColumn& LookupBatchCache::ColumnOf(const parquet::ParquetFileReader& file, size_t file_index,
@@ -70,7 +84,8 @@ LookupBatchCache::KeptColumn& LookupBatchCache::ColumnOf(const parquet::ParquetF
     // Values are counted block by block as decoded (DecodeBlock), the bookkeeping now.
     const uint64_t bookkeeping = blocks + column.first_block.size() * sizeof(uint64_t) + 64;
     Count(bookkeeping, nullptr);
-    column.counted = bookkeeping;
+    column.bookkeeping = column.counted = bookkeeping;
+    column.rows = static_cast<size_t>(rows);
     column.values.reset(new uint8_t[std::max<uint64_t>(bytes, 1)]);
     column.decoded.assign(blocks, 0);
     it = columns_.emplace(key, std::move(column)).first;
@@ -105,9 +120,10 @@ void LookupBatchCache::DecodeBlock(const parquet::ParquetFileReader& file, int r
   const size_t gap = static_cast<size_t>(block_row - r.next_row);
   if (gap > 0 && r.reader->Skip(gap) != gap) throw short_column();
   r.next_row = block_row;
-  // The block's values (and levels, when the column has nulls).
+  // The block's values (and levels, when the column may have nulls), counted before the
+  // column's arrays are written.
   const size_t vs = column->value_size;
-  Count(static_cast<uint64_t>(end - block_row) * (vs + (column->def_levels ? sizeof(int16_t) : 0)), column);
+  Count(static_cast<uint64_t>(end - block_row) * (vs + (column->max_def > 0 ? sizeof(int16_t) : 0)), column);
   uint8_t* values = column->values.get();
   int64_t row = block_row;
   while (row < end) {
@@ -123,17 +139,14 @@ void LookupBatchCache::DecodeBlock(const parquet::ParquetFileReader& file, int r
         column->def_levels.reset(new int16_t[static_cast<size_t>(file.num_rows())]);
         const uint64_t block_start = static_cast<uint64_t>(file.row_group_first_row(rg) + block_row);
         std::fill_n(column->def_levels.get() + block_start, at - block_start, column->max_def);
-        uint64_t filled = static_cast<uint64_t>(end - block_row);
         for (int g = 0; g < file.num_row_groups(); g++) {
           const int64_t first = file.row_group_first_row(g), rows_in_group = file.row_group_num_rows(g);
           for (int64_t b = 0; b * kSlots < rows_in_group; b++) {
             if (!column->decoded[column->first_block[static_cast<size_t>(g)] + static_cast<uint64_t>(b)]) continue;
             const int64_t n_rows = std::min(kSlots, rows_in_group - b * kSlots);
             std::fill_n(column->def_levels.get() + first + b * kSlots, n_rows, column->max_def);
-            filled += static_cast<uint64_t>(n_rows);
           }
         }
-        Count(filled * sizeof(int16_t), column);
       }
       const uint8_t* from = scratch_.values<uint8_t>();
       for (size_t slot = 0; slot < n; slot++) {
@@ -162,9 +175,13 @@ size_t LookupBatchCache::Copy(const parquet::ParquetFileReader& file, size_t fil
   const int64_t block_row = row - row % kSlots;
   const uint64_t block = column->first_block[static_cast<size_t>(rg)] + static_cast<uint64_t>(row / kSlots);
   if (!column->decoded[block]) {
-    // A quarter of the column's blocks decoded: the row group's other missing blocks too.
+    // A quarter of the column's blocks decoded: the row group's other missing blocks too,
+    // when the whole column fits the budget (else a block decoded in the pass could make
+    // Count forget the others, the requested one included).
     const uint64_t first = column->first_block[static_cast<size_t>(rg)];
-    const bool whole_group = column->blocks_decoded * 4 >= column->decoded.size();
+    const uint64_t whole_column = column->bookkeeping + static_cast<uint64_t>(column->rows) *
+                                                            (column->value_size + (column->max_def > 0 ? sizeof(int16_t) : 0));
+    const bool whole_group = column->blocks_decoded * 4 >= column->decoded.size() && whole_column <= budget_;
     const uint64_t from = whole_group ? first : block;
     const uint64_t to = whole_group ? first + static_cast<uint64_t>((file.row_group_num_rows(rg) + kSlots - 1) / kSlots)
                                     : block + 1;

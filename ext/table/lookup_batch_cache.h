@@ -10,8 +10,10 @@
 // its pages (seeking block by block would read and decompress a page again for each).
 // Only columns whose values live in the batch itself (INT32, INT64, FLOAT, DOUBLE; not
 // text, whose values point into page buffers) are kept. The cache reads with readers of
-// its own. Memory is counted by the blocks decoded; past the budget, everything kept is
-// dropped.
+// its own. Memory is counted by the blocks decoded (with a 2-byte level per row of a column
+// that may hold nulls); past the budget the other columns are dropped, then the blocks of
+// the column being read: what is kept stays within the budget (or one block, for a budget
+// smaller than that).
 #pragma once
 
 #include <cstdint>
@@ -46,11 +48,15 @@ class LookupBatchCache {
   // What the cache's readers did since the last call.
   parquet::ColumnReadCounters TakeCounters();
 
+  // The bytes counted as kept.
+  uint64_t kept_bytes() const { return bytes_; }
+
  private:
   // One leaf column of one file: its rows' values in place (row r of the file at
   // r * value_size; a null slot's bytes unspecified), blocks of kSlots rows per row group.
   struct KeptColumn {
     size_t value_size = 0;
+    size_t rows = 0;  // the file's
     int16_t max_def = 0;
     // Allocated uninitialized: only the pages of decoded blocks are touched (a few rows
     // spread over the file touch little memory).
@@ -59,7 +65,8 @@ class LookupBatchCache {
     std::vector<uint64_t> first_block;  // per row group: the number of its first block
     std::vector<uint8_t> decoded;       // per block: 1 once decoded
     uint64_t blocks_decoded = 0;
-    uint64_t counted = 0;               // bytes counted for it
+    uint64_t bookkeeping = 0;           // bytes counted for the above
+    uint64_t counted = 0;               // bytes counted for it (bookkeeping and blocks)
   };
   struct Reader {
     std::unique_ptr<parquet::ColumnChunkReader> reader;
@@ -71,6 +78,7 @@ class LookupBatchCache {
   void DecodeBlock(const parquet::ParquetFileReader& file, int rg, int leaf, int64_t block_row,
                    const parquet::ColumnReaderOptions& options, KeptColumn* column);
   void Count(uint64_t bytes, KeptColumn* column);
+  void ForgetBlocks(KeptColumn* column);
 
   uint64_t budget_;
   uint64_t bytes_ = 0;

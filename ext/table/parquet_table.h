@@ -16,6 +16,7 @@
 #include "ext/table/constraints.h"
 #include "ext/common/hive_partitions.h"
 #include "ext/table/join_index.h"
+#include "ext/table/remote_prefetch.h"
 #include "ext/common/sqlite_api.h"
 #include "format/encryption.h"
 #include "format/file_reader.h"
@@ -91,6 +92,7 @@ struct ParquetTable {
   int64_t estimated_rows = 0;
   std::unique_ptr<NumericAffinity> numeric_affinity;  // converts text compared with numbers
   mutable JoinIndexCache join_indexes;                // by column, while the files are unchanged
+  ColumnsUsedHandles columns_used_handles;            // idxNum of each plan (xBestIndex to xFilter)
   // Column numbers: [0, file_columns) file columns, then hive keys, then the hidden two.
   int hive_column() const { return static_cast<int>(file_columns.size()); }
   int filename_column() const { return hive_column() + static_cast<int>(hive_keys.size()); }

@@ -2,9 +2,6 @@
 #include "ext/table/remote_prefetch.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 
 #include "format/error.h"
 #include "format/page_index.h"
@@ -85,22 +82,21 @@ void PrefetchRowGroup(const parquet::ParquetFileReader& file, int row_group, con
   source.Prefetch(ranges);
 }
 
-std::string PlanWithColumnsUsed(const std::string& plan, uint64_t col_used) {
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(col_used));
-  std::string text = plan;
-  text += '\0';
-  text += 'C';
-  text += hex;
-  text += '\0';
-  return text;
+int ColumnsUsedHandles::HandleOf(uint64_t col_used) {
+  if (col_used <= static_cast<uint64_t>(INT32_MAX)) return static_cast<int>(col_used);
+  auto known = std::find(wide_masks_.begin(), wide_masks_.end(), col_used);
+  if (known == wide_masks_.end()) {
+    if (wide_masks_.size() >= kMaxWideMasks) return kAllColumnsHandle;
+    known = wide_masks_.insert(wide_masks_.end(), col_used);
+  }
+  return -1 - static_cast<int>(known - wide_masks_.begin());
 }
 
-uint64_t ColumnsUsedOfPlan(const char* idx_str) {
-  if (idx_str == nullptr) return 0;
-  const char* hidden = idx_str + std::strlen(idx_str) + 1;
-  if (hidden[0] != 'C') return 0;
-  return std::strtoull(hidden + 1, nullptr, 16);
+uint64_t ColumnsUsedHandles::ColumnsUsedOf(int handle) const {
+  if (handle >= 0) return static_cast<uint64_t>(handle);
+  if (handle == kAllColumnsHandle) return ~uint64_t{0};
+  const size_t index = static_cast<size_t>(-1 - handle);
+  return index < wide_masks_.size() ? wide_masks_[index] : ~uint64_t{0};
 }
 
 bool UsesColumn(uint64_t col_used, size_t column) { return ((col_used >> std::min<size_t>(column, 63)) & 1) != 0; }

@@ -4,6 +4,7 @@
 // file nothing is computed (reading offset indexes would cost local reads for nothing).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -31,17 +32,30 @@ void PrefetchPageIndexes(const parquet::ParquetFileReader& file, int row_group, 
 void PrefetchRowGroup(const parquet::ParquetFileReader& file, int row_group, const std::vector<int>& leaves,
                       const parquet::RowRanges& rows);
 
-// The columns a query reads (sqlite3_index_info.colUsed) pass from xBestIndex to xFilter,
-// for tables of remote files, so a scan prefetches every projected column of a row group
-// at once. They ride in idxStr after its terminating NUL ("plan\0C<hex>"): SQLite hands
-// idxStr to xFilter as the pointer xBestIndex allocated, while EXPLAIN QUERY PLAN prints it
-// only up to the NUL, so a remote table's plan reads like a local one's (`INDEX 0:plan`).
-// The bytes of such an idxStr (with both NULs), for sqlite3_malloc and memcpy.
-std::string PlanWithColumnsUsed(const std::string& plan, uint64_t col_used);
-// The columns hidden by PlanWithColumnsUsed in `idx_str` (0 for null). Call only for a
-// remote table, whose idxStr always comes from PlanWithColumnsUsed: a local table's ends
-// at its NUL.
-uint64_t ColumnsUsedOfPlan(const char* idx_str);
+// The columns a query reads (sqlite3_index_info.colUsed) pass from xBestIndex to xFilter
+// as idxNum, so that a scan of a remote file prefetches every projected column of a row
+// group at once. idxNum is what SQLite hands xFilter by value (nothing is read past
+// idxStr's NUL), and EXPLAIN QUERY PLAN prints it (`INDEX <idxNum>:<plan>`), so every table,
+// local or remote, sets it the same way and a remote table's plan reads like a local one's.
+// A colUsed of columns 0-30 only is the idxNum itself, whatever the table's history; a wider
+// one is a negative handle into the table's bounded list of distinct wide colUsed values.
+class ColumnsUsedHandles {
+ public:
+  // Distinct wide colUsed values remembered per table; past them a plan gets
+  // kAllColumnsHandle (the scan prefetches every column: correct, only more bytes).
+  static constexpr size_t kMaxWideMasks = 1024;
+  static constexpr int kAllColumnsHandle = INT32_MIN;
+
+  // The idxNum for `col_used`.
+  int HandleOf(uint64_t col_used);
+  // The colUsed of idxNum `handle` (every column for kAllColumnsHandle or an unknown one).
+  uint64_t ColumnsUsedOf(int handle) const;
+  size_t wide_masks() const { return wide_masks_.size(); }
+
+ private:
+  std::vector<uint64_t> wide_masks_;
+};
+
 // Whether colUsed `col_used` has column `column` (bit 63 stands for every column from 63 on).
 bool UsesColumn(uint64_t col_used, size_t column);
 

@@ -119,7 +119,7 @@ struct ParquetCursor {
   parquet::ColumnReadCounters pruning_counters;  // dictionary pages and bloom filters read
   parquet::TransferCounters transfer_counted;    // of `file`, already added to the scan's stats
   std::vector<int> prefetch_leaves;  // leaf columns the scan reads, prefetched per row group (remote files)
-  uint64_t columns_used = 0;         // remote files: the plan's colUsed (ColumnsUsedOfPlan)
+  uint64_t columns_used = 0;         // remote files: the plan's colUsed (idxNum, ColumnsUsedHandles)
   sqlite3_stmt* interrupt_probe = nullptr;  // "SELECT 1", stepped to notice sqlite3_interrupt before 3.41
   bool remote = false;                      // the table reads remote URLs (transfers are interruptible)
   int64_t rows_since_probe = 0;
@@ -759,7 +759,7 @@ void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats
 
 namespace vtab {
 
-int Filter(sqlite3_vtab_cursor* base, int /*idx_num*/, const char* idx_str, int argc, sqlite3_value** argv) {
+int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc, sqlite3_value** argv) {
   ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
   const ParquetTable& table = *TableOf(base);
   cursor->remote = parquet::IsRemoteUrl(table.options.filename);
@@ -767,7 +767,7 @@ int Filter(sqlite3_vtab_cursor* base, int /*idx_num*/, const char* idx_str, int 
   try {
     FinishScan(cursor);
     cursor->eof = true;
-    cursor->columns_used = cursor->remote ? ColumnsUsedOfPlan(idx_str) : 0;
+    cursor->columns_used = cursor->remote ? table.columns_used_handles.ColumnsUsedOf(idx_num) : 0;
     std::vector<PlanTerm> terms;
     if (!DecodePlan(idx_str, table.column_names, &terms)) {
       SetVtabError(base->pVtab, std::string("parquet: malformed scan plan '") + (idx_str ? idx_str : "") + "'");

@@ -204,11 +204,11 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   const PlanEstimate estimate = EstimateScan(rows, costed, used, filtered);
   info->estimatedRows = static_cast<sqlite3_int64>(estimate.rows);
   info->estimatedCost = estimate.cost;
-  info->idxNum = 0;
-  const bool remote = parquet::IsRemoteUrl(table->options.filename);
-  if (!terms.empty() || remote) {
-    std::string plan = terms.empty() ? std::string() : EncodePlan(terms, table->column_names);
-    if (remote) plan = PlanWithColumnsUsed(plan, info->colUsed);
+  // Every table, so that EXPLAIN QUERY PLAN reads alike for local and remote files (only a
+  // remote scan uses it).
+  info->idxNum = table->columns_used_handles.HandleOf(info->colUsed);
+  if (!terms.empty()) {
+    const std::string plan = EncodePlan(terms, table->column_names);
     info->idxStr = static_cast<char*>(sqlite3_malloc64(plan.size() + 1));
     if (!info->idxStr) return SQLITE_NOMEM;
     std::memcpy(info->idxStr, plan.c_str(), plan.size() + 1);

@@ -244,6 +244,7 @@ def main():
         test_without_libcurl(extension, nginx, data)
         test_conformance(extension, nginx, corpus)
         test_http(extension, nginx, data)
+        test_wide_columns_used(extension, nginx, data)
         test_tls(extension, nginx, data, ca)
         test_faults(extension, fault_port, data)
         test_interrupt(extension, fault_port, data)
@@ -427,6 +428,53 @@ def test_http(extension, nginx, data):
     check("a changed file's error names the url without its query string",
           isinstance(error, tuple) and "has changed since" in error[1] and "secret-sig-123" not in error[1]
           and nginx.url("data/changing.parquet") + "?..." in error[1], error)
+    db.close()
+
+
+def test_wide_columns_used(extension, nginx, data):
+    """The columns a plan reads pass to the scan as idxNum: columns 0-30 as the number
+    itself, wider sets through a bounded list per table (ColumnsUsedHandles); once it is
+    full a new set prefetches every column, and the results stay right."""
+    db = extension.connect()
+    wide = data / "wide.parquet"
+    names = [f"c{i}" for i in range(45)]
+    db.execute(f"""SELECT parquet_copy('WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 19999)
+                   SELECT i AS c0, {", ".join(f"random() % 1000000 AS {name}" for name in names[1:])} FROM n',
+                   {sql_text(str(wide))}, 'dictionary=0')""")  # random values: some 3 bytes each, compressed
+    db.execute(f"CREATE VIRTUAL TABLE temp.wide USING parquet({sql_text(nginx.url('data/wide.parquet'))})")
+    db.execute(f"CREATE VIRTUAL TABLE temp.wide_local USING parquet({sql_text(str(wide))})")
+    total_bytes = db.execute(f"SELECT sum(total_compressed_size) FROM parquet_metadata({sql_text(str(wide))})").fetchone()[0]
+    check("wide.parquet is larger than the footer tail read on opening", total_bytes > 256 * 1024, total_bytes)
+
+    def index_number(sql):
+        details = [row[-1] for row in db.execute("EXPLAIN QUERY PLAN " + sql).fetchall()]
+        found = [d.split("VIRTUAL TABLE INDEX ")[1].split(":")[0] for d in details if "VIRTUAL TABLE INDEX " in d]
+        return int(found[0]) if found else None
+
+    def same_as_local(sql):
+        return db.execute(sql.replace("temp.wide ", "temp.wide_local ")).fetchall() == db.execute(sql).fetchall()
+
+    narrow = "SELECT c31, c44 FROM temp.wide WHERE c0 % 1000 = 7"
+    check("a wide column set before the bound: a negative handle", index_number(narrow) < 0, index_number(narrow))
+    narrow_ok = same_as_local(narrow)
+    narrow_bytes = scan_stats(db, "wide")["http_bytes_fetched"]
+    check("a wide column set before the bound fetches its columns only", narrow_ok and narrow_bytes < total_bytes * 0.2,
+          f"{narrow_bytes} of {total_bytes}")
+    # Fill the list: 1024 distinct wide sets (subsets of c32..c42 with c31).
+    extra = names[32:43]
+    handles = set()
+    for subset in range(1, 1100):
+        columns = ["c31"] + [extra[b] for b in range(len(extra)) if subset >> b & 1]
+        handles.add(index_number(f"SELECT {', '.join(columns)} FROM temp.wide"))
+    check("the list is bounded: 1023 more handles, then one for every column", len(handles) == 1024 and -(2**31) in handles,
+          f"{len(handles)} {sorted(handles)[:3]}")
+    after = "SELECT c1, c43, c44 FROM temp.wide WHERE c0 % 1000 = 7"
+    check("past the bound a new column set reads every column", index_number(after) == -(2**31), index_number(after))
+    after_ok = same_as_local(after)
+    after_bytes = scan_stats(db, "wide")["http_bytes_fetched"]
+    check("past the bound: the same rows as the local table, every column prefetched",
+          after_ok and after_bytes >= total_bytes * 0.9, f"{after_ok} {after_bytes} of {total_bytes}")
+    check("past the bound a known column set keeps its handle", index_number(narrow) < 0 and same_as_local(narrow), "")
     db.close()
 
 

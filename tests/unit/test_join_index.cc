@@ -12,6 +12,7 @@
 
 #include "ext/common/sql_value.h"
 #include "ext/table/join_index.h"
+#include "tests/unit/allocation_counter.h"
 
 using namespace sqlite_parquet;
 
@@ -158,4 +159,29 @@ TEST_CASE("join index: the memory budget") {
   index = Build(sorted, 1 << 20);
   REQUIRE(index);
   CHECK(index->bytes() < 20000 * 3);
+}
+
+TEST_CASE("join index: the budget bounds the memory held while building, growth included") {
+  // Scattered integer keys: the hash table doubles as it fills; its old and new slots are
+  // held at once while it grows, and the table and the row chains together must stay within
+  // the budget (the arrays are under 2 MiB here, so operator new counts them).
+  constexpr uint64_t kBudget = 1 << 20;
+  Rows files(1);
+  for (int64_t i = 0; i < 100000; i++) files[0].push_back(SqlValue::Integer(i * 2654435761LL % 1000000007));
+  testing_support::AllocationLimit limit(size_t{64} << 20);
+  CHECK(Build(files, kBudget) == nullptr);  // 100,000 keys need over 3 MiB of slots
+  CHECK_FALSE(limit.refused());
+  CHECK(limit.peak() <= kBudget + 16 * 1024);  // the builder's own bookkeeping aside
+}
+
+TEST_CASE("join index: the budget bounds the memory of long text keys") {
+  // Distinct text keys of 10 KB each: far past the budget within the first rows.
+  constexpr uint64_t kBudget = 64 * 1024;
+  std::vector<std::string> texts;
+  for (int i = 0; i < 200; i++) texts.push_back(std::string(10000, 'a') + std::to_string(i));
+  Rows files(1);
+  for (const std::string& text : texts) files[0].push_back(SqlValue::Text(text));
+  testing_support::AllocationLimit limit(size_t{64} << 20);
+  CHECK(Build(files, kBudget) == nullptr);
+  CHECK(limit.peak() <= kBudget + 16 * 1024);
 }

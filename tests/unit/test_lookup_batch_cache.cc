@@ -1,24 +1,126 @@
-// Tests of the values a join-index scan keeps (ext/table/lookup_batch_cache.h): rows asked
-// for in any order, a few (block by block) and many (whole row groups once a quarter of the
-// blocks are decoded), with and without nulls, across row groups and pages, read back
-// exactly as a sequential read of the column gives them.
+// Tests of the values a join-index scan keeps (ext/table/lookup_batch_cache.h): rows copied
+// from the cache equal the file's, in any order and across row groups and blocks, with
+// nulls, a few (block by block) and many (whole row groups once a quarter of the blocks are
+// decoded); what is kept stays within the budget, even when one column alone would exceed it.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "ext/table/lookup_batch_cache.h"
+#include "format/column_reader.h"
+#include "format/file_reader.h"
 #include "format/file_writer.h"
 #include "tests/unit/schema_elements.h"
 #include "tests/unit/temp_dir.h"
 
 using namespace parquet;
 using sqlite_parquet::LookupBatchCache;
+using test_support::LeafElement;
+using test_support::RootElement;
 
 namespace {
+
+constexpr int kGroups = 3;
+constexpr int64_t kRowsPerGroup = 20000;
+
+int64_t IdOf(int64_t row) { return row * 3 + 1; }
+bool VIsNull(int64_t row) { return row % 13 == 5; }
+int32_t VOf(int64_t row) { return static_cast<int32_t>(row % 977); }
+
+// id: INT64 required; v: INT32 optional, null in some rows.
+std::string WriteFile(const std::string& directory) {
+  const std::string path = directory + "/kept.parquet";
+  WriterOptions options;
+  options.page_size = 4096;
+  ParquetFileWriter writer(path,
+                           {RootElement(2), LeafElement("id", FieldRepetitionType::REQUIRED, Type::INT64),
+                            LeafElement("v", FieldRepetitionType::OPTIONAL, Type::INT32)},
+                           options);
+  for (int g = 0; g < kGroups; g++) {
+    writer.StartRowGroup();
+    std::vector<int64_t> ids;
+    std::vector<int16_t> v_def;
+    std::vector<int32_t> vs;
+    for (int64_t r = g * kRowsPerGroup; r < (g + 1) * kRowsPerGroup; r++) {
+      ids.push_back(IdOf(r));
+      v_def.push_back(VIsNull(r) ? 0 : 1);
+      if (!VIsNull(r)) vs.push_back(VOf(r));
+    }
+    writer.WriteBatch<int64_t>(0, ids.size(), nullptr, nullptr, ids.data(), ids.size());
+    writer.WriteBatch<int32_t>(1, v_def.size(), v_def.data(), nullptr, vs.data(), vs.size());
+    writer.EndRowGroup(kRowsPerGroup);
+  }
+  writer.Close();
+  return path;
+}
+
+// Copies a few rows from each of `starts` (file rows) of column id (and of v, with
+// `both`) through `cache` and checks them against the values written; returns the most
+// bytes the cache kept.
+uint64_t CopyAndCheck(const ParquetFileReader& file, LookupBatchCache* cache, const std::vector<int64_t>& starts,
+                      bool both = true) {
+  ColumnReaderOptions options;
+  ColumnBatch batch;
+  uint64_t most_kept = 0;
+  for (int64_t start : starts) {
+    const int rg = static_cast<int>(start / kRowsPerGroup);
+    const int64_t row = start % kRowsPerGroup;
+    size_t n = cache->Copy(file, 0, rg, 0, row, 5, options, &batch);
+    REQUIRE(n >= 1);
+    REQUIRE(batch.num_values == n);
+    for (size_t i = 0; i < n; i++) CHECK(batch.values<int64_t>()[i] == IdOf(start + static_cast<int64_t>(i)));
+    most_kept = std::max(most_kept, cache->kept_bytes());
+    if (!both) continue;
+    n = cache->Copy(file, 0, rg, 1, row, 5, options, &batch);
+    REQUIRE(n >= 1);
+    size_t value = 0;
+    for (size_t i = 0; i < n; i++) {
+      const int64_t r = start + static_cast<int64_t>(i);
+      CHECK(batch.def_levels[i] == (VIsNull(r) ? 0 : 1));
+      if (!VIsNull(r)) CHECK(batch.values<int32_t>()[value++] == VOf(r));
+    }
+    CHECK(batch.num_values == value);
+    most_kept = std::max(most_kept, cache->kept_bytes());
+  }
+  return most_kept;
+}
+
+std::vector<int64_t> ShuffledStarts() {
+  std::vector<int64_t> starts;
+  for (int64_t row = 0; row < kGroups * kRowsPerGroup; row += 997) starts.push_back(row);
+  std::shuffle(starts.begin(), starts.end(), std::mt19937(7));
+  return starts;
+}
+
+}  // namespace
+
+TEST_CASE("lookup batch cache: copied rows equal the file's, in any order") {
+  test_support::TempDir dir;
+  auto file = ParquetFileReader::Open(WriteFile(dir.path()));
+  LookupBatchCache cache(uint64_t{1} << 30);
+  const std::vector<int64_t> starts = ShuffledStarts();
+  CopyAndCheck(*file, &cache, starts);
+  CopyAndCheck(*file, &cache, starts);  // again, from the kept blocks
+}
+
+TEST_CASE("lookup batch cache: what is kept stays within the budget, one column past it included") {
+  test_support::TempDir dir;
+  auto file = ParquetFileReader::Open(WriteFile(dir.path()));
+  // Column id alone takes 60,000 rows x 8 bytes: far past 100 KB.
+  constexpr uint64_t kBudget = 100 * 1024;
+  LookupBatchCache cache(kBudget);
+  const std::vector<int64_t> starts = ShuffledStarts();
+  CHECK(CopyAndCheck(*file, &cache, starts, false) <= kBudget);
+  CHECK(CopyAndCheck(*file, &cache, starts) <= kBudget);
+  CHECK(CopyAndCheck(*file, &cache, starts) <= kBudget);  // blocks dropped are decoded again
+}
+
+namespace doubles {
 
 constexpr int64_t kRowGroupRows = 5000;  // not a multiple of the block: a short last block
 constexpr int kRowGroups = 3;
@@ -28,7 +130,7 @@ constexpr int kRowGroups = 3;
 bool IsNull(int64_t r, bool nulls) { return nulls && r % 7 == 3; }
 double DoubleOf(int64_t r) { return static_cast<double>(r) * 0.5 + 1; }
 
-std::string WriteFile(const test_support::TempDir& dir, bool nulls) {
+std::string WriteDoubleFile(const test_support::TempDir& dir, bool nulls) {
   const std::string path = dir.File(nulls ? "nulls.parquet" : "plain.parquet");
   WriterOptions options;
   options.page_size = 4 << 10;  // many pages a row group
@@ -88,18 +190,18 @@ void CheckRows(LookupBatchCache* cache, const ParquetFileReader& file, bool null
   }
 }
 
-}  // namespace
+}  // namespace doubles
 
 TEST_CASE("lookup batch cache: a few rows, block by block, in any order") {
   test_support::TempDir dir;
   for (bool nulls : {false, true}) {
     INFO("nulls " << nulls);
-    auto file = ParquetFileReader::Open(WriteFile(dir, nulls));
+    auto file = ParquetFileReader::Open(doubles::WriteDoubleFile(dir, nulls));
     LookupBatchCache cache(uint64_t{1} << 30);
     // Backwards within a row group, across row groups and blocks, the last row of a group.
-    CheckRows(&cache, *file, nulls, {4999, 10, 1023, 1024, 7000, 2, 14999, 5000, 4998}, 3);
+    doubles::CheckRows(&cache, *file, nulls, {4999, 10, 1023, 1024, 7000, 2, 14999, 5000, 4998}, 3);
     // The same rows again, now kept.
-    CheckRows(&cache, *file, nulls, {10, 4999, 14999}, 1);
+    doubles::CheckRows(&cache, *file, nulls, {10, 4999, 14999}, 1);
   }
 }
 
@@ -107,21 +209,11 @@ TEST_CASE("lookup batch cache: many rows in random order decode whole row groups
   test_support::TempDir dir;
   for (bool nulls : {false, true}) {
     INFO("nulls " << nulls);
-    auto file = ParquetFileReader::Open(WriteFile(dir, nulls));
+    auto file = ParquetFileReader::Open(doubles::WriteDoubleFile(dir, nulls));
     LookupBatchCache cache(uint64_t{1} << 30);
     std::vector<int64_t> rows;
-    for (int64_t r = 0; r < kRowGroups * kRowGroupRows; r += 3) rows.push_back(r);
+    for (int64_t r = 0; r < doubles::kRowGroups * doubles::kRowGroupRows; r += 3) rows.push_back(r);
     std::shuffle(rows.begin(), rows.end(), std::mt19937(7));
-    CheckRows(&cache, *file, nulls, rows, 5);
+    doubles::CheckRows(&cache, *file, nulls, rows, 5);
   }
-}
-
-TEST_CASE("lookup batch cache: over its budget it drops what it kept and goes on") {
-  test_support::TempDir dir;
-  auto file = ParquetFileReader::Open(WriteFile(dir, true));
-  // Room for a few blocks: every new column drops the other one.
-  LookupBatchCache cache(3 * LookupBatchCache::kSlots * 10);
-  std::vector<int64_t> rows;
-  for (int64_t r = 11; r < kRowGroups * kRowGroupRows; r += 997) rows.push_back(r);
-  CheckRows(&cache, *file, true, rows, 2);
 }

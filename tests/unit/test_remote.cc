@@ -215,18 +215,43 @@ TEST_CASE("remote: the CA bundle: http_ca_file, else CURL_CA_BUNDLE, else libcur
   }
 }
 
-TEST_CASE("remote: the columns a plan reads ride after its NUL") {
-  using sqlite_parquet::ColumnsUsedOfPlan;
-  using sqlite_parquet::PlanWithColumnsUsed;
+TEST_CASE("remote: the columns a plan reads pass as idxNum, wide ones through a bounded list") {
+  using sqlite_parquet::ColumnsUsedHandles;
   using sqlite_parquet::UsesColumn;
-  for (const std::string& plan : {std::string(), std::string("id=? AND a>?")}) {
-    for (uint64_t col_used : {uint64_t{0}, uint64_t{5}, ~uint64_t{0}, uint64_t{1} << 63}) {
-      const std::string text = PlanWithColumnsUsed(plan, col_used);
-      CHECK(std::string(text.c_str()) == plan);  // what EXPLAIN QUERY PLAN shows
-      CHECK(ColumnsUsedOfPlan(text.c_str()) == col_used);
-    }
+  ColumnsUsedHandles handles;
+  // Columns 0-30: the idxNum is colUsed itself, the same for every table.
+  for (uint64_t col_used : {uint64_t{0}, uint64_t{5}, uint64_t{INT32_MAX}}) {
+    const int handle = handles.HandleOf(col_used);
+    CHECK(handle == static_cast<int>(col_used));
+    CHECK(handles.ColumnsUsedOf(handle) == col_used);
   }
-  CHECK(ColumnsUsedOfPlan(nullptr) == 0);
+  CHECK(handles.wide_masks() == 0);
+  // Wider: a negative handle, the same one for the same colUsed.
+  const uint64_t wide = (uint64_t{1} << 63) | 3;
+  const int wide_handle = handles.HandleOf(wide);
+  CHECK(wide_handle < 0);
+  CHECK(handles.HandleOf(wide) == wide_handle);
+  CHECK(handles.ColumnsUsedOf(wide_handle) == wide);
+  CHECK(handles.HandleOf(uint64_t{1} << 31) != wide_handle);
+  CHECK(handles.wide_masks() == 2);
+  // Fill the list: past its bound a new colUsed gets kAllColumnsHandle, meaning every
+  // column; the remembered ones keep their handles.
+  std::vector<int> issued;
+  for (uint64_t i = 0; handles.wide_masks() < ColumnsUsedHandles::kMaxWideMasks; i++) {
+    issued.push_back(handles.HandleOf((uint64_t{1} << 40) | i));
+  }
+  for (size_t i = 0; i < issued.size(); i++) {
+    REQUIRE(handles.ColumnsUsedOf(issued[i]) == ((uint64_t{1} << 40) | i));
+  }
+  const int overflow = handles.HandleOf(uint64_t{1} << 50);
+  CHECK(overflow == ColumnsUsedHandles::kAllColumnsHandle);
+  CHECK(handles.ColumnsUsedOf(overflow) == ~uint64_t{0});
+  CHECK(handles.wide_masks() == ColumnsUsedHandles::kMaxWideMasks);
+  CHECK(handles.HandleOf(wide) == wide_handle);
+  CHECK(handles.HandleOf(7) == 7);
+  // A handle this list never issued means every column, never a read out of bounds.
+  CHECK(handles.ColumnsUsedOf(-1 - static_cast<int>(ColumnsUsedHandles::kMaxWideMasks)) == ~uint64_t{0});
+  CHECK(ColumnsUsedHandles().ColumnsUsedOf(-1) == ~uint64_t{0});
   CHECK(UsesColumn(5, 0));
   CHECK_FALSE(UsesColumn(5, 1));
   CHECK(UsesColumn(5, 2));
