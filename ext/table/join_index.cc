@@ -106,16 +106,26 @@ void SortedKeys::Reserve(uint64_t keys) {
 void SortedKeys::AppendConsecutive(const int64_t* keys, size_t count, uint32_t first_row) {
   size_t i = 0;
   if (!plain_ && !has_rows_ && first_row == size_) {
-    // The common case (compact, a key in every row so far): no rows to keep.
+    // The common case (compact, a key in every row so far): no rows to keep. A block's
+    // keys at a time, in a loop without branches; a block whose keys span too much is left
+    // to Append (which goes plain).
     const size_t start = offsets_.size();
     offsets_.resize(start + count);
     uint16_t* offsets = offsets_.data() + start;
-    for (; i < count; i++) {
-      if (size_ % kBlock == 0) bases_.push_back(keys[i]);
-      const uint64_t offset = static_cast<uint64_t>(keys[i]) - static_cast<uint64_t>(bases_.back());
-      if (offset > UINT16_MAX) break;
-      offsets[i] = static_cast<uint16_t>(offset);
-      size_++;
+    while (i < count) {
+      const size_t in_block = size_ % kBlock;
+      const size_t n = std::min(count - i, kBlock - in_block);
+      const uint64_t base = static_cast<uint64_t>(in_block == 0 ? keys[i] : bases_.back());
+      uint64_t highest = 0;
+      for (size_t j = 0; j < n; j++) {
+        const uint64_t offset = static_cast<uint64_t>(keys[i + j]) - base;
+        highest |= offset;
+        offsets[i + j] = static_cast<uint16_t>(offset);
+      }
+      if (highest > UINT16_MAX) break;  // some offset does not fit 16 bits
+      if (in_block == 0) bases_.push_back(keys[i]);
+      size_ += n;
+      i += n;
     }
     offsets_.resize(start + i);
   }
@@ -389,16 +399,25 @@ bool JoinIndexBuilder::AddIntegers(int64_t first_row, const int64_t* keys, size_
   JoinIndex& index = *index_;
   const uint32_t first = static_cast<uint32_t>(index.file_first_row_.back() + static_cast<uint64_t>(first_row));
   if (index.sorted_) {
-    bool have_last = index.sorted_keys_.size() > 0;
-    int64_t last = have_last ? index.sorted_keys_.key(index.sorted_keys_.size() - 1) : INT64_MIN;
-    size_t in_order = 0;
+    // In order after the last key so far, and how many new distinct keys: one pass with
+    // no branch per key.
+    const bool have_last = index.sorted_keys_.size() > 0;
+    bool in_order = true;
     uint64_t distinct = index.distinct_;
-    for (; in_order < count && keys[in_order] >= last; in_order++) {
-      if (!have_last || keys[in_order] != last) distinct++;
-      last = keys[in_order];
-      have_last = true;
+    if (count > 0) {
+      const int64_t last = have_last ? index.sorted_keys_.key(index.sorted_keys_.size() - 1) : keys[0];
+      in_order = keys[0] >= last;
+      distinct += !have_last || keys[0] != last;
+      uint64_t changes = 0;
+      bool ascending = true;
+      for (size_t i = 1; i < count; i++) {
+        ascending &= keys[i] >= keys[i - 1];
+        changes += keys[i] != keys[i - 1];
+      }
+      in_order = in_order && ascending;
+      distinct += changes;
     }
-    if (in_order == count) {
+    if (in_order) {
       index.distinct_ = distinct;
       index.sorted_keys_.AppendConsecutive(keys, count, first);
       index.rows_ += count;
