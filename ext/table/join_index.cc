@@ -479,8 +479,11 @@ std::shared_ptr<JoinIndex> BuildJoinIndex(const JoinIndexSource& source, uint64_
   FormatBuffer buffer;
   buffer.dates = &dates;
   parquet::ColumnBatch batch;
+  std::vector<int64_t> widened;  // an INT32 batch's keys
   for (size_t f = 0; f < source.files->size(); f++) {
-    auto file = parquet::ParquetFileReader::Open((*source.files)[f], source.decryption);
+    std::unique_ptr<parquet::ParquetFileReader> opened;
+    if (!source.open_file || source.open_index != f) opened = parquet::ParquetFileReader::Open((*source.files)[f], source.decryption);
+    const parquet::ParquetFileReader* file = opened ? opened.get() : source.open_file;
     if (!builder.StartFile(static_cast<uint64_t>(file->num_rows()))) return nullptr;
     const ColumnMapping mapping = source.mapping_of(*file, f);
     if (mapping.kind == ValueKind::kNested) return nullptr;
@@ -497,6 +500,13 @@ std::shared_ptr<JoinIndex> BuildJoinIndex(const JoinIndexSource& source, uint64_
         const bool dense = max_def == 0 || batch.num_values == batch.num_levels;
         if (dense && mapping.kind == ValueKind::kInt64) {
           if (!builder.AddIntegers(row, batch.values<int64_t>(), batch.num_values)) return nullptr;
+          row += static_cast<int64_t>(batch.num_levels);
+          continue;
+        }
+        if (dense && mapping.kind == ValueKind::kInt32) {
+          const int32_t* narrow = batch.values<int32_t>();
+          widened.assign(narrow, narrow + batch.num_values);
+          if (!builder.AddIntegers(row, widened.data(), widened.size())) return nullptr;
           row += static_cast<int64_t>(batch.num_levels);
           continue;
         }

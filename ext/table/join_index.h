@@ -162,6 +162,9 @@ struct JoinIndexSource {
   const std::vector<std::string>* files = nullptr;
   const parquet::FileDecryptionProperties* decryption = nullptr;
   bool verify_crc = true;
+  // A file already open (the scan's), used instead of opening files[open_index] again.
+  const parquet::ParquetFileReader* open_file = nullptr;
+  size_t open_index = 0;
   // The column's mapping in an opened file (throws when the file does not fit the table).
   std::function<ColumnMapping(const parquet::ParquetFileReader& file, size_t index)> mapping_of;
   // Called before each row group is read: throws to stop the build (sqlite3_interrupt).

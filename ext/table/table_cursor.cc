@@ -726,6 +726,8 @@ void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats
         source.files = &table.files;
         source.decryption = table.options.decryption.get();
         source.verify_crc = table.options.verify_crc;
+        source.open_file = cursor->file.get();
+        source.open_index = cursor->file_index;
         source.mapping_of = [&table, column](const parquet::ParquetFileReader& file, size_t f) {
           return MapFileColumns(table, file, table.files[f])[column];
         };
