@@ -10,6 +10,7 @@
 
 #include "ext/common/parquet_to_sql.h"
 #include "format/column_reader.h"
+#include "format/error.h"
 
 namespace sqlite_parquet {
 
@@ -539,6 +540,11 @@ std::shared_ptr<JoinIndex> JoinIndexCache::Get(int column, const JoinIndexSource
   try {
     slot.index = BuildJoinIndex(source, budget_bytes);
   } catch (const std::bad_alloc&) {
+    slot.index.reset();
+  } catch (const parquet::ParquetError&) {
+    // A file the build cannot read (a corrupt chunk of the column, perhaps in a row group
+    // or file the statement prunes): no index; the scans read what they need and report
+    // what they cannot.
     slot.index.reset();
   }
   slot.unusable = slot.index == nullptr;

@@ -173,13 +173,14 @@ struct JoinIndexSource {
 
 // Reads the column of every file into an index; null when it would take more than
 // `budget_bytes` or a value cannot be read as xColumn would (then row filters decide).
+// Throws parquet::ParquetError for a file it cannot read (JoinIndexCache::Get: no index).
 std::shared_ptr<JoinIndex> BuildJoinIndex(const JoinIndexSource& source, uint64_t budget_bytes);
 
 // The indexes of one table, by column, while its files are unchanged.
 class JoinIndexCache {
  public:
   // The index of `column` for the files as they are now: kept, or built (*built set) when
-  // `may_build`; null when none can be had (over budget, unreadable, or !may_build).
+  // `may_build`; null when none can be had (over budget, a file unreadable, or !may_build).
   std::shared_ptr<JoinIndex> Get(int column, const JoinIndexSource& source, uint64_t budget_bytes, bool may_build,
                                  bool* built);
   // Whether an index of `column` is kept (for files as they were when it was built).
