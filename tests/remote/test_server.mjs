@@ -16,8 +16,13 @@
 //       stall      after ?after=N requests (default 2), 206 responses send their headers and
 //                  half the body, then nothing more (the connection stays open)
 //       auth       401 unless "Authorization: Bearer tok-123" and "X-Test: yes" are sent
-//     GET /__log returns the requests seen so far as JSON ({mode, range, status}); ?delay=MS
-//     on any URL delays the answer by MS milliseconds.
+//       apikey     401 unless "X-Api-Key: key-123" is sent
+//       redirect   answers ?status=N (default 302) with Location: the ?to= parameter
+//       loop       redirects to itself, for ever
+//       longredirect  redirects to a Location of 20000 characters
+//     GET /__log returns the requests seen so far as JSON ({mode, range, status, host, apiKey,
+//     authorization}: the Host header says which origin, 127.0.0.1 or localhost, a request
+//     came through); ?delay=MS on any URL delays the answer by MS milliseconds.
 //  2. With --s3-upstream, a second port (--s3-port) that checks the AWS Signature Version 4
 //     of every request (the s3rver package only checks that the access key exists) with
 //     the S3RVER/S3RVER account, then forwards it to s3rver. List requests are forwarded
@@ -58,7 +63,8 @@ function serveFault(req, res) {
   const key = mode + '/' + name + '?' + (req.url.split('?')[1] ?? '');  // each query string counts apart
   const count = (counters.get(key) ?? 0) + 1;
   counters.set(key, count);
-  const entry = { mode, name, range: req.headers.range ?? null, status: 0 };
+  const entry = { mode, name, range: req.headers.range ?? null, status: 0, host: req.headers.host,
+                  apiKey: req.headers['x-api-key'] ?? null, authorization: req.headers.authorization ?? null };
   log.push(entry);
   const reply = (status, headers, body) => {
     entry.status = status;
@@ -69,8 +75,13 @@ function serveFault(req, res) {
   if (mode === 'auth' && (req.headers.authorization !== 'Bearer tok-123' || req.headers['x-test'] !== 'yes')) {
     return reply(401, {}, 'unauthorized');
   }
+  if (mode === 'apikey' && req.headers['x-api-key'] !== 'key-123') return reply(401, {}, 'unauthorized');
+  const query = new URL(req.url, 'http://localhost').searchParams;
+  if (mode === 'redirect') return reply(Number(query.get('status') ?? 302), { location: query.get('to') }, '');
+  if (mode === 'loop') return reply(302, { location: req.url }, '');
+  if (mode === 'longredirect') return reply(302, { location: '/fault/ok/' + 'x'.repeat(20000) }, '');
   const stat = fs.statSync(file);
-  const after = Number(new URL(req.url, 'http://localhost').searchParams.get('after') ?? 2);
+  const after = Number(query.get('after') ?? 2);
   const changed = (mode === 'change' || mode === 'change412') && count > after;
   const etag = `"v${changed ? 2 : 1}-${stat.size}"`;
   const headers = { etag, 'last-modified': stat.mtime.toUTCString(), 'accept-ranges': 'bytes' };
