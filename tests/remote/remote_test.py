@@ -763,6 +763,7 @@ def test_s3(extension, port, data):
           isinstance(error, tuple) and "bytes a response to this request may hold" in error[1], error)
 
     test_s3_write(db, port, endpoint, creds, function_creds)
+    test_s3_redirects(db, port, endpoint, local)
 
     # Credentials from the environment and from a credentials file.
     os.environ["AWS_ACCESS_KEY_ID"] = "S3RVER"
@@ -791,6 +792,22 @@ def proxy_log(port):
     """The requests the SigV4 proxy saw (test_server.mjs keeps one log for both of its ports)."""
     with urllib.request.urlopen(f"http://127.0.0.1:{FAULT_PORT}/__log") as response:
         return [e for e in json.load(response) if e["mode"] == "s3"]
+
+
+def test_s3_redirects(db, port, endpoint, local):
+    """A signed request redirected (307) within its origin is signed again for the new path
+    and reads; redirected to another origin it goes unsigned, without its session token
+    (the SigV4 proxy then refuses it: 403)."""
+    creds = f", s3_endpoint='{endpoint}', s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER', s3_session_token='sess-tok-77'"
+    rows = table_rows(db, "s3://redirect307/bkt/big.parquet", creds)
+    check("s3: a 307 within the endpoint is signed again and reads", rows == local,
+          rows if isinstance(rows, tuple) else len(rows))
+    before = len(proxy_log(port))
+    error = table_rows(db, "s3://redirectaway/bkt/big.parquet", creds)
+    away = [e for e in proxy_log(port)[before:] if e["host"] == f"localhost:{port}"]
+    check("s3: a 307 to another origin goes unsigned and without the session token (403, not quoted)",
+          isinstance(error, tuple) and "403" in error[1] and "sess-tok-77" not in error[1] and away
+          and all(not e["signed"] and e["sessionToken"] is None for e in away), (error, away[:3]))
 
 
 def test_s3_write(db, port, endpoint, creds, function_creds):

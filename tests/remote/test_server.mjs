@@ -28,6 +28,9 @@
 //     the S3RVER/S3RVER account, then forwards it to s3rver. List requests are forwarded
 //     with max-keys=2, so listings need continuation tokens. Part 2 of a multipart upload to a
 //     key containing "failpart" answers 500; a listing of prefix "hugelisting" answers 17 MiB.
+//     /redirect307/REST answers 307 to /REST on the same origin, /redirectaway/REST to
+//     http://localhost:PORT/REST (another origin); other requests are logged with their
+//     Host, whether they are signed and their x-amz-security-token.
 //
 // usage: node test_server.mjs --data DIR --port N [--s3-port N --s3-upstream http://127.0.0.1:N]
 import crypto from 'node:crypto';
@@ -160,8 +163,15 @@ function s3Proxy(req, res) {
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     const body = Buffer.concat(chunks);
+    const detour = /^\/(redirect307|redirectaway)(\/.*)$/.exec(req.url);
+    if (detour) {
+      const to = detour[1] === 'redirect307' ? detour[2] : `http://localhost:${args['s3-port']}${detour[2]}`;
+      log.push({ mode: 's3redirect', method: req.method, url: req.url, status: 307 });
+      return send(res, 307, { location: to }, '');
+    }
     const problem = verifySigV4(req, body);
-    log.push({ mode: 's3', method: req.method, url: req.url, status: problem ? 403 : 0, problem });
+    log.push({ mode: 's3', method: req.method, url: req.url, status: problem ? 403 : 0, problem, host: req.headers.host,
+               signed: req.headers.authorization !== undefined, sessionToken: req.headers['x-amz-security-token'] ?? null });
     if (problem) {
       return send(res, 403, { 'content-type': 'application/xml' },
         `<?xml version="1.0" encoding="UTF-8"?><Error><Code>SignatureDoesNotMatch</Code><Message>${problem}</Message></Error>`);
