@@ -99,7 +99,7 @@ bool HttpInterruptRequested();
 // Whether this build can make HTTP requests at all (libcurl headers were found).
 bool HttpSupportCompiled();
 
-// Performs one request. Throws HttpTransportError for transport failures and ParquetError
+// Performs one request, following its redirects (see above). Throws HttpTransportError for transport failures and ParquetError
 // when libcurl cannot be loaded or refuses an option. `shown_url` names the resource in
 // errors (never a credential).
 HttpResponse HttpPerform(const HttpRequest& request, const std::string& shown_url);
