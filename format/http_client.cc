@@ -90,6 +90,11 @@ struct CurlApi {
   decltype(&curl_easy_strerror) easy_strerror = nullptr;
   decltype(&curl_slist_append) slist_append = nullptr;
   decltype(&curl_slist_free_all) slist_free_all = nullptr;
+  decltype(&curl_url) url_new = nullptr;
+  decltype(&curl_url_set) url_set = nullptr;
+  decltype(&curl_url_get) url_get = nullptr;
+  decltype(&curl_url_cleanup) url_cleanup = nullptr;
+  decltype(&curl_free) free_text = nullptr;
   std::string error;  // non-empty: libcurl could not be loaded
 };
 
@@ -108,6 +113,11 @@ const CurlApi& Curl() {
     library.Bind(&api.easy_strerror, "curl_easy_strerror");
     library.Bind(&api.slist_append, "curl_slist_append");
     library.Bind(&api.slist_free_all, "curl_slist_free_all");
+    library.Bind(&api.url_new, "curl_url");
+    library.Bind(&api.url_set, "curl_url_set");
+    library.Bind(&api.url_get, "curl_url_get");
+    library.Bind(&api.url_cleanup, "curl_url_cleanup");
+    library.Bind(&api.free_text, "curl_free");
     api.error = library.Problem("remote urls", "libcurl4 (or your system's libcurl 7.75 or later)");
     if (api.error.empty() && api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
       api.error = "remote urls need libcurl: curl_global_init failed";
@@ -225,11 +235,50 @@ struct RequestResources {
   }
 };
 
-}  // namespace
+// A URL's origin, as libcurl's own URL parser reads it (so what is compared is where
+// libcurl connects): scheme and host lowercased, the port explicit (CURLU_DEFAULT_PORT).
+struct Origin {
+  std::string scheme, host, port;
+  bool operator==(const Origin&) const = default;
+};
 
-HttpResponse HttpPerform(const HttpRequest& request, const std::string& shown_url) {
-  const CurlApi& api = Curl();
-  if (!api.error.empty()) throw ParquetError("cannot read " + shown_url + ": " + api.error);
+std::optional<Origin> OriginOf(const CurlApi& api, const std::string& url) {
+  CURLU* parsed = api.url_new();
+  if (parsed == nullptr) return std::nullopt;
+  struct Cleanup {
+    const CurlApi& api;
+    CURLU* parsed;
+    ~Cleanup() { api.url_cleanup(parsed); }
+  } cleanup{api, parsed};
+  if (api.url_set(parsed, CURLUPART_URL, url.c_str(), 0) != CURLUE_OK) return std::nullopt;
+  auto part = [&](CURLUPart which, unsigned int flags) {
+    char* text = nullptr;
+    if (api.url_get(parsed, which, &text, flags) != CURLUE_OK || text == nullptr) return std::string();
+    std::string lowercase = AsciiLowercase(text);
+    api.free_text(text);
+    return lowercase;
+  };
+  // A url without a host or port (file:///x) parses: its scheme is what refuses it.
+  Origin origin{part(CURLUPART_SCHEME, 0), part(CURLUPART_HOST, 0), part(CURLUPART_PORT, CURLU_DEFAULT_PORT)};
+  if (origin.scheme.empty()) return std::nullopt;
+  return origin;
+}
+
+constexpr int kMaxRedirects = 5;
+constexpr size_t kMaxRedirectUrlBytes = 8192;
+
+// Whether a response with `status` to a `method` request is a redirect followed (RFC 9110:
+// 307 and 308 keep the method and body; 301, 302 and 303 would turn an upload into a GET).
+bool IsFollowedRedirect(long status, const std::string& method) {
+  if (status == 307 || status == 308) return true;
+  return (status == 301 || status == 302 || status == 303) && (method == "GET" || method == "HEAD");
+}
+
+// One exchange of `request` with `url`, redirects not followed: `headers` and the SigV4
+// credentials only when `to_origin`. For a 3xx response with a Location, *location is the
+// url it names (resolved by libcurl against `url`).
+HttpResponse PerformExchange(const CurlApi& api, const HttpRequest& request, const std::string& url, bool to_origin,
+                             long timeout_ms, const std::string& shown_url, std::string* location) {
   RequestResources resources{api, Pool().Acquire(api)};
   CURL* curl = resources.handle;
   if (curl == nullptr) throw ParquetError("cannot read " + shown_url + ": curl_easy_init failed");
@@ -243,28 +292,20 @@ HttpResponse HttpPerform(const HttpRequest& request, const std::string& shown_ur
                          api.easy_strerror(code) + ")");
     }
   };
-  set(CURLOPT_URL, request.url.c_str(), "the url");
+  set(CURLOPT_URL, url.c_str(), "the url");
   set(CURLOPT_NOSIGNAL, 1L, "CURLOPT_NOSIGNAL");
   set(CURLOPT_SSL_VERIFYPEER, 1L, "CURLOPT_SSL_VERIFYPEER");
   set(CURLOPT_SSL_VERIFYHOST, 2L, "CURLOPT_SSL_VERIFYHOST");
-  set(CURLOPT_FOLLOWLOCATION, 1L, "CURLOPT_FOLLOWLOCATION");
-  set(CURLOPT_MAXREDIRS, 5L, "CURLOPT_MAXREDIRS");
-  // An https request is never redirected to http: its headers (http_headers, a bearer
-  // token, S3 signatures) would go out in clear text.
-  const bool secure = AsciiLowercase(request.url.substr(0, 8)) == "https://";
+  set(CURLOPT_FOLLOWLOCATION, 0L, "CURLOPT_FOLLOWLOCATION");  // HttpPerform follows them
   if (api.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_UNKNOWN_OPTION) {
     // libcurl before 7.85 (7.75 and on are supported: Ubuntu 22.04 has 7.81) knows only the
-    // bitmask options, deprecated since and so named here by their numbers.
-    const long http_and_https = CURLPROTO_HTTP | CURLPROTO_HTTPS;
-    set(static_cast<CURLoption>(CURLOPTTYPE_LONG + 181), http_and_https, "CURLOPT_PROTOCOLS");
-    set(static_cast<CURLoption>(CURLOPTTYPE_LONG + 182), secure ? long{CURLPROTO_HTTPS} : http_and_https,
-        "CURLOPT_REDIR_PROTOCOLS");
+    // bitmask option, deprecated since and so named here by its number.
+    set(static_cast<CURLoption>(CURLOPTTYPE_LONG + 181), long{CURLPROTO_HTTP | CURLPROTO_HTTPS}, "CURLOPT_PROTOCOLS");
   } else {
     set(CURLOPT_PROTOCOLS_STR, "http,https", "CURLOPT_PROTOCOLS_STR");  // again: any other refusal is an error
-    set(CURLOPT_REDIR_PROTOCOLS_STR, secure ? "https" : "http,https", "CURLOPT_REDIR_PROTOCOLS_STR");
   }
   set(CURLOPT_CONNECTTIMEOUT, 10L, "CURLOPT_CONNECTTIMEOUT");
-  set(CURLOPT_TIMEOUT, request.timeout_seconds, "CURLOPT_TIMEOUT");
+  set(CURLOPT_TIMEOUT_MS, timeout_ms, "CURLOPT_TIMEOUT_MS");
   set(CURLOPT_WRITEFUNCTION, &OnBody, "CURLOPT_WRITEFUNCTION");
   set(CURLOPT_WRITEDATA, static_cast<void*>(&transfer), "CURLOPT_WRITEDATA");
   set(CURLOPT_HEADERFUNCTION, &OnHeader, "CURLOPT_HEADERFUNCTION");
@@ -290,17 +331,19 @@ HttpResponse HttpPerform(const HttpRequest& request, const std::string& shown_ur
     range = std::to_string(request.range->first) + "-" + std::to_string(request.range->second);
     set(CURLOPT_RANGE, range.c_str(), "CURLOPT_RANGE");
   }
-  for (const SecretString& header : request.headers) {
-    curl_slist* grown = api.slist_append(resources.headers, header.c_str());
+  auto add_header = [&](const char* header) {
+    curl_slist* grown = api.slist_append(resources.headers, header);
     if (grown == nullptr) throw ParquetError("cannot request " + shown_url + ": out of memory");
     resources.headers = grown;
+  };
+  if (to_origin) {
+    for (const SecretString& header : request.headers) add_header(header.c_str());
   }
+  for (const std::string& header : request.any_origin_headers) add_header(header.c_str());
   // libcurl would send "Expect: 100-continue" before a large PUT body; S3 servers do not need it.
-  curl_slist* grown = api.slist_append(resources.headers, "Expect:");
-  if (grown == nullptr) throw ParquetError("cannot request " + shown_url + ": out of memory");
-  resources.headers = grown;
+  add_header("Expect:");
   set(CURLOPT_HTTPHEADER, resources.headers, "CURLOPT_HTTPHEADER");
-  if (!request.aws_sigv4.empty()) {
+  if (to_origin && !request.aws_sigv4.empty()) {
     set(CURLOPT_AWS_SIGV4, request.aws_sigv4.c_str(),
         "CURLOPT_AWS_SIGV4 (S3 signing needs libcurl 7.75 or later)");
     set(CURLOPT_USERPWD, request.aws_credentials.c_str(), "CURLOPT_USERPWD");
@@ -312,10 +355,6 @@ HttpResponse HttpPerform(const HttpRequest& request, const std::string& shown_ur
     if (code == CURLE_PEER_FAILED_VERIFICATION) {
       throw ParquetError("cannot read " + shown_url +
                          ": the server's TLS certificate could not be verified (is its CA trusted? see http_ca_file)");
-    }
-    if (code == CURLE_UNSUPPORTED_PROTOCOL && (secure || AsciiLowercase(request.url.substr(0, 7)) == "http://")) {
-      throw ParquetError("cannot read " + shown_url + ": the server redirects to a url that is not followed (" +
-                         (secure ? "an https url only to https" : "only http and https") + ")");
     }
     if (code == CURLE_SSL_CACERT_BADFILE) {
       throw ParquetError("cannot read " + shown_url + ": the CA file " + (request.ca_file.empty() ? "of libcurl" : request.ca_file) +
@@ -330,7 +369,55 @@ HttpResponse HttpPerform(const HttpRequest& request, const std::string& shown_ur
     throw HttpTransportError("cannot read " + shown_url + ": " + api.easy_strerror(code));
   }
   api.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
+  char* redirect_url = nullptr;
+  if (response.status / 100 == 3 && api.easy_getinfo(curl, CURLINFO_REDIRECT_URL, &redirect_url) == CURLE_OK &&
+      redirect_url != nullptr) {
+    *location = redirect_url;
+  }
   return response;
+}
+
+}  // namespace
+
+HttpResponse HttpPerform(const HttpRequest& request, const std::string& shown_url) {
+  const CurlApi& api = Curl();
+  if (!api.error.empty()) throw ParquetError("cannot read " + shown_url + ": " + api.error);
+  const std::optional<Origin> origin = OriginOf(api, request.url);
+  if (!origin) throw ParquetError("cannot read " + shown_url + ": not a valid url");
+  // An https request is never redirected to http: even without headers, what it asks for
+  // (a presigned URL's signature) would go out in clear text.
+  const bool secure = origin->scheme == "https";
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(request.timeout_seconds);
+  std::string url = request.url;
+  bool to_origin = true;
+  for (int redirects = 0;; redirects++) {
+    const long left_ms = static_cast<long>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count());
+    if (left_ms <= 0) throw HttpTransportError("cannot read " + shown_url + ": timed out following redirects");
+    std::string location;
+    HttpResponse response = PerformExchange(api, request, url, to_origin, left_ms, shown_url, &location);
+    if (location.empty() || !IsFollowedRedirect(response.status, request.method)) return response;
+    const std::string refused = "cannot read " + shown_url + ": the server redirects ";
+    if (redirects == kMaxRedirects) {
+      throw ParquetError(refused + "more than " + std::to_string(kMaxRedirects) + " times");
+    }
+    if (location.size() > kMaxRedirectUrlBytes) {
+      throw ParquetError(refused + "to a url longer than " + std::to_string(kMaxRedirectUrlBytes) + " bytes");
+    }
+    const std::optional<Origin> next = OriginOf(api, location);
+    if (!next) throw ParquetError(refused + "to a url that cannot be parsed");
+    if (next->scheme != "http" && next->scheme != "https") {
+      throw ParquetError(refused + "to a url that is not followed (only http and https)");
+    }
+    if (secure && next->scheme != "https") {
+      throw ParquetError(refused + "to a url that is not followed (an https url only to https)");
+    }
+    to_origin = *next == *origin;
+    if (!to_origin && request.method != "GET" && request.method != "HEAD") {
+      throw ParquetError(refused + "a " + request.method + " to another origin (an upload follows redirects only within its own)");
+    }
+    url = std::move(location);
+  }
 }
 
 #endif  // PQ_HAVE_CURL

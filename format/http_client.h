@@ -4,6 +4,14 @@
 // at build time (PQ_HAVE_CURL undefined) every request fails with "remote urls are not
 // supported by this build". S3 requests are signed by libcurl itself (CURLOPT_AWS_SIGV4).
 //
+// Redirects (301, 302, 303, 307 and 308; for methods other than GET and HEAD only 307 and
+// 308, which keep the method and body) are followed here, not by libcurl, at most 5 of them:
+// `headers` and the SigV4 credentials go only to the request URL's own origin (its scheme,
+// host and port, as libcurl parses them), so a server cannot hand a user's API key or token
+// to another host by redirecting there; any_origin_headers go to every hop. Only http and
+// https are followed, an https URL only to https, and an upload (PUT, POST, DELETE) only
+// within its origin. Nothing a server sent (a Location) appears in errors.
+//
 // Easy handles are pooled (curl_easy_reset keeps their connections), so the requests of a
 // scan reuse TCP and TLS connections. TLS peers and host names are always verified, against
 // libcurl's default CA bundle or the request's ca_file.
@@ -42,7 +50,9 @@ class HttpInterrupted : public ParquetError {
 struct HttpRequest {
   std::string method = "GET";  // GET, HEAD, PUT, POST or DELETE
   std::string url;
-  std::vector<SecretString> headers;  // "Name: value"
+  std::vector<SecretString> headers;  // "Name: value", sent to the url's own origin only
+  // "Name: value" sent after a redirect to another origin too (If-Match: nothing secret).
+  std::vector<std::string> any_origin_headers;
   // Byte range [first, last] (inclusive, as in the Range header).
   std::optional<std::pair<uint64_t, uint64_t>> range;
   // "aws:amz:REGION:s3": sign with SigV4 using aws_credentials ("KEY:SECRET").
@@ -89,7 +99,7 @@ bool HttpInterruptRequested();
 // Whether this build can make HTTP requests at all (libcurl headers were found).
 bool HttpSupportCompiled();
 
-// Performs one request. Throws HttpTransportError for transport failures and ParquetError
+// Performs one request, following its redirects (see above). Throws HttpTransportError for transport failures and ParquetError
 // when libcurl cannot be loaded or refuses an option. `shown_url` names the resource in
 // errors (never a credential).
 HttpResponse HttpPerform(const HttpRequest& request, const std::string& shown_url);

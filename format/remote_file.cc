@@ -152,9 +152,9 @@ class RemoteFile final : public RandomAccessFile {
     }
     version_ = ObjectVersion::Of(response);
     if (!version_.etag.empty() && version_.etag.rfind("W/", 0) != 0) {
-      request_.headers.push_back(SecretString("If-Match: " + version_.etag));
+      request_.any_origin_headers.push_back("If-Match: " + version_.etag);
     } else if (!version_.last_modified.empty()) {
-      request_.headers.push_back(SecretString("If-Unmodified-Since: " + version_.last_modified));
+      request_.any_origin_headers.push_back("If-Unmodified-Since: " + version_.last_modified);
     }
     if (!response.body.empty()) AddSegment(0, std::move(response.body), Kind::kPinned);
     if (size_ <= 4) return;

@@ -151,7 +151,7 @@ pid {tmp}/nginx.pid;
 error_log {tmp}/nginx-error.log;
 events {{ worker_connections 256; }}
 http {{
-  log_format requests '$request_method $uri $http_range $status $body_bytes_sent';
+  log_format requests '$request_method $uri $http_range $status $body_bytes_sent $http_x_api_key';
   access_log {self.access_log} requests;
   default_type application/octet-stream;
   client_body_temp_path {tmp}/nginx-body;
@@ -173,7 +173,7 @@ http {{
         return f"http://127.0.0.1:{self.port}/{urllib.parse.quote(path)}"
 
     def requests(self):
-        """The access log's lines so far, as (method, uri, range, status, bytes). nginx logs a
+        """The access log's lines so far, as (method, uri, range, status, bytes, X-Api-Key). nginx logs a
         request just after answering it: wait until the log stops growing."""
         def read():
             lines = self.access_log.read_text().splitlines() if self.access_log.exists() else []
@@ -247,6 +247,7 @@ def main():
         test_wide_columns_used(extension, nginx, data)
         test_tls(extension, nginx, data, ca)
         test_faults(extension, fault_port, data)
+        test_redirects(extension, nginx, fault_port, data)
         test_interrupt(extension, fault_port, data)
         upload_to_s3(s3rver_port, data)
         test_s3(extension, s3_port, data)
@@ -621,6 +622,95 @@ def test_faults(extension, port, data):
     db.close()
 
 
+def test_redirects(extension, nginx, port, data):
+    """Redirects are followed, and http_headers and bearer_token go only to the URL's own
+    origin (scheme, host and port): after a redirect to 127.0.0.1 on another port (nginx) or
+    to localhost on the same port (the Host header tells the fault server's requests apart)
+    they are left out, whether the data is public there or not. Redirect loops and overlong
+    Locations are errors quoting nothing the server sent."""
+    db = extension.connect()
+    local = table_rows(db, str(data / "big.parquet"))
+    here = f"http://127.0.0.1:{port}"
+    secrets = ", http_headers='X-Api-Key: key-123', bearer_token='tok-123'"
+
+    def fault_log():
+        with urllib.request.urlopen(f"{here}/__log") as response:
+            return json.load(response)
+
+    def redirect(to, status=302):
+        return f"{here}/fault/redirect/big.parquet?status={status}&to={urllib.parse.quote(to, safe='')}"
+
+    def rows_summary(rows):
+        return rows if isinstance(rows, tuple) else len(rows)
+
+    # Same origin (a relative Location, and an absolute one): the headers go along.
+    for what, to, status in (("a relative Location (302)", "/fault/apikey/big.parquet", 302),
+                             ("an absolute Location (307)", f"{here}/fault/apikey/big.parquet", 307)):
+        before = len(fault_log())
+        rows = table_rows(db, redirect(to, status), secrets)
+        followed = [e for e in fault_log()[before:] if e["mode"] == "apikey"]
+        check(f"same-origin redirect, {what}: the read needing X-Api-Key succeeds", rows == local, rows_summary(rows))
+        check(f"same-origin redirect, {what}: every request there carried X-Api-Key and the bearer token",
+              followed and all(e["apiKey"] == "key-123" and e["authorization"] == "Bearer tok-123" for e in followed),
+              followed[:3])
+
+    # Another host (localhost, same port), public data: read without the headers.
+    before = len(fault_log())
+    rows = table_rows(db, redirect(f"http://localhost:{port}/fault/ok/big.parquet"), secrets)
+    followed = [e for e in fault_log()[before:] if e["mode"] == "ok"]
+    check("redirect to another host (localhost): the public file reads", rows == local, rows_summary(rows))
+    check("redirect to another host: it got neither X-Api-Key nor the bearer token",
+          followed and all(e["host"] == f"localhost:{port}" and e["apiKey"] is None and e["authorization"] is None
+                           for e in followed), followed[:3])
+
+    # Another host whose data needs the header: 401, an error naming the url, quoting no secret.
+    url = redirect(f"http://localhost:{port}/fault/apikey/big.parquet?X-Amz-Signature=sig-in-location")
+    before = len(fault_log())
+    error = table_rows(db, url, secrets)
+    followed = [e for e in fault_log()[before:] if e["mode"] == "apikey"]
+    check("redirect to another host needing X-Api-Key: a 401 error naming the url", isinstance(error, tuple)
+          and "401" in error[1] and url_for_display(url) in error[1], error)
+    check("redirect to another host needing X-Api-Key: the key was not sent, and no secret is quoted",
+          followed and all(e["apiKey"] is None and e["authorization"] is None for e in followed)
+          and isinstance(error, tuple) and not any(s in error[1] for s in ("key-123", "tok-123", "sig-in-location")),
+          (error, followed[:3]))
+
+    # Another port (nginx on 127.0.0.1): nginx's access log shows no X-Api-Key ("-").
+    before = len(nginx.requests())
+    rows = table_rows(db, redirect(nginx.url("data/big.parquet")), secrets)
+    served = nginx.requests()[before:]
+    check("redirect to another port (nginx): the public file reads", rows == local, rows_summary(rows))
+    check("redirect to another port: nginx got no X-Api-Key", served and all(r[5] == "-" for r in served), served[:3])
+
+    # Back to the URL's own origin after a detour through another: the headers again.
+    detour = f"http://localhost:{port}/fault/redirect/big.parquet?to={urllib.parse.quote(here + '/fault/apikey/big.parquet', safe='')}"
+    rows = table_rows(db, redirect(detour), secrets)
+    check("a redirect back to the url's own origin through another host: the read needing X-Api-Key succeeds",
+          rows == local, rows_summary(rows))
+
+    # A redirect loop: 5 redirects followed, then an error (not retried).
+    before = len(fault_log())
+    url = f"{here}/fault/loop/big.parquet"
+    error = table_rows(db, url, secrets)
+    looped = [e for e in fault_log()[before:] if e["mode"] == "loop"]
+    check("a redirect loop: an error naming the url after 5 redirects, not retried",
+          isinstance(error, tuple) and url in error[1] and "redirects more than 5 times" in error[1] and len(looped) == 6,
+          (error, len(looped)))
+    url = f"{here}/fault/longredirect/big.parquet"
+    error = table_rows(db, url)
+    check("a Location over 8 KiB: an error that does not quote it", isinstance(error, tuple) and url in error[1]
+          and "redirects to a url longer than 8192 bytes" in error[1] and "xxxx" not in error[1], error)
+    error = table_rows(db, redirect("file:///etc/passwd"), secrets)
+    check("a redirect to file://: an error, not followed", isinstance(error, tuple) and "only http and https" in error[1]
+          and "passwd" not in error[1], error)
+    db.close()
+
+
+def url_for_display(url):
+    """The url as messages show it (http_client.h's UrlForDisplay): without its query string."""
+    return url.split("?")[0] + "?..." if "?" in url else url
+
+
 def upload_to_s3(s3rver_port, data):
     """Puts big.parquet and the hive dataset into bucket bkt (straight to s3rver)."""
     for path in [data / "big.parquet"] + sorted((data / "hive").rglob("*")):
@@ -673,6 +763,7 @@ def test_s3(extension, port, data):
           isinstance(error, tuple) and "bytes a response to this request may hold" in error[1], error)
 
     test_s3_write(db, port, endpoint, creds, function_creds)
+    test_s3_redirects(db, port, endpoint, local)
 
     # Credentials from the environment and from a credentials file.
     os.environ["AWS_ACCESS_KEY_ID"] = "S3RVER"
@@ -701,6 +792,22 @@ def proxy_log(port):
     """The requests the SigV4 proxy saw (test_server.mjs keeps one log for both of its ports)."""
     with urllib.request.urlopen(f"http://127.0.0.1:{FAULT_PORT}/__log") as response:
         return [e for e in json.load(response) if e["mode"] == "s3"]
+
+
+def test_s3_redirects(db, port, endpoint, local):
+    """A signed request redirected (307) within its origin is signed again for the new path
+    and reads; redirected to another origin it goes unsigned, without its session token
+    (the SigV4 proxy then refuses it: 403)."""
+    creds = f", s3_endpoint='{endpoint}', s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER', s3_session_token='sess-tok-77'"
+    rows = table_rows(db, "s3://redirect307/bkt/big.parquet", creds)
+    check("s3: a 307 within the endpoint is signed again and reads", rows == local,
+          rows if isinstance(rows, tuple) else len(rows))
+    before = len(proxy_log(port))
+    error = table_rows(db, "s3://redirectaway/bkt/big.parquet", creds)
+    away = [e for e in proxy_log(port)[before:] if e["host"] == f"localhost:{port}"]
+    check("s3: a 307 to another origin goes unsigned and without the session token (403, not quoted)",
+          isinstance(error, tuple) and "403" in error[1] and "sess-tok-77" not in error[1] and away
+          and all(not e["signed"] and e["sessionToken"] is None for e in away), (error, away[:3]))
 
 
 def test_s3_write(db, port, endpoint, creds, function_creds):

@@ -16,13 +16,21 @@
 //       stall      after ?after=N requests (default 2), 206 responses send their headers and
 //                  half the body, then nothing more (the connection stays open)
 //       auth       401 unless "Authorization: Bearer tok-123" and "X-Test: yes" are sent
-//     GET /__log returns the requests seen so far as JSON ({mode, range, status}); ?delay=MS
-//     on any URL delays the answer by MS milliseconds.
+//       apikey     401 unless "X-Api-Key: key-123" is sent
+//       redirect   answers ?status=N (default 302) with Location: the ?to= parameter
+//       loop       redirects to itself, for ever
+//       longredirect  redirects to a Location of 20000 characters
+//     GET /__log returns the requests seen so far as JSON ({mode, range, status, host, apiKey,
+//     authorization}: the Host header says which origin, 127.0.0.1 or localhost, a request
+//     came through); ?delay=MS on any URL delays the answer by MS milliseconds.
 //  2. With --s3-upstream, a second port (--s3-port) that checks the AWS Signature Version 4
 //     of every request (the s3rver package only checks that the access key exists) with
 //     the S3RVER/S3RVER account, then forwards it to s3rver. List requests are forwarded
 //     with max-keys=2, so listings need continuation tokens. Part 2 of a multipart upload to a
 //     key containing "failpart" answers 500; a listing of prefix "hugelisting" answers 17 MiB.
+//     /redirect307/REST answers 307 to /REST on the same origin, /redirectaway/REST to
+//     http://localhost:PORT/REST (another origin); other requests are logged with their
+//     Host, whether they are signed and their x-amz-security-token.
 //
 // usage: node test_server.mjs --data DIR --port N [--s3-port N --s3-upstream http://127.0.0.1:N]
 import crypto from 'node:crypto';
@@ -58,7 +66,8 @@ function serveFault(req, res) {
   const key = mode + '/' + name + '?' + (req.url.split('?')[1] ?? '');  // each query string counts apart
   const count = (counters.get(key) ?? 0) + 1;
   counters.set(key, count);
-  const entry = { mode, name, range: req.headers.range ?? null, status: 0 };
+  const entry = { mode, name, range: req.headers.range ?? null, status: 0, host: req.headers.host,
+                  apiKey: req.headers['x-api-key'] ?? null, authorization: req.headers.authorization ?? null };
   log.push(entry);
   const reply = (status, headers, body) => {
     entry.status = status;
@@ -69,8 +78,13 @@ function serveFault(req, res) {
   if (mode === 'auth' && (req.headers.authorization !== 'Bearer tok-123' || req.headers['x-test'] !== 'yes')) {
     return reply(401, {}, 'unauthorized');
   }
+  if (mode === 'apikey' && req.headers['x-api-key'] !== 'key-123') return reply(401, {}, 'unauthorized');
+  const query = new URL(req.url, 'http://localhost').searchParams;
+  if (mode === 'redirect') return reply(Number(query.get('status') ?? 302), { location: query.get('to') }, '');
+  if (mode === 'loop') return reply(302, { location: req.url }, '');
+  if (mode === 'longredirect') return reply(302, { location: '/fault/ok/' + 'x'.repeat(20000) }, '');
   const stat = fs.statSync(file);
-  const after = Number(new URL(req.url, 'http://localhost').searchParams.get('after') ?? 2);
+  const after = Number(query.get('after') ?? 2);
   const changed = (mode === 'change' || mode === 'change412') && count > after;
   const etag = `"v${changed ? 2 : 1}-${stat.size}"`;
   const headers = { etag, 'last-modified': stat.mtime.toUTCString(), 'accept-ranges': 'bytes' };
@@ -149,8 +163,15 @@ function s3Proxy(req, res) {
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     const body = Buffer.concat(chunks);
+    const detour = /^\/(redirect307|redirectaway)(\/.*)$/.exec(req.url);
+    if (detour) {
+      const to = detour[1] === 'redirect307' ? detour[2] : `http://localhost:${args['s3-port']}${detour[2]}`;
+      log.push({ mode: 's3redirect', method: req.method, url: req.url, status: 307 });
+      return send(res, 307, { location: to }, '');
+    }
     const problem = verifySigV4(req, body);
-    log.push({ mode: 's3', method: req.method, url: req.url, status: problem ? 403 : 0, problem });
+    log.push({ mode: 's3', method: req.method, url: req.url, status: problem ? 403 : 0, problem, host: req.headers.host,
+               signed: req.headers.authorization !== undefined, sessionToken: req.headers['x-amz-security-token'] ?? null });
     if (problem) {
       return send(res, 403, { 'content-type': 'application/xml' },
         `<?xml version="1.0" encoding="UTF-8"?><Error><Code>SignatureDoesNotMatch</Code><Message>${problem}</Message></Error>`);
