@@ -231,7 +231,7 @@ class Copier {
             const size_t size = static_cast<size_t>(sqlite3_value_bytes(value));
             if (flat_[i] == FlatKind::kDate) {
               int32_t days = 0;
-              if (!parquet::ParseDate(std::string_view(reinterpret_cast<const char*>(text), size), &days)) break;
+              if (!date_parser_.Parse(std::string_view(reinterpret_cast<const char*>(text), size), &days)) break;
               leaf.int32s.push_back(days);
             } else {
               const uint8_t* copy = size > 0 ? leaf.arena.Append(text, size) : nullptr;
@@ -563,6 +563,7 @@ class Copier {
   std::vector<std::vector<LeafData>> sort_scratch_;  // converted buffered values of each sort key
   std::vector<LeafData> leaf_scratch_;
   std::string message_;
+  DateParseCache date_parser_;  // DATE columns' text
   size_t total_rows_ = 0;   // rows and bytes buffered over all partitions
   size_t total_bytes_ = 0;
   std::vector<LeafData> leaves_;
