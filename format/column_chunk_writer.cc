@@ -7,6 +7,7 @@
 #include "format/checksum.h"
 #include "format/compression.h"
 #include "format/error.h"
+#include "format/levels.h"
 
 namespace parquet {
 
@@ -153,19 +154,9 @@ size_t ColumnChunkWriter::CheckLevels(size_t num_levels, const int16_t* def, con
   size_t values = num_levels;
   if (max_def > 0) {
     // One branch-free pass (the common case); the slow loop below only names the culprit.
-    values = 0;
-    uint32_t bad = 0;
-    const auto max = static_cast<uint16_t>(max_def);
-    for (size_t begin = 0; begin < num_levels; begin += 4096) {
-      const size_t end = std::min(num_levels, begin + 4096);
-      uint32_t defined = 0;
-      for (size_t i = begin; i < end; i++) {
-        const auto level = static_cast<uint16_t>(def[i]);
-        bad |= level > max;
-        defined += level == max;
-      }
-      values += defined;
-    }
+    bool bad = false;
+    values = CheckDefinitionLevels(def, num_levels, max_def, &bad);
+    if (bad) values = 0;
     for (size_t i = 0; bad && i < num_levels; i++) {
       if (def[i] < 0 || def[i] > max_def) {
         throw ParquetError("definition level " + std::to_string(def[i]) + " at slot " +
@@ -201,8 +192,7 @@ size_t ColumnChunkWriter::AppendLevels(const int16_t* def, const int16_t* rep, s
     int64_t* histogram = page_rep_histogram_.data();
     for (size_t i = begin; i < end;) {
       const int16_t level = rep[i];
-      size_t next = i + 1;
-      while (next < end && rep[next] == level) next++;
+      const size_t next = i + LevelRunLength(rep + i, end - i, level);
       rep_encoder_.PutRun(static_cast<uint32_t>(level), next - i);
       histogram[level] += static_cast<int64_t>(next - i);
       if (level == 0) rows += next - i;
@@ -215,8 +205,7 @@ size_t ColumnChunkWriter::AppendLevels(const int16_t* def, const int16_t* rep, s
     values = 0;
     for (size_t i = begin; i < end;) {
       const int16_t level = def[i];
-      size_t next = i + 1;
-      while (next < end && def[next] == level) next++;
+      const size_t next = i + LevelRunLength(def + i, end - i, level);
       def_encoder_.PutRun(static_cast<uint32_t>(level), next - i);
       histogram[level] += static_cast<int64_t>(next - i);
       if (level == max_def) values += next - i;

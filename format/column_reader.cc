@@ -100,6 +100,22 @@ class LevelDecoder {
     }
     return matches;
   }
+  // Decodes `n` definition levels into `out` and returns how many hold a value (equal the
+  // maximum). The common page of a column without nulls has one RLE run of the maximum:
+  // that is filled and counted without a pass over the levels.
+  size_t DecodeDefinitions(int16_t* out, size_t n) {
+    if (!bit_packed_) {
+      bool is_rle = false;
+      uint32_t value = 0;
+      if (hybrid_.PeekRun(&is_rle, &value) >= n && is_rle && value <= static_cast<uint32_t>(max_level_)) {
+        FillLevels(out, n, static_cast<int16_t>(value));
+        hybrid_.Skip(n);
+        return static_cast<int16_t>(value) == max_level_ ? n : 0;
+      }
+    }
+    DecodeExactly(out, n, "definition");
+    return CountDefinedLevels(out, n, max_level_);
+  }
   void SkipExactly(size_t n, const char* what) {
     size_t got = bit_packed_ ? legacy_.Skip(n) : hybrid_.Skip(n);
     if (got != n) {
@@ -172,8 +188,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       if (descriptor_->max_definition_level > 0) {
         if (batch->def_levels.size() < n) batch->def_levels.resize(n);
         int16_t* def = batch->def_levels.data();
-        def_decoder_.DecodeExactly(def, n, "definition");
-        non_null = CountDefinedLevels(def, n, descriptor_->max_definition_level);
+        non_null = def_decoder_.DecodeDefinitions(def, n);
       }
       T* out = batch->mutable_values<T>(non_null);
       if (non_null > 0) {

@@ -365,6 +365,7 @@ void ParquetFileWriter::EndRowGroup(int64_t num_rows) {
   metadata_.num_rows += num_rows;
   row_group_ = RowGroup();
   row_group_open_ = false;
+  if (options_.start_writeback) StartWriteback();
 }
 
 void ParquetFileWriter::Close() {
@@ -546,6 +547,16 @@ void ParquetFileWriter::WriteBytes(const void* data, size_t size) {
     size -= static_cast<size_t>(written);
     offset_ += static_cast<uint64_t>(written);
   }
+}
+
+void ParquetFileWriter::StartWriteback() {
+#ifdef __linux__
+  if (fd_ < 0 || offset_ <= writeback_offset_) return;
+  // Best effort: when it fails, the final fsync does all the writing, as without it.
+  (void)::sync_file_range(fd_, static_cast<off_t>(writeback_offset_), static_cast<off_t>(offset_ - writeback_offset_),
+                          SYNC_FILE_RANGE_WRITE);
+  writeback_offset_ = offset_;
+#endif
 }
 
 void ParquetFileWriter::CloseFile() {

@@ -102,6 +102,7 @@ void CopyLayout::Resolve(const std::vector<unsigned>& seen) {
   leaf_types_.clear();
   for (const CopyColumn* column : data_columns_) CollectLeafTypes(*column->type);
   writer_ = settings_.writer;
+  writer_.start_writeback = true;  // the output is fsynced at the end (StagedOutput::Commit)
   ResolveEncodings();
   ResolveCompression();
   ResolveBloomFilters(leaf);

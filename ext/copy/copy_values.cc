@@ -804,6 +804,17 @@ void TruncateLeaf(LeafData* leaf, const LeafMark& mark) {
 
 // ---- ByteArena ----
 
+bool DateParseCache::ParseAndKeep(std::string_view text, uint64_t head, uint16_t tail, int32_t* days) {
+  if (!parquet::ParseDate(text, days)) return false;
+  if (entries_ == nullptr) entries_ = std::make_unique<Entry[]>(kEntries);
+  Entry& entry = entries_[Slot(head, tail)];
+  entry.head = head;
+  entry.tail = tail;
+  entry.days = *days;
+  entry.valid = true;
+  return true;
+}
+
 uint8_t* ByteArena::AllocateInNewBlock(size_t size) {
   if (!blocks_.empty() && current_ + 1 < blocks_.size() && blocks_[current_ + 1].size >= size &&
       next_ != nullptr) {

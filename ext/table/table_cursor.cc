@@ -123,6 +123,10 @@ struct ParquetCursor {
   sqlite3_stmt* interrupt_probe = nullptr;  // "SELECT 1", stepped to notice sqlite3_interrupt before 3.41
   bool remote = false;                      // the table reads remote URLs (transfers are interruptible)
   int64_t rows_since_probe = 0;
+  // Next only counts while the row it moves to lies below this: set by Advance when nothing
+  // is tested per row (no row filters, no LIMIT), to the end of the row's range or the row
+  // where the interrupt probe is due, whichever comes first (0: Next goes through Advance).
+  int64_t fast_next_end = 0;
 
   size_t file_index = 0;
   std::unique_ptr<parquet::ParquetFileReader> file;  // the current file, or null
@@ -136,6 +140,7 @@ struct ParquetCursor {
   // The page buffers of all the cursor's column readers (max_memory).
   std::shared_ptr<parquet::MemoryBudget> memory_budget;
   std::vector<ColumnState> states;  // per file column
+  size_t num_states = 0;            // states.size(), for xColumn
   // The join index (join_index.h), per file column: the rows this statement's lookups
   // decoded without an index, whether the table's cache was asked (1) and refused a build
   // (2), the index found. Then the filter it answers in the current scan (-1: none), the
@@ -655,6 +660,7 @@ bool SkipRejectedRows(ParquetCursor* cursor, const ParquetTable& table) {
 // row, so a selective filter may scan many row groups in one call: CheckInterrupt keeps
 // it interruptible.
 void Advance(ParquetCursor* cursor, const ParquetTable& table) {
+  cursor->fast_next_end = 0;
   while (true) {
     if (cursor->limit_remaining == 0) {
       cursor->eof = true;
@@ -678,6 +684,11 @@ void Advance(ParquetCursor* cursor, const ParquetTable& table) {
     }
     cursor->stats.rows_returned++;
     if (cursor->limit_remaining > 0) cursor->limit_remaining--;
+    if (cursor->limit_remaining < 0 && cursor->row_filters.empty() && cursor->rowid_filters.empty() &&
+        cursor->file_row_filters.empty()) {
+      cursor->fast_next_end = std::min(cursor->ranges.range(cursor->range_index).end,
+                                       cursor->row + (kRowsPerInterruptProbe - cursor->rows_since_probe));
+    }
     return;
   }
   FinishScan(cursor);
@@ -769,6 +780,7 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc
   try {
     FinishScan(cursor);
     cursor->eof = true;
+    cursor->fast_next_end = 0;
     cursor->columns_used = cursor->remote ? table.columns_used_handles.ColumnsUsedOf(idx_num) : 0;
     std::vector<PlanTerm> terms;
     if (!DecodePlan(idx_str, table.column_names, &terms)) {
@@ -858,12 +870,10 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc
 int Next(sqlite3_vtab_cursor* base) {
   ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
   // The common case of a scan: the next row lies in the current range of the row group and
-  // nothing is tested per row (no row filters, no LIMIT, no interrupt check due). The
-  // columns are positioned lazily by xColumn.
+  // nothing is tested per row (no row filters, no LIMIT, no interrupt check due: Advance
+  // worked out up to where). The columns are positioned lazily by xColumn.
   const int64_t row = ++cursor->row;
-  if (cursor->group_entered && cursor->limit_remaining < 0 && cursor->row_filters.empty() &&
-      cursor->rowid_filters.empty() && cursor->file_row_filters.empty() &&
-      row < cursor->ranges.range(cursor->range_index).end && cursor->rows_since_probe + 1 < kRowsPerInterruptProbe) {
+  if (row < cursor->fast_next_end) {
     cursor->rows_since_probe++;
     cursor->stats.rows_decoded++;
     cursor->stats.rows_returned++;
@@ -1144,6 +1154,19 @@ inline int ResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnM
   return ResultCell(cursor, ctx, mapping, state);
 }
 
+// Column's cells that take two calls, out of line (tail calls), so that Column itself
+// needs no stack frame of its own for them.
+[[gnu::noinline]] int DirectText(sqlite3_context* ctx, const parquet::ByteArray& value) {
+  ResultText(ctx, reinterpret_cast<const char*>(value.ptr), value.len);
+  return SQLITE_OK;
+}
+
+[[gnu::noinline]] int DirectDateText(ParquetCursor* cursor, sqlite3_context* ctx, int32_t days) {
+  size_t length = 0;
+  sqlite3_result_text(ctx, cursor->dates.Format(days, &length), -1, SQLITE_TRANSIENT);
+  return SQLITE_OK;
+}
+
 }  // namespace
 
 namespace vtab {
@@ -1154,7 +1177,7 @@ namespace vtab {
 // plain leaf never has its batch range set (batch_end stays 0), nor a DirectCell.
 int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
   ParquetCursor* cursor = reinterpret_cast<ParquetCursor*>(base);
-  if (static_cast<size_t>(column) < cursor->states.size()) [[likely]] {
+  if (static_cast<size_t>(column) < cursor->num_states) [[likely]] {
     const ColumnState& state = cursor->states[static_cast<size_t>(column)];
     const int64_t row = cursor->row;
     if (state.row_group == cursor->row_group && row < state.batch_end) [[likely]] {
@@ -1173,17 +1196,10 @@ int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
           sqlite3_result_text(ctx, reinterpret_cast<const char*>(static_cast<const parquet::ByteArray*>(state.direct_values)[i].ptr),
                               -1, SQLITE_TRANSIENT);
           return SQLITE_OK;
-        case DirectCell::kText: {
-          const parquet::ByteArray& v = static_cast<const parquet::ByteArray*>(state.direct_values)[i];
-          ResultText(ctx, reinterpret_cast<const char*>(v.ptr), v.len);
-          return SQLITE_OK;
-        }
-        case DirectCell::kDateText: {
-          size_t length = 0;
-          sqlite3_result_text(ctx, cursor->dates.Format(static_cast<const int32_t*>(state.direct_values)[i], &length), -1,
-                              SQLITE_TRANSIENT);
-          return SQLITE_OK;
-        }
+        case DirectCell::kText:
+          return DirectText(ctx, static_cast<const parquet::ByteArray*>(state.direct_values)[i]);
+        case DirectCell::kDateText:
+          return DirectDateText(cursor, ctx, static_cast<const int32_t*>(state.direct_values)[i]);
         case DirectCell::kNone: break;
       }
     }
@@ -1199,6 +1215,7 @@ int Open(sqlite3_vtab* vtab, sqlite3_vtab_cursor** out) {
     auto cursor = std::make_unique<ParquetCursor>();
     std::memset(&cursor->base, 0, sizeof(cursor->base));
     cursor->states.resize(table->file_columns.size());
+    cursor->num_states = cursor->states.size();
     cursor->format_buffer.dates = &cursor->dates;
     cursor->memory_budget =
         std::make_shared<parquet::MemoryBudget>(static_cast<uint64_t>(table->options.max_memory), "max_memory");

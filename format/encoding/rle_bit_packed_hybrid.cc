@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "format/encoding/bit_packing.h"
 #include "format/error.h"
+#include "format/levels.h"
 
 namespace parquet {
 
@@ -178,7 +180,11 @@ size_t RleBitPackedDecoder::Decode(T* out, size_t n) {
   while (done < n) {
     if (rle_left_ > 0) {
       const size_t take = static_cast<size_t>(std::min<uint64_t>(n - done, rle_left_));
-      std::fill_n(out + done, take, static_cast<T>(rle_value_));
+      if constexpr (std::is_same_v<T, int16_t>) {
+        FillLevels(out + done, take, static_cast<int16_t>(rle_value_));  // levels: four at a time
+      } else {
+        std::fill_n(out + done, take, static_cast<T>(rle_value_));
+      }
       rle_left_ -= take;
       done += take;
     } else if (packed_left_ > 0) {

@@ -2,10 +2,12 @@
 // values to every Parquet type (and the rejection of values that do not fit), and the
 // definition/repetition levels written for LIST, MAP and STRUCT values given as JSON.
 #include "ext/copy/copy_values.h"
+#include "format/logical_values.h"
 
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -477,5 +479,27 @@ TEST_CASE("copy values: the byte arena keeps addresses stable and reuses its blo
     CHECK(arena.bytes_used() == total);
     arena.Clear();
     CHECK(arena.bytes_used() == 0);
+  }
+}
+
+TEST_CASE("copy values: the DATE parse cache gives what ParseDate gives, hit or miss") {
+  DateParseCache cache;
+  // Valid and invalid texts of ten bytes (the cached form), others, and an embedded NUL.
+  std::vector<std::string> texts = {"1995-03-14", "1970-01-01", "0000-01-01", "9999-12-31", "1996-02-29",
+                                    "1995-02-29", "1995-13-01", "1995-1-014", "abcdefghij", "1995-03-14 ",
+                                    "1995-03-14T00:00:00", "", "-0001-01-01", std::string("1995-03\0" "14", 10)};
+  for (int day = 0; day < 10000; day += 7) {  // more distinct texts than the cache has entries
+    char text[11];
+    const int year = 1900 + day / 365, month = 1 + day % 12, dom = 1 + day % 28;
+    std::snprintf(text, sizeof text, "%04d-%02d-%02d", year, month, dom);
+    texts.emplace_back(text, 10);
+  }
+  for (int pass = 0; pass < 3; pass++) {  // the second and third passes hit the entries kept
+    for (const std::string& text : texts) {
+      int32_t expected = -1, got = -2;
+      const bool expected_ok = parquet::ParseDate(text, &expected);
+      CHECK(cache.Parse(text, &got) == expected_ok);
+      if (expected_ok) CHECK(got == expected);
+    }
   }
 }

@@ -751,6 +751,29 @@ TEST_CASE("file writer: created_by names this project and the version of the VER
   CHECK(parsed.has_version);
 }
 
+TEST_CASE("file writer: start_writeback (parquet_copy's) leaves the file's bytes as they are") {
+  TempDir dir;
+  auto write = [&](const std::string& name, bool start_writeback) {
+    WriterOptions options;
+    options.start_writeback = start_writeback;
+    options.page_size = 64;  // several pages and row groups
+    const std::string path = dir.File(name);
+    ParquetFileWriter writer(path, {Root(1), Leaf("a", Type::INT64, kRequired)}, options);
+    for (int64_t group = 0; group < 3; group++) {
+      writer.StartRowGroup();
+      std::vector<int64_t> values(1000);
+      for (size_t i = 0; i < values.size(); i++) values[i] = group * 1000 + static_cast<int64_t>(i * i % 977);
+      writer.WriteBatch<int64_t>(0, values.size(), nullptr, nullptr, values.data(), values.size());
+      writer.EndRowGroup(static_cast<int64_t>(values.size()));
+    }
+    writer.Close();
+    return ReadWholeFile(path);
+  };
+  const std::string plain = write("plain.parquet", false);
+  CHECK(plain.size() > 3000);
+  CHECK(write("writeback.parquet", true) == plain);
+}
+
 TEST_CASE("file writer: footer, row group layout and page checksums") {
   TempDir dir;
   const std::string path = dir.File("layout.parquet");
