@@ -463,9 +463,15 @@ constexpr int64_t kProbeRowsPerRowGroup = 1024;
 
 bool Interrupted(ParquetCursor* cursor, const ParquetTable& table) {
   if (RunningSqliteAtLeast(kSqliteWithIsInterrupted)) return sqlite3_is_interrupted(table.db) != 0;
-  if (!cursor->interrupt_probe &&
-      sqlite3_prepare_v2(table.db, "SELECT 1", -1, &cursor->interrupt_probe, nullptr) != SQLITE_OK) {
-    return false;
+  if (!cursor->interrupt_probe) {
+    // Preparing fails with SQLITE_INTERRUPT too once the connection is interrupted (the
+    // parser checks the flag): the first probe may come after the interrupt.
+    const int rc = sqlite3_prepare_v2(table.db, "SELECT 1", -1, &cursor->interrupt_probe, nullptr);
+    if (rc != SQLITE_OK) {
+      sqlite3_finalize(cursor->interrupt_probe);
+      cursor->interrupt_probe = nullptr;
+      return rc == SQLITE_INTERRUPT;
+    }
   }
   const int rc = sqlite3_step(cursor->interrupt_probe);
   sqlite3_reset(cursor->interrupt_probe);
