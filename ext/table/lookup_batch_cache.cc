@@ -77,7 +77,7 @@ LookupBatchCache::KeptColumn& LookupBatchCache::ColumnOf(const parquet::ParquetF
     uint64_t blocks = 0;
     for (int rg = 0; rg < file.num_row_groups(); rg++) {
       column.first_block.push_back(blocks);
-      blocks += static_cast<uint64_t>((file.row_group_num_rows(rg) + kSlots - 1) / kSlots);
+      blocks += BlocksOf(file.row_group_num_rows(rg));
     }
     const uint64_t rows = static_cast<uint64_t>(file.num_rows());
     const uint64_t bytes = rows * column.value_size;
@@ -123,7 +123,7 @@ void LookupBatchCache::DecodeBlock(const parquet::ParquetFileReader& file, int r
   // The block's values (and levels, when the column may have nulls), counted before the
   // column's arrays are written.
   const size_t vs = column->value_size;
-  Count(static_cast<uint64_t>(end - block_row) * (vs + (column->max_def > 0 ? sizeof(int16_t) : 0)), column);
+  Count(static_cast<uint64_t>(end - block_row) * column->bytes_per_row(), column);
   uint8_t* values = column->values.get();
   int64_t row = block_row;
   while (row < end) {
@@ -179,12 +179,10 @@ size_t LookupBatchCache::Copy(const parquet::ParquetFileReader& file, size_t fil
     // when the whole column fits the budget (else a block decoded in the pass could make
     // Count forget the others, the requested one included).
     const uint64_t first = column->first_block[static_cast<size_t>(rg)];
-    const uint64_t whole_column = column->bookkeeping + static_cast<uint64_t>(column->rows) *
-                                                            (column->value_size + (column->max_def > 0 ? sizeof(int16_t) : 0));
+    const uint64_t whole_column = column->bookkeeping + column->rows * column->bytes_per_row();
     const bool whole_group = column->blocks_decoded * 4 >= column->decoded.size() && whole_column <= budget_;
     const uint64_t from = whole_group ? first : block;
-    const uint64_t to = whole_group ? first + static_cast<uint64_t>((file.row_group_num_rows(rg) + kSlots - 1) / kSlots)
-                                    : block + 1;
+    const uint64_t to = whole_group ? first + BlocksOf(file.row_group_num_rows(rg)) : block + 1;
     for (uint64_t b = from; b < to; b++) {
       if (column->decoded[b]) continue;
       DecodeBlock(file, rg, leaf, static_cast<int64_t>(b - first) * kSlots, options, column);

@@ -67,6 +67,8 @@ class LookupBatchCache {
     uint64_t blocks_decoded = 0;
     uint64_t bookkeeping = 0;           // bytes counted for the above
     uint64_t counted = 0;               // bytes counted for it (bookkeeping and blocks)
+    // The bytes a decoded row counts: its value, and its level when the column may have nulls.
+    uint64_t bytes_per_row() const { return value_size + (max_def > 0 ? sizeof(int16_t) : 0); }
   };
   struct Reader {
     std::unique_ptr<parquet::ColumnChunkReader> reader;
@@ -74,6 +76,8 @@ class LookupBatchCache {
     int64_t next_row = 0;  // the row the reader stands at
     parquet::ColumnReadCounters counted;
   };
+  // The blocks of a row group of `rows` rows.
+  static uint64_t BlocksOf(int64_t rows) { return static_cast<uint64_t>((rows + kSlots - 1) / kSlots); }
   KeptColumn& ColumnOf(const parquet::ParquetFileReader& file, size_t file_index, int leaf);
   void DecodeBlock(const parquet::ParquetFileReader& file, int rg, int leaf, int64_t block_row,
                    const parquet::ColumnReaderOptions& options, KeptColumn* column);

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -25,183 +24,115 @@ using test_support::RootElement;
 
 namespace {
 
-constexpr int kGroups = 3;
-constexpr int64_t kRowsPerGroup = 20000;
-
-int64_t IdOf(int64_t row) { return row * 3 + 1; }
-bool VIsNull(int64_t row) { return row % 13 == 5; }
-int32_t VOf(int64_t row) { return static_cast<int32_t>(row % 977); }
-
-// id: INT64 required; v: INT32 optional, null in some rows.
-std::string WriteFile(const std::string& directory) {
-  const std::string path = directory + "/kept.parquet";
-  WriterOptions options;
-  options.page_size = 4096;
-  ParquetFileWriter writer(path,
-                           {RootElement(2), LeafElement("id", FieldRepetitionType::REQUIRED, Type::INT64),
-                            LeafElement("v", FieldRepetitionType::OPTIONAL, Type::INT32)},
-                           options);
-  for (int g = 0; g < kGroups; g++) {
-    writer.StartRowGroup();
-    std::vector<int64_t> ids;
-    std::vector<int16_t> v_def;
-    std::vector<int32_t> vs;
-    for (int64_t r = g * kRowsPerGroup; r < (g + 1) * kRowsPerGroup; r++) {
-      ids.push_back(IdOf(r));
-      v_def.push_back(VIsNull(r) ? 0 : 1);
-      if (!VIsNull(r)) vs.push_back(VOf(r));
-    }
-    writer.WriteBatch<int64_t>(0, ids.size(), nullptr, nullptr, ids.data(), ids.size());
-    writer.WriteBatch<int32_t>(1, v_def.size(), v_def.data(), nullptr, vs.data(), vs.size());
-    writer.EndRowGroup(kRowsPerGroup);
-  }
-  writer.Close();
-  return path;
-}
-
-// Copies a few rows from each of `starts` (file rows) of column id (and of v, with
-// `both`) through `cache` and checks them against the values written; returns the most
-// bytes the cache kept.
-uint64_t CopyAndCheck(const ParquetFileReader& file, LookupBatchCache* cache, const std::vector<int64_t>& starts,
-                      bool both = true) {
-  ColumnReaderOptions options;
-  ColumnBatch batch;
-  uint64_t most_kept = 0;
-  for (int64_t start : starts) {
-    const int rg = static_cast<int>(start / kRowsPerGroup);
-    const int64_t row = start % kRowsPerGroup;
-    size_t n = cache->Copy(file, 0, rg, 0, row, 5, options, &batch);
-    REQUIRE(n >= 1);
-    REQUIRE(batch.num_values == n);
-    for (size_t i = 0; i < n; i++) CHECK(batch.values<int64_t>()[i] == IdOf(start + static_cast<int64_t>(i)));
-    most_kept = std::max(most_kept, cache->kept_bytes());
-    if (!both) continue;
-    n = cache->Copy(file, 0, rg, 1, row, 5, options, &batch);
-    REQUIRE(n >= 1);
-    size_t value = 0;
-    for (size_t i = 0; i < n; i++) {
-      const int64_t r = start + static_cast<int64_t>(i);
-      CHECK(batch.def_levels[i] == (VIsNull(r) ? 0 : 1));
-      if (!VIsNull(r)) CHECK(batch.values<int32_t>()[value++] == VOf(r));
-    }
-    CHECK(batch.num_values == value);
-    most_kept = std::max(most_kept, cache->kept_bytes());
-  }
-  return most_kept;
-}
-
-std::vector<int64_t> ShuffledStarts() {
-  std::vector<int64_t> starts;
-  for (int64_t row = 0; row < kGroups * kRowsPerGroup; row += 997) starts.push_back(row);
-  std::shuffle(starts.begin(), starts.end(), std::mt19937(7));
-  return starts;
-}
-
-}  // namespace
-
-TEST_CASE("lookup batch cache: copied rows equal the file's, in any order") {
-  test_support::TempDir dir;
-  auto file = ParquetFileReader::Open(WriteFile(dir.path()));
-  LookupBatchCache cache(uint64_t{1} << 30);
-  const std::vector<int64_t> starts = ShuffledStarts();
-  CopyAndCheck(*file, &cache, starts);
-  CopyAndCheck(*file, &cache, starts);  // again, from the kept blocks
-}
-
-TEST_CASE("lookup batch cache: what is kept stays within the budget, one column past it included") {
-  test_support::TempDir dir;
-  auto file = ParquetFileReader::Open(WriteFile(dir.path()));
-  // Column id alone takes 60,000 rows x 8 bytes: far past 100 KB.
-  constexpr uint64_t kBudget = 100 * 1024;
-  LookupBatchCache cache(kBudget);
-  const std::vector<int64_t> starts = ShuffledStarts();
-  CHECK(CopyAndCheck(*file, &cache, starts, false) <= kBudget);
-  CHECK(CopyAndCheck(*file, &cache, starts) <= kBudget);
-  CHECK(CopyAndCheck(*file, &cache, starts) <= kBudget);  // blocks dropped are decoded again
-}
-
-namespace doubles {
-
 constexpr int64_t kRowGroupRows = 5000;  // not a multiple of the block: a short last block
 constexpr int kRowGroups = 3;
+constexpr int64_t kRows = kRowGroupRows * kRowGroups;
 
-// Row r of the file: "d" DOUBLE (OPTIONAL, every 7th row null when `nulls`), "i" INT64
-// (REQUIRED).
-bool IsNull(int64_t r, bool nulls) { return nulls && r % 7 == 3; }
-double DoubleOf(int64_t r) { return static_cast<double>(r) * 0.5 + 1; }
+// The file's leaf columns, row r: id INT64 REQUIRED; v INT32 OPTIONAL and d DOUBLE
+// OPTIONAL, both null in some rows when the file has nulls (else never).
+enum Leaf { kId = 0, kV = 1, kD = 2 };
+int64_t IdOf(int64_t r) { return r * 3 + 1; }
+int32_t VOf(int64_t r) { return static_cast<int32_t>(r % 977); }
+double DOf(int64_t r) { return static_cast<double>(r) * 0.5 + 1; }
+bool IsNull(int leaf, int64_t r, bool nulls) {
+  return nulls && ((leaf == kV && r % 13 == 5) || (leaf == kD && r % 7 == 3));
+}
 
-std::string WriteDoubleFile(const test_support::TempDir& dir, bool nulls) {
+std::string WriteFile(const test_support::TempDir& dir, bool nulls) {
   const std::string path = dir.File(nulls ? "nulls.parquet" : "plain.parquet");
   WriterOptions options;
   options.page_size = 4 << 10;  // many pages a row group
   ParquetFileWriter writer(path,
-                           {test_support::RootElement(2),
-                            test_support::LeafElement("d", FieldRepetitionType::OPTIONAL, Type::DOUBLE),
-                            test_support::LeafElement("i", FieldRepetitionType::REQUIRED, Type::INT64)},
+                           {RootElement(3), LeafElement("id", FieldRepetitionType::REQUIRED, Type::INT64),
+                            LeafElement("v", FieldRepetitionType::OPTIONAL, Type::INT32),
+                            LeafElement("d", FieldRepetitionType::OPTIONAL, Type::DOUBLE)},
                            options);
   for (int g = 0; g < kRowGroups; g++) {
     writer.StartRowGroup();
-    std::vector<int16_t> def;
-    std::vector<double> d;
-    std::vector<int64_t> i;
+    std::vector<int64_t> ids;
+    std::vector<int32_t> vs;
+    std::vector<double> ds;
+    std::vector<int16_t> v_def, d_def;
     for (int64_t r = g * kRowGroupRows; r < (g + 1) * kRowGroupRows; r++) {
-      def.push_back(IsNull(r, nulls) ? 0 : 1);
-      if (!IsNull(r, nulls)) d.push_back(DoubleOf(r));
-      i.push_back(r * 3 - 7);
+      ids.push_back(IdOf(r));
+      v_def.push_back(IsNull(kV, r, nulls) ? 0 : 1);
+      if (!IsNull(kV, r, nulls)) vs.push_back(VOf(r));
+      d_def.push_back(IsNull(kD, r, nulls) ? 0 : 1);
+      if (!IsNull(kD, r, nulls)) ds.push_back(DOf(r));
     }
-    writer.WriteBatch<double>(0, def.size(), def.data(), nullptr, d.data(), d.size());
-    writer.WriteBatch<int64_t>(1, i.size(), nullptr, nullptr, i.data(), i.size());
+    writer.WriteBatch<int64_t>(kId, ids.size(), nullptr, nullptr, ids.data(), ids.size());
+    writer.WriteBatch<int32_t>(kV, v_def.size(), v_def.data(), nullptr, vs.data(), vs.size());
+    writer.WriteBatch<double>(kD, d_def.size(), d_def.data(), nullptr, ds.data(), ds.size());
     writer.EndRowGroup(kRowGroupRows);
   }
   writer.Close();
   return path;
 }
 
-// Asks the cache for `count` slots of each of `rows` (file rows, in that order) and checks
-// them against the values the file holds.
-void CheckRows(LookupBatchCache* cache, const ParquetFileReader& file, bool nulls, const std::vector<int64_t>& rows,
-               size_t count) {
+// Checks the n slots of `leaf` in `batch`, from file row `row`, against the values written.
+void CheckSlots(const ColumnBatch& batch, int leaf, int64_t row, size_t n, bool nulls) {
+  size_t value = 0;
+  for (size_t s = 0; s < n; s++) {
+    const int64_t r = row + static_cast<int64_t>(s);
+    INFO("leaf " << leaf << ", row " << r);
+    const bool is_null = IsNull(leaf, r, nulls);
+    if (leaf != kId) CHECK(batch.def_levels[s] == (is_null ? 0 : 1));
+    if (is_null) continue;
+    REQUIRE(value < batch.num_values);
+    switch (leaf) {
+      case kId: CHECK(batch.values<int64_t>()[value] == IdOf(r)); break;
+      case kV: CHECK(batch.values<int32_t>()[value] == VOf(r)); break;
+      default: CHECK(batch.values<double>()[value] == DOf(r)); break;
+    }
+    value++;
+  }
+  CHECK(value == batch.num_values);
+}
+
+// Asks the cache for up to `count` slots of each of `leaves` at each of `rows` (file rows,
+// in that order) and checks them against the values written; returns the most bytes the
+// cache kept meanwhile.
+uint64_t CheckRows(LookupBatchCache* cache, const ParquetFileReader& file, bool nulls, const std::vector<int64_t>& rows,
+                   size_t count, const std::vector<int>& leaves) {
   ColumnReaderOptions options;
   ColumnBatch batch;
+  uint64_t most_kept = 0;
   for (int64_t row : rows) {
     const int rg = static_cast<int>(row / kRowGroupRows);
     const int64_t in_group = row % kRowGroupRows;
-    // The double column.
-    const size_t n = cache->Copy(file, 0, rg, 0, in_group, count, options, &batch);
-    REQUIRE(n >= 1);
-    REQUIRE(n <= count);
-    CHECK(in_group + static_cast<int64_t>(n) <= kRowGroupRows);
-    REQUIRE(batch.num_levels == n);
-    size_t value = 0;
-    for (size_t s = 0; s < n; s++) {
-      const int64_t r = row + static_cast<int64_t>(s);
-      INFO("row " << r);
-      CHECK(batch.def_levels[s] == (IsNull(r, nulls) ? 0 : 1));
-      if (IsNull(r, nulls)) continue;
-      REQUIRE(value < batch.num_values);
-      CHECK(batch.values<double>()[value++] == DoubleOf(r));
+    for (int leaf : leaves) {
+      const size_t n = cache->Copy(file, 0, rg, leaf, in_group, count, options, &batch);
+      REQUIRE(n >= 1);
+      REQUIRE(n <= count);
+      CHECK(in_group + static_cast<int64_t>(n) <= kRowGroupRows);
+      REQUIRE(batch.num_levels == n);
+      CheckSlots(batch, leaf, row, n, nulls);
+      most_kept = std::max(most_kept, cache->kept_bytes());
     }
-    CHECK(value == batch.num_values);
-    // The integer column (no levels).
-    const size_t m = cache->Copy(file, 0, rg, 1, in_group, 1, options, &batch);
-    REQUIRE(m == 1);
-    REQUIRE(batch.num_values == 1);
-    CHECK(batch.values<int64_t>()[0] == row * 3 - 7);
   }
+  return most_kept;
 }
 
-}  // namespace doubles
+// Every `step`-th row of the file, shuffled.
+std::vector<int64_t> ShuffledRows(int64_t step) {
+  std::vector<int64_t> rows;
+  for (int64_t r = 0; r < kRows; r += step) rows.push_back(r);
+  std::shuffle(rows.begin(), rows.end(), std::mt19937(7));
+  return rows;
+}
+
+}  // namespace
 
 TEST_CASE("lookup batch cache: a few rows, block by block, in any order") {
   test_support::TempDir dir;
   for (bool nulls : {false, true}) {
     INFO("nulls " << nulls);
-    auto file = ParquetFileReader::Open(doubles::WriteDoubleFile(dir, nulls));
+    auto file = ParquetFileReader::Open(WriteFile(dir, nulls));
     LookupBatchCache cache(uint64_t{1} << 30);
     // Backwards within a row group, across row groups and blocks, the last row of a group.
-    doubles::CheckRows(&cache, *file, nulls, {4999, 10, 1023, 1024, 7000, 2, 14999, 5000, 4998}, 3);
+    CheckRows(&cache, *file, nulls, {4999, 10, 1023, 1024, 7000, 2, 14999, 5000, 4998}, 3, {kD, kId, kV});
     // The same rows again, now kept.
-    doubles::CheckRows(&cache, *file, nulls, {10, 4999, 14999}, 1);
+    CheckRows(&cache, *file, nulls, {10, 4999, 14999}, 1, {kD, kId, kV});
   }
 }
 
@@ -209,11 +140,22 @@ TEST_CASE("lookup batch cache: many rows in random order decode whole row groups
   test_support::TempDir dir;
   for (bool nulls : {false, true}) {
     INFO("nulls " << nulls);
-    auto file = ParquetFileReader::Open(doubles::WriteDoubleFile(dir, nulls));
+    auto file = ParquetFileReader::Open(WriteFile(dir, nulls));
     LookupBatchCache cache(uint64_t{1} << 30);
-    std::vector<int64_t> rows;
-    for (int64_t r = 0; r < doubles::kRowGroups * doubles::kRowGroupRows; r += 3) rows.push_back(r);
-    std::shuffle(rows.begin(), rows.end(), std::mt19937(7));
-    doubles::CheckRows(&cache, *file, nulls, rows, 5);
+    const std::vector<int64_t> rows = ShuffledRows(3);
+    CheckRows(&cache, *file, nulls, rows, 5, {kD, kId, kV});
+    CheckRows(&cache, *file, nulls, rows, 5, {kV, kD, kId});  // again, from the kept blocks
   }
+}
+
+TEST_CASE("lookup batch cache: what is kept stays within the budget, one column past it included") {
+  test_support::TempDir dir;
+  auto file = ParquetFileReader::Open(WriteFile(dir, true));
+  // Column id alone takes 15,000 rows x 8 bytes: far past 40 KiB.
+  constexpr uint64_t kBudget = 40 * 1024;
+  LookupBatchCache cache(kBudget);
+  const std::vector<int64_t> rows = ShuffledRows(97);
+  CHECK(CheckRows(&cache, *file, true, rows, 5, {kId}) <= kBudget);
+  CHECK(CheckRows(&cache, *file, true, rows, 5, {kId, kV, kD}) <= kBudget);
+  CHECK(CheckRows(&cache, *file, true, rows, 5, {kD, kV, kId}) <= kBudget);  // blocks dropped are decoded again
 }
