@@ -257,6 +257,24 @@ SqlValue FileConstant(const ParquetTable& table, int column, size_t index) {
   return SqlValue::Text(value.text);
 }
 
+// Sets range->lo and hi for comparison `op` from `at_least` and `above`, the first values
+// of the window [valid_lo, valid_hi] that compare >= and > the constant (valid_hi + 1 when
+// none does); an empty range (no value passes) when the comparison holds for none.
+void SetComparisonRange(ConstraintOp op, __int128 at_least, __int128 above, IntegerRange* range) {
+  __int128 lo = range->valid_lo, hi = range->valid_hi;
+  switch (op) {
+    case ConstraintOp::kNe: range->outside = true; [[fallthrough]];
+    case ConstraintOp::kEq: lo = at_least; hi = above - 1; break;
+    case ConstraintOp::kLt: hi = at_least - 1; break;
+    case ConstraintOp::kLe: hi = above - 1; break;
+    case ConstraintOp::kGt: lo = above; break;
+    default: lo = at_least; break;  // kGe
+  }
+  if (lo > hi) lo = 0, hi = -1;  // (within the window otherwise: int64_t holds both)
+  range->lo = static_cast<int64_t>(lo);
+  range->hi = static_cast<int64_t>(hi);
+}
+
 // The range of stored integers equivalent to `filter` on a column mapped by `mapping`
 // (IntegerRange); inactive when there is none. For DATE text, found by binary search over
 // the days of years 0000..9999 with the same comparison RowMatches makes on their text.
@@ -273,25 +291,9 @@ IntegerRange IntegerRangeOf(const ColumnFilter& filter, const ColumnMapping& map
   if (mapping.kind == ValueKind::kInt32 || mapping.kind == ValueKind::kInt64) {
     // INTEGER against an integer constant: SQLite's comparison is the integers' order.
     if (constant.type != SqlValue::Type::kInteger) return range;
-    const int64_t c = constant.integer;
     range.active = true;
     range.is64 = mapping.kind == ValueKind::kInt64;
-    switch (filter.op) {
-      case ConstraintOp::kNe: range.outside = true; [[fallthrough]];
-      case ConstraintOp::kEq: range.lo = c; range.hi = c; break;
-      case ConstraintOp::kLt:
-        if (c == INT64_MIN) return IntegerRange();  // (no row: left to the SqlValue test)
-        range.lo = INT64_MIN;
-        range.hi = c - 1;
-        break;
-      case ConstraintOp::kLe: range.lo = INT64_MIN; range.hi = c; break;
-      case ConstraintOp::kGt:
-        if (c == INT64_MAX) return IntegerRange();
-        range.lo = c + 1;
-        range.hi = INT64_MAX;
-        break;
-      default: range.lo = c; range.hi = INT64_MAX; break;  // kGe
-    }
+    SetComparisonRange(filter.op, constant.integer, __int128{constant.integer} + 1, &range);
     return range;
   }
   if (mapping.kind != ValueKind::kDate || mapping.timestamp_form != TimestampForm::kText) return range;
@@ -318,18 +320,10 @@ IntegerRange IntegerRangeOf(const ColumnFilter& filter, const ColumnMapping& map
     }
     return lo;
   };
-  const int64_t at_least = first_day(false), above = first_day(true);
   range.active = true;
   range.valid_lo = kFirstFourDigitYearDay;
   range.valid_hi = kLastFourDigitYearDay;
-  switch (filter.op) {
-    case ConstraintOp::kNe: range.outside = true; [[fallthrough]];
-    case ConstraintOp::kEq: range.lo = at_least; range.hi = above - 1; break;
-    case ConstraintOp::kLt: range.lo = kFirstFourDigitYearDay; range.hi = at_least - 1; break;
-    case ConstraintOp::kLe: range.lo = kFirstFourDigitYearDay; range.hi = above - 1; break;
-    case ConstraintOp::kGt: range.lo = above; range.hi = kLastFourDigitYearDay; break;
-    default: range.lo = at_least; range.hi = kLastFourDigitYearDay; break;  // kGe
-  }
+  SetComparisonRange(filter.op, first_day(false), first_day(true), &range);
   return range;
 }
 
@@ -518,13 +512,13 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
     cursor->stats.row_groups_pruned_by_row_position++;
     return false;
   }
-  if (cursor->indexed_filter >= 0 && !HasIndexedRowsIn(*cursor, cursor->file_index, first + lo, first + hi)) {
-    cursor->stats.row_groups_pruned_by_join_index++;
-    return false;
-  }
   const parquet::RowRanges candidates = cursor->indexed_filter >= 0
                                             ? IndexedRows(*cursor, first + lo, first + hi, first)
                                             : parquet::RowRanges::FromRanges({parquet::RowRange{lo, hi}});
+  if (cursor->indexed_filter >= 0 && candidates.empty()) {
+    cursor->stats.row_groups_pruned_by_join_index++;
+    return false;
+  }
   // Pruning may read bloom filters and dictionaries: a row group counts as a share of the
   // rows between two interrupt probes (a probe costs a statement step before SQLite 3.41,
   // too much for every row group of every lookup of a join).
