@@ -267,11 +267,14 @@ std::optional<Origin> OriginOf(const CurlApi& api, const std::string& url) {
 constexpr int kMaxRedirects = 5;
 constexpr size_t kMaxRedirectUrlBytes = 8192;
 
+// Whether a `method` request sends or changes something (PUT, POST, DELETE), not only reads.
+bool IsUpload(const std::string& method) { return method != "GET" && method != "HEAD"; }
+
 // Whether a response with `status` to a `method` request is a redirect followed (RFC 9110:
 // 307 and 308 keep the method and body; 301, 302 and 303 would turn an upload into a GET).
 bool IsFollowedRedirect(long status, const std::string& method) {
   if (status == 307 || status == 308) return true;
-  return (status == 301 || status == 302 || status == 303) && (method == "GET" || method == "HEAD");
+  return (status == 301 || status == 302 || status == 303) && !IsUpload(method);
 }
 
 // One exchange of `request` with `url`, redirects not followed: `headers` and the SigV4
@@ -413,7 +416,7 @@ HttpResponse HttpPerform(const HttpRequest& request, const std::string& shown_ur
       throw ParquetError(refused + "to a url that is not followed (an https url only to https)");
     }
     to_origin = *next == *origin;
-    if (!to_origin && request.method != "GET" && request.method != "HEAD") {
+    if (!to_origin && IsUpload(request.method)) {
       throw ParquetError(refused + "a " + request.method + " to another origin (an upload follows redirects only within its own)");
     }
     url = std::move(location);

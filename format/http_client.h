@@ -99,9 +99,9 @@ bool HttpInterruptRequested();
 // Whether this build can make HTTP requests at all (libcurl headers were found).
 bool HttpSupportCompiled();
 
-// Performs one request, following its redirects (see above). Throws HttpTransportError for transport failures and ParquetError
-// when libcurl cannot be loaded or refuses an option. `shown_url` names the resource in
-// errors (never a credential).
+// Performs one request, following its redirects (see above). Throws HttpTransportError for
+// transport failures and ParquetError when libcurl cannot be loaded or refuses an option.
+// `shown_url` names the resource in errors (never a credential).
 HttpResponse HttpPerform(const HttpRequest& request, const std::string& shown_url);
 
 // HttpPerform with up to `attempts` tries, waiting 100 ms, 200 ms, 400 ms... between them,
