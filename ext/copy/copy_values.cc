@@ -954,6 +954,7 @@ size_t LeafData::num_values() const {
 
 void LeafData::Clear() {
   def_levels.clear();
+  pending_defined = 0;
   rep_levels.clear();
   int32s.clear();
   int64s.clear();

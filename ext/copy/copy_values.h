@@ -80,7 +80,6 @@ class ByteArena {
     size_t size = 0;
   };
   uint8_t* AllocateInNewBlock(size_t size);
-
   std::vector<Block> blocks_;
   size_t current_ = 0;       // block being filled (blocks after it are free for reuse)
   uint8_t* next_ = nullptr;  // free space of blocks_[current_]
@@ -147,6 +146,16 @@ struct LeafData {
 
   std::vector<int16_t> def_levels;
   std::vector<int16_t> rep_levels;  // filled only when max_repetition_level > 0
+  // Definition levels 1 of a flat leaf (max_definition_level 1) that follow def_levels but
+  // are not in it yet: parquet_copy's per-cell path counts its non-NULL values here instead
+  // of appending a level per cell. FlushPendingLevels appends them; it must run before
+  // anything else appends a level or reads def_levels.
+  size_t pending_defined = 0;
+  void FlushPendingLevels() {
+    if (pending_defined == 0) return;
+    def_levels.insert(def_levels.end(), pending_defined, int16_t{1});
+    pending_defined = 0;
+  }
   std::vector<int32_t> int32s;
   std::vector<int64_t> int64s;
   std::vector<float> floats;
