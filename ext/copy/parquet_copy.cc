@@ -263,10 +263,12 @@ class Copier {
   // tight loop over flat_cells_. Returns the bytes the row adds beyond 9 per column.
   size_t AppendFlatRow(LeafData* leaves, int64_t row_number, sqlite3_value* const* cells) {
     size_t bytes = 0;
-    const FlatCell* columns = flat_cells_.data();
-    const size_t num_columns = flat_cells_.size();
-    for (size_t i = 0; i < num_columns; ++i) {
-      bytes += AppendFlatCell(i, columns[i].kind, cells[columns[i].result_index], row_number, leaves[i]);
+    const FlatCell* const first = flat_cells_.data();
+    const FlatCell* const end = first + flat_cells_.size();
+    LeafData* leaf = leaves;
+    for (const FlatCell* column = first; column != end; ++column, ++leaf) {
+      bytes += AppendFlatCell(static_cast<size_t>(column - first), column->kind, cells[column->result_index], row_number,
+                              *leaf);
     }
     return bytes;
   }
