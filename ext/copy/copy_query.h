@@ -88,12 +88,25 @@ class CopyQuery {
 };
 
 // parquet_copy_rows(sink, cell, ...): the row sink's step, for CopyQuery::Run<Receiver>.
+// The sink comes from the first argument of the aggregate's first row and is kept in the
+// aggregate's context for its other rows (the wrapped query passes the same bound pointer
+// in every row): one sqlite3_aggregate_context call a row instead of sqlite3_value_pointer's
+// type check.
 template <class Receiver>
 void CopyRowSinkStep(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
-  auto* sink = argc > 0 ? static_cast<CopyRowSink*>(sqlite3_value_pointer(argv[0], kCopyRowSinkPointerType)) : nullptr;
-  if (sink == nullptr) {
-    sqlite3_result_error(ctx, "parquet_copy_rows: internal to parquet_copy, not for direct use", -1);
+  auto** kept = static_cast<CopyRowSink**>(sqlite3_aggregate_context(ctx, sizeof(CopyRowSink*)));
+  if (kept == nullptr) {
+    sqlite3_result_error_nomem(ctx);
     return;
+  }
+  CopyRowSink* sink = *kept;
+  if (sink == nullptr) {
+    sink = argc > 0 ? static_cast<CopyRowSink*>(sqlite3_value_pointer(argv[0], kCopyRowSinkPointerType)) : nullptr;
+    if (sink == nullptr) {
+      sqlite3_result_error(ctx, "parquet_copy_rows: internal to parquet_copy, not for direct use", -1);
+      return;
+    }
+    *kept = sink;
   }
   try {
     if (argc - 1 != static_cast<int>(sink->width)) throw CopyError("the row sink got a row of the wrong width");

@@ -815,6 +815,10 @@ bool DateParseCache::ParseAndKeep(std::string_view text, uint64_t head, uint16_t
   return true;
 }
 
+void ByteArena::CopyLongBytes(uint8_t* target, const uint8_t* source, size_t size) {
+  std::memcpy(target, source, size);
+}
+
 uint8_t* ByteArena::AllocateInNewBlock(size_t size) {
   if (!blocks_.empty() && current_ + 1 < blocks_.size() && blocks_[current_ + 1].size >= size &&
       next_ != nullptr) {
@@ -954,6 +958,7 @@ size_t LeafData::num_values() const {
 
 void LeafData::Clear() {
   def_levels.clear();
+  pending_defined = 0;
   rep_levels.clear();
   int32s.clear();
   int64s.clear();

@@ -65,7 +65,7 @@ class ByteArena {
   }
   const uint8_t* Append(const void* data, size_t size) {
     uint8_t* target = Allocate(size);
-    if (size > 0) std::memcpy(target, data, size);
+    CopyBytes(target, static_cast<const uint8_t*>(data), size);
     return target;
   }
   // Forgets the contents; keeps up to 16 blocks of the standard size for reuse (a batch of
@@ -80,6 +80,36 @@ class ByteArena {
     size_t size = 0;
   };
   uint8_t* AllocateInNewBlock(size_t size);
+  // memcpy with the short sizes of typical text cells inline: two fixed-size copies that
+  // overlap in the middle (no library call, no byte loop; nothing outside either range
+  // is read or written).
+  static void CopyBytes(uint8_t* target, const uint8_t* source, size_t size) {
+    if (size > 32) {
+      CopyLongBytes(target, source, size);
+    } else if (size >= 16) {
+      CopyFixed<16>(target, source, size);
+    } else if (size >= 8) {
+      CopyFixed<8>(target, source, size);
+    } else if (size >= 4) {
+      CopyFixed<4>(target, source, size);
+    } else if (size > 0) {
+      target[0] = source[0];
+      target[size / 2] = source[size / 2];
+      target[size - 1] = source[size - 1];
+    }
+  }
+  // memcpy, out of line (inlined, it had GCC warn about callers' short arrays).
+  [[gnu::noinline]] static void CopyLongBytes(uint8_t* target, const uint8_t* source, size_t size);
+  // size in [n, 2n]: the first n bytes and the last n.
+  template <size_t n>
+  static void CopyFixed(uint8_t* target, const uint8_t* source, size_t size) {
+    uint8_t head[n];
+    uint8_t tail[n];
+    std::memcpy(head, source, n);
+    std::memcpy(tail, source + size - n, n);
+    std::memcpy(target, head, n);
+    std::memcpy(target + size - n, tail, n);
+  }
 
   std::vector<Block> blocks_;
   size_t current_ = 0;       // block being filled (blocks after it are free for reuse)
@@ -147,6 +177,16 @@ struct LeafData {
 
   std::vector<int16_t> def_levels;
   std::vector<int16_t> rep_levels;  // filled only when max_repetition_level > 0
+  // Definition levels 1 of a flat leaf (max_definition_level 1) that follow def_levels but
+  // are not in it yet: parquet_copy's per-cell path counts its non-NULL values here instead
+  // of appending a level per cell. FlushPendingLevels appends them; it must run before
+  // anything else appends a level or reads def_levels.
+  size_t pending_defined = 0;
+  void FlushPendingLevels() {
+    if (pending_defined == 0) return;
+    def_levels.insert(def_levels.end(), pending_defined, int16_t{1});
+    pending_defined = 0;
+  }
   std::vector<int32_t> int32s;
   std::vector<int64_t> int64s;
   std::vector<float> floats;

@@ -220,6 +220,7 @@ class Copier {
                                                LeafData& leaf) {
     const int storage = sqlite3_value_type(value);
     if (storage == SQLITE_NULL) {
+      leaf.FlushPendingLevels();
       leaf.def_levels.push_back(0);
       return 0;
     }
@@ -227,12 +228,12 @@ class Copier {
       case FlatKind::kInt64:
         if (storage != SQLITE_INTEGER) break;
         leaf.int64s.push_back(sqlite3_value_int64(value));
-        leaf.def_levels.push_back(1);
+        ++leaf.pending_defined;
         return 0;
       case FlatKind::kDouble:
         if (storage != SQLITE_FLOAT) break;
         leaf.doubles.push_back(sqlite3_value_double(value));
-        leaf.def_levels.push_back(1);
+        ++leaf.pending_defined;
         return 0;
       case FlatKind::kText:
       case FlatKind::kDate: {
@@ -248,12 +249,13 @@ class Copier {
           const uint8_t* copy = size > 0 ? leaf.arena.Append(text, size) : nullptr;
           leaf.byte_arrays.push_back(parquet::ByteArray{copy, static_cast<uint32_t>(size)});
         }
-        leaf.def_levels.push_back(1);
+        ++leaf.pending_defined;
         return size + 4;
       }
       default:
         break;
     }
+    leaf.FlushPendingLevels();
     return AppendFlat(i, value, row_number, &leaf);
   }
 
@@ -261,10 +263,12 @@ class Copier {
   // tight loop over flat_cells_. Returns the bytes the row adds beyond 9 per column.
   size_t AppendFlatRow(LeafData* leaves, int64_t row_number, sqlite3_value* const* cells) {
     size_t bytes = 0;
-    const FlatCell* columns = flat_cells_.data();
-    const size_t num_columns = flat_cells_.size();
-    for (size_t i = 0; i < num_columns; ++i) {
-      bytes += AppendFlatCell(i, columns[i].kind, cells[columns[i].result_index], row_number, leaves[i]);
+    const FlatCell* const first = flat_cells_.data();
+    const FlatCell* const end = first + flat_cells_.size();
+    LeafData* leaf = leaves;
+    for (const FlatCell* column = first; column != end; ++column, ++leaf) {
+      bytes += AppendFlatCell(static_cast<size_t>(column - first), column->kind, cells[column->result_index], row_number,
+                              *leaf);
     }
     return bytes;
   }
@@ -485,6 +489,9 @@ class Copier {
       check(buffered_values, 0);
     }
     const size_t i0 = sort_columns[0];
+    if (i0 < partition.leaves.size()) {
+      for (const size_t column : sort_columns) partition.leaves[column].FlushPendingLevels();
+    }
     const size_t converted = i0 < partition.leaves.size() ? partition.leaves[i0].def_levels.size() : 0;
     if (converted > 0) {
       for (size_t k = 0; k < sort_keys.size(); ++k) keys[k] = &partition.leaves[sort_columns[k]];
@@ -515,6 +522,7 @@ class Copier {
         if (start_group) writer.StartRowGroup();
         for (size_t i = 0; i < batch->size(); ++i) {
           LeafData& leaf = (*batch)[i];
+          leaf.FlushPendingLevels();  // here rather than on the query thread
           if (flat_[i] == FlatKind::kNested || leaf.def_levels.empty()) continue;
           WriteLeaf(writer, layout_.data_column(i).first_leaf, leaf);
           leaf.Clear();  // keeps the levels and type
@@ -535,6 +543,7 @@ class Copier {
         for (size_t l = 0; l < leaves_.size(); ++l) WriteLeaf(writer, column.first_leaf + static_cast<int>(l), leaves_[l]);
         partition.values[i].Clear();
       }
+      if (i < partition.leaves.size()) partition.leaves[i].FlushPendingLevels();
       if (i < partition.leaves.size() && flat_[i] != FlatKind::kNested && !partition.leaves[i].def_levels.empty()) {
         WriteLeaf(writer, column.first_leaf, partition.leaves[i]);
         partition.leaves[i].Clear();  // keeps the levels and type

@@ -482,6 +482,37 @@ TEST_CASE("copy values: the byte arena keeps addresses stable and reuses its blo
   }
 }
 
+TEST_CASE("copy values: the byte arena copies every size exactly (the inline short copies included)") {
+  ByteArena arena;
+  std::vector<std::pair<const uint8_t*, std::vector<uint8_t>>> stored;
+  for (size_t size = 0; size <= 80; ++size) {
+    std::vector<uint8_t> value(size);
+    for (size_t i = 0; i < size; ++i) value[i] = static_cast<uint8_t>(size * 31 + i * 7 + 1);
+    stored.emplace_back(arena.Append(value.data(), value.size()), value);
+  }
+  // Checked after every append: a copy that wrote past its value would show in its neighbour.
+  for (const auto& [pointer, value] : stored) {
+    CAPTURE(value.size());
+    if (!value.empty()) CHECK(std::memcmp(pointer, value.data(), value.size()) == 0);
+  }
+}
+
+TEST_CASE("copy values: pending definition levels are appended in order by FlushPendingLevels") {
+  LeafData leaf;
+  leaf.pending_defined = 3;
+  leaf.FlushPendingLevels();
+  leaf.def_levels.push_back(0);
+  leaf.pending_defined = 2;
+  leaf.FlushPendingLevels();
+  leaf.FlushPendingLevels();  // nothing pending: unchanged
+  CHECK(leaf.def_levels == std::vector<int16_t>{1, 1, 1, 0, 1, 1});
+  CHECK(leaf.pending_defined == 0);
+  leaf.pending_defined = 4;
+  leaf.Clear();
+  CHECK(leaf.def_levels.empty());
+  CHECK(leaf.pending_defined == 0);
+}
+
 TEST_CASE("copy values: the DATE parse cache gives what ParseDate gives, hit or miss") {
   DateParseCache cache;
   // Valid and invalid texts of ten bytes (the cached form), others, and an embedded NUL.
