@@ -1204,8 +1204,14 @@ int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
           return SQLITE_OK;
         case DirectCell::kText:
           return DirectText(ctx, static_cast<const parquet::ByteArray*>(state.direct_values)[i]);
-        case DirectCell::kDateText:
-          return DirectDateText(cursor, ctx, static_cast<const int32_t*>(state.direct_values)[i]);
+        case DirectCell::kDateText: {
+          const int32_t days = static_cast<const int32_t*>(state.direct_values)[i];
+          if (const char* text = cursor->dates.Find(days)) [[likely]] {
+            sqlite3_result_text(ctx, text, -1, SQLITE_TRANSIENT);
+            return SQLITE_OK;
+          }
+          return DirectDateText(cursor, ctx, days);
+        }
         case DirectCell::kNone: break;
       }
     }
