@@ -202,7 +202,11 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       batch->num_levels = n;
       batch->num_values = non_null;
       if constexpr (std::is_same_v<T, ByteArray>) {
-        batch->text_terminated = dictionary_nul_free_ && value_decoder_ == dictionary_decoder_.get();
+        if (value_decoder_ == dictionary_decoder_.get()) {
+          batch->text_terminated = dictionary_nul_free_;
+        } else if (page_values_contiguous_ && non_null > 0) {
+          batch->text_terminated = TerminateContiguousValues(out, non_null);
+        }
       }
       return n;
     } catch (const ParquetError& e) {
@@ -505,6 +509,43 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     }
   }
 
+  // For a batch of byte arrays that lie back to back in the page's value section (a
+  // DELTA_LENGTH_BYTE_ARRAY page: page_values_contiguous_): when they hold no NUL (one memchr
+  // over the batch's bytes), copies them into terminated_values_, each followed by a NUL,
+  // points the values there and returns true. One copy per batch, in 16-byte chunks where
+  // the page's bytes allow reading that far; it saves a copy per value for consumers that
+  // need C strings (xColumn). Batches of long values (above 255 bytes on average) are left
+  // alone: those consumers do not copy them anyway.
+  bool TerminateContiguousValues(ByteArray* values, size_t count) {
+    const uint8_t* begin = values[0].ptr;
+    const uint8_t* end = values[count - 1].ptr + values[count - 1].len;
+    const size_t span = static_cast<size_t>(end - begin);
+    if (span > count * 255 || (span > 0 && std::memchr(begin, 0, span) != nullptr)) return false;
+    constexpr size_t kChunk = 16;
+    pages_.GrowBuffer(&terminated_values_, span + count + kChunk);
+    uint8_t* out = terminated_values_.data();
+    const uint8_t* readable_end = page_values_end_;
+    const bool chunks_readable = static_cast<size_t>(readable_end - end) >= kChunk;  // for every value
+    for (size_t i = 0; i < count; i++) {
+      const uint8_t* src = values[i].ptr;
+      const size_t len = values[i].len;
+      if (chunks_readable || static_cast<size_t>(readable_end - src) >= len + kChunk) {
+        // Whole chunks: the bytes past the value land where the next value or the NUL goes.
+        size_t done = 0;
+        do {
+          std::memcpy(out + done, src + done, kChunk);
+          done += kChunk;
+        } while (done < len);
+      } else if (len > 0) {
+        std::memcpy(out, src, len);
+      }
+      out[len] = 0;
+      values[i].ptr = out;
+      out += len + size_t{1};
+    }
+    return true;
+  }
+
   // Copies the byte-array dictionary entries into terminated_dictionary_, each followed by
   // a NUL, and points the entries there; dictionary_nul_free_ tells whether no entry holds
   // a NUL itself (then batches decoded through the dictionary are text_terminated). One
@@ -726,6 +767,8 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     }
     value_decoder_ = DecoderFor(encoding);
     value_decoder_->SetData(values, values_size, ValueCountBound(encoding, values_size, value_count_bound));
+    page_values_contiguous_ = std::is_same_v<T, ByteArray> && encoding == Encoding::DELTA_LENGTH_BYTE_ARRAY;
+    page_values_end_ = values + values_size;
     page_loaded_ = true;
     counters_.pages_read++;
   }
@@ -745,6 +788,9 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   bool has_dictionary_ = false;
   std::vector<uint8_t> terminated_dictionary_;  // byte-array entries, each NUL-terminated (entries point here)
   bool dictionary_nul_free_ = false;            // no byte-array entry contains a NUL
+  bool page_values_contiguous_ = false;  // the page's byte arrays lie back to back (TerminateContiguousValues)
+  const uint8_t* page_values_end_ = nullptr;  // end of the page's value section
+  std::vector<uint8_t> terminated_values_;    // a batch's byte arrays, each NUL-terminated (TerminateContiguousValues)
 
   LevelDecoder def_decoder_;
   LevelDecoder rep_decoder_;

@@ -40,7 +40,8 @@ struct ColumnBatch {
   size_t num_values = 0;  // non-null values (values() holds exactly these, in order)
   // ByteArray values only: every value of this batch is followed in memory by a NUL byte and
   // contains none, so it can be handed to a C-string interface as it is (dictionary-encoded
-  // pages: the reader keeps its dictionary entries terminated).
+  // pages: the reader keeps its dictionary entries terminated; DELTA_LENGTH_BYTE_ARRAY pages:
+  // the reader copies a batch's values with a NUL after each, when they hold none).
   bool text_terminated = false;
   std::vector<int16_t> def_levels;
   std::vector<int16_t> rep_levels;

@@ -164,6 +164,13 @@ bool AddPrefetchLeaf(ParquetCursor* cursor, int leaf) {
   return true;
 }
 
+// Empties the batch range of every column (batch_end 0) when the cursor moves to another
+// row group or file, so that xColumn's fast path (Column) needs only `row < batch_end` to
+// know that a column's batch holds the cursor's row; LoadBatch then (re)positions the reader.
+void ForgetBatches(ParquetCursor* cursor) {
+  for (ColumnState& state : cursor->states) state.batch_end = 0;
+}
+
 ParquetTable* TableOf(sqlite3_vtab_cursor* cursor) { return reinterpret_cast<ParquetTable*>(cursor->pVtab); }
 
 int64_t PositionColumn(ParquetCursor* cursor, const ParquetTable& table, int leaf, ColumnState* state);
@@ -570,6 +577,7 @@ void SettleOnRow(ParquetCursor* cursor, const ParquetTable& table) {
       cursor->row_group++;
       cursor->group_entered = false;
       cursor->row = 0;
+      ForgetBatches(cursor);
     }
     if (!OpenNextFile(cursor, table, cursor->file_index + 1)) break;
   }
@@ -847,6 +855,7 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc
       cursor->group_entered = false;
       cursor->row = 0;
       for (ColumnState& state : cursor->states) state.row_group = -1;
+      ForgetBatches(cursor);
       SetUpFileFilters(cursor, table);
     } else {
       CollectReaderCounters(cursor);
@@ -1180,7 +1189,8 @@ int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
   if (static_cast<size_t>(column) < cursor->num_states) [[likely]] {
     const ColumnState& state = cursor->states[static_cast<size_t>(column)];
     const int64_t row = cursor->row;
-    if (state.row_group == cursor->row_group && row < state.batch_end) [[likely]] {
+    // A batch of another row group has an empty range (ForgetBatches).
+    if (row < state.batch_end) [[likely]] {
       const size_t i = static_cast<size_t>(row - state.batch_first_row);
       switch (state.direct) {
         case DirectCell::kInt32:
@@ -1198,8 +1208,14 @@ int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
           return SQLITE_OK;
         case DirectCell::kText:
           return DirectText(ctx, static_cast<const parquet::ByteArray*>(state.direct_values)[i]);
-        case DirectCell::kDateText:
-          return DirectDateText(cursor, ctx, static_cast<const int32_t*>(state.direct_values)[i]);
+        case DirectCell::kDateText: {
+          const int32_t days = static_cast<const int32_t*>(state.direct_values)[i];
+          if (const char* text = cursor->dates.Find(days)) [[likely]] {
+            sqlite3_result_text(ctx, text, -1, SQLITE_TRANSIENT);
+            return SQLITE_OK;
+          }
+          return DirectDateText(cursor, ctx, days);
+        }
         case DirectCell::kNone: break;
       }
     }

@@ -58,11 +58,28 @@ void DictionaryDecoder<T>::ThrowTruncated(size_t decoded_in_call) const {
                      std::to_string(num_values_) + " values");
 }
 
+// Four indices at a time (GCC -O2 leaves the plain max loop scalar: about 5 instructions an
+// index, a third of a dictionary-encoded column's decoding); the largest index is looked for
+// only to name it when one is out of range.
 template <typename T>
 void DictionaryDecoder<T>::CheckIndexBatch(const uint32_t* indices, size_t count) const {
+  typedef uint32_t Lanes __attribute__((vector_size(16)));
+  const size_t size = dictionary_.size();
+  if (size > UINT32_MAX) return;  // every uint32_t index is in range
+  const Lanes size_lanes = Lanes{} + static_cast<uint32_t>(size);
+  Lanes bad{};
+  size_t i = 0;
+  for (; i + 4 <= count; i += 4) {
+    Lanes lanes;
+    std::memcpy(&lanes, indices + i, sizeof lanes);
+    bad |= reinterpret_cast<Lanes>(lanes >= size_lanes);
+  }
+  bool any_bad = (bad[0] | bad[1] | bad[2] | bad[3]) != 0;
+  for (; i < count; ++i) any_bad |= indices[i] >= size;
+  if (!any_bad) return;
   uint32_t max_index = 0;
-  for (size_t i = 0; i < count; ++i) max_index = std::max(max_index, indices[i]);
-  if (count > 0 && max_index >= dictionary_.size()) ThrowIndexOutOfRange(max_index);
+  for (i = 0; i < count; ++i) max_index = std::max(max_index, indices[i]);
+  ThrowIndexOutOfRange(max_index);
 }
 
 template <typename T>

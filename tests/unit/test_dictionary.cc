@@ -93,6 +93,36 @@ TEST_CASE("dictionary: out-of-range indices are errors, in RLE and in bit-packed
   }
 }
 
+// CheckIndexBatch checks four indices at a time, then the rest one by one: an index out of
+// range is found in every lane and in the tail, whatever the batch length, and named as the
+// largest of the batch; indices just below the dictionary's size pass.
+TEST_CASE("dictionary: an out-of-range index is found at every position of a bit-packed batch") {
+  const std::vector<int32_t> dictionary = TwelveValues();
+  for (size_t count : {1u, 3u, 4u, 5u, 8u, 13u, 31u}) {
+    for (size_t bad = 0; bad <= count; ++bad) {  // bad == count: none out of range
+      CAPTURE(count);
+      CAPTURE(bad);
+      std::vector<uint32_t> indices(count);
+      for (size_t i = 0; i < count; ++i) indices[i] = static_cast<uint32_t>((i * 7) % 12);
+      if (bad < count) indices[bad] = 12 + static_cast<uint32_t>(bad);
+      // Distinct neighbours, so that the encoder writes one bit-packed run.
+      const std::vector<uint8_t> page = IndexPage(6, indices);
+      DictionaryDecoder<int32_t> decoder;
+      decoder.SetDictionary(dictionary.data(), dictionary.size());
+      decoder.SetData(page.data(), page.size(), count);
+      std::vector<int32_t> out(count);
+      if (bad < count) {
+        const std::string message = "dictionary index " + std::to_string(12 + bad) +
+                                    " out of range for a dictionary of 12 values";
+        CHECK_THROWS_WITH_AS(decoder.Decode(out.data(), count), message.c_str(), ParquetError);
+      } else {
+        REQUIRE(decoder.Decode(out.data(), count) == count);
+        for (size_t i = 0; i < count; ++i) CHECK(out[i] == dictionary[indices[i]]);
+      }
+    }
+  }
+}
+
 TEST_CASE("dictionary: bad bit width byte, missing data and truncation at every length") {
   const std::vector<int32_t> dictionary = TwelveValues();
   DictionaryDecoder<int32_t> decoder;

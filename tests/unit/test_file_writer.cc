@@ -2128,26 +2128,39 @@ TEST_CASE("file writer: automatic encodings per column") {
 }
 
 // Text read through a dictionary comes NUL-terminated (ColumnBatch::text_terminated) unless
-// a dictionary entry holds a NUL itself; other encodings never claim it.
-TEST_CASE("column reader: dictionary-encoded text is NUL-terminated in place") {
+// a dictionary entry holds a NUL itself; so does DELTA_LENGTH_BYTE_ARRAY text (copied per
+// batch) unless a value of the batch holds a NUL or the values are long; PLAIN never claims it.
+TEST_CASE("column reader: dictionary-encoded and delta-length text is NUL-terminated") {
   TempDir dir;
+  enum class Encoded { kDictionary, kPlain, kDeltaLength };
   struct Case {
-    bool dictionary;
+    Encoded encoded;
     bool with_nul;
+    bool long_values;
     bool terminated;
   };
-  for (Case c : {Case{true, false, true}, Case{true, true, false}, Case{false, false, false}}) {
-    CAPTURE(c.dictionary);
+  for (Case c : {Case{Encoded::kDictionary, false, false, true}, Case{Encoded::kDictionary, true, false, false},
+                 Case{Encoded::kPlain, false, false, false}, Case{Encoded::kDeltaLength, false, false, true},
+                 Case{Encoded::kDeltaLength, true, false, false}, Case{Encoded::kDeltaLength, false, true, false}}) {
+    CAPTURE(static_cast<int>(c.encoded));
     CAPTURE(c.with_nul);
+    CAPTURE(c.long_values);
     std::vector<std::string> texts;
-    for (int i = 0; i < 300; i++) texts.push_back(i % 3 == 0 ? "" : "text-" + std::to_string(i % 17));
+    for (int i = 0; i < 300; i++) {
+      std::string text = i % 3 == 0 ? "" : "text-" + std::to_string(i % 17) + std::string(static_cast<size_t>(i % 37), 'x');
+      if (c.long_values) text += std::string(300, 'y');
+      texts.push_back(text);
+    }
     if (c.with_nul) texts[5] = std::string("a\0b", 3);
     std::vector<ByteArray> values;
     for (const std::string& t : texts) values.push_back(ByteArray{reinterpret_cast<const uint8_t*>(t.data()), uint32_t(t.size())});
     const std::string path = dir.File("text.parquet");
     {
       WriterOptions options;
-      options.dictionary = c.dictionary;
+      options.dictionary = c.encoded == Encoded::kDictionary;
+      if (c.encoded != Encoded::kDictionary) {
+        options.column_encoding[0] = c.encoded == Encoded::kPlain ? Encoding::PLAIN : Encoding::DELTA_LENGTH_BYTE_ARRAY;
+      }
       ParquetFileWriter writer(path, {Root(1), Leaf("v", Type::BYTE_ARRAY, kRequired)}, options);
       writer.StartRowGroup();
       writer.WriteBatch<ByteArray>(0, values.size(), nullptr, nullptr, values.data(), values.size());
@@ -2158,8 +2171,12 @@ TEST_CASE("column reader: dictionary-encoded text is NUL-terminated in place") {
     auto reader = ColumnChunkReader::Make(*file, 0, 0);
     ColumnBatch batch;
     std::vector<std::string> read;
+    size_t batch_index = 0;
     while (size_t n = reader->ReadBatch(64, &batch)) {
-      CHECK(batch.text_terminated == c.terminated);
+      // Only the batch holding the value with a NUL loses the terminators.
+      CHECK(batch.text_terminated == (c.terminated || (c.encoded == Encoded::kDeltaLength && c.with_nul &&
+                                                       !c.long_values && batch_index != 0)));
+      batch_index++;
       for (size_t i = 0; i < n; i++) {
         const ByteArray& v = batch.values<ByteArray>()[i];
         read.emplace_back(v.view());
