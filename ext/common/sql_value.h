@@ -1,5 +1,6 @@
 // SQLite values without the SQLite API: one value as SQLite sees it (what a column of the
-// parquet table gives for a decoded Parquet value, made by parquet_to_sql.h), and
+// parquet table gives for a decoded Parquet value, made by parquet_to_sql.h; a value of
+// parquet_copy's query on its way to Parquet, copy_values.h), and
 // SQLite's own ordering of values (NULL < INTEGER/REAL < TEXT < BLOB, integers and reals
 // compared exactly, TEXT and BLOB by memcmp then length: the BINARY collation). Constraint
 // pushdown compares typed values with these in its hot loop instead of sqlite3_value

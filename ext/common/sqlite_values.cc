@@ -1,9 +1,10 @@
-// Parquet values as SQLite results (see sqlite_values.h).
+// SqlValue and the SQLite API (see sqlite_values.h).
 #include "ext/common/sqlite_values.h"
 
 #include <cstring>
 #include <exception>
 #include <new>
+#include <string_view>
 
 namespace sqlite_parquet {
 
@@ -74,6 +75,26 @@ template <typename Read>
 }  // namespace
 
 void ResultSqlValue(sqlite3_context* ctx, const SqlValue& value) { SetResult(ctx, value); }
+
+SqlValue ReadSqlValue(sqlite3_value* value) {
+  switch (sqlite3_value_type(value)) {
+    case SQLITE_INTEGER: return SqlValue::Integer(sqlite3_value_int64(value));
+    case SQLITE_FLOAT: return SqlValue::Real(sqlite3_value_double(value));  // never NaN: SQLite holds none
+    case SQLITE_TEXT: {
+      const unsigned char* text = sqlite3_value_text(value);
+      if (text == nullptr) throw std::bad_alloc();
+      return SqlValue::Text(
+          std::string_view(reinterpret_cast<const char*>(text), static_cast<size_t>(sqlite3_value_bytes(value))));
+    }
+    case SQLITE_BLOB: {
+      const void* blob = sqlite3_value_blob(value);
+      const size_t size = static_cast<size_t>(sqlite3_value_bytes(value));
+      if (blob == nullptr && size > 0) throw std::bad_alloc();
+      return SqlValue::Blob(size > 0 ? std::string_view(static_cast<const char*>(blob), size) : std::string_view());
+    }
+    default: return SqlValue::Null();
+  }
+}
 
 int ResultParquetValue(sqlite3_context* ctx, const ColumnMapping& mapping, const ParquetValue& value,
                        FormatBuffer* buffer) {

@@ -1,5 +1,6 @@
-// Parquet values as SQLite results: the "set as sqlite3 result" adapter of the conversion in
-// parquet_to_sql.h (see column_mapping.h and the README's type-mapping table).
+// SqlValue and the SQLite API: Parquet values as SQLite results (the "set as sqlite3
+// result" adapter of the conversion in parquet_to_sql.h; see column_mapping.h and the
+// README's type-mapping table), and a sqlite3_value read as an SqlValue.
 #pragma once
 
 #include <cstddef>
@@ -22,6 +23,11 @@ void ResultText(sqlite3_context* ctx, const char* text, size_t length);
 
 // Sets the result of `ctx` to `value` (TEXT and BLOB copied by SQLite).
 void ResultSqlValue(sqlite3_context* ctx, const SqlValue& value);
+
+// The value SQLite holds in `value`, its TEXT or BLOB bytes viewed where SQLite keeps them
+// (valid until `value` changes or is freed). Throws std::bad_alloc when SQLite runs out of
+// memory producing the bytes.
+SqlValue ReadSqlValue(sqlite3_value* value);
 
 // Sets the result of `ctx` to `value` converted as `mapping` prescribes (ToSqlValue), with
 // the JSON subtype in a JSON column. Does not throw: returns SQLITE_OK, or the error code it

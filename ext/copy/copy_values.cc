@@ -38,29 +38,29 @@ int64_t UnitsPerSecond(TimeUnit unit) {
   return 1000000;
 }
 
-const char* ClassName(SqlClass cls) {
-  switch (cls) {
-    case SqlClass::kInteger: return "INTEGER";
-    case SqlClass::kReal: return "REAL";
-    case SqlClass::kText: return "TEXT";
-    case SqlClass::kBlob: return "BLOB";
-    case SqlClass::kNull: return "NULL";
+const char* ClassName(SqlValue::Type type) {
+  switch (type) {
+    case SqlValue::Type::kInteger: return "INTEGER";
+    case SqlValue::Type::kReal: return "REAL";
+    case SqlValue::Type::kText: return "TEXT";
+    case SqlValue::Type::kBlob: return "BLOB";
+    case SqlValue::Type::kNull: return "NULL";
   }
   return "NULL";
 }
 
-bool IsBytes(const SqlCell& v) { return v.cls == SqlClass::kText || v.cls == SqlClass::kBlob; }
+bool IsBytes(const SqlValue& v) { return v.type == SqlValue::Type::kText || v.type == SqlValue::Type::kBlob; }
 
 // ---- Scalar conversions. Each appends one value to the leaf or returns false. ----
 
 // An INTEGER, or a REAL holding an integral value, within [min, max].
-bool IntegralValue(const SqlCell& v, int64_t min, int64_t max, int64_t* out) {
-  if (v.cls == SqlClass::kInteger) {
+bool IntegralValue(const SqlValue& v, int64_t min, int64_t max, int64_t* out) {
+  if (v.type == SqlValue::Type::kInteger) {
     if (v.integer < min || v.integer > max) return false;
     *out = v.integer;
     return true;
   }
-  if (v.cls == SqlClass::kReal) {
+  if (v.type == SqlValue::Type::kReal) {
     const double d = v.real;
     // -2^63 <= d < 2^63 keeps the cast defined.
     if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0) || std::trunc(d) != d) return false;
@@ -72,12 +72,12 @@ bool IntegralValue(const SqlCell& v, int64_t min, int64_t max, int64_t* out) {
   return false;
 }
 
-bool PutUInt64(const SqlCell& v, LeafData* leaf) {
+bool PutUInt64(const SqlValue& v, LeafData* leaf) {
   uint64_t value = 0;
-  if (v.cls == SqlClass::kInteger) {
+  if (v.type == SqlValue::Type::kInteger) {
     if (v.integer < 0) return false;
     value = static_cast<uint64_t>(v.integer);
-  } else if (v.cls == SqlClass::kReal) {
+  } else if (v.type == SqlValue::Type::kReal) {
     const double d = v.real;
     // 2^64 itself is what a REAL holding a value near UINT64_MAX becomes (the parquet table
     // reads UINT64 values above INT64_MAX as REAL): it stands for UINT64_MAX.
@@ -94,7 +94,7 @@ bool PutUInt64(const SqlCell& v, LeafData* leaf) {
   return true;
 }
 
-bool PutInt32Range(const SqlCell& v, int64_t min, int64_t max, LeafData* leaf) {
+bool PutInt32Range(const SqlValue& v, int64_t min, int64_t max, LeafData* leaf) {
   int64_t value = 0;
   if (!IntegralValue(v, min, max, &value)) return false;
   // UINT32 values above INT32_MAX are stored as their two's-complement bit pattern.
@@ -102,7 +102,7 @@ bool PutInt32Range(const SqlCell& v, int64_t min, int64_t max, LeafData* leaf) {
   return true;
 }
 
-bool PutInt64(const SqlCell& v, LeafData* leaf) {
+bool PutInt64(const SqlValue& v, LeafData* leaf) {
   int64_t value = 0;
   if (!IntegralValue(v, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(), &value)) {
     return false;
@@ -111,26 +111,26 @@ bool PutInt64(const SqlCell& v, LeafData* leaf) {
   return true;
 }
 
-bool PutBoolean(const SqlCell& v, LeafData* leaf) {
+bool PutBoolean(const SqlValue& v, LeafData* leaf) {
   int64_t value = 0;
   if (!IntegralValue(v, 0, 1, &value)) return false;
   leaf->AppendBool(value != 0);
   return true;
 }
 
-bool NumericValue(const SqlCell& v, double* out) {
-  if (v.cls == SqlClass::kInteger) {
+bool NumericValue(const SqlValue& v, double* out) {
+  if (v.type == SqlValue::Type::kInteger) {
     *out = static_cast<double>(v.integer);
     return true;
   }
-  if (v.cls == SqlClass::kReal) {
+  if (v.type == SqlValue::Type::kReal) {
     *out = v.real;
     return true;
   }
   return false;
 }
 
-bool PutFloat(const SqlCell& v, LeafData* leaf) {
+bool PutFloat(const SqlValue& v, LeafData* leaf) {
   double d = 0;
   if (!NumericValue(v, &d)) return false;
   const float f = static_cast<float>(d);
@@ -139,14 +139,14 @@ bool PutFloat(const SqlCell& v, LeafData* leaf) {
   return true;
 }
 
-bool PutDouble(const SqlCell& v, LeafData* leaf) {
+bool PutDouble(const SqlValue& v, LeafData* leaf) {
   double d = 0;
   if (!NumericValue(v, &d)) return false;
   leaf->doubles.push_back(d);
   return true;
 }
 
-bool PutFloat16(const SqlCell& v, LeafData* leaf) {
+bool PutFloat16(const SqlValue& v, LeafData* leaf) {
   double d = 0;
   if (!NumericValue(v, &d)) return false;
   const uint16_t half = parquet::DoubleToHalf(d);
@@ -159,8 +159,8 @@ bool PutFloat16(const SqlCell& v, LeafData* leaf) {
 }
 
 // Text of an INTEGER or REAL into `buffer` (at least 32 characters).
-size_t NumberText(const SqlCell& v, char* buffer) {
-  if (v.cls == SqlClass::kInteger) {
+size_t NumberText(const SqlValue& v, char* buffer) {
+  if (v.type == SqlValue::Type::kInteger) {
     return static_cast<size_t>(std::to_chars(buffer, buffer + 32, v.integer).ptr - buffer);
   }
   return FormatReal(v.real, buffer);
@@ -173,12 +173,12 @@ void PutBytes(std::string_view bytes, bool copy, LeafData* leaf) {
 }
 
 // STRING, ENUM, JSON. `copy`: the bytes of `v` do not outlive the call.
-bool PutText(const SqlCell& v, bool copy, LeafData* leaf) {
-  if (v.cls == SqlClass::kText || (v.cls == SqlClass::kBlob && parquet::IsValidUtf8(v.bytes))) {
+bool PutText(const SqlValue& v, bool copy, LeafData* leaf) {
+  if (v.type == SqlValue::Type::kText || (v.type == SqlValue::Type::kBlob && parquet::IsValidUtf8(v.bytes))) {
     PutBytes(v.bytes, copy, leaf);
     return true;
   }
-  if (v.cls == SqlClass::kInteger || v.cls == SqlClass::kReal) {
+  if (v.type == SqlValue::Type::kInteger || v.type == SqlValue::Type::kReal) {
     char buffer[32];
     PutBytes(std::string_view(buffer, NumberText(v, buffer)), true, leaf);
     return true;
@@ -186,7 +186,7 @@ bool PutText(const SqlCell& v, bool copy, LeafData* leaf) {
   return false;
 }
 
-bool PutBinary(const SqlCell& v, bool copy, LeafData* leaf) {
+bool PutBinary(const SqlValue& v, bool copy, LeafData* leaf) {
   if (IsBytes(v)) {
     PutBytes(v.bytes, copy, leaf);
     return true;
@@ -194,19 +194,19 @@ bool PutBinary(const SqlCell& v, bool copy, LeafData* leaf) {
   return PutText(v, copy, leaf);
 }
 
-bool PutFixed(const SqlCell& v, int32_t length, bool copy, LeafData* leaf) {
+bool PutFixed(const SqlValue& v, int32_t length, bool copy, LeafData* leaf) {
   if (!IsBytes(v) || v.bytes.size() != static_cast<size_t>(length)) return false;
   PutBytes(v.bytes, copy, leaf);
   return true;
 }
 
-bool PutUuid(const SqlCell& v, LeafData* leaf) {
-  if (v.cls == SqlClass::kBlob) {
+bool PutUuid(const SqlValue& v, LeafData* leaf) {
+  if (v.type == SqlValue::Type::kBlob) {
     if (v.bytes.size() != 16) return false;
     PutBytes(v.bytes, true, leaf);
     return true;
   }
-  if (v.cls != SqlClass::kText) return false;
+  if (v.type != SqlValue::Type::kText) return false;
   const std::string_view text = v.bytes;
   const bool dashed = text.size() == 36;
   if (!dashed && text.size() != 32) return false;
@@ -266,12 +266,12 @@ bool FitsPrecision(const uint8_t* bytes, size_t width, int32_t precision) {
 
 // The decimal text of `v` that ParseDecimal reads: TEXT as is, INTEGER exactly, REAL
 // rounded to `scale` fraction digits. Empty for values that have none.
-std::string_view DecimalText(const SqlCell& v, int32_t scale, char* buffer, size_t capacity) {
-  if (v.cls == SqlClass::kText) return v.bytes;
-  if (v.cls == SqlClass::kInteger) {
+std::string_view DecimalText(const SqlValue& v, int32_t scale, char* buffer, size_t capacity) {
+  if (v.type == SqlValue::Type::kText) return v.bytes;
+  if (v.type == SqlValue::Type::kInteger) {
     return std::string_view(buffer, static_cast<size_t>(std::to_chars(buffer, buffer + capacity, v.integer).ptr - buffer));
   }
-  if (v.cls == SqlClass::kReal && std::isfinite(v.real)) {
+  if (v.type == SqlValue::Type::kReal && std::isfinite(v.real)) {
     const std::to_chars_result result =
         std::to_chars(buffer, buffer + capacity, v.real, std::chars_format::fixed, scale);
     if (result.ec != std::errc()) return {};
@@ -280,7 +280,7 @@ std::string_view DecimalText(const SqlCell& v, int32_t scale, char* buffer, size
   return {};
 }
 
-bool PutDecimal(const SqlCell& v, const CopyType& type, LeafData* leaf) {
+bool PutDecimal(const SqlValue& v, const CopyType& type, LeafData* leaf) {
   char buffer[512];
   const std::string_view text = DecimalText(v, type.scale, buffer, sizeof(buffer));
   if (text.empty()) return false;
@@ -312,9 +312,9 @@ bool JulianDayToUnixMillis(double julian_day, int64_t* millis) {
   return true;
 }
 
-bool PutDate(const SqlCell& v, LeafData* leaf) {
+bool PutDate(const SqlValue& v, LeafData* leaf) {
   int64_t days = 0;
-  if (v.cls == SqlClass::kText) {
+  if (v.type == SqlValue::Type::kText) {
     int32_t parsed = 0;
     if (parquet::ParseDate(v.bytes, &parsed)) {
       leaf->int32s.push_back(parsed);
@@ -325,10 +325,10 @@ bool PutDate(const SqlCell& v, LeafData* leaf) {
       return false;
     }
     days = seconds / (kSecondsPerDay * 1000);
-  } else if (v.cls == SqlClass::kInteger) {
+  } else if (v.type == SqlValue::Type::kInteger) {
     if (v.integer % kSecondsPerDay != 0) return false;
     days = v.integer / kSecondsPerDay;
-  } else if (v.cls == SqlClass::kReal) {
+  } else if (v.type == SqlValue::Type::kReal) {
     const double offset = v.real - kJulianDayOfUnixEpoch;
     if (!(offset >= -2147483648.0 && offset <= 2147483647.0) || std::trunc(offset) != offset) return false;
     days = static_cast<int64_t>(offset);
@@ -340,15 +340,15 @@ bool PutDate(const SqlCell& v, LeafData* leaf) {
   return true;
 }
 
-bool PutTime(const SqlCell& v, TimeUnit unit, LeafData* leaf) {
+bool PutTime(const SqlValue& v, TimeUnit unit, LeafData* leaf) {
   const int64_t per_second = UnitsPerSecond(unit);
   int64_t value = 0;
-  if (v.cls == SqlClass::kText) {
+  if (v.type == SqlValue::Type::kText) {
     if (!parquet::ParseTime(v.bytes, unit, &value)) return false;
-  } else if (v.cls == SqlClass::kInteger) {
+  } else if (v.type == SqlValue::Type::kInteger) {
     if (v.integer < 0 || v.integer >= kSecondsPerDay) return false;
     value = v.integer * per_second;
-  } else if (v.cls == SqlClass::kReal) {
+  } else if (v.type == SqlValue::Type::kReal) {
     if (!(v.real >= 0 && v.real < static_cast<double>(kSecondsPerDay))) return false;
     value = std::llround(v.real * static_cast<double>(per_second));
     if (value >= kSecondsPerDay * per_second) return false;
@@ -363,13 +363,13 @@ bool PutTime(const SqlCell& v, TimeUnit unit, LeafData* leaf) {
   return true;
 }
 
-bool PutTimestamp(const SqlCell& v, TimeUnit unit, LeafData* leaf) {
+bool PutTimestamp(const SqlValue& v, TimeUnit unit, LeafData* leaf) {
   int64_t value = 0;
-  if (v.cls == SqlClass::kText) {
+  if (v.type == SqlValue::Type::kText) {
     if (!parquet::ParseTimestamp(v.bytes, unit, &value)) return false;
-  } else if (v.cls == SqlClass::kInteger) {
+  } else if (v.type == SqlValue::Type::kInteger) {
     if (__builtin_mul_overflow(v.integer, UnitsPerSecond(unit), &value)) return false;
-  } else if (v.cls == SqlClass::kReal) {
+  } else if (v.type == SqlValue::Type::kReal) {
     int64_t millis = 0;
     if (!JulianDayToUnixMillis(v.real, &millis)) return false;
     if (__builtin_mul_overflow(millis, UnitsPerSecond(unit) / 1000, &value)) return false;
@@ -382,7 +382,7 @@ bool PutTimestamp(const SqlCell& v, TimeUnit unit, LeafData* leaf) {
 
 // Appends `v` converted to the scalar type `type`; false when it does not fit. `copy`: the
 // bytes of `v` must be copied (they do not live as long as the row group).
-bool PutScalar(const CopyType& type, const SqlCell& v, bool copy, LeafData* leaf) {
+bool PutScalar(const CopyType& type, const SqlValue& v, bool copy, LeafData* leaf) {
   switch (type.kind) {
     case CopyKind::kBoolean: return PutBoolean(v, leaf);
     case CopyKind::kInt8: return PutInt32Range(v, -128, 127, leaf);
@@ -410,9 +410,9 @@ bool PutScalar(const CopyType& type, const SqlCell& v, bool copy, LeafData* leaf
   }
 }
 
-std::string DescribeFailure(const SqlCell& v, const CopyType& type) {
+std::string DescribeFailure(const SqlValue& v, const CopyType& type) {
   std::string message = "cannot convert ";
-  message += ClassName(v.cls);
+  message += ClassName(v.type);
   message += ' ';
   message += QuoteValue(v);
   message += " to ";
@@ -429,8 +429,8 @@ bool ConvertFlat(const CopyType& type, const ValueColumn& column, bool null_on_e
   leaf->def_levels.resize(rows);
   int16_t* def = leaf->def_levels.data();
   for (size_t row = 0; row < rows; ++row) {
-    const SqlCell v = reader.Next();
-    if (v.cls == SqlClass::kNull) {
+    const SqlValue v = reader.Next();
+    if (v.type == SqlValue::Type::kNull) {
       def[row] = 0;
     } else if (put(v, leaf)) {
       def[row] = 1;
@@ -485,10 +485,10 @@ class NestedWriter {
     return key_scratch_;
   }
 
-  // A JSON scalar (or a whole array/object for STRING, BINARY and JSON leaves) as an SqlCell.
-  bool ScalarValue(const CopyType& type, const JsonNode& node, SqlCell* v) {
+  // A JSON scalar (or a whole array/object for STRING, BINARY and JSON leaves) as an SqlValue.
+  bool ScalarValue(const CopyType& type, const JsonNode& node, SqlValue* v) {
     if (type.kind == CopyKind::kJson) {
-      v->cls = SqlClass::kText;
+      v->type = SqlValue::Type::kText;
       v->bytes = node.kind == JsonNode::Kind::kString
                      ? std::string_view(node.text.data() - 1, node.text.size() + 2)
                      : node.kind == JsonNode::Kind::kNumber || node.kind == JsonNode::Kind::kArray ||
@@ -501,16 +501,16 @@ class NestedWriter {
     switch (node.kind) {
       case JsonNode::Kind::kTrue:
       case JsonNode::Kind::kFalse:
-        v->cls = SqlClass::kInteger;
+        v->type = SqlValue::Type::kInteger;
         v->integer = node.kind == JsonNode::Kind::kTrue ? 1 : 0;
         if (textual) {
-          v->cls = SqlClass::kText;
+          v->type = SqlValue::Type::kText;
           v->bytes = v->integer ? "true" : "false";
         }
         return true;
       case JsonNode::Kind::kNumber: {
         if (textual) {
-          v->cls = SqlClass::kText;
+          v->type = SqlValue::Type::kText;
           v->bytes = node.text;
           return true;
         }
@@ -518,16 +518,16 @@ class NestedWriter {
         const char* end = begin + node.text.size();
         const std::from_chars_result integer = std::from_chars(begin, end, v->integer);
         if (integer.ec == std::errc() && integer.ptr == end) {
-          v->cls = SqlClass::kInteger;
+          v->type = SqlValue::Type::kInteger;
           return true;
         }
         const std::from_chars_result real = std::from_chars(begin, end, v->real);
         if (real.ec != std::errc() || real.ptr != end) return false;  // out of double range
-        v->cls = SqlClass::kReal;
+        v->type = SqlValue::Type::kReal;
         return true;
       }
       case JsonNode::Kind::kString:
-        v->cls = SqlClass::kText;
+        v->type = SqlValue::Type::kText;
         if (node.escaped) {
           UnescapeJsonString(node.text, &string_scratch_);
           v->bytes = string_scratch_;
@@ -538,7 +538,7 @@ class NestedWriter {
       case JsonNode::Kind::kArray:
       case JsonNode::Kind::kObject:
         if (!textual) return false;
-        v->cls = SqlClass::kText;
+        v->type = SqlValue::Type::kText;
         v->bytes = node.text;
         return true;
       case JsonNode::Kind::kNull:
@@ -549,7 +549,7 @@ class NestedWriter {
 
   bool WriteScalar(const CopyType& type, int leaf, const JsonNode& node, int16_t def, int16_t rep,
                    const std::string& path) {
-    SqlCell v;
+    SqlValue v;
     LeafData& data = leaves_[static_cast<size_t>(leaf)];
     if (!ScalarValue(type, node, &v) || !PutScalar(type, v, true, &data)) {
       std::string shown = node.kind == JsonNode::Kind::kString ? "\"" + std::string(node.text) + "\"" : std::string(node.text);
@@ -678,8 +678,8 @@ class NestedWriter {
   // A map key comes from a JSON object key (a string): numbers and booleans are read from it.
   bool WriteKey(const CopyType& type, int leaf, const std::string& key, int16_t def, int16_t rep,
                 const std::string& path) {
-    SqlCell v;
-    v.cls = SqlClass::kText;
+    SqlValue v;
+    v.type = SqlValue::Type::kText;
     v.bytes = key;
     const char* begin = key.data();
     const char* end = begin + key.size();
@@ -692,13 +692,13 @@ class NestedWriter {
       int64_t integer = 0;
       double real = 0;
       if (std::from_chars(begin, end, integer).ptr == end) {
-        v.cls = SqlClass::kInteger;
+        v.type = SqlValue::Type::kInteger;
         v.integer = integer;
       } else if (std::from_chars(begin, end, real).ptr == end) {
-        v.cls = SqlClass::kReal;
+        v.type = SqlValue::Type::kReal;
         v.real = real;
       } else if (key == "true" || key == "false") {
-        v.cls = SqlClass::kInteger;
+        v.type = SqlValue::Type::kInteger;
         v.integer = key == "true" ? 1 : 0;
       }
     } else if (type.kind == CopyKind::kJson) {
@@ -759,8 +759,8 @@ bool ConvertNested(const CopyType& type, const ValueColumn& column, bool null_on
   std::vector<LeafMark> marks(leaves->size());
   std::string detail;
   for (size_t row = 0; row < column.size(); ++row) {
-    const SqlCell v = reader.Next();
-    if (v.cls == SqlClass::kNull) {
+    const SqlValue v = reader.Next();
+    if (v.type == SqlValue::Type::kNull) {
       writer.WriteTop(type, nullptr, &detail);
       continue;
     }
@@ -862,12 +862,12 @@ void ByteArena::Clear() {
 // ---- ValueColumn ----
 
 void ValueColumn::AppendNull() {
-  classes_.push_back(SqlClass::kNull);
+  types_.push_back(SqlValue::Type::kNull);
   payloads_.push_back(Payload{0});
 }
 
 void ValueColumn::AppendInteger(int64_t value) {
-  classes_.push_back(SqlClass::kInteger);
+  types_.push_back(SqlValue::Type::kInteger);
   Payload payload;
   payload.integer = value;
   payloads_.push_back(payload);
@@ -875,55 +875,55 @@ void ValueColumn::AppendInteger(int64_t value) {
 }
 
 void ValueColumn::AppendReal(double value) {
-  classes_.push_back(SqlClass::kReal);
+  types_.push_back(SqlValue::Type::kReal);
   Payload payload;
   payload.real = value;
   payloads_.push_back(payload);
   seen_ |= kSeenReal;
 }
 
-void ValueColumn::AppendBytes(SqlClass cls, const void* data, size_t size) {
+void ValueColumn::AppendBytes(SqlValue::Type type, const void* data, size_t size) {
   Payload payload;
   payload.bytes = size > 0 ? arena_.Append(data, size) : nullptr;
-  classes_.push_back(cls);
+  types_.push_back(type);
   payloads_.push_back(payload);
   lengths_.push_back(static_cast<uint32_t>(size));
 }
 
 void ValueColumn::AppendText(const void* data, size_t size) {
-  AppendBytes(SqlClass::kText, data, size);
+  AppendBytes(SqlValue::Type::kText, data, size);
   seen_ |= kSeenText;
 }
 
 void ValueColumn::AppendBlob(const void* data, size_t size) {
-  AppendBytes(SqlClass::kBlob, data, size);
+  AppendBytes(SqlValue::Type::kBlob, data, size);
   seen_ |= kSeenBlob;
 }
 
 void ValueColumn::Clear() {
-  classes_.clear();
+  types_.clear();
   payloads_.clear();
   lengths_.clear();
   arena_.Clear();
   seen_ = 0;
 }
 
-SqlCell ValueColumn::Reader::Next() {
-  SqlCell value;
-  value.cls = column_.classes_[row_];
+SqlValue ValueColumn::Reader::Next() {
+  SqlValue value;
+  value.type = column_.types_[row_];
   const Payload& payload = column_.payloads_[row_];
   ++row_;
-  switch (value.cls) {
-    case SqlClass::kInteger: value.integer = payload.integer; break;
-    case SqlClass::kReal: value.real = payload.real; break;
-    case SqlClass::kText:
-    case SqlClass::kBlob: {
+  switch (value.type) {
+    case SqlValue::Type::kInteger: value.integer = payload.integer; break;
+    case SqlValue::Type::kReal: value.real = payload.real; break;
+    case SqlValue::Type::kText:
+    case SqlValue::Type::kBlob: {
       const uint32_t length = column_.lengths_[bytes_index_++];
       value.bytes = length > 0 ? std::string_view(reinterpret_cast<const char*>(payload.bytes), length)
                                : std::string_view();
       break;
     }
-    case SqlClass::kNull: break;
+    case SqlValue::Type::kNull: break;
   }
   return value;
 }
@@ -985,30 +985,30 @@ bool ConvertColumn(const CopyType& type, const ValueColumn& column, bool null_on
   switch (type.kind) {
     case CopyKind::kInt64:
       return ConvertFlat(type, column, null_on_error, leaf, failure,
-                         [](const SqlCell& v, LeafData* out) { return PutInt64(v, out); });
+                         [](const SqlValue& v, LeafData* out) { return PutInt64(v, out); });
     case CopyKind::kDouble:
       return ConvertFlat(type, column, null_on_error, leaf, failure,
-                         [](const SqlCell& v, LeafData* out) { return PutDouble(v, out); });
+                         [](const SqlValue& v, LeafData* out) { return PutDouble(v, out); });
     case CopyKind::kString:
     case CopyKind::kEnum:
     case CopyKind::kJson:
       return ConvertFlat(type, column, null_on_error, leaf, failure,
-                         [](const SqlCell& v, LeafData* out) { return PutText(v, false, out); });
+                         [](const SqlValue& v, LeafData* out) { return PutText(v, false, out); });
     case CopyKind::kBinary:
       return ConvertFlat(type, column, null_on_error, leaf, failure,
-                         [](const SqlCell& v, LeafData* out) { return PutBinary(v, false, out); });
+                         [](const SqlValue& v, LeafData* out) { return PutBinary(v, false, out); });
     case CopyKind::kBoolean:
       return ConvertFlat(type, column, null_on_error, leaf, failure,
-                         [](const SqlCell& v, LeafData* out) { return PutBoolean(v, out); });
+                         [](const SqlValue& v, LeafData* out) { return PutBoolean(v, out); });
     default:
       return ConvertFlat(type, column, null_on_error, leaf, failure,
-                         [&type](const SqlCell& v, LeafData* out) { return PutScalar(type, v, false, out); });
+                         [&type](const SqlValue& v, LeafData* out) { return PutScalar(type, v, false, out); });
   }
 }
 
-bool AppendFlatValue(const CopyType& type, const SqlCell& value, bool null_on_error, LeafData* leaf,
+bool AppendFlatValue(const CopyType& type, const SqlValue& value, bool null_on_error, LeafData* leaf,
                      std::string* message) {
-  if (value.cls == SqlClass::kNull) {
+  if (value.type == SqlValue::Type::kNull) {
     leaf->def_levels.push_back(0);
     return true;
   }
@@ -1030,17 +1030,17 @@ bool AppendFlatValue(const CopyType& type, const SqlCell& value, bool null_on_er
   return false;
 }
 
-std::string QuoteValue(const SqlCell& value) {
+std::string QuoteValue(const SqlValue& value) {
   constexpr size_t kMaxTextShown = 60;
   constexpr size_t kMaxBlobShown = 32;
-  switch (value.cls) {
-    case SqlClass::kNull: return "NULL";
-    case SqlClass::kInteger: return std::to_string(value.integer);
-    case SqlClass::kReal: {
+  switch (value.type) {
+    case SqlValue::Type::kNull: return "NULL";
+    case SqlValue::Type::kInteger: return std::to_string(value.integer);
+    case SqlValue::Type::kReal: {
       char buffer[32];
       return std::string(buffer, FormatReal(value.real, buffer));
     }
-    case SqlClass::kText: {
+    case SqlValue::Type::kText: {
       // Cut long text before kMaxTextShown bytes, never inside a UTF-8 sequence.
       size_t shown = value.bytes.size();
       if (shown > kMaxTextShown) {
@@ -1056,7 +1056,7 @@ std::string QuoteValue(const SqlCell& value) {
       if (shown < value.bytes.size()) quoted += "...";
       return quoted;
     }
-    case SqlClass::kBlob: {
+    case SqlValue::Type::kBlob: {
       static constexpr char kHex[] = "0123456789ABCDEF";
       std::string quoted = "X'";
       const size_t shown = std::min(value.bytes.size(), kMaxBlobShown);

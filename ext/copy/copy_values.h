@@ -40,14 +40,12 @@
 #include <string_view>
 #include <vector>
 
+#include "ext/common/sql_value.h"
 #include "ext/copy/copy_schema.h"
 #include "format/logical_values.h"
 #include "format/physical_values.h"
 
 namespace sqlite_parquet {
-
-// SQLite's fundamental datatypes, numbered as SQLITE_INTEGER ... SQLITE_NULL.
-enum class SqlClass : uint8_t { kInteger = 1, kReal = 2, kText = 3, kBlob = 4, kNull = 5 };
 
 // Bytes with stable addresses: appended data never moves until Clear. Memory comes in
 // blocks of at least 16 KiB, so small values cost no allocation of their own.
@@ -118,14 +116,6 @@ class ByteArena {
   size_t used_total_ = 0;
 };
 
-// One value as SQLite gave it.
-struct SqlCell {
-  SqlClass cls = SqlClass::kNull;
-  int64_t integer = 0;
-  double real = 0;
-  std::string_view bytes;  // TEXT (UTF-8) or BLOB
-};
-
 // The values of one result column in the open row group, in row order.
 class ValueColumn {
  public:
@@ -135,9 +125,9 @@ class ValueColumn {
   void AppendText(const void* data, size_t size);
   void AppendBlob(const void* data, size_t size);
 
-  size_t size() const { return classes_.size(); }
+  size_t size() const { return types_.size(); }
   // Approximate memory the buffered values take.
-  size_t memory_bytes() const { return classes_.size() * 9 + lengths_.size() * 4 + arena_.bytes_used(); }
+  size_t memory_bytes() const { return types_.size() * 9 + lengths_.size() * 4 + arena_.bytes_used(); }
   // kSeen* bits (copy_schema.h) of the classes of the non-NULL values since the last Clear.
   unsigned seen() const { return seen_; }
   void Clear();
@@ -146,7 +136,7 @@ class ValueColumn {
   class Reader {
    public:
     explicit Reader(const ValueColumn& column) : column_(column) {}
-    SqlCell Next();
+    SqlValue Next();
    private:
     const ValueColumn& column_;
     size_t row_ = 0;
@@ -159,9 +149,9 @@ class ValueColumn {
     double real;
     const uint8_t* bytes;
   };
-  void AppendBytes(SqlClass cls, const void* data, size_t size);
+  void AppendBytes(SqlValue::Type type, const void* data, size_t size);
 
-  std::vector<SqlClass> classes_;
+  std::vector<SqlValue::Type> types_;
   std::vector<Payload> payloads_;
   std::vector<uint32_t> lengths_;  // of the TEXT and BLOB values, in order
   ByteArena arena_;
@@ -231,7 +221,7 @@ bool ConvertColumn(const CopyType& type, const ValueColumn& column, bool null_on
 // with *message saying why ("cannot convert TEXT 'abc' to INT64"); the leaf is unchanged.
 // The same conversions as ConvertColumn, one value at a time (parquet_copy converts
 // each cell as it reads it once the column types are fixed).
-bool AppendFlatValue(const CopyType& type, const SqlCell& value, bool null_on_error, LeafData* leaf,
+bool AppendFlatValue(const CopyType& type, const SqlValue& value, bool null_on_error, LeafData* leaf,
                      std::string* message);
 
 // parquet::ParseDate with a memory of the texts of exactly ten bytes ("YYYY-MM-DD") it
@@ -282,7 +272,7 @@ class DateParseCache {
 
 // A value for error messages, as SQLite's quote() would show it, shortened when long:
 // 'it''s', X'00FF', 12, 1.5.
-std::string QuoteValue(const SqlCell& value);
+std::string QuoteValue(const SqlValue& value);
 
 // Text of a REAL: the shortest form that reads back as the same double, with ".0" when it
 // would otherwise look like an integer ("1.0", "0.1", "1.0e+20").

@@ -115,6 +115,8 @@
 #include "ext/copy/copy_values.h"
 #include "ext/copy/copy_writer_thread.h"
 #include "ext/common/schema_guard.h"
+#include "ext/common/sql_value.h"
+#include "ext/common/sqlite_values.h"
 #include "format/file_writer.h"
 #include "format/logical_values.h"
 #include "format/secret.h"
@@ -321,38 +323,8 @@ class Copier {
   // Converts one cell of flat column `i` into its leaf; returns the bytes it adds to the
   // row's estimated size (the same estimate as for buffered values).
   size_t AppendFlat(size_t i, sqlite3_value* value, int64_t row_number, LeafData* leaf) {
-    SqlCell v;
-    size_t bytes = 0;
-    switch (sqlite3_value_type(value)) {
-      case SQLITE_INTEGER:
-        v.cls = SqlClass::kInteger;
-        v.integer = sqlite3_value_int64(value);
-        break;
-      case SQLITE_FLOAT:
-        v.cls = SqlClass::kReal;
-        v.real = sqlite3_value_double(value);
-        break;
-      case SQLITE_TEXT: {
-        const unsigned char* text = sqlite3_value_text(value);
-        if (text == nullptr) throw std::bad_alloc();
-        const size_t size = static_cast<size_t>(sqlite3_value_bytes(value));
-        v.cls = SqlClass::kText;
-        v.bytes = std::string_view(reinterpret_cast<const char*>(text), size);
-        bytes = size + 4;
-        break;
-      }
-      case SQLITE_BLOB: {
-        const void* blob = sqlite3_value_blob(value);
-        const size_t size = static_cast<size_t>(sqlite3_value_bytes(value));
-        if (blob == nullptr && size > 0) throw std::bad_alloc();
-        v.cls = SqlClass::kBlob;
-        v.bytes = size > 0 ? std::string_view(static_cast<const char*>(blob), size) : std::string_view();
-        bytes = size + 4;
-        break;
-      }
-      default:
-        break;
-    }
+    const SqlValue v = ReadSqlValue(value);
+    const size_t bytes = v.type == SqlValue::Type::kText || v.type == SqlValue::Type::kBlob ? v.bytes.size() + 4 : 0;
     const CopyColumn& column = layout_.data_column(i);
     if (!AppendFlatValue(*column.type, v, settings_.null_on_type_error, leaf, &message_)) {
       throw CopyError("column " + column.name + ", row " + std::to_string(row_number) + ": " + message_);

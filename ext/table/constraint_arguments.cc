@@ -6,28 +6,12 @@
 #include <string_view>
 #include <vector>
 
+#include "ext/common/sqlite_values.h"
 #include "ext/table/constraints.h"
 
 namespace sqlite_parquet {
 
 namespace {
-
-SqlValue ReadValue(sqlite3_value* v) {
-  switch (sqlite3_value_type(v)) {
-    case SQLITE_INTEGER: return SqlValue::Integer(sqlite3_value_int64(v));
-    case SQLITE_FLOAT: return SqlValue::Real(sqlite3_value_double(v));
-    case SQLITE_TEXT: {
-      const unsigned char* text = sqlite3_value_text(v);
-      return SqlValue::Text(std::string_view(reinterpret_cast<const char*>(text), static_cast<size_t>(sqlite3_value_bytes(v))));
-    }
-    case SQLITE_BLOB: {
-      const void* blob = sqlite3_value_blob(v);
-      const size_t n = static_cast<size_t>(sqlite3_value_bytes(v));
-      return SqlValue::Blob(n ? std::string_view(static_cast<const char*>(blob), n) : std::string_view());
-    }
-    default: return SqlValue::Null();
-  }
-}
 
 // Reads `raw` after NUMERIC affinity, the conversion SQLite applies to the right-hand
 // side when the column holds numbers (NumericAffinity: the running library's own rules);
@@ -39,7 +23,7 @@ bool ReadWithNumericAffinity(NumericAffinity* affinity, sqlite3_value* raw, Colu
     if (out->type == SqlValue::Type::kText || out->type == SqlValue::Type::kBlob) filter->storage.push_back(std::move(storage));
     return true;
   }
-  *out = ReadValue(raw);
+  *out = ReadSqlValue(raw);
   if (out->type == SqlValue::Type::kText || out->type == SqlValue::Type::kBlob) filter->storage.emplace_back(out->bytes);
   return true;
 }
@@ -54,7 +38,7 @@ bool AddComparisonValue(NumericAffinity* affinity, sqlite3_value* raw, ValueClas
     pending->push_back(v);
     return true;
   }
-  SqlValue v = ReadValue(raw);
+  SqlValue v = ReadSqlValue(raw);
   if (value_class == ValueClass::kText && v.is_numeric()) return false;
   if (v.type == SqlValue::Type::kText || v.type == SqlValue::Type::kBlob) filter->storage.emplace_back(v.bytes);
   pending->push_back(v);
@@ -76,7 +60,13 @@ bool NumericAffinity::Convert(sqlite3_value* raw, SqlValue* out, std::string* st
   if (sqlite3_bind_value(stmt_, 1, raw) == SQLITE_OK && sqlite3_step(stmt_) == SQLITE_ROW) {
     sqlite3_value* result = sqlite3_column_value(stmt_, 0);
     sqlite3_value_numeric_type(result);
-    *out = ReadValue(result);
+    try {
+      *out = ReadSqlValue(result);
+    } catch (...) {  // out of memory: the statement is left ready for the next call
+      sqlite3_reset(stmt_);
+      sqlite3_clear_bindings(stmt_);
+      throw;
+    }
     // Text that stays text is copied before the statement is reset.
     if (out->type == SqlValue::Type::kText || out->type == SqlValue::Type::kBlob) {
       storage->assign(out->bytes);

@@ -108,19 +108,19 @@ TEST_CASE("copy values: the value buffer keeps classes, values and bytes in orde
   CHECK(column.memory_bytes() >= 100000);
 
   ValueColumn::Reader reader(column);
-  SqlCell v = reader.Next();
-  CHECK((v.cls == SqlClass::kInteger && v.integer == -5));
-  CHECK(reader.Next().cls == SqlClass::kNull);
+  SqlValue v = reader.Next();
+  CHECK((v.type == SqlValue::Type::kInteger && v.integer == -5));
+  CHECK(reader.Next().type == SqlValue::Type::kNull);
   v = reader.Next();
-  CHECK((v.cls == SqlClass::kReal && v.real == 2.5));
+  CHECK((v.type == SqlValue::Type::kReal && v.real == 2.5));
   v = reader.Next();
-  CHECK((v.cls == SqlClass::kText && v.bytes == "hello"));
+  CHECK((v.type == SqlValue::Type::kText && v.bytes == "hello"));
   v = reader.Next();
-  CHECK((v.cls == SqlClass::kBlob && v.bytes == std::string_view("\x00\x01", 2)));
+  CHECK((v.type == SqlValue::Type::kBlob && v.bytes == std::string_view("\x00\x01", 2)));
   v = reader.Next();
-  CHECK((v.cls == SqlClass::kText && v.bytes.empty()));
+  CHECK((v.type == SqlValue::Type::kText && v.bytes.empty()));
   v = reader.Next();
-  CHECK((v.cls == SqlClass::kBlob && v.bytes == big));
+  CHECK((v.type == SqlValue::Type::kBlob && v.bytes == big));
 
   column.Clear();
   CHECK(column.size() == 0);
@@ -283,9 +283,7 @@ TEST_CASE("copy values: text forms of values") {
   CHECK(real(INFINITY) == "Inf");
   CHECK(real(-INFINITY) == "-Inf");
 
-  SqlCell text;
-  text.cls = SqlClass::kText;
-  text.bytes = "it's";
+  SqlValue text = SqlValue::Text("it's");
   CHECK(QuoteValue(text) == "'it''s'");
   std::string accents;
   for (int i = 0; i < 40; ++i) accents += "é";  // 80 bytes: cut at 60, a character boundary
@@ -294,10 +292,8 @@ TEST_CASE("copy values: text forms of values") {
   accents = "x" + accents;  // now byte 60 is inside a character: cut before it
   text.bytes = accents;
   CHECK(QuoteValue(text) == "'" + accents.substr(0, 59) + "'...");
-  SqlCell blob;
-  blob.cls = SqlClass::kBlob;
   std::string bytes(40, '\xab');
-  blob.bytes = bytes;
+  const SqlValue blob = SqlValue::Blob(bytes);
   std::string hex;
   for (int i = 0; i < 32; ++i) hex += "AB";
   CHECK(QuoteValue(blob) == "X'" + hex + "'...");
