@@ -167,12 +167,25 @@ function sqliteRun(engine, sql, { file, runs = options.runs, warm = warmup, afte
 
 // ---- machine ----------------------------------------------------------------------------
 
+// The source directory of the build in --build (CMAKE_HOME_DIRECTORY of its CMakeCache.txt),
+// else this checkout.
+function buildSourceDir() {
+  try {
+    const cache = fs.readFileSync(path.join(options.build, 'CMakeCache.txt'), 'utf8');
+    const match = /^CMAKE_HOME_DIRECTORY:INTERNAL=(.*)$/m.exec(cache);
+    if (match && fs.existsSync(match[1])) return match[1];
+  } catch { /* no cache: not a CMake build directory */ }
+  return repoDir;
+}
+
 function machineInfo() {
   const cpus = os.cpus();
   let commit = null;
   try {
+    // The commit of the sources --build was made from (its CMakeCache names them), not the
+    // harness's checkout: an A/B run of another build names that build's commit.
     // "-dirty": the tree had uncommitted changes (the numbers are of that tree, not of the commit).
-    commit = execFileSync('git', ['-C', repoDir, 'describe', '--always', '--dirty'], { encoding: 'utf8' }).trim();
+    commit = execFileSync('git', ['-C', buildSourceDir(), 'describe', '--always', '--dirty'], { encoding: 'utf8' }).trim();
   } catch { /* not a git checkout */ }
   return {
     cores: cpus.length,
