@@ -242,6 +242,8 @@ bool JoinIndexBuilder::StartFile(uint64_t rows) {
   // Row numbers are 32-bit, kNoRow excluded.
   if (rows >= JoinIndex::kNoRow - table_rows_) return GiveUp();
   JoinIndex& index = *index_;
+  // Row positions name the file in 64 - kRowBits bits (RowPosition): no index past them.
+  if (index.file_first_row_.size() >= RowPosition::kMaxFiles) return GiveUp();
   index.file_first_row_.push_back(table_rows_);
   table_rows_ += rows;
   // Room for the file's rows, when the budget allows (the estimate counts capacity).

@@ -38,7 +38,8 @@ constexpr int64_t kDefaultJoinIndexMemory = int64_t{256} << 20;
 
 // A row of the table: its file (the table's file order) and its row within that file.
 struct RowPosition {
-  static constexpr int kRowBits = 40;  // rows per file < 2^40; files < 2^24
+  static constexpr int kRowBits = 40;  // rows per file < 2^40
+  static constexpr size_t kMaxFiles = size_t{1} << (64 - kRowBits);  // files < 2^24
   static uint64_t Pack(size_t file, int64_t row) {
     return (static_cast<uint64_t>(file) << kRowBits) | static_cast<uint64_t>(row);
   }

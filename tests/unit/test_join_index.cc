@@ -185,3 +185,14 @@ TEST_CASE("join index: the budget bounds the memory of long text keys") {
   CHECK(Build(files, kBudget) == nullptr);
   CHECK(limit.peak() <= kBudget + 16 * 1024);
 }
+
+TEST_CASE("join index: none for more files than a row position can name") {
+  // Empty files, as a glob of very many would give: the first kMaxFiles are taken, the next
+  // makes the builder give up (a position would wrap into another file's).
+  JoinIndexBuilder builder(uint64_t{1} << 30);
+  bool all_started = true;
+  for (size_t f = 0; f < RowPosition::kMaxFiles; f++) all_started = builder.StartFile(0) && all_started;
+  CHECK(all_started);
+  CHECK_FALSE(builder.StartFile(0));
+  CHECK(builder.Finish() == nullptr);
+}
