@@ -221,11 +221,11 @@ const char* DateTextCache::Format(int32_t days, size_t* length) {
     // An empty entry holds a day of another slot, so no lookup matches it.
     for (size_t i = 0; i < kEntries; i++) entries_[i].days = static_cast<int32_t>(i + 1);
   }
-  Entry& entry = entries_[static_cast<uint32_t>(days) % kEntries];
-  if (entry.days == days) {
+  if (const char* cached = Find(days)) {
     *length = 10;
-    return entry.text;
+    return cached;
   }
+  Entry& entry = entries_[SlotOf(days)];
   char text[sizeof other_];
   const size_t n = parquet::FormatDate(days, text);
   if (n == 10) {

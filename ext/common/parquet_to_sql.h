@@ -41,12 +41,13 @@ class DateTextCache {
   // null when it is not cached: Format's hit, inline, for xColumn's hot path.
   const char* Find(int32_t days) const {
     if (!entries_) return nullptr;
-    const Entry& entry = entries_[static_cast<uint32_t>(days) % kEntries];
+    const Entry& entry = entries_[SlotOf(days)];
     return entry.days == days ? entry.text : nullptr;
   }
 
  private:
   static constexpr size_t kEntries = 4096;
+  static size_t SlotOf(int32_t days) { return static_cast<uint32_t>(days) % kEntries; }
   struct Entry {
     int32_t days;
     char text[12];  // YYYY-MM-DD and a NUL
