@@ -77,7 +77,7 @@ int64_t SortedRowsCheck::Check(const std::vector<const LeafData*>& leaves, size_
   for (size_t r = 0; r < rows; r++) {
     for (size_t k = 0; k < num_keys; k++) {
       const LeafData& leaf = *leaves[k];
-      const bool present = r < leaf.def_levels.size() && leaf.def_levels[r] == leaf.max_definition_level &&
+      const bool present = r < leaf.def_levels().size() && leaf.def_levels()[r] == leaf.max_definition_level &&
                            next_value_[k] < leaf.num_values();
       current_[k] = present ? ValueAt(leaf, next_value_[k]++, keys_[k].float16) : Value();
     }

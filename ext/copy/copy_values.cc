@@ -426,8 +426,8 @@ bool ConvertFlat(const CopyType& type, const ValueColumn& column, bool null_on_e
                  ConversionFailure* failure, Put put) {
   ValueColumn::Reader reader(column);
   const size_t rows = column.size();
-  leaf->def_levels.resize(rows);
-  int16_t* def = leaf->def_levels.data();
+  leaf->def_levels().resize(rows);
+  int16_t* def = leaf->def_levels().data();
   for (size_t row = 0; row < rows; ++row) {
     const SqlValue v = reader.Next();
     if (v.type == SqlValue::Type::kNull) {
@@ -462,7 +462,7 @@ class NestedWriter {
   int EmitEmpty(const CopyType& type, int leaf, int16_t def, int16_t rep) {
     if (!type.is_nested()) {
       LeafData& data = leaves_[static_cast<size_t>(leaf)];
-      data.def_levels.push_back(def);
+      data.AppendLevel(def);
       if (data.max_repetition_level > 0) data.rep_levels.push_back(rep);
       return 1;
     }
@@ -558,7 +558,7 @@ class NestedWriter {
       if (shown.size() > 60) shown = shown.substr(0, 57) + "...";
       return Failed(path, shown + " is not a valid " + DescribeCopyType(type));
     }
-    data.def_levels.push_back(def);
+    data.AppendLevel(def);
     if (data.max_repetition_level > 0) data.rep_levels.push_back(rep);
     return true;
   }
@@ -709,7 +709,7 @@ class NestedWriter {
     if (!PutScalar(type, v, true, &data)) {
       return Failed(path, "key \"" + key + "\" is not a valid " + DescribeCopyType(type));
     }
-    data.def_levels.push_back(def);
+    data.AppendLevel(def);
     if (data.max_repetition_level > 0) data.rep_levels.push_back(rep);
     return true;
   }
@@ -727,7 +727,7 @@ struct LeafMark {
 };
 
 LeafMark MarkOf(const LeafData& leaf) {
-  return LeafMark{leaf.def_levels.size(), leaf.rep_levels.size(), leaf.num_values()};
+  return LeafMark{leaf.def_levels().size(), leaf.rep_levels.size(), leaf.num_values()};
 }
 
 void PrepareLeaf(const CopyType& type, int16_t def, int16_t rep, std::vector<LeafData>* leaves, size_t* next) {
@@ -784,7 +784,7 @@ bool ConvertNested(const CopyType& type, const ValueColumn& column, bool null_on
 }
 
 void TruncateLeaf(LeafData* leaf, const LeafMark& mark) {
-  leaf->def_levels.resize(mark.def);
+  leaf->def_levels().resize(mark.def);
   leaf->rep_levels.resize(mark.rep);
   switch (leaf->physical_type) {
     case parquet::Type::INT32: leaf->int32s.resize(mark.values); break;
@@ -957,8 +957,8 @@ size_t LeafData::num_values() const {
 }
 
 void LeafData::Clear() {
-  def_levels.clear();
-  pending_defined = 0;
+  def_levels_.clear();
+  pending_defined_ = 0;
   rep_levels.clear();
   int32s.clear();
   int64s.clear();
@@ -1009,7 +1009,7 @@ bool ConvertColumn(const CopyType& type, const ValueColumn& column, bool null_on
 bool AppendFlatValue(const CopyType& type, const SqlValue& value, bool null_on_error, LeafData* leaf,
                      std::string* message) {
   if (value.type == SqlValue::Type::kNull) {
-    leaf->def_levels.push_back(0);
+    leaf->AppendLevel(0);
     return true;
   }
   bool fits = false;
@@ -1023,7 +1023,7 @@ bool AppendFlatValue(const CopyType& type, const SqlValue& value, bool null_on_e
     default: fits = PutScalar(type, value, true, leaf); break;
   }
   if (fits || null_on_error) {
-    leaf->def_levels.push_back(fits ? 1 : 0);
+    leaf->AppendLevel(fits ? 1 : 0);
     return true;
   }
   *message = DescribeFailure(value, type);

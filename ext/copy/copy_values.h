@@ -165,18 +165,20 @@ struct LeafData {
   int16_t max_repetition_level = 0;
   parquet::Type physical_type = parquet::Type::BYTE_ARRAY;
 
-  std::vector<int16_t> def_levels;
-  std::vector<int16_t> rep_levels;  // filled only when max_repetition_level > 0
-  // Definition levels 1 of a flat leaf (max_definition_level 1) that follow def_levels but
-  // are not in it yet: parquet_copy's per-cell path counts its non-NULL values here instead
-  // of appending a level per cell. FlushPendingLevels appends them; it must run before
-  // anything else appends a level or reads def_levels.
-  size_t pending_defined = 0;
-  void FlushPendingLevels() {
-    if (pending_defined == 0) return;
-    def_levels.insert(def_levels.end(), pending_defined, int16_t{1});
-    pending_defined = 0;
+  // The definition levels. parquet_copy's per-cell path counts the non-NULL cells of a flat
+  // leaf (max_definition_level 1) with CountDefined instead of appending a level per cell;
+  // every way to the levels below appends those pending 1s first, so none can be missed.
+  std::vector<int16_t>& def_levels() {
+    FlushPendingLevels();
+    return def_levels_;
   }
+  const std::vector<int16_t>& def_levels() const {
+    FlushPendingLevels();
+    return def_levels_;
+  }
+  void AppendLevel(int16_t level) { def_levels().push_back(level); }
+  void CountDefined() { ++pending_defined_; }  // a level 1, appended when the levels are next used
+  std::vector<int16_t> rep_levels;  // filled only when max_repetition_level > 0
   std::vector<int32_t> int32s;
   std::vector<int64_t> int64s;
   std::vector<float> floats;
@@ -193,6 +195,15 @@ struct LeafData {
   void Clear();
 
  private:
+  // Logically const: appending the counted levels does not change what the levels are.
+  void FlushPendingLevels() const {
+    if (pending_defined_ == 0) return;
+    def_levels_.insert(def_levels_.end(), pending_defined_, int16_t{1});
+    pending_defined_ = 0;
+  }
+
+  mutable std::vector<int16_t> def_levels_;
+  mutable size_t pending_defined_ = 0;
   std::unique_ptr<bool[]> bools_;
   size_t num_bools_ = 0;
   size_t bool_capacity_ = 0;

@@ -222,20 +222,19 @@ class Copier {
                                                LeafData& leaf) {
     const int storage = sqlite3_value_type(value);
     if (storage == SQLITE_NULL) {
-      leaf.FlushPendingLevels();
-      leaf.def_levels.push_back(0);
+      leaf.AppendLevel(0);
       return 0;
     }
     switch (kind) {
       case FlatKind::kInt64:
         if (storage != SQLITE_INTEGER) break;
         leaf.int64s.push_back(sqlite3_value_int64(value));
-        ++leaf.pending_defined;
+        leaf.CountDefined();
         return 0;
       case FlatKind::kDouble:
         if (storage != SQLITE_FLOAT) break;
         leaf.doubles.push_back(sqlite3_value_double(value));
-        ++leaf.pending_defined;
+        leaf.CountDefined();
         return 0;
       case FlatKind::kText:
       case FlatKind::kDate: {
@@ -251,13 +250,12 @@ class Copier {
           const uint8_t* copy = size > 0 ? leaf.arena.Append(text, size) : nullptr;
           leaf.byte_arrays.push_back(parquet::ByteArray{copy, static_cast<uint32_t>(size)});
         }
-        ++leaf.pending_defined;
+        leaf.CountDefined();
         return size + 4;
       }
       default:
         break;
     }
-    leaf.FlushPendingLevels();
     return AppendFlat(i, value, row_number, &leaf);
   }
 
@@ -388,8 +386,8 @@ class Copier {
   }
 
   static void WriteLeaf(parquet::ParquetFileWriter& writer, int column, const LeafData& leaf) {
-    const size_t levels = leaf.def_levels.size();
-    const int16_t* def = leaf.def_levels.data();
+    const size_t levels = leaf.def_levels().size();
+    const int16_t* def = leaf.def_levels().data();
     const int16_t* rep = leaf.max_repetition_level > 0 ? leaf.rep_levels.data() : nullptr;
     switch (leaf.physical_type) {
       case parquet::Type::BOOLEAN:
@@ -461,10 +459,7 @@ class Copier {
       check(buffered_values, 0);
     }
     const size_t i0 = sort_columns[0];
-    if (i0 < partition.leaves.size()) {
-      for (const size_t column : sort_columns) partition.leaves[column].FlushPendingLevels();
-    }
-    const size_t converted = i0 < partition.leaves.size() ? partition.leaves[i0].def_levels.size() : 0;
+    const size_t converted = i0 < partition.leaves.size() ? partition.leaves[i0].def_levels().size() : 0;
     if (converted > 0) {
       for (size_t k = 0; k < sort_keys.size(); ++k) keys[k] = &partition.leaves[sort_columns[k]];
       check(converted, buffered_values);
@@ -494,8 +489,8 @@ class Copier {
         if (start_group) writer.StartRowGroup();
         for (size_t i = 0; i < batch->size(); ++i) {
           LeafData& leaf = (*batch)[i];
-          leaf.FlushPendingLevels();  // here rather than on the query thread
-          if (flat_[i] == FlatKind::kNested || leaf.def_levels.empty()) continue;
+          // def_levels() appends the levels the query thread only counted: here, on this thread.
+          if (flat_[i] == FlatKind::kNested || leaf.def_levels().empty()) continue;
           WriteLeaf(writer, layout_.data_column(i).first_leaf, leaf);
           leaf.Clear();  // keeps the levels and type
         }
@@ -515,8 +510,7 @@ class Copier {
         for (size_t l = 0; l < leaves_.size(); ++l) WriteLeaf(writer, column.first_leaf + static_cast<int>(l), leaves_[l]);
         partition.values[i].Clear();
       }
-      if (i < partition.leaves.size()) partition.leaves[i].FlushPendingLevels();
-      if (i < partition.leaves.size() && flat_[i] != FlatKind::kNested && !partition.leaves[i].def_levels.empty()) {
+      if (i < partition.leaves.size() && flat_[i] != FlatKind::kNested && !partition.leaves[i].def_levels().empty()) {
         WriteLeaf(writer, column.first_leaf, partition.leaves[i]);
         partition.leaves[i].Clear();  // keeps the levels and type
       }

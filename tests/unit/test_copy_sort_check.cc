@@ -19,7 +19,7 @@ LeafData Int32s(const std::vector<std::optional<int32_t>>& values) {
   LeafData leaf;
   leaf.physical_type = parquet::Type::INT32;
   for (const auto& v : values) {
-    leaf.def_levels.push_back(v ? 1 : 0);
+    leaf.def_levels().push_back(v ? 1 : 0);
     if (v) leaf.int32s.push_back(*v);
   }
   return leaf;
@@ -29,7 +29,7 @@ LeafData Doubles(const std::vector<double>& values) {
   LeafData leaf;
   leaf.physical_type = parquet::Type::DOUBLE;
   for (double v : values) {
-    leaf.def_levels.push_back(1);
+    leaf.def_levels().push_back(1);
     leaf.doubles.push_back(v);
   }
   return leaf;
@@ -39,7 +39,7 @@ LeafData Bytes(const std::vector<std::string>& values) {
   LeafData leaf;
   leaf.physical_type = parquet::Type::BYTE_ARRAY;
   for (const std::string& v : values) {
-    leaf.def_levels.push_back(1);
+    leaf.def_levels().push_back(1);
     const uint8_t* copy = v.empty() ? nullptr : leaf.arena.Append(reinterpret_cast<const uint8_t*>(v.data()), v.size());
     leaf.byte_arrays.push_back(parquet::ByteArray{copy, static_cast<uint32_t>(v.size())});
   }
@@ -59,7 +59,7 @@ SortKey Key(ValueComparison comparison, bool descending = false, bool nulls_firs
 int64_t FirstOutOfOrder(const SortKey& key, const LeafData& leaf) {
   SortedRowsCheck check({key});
   size_t which = 99;
-  return check.Check({&leaf}, leaf.def_levels.size(), &which);
+  return check.Check({&leaf}, leaf.def_levels().size(), &which);
 }
 
 TEST_CASE("copy sort check: integers signed and unsigned, NULL placement, direction") {

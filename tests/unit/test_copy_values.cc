@@ -68,7 +68,7 @@ const LeafData& One(const std::string& type, const std::string& value) {
   static Converted converted;
   converted = Convert(type, {value});
   REQUIRE_MESSAGE(converted.ok, converted.failure.message);
-  REQUIRE(converted.leaves[0].def_levels == std::vector<int16_t>{1});
+  REQUIRE(converted.leaves[0].def_levels() == std::vector<int16_t>{1});
   return converted.leaves[0];
 }
 
@@ -264,7 +264,7 @@ TEST_CASE("copy values: dates, times and timestamps") {
 TEST_CASE("copy values: NULLs and on_type_error=null") {
   Converted converted = Convert("INT32", {"i:1", "n", "t:x", "i:4"}, true);
   REQUIRE(converted.ok);
-  CHECK(converted.leaves[0].def_levels == std::vector<int16_t>{1, 0, 0, 1});
+  CHECK(converted.leaves[0].def_levels() == std::vector<int16_t>{1, 0, 0, 1});
   CHECK(converted.leaves[0].int32s == std::vector<int32_t>{1, 4});
 
   converted = Convert("INT32", {"i:1", "n", "t:x", "i:4"});
@@ -309,7 +309,7 @@ TEST_CASE("copy values: LIST levels") {
   const LeafData& leaf = c.leaves[0];
   CHECK(leaf.max_definition_level == 3);
   CHECK(leaf.max_repetition_level == 1);
-  CHECK(leaf.def_levels == std::vector<int16_t>{3, 3, 1, 0, 2, 3, 0, 3});
+  CHECK(leaf.def_levels() == std::vector<int16_t>{3, 3, 1, 0, 2, 3, 0, 3});
   CHECK(leaf.rep_levels == std::vector<int16_t>{0, 1, 0, 0, 0, 1, 0, 0});
   CHECK(leaf.int64s == std::vector<int64_t>{1, 2, 3, 4});
 }
@@ -320,7 +320,7 @@ TEST_CASE("copy values: nested LIST levels") {
   const LeafData& leaf = c.leaves[0];
   CHECK(leaf.max_definition_level == 5);
   CHECK(leaf.max_repetition_level == 2);
-  CHECK(leaf.def_levels == std::vector<int16_t>{5, 5, 3, 2, 5, 3});
+  CHECK(leaf.def_levels() == std::vector<int16_t>{5, 5, 3, 2, 5, 3});
   CHECK(leaf.rep_levels == std::vector<int16_t>{0, 2, 1, 1, 1, 0});
   REQUIRE(leaf.byte_arrays.size() == 3);
   CHECK(Text(leaf.byte_arrays[2]) == "c");
@@ -334,10 +334,10 @@ TEST_CASE("copy values: MAP levels, keys converted to the key type") {
   const LeafData& values = c.leaves[1];
   CHECK(keys.max_definition_level == 2);
   CHECK(values.max_definition_level == 3);
-  CHECK(keys.def_levels == std::vector<int16_t>{2, 2, 1, 0});
+  CHECK(keys.def_levels() == std::vector<int16_t>{2, 2, 1, 0});
   CHECK(keys.rep_levels == std::vector<int16_t>{0, 1, 0, 0});
   CHECK(keys.int32s == std::vector<int32_t>{1, 2});
-  CHECK(values.def_levels == std::vector<int16_t>{3, 2, 1, 0});
+  CHECK(values.def_levels() == std::vector<int16_t>{3, 2, 1, 0});
   CHECK(values.rep_levels == std::vector<int16_t>{0, 1, 0, 0});
   REQUIRE(values.byte_arrays.size() == 1);
   CHECK(Text(values.byte_arrays[0]) == "one");
@@ -350,10 +350,10 @@ TEST_CASE("copy values: MAP levels, keys converted to the key type") {
 TEST_CASE("copy values: MAP from an array of key/value pairs") {
   Converted c = Convert("MAP<INT32, BOOLEAN>", {"t:[{\"key\": 1, \"value\": true}, {\"value\": null, \"key\": 2}, {\"key\": 3}]", "t:[]"});
   REQUIRE_MESSAGE(c.ok, c.failure.message);
-  CHECK(c.leaves[0].def_levels == std::vector<int16_t>{2, 2, 2, 1});
+  CHECK(c.leaves[0].def_levels() == std::vector<int16_t>{2, 2, 2, 1});
   CHECK(c.leaves[0].rep_levels == std::vector<int16_t>{0, 1, 1, 0});
   CHECK(c.leaves[0].int32s == std::vector<int32_t>{1, 2, 3});
-  CHECK(c.leaves[1].def_levels == std::vector<int16_t>{3, 2, 2, 1});
+  CHECK(c.leaves[1].def_levels() == std::vector<int16_t>{3, 2, 2, 1});
   REQUIRE(c.leaves[1].num_bools() == 1);
 
   auto failure = [](const std::string& json) {
@@ -378,13 +378,13 @@ TEST_CASE("copy values: STRUCT levels and field matching") {
   const LeafData& a = c.leaves[0];
   const LeafData& b = c.leaves[1];
   const LeafData& d = c.leaves[2];
-  CHECK(a.def_levels == std::vector<int16_t>{2, 2, 0, 1});
+  CHECK(a.def_levels() == std::vector<int16_t>{2, 2, 0, 1});
   CHECK(a.int32s == std::vector<int32_t>{1, 2});
   CHECK(b.max_definition_level == 4);
-  CHECK(b.def_levels == std::vector<int16_t>{4, 2, 0, 1});
+  CHECK(b.def_levels() == std::vector<int16_t>{4, 2, 0, 1});
   CHECK(b.rep_levels == std::vector<int16_t>{0, 0, 0, 0});
   CHECK(d.max_definition_level == 3);
-  CHECK(d.def_levels == std::vector<int16_t>{3, 1, 0, 1});
+  CHECK(d.def_levels() == std::vector<int16_t>{3, 1, 0, 1});
   REQUIRE(d.num_bools() == 1);
   CHECK(d.bools()[0]);
 
@@ -450,9 +450,9 @@ TEST_CASE("copy values: malformed or mismatched JSON") {
 TEST_CASE("copy values: on_type_error=null undoes a partly written nested row") {
   Converted c = Convert("STRUCT<a INT32, b LIST<INT32>>", {"t:{\"a\": 1, \"b\": [1]}", "t:{\"a\": 2, \"b\": [2, \"x\"]}", "t:{\"a\": 3}"}, true);
   REQUIRE_MESSAGE(c.ok, c.failure.message);
-  CHECK(c.leaves[0].def_levels == std::vector<int16_t>{2, 0, 2});
+  CHECK(c.leaves[0].def_levels() == std::vector<int16_t>{2, 0, 2});
   CHECK(c.leaves[0].int32s == std::vector<int32_t>{1, 3});
-  CHECK(c.leaves[1].def_levels == std::vector<int16_t>{4, 0, 1});
+  CHECK(c.leaves[1].def_levels() == std::vector<int16_t>{4, 0, 1});
   CHECK(c.leaves[1].rep_levels == std::vector<int16_t>{0, 0, 0});
   CHECK(c.leaves[1].int32s == std::vector<int32_t>{1});
 }
@@ -493,20 +493,23 @@ TEST_CASE("copy values: the byte arena copies every size exactly (the inline sho
   }
 }
 
-TEST_CASE("copy values: pending definition levels are appended in order by FlushPendingLevels") {
+TEST_CASE("copy values: counted definition levels come before later levels and on every read of them") {
   LeafData leaf;
-  leaf.pending_defined = 3;
-  leaf.FlushPendingLevels();
-  leaf.def_levels.push_back(0);
-  leaf.pending_defined = 2;
-  leaf.FlushPendingLevels();
-  leaf.FlushPendingLevels();  // nothing pending: unchanged
-  CHECK(leaf.def_levels == std::vector<int16_t>{1, 1, 1, 0, 1, 1});
-  CHECK(leaf.pending_defined == 0);
-  leaf.pending_defined = 4;
-  leaf.Clear();
-  CHECK(leaf.def_levels.empty());
-  CHECK(leaf.pending_defined == 0);
+  for (int i = 0; i < 3; i++) leaf.CountDefined();
+  leaf.AppendLevel(0);
+  leaf.CountDefined();
+  leaf.CountDefined();
+  const LeafData& same = leaf;
+  CHECK(same.def_levels() == std::vector<int16_t>{1, 1, 1, 0, 1, 1});  // the const read sees them too
+  CHECK(leaf.def_levels().size() == 6);  // appended once
+  leaf.CountDefined();
+  leaf.def_levels().push_back(2);
+  CHECK(leaf.def_levels() == std::vector<int16_t>{1, 1, 1, 0, 1, 1, 1, 2});
+  for (int i = 0; i < 4; i++) leaf.CountDefined();
+  leaf.Clear();  // drops counted levels too
+  CHECK(leaf.def_levels().empty());
+  leaf.CountDefined();
+  CHECK(leaf.def_levels() == std::vector<int16_t>{1});
 }
 
 TEST_CASE("copy values: the DATE parse cache gives what ParseDate gives, hit or miss") {
