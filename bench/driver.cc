@@ -3,9 +3,9 @@
 // `.timer`. The benchmark harness (bench/run.mjs) starts one driver process per query and
 // engine, so each process's peak RSS belongs to that query alone.
 //
-//   bench_driver --db PATH|:memory: [--readonly] [--extension build/parquet]
-//                [--setup SQL]... --sql SQL [--runs 3] [--warmup 1] [--keep-rows 20]
-//                [--after SQL]
+//   bench_driver --db PATH|:memory: [--readonly] [--extension build/parquet]...
+//                [--setup SQL]... --sql SQL [--versus SQL] [--runs 3] [--warmup 1]
+//                [--keep-rows 20] [--after SQL]
 //
 // --setup statements run first and are not timed (e.g. CREATE VIRTUAL TABLE temp.t USING
 // parquet('f.parquet')). Then --warmup untimed runs and --runs timed runs of --sql. --after
@@ -14,6 +14,11 @@
 // runs in process CPU time), rows (result rows of the last run),
 // columns (the result's column names), result (its first --keep-rows rows), rss_base_kb / rss_peak_kb / rss_delta_kb (resident
 // memory after set-up, the peak during the runs, and the growth), after ({columns, rows}).
+// --versus times a second statement in the same process, alternating with --sql run by run
+// (A B, B A, A B, ...), so that both see the same machine: on a shared machine whose speed
+// drifts over tens of seconds, a ratio of two separately timed medians moves by more than the
+// 5% some targets ask for. Its runs are reported as versus_times_ms, versus_cpu_times_ms,
+// versus_rows and versus_result.
 // Exit status 1 with a message on stderr when a statement fails.
 #include <sqlite3.h>
 
@@ -112,8 +117,8 @@ int main(int argc, char** argv) {
   const std::string db_path = flags.Get("--db");
   const std::string sql = flags.Get("--sql");
   if (db_path.empty() || sql.empty()) {
-    std::fputs("usage: bench_driver --db PATH [--readonly] [--extension PATH] [--setup SQL]... --sql SQL "
-               "[--runs N] [--warmup N] [--keep-rows N] [--after SQL]\n",
+    std::fputs("usage: bench_driver --db PATH [--readonly] [--extension PATH]... [--setup SQL]... --sql SQL "
+               "[--versus SQL] [--runs N] [--warmup N] [--keep-rows N] [--after SQL]\n",
                stderr);
     return 2;
   }
@@ -128,8 +133,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   try {
-    const std::string extension = flags.Get("--extension");
-    if (!extension.empty()) {
+    for (const std::string& extension : flags.GetAll("--extension")) {
       sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, nullptr);
       char* error = nullptr;
       if (sqlite3_load_extension(db, extension.c_str(), nullptr, &error) != SQLITE_OK) {
@@ -147,29 +151,45 @@ int main(int argc, char** argv) {
       }
     }
 
+    const std::string versus_sql = flags.Get("--versus");
     bench::PeakRss rss;
     rss.Start();
-    QueryResult result;
-    for (int64_t i = 0; i < warmup; i++) result = Run(db, sql, keep_rows);
-    std::vector<double> times, cpu_times;
-    for (int64_t i = 0; i < runs; i++) {
+    QueryResult result, versus;
+    for (int64_t i = 0; i < warmup; i++) {
+      result = Run(db, sql, keep_rows);
+      if (!versus_sql.empty()) versus = Run(db, versus_sql, keep_rows);
+    }
+    std::vector<double> times, cpu_times, versus_times, versus_cpu_times;
+    auto timed = [&](const std::string& statement, QueryResult* out, std::vector<double>* wall, std::vector<double>* cpu) {
       const double start = bench::NowMs();
       const double cpu_start = bench::CpuMs();
-      result = Run(db, sql, keep_rows);
-      cpu_times.push_back(bench::CpuMs() - cpu_start);
-      times.push_back(bench::NowMs() - start);
+      *out = Run(db, statement, keep_rows);
+      cpu->push_back(bench::CpuMs() - cpu_start);
+      wall->push_back(bench::NowMs() - start);
+    };
+    for (int64_t i = 0; i < runs; i++) {
+      const bool versus_first = !versus_sql.empty() && i % 2 == 1;
+      if (versus_first) timed(versus_sql, &versus, &versus_times, &versus_cpu_times);
+      timed(sql, &result, &times, &cpu_times);
+      if (!versus_sql.empty() && !versus_first) timed(versus_sql, &versus, &versus_times, &versus_cpu_times);
     }
     const int64_t peak = rss.peak_kb();
     std::string after = "null";
     const std::string after_sql = flags.Get("--after");
     if (!after_sql.empty()) after = TableJson(Run(db, after_sql, 1000));
 
+    std::string versus_json;
+    if (!versus_sql.empty()) {
+      versus_json = ",\"versus_times_ms\":" + bench::JsonTimes(versus_times) + ",\"versus_cpu_times_ms\":" +
+                    bench::JsonTimes(versus_cpu_times) + ",\"versus_rows\":" + std::to_string(versus.rows) +
+                    ",\"versus_result\":" + RowsJson(versus.kept_rows);
+    }
     std::printf("{\"times_ms\":%s,\"cpu_times_ms\":%s,\"rows\":%lld,\"columns\":%s,\"result\":%s,\"rss_base_kb\":%lld,\"rss_peak_kb\":%lld,"
-                "\"rss_delta_kb\":%lld,\"rss_reset\":%s,\"after\":%s}\n",
+                "\"rss_delta_kb\":%lld,\"rss_reset\":%s,\"after\":%s%s}\n",
                 bench::JsonTimes(times).c_str(), bench::JsonTimes(cpu_times).c_str(), static_cast<long long>(result.rows),
                 NamesJson(result).c_str(), RowsJson(result.kept_rows).c_str(), static_cast<long long>(rss.baseline_kb()),
                 static_cast<long long>(peak), static_cast<long long>(peak - rss.baseline_kb()),
-                rss.reset_ok() ? "true" : "false", after.c_str());
+                rss.reset_ok() ? "true" : "false", after.c_str(), versus_json.c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_driver: %s\n", e.what());
     sqlite3_close(db);
