@@ -900,6 +900,16 @@ void ValueColumn::AppendBlob(const void* data, size_t size) {
   seen_ |= kSeenBlob;
 }
 
+void ValueColumn::Append(const SqlValue& value) {
+  switch (value.type) {
+    case SqlValue::Type::kInteger: AppendInteger(value.integer); return;
+    case SqlValue::Type::kReal: AppendReal(value.real); return;
+    case SqlValue::Type::kText: AppendText(value.bytes.data(), value.bytes.size()); return;
+    case SqlValue::Type::kBlob: AppendBlob(value.bytes.data(), value.bytes.size()); return;
+    case SqlValue::Type::kNull: AppendNull(); return;
+  }
+}
+
 void ValueColumn::Clear() {
   types_.clear();
   payloads_.clear();

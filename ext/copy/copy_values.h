@@ -124,6 +124,7 @@ class ValueColumn {
   void AppendReal(double value);
   void AppendText(const void* data, size_t size);
   void AppendBlob(const void* data, size_t size);
+  void Append(const SqlValue& value);  // by its type, one of the above
 
   size_t size() const { return types_.size(); }
   // Approximate memory the buffered values take.

@@ -129,6 +129,13 @@ namespace {
 // batches of this many (its pages are encoded and compressed as they fill).
 constexpr size_t kStreamBatchRows = 1024;
 
+// What a cell adds to its row's estimated buffered size beyond the 9 bytes every cell
+// counts: a TEXT or BLOB its bytes and their 4-byte length (AppendFlatCell's text path
+// adds the same inline).
+size_t BufferedBytes(const SqlValue& value) {
+  return value.type == SqlValue::Type::kText || value.type == SqlValue::Type::kBlob ? value.bytes.size() + 4 : 0;
+}
+
 // How parquet_copy converts the cells of a column once its type is fixed: the kinds with
 // an inline path for their usual storage class, other flat kinds, nested (buffered as
 // SQLite gave them, converted from JSON per batch).
@@ -286,34 +293,9 @@ class Copier {
         bytes += AppendFlatCell(i, flat_[i], value, row_number, partition.leaves[i]);
         continue;
       }
-      ValueColumn& values = partition.values[i];
-      switch (sqlite3_value_type(value)) {
-        case SQLITE_INTEGER:
-          values.AppendInteger(sqlite3_value_int64(value));
-          break;
-        case SQLITE_FLOAT:
-          values.AppendReal(sqlite3_value_double(value));
-          break;
-        case SQLITE_TEXT: {
-          const unsigned char* text = sqlite3_value_text(value);
-          if (text == nullptr) throw std::bad_alloc();
-          const size_t size = static_cast<size_t>(sqlite3_value_bytes(value));
-          values.AppendText(text, size);
-          bytes += size + 4;
-          break;
-        }
-        case SQLITE_BLOB: {
-          const void* blob = sqlite3_value_blob(value);
-          const size_t size = static_cast<size_t>(sqlite3_value_bytes(value));
-          if (blob == nullptr && size > 0) throw std::bad_alloc();
-          values.AppendBlob(blob, size);
-          bytes += size + 4;
-          break;
-        }
-        default:
-          values.AppendNull();
-          break;
-      }
+      const SqlValue v = ReadSqlValue(value);
+      partition.values[i].Append(v);
+      bytes += BufferedBytes(v);
     }
     *row_bytes += bytes;
   }
@@ -322,7 +304,7 @@ class Copier {
   // row's estimated size (the same estimate as for buffered values).
   size_t AppendFlat(size_t i, sqlite3_value* value, int64_t row_number, LeafData* leaf) {
     const SqlValue v = ReadSqlValue(value);
-    const size_t bytes = v.type == SqlValue::Type::kText || v.type == SqlValue::Type::kBlob ? v.bytes.size() + 4 : 0;
+    const size_t bytes = BufferedBytes(v);
     const CopyColumn& column = layout_.data_column(i);
     if (!AppendFlatValue(*column.type, v, settings_.null_on_type_error, leaf, &message_)) {
       throw CopyError("column " + column.name + ", row " + std::to_string(row_number) + ": " + message_);
