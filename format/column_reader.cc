@@ -145,6 +145,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   }
 
   void Reset(int row_group) override {
+    terminable_batch_ = nullptr;
     const ColumnMetaData& meta = pages_.file().column_metadata(row_group, pages_.column());
     if (meta.type != descriptor_->physical_type) {
       throw ParquetError(pages_.file().Describe(row_group, pages_.column()) + ": column chunk has type " +
@@ -168,6 +169,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       batch->num_levels = 0;
       batch->num_values = 0;
       batch->text_terminated = false;
+      terminable_batch_ = nullptr;
       if (max_levels == 0) return 0;
       if (page_levels_left_ == 0 && !NextDataPage()) return 0;
       if (!page_loaded_) LoadPage();
@@ -204,8 +206,9 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       if constexpr (std::is_same_v<T, ByteArray>) {
         if (value_decoder_ == dictionary_decoder_.get()) {
           batch->text_terminated = dictionary_nul_free_;
-        } else if (page_values_contiguous_ && non_null > 0) {
-          batch->text_terminated = TerminateContiguousValues(out, non_null);
+        } else if (page_values_in_place_ && non_null > 0) {
+          terminable_batch_ = batch;  // TerminateText may copy it
+          terminable_values_ = non_null;
         }
       }
       return n;
@@ -215,6 +218,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   }
 
   size_t Skip(size_t num_levels) override {
+    terminable_batch_ = nullptr;
     try {
       const bool flat = descriptor_->max_repetition_level == 0;
       // In a repeated column a skip of slots loses count of the rows (v1 pages skipped whole
@@ -253,6 +257,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   }
 
   size_t SkipToRowStart(size_t n) override {
+    terminable_batch_ = nullptr;
     try {
       if (n == 0) return 0;
       if (descriptor_->max_repetition_level == 0) {
@@ -509,21 +514,37 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     }
   }
 
-  // For a batch of byte arrays that lie back to back in the page's value section (a
-  // DELTA_LENGTH_BYTE_ARRAY page: page_values_contiguous_): when they hold no NUL (one memchr
-  // over the batch's bytes), copies them into terminated_values_, each followed by a NUL,
-  // points the values there and returns true. One copy per batch, in 16-byte chunks where
-  // the page's bytes allow reading that far; it saves a copy per value for consumers that
-  // need C strings (xColumn). Batches of long values (above 255 bytes on average) are left
-  // alone: those consumers do not copy them anyway.
-  bool TerminateContiguousValues(ByteArray* values, size_t count) {
+  bool TerminateText(ColumnBatch* batch) override {
+    if constexpr (std::is_same_v<T, ByteArray>) {
+      if (batch->text_terminated || batch != terminable_batch_ || batch->num_values != terminable_values_) {
+        return batch->text_terminated;
+      }
+      terminable_batch_ = nullptr;
+      ByteArray* values = batch->mutable_values<ByteArray>(batch->num_values);
+      batch->text_terminated = TerminateValuesInPage(values, batch->num_values);
+    }
+    return batch->text_terminated;
+  }
+
+  // TerminateText's copy of the `count` byte arrays of a batch that lie in order in the
+  // current page's value section (PLAIN or DELTA_LENGTH_BYTE_ARRAY: page_values_in_place_):
+  // into terminated_values_, each followed by a NUL, the values pointed there. Copied in
+  // 16-byte chunks where the page's bytes allow reading that far, each value followed by a
+  // placeholder byte, then one memchr over the copy finds a NUL held by a value (the values
+  // are then left as they were: false). Batches of long values (above 255 bytes on average)
+  // are left alone: xColumn does not copy those anyway.
+  bool TerminateValuesInPage(ByteArray* values, size_t count) {
     const uint8_t* begin = values[0].ptr;
     const uint8_t* end = values[count - 1].ptr + values[count - 1].len;
-    const size_t span = static_cast<size_t>(end - begin);
-    if (span > count * 255 || (span > 0 && std::memchr(begin, 0, span) != nullptr)) return false;
+    // The values must lie within the page's value section: the chunked reads rely on it.
+    if (begin < page_values_begin_ || end > page_values_end_ || end < begin) return false;
+    const size_t span = static_cast<size_t>(end - begin);  // the values, and PLAIN's 4-byte lengths
+    constexpr size_t kMaxAverageBytes = 255 + 4;
+    if (span > count * kMaxAverageBytes) return false;
     constexpr size_t kChunk = 16;
     pages_.GrowBuffer(&terminated_values_, span + count + kChunk);
-    uint8_t* out = terminated_values_.data();
+    uint8_t* const first = terminated_values_.data();
+    uint8_t* out = first;
     const uint8_t* readable_end = page_values_end_;
     const bool chunks_readable = static_cast<size_t>(readable_end - end) >= kChunk;  // for every value
     for (size_t i = 0; i < count; i++) {
@@ -539,6 +560,13 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       } else if (len > 0) {
         std::memcpy(out, src, len);
       }
+      out[len] = 1;  // not a NUL, so that the memchr below finds only the values' own
+      out += len + size_t{1};
+    }
+    if (std::memchr(first, 0, static_cast<size_t>(out - first)) != nullptr) return false;
+    out = first;
+    for (size_t i = 0; i < count; i++) {
+      const size_t len = values[i].len;
       out[len] = 0;
       values[i].ptr = out;
       out += len + size_t{1};
@@ -767,7 +795,9 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     }
     value_decoder_ = DecoderFor(encoding);
     value_decoder_->SetData(values, values_size, ValueCountBound(encoding, values_size, value_count_bound));
-    page_values_contiguous_ = std::is_same_v<T, ByteArray> && encoding == Encoding::DELTA_LENGTH_BYTE_ARRAY;
+    page_values_in_place_ = std::is_same_v<T, ByteArray> &&
+                            (encoding == Encoding::DELTA_LENGTH_BYTE_ARRAY || encoding == Encoding::PLAIN);
+    page_values_begin_ = values;
     page_values_end_ = values + values_size;
     page_loaded_ = true;
     counters_.pages_read++;
@@ -788,9 +818,15 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   bool has_dictionary_ = false;
   std::vector<uint8_t> terminated_dictionary_;  // byte-array entries, each NUL-terminated (entries point here)
   bool dictionary_nul_free_ = false;            // no byte-array entry contains a NUL
-  bool page_values_contiguous_ = false;  // the page's byte arrays lie back to back (TerminateContiguousValues)
+  // The page's byte arrays lie in order in its value section (TerminateValuesInPage).
+  bool page_values_in_place_ = false;
+  const uint8_t* page_values_begin_ = nullptr;  // start of the page's value section
   const uint8_t* page_values_end_ = nullptr;  // end of the page's value section
-  std::vector<uint8_t> terminated_values_;    // a batch's byte arrays, each NUL-terminated (TerminateContiguousValues)
+  std::vector<uint8_t> terminated_values_;    // a batch's byte arrays, each NUL-terminated (TerminateText)
+  // The batch the last ReadBatch filled from such a page, and its values: what TerminateText
+  // may copy (null once read further, or copied).
+  ColumnBatch* terminable_batch_ = nullptr;
+  size_t terminable_values_ = 0;
 
   LevelDecoder def_decoder_;
   LevelDecoder rep_decoder_;

@@ -40,8 +40,8 @@ struct ColumnBatch {
   size_t num_values = 0;  // non-null values (values() holds exactly these, in order)
   // ByteArray values only: every value of this batch is followed in memory by a NUL byte and
   // contains none, so it can be handed to a C-string interface as it is (dictionary-encoded
-  // pages: the reader keeps its dictionary entries terminated; DELTA_LENGTH_BYTE_ARRAY pages:
-  // the reader copies a batch's values with a NUL after each, when they hold none).
+  // pages: the reader keeps its dictionary entries terminated; PLAIN and
+  // DELTA_LENGTH_BYTE_ARRAY pages: after ColumnChunkReader::TerminateText).
   bool text_terminated = false;
   std::vector<int16_t> def_levels;
   std::vector<int16_t> rep_levels;
@@ -119,6 +119,15 @@ class ColumnChunkReader {
   // Reads up to max_levels slots (stopping at the end of the current page) into *batch.
   // Returns the number of slots read; 0 means the chunk is exhausted.
   virtual size_t ReadBatch(size_t max_levels, ColumnBatch* batch) = 0;
+
+  // For the batch the last ReadBatch filled, of byte arrays stored in place in their page
+  // (PLAIN, DELTA_LENGTH_BYTE_ARRAY), before anything else is read: when no value holds a
+  // NUL and they are not long (at most 255 bytes on average), copies them into a buffer of
+  // the reader, each followed by a NUL, points the values there and sets text_terminated.
+  // One copy per batch, paid only by consumers that hand values to C-string interfaces
+  // (xColumn); batches decoded through a dictionary come terminated. Returns
+  // batch->text_terminated.
+  virtual bool TerminateText(ColumnBatch* batch) = 0;
 
   // Skips up to num_levels slots; returns how many were skipped (fewer only at the end).
   virtual size_t Skip(size_t num_levels) = 0;

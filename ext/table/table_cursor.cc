@@ -42,8 +42,9 @@ enum class DirectCell : uint8_t {
   kInt32,           // ValueKind::kInt32
   kInt64,           // ValueKind::kInt64
   kDouble,          // ValueKind::kDouble
-  kText,            // ValueKind::kText (ResultText's terminated copy)
+  kText,            // ValueKind::kText, not terminated yet: TerminateServedText first
   kTerminatedText,  // ValueKind::kText, batch.text_terminated: the value itself, length -1
+  kCopiedText,      // ValueKind::kText that stays unterminated (ResultText's terminated copy)
   kDateText,        // ValueKind::kDate as text, from the cursor's DateTextCache
 };
 
@@ -59,6 +60,9 @@ struct ColumnState {
   int16_t max_def = 0;          // the leaf column's maximum definition level
   bool dense = true;            // the batch has no nulls: a slot is its own value index
   DirectCell direct = DirectCell::kNone;  // how xColumn serves this batch's cells (LoadBatch)
+  // The batch is the one `reader` read last and its text has not been offered to
+  // TerminateText yet (TerminateServedText). (Next to `direct`: in its padding.)
+  bool batch_from_reader = false;
   const void* direct_values = nullptr;    // the batch's values, typed by `direct`
 
   // Nested fields: rows are assembled from all the field's leaf columns and rendered as
@@ -966,6 +970,7 @@ void StartBatch(ParquetCursor* cursor, ColumnState* state, int64_t row) {
   state->row_group = cursor->row_group;
   state->max_def = cursor->file->schema().column(leaf).max_definition_level;
   StartBatch(cursor, state, row);
+  state->batch_from_reader = false;
 }
 
 // The slow part of PositionColumn: (re)opens the column's reader on the cursor's row group
@@ -1000,6 +1005,27 @@ void StartBatch(ParquetCursor* cursor, ColumnState* state, int64_t row) {
   }
   if (state->reader->ReadBatch(kBatchSlots, &state->batch) == 0) ThrowShortColumn(cursor, leaf);
   StartBatch(cursor, state, row);
+  state->batch_from_reader = true;
+}
+
+// Before xColumn serves the first text cell of a batch: a batch the column's reader read
+// from PLAIN or DELTA_LENGTH_BYTE_ARRAY pages is NUL-terminated by the reader (one copy per
+// batch; TerminateText), so that its cells go to SQLite as C strings, which SQLite does
+// not re-allocate to terminate. Only batches xColumn serves pay for the copy: row filters
+// and join-index builds read values where the page holds them. A batch that stays
+// unterminated (a value holds a NUL, long values, no memory) is served through ResultText.
+[[gnu::noinline]] void TerminateServedText(ColumnState* state) {
+  if (state->batch_from_reader && state->reader) {
+    state->batch_from_reader = false;
+    try {
+      state->reader->TerminateText(&state->batch);
+    } catch (...) {
+      // Only a saving: the cells are copied one by one instead.
+    }
+  }
+  if (state->direct == DirectCell::kText) {
+    state->direct = state->batch.text_terminated ? DirectCell::kTerminatedText : DirectCell::kCopiedText;
+  }
 }
 
 // Moves the value cursor of `state`'s batch (with nulls) forward to `slot`, counting the
@@ -1128,6 +1154,7 @@ int NestedColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ct
 // Sets the result to the value of `state`'s column in the cursor's row, which lies in the
 // loaded batch.
 inline int ResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnMapping& mapping, ColumnState* state) {
+  if (mapping.kind == ValueKind::kText && state->batch_from_reader) TerminateServedText(state);
   if (!state->dense) return ResultSparseCell(cursor, ctx, mapping, state);
   const size_t index = static_cast<size_t>(cursor->row - state->batch_first_row);
   return ResultBatchValue(ctx, mapping, state->batch, index, &cursor->format_buffer);
@@ -1170,6 +1197,18 @@ inline int ResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnM
   return SQLITE_OK;
 }
 
+// The first text cell xColumn serves from a batch: offers the batch to TerminateText
+// (TerminateServedText), then serves the cell the way Column serves the batch's others.
+[[gnu::noinline]] int FirstTextCell(sqlite3_context* ctx, ColumnState* state, size_t i) {
+  TerminateServedText(state);
+  const parquet::ByteArray& value = static_cast<const parquet::ByteArray*>(state->direct_values)[i];
+  if (state->direct == DirectCell::kTerminatedText) {
+    sqlite3_result_text(ctx, reinterpret_cast<const char*>(value.ptr), -1, SQLITE_TRANSIENT);
+    return SQLITE_OK;
+  }
+  return DirectText(ctx, value);
+}
+
 [[gnu::noinline]] int DirectDateText(ParquetCursor* cursor, sqlite3_context* ctx, int32_t days) {
   size_t length = 0;
   sqlite3_result_text(ctx, cursor->dates.Format(days, &length), -1, SQLITE_TRANSIENT);
@@ -1206,8 +1245,10 @@ int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
           sqlite3_result_text(ctx, reinterpret_cast<const char*>(static_cast<const parquet::ByteArray*>(state.direct_values)[i].ptr),
                               -1, SQLITE_TRANSIENT);
           return SQLITE_OK;
-        case DirectCell::kText:
+        case DirectCell::kCopiedText:
           return DirectText(ctx, static_cast<const parquet::ByteArray*>(state.direct_values)[i]);
+        case DirectCell::kText:
+          return FirstTextCell(ctx, &cursor->states[static_cast<size_t>(column)], i);
         case DirectCell::kDateText: {
           const int32_t days = static_cast<const int32_t*>(state.direct_values)[i];
           if (const char* text = cursor->dates.Find(days)) [[likely]] {

@@ -2128,20 +2128,21 @@ TEST_CASE("file writer: automatic encodings per column") {
 }
 
 // Text read through a dictionary comes NUL-terminated (ColumnBatch::text_terminated) unless
-// a dictionary entry holds a NUL itself; so does DELTA_LENGTH_BYTE_ARRAY text (copied per
-// batch) unless a value of the batch holds a NUL or the values are long; PLAIN never claims it.
-TEST_CASE("column reader: dictionary-encoded and delta-length text is NUL-terminated") {
+// a dictionary entry holds a NUL itself. PLAIN and DELTA_LENGTH_BYTE_ARRAY text comes as the
+// page holds it, and TerminateText copies a batch with a NUL after each value unless a value
+// of the batch holds a NUL or the values are long; only for the batch last read.
+TEST_CASE("column reader: dictionary text is NUL-terminated, PLAIN and delta-length text after TerminateText") {
   TempDir dir;
   enum class Encoded { kDictionary, kPlain, kDeltaLength };
   struct Case {
     Encoded encoded;
     bool with_nul;
     bool long_values;
-    bool terminated;
   };
-  for (Case c : {Case{Encoded::kDictionary, false, false, true}, Case{Encoded::kDictionary, true, false, false},
-                 Case{Encoded::kPlain, false, false, false}, Case{Encoded::kDeltaLength, false, false, true},
-                 Case{Encoded::kDeltaLength, true, false, false}, Case{Encoded::kDeltaLength, false, true, false}}) {
+  for (Case c : {Case{Encoded::kDictionary, false, false}, Case{Encoded::kDictionary, true, false},
+                 Case{Encoded::kPlain, false, false}, Case{Encoded::kPlain, true, false}, Case{Encoded::kPlain, false, true},
+                 Case{Encoded::kDeltaLength, false, false}, Case{Encoded::kDeltaLength, true, false},
+                 Case{Encoded::kDeltaLength, false, true}}) {
     CAPTURE(static_cast<int>(c.encoded));
     CAPTURE(c.with_nul);
     CAPTURE(c.long_values);
@@ -2173,9 +2174,13 @@ TEST_CASE("column reader: dictionary-encoded and delta-length text is NUL-termin
     std::vector<std::string> read;
     size_t batch_index = 0;
     while (size_t n = reader->ReadBatch(64, &batch)) {
-      // Only the batch holding the value with a NUL loses the terminators.
-      CHECK(batch.text_terminated == (c.terminated || (c.encoded == Encoded::kDeltaLength && c.with_nul &&
-                                                       !c.long_values && batch_index != 0)));
+      const bool dictionary = c.encoded == Encoded::kDictionary;
+      CHECK(batch.text_terminated == (dictionary && !c.with_nul));  // as read
+      // Only the batch holding the value with a NUL stays unterminated; long values stay.
+      const bool expected = dictionary ? !c.with_nul : !c.long_values && !(c.with_nul && batch_index == 0);
+      CHECK(reader->TerminateText(&batch) == expected);
+      CHECK(batch.text_terminated == expected);
+      CHECK(reader->TerminateText(&batch) == expected);  // asked again: unchanged
       batch_index++;
       for (size_t i = 0; i < n; i++) {
         const ByteArray& v = batch.values<ByteArray>()[i];
@@ -2187,6 +2192,18 @@ TEST_CASE("column reader: dictionary-encoded and delta-length text is NUL-termin
       }
     }
     CHECK(read == texts);
+    if (c.encoded != Encoded::kDictionary && !c.long_values) {
+      // A batch read before a skip (or a batch the reader did not fill) is not copied.
+      reader->Reset(0);
+      REQUIRE(reader->ReadBatch(10, &batch) == 10);
+      REQUIRE(reader->Skip(5) == 5);
+      CHECK_FALSE(reader->TerminateText(&batch));
+      ColumnBatch other;
+      REQUIRE(reader->ReadBatch(10, &other) == 10);
+      CHECK_FALSE(reader->TerminateText(&batch));
+      CHECK(reader->TerminateText(&other));
+      CHECK(other.values<ByteArray>()[0].view() == texts[15]);
+    }
   }
 }
 }  // namespace
