@@ -59,6 +59,12 @@ bool KeyOf(const SqlValue& value, bool* is_int, int64_t* int_key, std::string* o
   return false;
 }
 
+// The bytes a large array really holds (HugePageAllocator maps whole huge pages).
+template <typename T>
+uint64_t HeldBytes(const LargeVector<T>& array) {
+  return HugePageReservedBytes(array.capacity() * sizeof(T));
+}
+
 // Per file: size and modification time, or -1s when it cannot be read.
 std::vector<int64_t> FilesSignature(const std::vector<std::string>& files) {
   std::vector<int64_t> signature;
@@ -160,8 +166,7 @@ void SortedKeys::Append(int64_t key, uint32_t row) {
 }
 
 uint64_t SortedKeys::bytes() const {
-  return bases_.capacity() * sizeof(int64_t) + offsets_.capacity() * sizeof(uint16_t) +
-         keys_.capacity() * sizeof(int64_t) + rows_.capacity() * sizeof(uint32_t);
+  return HeldBytes(bases_) + HeldBytes(offsets_) + HeldBytes(keys_) + HeldBytes(rows_);
 }
 
 uint64_t JoinIndex::PositionOf(uint32_t row) const {
@@ -218,15 +223,16 @@ JoinIndexBuilder::JoinIndexBuilder(uint64_t budget_bytes) : budget_(budget_bytes
 
 uint64_t JoinIndexBuilder::Estimate() const {
   const JoinIndex& index = *index_;
-  return index.previous_row_.capacity() * sizeof(uint32_t) +
+  return HeldBytes(index.previous_row_) +
          index.sorted_keys_.bytes() +
-         index.int_slots_.size() * sizeof(JoinIndex::IntSlot) + index.direct_last_row_.capacity() * sizeof(uint32_t) +
+         HeldBytes(index.int_slots_) + HeldBytes(index.direct_last_row_) +
          other_bytes_ +
          index.file_first_row_.capacity() * sizeof(uint64_t);
 }
 
 // Whether `more` bytes can be allocated beside what the index holds (an array growing
-// holds its old and new storage at once, so the new size counts in full).
+// holds its old and new storage at once, so the new size counts in full; a large array's
+// as HugePageReservedBytes).
 bool JoinIndexBuilder::Fits(uint64_t more) const { return more <= budget_ && Estimate() <= budget_ - more; }
 
 // Gives up (false, the builder emptied) when the index would exceed the budget.
@@ -248,12 +254,12 @@ bool JoinIndexBuilder::StartFile(uint64_t rows) {
   table_rows_ += rows;
   // Room for the file's rows, when the budget allows (the estimate counts capacity).
   const uint64_t per_row = index.sorted_ ? sizeof(uint16_t) : sizeof(uint32_t);
-  if (table_rows_ * per_row > budget_) return GiveUp();
+  if (HugePageReservedBytes(table_rows_ * per_row) > budget_) return GiveUp();
   // Growing by half at least, so that many small files do not copy the arrays again and
   // again; exactly when that would not fit the budget.
   const uint64_t capacity = index.sorted_ ? index.sorted_keys_.size() : index.previous_row_.capacity();
   uint64_t room = std::max(table_rows_, capacity + capacity / 2);
-  if (room * per_row > budget_) room = table_rows_;
+  if (HugePageReservedBytes(room * per_row) > budget_) room = table_rows_;
   if (index.sorted_) {
     index.sorted_keys_.Reserve(room);
   } else if (room > index.previous_row_.capacity()) {
@@ -269,7 +275,7 @@ bool JoinIndexBuilder::GrowIntTable(uint64_t keys) {
   size_t size = slots.empty() ? 1024 : slots.size();
   while (keys * 2 > size) size *= 2;
   if (size == slots.size()) return true;
-  if (!Fits(size * sizeof(JoinIndex::IntSlot))) return false;
+  if (!Fits(HugePageReservedBytes(size * sizeof(JoinIndex::IntSlot)))) return false;
   LargeVector<JoinIndex::IntSlot> old = std::move(slots);
   slots.assign(size, JoinIndex::IntSlot{0, JoinIndex::kNoRow});
   const size_t mask = size - 1;
@@ -314,7 +320,7 @@ bool JoinIndexBuilder::WidenDirect(int64_t key) {
   if (last.empty() || key > old_lo) hi = std::min<__int128>(hi + room, INT64_MAX);
   if (last.empty() || key < old_lo) lo = std::max<__int128>(lo - room, INT64_MIN);
   const uint64_t size = static_cast<uint64_t>(hi - lo + 1);
-  if (!Fits(size * sizeof(uint32_t))) return false;
+  if (!Fits(HugePageReservedBytes(size * sizeof(uint32_t)))) return false;
   LargeVector<uint32_t> widened(size, JoinIndex::kNoRow);
   if (!last.empty()) std::copy(last.begin(), last.end(), widened.begin() + static_cast<ptrdiff_t>(old_lo - lo));
   last = std::move(widened);
@@ -384,7 +390,7 @@ bool JoinIndexBuilder::Unsort() {
   JoinIndex& index = *index_;
   index.sorted_ = false;
   index.direct_ = true;
-  if (!Fits(table_rows_ * sizeof(uint32_t))) return false;
+  if (!Fits(HugePageReservedBytes(table_rows_ * sizeof(uint32_t)))) return false;
   index.previous_row_.reserve(table_rows_);
   const SortedKeys& keys = index.sorted_keys_;
   index.previous_row_.assign(keys.size() == 0 ? 0 : keys.row(keys.size() - 1) + 1, JoinIndex::kNoRow);
@@ -497,8 +503,16 @@ std::shared_ptr<JoinIndex> BuildJoinIndex(const JoinIndexSource& source, uint64_
       const int16_t max_def = reader->descriptor().max_definition_level;
       int64_t row = file->row_group_first_row(rg);
       const int64_t end = row + file->row_group_num_rows(rg);
+      // Batches end at each next check, so checks are exactly rows_per_interrupt_check apart.
+      const int64_t interval = source.rows_per_interrupt_check > 0 ? source.rows_per_interrupt_check : end - row;
+      int64_t next_check = row + interval;
       while (row < end) {
-        const size_t n = reader->ReadBatch(static_cast<size_t>(std::min<int64_t>(end - row, 4096)), &batch);
+        if (row >= next_check) {
+          if (source.check_interrupt) source.check_interrupt();
+          next_check = row + interval;
+        }
+        const int64_t wanted = std::min<int64_t>({end - row, next_check - row, 4096});
+        const size_t n = reader->ReadBatch(static_cast<size_t>(wanted), &batch);
         if (n == 0) break;
         const bool dense = max_def == 0 || batch.num_values == batch.num_levels;
         if (dense && mapping.kind == ValueKind::kInt64) {
@@ -530,6 +544,9 @@ std::shared_ptr<JoinIndex> JoinIndexCache::Get(int column, const JoinIndexSource
                                                bool may_build, bool* built) {
   *built = false;
   std::vector<int64_t> signature = FilesSignature(*source.files);
+  for (auto& kept : slots_) {
+    if (kept.second.signature != signature) kept.second.Release();  // the files changed
+  }
   auto it = slots_.find(column);
   if (it != slots_.end() && it->second.signature == signature) {
     if (it->second.index || it->second.unusable || !may_build) return it->second.index;
@@ -537,10 +554,11 @@ std::shared_ptr<JoinIndex> JoinIndexCache::Get(int column, const JoinIndexSource
   if (!may_build) return nullptr;
   Slot& slot = slots_[column];
   slot.signature = std::move(signature);
-  slot.index.reset();
-  slot.unusable = false;
+  // The column's old indexes a running statement still holds count against the budget.
+  const uint64_t held = slot.ReleasedBytesHeld();
+  if (held >= budget_bytes) return nullptr;
   try {
-    slot.index = BuildJoinIndex(source, budget_bytes);
+    slot.index = BuildJoinIndex(source, budget_bytes - held);
   } catch (const std::bad_alloc&) {
     slot.index.reset();
   } catch (const parquet::ParquetError&) {
@@ -549,9 +567,26 @@ std::shared_ptr<JoinIndex> JoinIndexCache::Get(int column, const JoinIndexSource
     // what they cannot.
     slot.index.reset();
   }
-  slot.unusable = slot.index == nullptr;
+  // (A build over what an old index still held left of the budget may fit once it is gone.)
+  slot.unusable = slot.index == nullptr && held == 0;
   *built = slot.index != nullptr;
   return slot.index;
+}
+
+void JoinIndexCache::Slot::Release() {
+  if (index) released.push_back(index);
+  index.reset();
+  unusable = false;
+}
+
+uint64_t JoinIndexCache::Slot::ReleasedBytesHeld() {
+  uint64_t bytes = 0;
+  std::erase_if(released, [&bytes](const std::weak_ptr<JoinIndex>& old) {
+    const std::shared_ptr<JoinIndex> held = old.lock();
+    if (held) bytes += held->bytes();
+    return !held;
+  });
+  return bytes;
 }
 
 bool JoinIndexCache::Has(int column) const {

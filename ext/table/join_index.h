@@ -168,8 +168,11 @@ struct JoinIndexSource {
   size_t open_index = 0;
   // The column's mapping in an opened file (throws when the file does not fit the table).
   std::function<ColumnMapping(const parquet::ParquetFileReader& file, size_t index)> mapping_of;
-  // Called before each row group is read: throws to stop the build (sqlite3_interrupt).
+  // Called before each row group is read and every rows_per_interrupt_check rows within
+  // one (a row group may hold a million rows of long keys; 0: per row group only): throws
+  // to stop the build (sqlite3_interrupt).
   std::function<void()> check_interrupt;
+  int64_t rows_per_interrupt_check = 0;
 };
 
 // Reads the column of every file into an index; null when it would take more than
@@ -177,11 +180,16 @@ struct JoinIndexSource {
 // Throws parquet::ParquetError for a file it cannot read (JoinIndexCache::Get: no index).
 std::shared_ptr<JoinIndex> BuildJoinIndex(const JoinIndexSource& source, uint64_t budget_bytes);
 
-// The indexes of one table, by column, while its files are unchanged.
+// The indexes of one table, by column, while its files are unchanged. Once they change,
+// every column's index of the files as they were is let go before anything is built; one
+// a running statement still holds (its cursor's shared_ptr) counts against its column's
+// budget until that statement lets go of it, so a column's indexes together stay within
+// the budget.
 class JoinIndexCache {
  public:
   // The index of `column` for the files as they are now: kept, or built (*built set) when
-  // `may_build`; null when none can be had (over budget, a file unreadable, or !may_build).
+  // `may_build`; null when none can be had (over budget, a file unreadable, or !may_build;
+  // tried again later when it was over the budget left by an old index still held).
   std::shared_ptr<JoinIndex> Get(int column, const JoinIndexSource& source, uint64_t budget_bytes, bool may_build,
                                  bool* built);
   // Whether an index of `column` is kept (for files as they were when it was built).
@@ -195,6 +203,10 @@ class JoinIndexCache {
     std::vector<int64_t> signature;  // per file: size, modification time (ns)
     std::shared_ptr<JoinIndex> index;
     bool unusable = false;  // the build failed for these files: not tried again
+    // Indexes of the column let go of that may still be held elsewhere.
+    std::vector<std::weak_ptr<JoinIndex>> released;
+    void Release();
+    uint64_t ReleasedBytesHeld();  // of the released indexes still held
   };
   std::map<int, Slot> slots_;
 };

@@ -458,7 +458,8 @@ int64_t SaturatingSub(int64_t a, int64_t b) {
 
 // A scan may pass over many row groups and rows between two rows it returns, so it looks
 // for sqlite3_interrupt() every kRowsPerInterruptProbe rows looked at, a row group pruned
-// counting as kProbeRowsPerRowGroup rows (every 64 row groups at most). SQLite 3.41
+// counting as kProbeRowsPerRowGroup rows (every 64 row groups at most); a join index build
+// before each row group and every kRowsPerInterruptProbe rows it reads. SQLite 3.41
 // and later say so directly (sqlite3_is_interrupted). Before 3.41, a statement stepped
 // while another runs on the same connection fails with SQLITE_INTERRUPT once
 // sqlite3_interrupt() was called (the flag is cleared only when no statement is active),
@@ -755,6 +756,7 @@ void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats
           return MapFileColumns(table, file, table.files[f])[column];
         };
         source.check_interrupt = [cursor, &table] { CheckInterrupt(cursor, table); };
+        source.rows_per_interrupt_check = kRowsPerInterruptProbe;
         bool built = false;
         index = table.join_indexes.Get(filter.column, source, static_cast<uint64_t>(table.options.join_index_memory),
                                        may_build, &built);

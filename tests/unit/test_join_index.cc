@@ -2,17 +2,23 @@
 // picks (a sorted key, compact or plain; integer keys in a direct table, widened or moved
 // to the hash; other keys in the map), the switches between them mid-build, NULL rows and
 // several files, against a reference that compares every row with SQLite's order
-// (CompareSqlValues), and the memory budget.
+// (CompareSqlValues), and the memory budget (huge pages counted whole). Then builds from
+// files: interrupt checks within a row group, and the table's cache letting go of old
+// indexes (or counting them while still held) before it builds.
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "ext/common/sql_value.h"
 #include "ext/table/join_index.h"
+#include "format/file_writer.h"
 #include "tests/unit/allocation_counter.h"
+#include "tests/unit/schema_elements.h"
+#include "tests/unit/temp_dir.h"
 
 using namespace sqlite_parquet;
 
@@ -77,6 +83,40 @@ void CheckLookups(const Rows& files, const std::vector<SqlValue>& absent = {}) {
     index->Lookup(probe, &found);
     CHECK(found == Expected(files, probe));
   }
+}
+
+// Writes `rows` rows in one row group to `path`: leaf 0 "a" INT64, the rows' numbers
+// scattered (row * 7919 % rows); leaf 1 "b" INT64, the row number.
+void WriteTwoKeys(const std::string& path, int64_t rows) {
+  using test_support::LeafElement;
+  parquet::ParquetFileWriter writer(path,
+                                    {test_support::RootElement(2),
+                                     LeafElement("a", parquet::FieldRepetitionType::REQUIRED, parquet::Type::INT64),
+                                     LeafElement("b", parquet::FieldRepetitionType::REQUIRED, parquet::Type::INT64)},
+                                    parquet::WriterOptions());
+  std::vector<int64_t> a, b;
+  for (int64_t r = 0; r < rows; r++) {
+    a.push_back(r * 7919 % rows);
+    b.push_back(r);
+  }
+  writer.StartRowGroup();
+  writer.WriteBatch<int64_t>(0, a.size(), nullptr, nullptr, a.data(), a.size());
+  writer.WriteBatch<int64_t>(1, b.size(), nullptr, nullptr, b.data(), b.size());
+  writer.EndRowGroup(rows);
+  writer.Close();
+}
+
+// Where a build of leaf `leaf` (INTEGER) of `files` reads from.
+JoinIndexSource SourceOf(const std::vector<std::string>& files, int leaf) {
+  JoinIndexSource source;
+  source.files = &files;
+  source.mapping_of = [leaf](const parquet::ParquetFileReader&, size_t) {
+    ColumnMapping mapping;
+    mapping.kind = ValueKind::kInt64;
+    mapping.leaf_column = leaf;
+    return mapping;
+  };
+  return source;
 }
 
 }  // namespace
@@ -195,4 +235,107 @@ TEST_CASE("join index: none for more files than a row position can name") {
   CHECK(all_started);
   CHECK_FALSE(builder.StartFile(0));
   CHECK(builder.Finish() == nullptr);
+}
+
+TEST_CASE("join index: the budget counts the whole huge pages of large arrays") {
+  // A sorted key of 1,100,000 rows: 2.2 MB of 16-bit offsets, mapped as two huge pages.
+  constexpr uint64_t kRows = 1100000;
+  std::vector<int64_t> keys(kRows);
+  std::iota(keys.begin(), keys.end(), int64_t{0});
+  auto build = [&keys](uint64_t budget) -> std::shared_ptr<JoinIndex> {
+    JoinIndexBuilder builder(budget);
+    if (!builder.StartFile(kRows) || !builder.AddIntegers(0, keys.data(), keys.size())) return nullptr;
+    return builder.Finish();
+  };
+  const uint64_t bases = (kRows / SortedKeys::kBlock + 1) * sizeof(int64_t);  // one a block of keys
+  const uint64_t requested = kRows * sizeof(uint16_t) + bases;
+  const uint64_t reserved = 2 * kHugePage + bases;
+  REQUIRE(HugePageReservedBytes(kRows * sizeof(uint16_t)) == 2 * kHugePage);
+  // A budget above what the arrays ask for but below what they hold: no index.
+  CHECK(build((requested + reserved) / 2) == nullptr);
+  std::shared_ptr<JoinIndex> index = build(reserved + 1024);
+  REQUIRE(index);
+  CHECK(index->bytes() >= reserved);
+  CHECK(index->bytes() <= reserved + 1024);
+}
+
+TEST_CASE("join index: a build checks for interrupts within a row group") {
+  test_support::TempDir dir;
+  constexpr int64_t kRows = 300000;  // one row group
+  constexpr int64_t kInterval = 65536;
+  const std::vector<std::string> files{dir.File("one_group.parquet")};
+  WriteTwoKeys(files[0], kRows);
+  JoinIndexSource source = SourceOf(files, 0);
+  source.rows_per_interrupt_check = kInterval;
+  int checks = 0;
+  source.check_interrupt = [&checks] { checks++; };
+  std::shared_ptr<JoinIndex> index = BuildJoinIndex(source, uint64_t{1} << 30);
+  REQUIRE(index);
+  CHECK(index->rows() == kRows);
+  CHECK(checks == 1 + (kRows - 1) / kInterval);  // at rows 0, 65536, ... 262144
+  // An interrupt (the callback throws) at the third check ends the build there.
+  struct Interrupted {};
+  checks = 0;
+  source.check_interrupt = [&checks] {
+    if (++checks == 3) throw Interrupted();
+  };
+  CHECK_THROWS_AS(BuildJoinIndex(source, uint64_t{1} << 30), Interrupted);
+  CHECK(checks == 3);
+}
+
+TEST_CASE("join index cache: once the files change, every column's old index is let go before a build") {
+  test_support::TempDir dir;
+  const std::vector<std::string> files{dir.File("t.parquet")};
+  constexpr uint64_t kBudget = uint64_t{1} << 30;
+  WriteTwoKeys(files[0], 20000);
+  JoinIndexCache cache;
+  bool built = false;
+  const std::weak_ptr<JoinIndex> old_a = cache.Get(0, SourceOf(files, 0), kBudget, true, &built);
+  CHECK(built);
+  const std::weak_ptr<JoinIndex> old_b = cache.Get(1, SourceOf(files, 1), kBudget, true, &built);
+  CHECK(built);
+  REQUIRE_FALSE(old_a.expired());  // kept by the cache
+  REQUIRE_FALSE(old_b.expired());
+  WriteTwoKeys(files[0], 25000);  // the file changed (its size)
+  JoinIndexSource source = SourceOf(files, 0);
+  int checks = 0;
+  bool old_held_while_building = false;
+  source.check_interrupt = [&] {
+    checks++;
+    old_held_while_building = old_held_while_building || !old_a.expired() || !old_b.expired();
+  };
+  std::shared_ptr<JoinIndex> index = cache.Get(0, source, kBudget, true, &built);
+  REQUIRE(index);
+  CHECK(built);
+  CHECK(index->rows() == 25000);
+  CHECK(checks > 0);
+  CHECK_FALSE(old_held_while_building);
+  CHECK_FALSE(cache.Has(1));
+}
+
+TEST_CASE("join index cache: an old index a running statement holds counts against the rebuild's budget") {
+  test_support::TempDir dir;
+  const std::vector<std::string> files{dir.File("t.parquet")};
+  WriteTwoKeys(files[0], 20000);
+  JoinIndexCache cache;
+  bool built = false;
+  // A statement's cursor holds the index while the file changes.
+  std::shared_ptr<JoinIndex> held = cache.Get(0, SourceOf(files, 0), uint64_t{1} << 30, true, &built);
+  REQUIRE(held);
+  WriteTwoKeys(files[0], 21000);
+  JoinIndexCache other;
+  const std::shared_ptr<JoinIndex> alone = other.Get(0, SourceOf(files, 0), uint64_t{1} << 30, true, &built);
+  REQUIRE(alone);
+  const uint64_t new_bytes = alone->bytes();
+  // Room for the new index, not for both.
+  const uint64_t budget = held->bytes() + new_bytes / 2;
+  REQUIRE(budget >= new_bytes);
+  CHECK(cache.Get(0, SourceOf(files, 0), budget, true, &built) == nullptr);
+  CHECK_FALSE(built);
+  // Once that statement lets go of it, the next one builds (not refused for good).
+  held.reset();
+  std::shared_ptr<JoinIndex> rebuilt = cache.Get(0, SourceOf(files, 0), budget, true, &built);
+  REQUIRE(rebuilt);
+  CHECK(built);
+  CHECK(rebuilt->bytes() == new_bytes);
 }
