@@ -2,7 +2,8 @@
 // picks (a sorted key, compact or plain; integer keys in a direct table, widened or moved
 // to the hash; other keys in the map), the switches between them mid-build, NULL rows and
 // several files, against a reference that compares every row with SQLite's order
-// (CompareSqlValues), and the memory budget (huge pages counted whole). Then builds from
+// (CompareSqlValues), and the memory budget (huge pages counted whole; sorted keys switch
+// to a wider form only within it). Then builds from
 // files: interrupt checks within a row group, and the table's cache letting go of old
 // indexes (or counting them while still held) before it builds.
 #include <doctest/doctest.h>
