@@ -65,6 +65,16 @@ uint64_t HeldBytes(const LargeVector<T>& array) {
   return HugePageReservedBytes(array.capacity() * sizeof(T));
 }
 
+// Whether `more` bytes can be allocated beside `held` within `limit` (an array growing
+// holds its old and new storage at once, so the new size counts in full).
+bool FitsBeside(uint64_t held, uint64_t more, uint64_t limit) { return more <= limit && held <= limit - more; }
+
+// What `array` would newly hold to have room for `size` elements (0: it has the room).
+template <typename T>
+uint64_t GrowthBytes(const LargeVector<T>& array, uint64_t size) {
+  return size > array.capacity() ? HugePageReservedBytes(size * sizeof(T)) : 0;
+}
+
 // Per file: size and modification time, or -1s when it cannot be read.
 std::vector<int64_t> FilesSignature(const std::vector<std::string>& files) {
   std::vector<int64_t> signature;
@@ -100,17 +110,24 @@ std::pair<size_t, size_t> SortedKeys::EqualRange(int64_t key) const {
   return {lo, hi};
 }
 
-void SortedKeys::Reserve(uint64_t keys) {
+bool SortedKeys::MayAllocate(uint64_t more) const { return FitsBeside(bytes(), more, byte_limit_); }
+
+bool SortedKeys::Reserve(uint64_t keys) {
+  const uint64_t blocks = keys / kBlock + 1;
+  const uint64_t more = (plain_ ? GrowthBytes(keys_, keys) : GrowthBytes(offsets_, keys) + GrowthBytes(bases_, blocks)) +
+                        (has_rows_ ? GrowthBytes(rows_, keys) : 0);
+  if (!MayAllocate(more)) return false;
   if (plain_) {
     keys_.reserve(keys);
   } else {
     offsets_.reserve(keys);
-    bases_.reserve(keys / kBlock + 1);
+    bases_.reserve(blocks);
   }
   if (has_rows_) rows_.reserve(keys);
+  return true;
 }
 
-void SortedKeys::AppendConsecutive(const int64_t* keys, size_t count, uint32_t first_row) {
+bool SortedKeys::AppendConsecutive(const int64_t* keys, size_t count, uint32_t first_row) {
   size_t i = 0;
   if (!plain_ && !has_rows_ && first_row == size_) {
     // The common case (compact, a key in every row so far): no rows to keep. A block's
@@ -136,33 +153,50 @@ void SortedKeys::AppendConsecutive(const int64_t* keys, size_t count, uint32_t f
     }
     offsets_.resize(start + i);
   }
-  for (; i < count; i++) Append(keys[i], first_row + static_cast<uint32_t>(i));
+  for (; i < count; i++) {
+    if (!Append(keys[i], first_row + static_cast<uint32_t>(i))) return false;
+  }
+  return true;
 }
 
-void SortedKeys::Append(int64_t key, uint32_t row) {
-  if (!has_rows_ && row != size_) {  // the first row without a key before this one
-    has_rows_ = true;
-    rows_.reserve(std::max(offsets_.capacity(), keys_.capacity()));
-    for (size_t i = 0; i < size_; i++) rows_.push_back(static_cast<uint32_t>(i));
-  }
+// Row i of key i so far, kept from now on; false when the rows would not fit the limit.
+bool SortedKeys::KeepRows() {
+  const size_t capacity = std::max({offsets_.capacity(), keys_.capacity(), size_ + 1});
+  if (!MayAllocate(HugePageReservedBytes(capacity * sizeof(uint32_t)))) return false;
+  has_rows_ = true;
+  rows_.reserve(capacity);
+  for (size_t i = 0; i < size_; i++) rows_.push_back(static_cast<uint32_t>(i));
+  return true;
+}
+
+// Plain 64-bit keys from now on; false when they would not fit the limit beside the
+// compact keys they are copied from.
+bool SortedKeys::GoPlain() {
+  const size_t capacity = std::max(offsets_.capacity(), size_ + 1);
+  if (!MayAllocate(HugePageReservedBytes(capacity * sizeof(int64_t)))) return false;
+  keys_.reserve(capacity);
+  for (size_t i = 0; i < size_; i++) keys_.push_back(this->key(i));
+  plain_ = true;
+  LargeVector<int64_t>().swap(bases_);  // (swapped out: assigning {} would keep the memory)
+  LargeVector<uint16_t>().swap(offsets_);
+  return true;
+}
+
+bool SortedKeys::Append(int64_t key, uint32_t row) {
+  if (!has_rows_ && row != size_ && !KeepRows()) return false;  // the first row without a key before this one
+  // A new block starts at its key; a key too far from its block's first: plain keys.
+  const bool new_block = !plain_ && size_ % kBlock == 0;
+  const uint64_t offset = plain_ || new_block ? 0 : static_cast<uint64_t>(key) - static_cast<uint64_t>(bases_.back());
+  if (offset > UINT16_MAX && !GoPlain()) return false;
   if (has_rows_) rows_.push_back(row);
-  if (!plain_) {
-    if (size_ % kBlock == 0) bases_.push_back(key);
-    const uint64_t offset = static_cast<uint64_t>(key) - static_cast<uint64_t>(bases_.back());
-    if (offset <= UINT16_MAX) {
-      offsets_.push_back(static_cast<uint16_t>(offset));
-      size_++;
-      return;
-    }
-    // A block spans too much: plain keys from now on.
-    keys_.reserve(std::max(offsets_.capacity(), size_ + 1));
-    for (size_t i = 0; i < size_; i++) keys_.push_back(this->key(i));
-    plain_ = true;
-    LargeVector<int64_t>().swap(bases_);  // (swapped out: assigning {} would keep the memory)
-    LargeVector<uint16_t>().swap(offsets_);
+  if (plain_) {
+    keys_.push_back(key);
+  } else {
+    if (new_block) bases_.push_back(key);
+    offsets_.push_back(static_cast<uint16_t>(offset));
   }
-  keys_.push_back(key);
   size_++;
+  return true;
 }
 
 uint64_t SortedKeys::bytes() const {
@@ -230,10 +264,16 @@ uint64_t JoinIndexBuilder::Estimate() const {
          index.file_first_row_.capacity() * sizeof(uint64_t);
 }
 
-// Whether `more` bytes can be allocated beside what the index holds (an array growing
-// holds its old and new storage at once, so the new size counts in full; a large array's
-// as HugePageReservedBytes).
-bool JoinIndexBuilder::Fits(uint64_t more) const { return more <= budget_ && Estimate() <= budget_ - more; }
+// Whether `more` bytes (a large array's as HugePageReservedBytes) can be allocated beside
+// what the index holds.
+bool JoinIndexBuilder::Fits(uint64_t more) const { return FitsBeside(Estimate(), more, budget_); }
+
+// The sorted keys may grow to what the budget leaves beside the rest of the index.
+void JoinIndexBuilder::LimitSortedKeys() {
+  SortedKeys& keys = index_->sorted_keys_;
+  const uint64_t rest = Estimate() - keys.bytes();
+  keys.set_byte_limit(rest <= budget_ ? budget_ - rest : 0);
+}
 
 // Gives up (false, the builder emptied) when the index would exceed the budget.
 bool JoinIndexBuilder::CheckBudget() { return Estimate() <= budget_ || GiveUp(); }
@@ -252,7 +292,8 @@ bool JoinIndexBuilder::StartFile(uint64_t rows) {
   if (index.file_first_row_.size() >= RowPosition::kMaxFiles) return GiveUp();
   index.file_first_row_.push_back(table_rows_);
   table_rows_ += rows;
-  // Room for the file's rows, when the budget allows (the estimate counts capacity).
+  // Room for the file's rows, when the budget allows (the estimate counts capacity; the
+  // sorted keys check what their form takes, 2 to 12 bytes a key, old and new arrays at once).
   const uint64_t per_row = index.sorted_ ? sizeof(uint16_t) : sizeof(uint32_t);
   if (HugePageReservedBytes(table_rows_ * per_row) > budget_) return GiveUp();
   // Growing by half at least, so that many small files do not copy the arrays again and
@@ -261,7 +302,8 @@ bool JoinIndexBuilder::StartFile(uint64_t rows) {
   uint64_t room = std::max(table_rows_, capacity + capacity / 2);
   if (HugePageReservedBytes(room * per_row) > budget_) room = table_rows_;
   if (index.sorted_) {
-    index.sorted_keys_.Reserve(room);
+    LimitSortedKeys();
+    if (!index.sorted_keys_.Reserve(room) && !index.sorted_keys_.Reserve(table_rows_)) return GiveUp();
   } else if (room > index.previous_row_.capacity()) {
     index.previous_row_.reserve(room);
   }
@@ -428,7 +470,8 @@ bool JoinIndexBuilder::AddIntegers(int64_t first_row, const int64_t* keys, size_
     }
     if (in_order) {
       index.distinct_ = distinct;
-      index.sorted_keys_.AppendConsecutive(keys, count, first);
+      LimitSortedKeys();
+      if (!index.sorted_keys_.AppendConsecutive(keys, count, first)) return GiveUp();
       index.rows_ += count;
       return CheckBudget();
     }

@@ -54,24 +54,39 @@ using LargeVector = std::vector<T, HugePageAllocator<T>>;
 // blocks of kBlock keys, each key as its 16-bit offset from its block's first key while
 // every block spans less than 65536 (a key column: 2 bytes a key), else as plain 64-bit
 // keys; beside them the table row of each key, unless key i is row i (no NULL so far).
+// The arrays grow only within a limit of bytes (as bytes() counts them): Reserve, and the
+// switches that allocate a wider array (to plain keys, to keeping rows), return false
+// instead of going past it, without allocating; after a false append the keys may hold
+// fewer than were appended and are to be let go.
 class SortedKeys {
  public:
   static constexpr size_t kBlock = 256;
   size_t size() const { return size_; }
   int64_t key(size_t i) const { return plain_ ? keys_[i] : bases_[i / kBlock] + offsets_[i]; }
   uint32_t row(size_t i) const { return has_rows_ ? rows_[i] : static_cast<uint32_t>(i); }
+  bool plain() const { return plain_; }
+  bool has_rows() const { return has_rows_; }
   // Keys [from, to) equal `key`.
   std::pair<size_t, size_t> EqualRange(int64_t key) const;
-  void Reserve(uint64_t keys);
-  void Append(int64_t key, uint32_t row);
+  // The most bytes the arrays may hold (none: no limit).
+  void set_byte_limit(uint64_t bytes) { byte_limit_ = bytes; }
+  // Room for `keys` keys in all, in the form the keys have now.
+  bool Reserve(uint64_t keys);
+  // Reserve room first: past it the arrays grow unchecked (an append checks only where it
+  // switches to a wider form).
+  bool Append(int64_t key, uint32_t row);
   // The keys of table rows first_row, first_row + 1, ...
-  void AppendConsecutive(const int64_t* keys, size_t count, uint32_t first_row);
+  bool AppendConsecutive(const int64_t* keys, size_t count, uint32_t first_row);
   uint64_t bytes() const;  // allocated
 
  private:
+  bool MayAllocate(uint64_t more) const;
+  bool KeepRows();
+  bool GoPlain();
   bool plain_ = false;
   bool has_rows_ = false;
   size_t size_ = 0;
+  uint64_t byte_limit_ = UINT64_MAX;
   LargeVector<int64_t> bases_;     // compact: each block's first key
   LargeVector<uint16_t> offsets_;  // compact: each key's offset from its block's first
   LargeVector<int64_t> keys_;      // plain
@@ -144,6 +159,7 @@ class JoinIndexBuilder {
   bool CheckBudget();
   bool GiveUp();  // empties the builder; false
   bool Fits(uint64_t more) const;
+  void LimitSortedKeys();
   uint64_t Estimate() const;
   bool GrowIntTable(uint64_t keys);
   void LinkHashed(int64_t key, uint32_t row);

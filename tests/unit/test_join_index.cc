@@ -2,7 +2,8 @@
 // picks (a sorted key, compact or plain; integer keys in a direct table, widened or moved
 // to the hash; other keys in the map), the switches between them mid-build, NULL rows and
 // several files, against a reference that compares every row with SQLite's order
-// (CompareSqlValues), and the memory budget (huge pages counted whole). Then builds from
+// (CompareSqlValues), and the memory budget (huge pages counted whole; sorted keys switch
+// to a wider form only within it). Then builds from
 // files: interrupt checks within a row group, and the table's cache letting go of old
 // indexes (or counting them while still held) before it builds.
 #include <doctest/doctest.h>
@@ -257,6 +258,117 @@ TEST_CASE("join index: the budget counts the whole huge pages of large arrays") 
   REQUIRE(index);
   CHECK(index->bytes() >= reserved);
   CHECK(index->bytes() <= reserved + 1024);
+}
+
+TEST_CASE("join index: sorted keys switch to a wider form only within their byte limit") {
+  // 1000 keys reserved: 2 bytes each and a base per block of 256, until a key lies 65536 or
+  // more past its block's first (plain: 8 bytes each) or a row has no key (rows: 4 each).
+  constexpr uint64_t kKeys = 1000;
+  auto hundred_keys = [](uint64_t compact_limit_extra, SortedKeys* keys) {
+    REQUIRE(keys->Reserve(kKeys));
+    for (uint32_t i = 0; i < 100; i++) REQUIRE(keys->Append(i, i));
+    keys->set_byte_limit(keys->bytes() + compact_limit_extra);
+  };
+  SortedKeys plain;
+  hundred_keys(kKeys * sizeof(int64_t) - 1, &plain);
+  const uint64_t compact_bytes = plain.bytes();
+  CHECK(compact_bytes == kKeys * sizeof(uint16_t) + (kKeys / SortedKeys::kBlock + 1) * sizeof(int64_t));
+  CHECK_FALSE(plain.Append(100000, 100));  // the plain keys would not fit beside the compact ones
+  CHECK_FALSE(plain.plain());
+  CHECK(plain.bytes() == compact_bytes);  // nothing allocated
+  plain.set_byte_limit(compact_bytes + kKeys * sizeof(int64_t));
+  CHECK(plain.Append(100000, 100));
+  CHECK(plain.plain());
+  CHECK(plain.bytes() == kKeys * sizeof(int64_t));  // the compact arrays let go
+  CHECK(plain.key(99) == 99);
+  CHECK(plain.key(100) == 100000);
+
+  SortedKeys with_rows;
+  hundred_keys(kKeys * sizeof(uint32_t) - 1, &with_rows);
+  const uint64_t keyed_bytes = with_rows.bytes();
+  CHECK_FALSE(with_rows.AppendConsecutive(std::vector<int64_t>{200, 201}.data(), 2, 105));  // rows 100..104: none
+  CHECK_FALSE(with_rows.has_rows());
+  CHECK(with_rows.bytes() == keyed_bytes);
+  with_rows.set_byte_limit(keyed_bytes + kKeys * sizeof(uint32_t));
+  CHECK(with_rows.AppendConsecutive(std::vector<int64_t>{200, 201}.data(), 2, 105));
+  CHECK(with_rows.has_rows());
+  CHECK(with_rows.bytes() == keyed_bytes + kKeys * sizeof(uint32_t));
+  CHECK(with_rows.row(99) == 99);
+  CHECK(with_rows.row(101) == 106);
+  // Room for more keys in the form they have: within the limit too.
+  CHECK_FALSE(with_rows.Reserve(2 * kKeys));
+  CHECK(with_rows.bytes() == keyed_bytes + kKeys * sizeof(uint32_t));
+}
+
+TEST_CASE("join index: a sorted key that would outgrow the budget in a wider form gives up before allocating it") {
+  // 20,000 ascending keys: compact about 41 KB, plain 160 KB, rows 80 KB more; the arrays are
+  // under 2 MiB, so operator new holds them and the allocation counter sees every one.
+  constexpr int64_t kRows = 20000;
+  constexpr uint64_t kCompact = kRows * sizeof(uint16_t) + (kRows / SortedKeys::kBlock + 1) * sizeof(int64_t);
+  constexpr uint64_t kSlack = 16 * 1024;  // the builder's own bookkeeping and the test's runs
+  constexpr int64_t kJumpRow = kRows - 100;  // not the first of its block of 256
+  static_assert(kJumpRow % SortedKeys::kBlock != 0);
+  auto ascending = [](bool jump, bool null) {
+    Rows files(1);
+    for (int64_t i = 0; i < kRows; i++) files[0].push_back(SqlValue::Integer(i * 4 + (jump && i >= kJumpRow ? 1 << 20 : 0)));
+    if (null) files[0][kJumpRow] = SqlValue::Null();
+    return files;
+  };
+  // Without a wider form the keys fit a budget that the wider form does not.
+  constexpr uint64_t kTight = 64 * 1024;
+  static_assert(kCompact + kSlack < kTight && kCompact + kRows * sizeof(uint32_t) > kTight + kSlack);
+  CHECK(Build(ascending(false, false), kTight));
+  struct Case {
+    bool jump, null;
+  };
+  for (const Case wider : {Case{true, false}, Case{false, true}, Case{true, true}}) {
+    CAPTURE(wider.jump);
+    CAPTURE(wider.null);
+    const Rows files = ascending(wider.jump, wider.null);
+    {
+      testing_support::AllocationLimit limit(size_t{64} << 20);
+      CHECK(Build(files, kTight) == nullptr);
+      CHECK(limit.peak() <= kTight + kSlack);  // the plain keys or the rows never allocated
+    }
+    // A budget that allows the switch: built, and every key finds its rows.
+    constexpr uint64_t kRoomy = 320 * 1024;
+    static_assert(kCompact + kRows * (sizeof(int64_t) + sizeof(uint32_t)) < kRoomy);
+    testing_support::AllocationLimit limit(size_t{64} << 20);
+    std::shared_ptr<JoinIndex> index = Build(files, kRoomy);
+    REQUIRE(index);
+    CHECK(limit.peak() <= kRoomy + kSlack);
+    CHECK(index->bytes() > kCompact + kRows);  // wider than compact
+    CHECK(index->rows() == static_cast<uint64_t>(kRows - (wider.null ? 1 : 0)));
+    std::vector<SqlValue> probes{SqlValue::Integer(-1), SqlValue::Integer(kJumpRow * 4), SqlValue::Integer(1 << 20),
+                                 SqlValue::Integer(kRows * 4 + (1 << 20))};
+    for (int64_t row = 0; row < kRows; row += 37) probes.push_back(files[0][row]);
+    for (int64_t row = kJumpRow - 3; row < kJumpRow + 3; row++) probes.push_back(files[0][row]);
+    for (const SqlValue& probe : probes) {
+      std::vector<uint64_t> found;
+      index->Lookup(probe, &found);
+      CHECK(found == Expected(files, probe));
+    }
+  }
+}
+
+TEST_CASE("join index: room for the next file's plain sorted keys only within the budget") {
+  // Two files of 10,000 ascending keys, plain from the first file's middle on (80 KB): room
+  // for the second file's (160 KB beside the first's 80 KB while they are copied) does not
+  // fit 128 KB; the compact keys would.
+  constexpr int64_t kRows = 10000;
+  constexpr uint64_t kBudget = 128 * 1024;
+  auto two_files = [](bool jump) {
+    Rows files(2);
+    for (int64_t i = 0; i < 2 * kRows; i++) {
+      files[i / kRows].push_back(SqlValue::Integer(i + (jump && i >= kRows / 2 + 10 ? 1 << 20 : 0)));
+    }
+    return files;
+  };
+  CHECK(Build(two_files(false), kBudget));
+  const Rows files = two_files(true);
+  testing_support::AllocationLimit limit(size_t{64} << 20);
+  CHECK(Build(files, kBudget) == nullptr);
+  CHECK(limit.peak() <= kBudget + 16 * 1024);
 }
 
 TEST_CASE("join index: a build checks for interrupts within a row group") {
