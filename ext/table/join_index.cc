@@ -305,6 +305,9 @@ bool JoinIndexBuilder::StartFile(uint64_t rows) {
     LimitSortedKeys();
     if (!index.sorted_keys_.Reserve(room) && !index.sorted_keys_.Reserve(table_rows_)) return GiveUp();
   } else if (room > index.previous_row_.capacity()) {
+    // The row chains grow beside what the index holds, their old storage included.
+    if (!Fits(HugePageReservedBytes(room * per_row))) room = table_rows_;
+    if (!Fits(HugePageReservedBytes(room * per_row))) return GiveUp();
     index.previous_row_.reserve(room);
   }
   return CheckBudget();

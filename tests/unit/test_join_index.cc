@@ -3,7 +3,7 @@
 // to the hash; other keys in the map), the switches between them mid-build, NULL rows and
 // several files, against a reference that compares every row with SQLite's order
 // (CompareSqlValues), and the memory budget (huge pages counted whole; sorted keys switch
-// to a wider form only within it). Then builds from
+// to a wider form, and row chains grow for the next file, only within it). Then builds from
 // files: interrupt checks within a row group, and the table's cache letting go of old
 // indexes (or counting them while still held) before it builds.
 #include <doctest/doctest.h>
@@ -366,6 +366,22 @@ TEST_CASE("join index: room for the next file's plain sorted keys only within th
   };
   CHECK(Build(two_files(false), kBudget));
   const Rows files = two_files(true);
+  testing_support::AllocationLimit limit(size_t{64} << 20);
+  CHECK(Build(files, kBudget) == nullptr);
+  CHECK(limit.peak() <= kBudget + 16 * 1024);
+}
+
+TEST_CASE("join index: room for the next file's row chains only beside what the index holds") {
+  // Two files of 10,000 scattered keys, each file's a permutation of its own range: after
+  // the first, the row chains (40 KB) and the direct table (40 KB) are held; room for the
+  // second file's chains (80 KB, beside the old 40 KB and the table) does not fit 128 KB.
+  constexpr int64_t kRows = 10000;
+  constexpr uint64_t kBudget = 128 * 1024;
+  Rows files(2);
+  for (int64_t i = 0; i < 2 * kRows; i++) {
+    files[i / kRows].push_back(SqlValue::Integer(i / kRows * kRows + (i % kRows) * 7919 % kRows));
+  }
+  CHECK(Build(files));  // without a budget
   testing_support::AllocationLimit limit(size_t{64} << 20);
   CHECK(Build(files, kBudget) == nullptr);
   CHECK(limit.peak() <= kBudget + 16 * 1024);
