@@ -59,10 +59,16 @@ bool KeyOf(const SqlValue& value, bool* is_int, int64_t* int_key, std::string* o
   return false;
 }
 
-// The bytes a large array really holds (HugePageAllocator maps whole huge pages).
+// The bytes a large array (LargeVector) of `elements` T's really holds: HugePageAllocator
+// maps whole huge pages. Every size the budget checks goes through here.
+template <typename T>
+uint64_t ArrayBytes(uint64_t elements) {
+  return HugePageReservedBytes(elements * sizeof(T));
+}
+
 template <typename T>
 uint64_t HeldBytes(const LargeVector<T>& array) {
-  return HugePageReservedBytes(array.capacity() * sizeof(T));
+  return ArrayBytes<T>(array.capacity());
 }
 
 // Whether `more` bytes can be allocated beside `held` within `limit` (an array growing
@@ -72,7 +78,7 @@ bool FitsBeside(uint64_t held, uint64_t more, uint64_t limit) { return more <= l
 // What `array` would newly hold to have room for `size` elements (0: it has the room).
 template <typename T>
 uint64_t GrowthBytes(const LargeVector<T>& array, uint64_t size) {
-  return size > array.capacity() ? HugePageReservedBytes(size * sizeof(T)) : 0;
+  return size > array.capacity() ? ArrayBytes<T>(size) : 0;
 }
 
 // Per file: size and modification time, or -1s when it cannot be read.
@@ -162,7 +168,7 @@ bool SortedKeys::AppendConsecutive(const int64_t* keys, size_t count, uint32_t f
 // Row i of key i so far, kept from now on; false when the rows would not fit the limit.
 bool SortedKeys::KeepRows() {
   const size_t capacity = std::max({offsets_.capacity(), keys_.capacity(), size_ + 1});
-  if (!MayAllocate(HugePageReservedBytes(capacity * sizeof(uint32_t)))) return false;
+  if (!MayAllocate(ArrayBytes<uint32_t>(capacity))) return false;
   has_rows_ = true;
   rows_.reserve(capacity);
   for (size_t i = 0; i < size_; i++) rows_.push_back(static_cast<uint32_t>(i));
@@ -173,7 +179,7 @@ bool SortedKeys::KeepRows() {
 // compact keys they are copied from.
 bool SortedKeys::GoPlain() {
   const size_t capacity = std::max(offsets_.capacity(), size_ + 1);
-  if (!MayAllocate(HugePageReservedBytes(capacity * sizeof(int64_t)))) return false;
+  if (!MayAllocate(ArrayBytes<int64_t>(capacity))) return false;
   keys_.reserve(capacity);
   for (size_t i = 0; i < size_; i++) keys_.push_back(this->key(i));
   plain_ = true;
@@ -264,7 +270,7 @@ uint64_t JoinIndexBuilder::Estimate() const {
          index.file_first_row_.capacity() * sizeof(uint64_t);
 }
 
-// Whether `more` bytes (a large array's as HugePageReservedBytes) can be allocated beside
+// Whether `more` bytes (a large array's as ArrayBytes) can be allocated beside
 // what the index holds.
 bool JoinIndexBuilder::Fits(uint64_t more) const { return FitsBeside(Estimate(), more, budget_); }
 
@@ -306,8 +312,8 @@ bool JoinIndexBuilder::StartFile(uint64_t rows) {
     if (!index.sorted_keys_.Reserve(room) && !index.sorted_keys_.Reserve(table_rows_)) return GiveUp();
   } else if (room > index.previous_row_.capacity()) {
     // The row chains grow beside what the index holds, their old storage included.
-    if (!Fits(HugePageReservedBytes(room * per_row))) room = table_rows_;
-    if (!Fits(HugePageReservedBytes(room * per_row))) return GiveUp();
+    if (!Fits(ArrayBytes<uint32_t>(room))) room = table_rows_;
+    if (!Fits(ArrayBytes<uint32_t>(room))) return GiveUp();
     index.previous_row_.reserve(room);
   }
   return CheckBudget();
@@ -320,7 +326,7 @@ bool JoinIndexBuilder::GrowIntTable(uint64_t keys) {
   size_t size = slots.empty() ? 1024 : slots.size();
   while (keys * 2 > size) size *= 2;
   if (size == slots.size()) return true;
-  if (!Fits(HugePageReservedBytes(size * sizeof(JoinIndex::IntSlot)))) return false;
+  if (!Fits(ArrayBytes<JoinIndex::IntSlot>(size))) return false;
   LargeVector<JoinIndex::IntSlot> old = std::move(slots);
   slots.assign(size, JoinIndex::IntSlot{0, JoinIndex::kNoRow});
   const size_t mask = size - 1;
@@ -365,7 +371,7 @@ bool JoinIndexBuilder::WidenDirect(int64_t key) {
   if (last.empty() || key > old_lo) hi = std::min<__int128>(hi + room, INT64_MAX);
   if (last.empty() || key < old_lo) lo = std::max<__int128>(lo - room, INT64_MIN);
   const uint64_t size = static_cast<uint64_t>(hi - lo + 1);
-  if (!Fits(HugePageReservedBytes(size * sizeof(uint32_t)))) return false;
+  if (!Fits(ArrayBytes<uint32_t>(size))) return false;
   LargeVector<uint32_t> widened(size, JoinIndex::kNoRow);
   if (!last.empty()) std::copy(last.begin(), last.end(), widened.begin() + static_cast<ptrdiff_t>(old_lo - lo));
   last = std::move(widened);
@@ -435,7 +441,7 @@ bool JoinIndexBuilder::Unsort() {
   JoinIndex& index = *index_;
   index.sorted_ = false;
   index.direct_ = true;
-  if (!Fits(HugePageReservedBytes(table_rows_ * sizeof(uint32_t)))) return false;
+  if (!Fits(ArrayBytes<uint32_t>(table_rows_))) return false;
   index.previous_row_.reserve(table_rows_);
   const SortedKeys& keys = index.sorted_keys_;
   index.previous_row_.assign(keys.size() == 0 ? 0 : keys.row(keys.size() - 1) + 1, JoinIndex::kNoRow);
