@@ -17,7 +17,7 @@ void ResultText(sqlite3_context* ctx, const char* text, size_t length) {
   if (length < sizeof terminated && (length == 0 || std::memchr(text, 0, length) == nullptr)) {
     if (length) std::memcpy(terminated, text, length);
     terminated[length] = '\0';
-    sqlite3_result_text(ctx, terminated, -1, SQLITE_TRANSIENT);
+    ResultTerminatedText(ctx, terminated);
     return;
   }
   sqlite3_result_text64(ctx, text, length, SQLITE_TRANSIENT, SQLITE_UTF8);
@@ -33,7 +33,7 @@ namespace {
     case SqlValue::Type::kReal: sqlite3_result_double(ctx, value.real); return;
     case SqlValue::Type::kText:
       if (value.terminated) {
-        sqlite3_result_text(ctx, value.bytes.data(), -1, SQLITE_TRANSIENT);
+        ResultTerminatedText(ctx, value.bytes.data());
       } else {
         ResultText(ctx, value.bytes.data(), value.bytes.size());
       }

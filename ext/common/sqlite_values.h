@@ -21,6 +21,12 @@ inline constexpr int kJsonSubtype = 74;
 // terminated (see sqlite_values.cc).
 void ResultText(sqlite3_context* ctx, const char* text, size_t length);
 
+// Sets the result of `ctx` to the NUL-terminated text `text` holding no other NUL (copied
+// by SQLite, which measures it and marks it terminated).
+inline void ResultTerminatedText(sqlite3_context* ctx, const char* text) {
+  sqlite3_result_text(ctx, text, -1, SQLITE_TRANSIENT);
+}
+
 // Sets the result of `ctx` to `value` (TEXT and BLOB copied by SQLite).
 void ResultSqlValue(sqlite3_context* ctx, const SqlValue& value);
 

@@ -1205,7 +1205,7 @@ inline int ResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnM
   TerminateServedText(state);
   const parquet::ByteArray& value = static_cast<const parquet::ByteArray*>(state->direct_values)[i];
   if (state->direct == DirectCell::kTerminatedText) {
-    sqlite3_result_text(ctx, reinterpret_cast<const char*>(value.ptr), -1, SQLITE_TRANSIENT);
+    ResultTerminatedText(ctx, reinterpret_cast<const char*>(value.ptr));
     return SQLITE_OK;
   }
   return DirectText(ctx, value);
@@ -1213,7 +1213,7 @@ inline int ResultCell(ParquetCursor* cursor, sqlite3_context* ctx, const ColumnM
 
 [[gnu::noinline]] int DirectDateText(ParquetCursor* cursor, sqlite3_context* ctx, int32_t days) {
   size_t length = 0;
-  sqlite3_result_text(ctx, cursor->dates.Format(days, &length), -1, SQLITE_TRANSIENT);
+  ResultTerminatedText(ctx, cursor->dates.Format(days, &length));
   return SQLITE_OK;
 }
 
@@ -1244,8 +1244,7 @@ int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
           sqlite3_result_double(ctx, static_cast<const double*>(state.direct_values)[i]);
           return SQLITE_OK;
         case DirectCell::kTerminatedText:
-          sqlite3_result_text(ctx, reinterpret_cast<const char*>(static_cast<const parquet::ByteArray*>(state.direct_values)[i].ptr),
-                              -1, SQLITE_TRANSIENT);
+          ResultTerminatedText(ctx, reinterpret_cast<const char*>(static_cast<const parquet::ByteArray*>(state.direct_values)[i].ptr));
           return SQLITE_OK;
         case DirectCell::kCopiedText:
           return DirectText(ctx, static_cast<const parquet::ByteArray*>(state.direct_values)[i]);
@@ -1254,7 +1253,7 @@ int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
         case DirectCell::kDateText: {
           const int32_t days = static_cast<const int32_t*>(state.direct_values)[i];
           if (const char* text = cursor->dates.Find(days)) [[likely]] {
-            sqlite3_result_text(ctx, text, -1, SQLITE_TRANSIENT);
+            ResultTerminatedText(ctx, text);
             return SQLITE_OK;
           }
           return DirectDateText(cursor, ctx, days);
