@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <span>
 #include <type_traits>
 
 #include "format/encoding/bit_packed_levels.h"
@@ -159,7 +160,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     page_loaded_ = false;
     has_dictionary_ = false;
     dictionary_nul_free_ = false;
-    dictionary_.clear();
+    dictionary_entries_ = 0;  // dictionary_ keeps its size: the budget charged it only once
   }
 
   void SetOffsetIndex(std::shared_ptr<const OffsetIndex> index) override { pages_.SetOffsetIndex(std::move(index)); }
@@ -300,7 +301,9 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
   }
 
   // The dictionary entries ReadDictionaryOnly decoded.
-  const std::vector<std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>>& dictionary() const { return dictionary_; }
+  std::span<const std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>> dictionary() const {
+    return {dictionary_.data(), dictionary_entries_};
+  }
 
  private:
   // SkipToRowStart of a column with repetition; returns the row starts found (see there).
@@ -511,6 +514,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       has_dictionary_ = true;
       if (!dictionary_decoder_) dictionary_decoder_ = std::make_unique<DictionaryDecoder<T>>();
       dictionary_decoder_->SetDictionary(entries, count);
+      dictionary_entries_ = count;
     }
   }
 
@@ -814,7 +818,8 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
 
   // std::vector<bool> packs bits, so booleans are stored as bytes (same size as bool here).
   using DictionaryEntry = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;
-  std::vector<DictionaryEntry> dictionary_;
+  std::vector<DictionaryEntry> dictionary_;  // the first dictionary_entries_ are the chunk's dictionary
+  size_t dictionary_entries_ = 0;
   bool has_dictionary_ = false;
   std::vector<uint8_t> terminated_dictionary_;  // byte-array entries, each NUL-terminated (entries point here)
   bool dictionary_nul_free_ = false;            // no byte-array entry contains a NUL
