@@ -136,7 +136,10 @@ class PageReader {
   std::string Context() const;
 
   // Grows `buffer` to `size` elements (never shrinks), taking the growth from the memory
-  // budget first; everything taken is given back when the reader is destroyed.
+  // budget first; everything taken is given back when the reader is destroyed. The charge
+  // follows the buffer's size: a buffer grown here must never be shrunk (clear, a smaller
+  // resize), or growing it back is charged again and a long scan runs out of budget (as
+  // the dictionary did before it kept its size across Reset).
   template <typename V>
   void GrowBuffer(V* buffer, size_t size) {
     if (buffer->size() >= size) return;
