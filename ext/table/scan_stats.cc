@@ -56,6 +56,7 @@ struct Field {
 const Field kFields[] = {
     PQ_FIELD(files_total),
     PQ_FIELD(files_pruned),
+    PQ_FIELD(files_opened),
     PQ_FIELD(row_groups_total),
     PQ_FIELD(row_groups_pruned_by_statistics),
     PQ_FIELD(row_groups_pruned_by_dictionary),

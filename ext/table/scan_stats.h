@@ -13,6 +13,7 @@ namespace sqlite_parquet {
 struct ScanStats {
   int64_t files_total = 0;     // files of the table
   int64_t files_pruned = 0;    // skipped without reading (partition values, filename) or by row position
+  int64_t files_opened = 0;    // footers read (not a file an earlier scan of the statement kept open)
   int64_t row_groups_total = 0;  // row groups of the files the scan opened
   int64_t row_groups_pruned_by_statistics = 0;
   int64_t row_groups_pruned_by_dictionary = 0;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ext/common/nested_json.h"
@@ -134,6 +135,12 @@ struct ParquetCursor {
 
   size_t file_index = 0;
   std::unique_ptr<parquet::ParquetFileReader> file;  // the current file, or null
+  // Files of a multi-file table this cursor opened and moved past, kept open (footer parsed)
+  // for the next scans of the statement: as the inner side of a join, xFilter scans the
+  // files again for each outer row. By file index; at most kKeptFiles files and
+  // kKeptFooterBytes of footers (beyond that, files are closed as the scan moves on).
+  std::unordered_map<size_t, std::unique_ptr<parquet::ParquetFileReader>> kept_files;
+  uint64_t kept_footer_bytes = 0;
   std::vector<ColumnMapping> mappings;  // per file column, for the current file (kNull: absent)
   int64_t rows_before_file = 0;         // rows of the files before the current one (-1: not counted yet)
   int row_group = 0;
@@ -247,6 +254,7 @@ int64_t RowsBeforeFile(ParquetCursor* cursor, const ParquetTable& table) {
       table.file_rows[f] =
           parquet::ParquetFileReader::Open(table.files[f], table.options.decryption.get(), table.options.remote.get())
               ->num_rows();
+      cursor->stats.files_opened++;
     }
     rows += table.file_rows[f];
   }
@@ -364,22 +372,48 @@ void SetUpFileFilters(ParquetCursor* cursor, const ParquetTable& table) {
   cursor->pruner = std::make_unique<RowGroupPruner>(*cursor->file, std::move(prunable));
 }
 
-// Makes file `index` the cursor's current file: the readers of the previous file and the
-// file itself are closed first, so at most one file is open.
+constexpr size_t kKeptFiles = 64;
+constexpr uint64_t kKeptFooterBytes = 16 << 20;
+
+// Moves the cursor's current file (if any) to its kept files, or closes it when they are
+// full. Its column readers stay until OpenFile replaces them.
+void KeepCurrentFile(ParquetCursor* cursor) {
+  if (!cursor->file) return;
+  CollectReaderCounters(cursor);  // its transfers so far (counted again from there when taken back)
+  const uint64_t footer = cursor->file->footer_length();
+  if (cursor->kept_files.size() < kKeptFiles && cursor->kept_footer_bytes + footer <= kKeptFooterBytes &&
+      cursor->kept_files.count(cursor->file_index) == 0) {
+    cursor->kept_footer_bytes += footer;
+    cursor->kept_files[cursor->file_index] = std::move(cursor->file);
+  }
+  cursor->file.reset();
+}
+
+// Makes file `index` the cursor's current file, from the kept files or opened (its footer
+// read). The readers of the previous file are closed first, and the file itself is kept.
 void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
   CollectReaderCounters(cursor);
   cursor->pruner.reset();
   for (ColumnState& state : cursor->states) state = ColumnState();
   if (cursor->batch_cache) cursor->batch_cache->ForgetReaders();
-  cursor->file.reset();
-  cursor->transfer_counted = parquet::TransferCounters();
+  KeepCurrentFile(cursor);
   cursor->mappings.clear();
   cursor->file_index = index;
   cursor->row_group = 0;
   cursor->group_entered = false;
   cursor->row = 0;
-  cursor->file =
-      parquet::ParquetFileReader::Open(table.files[index], table.options.decryption.get(), table.options.remote.get());
+  const auto kept = cursor->kept_files.find(index);
+  if (kept != cursor->kept_files.end()) {
+    cursor->file = std::move(kept->second);
+    cursor->kept_files.erase(kept);
+    cursor->kept_footer_bytes -= cursor->file->footer_length();
+    cursor->transfer_counted = cursor->file->file().Transfer();  // its opening was counted then
+  } else {
+    cursor->transfer_counted = parquet::TransferCounters();
+    cursor->file =
+        parquet::ParquetFileReader::Open(table.files[index], table.options.decryption.get(), table.options.remote.get());
+    cursor->stats.files_opened++;
+  }
   cursor->mappings = MapFileColumns(table, *cursor->file, table.files[index]);
   table.file_rows[index] = cursor->file->num_rows();
   SetUpFileFilters(cursor, table);
@@ -428,7 +462,9 @@ bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from)
     }
     if (keep && cursor->indexed_filter >= 0) keep = HasIndexedRowsIn(*cursor, index, 0, INT64_MAX);
     if (keep && !cursor->rowid_filters.empty()) {
-      // Row positions need the rows of every earlier file.
+      // Row positions need the rows of every earlier file (file_index moves to `index` for
+      // RowsBeforeFile, so the current file is put away under its own index first).
+      KeepCurrentFile(cursor);
       cursor->file_index = index;
       cursor->rows_before_file = before;
       before = RowsBeforeFile(cursor, table);
@@ -868,7 +904,7 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc
       for (ColumnState& state : cursor->states) state = ColumnState();
       cursor->pruner.reset();
       if (cursor->batch_cache) cursor->batch_cache->ForgetReaders();
-      cursor->file.reset();
+      KeepCurrentFile(cursor);
       if (!OpenNextFile(cursor, table, 0)) {
         FinishScan(cursor);
         return SQLITE_OK;

@@ -149,6 +149,8 @@ std::string GenerateValue(Rng& rng, const ColumnSpec& c, int64_t row) {
 struct Db {
   sqlite3* db = nullptr;
   std::string error;
+  double slowest_ms = 0;    // the slowest Query so far, printed at the end (a run's time
+  std::string slowest_sql;  // is mostly one slow plan when it is long)
 
   bool Exec(const std::string& sql) {
     char* message = nullptr;
@@ -163,6 +165,16 @@ struct Db {
   // Runs `sql` (binding `parameter`, an SQL literal, to ?1 when not empty); rows as
   // type-tagged text. False on error (in `error`).
   bool Query(const std::string& sql, const std::string& parameter, std::vector<std::string>* rows) {
+    const auto start = std::chrono::steady_clock::now();
+    struct Timer {
+      Db& db;
+      const std::string& sql;
+      std::chrono::steady_clock::time_point start;
+      ~Timer() {
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        if (ms > db.slowest_ms) db.slowest_ms = ms, db.slowest_sql = sql;
+      }
+    } timer{*this, sql, start};
     rows->clear();
     sqlite3_stmt* stmt = nullptr;
     if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
@@ -921,6 +933,7 @@ int main(int argc, char** argv) {
   std::printf("differential: sorting_columns claims written %d, refused by parquet_copy %d\n", runner.claims_kept,
               runner.claims_refused);
   std::printf("differential: join queries answered with a join index %" PRId64 "\n", runner.joins_indexed);
+  std::printf("differential: slowest query %.0f ms: %s\n", runner.db.slowest_ms, runner.db.slowest_sql.c_str());
   if (tables >= 4 && runner.joins_indexed == 0) {
     std::printf("FAILED (seed %" PRIu64 "): no join query used the join index\n", runner.seed);
     runner.failed++;
