@@ -52,6 +52,7 @@
 #include <cerrno>
 #include <cmath>
 #include <csignal>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -98,6 +99,9 @@ struct Counts {
 
 // ---- crash reporting: name the record that was running when the process dies ---------
 char g_current[1024] = "";
+// The slowest record so far (printed at the end: a suite that got slow shows where).
+double slowest_ms = 0;
+std::string slowest;
 
 void WriteCurrent(const char* what) {
   if (g_current[0] == '\0') return;
@@ -472,11 +476,14 @@ Counts RunFile(const std::string& file, const Options& opts) {
       sqlite3_free(err);
     }
     for (const Record& rec : records) {
+      const auto start = std::chrono::steady_clock::now();
       if (RunRecord(db, file, rec, subst)) {
         ++counts.passed;
       } else {
         ++counts.failed;
       }
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      if (ms > slowest_ms) slowest_ms = ms, slowest = file + ":" + std::to_string(rec.line);
     }
     std::snprintf(g_current, sizeof g_current, "%s (closing the database)", file.c_str());
   }
@@ -539,6 +546,7 @@ int main(int argc, char** argv) {
     total.passed += c.passed;
     total.failed += c.failed;
   }
+  std::printf("sql: slowest record %.0f ms at %s\n", slowest_ms, slowest.c_str());
   std::printf("sql: %d passed, %d failed\n", total.passed, total.failed);
   return total.failed ? 1 : 0;
 }
