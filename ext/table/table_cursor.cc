@@ -65,6 +65,14 @@ struct ColumnState {
   // TerminateText yet (TerminateServedText). (Next to `direct`: in its padding.)
   bool batch_from_reader = false;
   const void* direct_values = nullptr;    // the batch's values, typed by `direct`
+  // The rows [reader_first, reader_end) of row_group that `batch` holds as `reader` read
+  // them last, the reader standing after them (reader_end 0: not so, e.g. a batch
+  // LoadKeptBatch copied). They outlive ForgetBatches: when Filter starts a new scan of the
+  // same file, it sets `resume`, and a lookup at or after reader_first in that row group
+  // goes on from that batch and reader; an earlier one starts the row group over (LoadBatch).
+  int64_t reader_first = 0;
+  int64_t reader_end = 0;
+  bool resume = false;
 
   // Nested fields: rows are assembled from all the field's leaf columns and rendered as
   // JSON; the text of the last row rendered is kept for repeated xColumn calls.
@@ -896,7 +904,13 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc
       cursor->row_group = 0;
       cursor->group_entered = false;
       cursor->row = 0;
-      for (ColumnState& state : cursor->states) state.row_group = -1;
+      for (ColumnState& state : cursor->states) {
+        if (state.reader_end > 0) {
+          state.resume = true;
+        } else {
+          state.row_group = -1;  // where its reader stands is not known: start over
+        }
+      }
       ForgetBatches(cursor);
       SetUpFileFilters(cursor, table);
     } else {
@@ -1009,6 +1023,7 @@ void StartBatch(ParquetCursor* cursor, ColumnState* state, int64_t row) {
   state->max_def = cursor->file->schema().column(leaf).max_definition_level;
   StartBatch(cursor, state, row);
   state->batch_from_reader = false;
+  state->reader_end = 0;
 }
 
 // The slow part of PositionColumn: (re)opens the column's reader on the cursor's row group
@@ -1019,6 +1034,7 @@ void StartBatch(ParquetCursor* cursor, ColumnState* state, int64_t row) {
     return;
   }
   if (state->row_group != cursor->row_group) {
+    state->reader_end = 0;
     if (AddPrefetchLeaf(cursor, leaf)) PrefetchRowGroup(*cursor->file, cursor->row_group, {leaf}, cursor->ranges);
     if (!state->reader) {
       parquet::ColumnReaderOptions options;
@@ -1034,9 +1050,23 @@ void StartBatch(ParquetCursor* cursor, ColumnState* state, int64_t row) {
     state->batch.num_values = 0;
     state->batch_first_row = 0;
     state->batch_end = 0;
+  } else if (state->resume) {
+    // The reader and batch an earlier scan of this file left in this row group (Filter).
+    if (cursor->row >= state->reader_first) {
+      StartBatch(cursor, state, state->reader_first);
+    } else {
+      state->reader_end = 0;
+      state->reader->Reset(cursor->row_group);
+      state->batch.num_levels = 0;
+      state->batch.num_values = 0;
+      state->batch_first_row = 0;
+      state->batch_end = 0;
+    }
   }
+  state->resume = false;
   const int64_t row = cursor->row;
   if (row < state->batch_end) return;
+  state->reader_end = 0;  // the reader moves (set again once the batch is read)
   if (row > state->batch_end) {
     const size_t gap = static_cast<size_t>(row - state->batch_end);
     if (state->reader->Skip(gap) != gap) ThrowShortColumn(cursor, leaf);
@@ -1044,6 +1074,8 @@ void StartBatch(ParquetCursor* cursor, ColumnState* state, int64_t row) {
   if (state->reader->ReadBatch(kBatchSlots, &state->batch) == 0) ThrowShortColumn(cursor, leaf);
   StartBatch(cursor, state, row);
   state->batch_from_reader = true;
+  state->reader_first = row;
+  state->reader_end = state->batch_end;
 }
 
 // Before xColumn serves the first text cell of a batch: a batch the column's reader read
