@@ -143,8 +143,8 @@ struct ParquetCursor {
 
   size_t file_index = 0;
   std::unique_ptr<parquet::ParquetFileReader> file;  // the current file, or null
-  // Files of a multi-file table this cursor opened and moved past, kept open (footer parsed)
-  // for the next scans of the statement: as the inner side of a join, xFilter scans the
+  // Local files of a multi-file table this cursor opened and moved past, kept open (footer
+  // parsed) for the next scans of the statement: as the inner side of a join, xFilter scans the
   // files again for each outer row. By file index; at most kKeptFiles files and
   // kKeptFooterBytes of footers (beyond that, files are closed as the scan moves on).
   std::unordered_map<size_t, std::unique_ptr<parquet::ParquetFileReader>> kept_files;
@@ -384,12 +384,15 @@ constexpr size_t kKeptFiles = 64;
 constexpr uint64_t kKeptFooterBytes = 16 << 20;
 
 // Moves the cursor's current file (if any) to its kept files, or closes it when they are
-// full. Its column readers stay until OpenFile replaces them.
+// full. Remote files are closed: they hold the bytes they fetched (up to hundreds of MB
+// each), and reopening an unchanged one costs a request (the footer cache). Its column
+// readers stay until OpenFile replaces them.
 void KeepCurrentFile(ParquetCursor* cursor) {
   if (!cursor->file) return;
   CollectReaderCounters(cursor);  // its transfers so far (counted again from there when taken back)
   const uint64_t footer = cursor->file->footer_length();
-  if (cursor->kept_files.size() < kKeptFiles && cursor->kept_footer_bytes + footer <= kKeptFooterBytes &&
+  if (!cursor->file->file().IsRemote() && cursor->kept_files.size() < kKeptFiles &&
+      cursor->kept_footer_bytes + footer <= kKeptFooterBytes &&
       cursor->kept_files.count(cursor->file_index) == 0) {
     cursor->kept_footer_bytes += footer;
     cursor->kept_files[cursor->file_index] = std::move(cursor->file);

@@ -750,6 +750,17 @@ def test_s3(extension, port, data):
           got == expected and len(got) == 1000, f"{len(got)} vs {len(expected)}")
     filtered = db.execute("SELECT count(*) FROM temp.rh WHERE region = 'us' AND day = 2").fetchone()[0]
     check("hive partition filter over s3", filtered == 250, filtered)
+    # The lookups of a join: a cursor keeps the local files it opened for its next scans, but
+    # not remote ones (they hold the bytes they fetched); each lookup opens those again.
+    db.execute("CREATE TEMP TABLE outer_ids(k INTEGER)")
+    db.execute("INSERT INTO outer_ids VALUES (1), (500), (999)")
+    remote_join = db.execute("SELECT k, rh.a FROM outer_ids CROSS JOIN temp.rh ON rh.id = k").fetchall()
+    remote_opened = scan_stats(db, "rh")["files_opened"]
+    local_join = db.execute("SELECT k, lh.a FROM outer_ids CROSS JOIN temp.lh ON lh.id = k").fetchall()
+    local_opened = scan_stats(db, "lh")["files_opened"]
+    check("a join's lookups open the remote files again (4 per lookup) and keep the local ones (0 after the first)",
+          remote_join == local_join == [(1, 7), (500, 500), (999, 993)] and remote_opened == 4 and local_opened == 0,
+          f"{remote_join} {local_join} {remote_opened} {local_opened}")
     function_creds = f", 's3_endpoint={endpoint}', 's3_access_key_id=S3RVER', 's3_secret_access_key=S3RVER'"
     directory = run(db, f"SELECT count(DISTINCT file_name) FROM parquet_metadata('s3://bkt/hive/'{function_creds})")
     check("an s3 prefix ending in '/' lists its .parquet files (skipping _SUCCESS)",
