@@ -385,11 +385,11 @@ constexpr uint64_t kKeptFooterBytes = 16 << 20;
 
 // Moves the cursor's current file (if any) to its kept files, or closes it when they are
 // full. Remote files are closed: they hold the bytes they fetched (up to hundreds of MB
-// each), and reopening an unchanged one costs a request (the footer cache). Its column
-// readers stay until OpenFile replaces them.
+// each), and reopening an unchanged one costs a request (the footer cache). The caller has
+// collected its counters (CollectReaderCounters); its column readers stay until OpenFile
+// replaces them.
 void KeepCurrentFile(ParquetCursor* cursor) {
   if (!cursor->file) return;
-  CollectReaderCounters(cursor);  // its transfers so far (counted again from there when taken back)
   const uint64_t footer = cursor->file->footer_length();
   if (!cursor->file->file().IsRemote() && cursor->kept_files.size() < kKeptFiles &&
       cursor->kept_footer_bytes + footer <= kKeptFooterBytes &&
@@ -475,6 +475,7 @@ bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from)
     if (keep && !cursor->rowid_filters.empty()) {
       // Row positions need the rows of every earlier file (file_index moves to `index` for
       // RowsBeforeFile, so the current file is put away under its own index first).
+      CollectReaderCounters(cursor);
       KeepCurrentFile(cursor);
       cursor->file_index = index;
       cursor->rows_before_file = before;
@@ -1036,6 +1037,16 @@ void StartBatch(ParquetCursor* cursor, ColumnState* state, int64_t row) {
     LoadKeptBatch(cursor, table, leaf, state);
     return;
   }
+  if (state->resume) {
+    // The reader and batch an earlier scan of this file left (Filter): a row before that
+    // batch starts the row group over; one in the same row group goes on from the batch.
+    state->resume = false;
+    if (cursor->row < state->reader_first) {
+      state->row_group = -1;
+    } else if (state->row_group == cursor->row_group) {
+      StartBatch(cursor, state, state->reader_first);
+    }
+  }
   if (state->row_group != cursor->row_group) {
     state->reader_end = 0;
     if (AddPrefetchLeaf(cursor, leaf)) PrefetchRowGroup(*cursor->file, cursor->row_group, {leaf}, cursor->ranges);
@@ -1053,20 +1064,7 @@ void StartBatch(ParquetCursor* cursor, ColumnState* state, int64_t row) {
     state->batch.num_values = 0;
     state->batch_first_row = 0;
     state->batch_end = 0;
-  } else if (state->resume) {
-    // The reader and batch an earlier scan of this file left in this row group (Filter).
-    if (cursor->row >= state->reader_first) {
-      StartBatch(cursor, state, state->reader_first);
-    } else {
-      state->reader_end = 0;
-      state->reader->Reset(cursor->row_group);
-      state->batch.num_levels = 0;
-      state->batch.num_values = 0;
-      state->batch_first_row = 0;
-      state->batch_end = 0;
-    }
   }
-  state->resume = false;
   const int64_t row = cursor->row;
   if (row < state->batch_end) return;
   state->reader_end = 0;  // the reader moves (set again once the batch is read)
