@@ -135,18 +135,20 @@ class PageReader {
   // "file 'x', row group r, column 'c', page p" for messages.
   std::string Context() const;
 
-  // Grows `buffer` to `size` elements (never shrinks), taking the growth from the memory
-  // budget first; everything taken is given back when the reader is destroyed. The charge
-  // follows the buffer's size: a buffer grown here must never be shrunk (clear, a smaller
-  // resize), or growing it back is charged again and a long scan runs out of budget (as
-  // the dictionary did before it kept its size across Reset).
+  // Grows `buffer` to `size` elements (never shrinks), taking the growth of its capacity
+  // from the memory budget first; everything taken is given back when the reader is
+  // destroyed. The charge follows the capacity, which a smaller size (clear, resize) keeps:
+  // a buffer shrunk and grown back is not charged again.
   template <typename V>
   void GrowBuffer(V* buffer, size_t size) {
     if (buffer->size() >= size) return;
-    const uint64_t bytes = uint64_t{size - buffer->size()} * sizeof(typename V::value_type);
-    if (options_.memory_budget) {
-      options_.memory_budget->Take(bytes);
-      budget_taken_ += bytes;
+    if (buffer->capacity() < size) {
+      const uint64_t bytes = uint64_t{size - buffer->capacity()} * sizeof(typename V::value_type);
+      if (options_.memory_budget) {
+        options_.memory_budget->Take(bytes);
+        budget_taken_ += bytes;
+      }
+      buffer->reserve(size);  // exactly `size`: what the budget was charged for
     }
     buffer->resize(size);
   }

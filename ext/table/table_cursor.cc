@@ -8,11 +8,11 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "ext/common/nested_json.h"
 #include "ext/table/join_index.h"
+#include "ext/table/kept_files.h"
 #include "ext/table/lookup_batch_cache.h"
 #include "ext/table/parquet_table.h"
 #include "ext/common/parquet_to_sql.h"
@@ -143,12 +143,9 @@ struct ParquetCursor {
 
   size_t file_index = 0;
   std::unique_ptr<parquet::ParquetFileReader> file;  // the current file, or null
-  // Local files of a multi-file table this cursor opened and moved past, kept open (footer
-  // parsed) for the next scans of the statement: as the inner side of a join, xFilter scans the
-  // files again for each outer row. By file index; at most kKeptFiles files and
-  // kKeptFooterBytes of footers (beyond that, files are closed as the scan moves on).
-  std::unordered_map<size_t, std::unique_ptr<parquet::ParquetFileReader>> kept_files;
-  uint64_t kept_footer_bytes = 0;
+  // Local files of a multi-file table this cursor opened and moved past, kept open for the
+  // statement's next scans (kept_files.h), by file index.
+  KeptFiles kept_files;
   std::vector<ColumnMapping> mappings;  // per file column, for the current file (kNull: absent)
   int64_t rows_before_file = 0;         // rows of the files before the current one (-1: not counted yet)
   int row_group = 0;
@@ -380,24 +377,29 @@ void SetUpFileFilters(ParquetCursor* cursor, const ParquetTable& table) {
   cursor->pruner = std::make_unique<RowGroupPruner>(*cursor->file, std::move(prunable));
 }
 
-constexpr size_t kKeptFiles = 64;
-constexpr uint64_t kKeptFooterBytes = 16 << 20;
-
-// Moves the cursor's current file (if any) to its kept files, or closes it when they are
-// full. Remote files are closed: they hold the bytes they fetched (up to hundreds of MB
-// each), and reopening an unchanged one costs a request (the footer cache). The caller has
-// collected its counters (CollectReaderCounters); its column readers stay until OpenFile
-// replaces them.
+// Moves the cursor's current file (if any) to its kept files, or closes it (KeptFiles::Put).
+// The caller has collected its counters (CollectReaderCounters); its column readers stay
+// until OpenFile replaces them.
 void KeepCurrentFile(ParquetCursor* cursor) {
-  if (!cursor->file) return;
-  const uint64_t footer = cursor->file->footer_length();
-  if (!cursor->file->file().IsRemote() && cursor->kept_files.size() < kKeptFiles &&
-      cursor->kept_footer_bytes + footer <= kKeptFooterBytes &&
-      cursor->kept_files.count(cursor->file_index) == 0) {
-    cursor->kept_footer_bytes += footer;
-    cursor->kept_files[cursor->file_index] = std::move(cursor->file);
-  }
+  if (cursor->file) cursor->kept_files.Put(cursor->file_index, std::move(cursor->file));
   cursor->file.reset();
+}
+
+// Opens file `index` of the table (its footer read). When that fails while the cursor keeps
+// files, they are closed and the opening is tried once more: each kept file holds a file
+// descriptor, and the process may have run out of them.
+std::unique_ptr<parquet::ParquetFileReader> OpenTableFile(ParquetCursor* cursor, const ParquetTable& table,
+                                                          size_t index) {
+  if (!cursor->kept_files.empty()) {
+    try {
+      return parquet::ParquetFileReader::Open(table.files[index], table.options.decryption.get(),
+                                              table.options.remote.get());
+    } catch (const parquet::ParquetError&) {
+      cursor->kept_files.Clear();
+    }
+  }
+  return parquet::ParquetFileReader::Open(table.files[index], table.options.decryption.get(),
+                                          table.options.remote.get());
 }
 
 // Makes file `index` the cursor's current file, from the kept files or opened (its footer
@@ -413,16 +415,12 @@ void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
   cursor->row_group = 0;
   cursor->group_entered = false;
   cursor->row = 0;
-  const auto kept = cursor->kept_files.find(index);
-  if (kept != cursor->kept_files.end()) {
-    cursor->file = std::move(kept->second);
-    cursor->kept_files.erase(kept);
-    cursor->kept_footer_bytes -= cursor->file->footer_length();
+  cursor->file = cursor->kept_files.Take(index);
+  if (cursor->file) {
     cursor->transfer_counted = cursor->file->file().Transfer();  // its opening was counted then
   } else {
     cursor->transfer_counted = parquet::TransferCounters();
-    cursor->file =
-        parquet::ParquetFileReader::Open(table.files[index], table.options.decryption.get(), table.options.remote.get());
+    cursor->file = OpenTableFile(cursor, table, index);
     cursor->stats.files_opened++;
   }
   cursor->mappings = MapFileColumns(table, *cursor->file, table.files[index]);

@@ -5,9 +5,15 @@
 //   - the join index: built at the first lookup of a column statistics cannot prune, at
 //     the second of one a dictionary may prune, answering the lookups with SQLite's
 //     equality, reported by parquet_scan_stats, kept while the file is unchanged and rebuilt
-//     when it changes, refused over join_index_memory and off at 0.
+//     when it changes, refused over join_index_memory and off at 0;
+//   - the files a join's inner side keeps open between its scans stay within the file
+//     descriptors the process has, and a scan that runs out of them closes its kept files.
 #include <doctest/doctest.h>
 #include <sqlite3.h>
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -260,6 +266,80 @@ TEST_CASE("join_index_memory is checked") {
   CHECK(db.last_error().find("join_index_memory") != std::string::npos);
   CHECK(db.Exec("CREATE VIRTUAL TABLE bad USING parquet(" + Quote(file) + ", join_index_memory=lots)") == SQLITE_ERROR);
   CHECK(db.last_error().find("join_index_memory") != std::string::npos);
+}
+
+// Lowers the soft RLIMIT_NOFILE for its lifetime.
+class DescriptorLimit {
+ public:
+  explicit DescriptorLimit(rlim_t soft) {
+    REQUIRE(getrlimit(RLIMIT_NOFILE, &saved_) == 0);
+    REQUIRE(saved_.rlim_cur >= soft);
+    struct rlimit lowered = saved_;
+    lowered.rlim_cur = soft;
+    REQUIRE(setrlimit(RLIMIT_NOFILE, &lowered) == 0);
+  }
+  ~DescriptorLimit() { setrlimit(RLIMIT_NOFILE, &saved_); }
+
+ private:
+  struct rlimit saved_ {};
+};
+
+// The file descriptors the process has open (a million when none is left to count them).
+int OpenDescriptors() {
+  std::error_code error;
+  std::filesystem::directory_iterator entries("/proc/self/fd", error);
+  if (error) return 1 << 20;
+  int count = 0;
+  for ([[maybe_unused]] const auto& entry : entries) count++;
+  return count - 1;  // the directory_iterator's own
+}
+
+// open_descriptors(): OpenDescriptors(), called per row of a query.
+void OpenDescriptorsFunction(sqlite3_context* ctx, int, sqlite3_value**) { sqlite3_result_int(ctx, OpenDescriptors()); }
+
+TEST_CASE("the files a join keeps open stay within the descriptors the process has") {
+  TempDir dir;
+  JoinDb db;
+  constexpr int kFiles = 24;
+  for (int i = 0; i < kFiles; i++) {
+    db.Rows("SELECT parquet_copy('SELECT " + std::to_string(i) + " AS id', " +
+            Quote(dir.File("f" + std::to_string(100 + i) + ".parquet")) + ")");
+  }
+  db.Run("CREATE VIRTUAL TABLE many USING parquet(" + Quote(dir.File("f*.parquet")) + ")");
+  db.Run("CREATE TABLE ids AS " + Series("i - 1", kFiles));
+  REQUIRE(sqlite3_create_function(db.get(), "open_descriptors", 0, SQLITE_UTF8, nullptr, OpenDescriptorsFunction,
+                                  nullptr, nullptr) == SQLITE_OK);
+  const std::string three_way = "SELECT count(*), sum(a.id * 10000 + b.id * 100 + c.id), max(open_descriptors()) "
+                                "FROM many AS a CROSS JOIN many AS b CROSS JOIN many AS c";
+  const std::string expected = db.Rows(
+      "SELECT count(*), sum(a.k * 10000 + b.k * 100 + c.k) FROM ids AS a CROSS JOIN ids AS b CROSS JOIN ids AS c");
+  REQUIRE(expected.rfind(std::to_string(kFiles * kFiles * kFiles) + "|", 0) == 0);
+
+  SUBCASE("three cursors keep at most a quarter of the limit between them") {
+    // Each cursor alone could keep all 24 files: 72 descriptors, beyond the limit of 64.
+    DescriptorLimit limit(64);
+    const int before = OpenDescriptors();
+    const std::string rows = db.Rows(three_way);
+    const size_t bar = rows.rfind('|');
+    CHECK(rows.substr(0, bar) == expected);
+    // 16 kept, 3 current files; a little room for the runtime's own.
+    CHECK(std::stoi(rows.substr(bar + 1)) <= before + 16 + 3 + 2);
+    CHECK(db.Stat("many", "files_opened") > 0);
+  }
+  SUBCASE("a scan that runs out of descriptors closes its kept files and goes on") {
+    DescriptorLimit limit(64);
+    // Leaves 6 descriptors free: fewer than the 16 the cursor may keep.
+    std::vector<int> held;
+    for (int fd; (fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0;) held.push_back(fd);
+    REQUIRE(held.size() > 6);
+    for (int i = 0; i < 6; i++) {
+      close(held.back());
+      held.pop_back();
+    }
+    const std::string rows = db.Rows("SELECT count(*), sum(ids.k * 100 + many.id) FROM ids CROSS JOIN many");
+    for (int fd : held) close(fd);
+    CHECK(rows == db.Rows("SELECT count(*), sum(a.k * 100 + b.k) FROM ids AS a CROSS JOIN ids AS b"));
+  }
 }
 
 }  // namespace

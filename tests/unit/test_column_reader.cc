@@ -3,11 +3,14 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <memory>
+#include <vector>
 
 #include "format/checksum.h"
 #include "format/column_reader.h"
 #include "format/error.h"
 #include "format/file_reader.h"
+#include "format/page_reader.h"
 
 using namespace parquet;
 
@@ -133,6 +136,37 @@ TEST_CASE("column reader: v1 and v2 pages, levels and values") {
     reader->Reset(0);
     CHECK(ReadAll(reader.get(), 2) == std::vector<int>{1, -1, 3, -1, 5, -1, 7, 9});
   }
+}
+
+TEST_CASE("page reader: a buffer's capacity is charged to the memory budget once") {
+  auto file = BuildFile({FirstPage()}, 5, 5);
+  auto budget = std::make_shared<MemoryBudget>(1000, "max_memory");
+  ColumnReaderOptions options;
+  options.memory_budget = budget;
+  ColumnReadCounters counters;
+  {
+    PageReader pages(*file, 0, options, &counters);
+    std::vector<uint8_t> buffer;
+    pages.GrowBuffer(&buffer, 600);
+    CHECK(buffer.size() == 600);
+    CHECK(budget->used() == 600);
+    // Shrunk and grown back within its capacity: not charged again.
+    buffer.clear();
+    pages.GrowBuffer(&buffer, 600);
+    CHECK(budget->used() == 600);
+    buffer.resize(100);
+    pages.GrowBuffer(&buffer, 800);
+    CHECK(buffer.size() == 800);
+    CHECK(budget->used() == 800);
+    // Beyond the budget: an error, the buffer as it was.
+    CHECK_THROWS_AS(pages.GrowBuffer(&buffer, 1200), ParquetError);
+    CHECK(buffer.size() == 800);
+    CHECK(budget->used() == 800);
+    std::vector<int64_t> wide;
+    pages.GrowBuffer(&wide, 25);  // charged in bytes
+    CHECK(budget->used() == 1000);
+  }
+  CHECK(budget->used() == 0);  // given back with the reader
 }
 
 TEST_CASE("column reader: skipping within and across pages") {
