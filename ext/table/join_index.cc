@@ -606,23 +606,57 @@ std::shared_ptr<JoinIndex> JoinIndexCache::Get(int column, const JoinIndexSource
   if (!may_build) return nullptr;
   Slot& slot = slots_[column];
   slot.signature = std::move(signature);
-  // The column's old indexes a running statement still holds count against the budget.
-  const uint64_t held = slot.ReleasedBytesHeld();
-  if (held >= budget_bytes) return nullptr;
+  // The room left by the table's other indexes: those kept, and old ones a running
+  // statement still holds. When this column's does not fit in it, the kept indexes no
+  // statement is using are let go (a later lookup of their columns builds them again) and
+  // the build is tried once more in the larger room.
+  uint64_t held = HeldBytes();
+  bool unreadable = false;
+  slot.index = held < budget_bytes ? TryBuild(source, budget_bytes - held, &unreadable) : nullptr;
+  if (!slot.index && !unreadable && ReleaseIdle(column)) {
+    held = HeldBytes();
+    if (held < budget_bytes) slot.index = TryBuild(source, budget_bytes - held, &unreadable);
+  }
+  // Not tried again while the files are unchanged when it cannot be had at all (a file
+  // unreadable, or over the whole budget); over what other indexes left, a later statement
+  // tries again.
+  slot.unusable = !slot.index && (unreadable || held == 0);
+  *built = slot.index != nullptr;
+  return slot.index;
+}
+
+std::shared_ptr<JoinIndex> JoinIndexCache::TryBuild(const JoinIndexSource& source, uint64_t budget_bytes,
+                                                    bool* unreadable) {
   try {
-    slot.index = BuildJoinIndex(source, budget_bytes - held);
+    return BuildJoinIndex(source, budget_bytes);
   } catch (const std::bad_alloc&) {
-    slot.index.reset();
+    return nullptr;
   } catch (const parquet::ParquetError&) {
     // A file the build cannot read (a corrupt chunk of the column, perhaps in a row group
     // or file the statement prunes): no index; the scans read what they need and report
     // what they cannot.
-    slot.index.reset();
+    *unreadable = true;
+    return nullptr;
   }
-  // (A build over what an old index still held left of the budget may fit once it is gone.)
-  slot.unusable = slot.index == nullptr && held == 0;
-  *built = slot.index != nullptr;
-  return slot.index;
+}
+
+uint64_t JoinIndexCache::HeldBytes() {
+  uint64_t bytes = 0;
+  for (auto& kept : slots_) {
+    bytes += kept.second.ReleasedBytesHeld();
+    if (kept.second.index) bytes += kept.second.index->bytes();
+  }
+  return bytes;
+}
+
+bool JoinIndexCache::ReleaseIdle(int column) {
+  bool released = false;
+  for (auto& kept : slots_) {
+    if (kept.first == column || !kept.second.index || kept.second.index.use_count() > 1) continue;
+    kept.second.Release();
+    released = true;
+  }
+  return released;
 }
 
 void JoinIndexCache::Slot::Release() {

@@ -196,16 +196,17 @@ struct JoinIndexSource {
 // Throws parquet::ParquetError for a file it cannot read (JoinIndexCache::Get: no index).
 std::shared_ptr<JoinIndex> BuildJoinIndex(const JoinIndexSource& source, uint64_t budget_bytes);
 
-// The indexes of one table, by column, while its files are unchanged. Once they change,
-// every column's index of the files as they were is let go before anything is built; one
-// a running statement still holds (its cursor's shared_ptr) counts against its column's
-// budget until that statement lets go of it, so a column's indexes together stay within
-// the budget.
+// The indexes of one table, by column, while its files are unchanged, within one budget for
+// all of them. Once the files change, every column's index of the files as they were is let
+// go before anything is built; one a running statement still holds (its cursor's
+// shared_ptr) counts against the budget until that statement lets go of it, so the table's
+// indexes together stay within the budget. A build that does not fit beside the other
+// columns' indexes lets go of those no statement is using.
 class JoinIndexCache {
  public:
   // The index of `column` for the files as they are now: kept, or built (*built set) when
   // `may_build`; null when none can be had (over budget, a file unreadable, or !may_build;
-  // tried again later when it was over the budget left by an old index still held).
+  // tried again later when it was over the budget left by indexes statements still held).
   std::shared_ptr<JoinIndex> Get(int column, const JoinIndexSource& source, uint64_t budget_bytes, bool may_build,
                                  bool* built);
   // Whether an index of `column` is kept (for files as they were when it was built).
@@ -224,6 +225,14 @@ class JoinIndexCache {
     void Release();
     uint64_t ReleasedBytesHeld();  // of the released indexes still held
   };
+  // BuildJoinIndex, null when it fails (*unreadable set when a file cannot be read).
+  static std::shared_ptr<JoinIndex> TryBuild(const JoinIndexSource& source, uint64_t budget_bytes, bool* unreadable);
+  // Bytes of the table's indexes: kept, or let go but still held by a running statement.
+  uint64_t HeldBytes();
+  // Lets go of the kept indexes of columns other than `column` that no statement holds;
+  // whether there was one.
+  bool ReleaseIdle(int column);
+
   std::map<int, Slot> slots_;
 };
 

@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -218,6 +219,58 @@ TEST_CASE("the join index is built at the first lookup that statistics cannot pr
   CHECK(db.Stat("ts", "join_index_bytes") == 0);
   CHECK(db.Rows("SELECT count(*), sum(q) FROM td WHERE pk = 77") == expected);
   CHECK(db.Stat("td", "join_index_bytes") == 0);
+}
+
+TEST_CASE("join_index_memory bounds the indexes of a table's columns together") {
+  TempDir dir;
+  JoinDb db;
+  MakeLineitem(db, dir.File("li.parquet"));
+  // Two unsorted integer columns without dictionaries: a single lookup of either builds its
+  // index at once.
+  db.Run("CREATE TEMP VIEW two AS SELECT ok, pk, pk * 7 % 1000 + 1 AS pk2 FROM native");
+  const std::string file = dir.File("two.parquet");
+  db.Rows("SELECT parquet_copy('SELECT * FROM two ORDER BY ok', " + Quote(file) +
+          ", 'row_group_size=3000', 'dictionary=0')");
+  auto lookup = [&](const std::string& table, const std::string& condition) {
+    const std::string rows = db.Rows("SELECT count(*), sum(ok) FROM " + table + " WHERE " + condition);
+    CHECK(rows == db.Rows("SELECT count(*), sum(ok) FROM two WHERE " + condition));
+    return db.Stat(table, "join_index_built");
+  };
+  db.Run("CREATE VIRTUAL TABLE roomy USING parquet(" + Quote(file) + ")");
+  CHECK(lookup("roomy", "pk = 77") == 1);
+  const int64_t pk_bytes = db.Stat("roomy", "join_index_bytes");
+  CHECK(lookup("roomy", "pk2 = 77") == 1);
+  const int64_t pk2_bytes = db.Stat("roomy", "join_index_bytes");
+  REQUIRE(pk_bytes > 0);
+  REQUIRE(pk2_bytes > 0);
+  // Both fit in the default budget: both kept.
+  CHECK(lookup("roomy", "pk = 78") == 0);
+  CHECK(lookup("roomy", "pk2 = 78") == 0);
+
+  // Room for either index alone, not for both.
+  const int64_t budget = std::max(pk_bytes, pk2_bytes) + std::min(pk_bytes, pk2_bytes) / 2;
+  db.Run("CREATE VIRTUAL TABLE tight USING parquet(" + Quote(file) + ", join_index_memory=" + std::to_string(budget) +
+         ")");
+  CHECK(lookup("tight", "pk = 77") == 1);
+  CHECK(lookup("tight", "pk = 78") == 0);
+  CHECK(lookup("tight", "pk2 = 77") == 1);  // pk's index, idle, let go to make room
+  CHECK(lookup("tight", "pk = 79") == 1);   // and built again, letting go of pk2's
+  CHECK(lookup("tight", "pk2 = 78") == 1);
+
+  // A statement that looks up both columns at once: the index one cursor holds keeps its
+  // room, and the other column is looked up by scanning; the rows are the same.
+  db.Run("CREATE TEMP TABLE ks AS " + Series("i - 1", 7));
+  const std::string both =
+      "SELECT count(*), sum(a.ok), sum(b.ok) FROM ks JOIN %T AS a ON a.pk = k + 100 JOIN %T AS b ON b.pk2 = a.pk";
+  auto on = [&](const std::string& table) {
+    std::string sql = both;
+    for (size_t at; (at = sql.find("%T")) != std::string::npos;) sql.replace(at, 2, table);
+    return db.Rows(sql);
+  };
+  const std::string expected = on("two");
+  REQUIRE(expected.rfind("0|", 0) != 0);
+  CHECK(on("tight") == expected);
+  CHECK(on("roomy") == expected);
 }
 
 TEST_CASE("a join index the files cannot give leaves the lookups to the scan") {
