@@ -5,6 +5,7 @@
 
 #include "format/checksum.h"
 #include "format/compression.h"
+#include "format/decompress_ahead.h"
 #include "format/error.h"
 #include "format/page_index.h"
 #include "format/physical_values.h"
@@ -67,6 +68,7 @@ void PageReader::Reset(int row_group) {
   data_page_index_ = -1;
   dictionary_pages_ = 0;
   page_ordinal_ = -1;
+  if (options_.decompress_ahead) options_.decompress_ahead->MovedTo(column_, row_group);
 }
 
 bool PageReader::NextPage() {
@@ -91,6 +93,15 @@ void PageReader::ReadBody() {
 
 const uint8_t* PageReader::Decompressed(const uint8_t* src, size_t src_size, size_t uncompressed_size,
                                         bool compressed) {
+  if (options_.decompress_ahead && compressed && meta_->codec != CompressionCodec::UNCOMPRESSED && src >= body_ &&
+      src <= body_ + body_size_) {
+    const uint8_t* ready = options_.decompress_ahead->Take(column_, row_group_, page_offset_,
+                                                           static_cast<size_t>(src - body_), src_size, uncompressed_size);
+    if (ready != nullptr) {
+      counters_->pages_decompressed_ahead++;
+      return ready;
+    }
+  }
   return DecompressInto(src, src_size, uncompressed_size, compressed, &page_buffer_);
 }
 

@@ -25,6 +25,8 @@
 
 namespace parquet {
 
+class DecompressAhead;
+
 // Bytes that the page buffers of several column readers may hold together (e.g. all the
 // columns one scan reads): the read window (compressed page bodies), decompressed data and
 // dictionary pages and decoded dictionaries. A reader takes from the budget when a buffer
@@ -53,6 +55,9 @@ struct ColumnReaderOptions {
   // per chunk, only then) and jump over whole pages without reading them. An offset index that fails validation is ignored (pages are then walked
   // header by header, as without one). SetOffsetIndex supplies one already read.
   bool use_offset_index = true;
+  // Decompresses the next row group's pages of each column on a worker thread
+  // (decompress_ahead.h); null: every page is decompressed where it is read.
+  std::shared_ptr<DecompressAhead> decompress_ahead;
 };
 
 // Statistics of what a reader did, for observability (parquet_scan_stats) and tests.
@@ -63,6 +68,7 @@ struct ColumnReadCounters {
   uint64_t bytes_read = 0;             // bytes read from the file (page-index jumps and
                                        // skipped page bodies show as fewer bytes)
   uint64_t dictionary_pages_read = 0;  // dictionary pages decompressed and decoded
+  uint64_t pages_decompressed_ahead = 0;  // data pages a DecompressAhead worker decompressed
 };
 
 // A data page of the offset index to jump to (PageReader::FindJump).
@@ -111,6 +117,9 @@ class PageReader {
   // not `compressed` (or the chunk is uncompressed), else in the reader's page buffer, valid
   // until the next call. Throws ParquetError when the sizes do not agree.
   const uint8_t* Decompressed(const uint8_t* src, size_t src_size, size_t uncompressed_size, bool compressed);
+  // Decompressed's work into `buffer` (grown by GrowBuffer), with the same checks.
+  const uint8_t* DecompressInto(const uint8_t* src, size_t src_size, size_t uncompressed_size, bool compressed,
+                                std::vector<uint8_t>* buffer);
   // The current page, a dictionary page: its body read and decompressed into a buffer of
   // its own (valid until the next dictionary page); *size its uncompressed size.
   const uint8_t* DictionaryPageBytes(size_t* size);
@@ -169,8 +178,6 @@ class PageReader {
   size_t EncryptedModuleSize(uint64_t offset, uint64_t limit);
   size_t DecryptHeaderModule(ModuleType type, uint64_t offset, uint64_t limit);
   void DecryptPageBody(ModuleType type, int page_ordinal);
-  const uint8_t* DecompressInto(const uint8_t* src, size_t src_size, size_t uncompressed_size, bool compressed,
-                                std::vector<uint8_t>* buffer);
 
   const ParquetFileReader& file_;
   const int column_;

@@ -68,6 +68,7 @@ const Field kFields[] = {
     PQ_FIELD(pages_skipped),
     PQ_FIELD(pages_pruned_by_page_index),
     PQ_FIELD(dictionary_pages_read),
+    PQ_FIELD(pages_decompressed_ahead),
     PQ_FIELD(bytes_read),
     PQ_FIELD(rows_decoded),
     PQ_FIELD(rows_returned),

@@ -24,6 +24,7 @@ struct ScanStats {
   int64_t pages_read = 0;      // data pages decompressed and decoded
   int64_t pages_skipped = 0;   // data pages passed over without decompression
   int64_t dictionary_pages_read = 0;
+  int64_t pages_decompressed_ahead = 0;  // of pages_read: decompressed by the second thread
   int64_t bytes_read = 0;      // column chunk bytes read from the files
   int64_t rows_decoded = 0;    // rows the scan looked at (filter columns decoded)
   int64_t rows_returned = 0;   // rows handed to SQLite

@@ -23,6 +23,7 @@
 #include "ext/common/sqlite_values.h"
 #include "ext/common/vtab_errors.h"
 #include "format/column_reader.h"
+#include "format/decompress_ahead.h"
 #include "format/error.h"
 #include "format/http_client.h"
 #include "format/levels.h"
@@ -143,6 +144,10 @@ struct ParquetCursor {
 
   size_t file_index = 0;
   std::unique_ptr<parquet::ParquetFileReader> file;  // the current file, or null
+  // The current file's worker decompressing the next row group of each column a full scan
+  // reads (decompress_ahead.h; null for other scans). Its readers share it; it goes
+  // (joining its thread) before `file`.
+  std::shared_ptr<parquet::DecompressAhead> decompress_ahead;
   // Local files of a multi-file table this cursor opened and moved past, kept open for the
   // statement's next scans (kept_files.h), by file index.
   KeptFiles kept_files;
@@ -201,6 +206,8 @@ void CollectReaderCounters(ParquetCursor* cursor) {
     cursor->stats.bytes_read += static_cast<int64_t>(now.bytes_read - state.counted.bytes_read);
     cursor->stats.dictionary_pages_read +=
         static_cast<int64_t>(now.dictionary_pages_read - state.counted.dictionary_pages_read);
+    cursor->stats.pages_decompressed_ahead +=
+        static_cast<int64_t>(now.pages_decompressed_ahead - state.counted.pages_decompressed_ahead);
     state.counted = now;
   }
   if (cursor->file) {
@@ -381,6 +388,10 @@ void SetUpFileFilters(ParquetCursor* cursor, const ParquetTable& table) {
 // The caller has collected its counters (CollectReaderCounters); its column readers stay
 // until OpenFile replaces them.
 void KeepCurrentFile(ParquetCursor* cursor) {
+  if (cursor->decompress_ahead) {
+    cursor->decompress_ahead->Stop();  // its readers may still hold it; the file moves on
+    cursor->decompress_ahead.reset();
+  }
   if (cursor->file) cursor->kept_files.Put(cursor->file_index, std::move(cursor->file));
   cursor->file.reset();
 }
@@ -400,6 +411,15 @@ std::unique_ptr<parquet::ParquetFileReader> OpenTableFile(ParquetCursor* cursor,
   }
   return parquet::ParquetFileReader::Open(table.files[index], table.options.decryption.get(),
                                           table.options.remote.get());
+}
+
+// Whether the cursor's scan of its current file decompresses ahead: a scan of every row
+// (no constraint, no LIMIT) of a local, unencrypted file of several row groups, where the
+// next row group is sure to be read, so the worker's work is never wasted.
+bool DecompressesAhead(const ParquetCursor& cursor, const ParquetTable& table) {
+  return table.options.decompress_ahead && !table.options.decryption && !cursor.file->file().IsRemote() &&
+         cursor.file->num_row_groups() > 1 && cursor.filters.empty() && cursor.rowid_filters.empty() &&
+         cursor.limit_remaining < 0 && cursor.indexed_filter < 0;
 }
 
 // Makes file `index` the cursor's current file, from the kept files or opened (its footer
@@ -426,6 +446,10 @@ void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
   cursor->mappings = MapFileColumns(table, *cursor->file, table.files[index]);
   table.file_rows[index] = cursor->file->num_rows();
   SetUpFileFilters(cursor, table);
+  if (DecompressesAhead(*cursor, table)) {
+    cursor->decompress_ahead = std::make_shared<parquet::DecompressAhead>(*cursor->file, cursor->memory_budget,
+                                                                          table.options.verify_crc);
+  }
 }
 
 // The join index's rows of the cursor's scan in file `index`, rows [begin, end).
@@ -1052,6 +1076,7 @@ void StartBatch(ParquetCursor* cursor, ColumnState* state, int64_t row) {
       parquet::ColumnReaderOptions options;
       options.verify_crc = table.options.verify_crc;
       options.memory_budget = cursor->memory_budget;
+      options.decompress_ahead = cursor->decompress_ahead;
       state->reader = parquet::ColumnChunkReader::Make(*cursor->file, cursor->row_group, leaf, options);
     } else {
       state->reader->Reset(cursor->row_group);

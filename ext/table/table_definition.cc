@@ -40,7 +40,8 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
       .AddInteger("max_memory", 1, std::numeric_limits<int64_t>::max())
       .AddBoolean("union_by_name")
       .AddBoolean("hive_partitioning")
-      .AddInteger("join_index_memory", 0, std::numeric_limits<int64_t>::max());
+      .AddInteger("join_index_memory", 0, std::numeric_limits<int64_t>::max())
+      .AddBoolean("decompress_ahead");
   AddDecryptionOptions(&set);
   AddRemoteOptions(&set);
   ParsedOptions parsed;
@@ -63,6 +64,7 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
   options->max_memory = parsed.GetInteger("max_memory", kDefaultMaxMemory);
   options->join_index_memory = parsed.GetInteger("join_index_memory", kDefaultJoinIndexMemory);
   options->union_by_name = parsed.GetBool("union_by_name", false);
+  options->decompress_ahead = parsed.GetBool("decompress_ahead", true);
   if (parsed.Has("hive_partitioning")) options->hive_partitioning = parsed.GetBool("hive_partitioning", false);
   if (!MakeRemoteOptions(parsed, &options->remote, error)) return false;
   return MakeDecryptionProperties(db, parsed, &options->decryption, error);

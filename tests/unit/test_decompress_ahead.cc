@@ -1,0 +1,240 @@
+// Tests of decompression ahead of the scan (format/decompress_ahead.h): a reader that takes
+// the worker's pages reads the same values as one that decompresses them itself, for data
+// pages v1 and v2, snappy and zstd, integers and text; the worker's chunks are charged to
+// the scan's budget and given back; a chunk that does not fit, a stopped worker and a
+// damaged page leave the reading to the reader, which reports the damage as before.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "format/column_reader.h"
+#include "format/decompress_ahead.h"
+#include "format/error.h"
+#include "format/file_reader.h"
+#include "format/file_writer.h"
+#include "format/page_reader.h"
+#include "tests/unit/schema_elements.h"
+#include "tests/unit/temp_dir.h"
+
+using namespace parquet;
+using test_support::LeafElement;
+using test_support::RootElement;
+
+namespace {
+
+constexpr int kRowGroups = 4;
+constexpr int64_t kRowGroupRows = 3000;
+
+std::string TextOf(int64_t r) { return "row " + std::to_string(r * 7919 % 100003) + std::string(r % 23, 'x'); }
+
+// id INT64 REQUIRED (r * 3) and s BYTE_ARRAY OPTIONAL (TextOf, null every 11th row), in
+// small pages.
+std::string WriteFile(const test_support::TempDir& dir, CompressionCodec codec, int page_version) {
+  const std::string path = dir.File("ahead_" + std::to_string(static_cast<int>(codec)) + "_v" +
+                                    std::to_string(page_version) + ".parquet");
+  WriterOptions options;
+  options.codec = codec;
+  options.data_page_version = page_version;
+  options.page_size = 4 << 10;
+  options.dictionary = false;
+  ParquetFileWriter writer(path,
+                           {RootElement(2), LeafElement("id", FieldRepetitionType::REQUIRED, Type::INT64),
+                            LeafElement("s", FieldRepetitionType::OPTIONAL, Type::BYTE_ARRAY)},
+                           options);
+  for (int g = 0; g < kRowGroups; g++) {
+    writer.StartRowGroup();
+    std::vector<int64_t> ids;
+    std::vector<std::string> texts;
+    std::vector<ByteArray> values;
+    std::vector<int16_t> def;
+    for (int64_t r = g * kRowGroupRows; r < (g + 1) * kRowGroupRows; r++) {
+      ids.push_back(r * 3);
+      def.push_back(r % 11 == 0 ? 0 : 1);
+      if (r % 11 != 0) texts.push_back(TextOf(r));
+    }
+    for (const std::string& t : texts) {
+      values.push_back(ByteArray{reinterpret_cast<const uint8_t*>(t.data()), static_cast<uint32_t>(t.size())});
+    }
+    writer.WriteBatch<int64_t>(0, ids.size(), nullptr, nullptr, ids.data(), ids.size());
+    writer.WriteBatch<ByteArray>(1, def.size(), def.data(), nullptr, values.data(), values.size());
+    writer.EndRowGroup(kRowGroupRows);
+  }
+  writer.Close();
+  return path;
+}
+
+// Every value of `column`, row group by row group (text as strings, "NULL" for a null),
+// with `options`; between row groups, `between` runs (after the reader moved to the next).
+template <class Between>
+std::vector<std::string> ReadColumn(const ParquetFileReader& file, int column, const ColumnReaderOptions& options,
+                                    uint64_t* pages_ahead, uint64_t* pages_read, Between between) {
+  std::vector<std::string> out;
+  auto reader = ColumnChunkReader::Make(file, 0, column, options);
+  ColumnBatch batch;
+  for (int g = 0; g < file.num_row_groups(); g++) {
+    if (g > 0) reader->Reset(g);
+    between(g);
+    while (size_t n = reader->ReadBatch(1000, &batch)) {
+      size_t v = 0;
+      for (size_t i = 0; i < n; i++) {
+        if (column == 0) {
+          out.push_back(std::to_string(batch.values<int64_t>()[v++]));
+        } else if (batch.def_levels[i] == 0) {
+          out.push_back("NULL");
+        } else {
+          const ByteArray& a = batch.values<ByteArray>()[v++];
+          out.emplace_back(reinterpret_cast<const char*>(a.ptr), a.len);
+        }
+      }
+    }
+  }
+  *pages_ahead = reader->counters().pages_decompressed_ahead;
+  *pages_read = reader->counters().pages_read;
+  return out;
+}
+
+// The data pages of row group 0 of `column`.
+uint64_t FirstGroupPages(const ParquetFileReader& file, int column) {
+  auto reader = ColumnChunkReader::Make(file, 0, column, ColumnReaderOptions());
+  ColumnBatch batch;
+  while (reader->ReadBatch(1000, &batch) > 0) {
+  }
+  return reader->counters().pages_read;
+}
+
+std::vector<std::string> Expected(int column) {
+  std::vector<std::string> out;
+  for (int64_t r = 0; r < kRowGroups * kRowGroupRows; r++) {
+    if (column == 0) out.push_back(std::to_string(r * 3));
+    else out.push_back(r % 11 == 0 ? "NULL" : TextOf(r));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("decompress ahead: the reader takes the worker's pages and reads the same values") {
+  test_support::TempDir dir;
+  for (CompressionCodec codec : {CompressionCodec::SNAPPY, CompressionCodec::ZSTD}) {
+    for (int version : {1, 2}) {
+      INFO("codec " << static_cast<int>(codec) << ", data page v" << version);
+      auto file = ParquetFileReader::Open(WriteFile(dir, codec, version));
+      for (int column : {0, 1}) {
+        INFO("column " << column);
+        auto budget = std::make_shared<MemoryBudget>(uint64_t{1} << 30, "max_memory");
+        ColumnReaderOptions options;
+        options.memory_budget = budget;
+        auto ahead = std::make_shared<DecompressAhead>(*file, budget, true);
+        options.decompress_ahead = ahead;
+        uint64_t pages_ahead = 0, pages_read = 0, taken_in_first_group = 0;
+        // The worker is given time to finish each next row group: every page after the
+        // first row group's comes from it.
+        const auto values = ReadColumn(*file, column, options, &pages_ahead, &pages_read, [&](int g) {
+          if (g == 1) taken_in_first_group = ahead->pages_taken();
+          ahead->WaitIdle();
+        });
+        CHECK(values == Expected(column));
+        CHECK(taken_in_first_group == 0);
+        CHECK(pages_read > static_cast<uint64_t>(kRowGroups) * 2);
+        uint64_t plain_ahead = 0, plain_read = 0;
+        ColumnReaderOptions plain;
+        CHECK(ReadColumn(*file, column, plain, &plain_ahead, &plain_read, [](int) {}) == values);
+        CHECK(plain_ahead == 0);
+        CHECK(plain_read == pages_read);
+        // Every page of row groups 1.. came from the worker.
+        CHECK(pages_ahead == pages_read - FirstGroupPages(*file, column));
+        CHECK(ahead->pages_taken() == pages_ahead);
+        options.decompress_ahead.reset();
+        ahead.reset();
+        CHECK(budget->used() == 0);  // the reader's buffers and the worker's chunks given back
+      }
+    }
+  }
+}
+
+TEST_CASE("decompress ahead: chunks are charged to the scan's budget and given back") {
+  test_support::TempDir dir;
+  auto file = ParquetFileReader::Open(WriteFile(dir, CompressionCodec::SNAPPY, 1));
+  const uint64_t chunk = static_cast<uint64_t>(file->column_metadata(1, 1).total_uncompressed_size);
+  SUBCASE("given back when the worker goes") {
+    auto budget = std::make_shared<MemoryBudget>(uint64_t{1} << 30, "max_memory");
+    {
+      DecompressAhead ahead(*file, budget, true);
+      ahead.MovedTo(1, 0);
+      CHECK(budget->used() == chunk);
+      ahead.WaitIdle();
+      CHECK(ahead.pages_decompressed() > 0);
+      ahead.MovedTo(1, 2);  // row group 1's chunk let go, row group 3's asked for
+      CHECK(budget->used() == static_cast<uint64_t>(file->column_metadata(3, 1).total_uncompressed_size));
+    }
+    CHECK(budget->used() == 0);
+  }
+  SUBCASE("a chunk beyond the budget is left to the reader") {
+    auto budget = std::make_shared<MemoryBudget>(chunk / 2, "max_memory");
+    ColumnReaderOptions options;
+    auto ahead = std::make_shared<DecompressAhead>(*file, budget, true);
+    options.decompress_ahead = ahead;
+    uint64_t pages_ahead = 1, pages_read = 0;
+    CHECK(ReadColumn(*file, 1, options, &pages_ahead, &pages_read, [&](int) { ahead->WaitIdle(); }) == Expected(1));
+    CHECK(pages_ahead == 0);
+    CHECK(ahead->pages_decompressed() == 0);
+    CHECK(budget->used() == 0);
+  }
+}
+
+TEST_CASE("decompress ahead: a stopped worker leaves the pages to the reader") {
+  test_support::TempDir dir;
+  auto file = ParquetFileReader::Open(WriteFile(dir, CompressionCodec::ZSTD, 2));
+  ColumnReaderOptions options;
+  auto ahead = std::make_shared<DecompressAhead>(*file, nullptr, true);
+  options.decompress_ahead = ahead;
+  uint64_t pages_ahead = 0, pages_read = 0;
+  const auto values = ReadColumn(*file, 1, options, &pages_ahead, &pages_read, [&](int g) {
+    ahead->WaitIdle();
+    if (g == 2) ahead->Stop();  // row group 2's pages done, row group 3's never asked for
+  });
+  CHECK(values == Expected(1));
+  CHECK(pages_ahead > 0);
+  CHECK(pages_ahead < pages_read);
+}
+
+TEST_CASE("decompress ahead: a damaged page is reported by the reader, as without the worker") {
+  test_support::TempDir dir;
+  const std::string path = WriteFile(dir, CompressionCodec::SNAPPY, 1);
+  uint64_t damaged_at = 0;
+  {
+    auto file = ParquetFileReader::Open(path);
+    // A byte in the middle of row group 2's text chunk: inside some page's body (CRC).
+    const ColumnChunkRange range = file->column_chunk_range(2, 1);
+    damaged_at = range.offset + range.length / 2;
+  }
+  std::FILE* f = std::fopen(path.c_str(), "r+b");
+  REQUIRE(f != nullptr);
+  std::fseek(f, static_cast<long>(damaged_at), SEEK_SET);
+  const int c = std::fgetc(f);
+  std::fseek(f, static_cast<long>(damaged_at), SEEK_SET);
+  std::fputc(c ^ 0x5a, f);
+  std::fclose(f);
+  auto file = ParquetFileReader::Open(path);
+  auto read = [&](bool with_worker) {
+    ColumnReaderOptions options;
+    if (with_worker) options.decompress_ahead = std::make_shared<DecompressAhead>(*file, nullptr, true);
+    uint64_t pages_ahead = 0, pages_read = 0;
+    std::string message;
+    try {
+      ReadColumn(*file, 1, options, &pages_ahead, &pages_read, [&](int) {
+        if (options.decompress_ahead) options.decompress_ahead->WaitIdle();
+      });
+    } catch (const ParquetError& e) {
+      message = e.what();
+    }
+    return message;
+  };
+  const std::string without = read(false);
+  CHECK(without.find("row group 2") != std::string::npos);
+  CHECK(read(true) == without);
+}
