@@ -1,6 +1,8 @@
 // DecompressAhead (decompress_ahead.h): the worker thread and the hand-over of its pages.
 #include "format/decompress_ahead.h"
 
+#include <system_error>
+
 #include "format/error.h"
 #include "format/page_reader.h"
 
@@ -53,7 +55,16 @@ void DecompressAhead::MovedTo(int column, int row_group) {
   Chunk& chunk = chunks_[next];
   chunk.charged = static_cast<uint64_t>(size);
   queue_.push_back(next);
-  if (!worker_.joinable()) worker_ = std::thread([this] { Run(); });
+  if (!worker_.joinable()) {
+    try {
+      worker_ = std::thread([this] { Run(); });
+    } catch (const std::system_error&) {
+      // No thread to be had: the readers decompress every page themselves.
+      stop_ = true;
+      Drop(chunks_.find(next));
+      return;
+    }
+  }
   lock.unlock();
   wake_.notify_one();
 }
