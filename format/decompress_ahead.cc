@@ -8,13 +8,6 @@
 
 namespace parquet {
 
-namespace {
-
-// Page buffers kept for reuse (a large allocation per page would map fresh pages each time).
-constexpr size_t kSpareBuffers = 8;
-
-}  // namespace
-
 DecompressAhead::DecompressAhead(const ParquetFileReader& file, std::shared_ptr<MemoryBudget> budget, bool verify_crc)
     : file_(file), budget_(std::move(budget)), verify_crc_(verify_crc) {}
 
@@ -77,7 +70,6 @@ const uint8_t* DecompressAhead::Take(int column, int row_group, uint64_t page_of
   std::deque<Page>& pages = it->second.pages;
   // Pages are published in file order; those before the one asked for were skipped.
   while (!pages.empty() && pages.front().page_offset < page_offset) {
-    Recycle(std::move(pages.front().bytes));
     pages.pop_front();
   }
   if (pages.empty()) return nullptr;
@@ -87,7 +79,6 @@ const uint8_t* DecompressAhead::Take(int column, int row_group, uint64_t page_of
     return nullptr;
   }
   std::vector<uint8_t>& in_use = in_use_[column];
-  Recycle(std::move(in_use));
   in_use = std::move(page.bytes);
   pages.pop_front();
   pages_taken_++;
@@ -131,7 +122,6 @@ void DecompressAhead::Run() {
     lock.lock();
     it = chunks_.find(key);
     if (it != chunks_.end() && it->second.dropped) {
-      for (Page& page : it->second.pages) Recycle(std::move(page.bytes));
       chunks_.erase(it);
     } else if (it != chunks_.end()) {
       it->second.state = ChunkState::kDone;
@@ -180,7 +170,6 @@ void DecompressAhead::DecompressChunk(Key key) {
           return;
         }
         it->second.produced += size;
-        buffer = SpareBuffer();
       }
       pages.DecompressInto(pages.body() + src_offset, src_size, size, true, &buffer);
       Page page;
@@ -208,7 +197,6 @@ void DecompressAhead::Drop(std::map<Key, Chunk>::iterator it) {
     chunk.dropped = true;
     return;
   }
-  for (Page& page : chunk.pages) Recycle(std::move(page.bytes));
   if (chunk.state == ChunkState::kQueued) {
     for (auto q = queue_.begin(); q != queue_.end(); ++q) {
       if (*q == it->first) {
@@ -218,19 +206,6 @@ void DecompressAhead::Drop(std::map<Key, Chunk>::iterator it) {
     }
   }
   chunks_.erase(it);
-}
-
-std::vector<uint8_t> DecompressAhead::SpareBuffer() {
-  if (spare_.empty()) return {};
-  std::vector<uint8_t> buffer = std::move(spare_.back());
-  spare_.pop_back();
-  return buffer;
-}
-
-void DecompressAhead::Recycle(std::vector<uint8_t>&& buffer) {
-  if (buffer.capacity() == 0 || spare_.size() >= kSpareBuffers) return;
-  buffer.clear();
-  spare_.push_back(std::move(buffer));
 }
 
 }  // namespace parquet

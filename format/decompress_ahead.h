@@ -76,8 +76,6 @@ class DecompressAhead {
   void DecompressChunk(Key key);
   // Lets go of the chunk (lock held): its charge back, erased unless the worker runs it.
   void Drop(std::map<Key, Chunk>::iterator it);
-  std::vector<uint8_t> SpareBuffer();  // lock held
-  void Recycle(std::vector<uint8_t>&& buffer);  // lock held
 
   const ParquetFileReader& file_;
   const std::shared_ptr<MemoryBudget> budget_;
@@ -90,7 +88,6 @@ class DecompressAhead {
   std::map<Key, Chunk> chunks_;
   std::deque<Key> queue_;
   std::map<int, std::vector<uint8_t>> in_use_;  // per column: the page its reader decodes
-  std::vector<std::vector<uint8_t>> spare_;
   uint64_t pages_decompressed_ = 0;
   uint64_t pages_taken_ = 0;
   std::thread worker_;  // started at the first chunk queued
