@@ -739,17 +739,17 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     pages_.ReadBody();
     const PageHeader& header = pages_.header();
     const uint8_t* body = pages_.body();
-    const size_t body_size = pages_.body_size();
     const size_t num_values = page_levels_left_;
     const uint8_t* values = nullptr;
     size_t values_size = 0;
     size_t value_count_bound = num_values;
     Encoding encoding;
+    const PageValueSection section = pages_.ValueSection();
     if (header.type == PageType::DATA_PAGE) {
       const DataPageHeader& h = *header.data_page_header;
       encoding = h.encoding;
-      size_t size = static_cast<size_t>(header.uncompressed_page_size);
-      const uint8_t* data = pages_.Decompressed(body, body_size, size, true);
+      const size_t size = section.size;
+      const uint8_t* data = pages_.Decompressed(body, section.stored_size, size, section.compressed);
       size_t pos = 0;
       if (descriptor_->max_repetition_level > 0) {
         size_t used = 0;
@@ -768,14 +768,6 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     } else {
       const DataPageHeaderV2& h = *header.data_page_header_v2;
       encoding = h.encoding;
-      if (h.repetition_levels_byte_length < 0 || h.definition_levels_byte_length < 0 ||
-          static_cast<uint64_t>(h.repetition_levels_byte_length) +
-                  static_cast<uint64_t>(h.definition_levels_byte_length) > body_size ||
-          static_cast<int64_t>(h.repetition_levels_byte_length) + h.definition_levels_byte_length >
-              header.uncompressed_page_size) {
-        throw ParquetError("level lengths " + std::to_string(h.repetition_levels_byte_length) + " + " +
-                           std::to_string(h.definition_levels_byte_length) + " do not fit in the page");
-      }
       if (h.num_nulls < 0 || h.num_nulls > h.num_values) {
         throw ParquetError("data page v2 has invalid num_nulls " + std::to_string(h.num_nulls));
       }
@@ -785,16 +777,8 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       if (descriptor_->max_definition_level > 0) {
         def_decoder_.ResetHybrid(body + rep_length, def_length, def_bit_width_);
       }
-      size_t levels = rep_length + def_length;
-      size_t compressed_size = body_size - levels;
-      size_t uncompressed_size = static_cast<size_t>(header.uncompressed_page_size) - levels;
-      bool compressed = h.is_compressed && compressed_size > 0;
-      if (!compressed && compressed_size == 0 && uncompressed_size != 0) {
-        throw ParquetError("data page v2 has an empty value section that should hold " +
-                           std::to_string(uncompressed_size) + " bytes");
-      }
-      values = pages_.Decompressed(body + levels, compressed_size, uncompressed_size, compressed);
-      values_size = uncompressed_size;
+      values = pages_.Decompressed(body + section.offset, section.stored_size, section.size, section.compressed);
+      values_size = section.size;
       value_count_bound = static_cast<size_t>(h.num_values - h.num_nulls);
     }
     value_decoder_ = DecoderFor(encoding);

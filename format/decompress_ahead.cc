@@ -146,22 +146,9 @@ void DecompressAhead::DecompressChunk(Key key) {
       const PageHeader& header = pages.header();
       if (header.type != PageType::DATA_PAGE && header.type != PageType::DATA_PAGE_V2) continue;
       pages.ReadBody();
-      size_t src_offset = 0;
-      bool compressed = true;
-      if (header.type == PageType::DATA_PAGE_V2) {
-        const DataPageHeaderV2& h = *header.data_page_header_v2;
-        if (h.repetition_levels_byte_length < 0 || h.definition_levels_byte_length < 0) return;
-        src_offset = static_cast<size_t>(h.repetition_levels_byte_length) +
-                     static_cast<size_t>(h.definition_levels_byte_length);
-        compressed = h.is_compressed;
-      }
-      if (src_offset > pages.body_size() || header.uncompressed_page_size < 0 ||
-          src_offset > static_cast<size_t>(header.uncompressed_page_size)) {
-        return;
-      }
-      const size_t src_size = pages.body_size() - src_offset;
-      const size_t size = static_cast<size_t>(header.uncompressed_page_size) - src_offset;
-      if (!compressed || src_size == 0) continue;  // the reader uses the body as it is
+      const PageValueSection section = pages.ValueSection();
+      if (!section.compressed) continue;  // the reader uses the body as it is
+      const size_t src_offset = section.offset, src_size = section.stored_size, size = section.size;
       std::vector<uint8_t> buffer;
       {
         std::lock_guard<std::mutex> lock(mutex_);

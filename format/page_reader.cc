@@ -105,6 +105,34 @@ const uint8_t* PageReader::Decompressed(const uint8_t* src, size_t src_size, siz
   return DecompressInto(src, src_size, uncompressed_size, compressed, &page_buffer_);
 }
 
+PageValueSection PageReader::ValueSection() const {
+  PageValueSection section;
+  if (header_.type != PageType::DATA_PAGE_V2) {
+    section.stored_size = body_size_;
+    section.size = static_cast<size_t>(header_.uncompressed_page_size);
+    return section;
+  }
+  const DataPageHeaderV2& h = *header_.data_page_header_v2;
+  if (h.repetition_levels_byte_length < 0 || h.definition_levels_byte_length < 0 ||
+      static_cast<uint64_t>(h.repetition_levels_byte_length) + static_cast<uint64_t>(h.definition_levels_byte_length) >
+          body_size_ ||
+      static_cast<int64_t>(h.repetition_levels_byte_length) + h.definition_levels_byte_length >
+          header_.uncompressed_page_size) {
+    throw ParquetError("level lengths " + std::to_string(h.repetition_levels_byte_length) + " + " +
+                       std::to_string(h.definition_levels_byte_length) + " do not fit in the page");
+  }
+  section.offset = static_cast<size_t>(h.repetition_levels_byte_length) +
+                   static_cast<size_t>(h.definition_levels_byte_length);
+  section.stored_size = body_size_ - section.offset;
+  section.size = static_cast<size_t>(header_.uncompressed_page_size) - section.offset;
+  section.compressed = h.is_compressed && section.stored_size > 0;
+  if (!section.compressed && section.stored_size == 0 && section.size != 0) {
+    throw ParquetError("data page v2 has an empty value section that should hold " + std::to_string(section.size) +
+                       " bytes");
+  }
+  return section;
+}
+
 const uint8_t* PageReader::DictionaryPageBytes(size_t* size) {
   ReadBody();
   *size = static_cast<size_t>(header_.uncompressed_page_size);

@@ -71,6 +71,16 @@ struct ColumnReadCounters {
   uint64_t pages_decompressed_ahead = 0;  // data pages a DecompressAhead worker decompressed
 };
 
+// Where a data page's values lie in its body (PageReader::ValueSection): v1 pages compress
+// the whole body (levels included); v2 pages store their level bytes first, uncompressed,
+// and compress only the values after them, when they say so.
+struct PageValueSection {
+  size_t offset = 0;       // into the body
+  size_t stored_size = 0;  // bytes in the body
+  size_t size = 0;         // bytes once decompressed
+  bool compressed = true;
+};
+
 // A data page of the offset index to jump to (PageReader::FindJump).
 struct PageJump {
   int64_t page = 0;       // index among the chunk's data pages
@@ -117,6 +127,9 @@ class PageReader {
   // not `compressed` (or the chunk is uncompressed), else in the reader's page buffer, valid
   // until the next call. Throws ParquetError when the sizes do not agree.
   const uint8_t* Decompressed(const uint8_t* src, size_t src_size, size_t uncompressed_size, bool compressed);
+  // The current data page's value section (after ReadBody). Throws ParquetError when a v2
+  // page's level lengths do not fit in it or its values are missing.
+  PageValueSection ValueSection() const;
   // Decompressed's work into `buffer` (grown by GrowBuffer), with the same checks.
   const uint8_t* DecompressInto(const uint8_t* src, size_t src_size, size_t uncompressed_size, bool compressed,
                                 std::vector<uint8_t>* buffer);

@@ -401,16 +401,18 @@ void KeepCurrentFile(ParquetCursor* cursor) {
 // descriptor, and the process may have run out of them.
 std::unique_ptr<parquet::ParquetFileReader> OpenTableFile(ParquetCursor* cursor, const ParquetTable& table,
                                                           size_t index) {
+  auto open = [&] {
+    return parquet::ParquetFileReader::Open(table.files[index], table.options.decryption.get(),
+                                            table.options.remote.get());
+  };
   if (!cursor->kept_files.empty()) {
     try {
-      return parquet::ParquetFileReader::Open(table.files[index], table.options.decryption.get(),
-                                              table.options.remote.get());
+      return open();
     } catch (const parquet::ParquetError&) {
       cursor->kept_files.Clear();
     }
   }
-  return parquet::ParquetFileReader::Open(table.files[index], table.options.decryption.get(),
-                                          table.options.remote.get());
+  return open();
 }
 
 // Whether the cursor's scan of its current file decompresses ahead: a scan of every row
