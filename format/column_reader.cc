@@ -736,20 +736,17 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
 
   // Decompresses the current data page and prepares its level and value decoders.
   void LoadPage() {
-    pages_.ReadBody();
     const PageHeader& header = pages_.header();
-    const uint8_t* body = pages_.body();
     const size_t num_values = page_levels_left_;
     const uint8_t* values = nullptr;
     size_t values_size = 0;
     size_t value_count_bound = num_values;
     Encoding encoding;
-    const PageValueSection section = pages_.ValueSection();
     if (header.type == PageType::DATA_PAGE) {
       const DataPageHeader& h = *header.data_page_header;
       encoding = h.encoding;
-      const size_t size = section.size;
-      const uint8_t* data = pages_.Decompressed(body, section.stored_size, size, section.compressed);
+      size_t size = 0;
+      const uint8_t* data = pages_.DataPageV1Body(&size);
       size_t pos = 0;
       if (descriptor_->max_repetition_level > 0) {
         size_t used = 0;
@@ -768,6 +765,9 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
     } else {
       const DataPageHeaderV2& h = *header.data_page_header_v2;
       encoding = h.encoding;
+      pages_.ReadBody();
+      const uint8_t* body = pages_.body();
+      const PageValueSection section = pages_.ValueSection();
       if (h.num_nulls < 0 || h.num_nulls > h.num_values) {
         throw ParquetError("data page v2 has invalid num_nulls " + std::to_string(h.num_nulls));
       }

@@ -1,13 +1,19 @@
-// DecompressAhead: decompresses the data pages of the next column chunk of each column a
-// scan reads on a worker thread, while the scan's own thread decodes the current chunk.
-// The PageReader of a column asks for its next chunk when it moves to a row group (Reset)
-// and, for each compressed data page, takes the worker's bytes in place of decompressing
-// them itself (Take). Whatever the worker does not have in time (a page not done yet, one
-// it could not read) the reader decompresses itself, as without it, and reports its errors.
+// DecompressAhead: decompresses the data pages of the columns a scan reads on a worker
+// thread, a few pages ahead of each column's reader, while the scan's own thread decodes.
+// The PageReader of a column tells it where the reader is (MovedTo, when it moves to a row
+// group) and, for each compressed data page, takes the worker's bytes in place of reading
+// and decompressing the page itself (Take). Whatever the worker does not have in time (a
+// page it went past, one it could not read or had no room for) the reader reads and
+// decompresses itself, as without it, and reports its errors; a page the worker is about to
+// decompress, or is decompressing, is waited for.
 //
-// Memory: at most the next chunk of each column, charged to the scan's MemoryBudget by its
-// uncompressed size from the footer before the worker starts on it (a chunk that does not
-// fit is not asked for), and the worker stops a chunk whose pages would pass that charge.
+// The worker goes round the columns, one page at a time: a column's next page is done when
+// fewer than `pages_ahead` of its pages wait, and only within the reader's row group and the
+// next one. Memory: per column, the page its reader decodes and the pages waiting, and one
+// read window (a page as stored) for the worker; page buffers are reused (the one a reader
+// gives up takes the next page), so a scan allocates them once. The scan's MemoryBudget is charged (pages_ahead + 1)
+// times the column's largest chunk (uncompressed) of the two row groups, when that leaves
+// half of the budget free; a column without that room is left to its reader.
 // Only for files read through local descriptors (pread from two threads), unencrypted.
 #pragma once
 
@@ -19,78 +25,102 @@
 #include <memory>
 #include <mutex>
 #include <thread>
-#include <utility>
 #include <vector>
 
 #include "format/file_reader.h"
+#include "format/page_reader.h"
 
 namespace parquet {
 
-class MemoryBudget;
-
 class DecompressAhead {
  public:
+  static constexpr int kDefaultPagesAhead = 1;
+
   // `file` and `budget` must outlive this object; `verify_crc` as for the scan's readers.
-  DecompressAhead(const ParquetFileReader& file, std::shared_ptr<MemoryBudget> budget, bool verify_crc);
+  DecompressAhead(const ParquetFileReader& file, std::shared_ptr<MemoryBudget> budget, bool verify_crc,
+                  int pages_ahead = kDefaultPagesAhead);
   ~DecompressAhead();
   DecompressAhead(const DecompressAhead&) = delete;
   DecompressAhead& operator=(const DecompressAhead&) = delete;
 
-  // Stops the worker (joined): the file is no longer touched; later chunks are not asked
-  // for, and Take gives only pages already done. The destructor stops it too.
+  // Stops the worker (joined): the file is no longer touched, and Take gives only pages
+  // already done. The destructor stops it too.
   void Stop();
 
-  // The reader of `column` moved to `row_group`: chunks of the column other than this one
-  // and the next are let go, and the next one (if any) is queued for the worker.
+  // The reader of `column` moved to `row_group` (from the scan's thread): the worker works
+  // on that row group's pages the reader has not passed, then the next row group's.
   void MovedTo(int column, int row_group);
   // The decompressed value section of the data page whose header starts at file offset
   // `page_offset` in chunk (`row_group`, `column`): `src_offset` bytes into its body,
-  // `src_size` bytes stored, `size` decompressed. Null when the worker does not have it.
-  // Valid until the next Take of the column (or MovedTo, or destruction).
+  // `src_size` bytes stored, `size` decompressed; waits for the worker when it is on its way
+  // to the page. Null when the worker will not have it (the reader then reads it itself:
+  // the worker skips it). Valid until the next Take of the column, or destruction.
   const uint8_t* Take(int column, int row_group, uint64_t page_offset, size_t src_offset, size_t src_size,
                       size_t size);
 
-  // For tests: waits until the worker has nothing queued or running; the pages it
-  // decompressed, and those the readers took.
+  // For tests: waits until the worker has nothing to do (every column's pages ahead done,
+  // or out of its room); the pages it decompressed; what it charged to the budget.
   void WaitIdle();
   uint64_t pages_decompressed() const;
-  uint64_t pages_taken() const;
+  uint64_t charged() const;
 
  private:
   struct Page {
+    int row_group = 0;
     uint64_t page_offset = 0;
     size_t src_offset = 0, src_size = 0, size = 0;
     std::vector<uint8_t> bytes;
   };
-  enum class ChunkState { kQueued, kRunning, kDone };
-  struct Chunk {
-    ChunkState state = ChunkState::kQueued;
-    bool dropped = false;   // let go while the worker runs it: the worker erases it
-    uint64_t charged = 0;   // taken from the budget, given back when let go
-    uint64_t produced = 0;  // decompressed bytes so far (at most `charged`)
-    std::deque<Page> pages;
+  struct Column {
+    // Set by the scan's thread.
+    int reader_row_group = -1;
+    uint64_t reader_passed = 0;  // pages of reader_row_group before this offset are the reader's
+    uint64_t allowance = 0;      // bytes of page buffers the worker may hold (charged)
+    // The worker's position: the chunk it walks, and whether it walked to its end (or
+    // stopped at a page it could not read or had no room for).
+    int row_group = -1;
+    bool at_end = true;
+    bool busy = false;  // the worker is reading page busy_offset of busy_row_group
+    int busy_row_group = -1;
+    uint64_t busy_offset = 0;
+    std::deque<Page> ready;  // decompressed, in file order
+    std::vector<uint8_t> in_use;  // the page the reader decodes
+    std::vector<std::vector<uint8_t>> spare;
+    uint64_t held = 0;  // capacity of the column's page buffers
+    // Used by the worker only, outside the lock.
+    std::unique_ptr<PageReader> pages;
+    ColumnReadCounters counters;
   };
-  using Key = std::pair<int, int>;  // column, row group
+  // The worker's next step on a column: none, a page of its current chunk, or a page after
+  // moving to chunk `row_group`.
+  struct Step {
+    bool any = false;
+    bool move = false;
+    int row_group = -1;
+  };
 
+  Step NextStep(const Column& column) const;  // lock held
   void Run();
-  void DecompressChunk(Key key);
-  // Lets go of the chunk (lock held): its charge back, erased unless the worker runs it.
-  void Drop(std::map<Key, Chunk>::iterator it);
+  // One page of `column` (lock held on entry and exit, released while reading).
+  void DecompressNextPage(int index, Column& column, Step step, std::unique_lock<std::mutex>& lock);
+  void Recycle(Column& column, std::vector<uint8_t> buffer);
 
   const ParquetFileReader& file_;
   const std::shared_ptr<MemoryBudget> budget_;
   const bool verify_crc_;
+  const size_t pages_ahead_;
 
   mutable std::mutex mutex_;
-  std::condition_variable wake_;
-  std::condition_variable idle_;  // the worker finished a chunk
+  std::condition_variable wake_;  // for the worker: a column has work, or stop
+  std::condition_variable done_;  // for the readers: a page was published
+  std::condition_variable idle_;  // for WaitIdle: the worker has nothing to do
   bool stop_ = false;
-  std::map<Key, Chunk> chunks_;
-  std::deque<Key> queue_;
-  std::map<int, std::vector<uint8_t>> in_use_;  // per column: the page its reader decodes
+  SharedReadWindow window_;  // the worker's reads, for every column's PageReader
+  std::map<int, Column> columns_;
+  int last_column_ = -1;  // the worker's round: the column it served last
+  uint64_t charged_ = 0;
   uint64_t pages_decompressed_ = 0;
-  uint64_t pages_taken_ = 0;
-  std::thread worker_;  // started at the first chunk queued
+  std::thread worker_;  // started at the first MovedTo
 };
 
 }  // namespace parquet

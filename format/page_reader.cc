@@ -105,6 +105,20 @@ const uint8_t* PageReader::Decompressed(const uint8_t* src, size_t src_size, siz
   return DecompressInto(src, src_size, uncompressed_size, compressed, &page_buffer_);
 }
 
+const uint8_t* PageReader::DataPageV1Body(size_t* size) {
+  *size = static_cast<size_t>(header_.uncompressed_page_size);
+  if (options_.decompress_ahead && cipher_ == nullptr && meta_->codec != CompressionCodec::UNCOMPRESSED) {
+    const uint8_t* ready = options_.decompress_ahead->Take(column_, row_group_, page_offset_, 0, body_size_, *size);
+    if (ready != nullptr) {
+      counters_->pages_decompressed_ahead++;
+      counters_->bytes_read += body_size_;
+      return ready;
+    }
+  }
+  ReadBody();
+  return DecompressInto(body_, body_size_, *size, true, &page_buffer_);
+}
+
 PageValueSection PageReader::ValueSection() const {
   PageValueSection section;
   if (header_.type != PageType::DATA_PAGE_V2) {
@@ -193,21 +207,26 @@ std::string PageReader::Context() const {
 }
 
 const uint8_t* PageReader::Fetch(uint64_t offset, size_t length, uint64_t limit, size_t min_read) {
+  std::vector<uint8_t>& window = shared_window_ != nullptr ? shared_window_->bytes : window_;
+  if (shared_window_ != nullptr && shared_window_->holder != this) {
+    window_size_ = 0;  // another reader's bytes now
+    shared_window_->holder = this;
+  }
   const uint64_t window_end = window_offset_ + window_size_;
-  if (offset >= window_offset_ && offset + length <= window_end) return window_.data() + (offset - window_offset_);
+  if (offset >= window_offset_ && offset + length <= window_end) return window.data() + (offset - window_offset_);
   const uint64_t read_end = std::min(limit, std::max(offset + length + read_ahead_, offset + min_read));
   const size_t total = static_cast<size_t>(std::max(read_end, offset + length) - offset);
   size_t keep = 0;
   if (offset >= window_offset_ && offset < window_end) {
     keep = static_cast<size_t>(window_end - offset);
-    std::memmove(window_.data(), window_.data() + (offset - window_offset_), keep);
+    std::memmove(window.data(), window.data() + (offset - window_offset_), keep);
   }
-  GrowBuffer(&window_, total);
-  file_.file().ReadAt(offset + keep, total - keep, window_.data() + keep);
+  GrowBuffer(&window, total);
+  file_.file().ReadAt(offset + keep, total - keep, window.data() + keep);
   counters_->bytes_read += total - keep;
   window_offset_ = offset;
   window_size_ = total;
-  return window_.data();
+  return window.data();
 }
 
 void PageReader::ReadPageHeader() {

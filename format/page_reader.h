@@ -90,6 +90,14 @@ struct PageJump {
   int64_t rows = 0;       // the rows it holds, as the index tells
 };
 
+// A read window that several PageReaders of one thread take turns with (the worker of
+// decompress_ahead.h, one reader per column): each finds its bytes gone once another has
+// read into it. For readers without a memory budget.
+struct SharedReadWindow {
+  std::vector<uint8_t> bytes;
+  const void* holder = nullptr;  // the reader whose bytes it holds
+};
+
 class PageReader {
  public:
   // Reads pages of leaf `column` of `file`; bytes read are added to counters->bytes_read.
@@ -102,6 +110,11 @@ class PageReader {
 
   // Moves to the chunk of `row_group` (its first page next), forgetting the offset index.
   void Reset(int row_group);
+  // Reads into `window` (which must outlive the reader) instead of a window of its own.
+  void ShareReadWindow(SharedReadWindow* window) {
+    shared_window_ = window;
+    window_size_ = 0;
+  }
   // Reads only what is asked for, without read-ahead (a dictionary page alone).
   void ReadNoMoreThanAsked() { min_read_ = 0, read_ahead_ = 0; }
 
@@ -127,6 +140,11 @@ class PageReader {
   // not `compressed` (or the chunk is uncompressed), else in the reader's page buffer, valid
   // until the next call. Throws ParquetError when the sizes do not agree.
   const uint8_t* Decompressed(const uint8_t* src, size_t src_size, size_t uncompressed_size, bool compressed);
+  // The current data page v1's whole body (levels and values), decompressed: *size bytes,
+  // valid until the next page. The DecompressAhead worker's copy when it has one: the body
+  // is then not read here (the worker read it and checked its CRC, and its bytes count in
+  // bytes_read); else read (ReadBody) and decompressed here.
+  const uint8_t* DataPageV1Body(size_t* size);
   // The current data page's value section (after ReadBody). Throws ParquetError when a v2
   // page's level lengths do not fit in it or its values are missing.
   PageValueSection ValueSection() const;
@@ -209,6 +227,7 @@ class PageReader {
   uint64_t next_page_offset_ = 0;  // file offset of the next page header
   // The read window: file bytes [window_offset_, window_offset_ + window_size_).
   std::vector<uint8_t> window_;
+  SharedReadWindow* shared_window_ = nullptr;  // when set, the window's bytes are there
   uint64_t window_offset_ = 0;
   size_t window_size_ = 0;
   size_t min_read_;    // smallest read (within the chunk)
@@ -223,7 +242,7 @@ class PageReader {
   PageHeader header_;                // the current page
   uint64_t page_offset_ = 0;         // where its header starts in the file
   uint64_t body_offset_ = 0;         // where its body starts in the file
-  const uint8_t* body_ = nullptr;    // its body in window_, once fetched (FetchBody)
+  const uint8_t* body_ = nullptr;    // its body in the read window, once fetched (FetchBody)
   bool body_fetched_ = false;
   size_t body_size_ = 0;
   int body_page_ordinal_ = 0;        // the current data page's ordinal (AAD)

@@ -35,7 +35,7 @@ struct TableOptions {
   std::string filename;
   MappingOptions mapping;
   bool verify_crc = true;
-  bool decompress_ahead = false;  // full scans decompress the next row group on a second thread
+  bool decompress_ahead = true;  // full scans decompress each column's next page on a second thread
   int64_t max_memory = kDefaultMaxMemory;  // bytes of page buffers per cursor
   bool union_by_name = false;
   std::optional<bool> hive_partitioning;  // unset: automatic

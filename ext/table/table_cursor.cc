@@ -416,11 +416,11 @@ std::unique_ptr<parquet::ParquetFileReader> OpenTableFile(ParquetCursor* cursor,
 }
 
 // Whether the cursor's scan of its current file decompresses ahead: a scan of every row
-// (no constraint, no LIMIT) of a local, unencrypted file of several row groups, where the
-// next row group is sure to be read, so the worker's work is never wasted.
+// (no constraint, no LIMIT) of a local, unencrypted file, where every page is sure to be
+// read, so the worker's work is never wasted.
 bool DecompressesAhead(const ParquetCursor& cursor, const ParquetTable& table) {
   return table.options.decompress_ahead && !table.options.decryption && !cursor.file->file().IsRemote() &&
-         cursor.file->num_row_groups() > 1 && cursor.filters.empty() && cursor.rowid_filters.empty() &&
+         cursor.filters.empty() && cursor.rowid_filters.empty() &&
          cursor.limit_remaining < 0 && cursor.indexed_filter < 0;
 }
 

@@ -64,7 +64,7 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
   options->max_memory = parsed.GetInteger("max_memory", kDefaultMaxMemory);
   options->join_index_memory = parsed.GetInteger("join_index_memory", kDefaultJoinIndexMemory);
   options->union_by_name = parsed.GetBool("union_by_name", false);
-  options->decompress_ahead = parsed.GetBool("decompress_ahead", false);
+  options->decompress_ahead = parsed.GetBool("decompress_ahead", true);
   if (parsed.Has("hive_partitioning")) options->hive_partitioning = parsed.GetBool("hive_partitioning", false);
   if (!MakeRemoteOptions(parsed, &options->remote, error)) return false;
   return MakeDecryptionProperties(db, parsed, &options->decryption, error);

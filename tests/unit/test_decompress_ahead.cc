@@ -1,8 +1,9 @@
 // Tests of decompression ahead of the scan (format/decompress_ahead.h): a reader that takes
 // the worker's pages reads the same values as one that decompresses them itself, for data
-// pages v1 and v2, snappy and zstd, integers and text; the worker's chunks are charged to
-// the scan's budget and given back; a chunk that does not fit, a stopped worker and a
-// damaged page leave the reading to the reader, which reports the damage as before.
+// pages v1 and v2, snappy and zstd, integers and text; the worker stays within its window
+// of pages ahead; its buffers are charged to the scan's budget and given back; a budget
+// without room, a stopped worker and a damaged page leave the reading to the reader, which
+// reports the damage as before.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -128,60 +129,86 @@ TEST_CASE("decompress ahead: the reader takes the worker's pages and reads the s
         auto budget = std::make_shared<MemoryBudget>(uint64_t{1} << 30, "max_memory");
         ColumnReaderOptions options;
         options.memory_budget = budget;
-        auto ahead = std::make_shared<DecompressAhead>(*file, budget, true);
+        // A window wider than a chunk, and the worker given time to fill it at each row
+        // group: every page comes from it.
+        auto ahead = std::make_shared<DecompressAhead>(*file, budget, true, 1000);
         options.decompress_ahead = ahead;
-        uint64_t pages_ahead = 0, pages_read = 0, taken_in_first_group = 0;
-        // The worker is given time to finish each next row group: every page after the
-        // first row group's comes from it.
-        const auto values = ReadColumn(*file, column, options, &pages_ahead, &pages_read, [&](int g) {
-          if (g == 1) taken_in_first_group = ahead->pages_taken();
-          ahead->WaitIdle();
-        });
+        uint64_t pages_ahead = 0, pages_read = 0;
+        const auto values =
+            ReadColumn(*file, column, options, &pages_ahead, &pages_read, [&](int) { ahead->WaitIdle(); });
         CHECK(values == Expected(column));
-        CHECK(taken_in_first_group == 0);
         CHECK(pages_read > static_cast<uint64_t>(kRowGroups) * 2);
         uint64_t plain_ahead = 0, plain_read = 0;
         ColumnReaderOptions plain;
         CHECK(ReadColumn(*file, column, plain, &plain_ahead, &plain_read, [](int) {}) == values);
         CHECK(plain_ahead == 0);
         CHECK(plain_read == pages_read);
-        // Every page of row groups 1.. came from the worker.
-        CHECK(pages_ahead == pages_read - FirstGroupPages(*file, column));
-        CHECK(ahead->pages_taken() == pages_ahead);
+        CHECK(pages_ahead == pages_read);
+        CHECK(ahead->pages_decompressed() == pages_ahead);
         options.decompress_ahead.reset();
         ahead.reset();
-        CHECK(budget->used() == 0);  // the reader's buffers and the worker's chunks given back
+        CHECK(budget->used() == 0);  // the reader's buffers and the worker's given back
       }
     }
   }
 }
 
-TEST_CASE("decompress ahead: chunks are charged to the scan's budget and given back") {
+TEST_CASE("decompress ahead: the worker keeps at most its window of pages ahead of the reader") {
   test_support::TempDir dir;
   auto file = ParquetFileReader::Open(WriteFile(dir, CompressionCodec::SNAPPY, 1));
-  const uint64_t chunk = static_cast<uint64_t>(file->column_metadata(1, 1).total_uncompressed_size);
+  REQUIRE(FirstGroupPages(*file, 1) > 4);
+  auto ahead = std::make_shared<DecompressAhead>(*file, nullptr, true, 2);
+  ColumnReaderOptions options;
+  options.decompress_ahead = ahead;
+  auto reader = ColumnChunkReader::Make(*file, 0, 1, options);
+  ahead->WaitIdle();
+  CHECK(ahead->pages_decompressed() == 2);  // pages 0 and 1 of row group 0
+  ColumnBatch batch;
+  REQUIRE(reader->ReadBatch(1, &batch) == 1);  // takes page 0
+  ahead->WaitIdle();
+  CHECK(ahead->pages_decompressed() == 3);
+  CHECK(reader->counters().pages_decompressed_ahead == 1);
+  // Whatever the pace, every value is right and the window holds.
+  uint64_t values = 1;
+  while (size_t n = reader->ReadBatch(97, &batch)) values += n;
+  CHECK(values == static_cast<uint64_t>(kRowGroupRows));
+  ahead->WaitIdle();
+  const uint64_t group_pages = reader->counters().pages_read;
+  // Row group 0 read to its end: the worker went on to row group 1's first two pages.
+  CHECK(ahead->pages_decompressed() <= group_pages + 2);
+}
+
+TEST_CASE("decompress ahead: the worker's buffers are charged to the scan's budget and given back") {
+  test_support::TempDir dir;
+  auto file = ParquetFileReader::Open(WriteFile(dir, CompressionCodec::SNAPPY, 1));
+  auto chunk = [&](int g) { return static_cast<uint64_t>(file->column_metadata(g, 1).total_uncompressed_size); };
   SUBCASE("given back when the worker goes") {
     auto budget = std::make_shared<MemoryBudget>(uint64_t{1} << 30, "max_memory");
     {
-      DecompressAhead ahead(*file, budget, true);
+      DecompressAhead ahead(*file, budget, true, 2);
       ahead.MovedTo(1, 0);
-      CHECK(budget->used() == chunk);
+      // Room for the page the reader decodes and two ahead, each the larger chunk's size
+      // and an eighth to spare.
+      auto room = [](uint64_t page) { return 3 * (page + page / 8); };
+      CHECK(budget->used() == room(std::max(chunk(0), chunk(1))));
+      CHECK(ahead.charged() == budget->used());
       ahead.WaitIdle();
-      CHECK(ahead.pages_decompressed() > 0);
-      ahead.MovedTo(1, 2);  // row group 1's chunk let go, row group 3's asked for
-      CHECK(budget->used() == static_cast<uint64_t>(file->column_metadata(3, 1).total_uncompressed_size));
+      CHECK(ahead.pages_decompressed() == 2);
+      ahead.MovedTo(1, 2);
+      CHECK(budget->used() == room(std::max({chunk(0), chunk(1), chunk(2), chunk(3)})));
     }
     CHECK(budget->used() == 0);
   }
-  SUBCASE("a chunk beyond the budget is left to the reader") {
-    auto budget = std::make_shared<MemoryBudget>(chunk / 2, "max_memory");
+  SUBCASE("a column whose room would take over half the budget is left to the reader") {
+    auto budget = std::make_shared<MemoryBudget>(5 * std::max(chunk(0), chunk(1)), "max_memory");
     ColumnReaderOptions options;
-    auto ahead = std::make_shared<DecompressAhead>(*file, budget, true);
+    auto ahead = std::make_shared<DecompressAhead>(*file, budget, true, 2);
     options.decompress_ahead = ahead;
     uint64_t pages_ahead = 1, pages_read = 0;
     CHECK(ReadColumn(*file, 1, options, &pages_ahead, &pages_read, [&](int) { ahead->WaitIdle(); }) == Expected(1));
     CHECK(pages_ahead == 0);
     CHECK(ahead->pages_decompressed() == 0);
+    CHECK(ahead->charged() == 0);
     CHECK(budget->used() == 0);
   }
 }
