@@ -415,12 +415,18 @@ std::unique_ptr<parquet::ParquetFileReader> OpenTableFile(ParquetCursor* cursor,
   return open();
 }
 
+// Files smaller than this are decompressed by the scan itself: starting and joining the
+// worker thread costs tens of microseconds, about what decompressing a megabyte saves, and a
+// nested loop rescans its inner table once per outer row.
+constexpr uint64_t kDecompressAheadMinFileBytes = 1 << 20;
+
 // Whether the cursor's scan of its current file decompresses ahead: a scan of every row
-// (no constraint, no LIMIT) of a local, unencrypted file, where every page is sure to be
-// read, so the worker's work is never wasted.
+// (no constraint, no LIMIT) of a local, unencrypted file of at least a megabyte, where every
+// page is sure to be read, so the worker's work is never wasted.
 bool DecompressesAhead(const ParquetCursor& cursor, const ParquetTable& table) {
   return table.options.decompress_ahead && !table.options.decryption && !cursor.file->file().IsRemote() &&
-         cursor.filters.empty() && cursor.rowid_filters.empty() &&
+         cursor.file->file().Size() >= kDecompressAheadMinFileBytes && cursor.filters.empty() &&
+         cursor.rowid_filters.empty() &&
          cursor.limit_remaining < 0 && cursor.indexed_filter < 0;
 }
 
