@@ -111,7 +111,12 @@ const uint8_t* PageReader::DataPageV1Body(size_t* size) {
     const uint8_t* ready = options_.decompress_ahead->Take(column_, row_group_, page_offset_, 0, body_size_, *size);
     if (ready != nullptr) {
       counters_->pages_decompressed_ahead++;
-      counters_->bytes_read += body_size_;
+      // The worker read the body: count the part of it this reader's header read did not.
+      const uint64_t window_end = window_offset_ + window_size_;
+      const uint64_t seen = body_offset_ >= window_offset_ && body_offset_ < window_end
+                                ? std::min<uint64_t>(window_end - body_offset_, body_size_)
+                                : 0;
+      counters_->bytes_read += body_size_ - seen;
       return ready;
     }
   }

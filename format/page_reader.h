@@ -142,8 +142,9 @@ class PageReader {
   const uint8_t* Decompressed(const uint8_t* src, size_t src_size, size_t uncompressed_size, bool compressed);
   // The current data page v1's whole body (levels and values), decompressed: *size bytes,
   // valid until the next page. The DecompressAhead worker's copy when it has one: the body
-  // is then not read here (the worker read it and checked its CRC, and its bytes count in
-  // bytes_read); else read (ReadBody) and decompressed here.
+  // is then not read here (the worker read it and checked its CRC; the bytes of it that
+  // this reader did not read with the header count in bytes_read); else read (ReadBody)
+  // and decompressed here.
   const uint8_t* DataPageV1Body(size_t* size);
   // The current data page's value section (after ReadBody). Throws ParquetError when a v2
   // page's level lengths do not fit in it or its values are missing.

@@ -72,7 +72,7 @@ std::string WriteFile(const test_support::TempDir& dir, CompressionCodec codec, 
 // with `options`; between row groups, `between` runs (after the reader moved to the next).
 template <class Between>
 std::vector<std::string> ReadColumn(const ParquetFileReader& file, int column, const ColumnReaderOptions& options,
-                                    uint64_t* pages_ahead, uint64_t* pages_read, Between between) {
+                                    ColumnReadCounters* counters, Between between) {
   std::vector<std::string> out;
   auto reader = ColumnChunkReader::Make(file, 0, column, options);
   ColumnBatch batch;
@@ -93,8 +93,7 @@ std::vector<std::string> ReadColumn(const ParquetFileReader& file, int column, c
       }
     }
   }
-  *pages_ahead = reader->counters().pages_decompressed_ahead;
-  *pages_read = reader->counters().pages_read;
+  *counters = reader->counters();
   return out;
 }
 
@@ -133,17 +132,25 @@ TEST_CASE("decompress ahead: the reader takes the worker's pages and reads the s
         // group: every page comes from it.
         auto ahead = std::make_shared<DecompressAhead>(*file, budget, true, 1000);
         options.decompress_ahead = ahead;
-        uint64_t pages_ahead = 0, pages_read = 0;
-        const auto values =
-            ReadColumn(*file, column, options, &pages_ahead, &pages_read, [&](int) { ahead->WaitIdle(); });
+        ColumnReadCounters counters;
+        const auto values = ReadColumn(*file, column, options, &counters, [&](int) { ahead->WaitIdle(); });
+        const uint64_t pages_ahead = counters.pages_decompressed_ahead, pages_read = counters.pages_read;
         CHECK(values == Expected(column));
         CHECK(pages_read > static_cast<uint64_t>(kRowGroups) * 2);
-        uint64_t plain_ahead = 0, plain_read = 0;
+        ColumnReadCounters plain_counters;
         ColumnReaderOptions plain;
-        CHECK(ReadColumn(*file, column, plain, &plain_ahead, &plain_read, [](int) {}) == values);
-        CHECK(plain_ahead == 0);
-        CHECK(plain_read == pages_read);
+        CHECK(ReadColumn(*file, column, plain, &plain_counters, [](int) {}) == values);
+        CHECK(plain_counters.pages_decompressed_ahead == 0);
+        CHECK(plain_counters.pages_read == pages_read);
         CHECK(pages_ahead == pages_read);
+        // Every byte of the chunks counts once, as without the worker: the reader read the
+        // headers, and the bodies' bytes beyond those reads are added when it takes a page.
+        uint64_t chunks = 0;
+        for (int g = 0; g < kRowGroups; g++) chunks += file->column_chunk_range(g, column).length;
+        INFO("bytes read " << counters.bytes_read << ", without the worker " << plain_counters.bytes_read
+                           << ", column chunks " << chunks);
+        CHECK(plain_counters.bytes_read == chunks);
+        CHECK(counters.bytes_read == chunks);
         CHECK(ahead->pages_decompressed() == pages_ahead);
         options.decompress_ahead.reset();
         ahead.reset();
@@ -204,9 +211,9 @@ TEST_CASE("decompress ahead: the worker's buffers are charged to the scan's budg
     ColumnReaderOptions options;
     auto ahead = std::make_shared<DecompressAhead>(*file, budget, true, 2);
     options.decompress_ahead = ahead;
-    uint64_t pages_ahead = 1, pages_read = 0;
-    CHECK(ReadColumn(*file, 1, options, &pages_ahead, &pages_read, [&](int) { ahead->WaitIdle(); }) == Expected(1));
-    CHECK(pages_ahead == 0);
+    ColumnReadCounters counters;
+    CHECK(ReadColumn(*file, 1, options, &counters, [&](int) { ahead->WaitIdle(); }) == Expected(1));
+    CHECK(counters.pages_decompressed_ahead == 0);
     CHECK(ahead->pages_decompressed() == 0);
     CHECK(ahead->charged() == 0);
     CHECK(budget->used() == 0);
@@ -219,14 +226,14 @@ TEST_CASE("decompress ahead: a stopped worker leaves the pages to the reader") {
   ColumnReaderOptions options;
   auto ahead = std::make_shared<DecompressAhead>(*file, nullptr, true);
   options.decompress_ahead = ahead;
-  uint64_t pages_ahead = 0, pages_read = 0;
-  const auto values = ReadColumn(*file, 1, options, &pages_ahead, &pages_read, [&](int g) {
+  ColumnReadCounters counters;
+  const auto values = ReadColumn(*file, 1, options, &counters, [&](int g) {
     ahead->WaitIdle();
     if (g == 2) ahead->Stop();  // row group 2's pages done, row group 3's never asked for
   });
   CHECK(values == Expected(1));
-  CHECK(pages_ahead > 0);
-  CHECK(pages_ahead < pages_read);
+  CHECK(counters.pages_decompressed_ahead > 0);
+  CHECK(counters.pages_decompressed_ahead < counters.pages_read);
 }
 
 TEST_CASE("decompress ahead: a damaged page is reported by the reader, as without the worker") {
@@ -250,10 +257,10 @@ TEST_CASE("decompress ahead: a damaged page is reported by the reader, as withou
   auto read = [&](bool with_worker) {
     ColumnReaderOptions options;
     if (with_worker) options.decompress_ahead = std::make_shared<DecompressAhead>(*file, nullptr, true);
-    uint64_t pages_ahead = 0, pages_read = 0;
+    ColumnReadCounters counters;
     std::string message;
     try {
-      ReadColumn(*file, 1, options, &pages_ahead, &pages_read, [&](int) {
+      ReadColumn(*file, 1, options, &counters, [&](int) {
         if (options.decompress_ahead) options.decompress_ahead->WaitIdle();
       });
     } catch (const ParquetError& e) {
