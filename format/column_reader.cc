@@ -777,7 +777,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       if (descriptor_->max_definition_level > 0) {
         def_decoder_.ResetHybrid(body + rep_length, def_length, def_bit_width_);
       }
-      values = pages_.Decompressed(body + section.offset, section.stored_size, section.size, section.compressed);
+      values = pages_.DataPageV2Values(section);
       values_size = section.size;
       value_count_bound = static_cast<size_t>(h.num_values - h.num_nulls);
     }

@@ -91,37 +91,37 @@ void PageReader::ReadBody() {
   }
 }
 
-const uint8_t* PageReader::Decompressed(const uint8_t* src, size_t src_size, size_t uncompressed_size,
-                                        bool compressed) {
-  if (options_.decompress_ahead && compressed && meta_->codec != CompressionCodec::UNCOMPRESSED && src >= body_ &&
-      src <= body_ + body_size_) {
-    const uint8_t* ready = options_.decompress_ahead->Take(column_, row_group_, page_offset_,
-                                                           static_cast<size_t>(src - body_), src_size, uncompressed_size);
-    if (ready != nullptr) {
-      counters_->pages_decompressed_ahead++;
-      return ready;
-    }
-  }
-  return DecompressInto(src, src_size, uncompressed_size, compressed, &page_buffer_);
-}
-
 const uint8_t* PageReader::DataPageV1Body(size_t* size) {
   *size = static_cast<size_t>(header_.uncompressed_page_size);
-  if (options_.decompress_ahead && cipher_ == nullptr && meta_->codec != CompressionCodec::UNCOMPRESSED) {
-    const uint8_t* ready = options_.decompress_ahead->Take(column_, row_group_, page_offset_, 0, body_size_, *size);
-    if (ready != nullptr) {
-      counters_->pages_decompressed_ahead++;
-      // The worker read the body: count the part of it this reader's header read did not.
-      const uint64_t window_end = window_offset_ + window_size_;
-      const uint64_t seen = body_offset_ >= window_offset_ && body_offset_ < window_end
-                                ? std::min<uint64_t>(window_end - body_offset_, body_size_)
-                                : 0;
-      counters_->bytes_read += body_size_ - seen;
-      return ready;
-    }
+  if (cipher_ == nullptr) {  // else the body's size is known only once it is decrypted
+    if (const uint8_t* ready = TakeDecompressedAhead(ValueSection())) return ready;
   }
   ReadBody();
   return DecompressInto(body_, body_size_, *size, true, &page_buffer_);
+}
+
+const uint8_t* PageReader::DataPageV2Values(const PageValueSection& section) {
+  if (const uint8_t* ready = TakeDecompressedAhead(section)) return ready;
+  return DecompressInto(body_ + section.offset, section.stored_size, section.size, section.compressed, &page_buffer_);
+}
+
+const uint8_t* PageReader::TakeDecompressedAhead(const PageValueSection& section) {
+  if (!options_.decompress_ahead || cipher_ != nullptr || !section.compressed ||
+      meta_->codec == CompressionCodec::UNCOMPRESSED) {
+    return nullptr;
+  }
+  const uint8_t* ready = options_.decompress_ahead->Take(column_, row_group_, page_offset_, section.offset,
+                                                         section.stored_size, section.size);
+  if (ready == nullptr) return nullptr;
+  counters_->pages_decompressed_ahead++;
+  // The worker read the body: count the part of it this reader has not read (none once
+  // the body was fetched; for a v1 page, what its header's read did not bring along).
+  const uint64_t window_end = window_offset_ + window_size_;
+  const uint64_t seen = body_offset_ >= window_offset_ && body_offset_ < window_end
+                            ? std::min<uint64_t>(window_end - body_offset_, body_size_)
+                            : 0;
+  counters_->bytes_read += body_size_ - seen;
+  return ready;
 }
 
 PageValueSection PageReader::ValueSection() const {

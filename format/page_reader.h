@@ -55,8 +55,8 @@ struct ColumnReaderOptions {
   // per chunk, only then) and jump over whole pages without reading them. An offset index that fails validation is ignored (pages are then walked
   // header by header, as without one). SetOffsetIndex supplies one already read.
   bool use_offset_index = true;
-  // Decompresses the next row group's pages of each column on a worker thread
-  // (decompress_ahead.h); null: every page is decompressed where it is read.
+  // Decompresses each column's next pages on a worker thread (decompress_ahead.h); null:
+  // every page is decompressed where it is read.
   std::shared_ptr<DecompressAhead> decompress_ahead;
 };
 
@@ -136,20 +136,24 @@ class PageReader {
   void ReadBody();
   const uint8_t* body() const { return body_; }
   size_t body_size() const { return body_size_; }
-  // The decompressed bytes of `src_size` bytes at `src` (within body()): `src` itself when
-  // not `compressed` (or the chunk is uncompressed), else in the reader's page buffer, valid
-  // until the next call. Throws ParquetError when the sizes do not agree.
-  const uint8_t* Decompressed(const uint8_t* src, size_t src_size, size_t uncompressed_size, bool compressed);
   // The current data page v1's whole body (levels and values), decompressed: *size bytes,
   // valid until the next page. The DecompressAhead worker's copy when it has one: the body
   // is then not read here (the worker read it and checked its CRC; the bytes of it that
   // this reader did not read with the header count in bytes_read); else read (ReadBody)
   // and decompressed here.
   const uint8_t* DataPageV1Body(size_t* size);
-  // The current data page's value section (after ReadBody). Throws ParquetError when a v2
-  // page's level lengths do not fit in it or its values are missing.
+  // The current data page v2's value section (`section`: ValueSection, after ReadBody),
+  // decompressed: the worker's copy when it has one, else decompressed here; the body
+  // itself when not compressed. Valid until the next page. Throws ParquetError when the
+  // sizes do not agree.
+  const uint8_t* DataPageV2Values(const PageValueSection& section);
+  // The current data page's value section (after ReadBody; for a v1 page of an unencrypted
+  // column the header's sizes suffice). Throws ParquetError when a v2 page's level lengths
+  // do not fit in it or its values are missing.
   PageValueSection ValueSection() const;
-  // Decompressed's work into `buffer` (grown by GrowBuffer), with the same checks.
+  // Decompresses `src_size` bytes at `src` into `buffer` (grown by GrowBuffer), or gives
+  // `src` itself when not `compressed` (or the chunk is uncompressed). Throws ParquetError
+  // when the sizes do not agree.
   const uint8_t* DecompressInto(const uint8_t* src, size_t src_size, size_t uncompressed_size, bool compressed,
                                 std::vector<uint8_t>* buffer);
   // The current page, a dictionary page: its body read and decompressed into a buffer of
@@ -210,6 +214,10 @@ class PageReader {
   size_t EncryptedModuleSize(uint64_t offset, uint64_t limit);
   size_t DecryptHeaderModule(ModuleType type, uint64_t offset, uint64_t limit);
   void DecryptPageBody(ModuleType type, int page_ordinal);
+  // The current data page's value section as the DecompressAhead worker decompressed it
+  // (counted in the counters), or null: no worker, a section not compressed, or the
+  // worker does not have it.
+  const uint8_t* TakeDecompressedAhead(const PageValueSection& section);
 
   const ParquetFileReader& file_;
   const int column_;

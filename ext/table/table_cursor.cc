@@ -144,7 +144,7 @@ struct ParquetCursor {
 
   size_t file_index = 0;
   std::unique_ptr<parquet::ParquetFileReader> file;  // the current file, or null
-  // The current file's worker decompressing the next row group of each column a full scan
+  // The current file's worker decompressing the next pages of each column a full scan
   // reads (decompress_ahead.h; null for other scans). Its readers share it; it goes
   // (joining its thread) before `file`.
   std::shared_ptr<parquet::DecompressAhead> decompress_ahead;
@@ -426,8 +426,7 @@ constexpr uint64_t kDecompressAheadMinFileBytes = 1 << 20;
 bool DecompressesAhead(const ParquetCursor& cursor, const ParquetTable& table) {
   return table.options.decompress_ahead && !table.options.decryption && !cursor.file->file().IsRemote() &&
          cursor.file->file().Size() >= kDecompressAheadMinFileBytes && cursor.filters.empty() &&
-         cursor.rowid_filters.empty() &&
-         cursor.limit_remaining < 0 && cursor.indexed_filter < 0;
+         cursor.rowid_filters.empty() && cursor.limit_remaining < 0 && cursor.indexed_filter < 0;
 }
 
 // Makes file `index` the cursor's current file, from the kept files or opened (its footer
