@@ -227,6 +227,39 @@ TEST_CASE("connections in several threads scanning the same files and copying th
   CHECK(wrong == 0);
 }
 
+TEST_CASE("a damaged page in a file scanned with decompression ahead gives the error the scan gives without it") {
+  TempDir dir;
+  const std::string path = dir.File("data.parquet");
+  MakeFile(path, kRows);  // over the megabyte from which full scans decompress ahead
+  Db db;
+  REQUIRE(db.Exec("CREATE VIRTUAL TABLE ahead USING parquet(" + Quote(path) + ")") == SQLITE_OK);
+  REQUIRE(db.Exec("CREATE VIRTUAL TABLE alone USING parquet(" + Quote(path) + ", decompress_ahead=0)") == SQLITE_OK);
+  const std::string scan = "SELECT sum(i), sum(d), sum(length(s)) FROM ";
+  const std::string intact = db.Text(scan + "ahead");
+  CHECK(db.Text(scan + "alone") == intact);
+  CHECK(db.Text("SELECT json_extract(parquet_scan_stats('ahead'), '$.pages_decompressed_ahead') > 0") == "1");
+  // A byte in the middle of the file: inside some page's body.
+  {
+    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+    REQUIRE(file.good());
+    file.seekg(0, std::ios::end);
+    const std::streamoff middle = file.tellg() / 2;
+    file.seekg(middle);
+    const char byte = static_cast<char>(file.get());
+    file.seekp(middle);
+    file.put(static_cast<char>(byte ^ 0x5a));
+  }
+  auto error_of = [&](const std::string& table) {
+    const int rc = db.Exec(scan + table);
+    return rc == SQLITE_OK ? std::string("no error") : std::string(sqlite3_errmsg(db.get()));
+  };
+  const std::string alone = error_of("alone");
+  INFO("without the worker: " << alone);
+  CHECK(alone.find("data.parquet") != std::string::npos);
+  CHECK(alone.find("row group") != std::string::npos);
+  CHECK(error_of("ahead") == alone);
+}
+
 TEST_CASE("a file truncated or replaced while a scan is open gives an error or the old rows, never a mix or a crash") {
   TempDir dir;
   const std::string path = dir.File("data.parquet");
