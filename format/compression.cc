@@ -8,6 +8,7 @@
 #include <lz4.h>
 #include <lz4frame.h>
 #include <lz4hc.h>
+#include <snappy-sinksource.h>
 #include <snappy.h>
 #include <zlib.h>
 #define ZSTD_STATIC_LINKING_ONLY  // ZSTD_decompressBound (exported by libzstd 1.5)
@@ -112,6 +113,50 @@ void DecompressSnappy(const uint8_t* src, size_t src_size, uint8_t* dst, size_t 
   if (declared_size != dst_size) ThrowSizeMismatch("snappy", declared_size, dst_size);
   // RawUncompress writes exactly the declared size, which is dst_size.
   if (!snappy::RawUncompress(input, src_size, reinterpret_cast<char*>(dst))) {
+    throw ParquetError("snappy data is corrupt");
+  }
+}
+
+// CompressedPieces as snappy's Source: snappy reads a tag cut between two pieces through a
+// scratch copy of its own.
+class SnappyPieceSource : public snappy::Source {
+ public:
+  SnappyPieceSource(CompressedPieces& pieces, size_t size) : pieces_(pieces), left_(size) {}
+  size_t Available() const override { return left_; }
+  const char* Peek(size_t* length) override {
+    if (piece_left_ == 0 && left_ > 0) piece_left_ = std::min(pieces_.Next(&piece_), left_);
+    *length = piece_left_;  // 0 before the end: snappy reports the data as corrupt
+    return reinterpret_cast<const char*>(piece_);
+  }
+  void Skip(size_t n) override {
+    piece_ += n;
+    piece_left_ -= n;
+    left_ -= n;
+  }
+
+ private:
+  CompressedPieces& pieces_;
+  size_t left_;
+  const uint8_t* piece_ = nullptr;
+  size_t piece_left_ = 0;
+};
+
+void DecompressSnappyPieces(CompressedPieces& pieces, size_t src_size, uint8_t* dst, size_t dst_size) {
+  SnappyPieceSource source(pieces, src_size);
+  size_t available = 0;
+  const char* start = source.Peek(&available);
+  size_t declared_size = 0;
+  // The length header (at most 5 bytes) is within the first piece unless that piece is
+  // smaller: then it is checked by RawUncompress, against dst_size all the same.
+  if (available >= 5 || available == src_size) {
+    if (!snappy::GetUncompressedLength(start, available, &declared_size)) {
+      throw ParquetError("snappy data is corrupt: invalid length header in " + std::to_string(src_size) + " bytes");
+    }
+    if (declared_size != dst_size) ThrowSizeMismatch("snappy", declared_size, dst_size);
+  }
+  // RawUncompress writes at most the declared size, which is dst_size, and fails unless it
+  // reads every byte of the source.
+  if (!snappy::RawUncompress(&source, reinterpret_cast<char*>(dst)) || source.Available() != 0) {
     throw ParquetError("snappy data is corrupt");
   }
 }
@@ -284,17 +329,23 @@ void CompressGzip(const uint8_t* src, size_t src_size, std::optional<int> level,
 // ---------------------------------------------------------------------------------------------
 // BROTLI
 
-void DecompressBrotli(const uint8_t* src, size_t src_size, uint8_t* dst, size_t dst_size) {
+void DecompressBrotliPieces(CompressedPieces& pieces, size_t src_size, uint8_t* dst, size_t dst_size) {
   // The brotli decoder cannot be reset, so each page gets a fresh one.
   std::unique_ptr<BrotliDecoderState, void (*)(BrotliDecoderState*)> decoder(
       BrotliDecoderCreateInstance(nullptr, nullptr, nullptr), BrotliDecoderDestroyInstance);
   if (!decoder) throw ParquetError("cannot allocate a brotli decoder");
 
-  const uint8_t* next_in = src;
-  size_t available_in = src_size;
+  static const uint8_t kNoInput = 0;
+  const uint8_t* next_in = &kNoInput;  // brotli gets a valid pointer even without input
+  size_t available_in = 0;
+  size_t src_left = src_size;  // not yet taken from `pieces`
   size_t output_pos = 0;
   uint8_t overflow_byte = 0;
   while (true) {
+    if (available_in == 0 && src_left > 0) {
+      available_in = std::min(pieces.Next(&next_in), src_left);
+      src_left = available_in == 0 ? 0 : src_left - available_in;  // none to be had: truncated
+    }
     const bool dst_full = output_pos == dst_size;
     uint8_t* next_out = dst_full ? &overflow_byte : dst + output_pos;
     const size_t output_chunk = dst_full ? 1 : dst_size - output_pos;
@@ -308,10 +359,11 @@ void DecompressBrotli(const uint8_t* src, size_t src_size, uint8_t* dst, size_t 
 
     switch (result) {
       case BROTLI_DECODER_RESULT_SUCCESS:
-        if (available_in != 0) ThrowTrailingBytes("brotli", available_in);
+        if (available_in + src_left != 0) ThrowTrailingBytes("brotli", available_in + src_left);
         if (output_pos != dst_size) ThrowSizeMismatch("brotli", output_pos, dst_size);
         return;
       case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT:
+        if (src_left > 0) continue;  // the next piece (brotli took all of this one)
         ThrowTruncated("brotli", output_pos, dst_size);
       case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT:
         if (produced == 0 && available_in == input_before) {
@@ -324,6 +376,25 @@ void DecompressBrotli(const uint8_t* src, size_t src_size, uint8_t* dst, size_t 
     throw ParquetError(std::string("brotli data is corrupt: ") +
                        BrotliDecoderErrorString(BrotliDecoderGetErrorCode(decoder.get())));
   }
+}
+
+// A buffer at one address, as one piece.
+class WholePiece : public CompressedPieces {
+ public:
+  WholePiece(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  size_t Next(const uint8_t** piece) override {
+    *piece = data_;
+    return std::exchange(size_, 0);
+  }
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+};
+
+void DecompressBrotli(const uint8_t* src, size_t src_size, uint8_t* dst, size_t dst_size) {
+  WholePiece whole(src, src_size);
+  DecompressBrotliPieces(whole, src_size, dst, dst_size);
 }
 
 void CompressBrotli(const uint8_t* src, size_t src_size, std::optional<int> level,
@@ -356,6 +427,7 @@ class ThreadZstdContexts {
  public:
   ~ThreadZstdContexts() {
     ZSTD_freeDCtx(decompression_);
+    ZSTD_freeDCtx(stream_decompression_);
     ZSTD_freeCCtx(compression_);
   }
 
@@ -363,6 +435,22 @@ class ThreadZstdContexts {
     if (decompression_ == nullptr) decompression_ = ZSTD_createDCtx();
     if (decompression_ == nullptr) throw ParquetError("cannot allocate a zstd decompression context");
     return decompression_;
+  }
+
+  // A context for input in pieces, reset for a new page, that decodes straight into the
+  // caller's buffer (ZSTD_d_stableOutBuffer) instead of through a window buffer of its own.
+  ZSTD_DCtx* StreamDecompression() {
+    if (stream_decompression_ == nullptr) {
+      stream_decompression_ = ZSTD_createDCtx();
+      if (stream_decompression_ == nullptr) throw ParquetError("cannot allocate a zstd decompression context");
+      const size_t result = ZSTD_DCtx_setParameter(stream_decompression_, ZSTD_d_stableOutBuffer, 1);
+      if (ZSTD_isError(result)) {
+        ZSTD_freeDCtx(std::exchange(stream_decompression_, nullptr));
+        throw ParquetError(std::string("zstd rejected a decompression parameter: ") + ZSTD_getErrorName(result));
+      }
+    }
+    ZSTD_DCtx_reset(stream_decompression_, ZSTD_reset_session_only);
+    return stream_decompression_;
   }
 
   // The compression context set up for `level` with the parameters zstd gives that level
@@ -406,6 +494,7 @@ class ThreadZstdContexts {
 
  private:
   ZSTD_DCtx* decompression_ = nullptr;
+  ZSTD_DCtx* stream_decompression_ = nullptr;
   ZSTD_CCtx* compression_ = nullptr;
   std::optional<int> compression_level_;  // the level compression_ is set up for
 };
@@ -421,6 +510,39 @@ void DecompressZstd(const uint8_t* src, size_t src_size, uint8_t* dst, size_t ds
     throw ParquetError(std::string("zstd data is corrupt: ") + ZSTD_getErrorName(result));
   }
   if (result != dst_size) ThrowSizeMismatch("zstd", result, dst_size);
+}
+
+[[noreturn]] void ThrowZstdError(size_t result, size_t dst_size) {
+  if (ZSTD_getErrorCode(result) == ZSTD_error_dstSize_tooSmall) ThrowTooLarge("zstd", dst_size);
+  throw ParquetError(std::string("zstd data is corrupt: ") + ZSTD_getErrorName(result));
+}
+
+void DecompressZstdPieces(CompressedPieces& pieces, size_t src_size, uint8_t* dst, size_t dst_size) {
+  ZSTD_DCtx* context = thread_zstd_contexts.StreamDecompression();
+  ZSTD_outBuffer out{dst, dst_size, 0};
+  size_t src_left = src_size;
+  size_t hint = 1;  // zstd's: 0 once a frame is complete (skippable frames included)
+  while (src_left > 0) {
+    const uint8_t* piece = nullptr;
+    const size_t size = std::min(pieces.Next(&piece), src_left);
+    if (size == 0) ThrowTruncated("zstd", out.pos, dst_size);
+    src_left -= size;
+    ZSTD_inBuffer in{piece, size, 0};
+    while (in.pos < in.size) {
+      const size_t in_before = in.pos, out_before = out.pos;
+      hint = ZSTD_decompressStream(context, &out, &in);
+      if (ZSTD_isError(hint)) ThrowZstdError(hint, dst_size);
+      if (in.pos == in_before && out.pos == out_before) ThrowTooLarge("zstd", dst_size);
+    }
+  }
+  while (hint != 0) {  // every byte given: what zstd holds of the last block
+    ZSTD_inBuffer in{nullptr, 0, 0};
+    const size_t out_before = out.pos;
+    hint = ZSTD_decompressStream(context, &out, &in);
+    if (ZSTD_isError(hint)) ThrowZstdError(hint, dst_size);
+    if (hint != 0 && out.pos == out_before) ThrowTruncated("zstd", out.pos, dst_size);
+  }
+  if (out.pos != dst_size) ThrowSizeMismatch("zstd", out.pos, dst_size);
 }
 
 void CompressZstd(const uint8_t* src, size_t src_size, std::optional<int> level, std::string* out) {
@@ -673,6 +795,39 @@ uint64_t MaxDecompressedSize(CompressionCodec codec, const uint8_t* src, size_t 
     default:
       return UINT64_MAX;
   }
+}
+
+uint64_t MaxDecompressedSize(CompressionCodec codec, const uint8_t* src, size_t available, size_t src_size) {
+  if (available >= src_size) return MaxDecompressedSize(codec, src, src_size);
+  // A zstd block (at most 128 KiB) takes at least 4 bytes: a 3-byte header and one byte.
+  constexpr uint64_t kZstdMaxRatio = uint64_t{128 * 1024} / 4;
+  constexpr uint64_t kSlack = 64;
+  switch (codec) {
+    case CompressionCodec::SNAPPY:
+      return MaxDecompressedSize(codec, src, available);  // the header is in the first bytes
+    case CompressionCodec::ZSTD:
+      return uint64_t{src_size} * kZstdMaxRatio + kSlack;
+    default:
+      return MaxDecompressedSize(codec, nullptr, src_size);  // by size alone
+  }
+}
+
+bool DecompressesInPieces(CompressionCodec codec) {
+  return codec == CompressionCodec::SNAPPY || codec == CompressionCodec::ZSTD || codec == CompressionCodec::BROTLI;
+}
+
+void DecompressPieces(CompressionCodec codec, CompressedPieces& pieces, size_t src_size, uint8_t* dst,
+                      size_t dst_size) {
+  if (src_size == 0 && dst_size == 0) return;
+  uint8_t empty_buffer = 0;
+  if (dst_size == 0) dst = &empty_buffer;
+  switch (codec) {
+    case CompressionCodec::SNAPPY: return DecompressSnappyPieces(pieces, src_size, dst, dst_size);
+    case CompressionCodec::ZSTD: return DecompressZstdPieces(pieces, src_size, dst, dst_size);
+    case CompressionCodec::BROTLI: return DecompressBrotliPieces(pieces, src_size, dst, dst_size);
+    default: break;
+  }
+  throw ParquetError("compression codec " + ToString(codec) + " is not decompressed in pieces");
 }
 
 bool IsSupported(CompressionCodec codec) {

@@ -45,6 +45,33 @@ void Compress(CompressionCodec codec, const uint8_t* src, size_t src_size,
 // a caller reject a page that claims more uncompressed bytes than its body can hold before
 // allocating for the claim: a 10 KB page claiming 1 GB fails without touching 1 GB.
 uint64_t MaxDecompressedSize(CompressionCodec codec, const uint8_t* src, size_t src_size);
+// The same when only the first `available` of the `src_size` bytes are at hand (a body read
+// in pieces): snappy's length header is among them; zstd's bound is then its largest ratio
+// (a 128 KiB block from 4 bytes, 2^15:1); the other codecs' bounds need only src_size.
+uint64_t MaxDecompressedSize(CompressionCodec codec, const uint8_t* src, size_t available, size_t src_size);
+
+// Compressed bytes that arrive a piece at a time, such as a page body read from a file a
+// window at a time (DecompressPieces).
+class CompressedPieces {
+ public:
+  virtual ~CompressedPieces() = default;
+  // The next piece, valid until the next call: at least one byte while any remain; 0 when
+  // none remain or they cannot be had (the source keeps its error for its owner to raise
+  // afterwards). Must not throw: a codec library may be in the call stack.
+  virtual size_t Next(const uint8_t** piece) = 0;
+};
+
+// True for the codecs DecompressPieces takes: SNAPPY, ZSTD and BROTLI, whose libraries
+// decode input given in pieces straight into the output. (GZIP's and LZ4's formats are
+// decoded here from their input whole.)
+bool DecompressesInPieces(CompressionCodec codec);
+
+// As Decompress, with the `src_size` compressed bytes coming from `pieces` rather than from
+// one address: the libraries hold at most a piece of input (zstd: a block) of their own,
+// so a large page needs no buffer of its stored size. Throws ParquetError as Decompress
+// does, and for a codec DecompressesInPieces refuses.
+void DecompressPieces(CompressionCodec codec, CompressedPieces& pieces, size_t src_size, uint8_t* dst,
+                      size_t dst_size);
 
 // True for the codecs Decompress and Compress handle (all but LZO and unknown numbers).
 bool IsSupported(CompressionCodec codec);

@@ -102,10 +102,11 @@ const uint8_t* DecompressAhead::Take(int column, int row_group, uint64_t page_of
       wake_.notify_one();  // room for another page of the column
       return bytes;
     }
-    // The worker is walking this chunk, or will next: it comes to this page (pages before
-    // it are skipped), so the reader waits rather than decompressing it too. Else (the
-    // worker stopped, went past it, or has no room) the page is the reader's.
-    if (stop_ || !(c.busy ? c.busy_row_group == row_group : NextStep(c).row_group == row_group)) break;
+    // The worker is walking this chunk, or will next (it may be busy with an earlier one,
+    // which it leaves for this one): it comes to this page (pages before it are skipped),
+    // so the reader waits rather than decompressing it too. Else (the worker stopped, went
+    // past it, or has no room) the page is the reader's.
+    if (stop_ || !(c.busy ? c.busy_row_group <= row_group : NextStep(c).row_group == row_group)) break;
     wake_.notify_one();
     done_.wait(lock);
   }
@@ -134,6 +135,11 @@ uint64_t DecompressAhead::pages_decompressed() const {
 uint64_t DecompressAhead::charged() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return charged_;
+}
+
+size_t DecompressAhead::read_window_capacity() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return window_.bytes.capacity();
 }
 
 DecompressAhead::Step DecompressAhead::NextStep(const Column& c) const {
@@ -198,6 +204,7 @@ void DecompressAhead::DecompressNextPage(int index, Column& c, Step step, std::u
   c.busy_row_group = step.row_group;
   c.busy_offset = 0;
   bool published = false;
+  bool chunk_done = false;  // the page published is the chunk's last
   Page page;
   lock.unlock();
   // The next page to decompress, its value section in *section; false when there is none
@@ -207,8 +214,7 @@ void DecompressAhead::DecompressNextPage(int index, Column& c, Step step, std::u
       const PageHeader& header = pages.header();
       if (header.type != PageType::DATA_PAGE && header.type != PageType::DATA_PAGE_V2) continue;
       if (step.row_group == reader_row_group && pages.page_offset() < reader_passed) continue;
-      pages.ReadBody();
-      *section = pages.ValueSection();
+      *section = pages.ValueSection();  // from the header (an unencrypted column)
       if (section->compressed) return true;  // else the reader uses the body as it is
     }
     return false;
@@ -232,9 +238,11 @@ void DecompressAhead::DecompressNextPage(int index, Column& c, Step step, std::u
     PageValueSection section;
     if (pages.metadata().codec != CompressionCodec::UNCOMPRESSED && find_page(pages, &section)) {
       lock.lock();
-      // A buffer grown with room to spare, so that the column's next pages, of about the
-      // same size, fit in it without another allocation.
-      const size_t capacity = section.size > buffer.capacity() ? section.size + section.size / 8 : buffer.capacity();
+      // A buffer grown with room for the column's larger pages to come, so that it is
+      // allocated once: as much as the column's largest chunk is larger than this one (a
+      // chunk of one page: that chunk's page exactly), at most an eighth.
+      const size_t capacity = section.size > buffer.capacity() ? section.size + RoomToGrow(c, pages, section.size)
+                                                               : buffer.capacity();
       const uint64_t more = capacity - buffer.capacity();
       if (c.held + more > c.allowance) {
         for (std::vector<uint8_t>& spare : c.spare) c.held -= spare.capacity();
@@ -253,9 +261,15 @@ void DecompressAhead::DecompressNextPage(int index, Column& c, Step step, std::u
         page.src_offset = section.offset;
         page.src_size = section.stored_size;
         page.size = section.size;
-        buffer.reserve(capacity);
-        pages.DecompressInto(pages.body() + section.offset, section.stored_size, section.size, true, &buffer);
-        published = true;
+        published = pages.DecompressValuesInPieces(section, [&](size_t size) {
+          if (buffer.capacity() < capacity) {
+            buffer = std::vector<uint8_t>();  // freed before the larger one is allocated
+            buffer.reserve(capacity);
+          }
+          buffer.resize(size);
+          return buffer.data();
+        }) != nullptr;
+        chunk_done = pages.next_page_offset() >= pages.chunk_end();
       }
     }
   } catch (const std::exception&) {
@@ -269,11 +283,24 @@ void DecompressAhead::DecompressNextPage(int index, Column& c, Step step, std::u
     page.bytes = std::move(buffer);
     c.ready.push_back(std::move(page));
     pages_decompressed_++;
+    if (chunk_done) c.at_end = true;  // no walk to the chunk's end to find that out
   } else {
     if (!published) c.at_end = true;
     Recycle(c, std::move(buffer));
   }
   done_.notify_all();
+}
+
+size_t DecompressAhead::RoomToGrow(Column& c, const PageReader& pages, size_t size) const {
+  if (c.largest_chunk < 0) {
+    c.largest_chunk = 0;
+    for (int row_group = 0; row_group < file_.num_row_groups(); row_group++) {
+      c.largest_chunk = std::max(c.largest_chunk, file_.column_metadata(row_group, pages.column()).total_uncompressed_size);
+    }
+  }
+  const int64_t this_chunk = std::max<int64_t>(0, pages.metadata().total_uncompressed_size);
+  const uint64_t larger_by = c.largest_chunk > this_chunk ? static_cast<uint64_t>(c.largest_chunk - this_chunk) : 0;
+  return static_cast<size_t>(std::min<uint64_t>(larger_by, size / 8));
 }
 
 // Keeps a page buffer for the column's next page (lock held).

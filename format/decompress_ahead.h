@@ -9,11 +9,18 @@
 //
 // The worker goes round the columns, one page at a time: a column's next page is done when
 // fewer than `pages_ahead` of its pages wait, and only within the reader's row group and the
-// next one. Memory: per column, the page its reader decodes and the pages waiting, and one
-// read window (a page as stored) for the worker; page buffers are reused (the one a reader
-// gives up takes the next page), so a scan allocates them once. The scan's MemoryBudget is charged (pages_ahead + 1)
-// times the column's largest chunk (uncompressed) of the two row groups, when that leaves
-// half of the budget free; a column without that room is left to its reader.
+// next one. Memory, per column: the page its reader decodes and the pages waiting, in
+// buffers reused from page to page (the one a reader gives up takes the next page) and
+// allocated with room for the column's largest page in the file, so a scan allocates them
+// about once. The worker's reads share one window: a snappy, zstd or brotli page passes
+// through it a piece (64 KiB) at a time (PageReader::DecompressValuesInPieces); other
+// codecs' pages are read whole. The readers keep no window or page buffer of their own
+// beyond a page header's (PageReader::TrimWindow). So on top of what a scan without the
+// worker holds, one page as stored and one as decompressed per column, it holds a second
+// decompressed page per column in place of the stored one: measured on the bench's files,
+// peak memory is no higher (bench/README.md). The scan's MemoryBudget is charged
+// (pages_ahead + 1) times the column's largest chunk (uncompressed) of the two row groups,
+// when that leaves half of the budget free; a column without that room is left to its reader.
 // Only for files read through local descriptors (pread from two threads), unencrypted.
 #pragma once
 
@@ -63,6 +70,7 @@ class DecompressAhead {
   void WaitIdle();
   uint64_t pages_decompressed() const;
   uint64_t charged() const;
+  size_t read_window_capacity() const;  // the worker's read window, in bytes
 
  private:
   struct Page {
@@ -87,6 +95,7 @@ class DecompressAhead {
     std::vector<uint8_t> in_use;  // the page the reader decodes
     std::vector<std::vector<uint8_t>> spare;
     uint64_t held = 0;  // capacity of the column's page buffers
+    int64_t largest_chunk = -1;  // the column's largest chunk (uncompressed) in the file; -1: not yet known
     // Used by the worker only, outside the lock.
     std::unique_ptr<PageReader> pages;
     ColumnReadCounters counters;
@@ -104,6 +113,8 @@ class DecompressAhead {
   // One page of `column` (lock held on entry and exit, released while reading).
   void DecompressNextPage(int index, Column& column, Step step, std::unique_lock<std::mutex>& lock);
   void Recycle(Column& column, std::vector<uint8_t> buffer);
+  // Bytes beyond a page of `size` to allocate a buffer with (lock held).
+  size_t RoomToGrow(Column& column, const PageReader& pages, size_t size) const;
 
   const ParquetFileReader& file_;
   const std::shared_ptr<MemoryBudget> budget_;

@@ -2,6 +2,8 @@
 #include "format/page_reader.h"
 
 #include <cstring>
+#include <exception>
+#include <utility>
 
 #include "format/checksum.h"
 #include "format/compression.h"
@@ -23,6 +25,8 @@ constexpr size_t kPageHeaderGuess = 256;
 // Reads are at least this large (within the chunk), and a page body read brings the next
 // page's header along, so a sequential scan costs one read per page.
 constexpr size_t kMinRead = 4096;
+// Bytes of a page body read at a time when it is decompressed in pieces.
+constexpr size_t kBodyPiece = 64 * 1024;
 
 }  // namespace
 
@@ -121,7 +125,40 @@ const uint8_t* PageReader::TakeDecompressedAhead(const PageValueSection& section
                             ? std::min<uint64_t>(window_end - body_offset_, body_size_)
                             : 0;
   counters_->bytes_read += body_size_ - seen;
+  if (!body_fetched_) TrimWindow();  // else the levels of a v2 page are in it
+  if (page_buffer_.capacity() > 0) {  // a page this reader decompressed itself is done with
+    const uint64_t bytes = page_buffer_.capacity();
+    page_buffer_ = std::vector<uint8_t>();
+    GiveBack(bytes);
+  }
   return ready;
+}
+
+void PageReader::GiveBack(uint64_t bytes) {
+  if (!options_.memory_budget) return;
+  bytes = std::min(bytes, budget_taken_);
+  options_.memory_budget->Give(bytes);
+  budget_taken_ -= bytes;
+}
+
+void PageReader::TrimWindow() {
+  if (shared_window_ != nullptr || window_.capacity() <= 2 * kMinRead) return;
+  // Bytes read along past the current page (the next page's header) stay.
+  const uint64_t window_end = window_offset_ + window_size_;
+  const uint64_t from = std::max(window_offset_, std::min(next_page_offset_, window_end));
+  const size_t keep = static_cast<size_t>(window_end - from);
+  if (keep > kMinRead) return;
+  std::vector<uint8_t> small;
+  small.reserve(kMinRead);
+  small.assign(window_.data() + (from - window_offset_), window_.data() + (from - window_offset_) + keep);
+  GiveBack(window_.capacity());
+  if (options_.memory_budget) {
+    options_.memory_budget->Take(small.capacity());  // cannot throw: less than given back
+    budget_taken_ += small.capacity();
+  }
+  window_ = std::move(small);
+  window_offset_ = from;
+  window_size_ = keep;
 }
 
 PageValueSection PageReader::ValueSection() const {
@@ -163,6 +200,7 @@ const uint8_t* PageReader::DictionaryPageBytes(size_t* size) {
     dictionary_buffer_.assign(data, data + *size);
     data = dictionary_buffer_.data();
   }
+  if (options_.decompress_ahead) TrimWindow();  // the worker reads the data pages
   return data;
 }
 
@@ -393,16 +431,105 @@ const uint8_t* PageReader::DecompressInto(const uint8_t* src, size_t src_size, s
     }
     return src;
   }
-  // Before allocating for the claim: can this body decompress to that much at all?
-  uint64_t most = MaxDecompressedSize(meta_->codec, src, src_size);
-  if (uncompressed_size > most) {
-    throw ParquetError("page claims " + std::to_string(uncompressed_size) + " uncompressed bytes, more than its " +
-                       std::to_string(src_size) + " " + ToString(meta_->codec) + " bytes can hold (at most " +
-                       std::to_string(most) + ")");
-  }
+  RequirePlausibleSize(src, src_size, src_size, uncompressed_size);  // before allocating for the claim
   GrowBuffer(buffer, uncompressed_size);
   Decompress(meta_->codec, src, src_size, buffer->data(), uncompressed_size);
   return buffer->data();
+}
+
+void PageReader::RequirePlausibleSize(const uint8_t* src, size_t available, size_t src_size, size_t claimed) const {
+  const uint64_t most = MaxDecompressedSize(meta_->codec, src, available, src_size);
+  if (claimed > most) {
+    throw ParquetError("page claims " + std::to_string(claimed) + " uncompressed bytes, more than its " +
+                       std::to_string(src_size) + " " + ToString(meta_->codec) + " bytes can hold (at most " +
+                       std::to_string(most) + ")");
+  }
+}
+
+class PageReader::BodyPieces final : public CompressedPieces {
+ public:
+  // Pieces from `from` bytes into the body; the bytes before are read and checked too.
+  BodyPieces(PageReader& reader, size_t from) : reader_(reader) {
+    if (from > 0) Crc(reader_.Fetch(reader_.body_offset_, from, reader_.chunk_end_, 0), from);
+  }
+  size_t Next(const uint8_t** piece) override {
+    const size_t size = std::min(kBodyPiece, reader_.body_size_ - read_);
+    if (size == 0 || error_) return 0;
+    try {
+      *piece = reader_.Fetch(reader_.body_offset_ + read_, size, reader_.chunk_end_, 0);
+    } catch (...) {
+      error_ = std::current_exception();  // raised by Finish, outside the codec's code
+      return 0;
+    }
+    Crc(*piece, size);
+    return size;
+  }
+  // After decompressing: the read's error, if any; else the CRC of the whole body (which
+  // the codec read to its end) against the header's.
+  void Finish() {
+    if (error_) std::rethrow_exception(error_);
+    if (reader_.options_.verify_crc && reader_.header_.crc.has_value() && crc_ != static_cast<uint32_t>(*reader_.header_.crc)) {
+      throw ParquetError("page CRC mismatch (stored " + std::to_string(static_cast<uint32_t>(*reader_.header_.crc)) +
+                         ", computed " + std::to_string(crc_) + ")");
+    }
+  }
+
+ private:
+  void Crc(const uint8_t* bytes, size_t size) {
+    crc_ = Crc32(crc_, bytes, size);
+    read_ += size;
+  }
+
+  PageReader& reader_;
+  size_t read_ = 0;  // bytes of the body read so far
+  uint32_t crc_ = 0;
+  std::exception_ptr error_;
+};
+
+uint8_t* PageReader::DecompressValuesInPieces(const PageValueSection& section,
+                                              const std::function<uint8_t*(size_t)>& destination) {
+  if (cipher_ != nullptr || !DecompressesInPieces(meta_->codec) || body_size_ <= kBodyPiece) {
+    ReadBody();
+    const uint8_t* src = body_ + section.offset;
+    RequirePlausibleSize(src, section.stored_size, section.stored_size, section.size);
+    uint8_t* dst = destination(section.size);
+    if (dst != nullptr) Decompress(meta_->codec, src, section.stored_size, dst, section.size);
+    return dst;
+  }
+  BodyPieces pieces(*this, section.offset);
+  const uint8_t* first = nullptr;
+  const size_t first_size = pieces.Next(&first);
+  if (first_size == 0) pieces.Finish();  // the read's error
+  RequirePlausibleSize(first, first_size, section.stored_size, section.size);
+  uint8_t* dst = destination(section.size);
+  if (dst == nullptr) return nullptr;
+  // The first piece again, then the rest.
+  class FirstThenRest final : public CompressedPieces {
+   public:
+    FirstThenRest(const uint8_t* first, size_t size, CompressedPieces& rest) : first_(first), size_(size), rest_(rest) {}
+    size_t Next(const uint8_t** piece) override {
+      if (size_ == 0) return rest_.Next(piece);
+      *piece = first_;
+      return std::exchange(size_, 0);
+    }
+
+   private:
+    const uint8_t* first_;
+    size_t size_;
+    CompressedPieces& rest_;
+  } all(first, first_size, pieces);
+  try {
+    DecompressPieces(meta_->codec, all, section.stored_size, dst, section.size);
+  } catch (const ParquetError&) {
+    // A read error, or a damaged page (its CRC over every byte), explains it better.
+    const uint8_t* rest = nullptr;
+    while (pieces.Next(&rest) > 0) {
+    }
+    pieces.Finish();
+    throw;
+  }
+  pieces.Finish();
+  return dst;
 }
 
 }  // namespace parquet

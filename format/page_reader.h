@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -151,6 +152,15 @@ class PageReader {
   // column the header's sizes suffice). Throws ParquetError when a v2 page's level lengths
   // do not fit in it or its values are missing.
   PageValueSection ValueSection() const;
+  // For the DecompressAhead worker: the current data page's value section (`section`:
+  // ValueSection, compressed), decompressed into the buffer `destination(size)` gives; null
+  // when that gives null (no room). The claimed size is checked against what the stored
+  // bytes can hold before `destination` is asked. With a codec that decompresses in pieces
+  // (compression.h) a body larger than a piece (kBodyPiece) is read a piece at a time, its
+  // CRC computed as the bytes pass, so the reader never holds the page as stored; else as
+  // ReadBody and DecompressInto. Throws ParquetError as they do.
+  uint8_t* DecompressValuesInPieces(const PageValueSection& section,
+                                    const std::function<uint8_t*(size_t)>& destination);
   // Decompresses `src_size` bytes at `src` into `buffer` (grown by GrowBuffer), or gives
   // `src` itself when not `compressed` (or the chunk is uncompressed). Throws ParquetError
   // when the sizes do not agree.
@@ -214,6 +224,16 @@ class PageReader {
   size_t EncryptedModuleSize(uint64_t offset, uint64_t limit);
   size_t DecryptHeaderModule(ModuleType type, uint64_t offset, uint64_t limit);
   void DecryptPageBody(ModuleType type, int page_ordinal);
+  class BodyPieces;  // the current page's body read a piece at a time (DecompressValuesInPieces)
+  // Gives back a read window grown beyond what page headers need, once the page in it is
+  // done with (the DecompressAhead worker reads the data pages), keeping the bytes read
+  // along past the page.
+  void TrimWindow();
+  // Gives `bytes` of a buffer freed back to the memory budget.
+  void GiveBack(uint64_t bytes);
+  // Throws ParquetError when `claimed` bytes are more than the codec can make of
+  // `src_size` stored bytes, of which the first `available` are at `src`.
+  void RequirePlausibleSize(const uint8_t* src, size_t available, size_t src_size, size_t claimed) const;
   // The current data page's value section as the DecompressAhead worker decompressed it
   // (counted in the counters), or null: no worker, a section not compressed, or the
   // worker does not have it.

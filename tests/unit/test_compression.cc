@@ -641,3 +641,124 @@ TEST_CASE("lz4 pages of parquet-testing files, hadoop framed and raw blocks") {
   CHECK(!raw.empty());
   CHECK(checked_crcs > 0);
 }
+
+namespace {
+
+// `data` in pieces of `piece` bytes; after `available` bytes, none can be had.
+class SplitPieces : public parquet::CompressedPieces {
+ public:
+  SplitPieces(const std::string& data, size_t piece, size_t available = SIZE_MAX)
+      : data_(data), piece_(piece), available_(std::min(available, data.size())) {}
+  size_t Next(const uint8_t** piece) override {
+    const size_t size = std::min(piece_, available_ - given_);
+    *piece = reinterpret_cast<const uint8_t*>(data_.data()) + given_;
+    given_ += size;
+    calls_++;
+    return size;
+  }
+  size_t calls() const { return calls_; }
+
+ private:
+  const std::string& data_;
+  size_t piece_, available_, given_ = 0, calls_ = 0;
+};
+
+const CompressionCodec kPieceCodecs[] = {CompressionCodec::SNAPPY, CompressionCodec::ZSTD, CompressionCodec::BROTLI};
+
+Bytes DecompressInPieces(CompressionCodec codec, const std::string& compressed, size_t size, size_t piece,
+                         size_t available = SIZE_MAX, size_t src_size = SIZE_MAX) {
+  SplitPieces pieces(compressed, piece, available);
+  Bytes output(size + 64, 0xAB);  // the 64 bytes after the page must stay untouched
+  parquet::DecompressPieces(codec, pieces, std::min(src_size, compressed.size()), output.data(), size);
+  for (size_t i = size; i < output.size(); ++i) REQUIRE(output[i] == 0xAB);
+  output.resize(size);
+  return output;
+}
+
+}  // namespace
+
+TEST_CASE("snappy, zstd and brotli decompress input given in pieces as input at one address") {
+  CHECK(parquet::DecompressesInPieces(CompressionCodec::SNAPPY));
+  CHECK(parquet::DecompressesInPieces(CompressionCodec::ZSTD));
+  CHECK(parquet::DecompressesInPieces(CompressionCodec::BROTLI));
+  for (CompressionCodec codec : {CompressionCodec::UNCOMPRESSED, CompressionCodec::GZIP, CompressionCodec::LZ4,
+                                 CompressionCodec::LZ4_RAW}) {
+    CAPTURE(parquet::ToString(codec));
+    CHECK(!parquet::DecompressesInPieces(codec));
+    const std::string compressed = CompressToString(codec, CompressibleBytes(100));
+    CHECK(ErrorMessage([&] { DecompressInPieces(codec, compressed, 100, 10); }) ==
+          "compression codec " + parquet::ToString(codec) + " is not decompressed in pieces");
+  }
+  const Bytes inputs[] = {CompressibleBytes(300000), RandomBytes(200000, 3), CompressibleBytes(10), Bytes()};
+  for (CompressionCodec codec : kPieceCodecs) {
+    for (const Bytes& input : inputs) {
+      const std::string compressed = CompressToString(codec, input);
+      for (size_t piece : {size_t{1}, size_t{3}, size_t{4096}, size_t{65536}, compressed.size() + 1}) {
+        CAPTURE(parquet::ToString(codec));
+        CAPTURE(input.size());
+        CAPTURE(piece);
+        CHECK(DecompressInPieces(codec, compressed, input.size(), piece) == input);
+      }
+    }
+  }
+  // zstd: several frames, the second starting within a piece.
+  const Bytes first = CompressibleBytes(70000), second = RandomBytes(5000, 9);
+  Bytes both = first;
+  both.insert(both.end(), second.begin(), second.end());
+  const std::string frames =
+      CompressToString(CompressionCodec::ZSTD, first) + CompressToString(CompressionCodec::ZSTD, second);
+  CHECK(DecompressInPieces(CompressionCodec::ZSTD, frames, both.size(), 1000) == both);
+}
+
+TEST_CASE("input in pieces that is cut off, runs on, is damaged or has another size is an error") {
+  const Bytes input = CompressibleBytes(200000);
+  for (CompressionCodec codec : kPieceCodecs) {
+    CAPTURE(parquet::ToString(codec));
+    const std::string compressed = CompressToString(codec, input);
+    for (size_t piece : {size_t{7}, size_t{4096}}) {
+      CAPTURE(piece);
+      // The source has no more to give (a read that failed) before the end.
+      for (size_t available : {size_t{0}, size_t{3}, compressed.size() / 2, compressed.size() - 1}) {
+        CAPTURE(available);
+        CHECK_THROWS_AS(DecompressInPieces(codec, compressed, input.size(), piece, available), ParquetError);
+      }
+      // Fewer bytes than the stream needs, or more.
+      CHECK_THROWS_AS(DecompressInPieces(codec, compressed.substr(0, compressed.size() / 2), input.size(), piece),
+                      ParquetError);
+      CHECK_THROWS_AS(DecompressInPieces(codec, compressed + "extra", input.size(), piece), ParquetError);
+      // Sizes other than the stream's.
+      CHECK_THROWS_AS(DecompressInPieces(codec, compressed, input.size() - 1, piece), ParquetError);
+      CHECK_THROWS_AS(DecompressInPieces(codec, compressed, input.size() + 1, piece), ParquetError);
+      CHECK_THROWS_AS(DecompressInPieces(codec, compressed, 1000, piece), ParquetError);
+      // Noise over the start, and in the middle.
+      std::string damaged = compressed;
+      const Bytes noise = RandomBytes(64, 4);
+      for (size_t i = 0; i < 16; ++i) damaged[i] = static_cast<char>(noise[i]);
+      CHECK_THROWS_AS(DecompressInPieces(codec, damaged, input.size(), piece), ParquetError);
+    }
+  }
+  const std::string snappy = CompressToString(CompressionCodec::SNAPPY, input);
+  CHECK(ErrorMessage([&] { DecompressInPieces(CompressionCodec::SNAPPY, snappy, 4096, 100); }) ==
+        "snappy data decompresses to 200000 bytes, expected 4096");
+  const std::string zstd = CompressToString(CompressionCodec::ZSTD, input);
+  CHECK(ErrorMessage([&] { DecompressInPieces(CompressionCodec::ZSTD, zstd, input.size() + 5, 100); }) ==
+        "zstd data decompresses to 200000 bytes, expected 200005");
+  CHECK(Contains(ErrorMessage([&] {
+                   DecompressInPieces(CompressionCodec::ZSTD, zstd, input.size(), 100, zstd.size() - 10);
+                 }),
+                 "zstd data is truncated after"));
+}
+
+TEST_CASE("the largest size of a stream of which only the first bytes are at hand") {
+  const Bytes input = CompressibleBytes(200000);
+  const std::string snappy = CompressToString(CompressionCodec::SNAPPY, input);
+  const auto* snappy_bytes = reinterpret_cast<const uint8_t*>(snappy.data());
+  CHECK(parquet::MaxDecompressedSize(CompressionCodec::SNAPPY, snappy_bytes, 5, snappy.size()) == input.size());
+  const std::string zstd = CompressToString(CompressionCodec::ZSTD, input);
+  const auto* zstd_bytes = reinterpret_cast<const uint8_t*>(zstd.data());
+  // Whole: the frames' declared sizes; a part: the codec's largest ratio, 2^15:1.
+  CHECK(parquet::MaxDecompressedSize(CompressionCodec::ZSTD, zstd_bytes, zstd.size(), zstd.size()) == input.size());
+  CHECK(parquet::MaxDecompressedSize(CompressionCodec::ZSTD, zstd_bytes, 100, zstd.size()) ==
+        uint64_t{zstd.size()} * 32768 + 64);
+  CHECK(parquet::MaxDecompressedSize(CompressionCodec::GZIP, nullptr, 0, 1000) == 1000 * 1032 + 64);
+}

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "format/column_reader.h"
+#include "format/compression.h"
 #include "format/decompress_ahead.h"
 #include "format/error.h"
 #include "format/file_reader.h"
@@ -271,4 +272,171 @@ TEST_CASE("decompress ahead: a damaged page is reported by the reader, as withou
   const std::string without = read(false);
   CHECK(without.find("row group 2") != std::string::npos);
   CHECK(read(true) == without);
+}
+
+namespace {
+
+constexpr int64_t kLargeGroupRows = 20000;
+
+// Text that compresses little (letters from a hash of the row), 40-60 bytes a row.
+std::string NoisyTextOf(int64_t r) {
+  std::string text = "row " + std::to_string(r) + " ";
+  uint64_t h = static_cast<uint64_t>(r) * 0x9E3779B97F4A7C15ull;
+  const size_t length = 40 + static_cast<size_t>(r % 21);
+  while (text.size() < length) {
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ull;
+    text.push_back(static_cast<char>('a' + h % 26));
+  }
+  return text;
+}
+
+// t BYTE_ARRAY REQUIRED (NoisyTextOf), two row groups, in pages of 256 KiB: each page's
+// stored body is larger than the piece the worker reads at a time (64 KiB).
+std::string WriteLargePageFile(const test_support::TempDir& dir, CompressionCodec codec, int page_version) {
+  const std::string path = dir.File("large_" + std::to_string(static_cast<int>(codec)) + "_v" +
+                                    std::to_string(page_version) + ".parquet");
+  WriterOptions options;
+  options.codec = codec;
+  options.data_page_version = page_version;
+  options.page_size = 256 << 10;
+  options.dictionary = false;
+  ParquetFileWriter writer(path, {RootElement(1), LeafElement("t", FieldRepetitionType::REQUIRED, Type::BYTE_ARRAY)},
+                           options);
+  for (int g = 0; g < 2; g++) {
+    writer.StartRowGroup();
+    std::vector<std::string> texts;
+    std::vector<ByteArray> values;
+    for (int64_t r = g * kLargeGroupRows; r < (g + 1) * kLargeGroupRows; r++) texts.push_back(NoisyTextOf(r));
+    for (const std::string& t : texts) {
+      values.push_back(ByteArray{reinterpret_cast<const uint8_t*>(t.data()), static_cast<uint32_t>(t.size())});
+    }
+    writer.WriteBatch<ByteArray>(0, values.size(), nullptr, nullptr, values.data(), values.size());
+    writer.EndRowGroup(kLargeGroupRows);
+  }
+  writer.Close();
+  return path;
+}
+
+std::vector<std::string> ReadLargePageColumn(const ParquetFileReader& file, const ColumnReaderOptions& options,
+                                             ColumnReadCounters* counters) {
+  std::vector<std::string> out;
+  auto reader = ColumnChunkReader::Make(file, 0, 0, options);
+  ColumnBatch batch;
+  for (int g = 0; g < file.num_row_groups(); g++) {
+    if (g > 0) reader->Reset(g);
+    if (options.decompress_ahead) options.decompress_ahead->WaitIdle();
+    while (size_t n = reader->ReadBatch(1000, &batch)) {
+      for (size_t i = 0; i < n; i++) {
+        const ByteArray& a = batch.values<ByteArray>()[i];
+        out.emplace_back(reinterpret_cast<const char*>(a.ptr), a.len);
+      }
+    }
+  }
+  *counters = reader->counters();
+  return out;
+}
+
+// The largest stored body among the chunk's data pages.
+size_t LargestStoredPage(const ParquetFileReader& file, int row_group) {
+  ColumnReadCounters counters;
+  PageReader pages(file, 0, ColumnReaderOptions(), &counters);
+  pages.Reset(row_group);
+  size_t largest = 0;
+  while (pages.NextPage()) largest = std::max(largest, pages.body_size());
+  return largest;
+}
+
+}  // namespace
+
+TEST_CASE("decompress ahead: pages larger than a piece are read a piece at a time") {
+  test_support::TempDir dir;
+  std::vector<std::string> expected;
+  for (int64_t r = 0; r < 2 * kLargeGroupRows; r++) expected.push_back(NoisyTextOf(r));
+  for (CompressionCodec codec :
+       {CompressionCodec::SNAPPY, CompressionCodec::ZSTD, CompressionCodec::BROTLI, CompressionCodec::GZIP}) {
+    for (int version : {1, 2}) {
+      INFO("codec " << ToString(codec) << ", data page v" << version);
+      auto file = ParquetFileReader::Open(WriteLargePageFile(dir, codec, version));
+      const size_t largest = LargestStoredPage(*file, 0);
+      REQUIRE(largest > 128 * 1024);
+      ColumnReaderOptions options;
+      auto ahead = std::make_shared<DecompressAhead>(*file, nullptr, true, 1000);
+      options.decompress_ahead = ahead;
+      ColumnReadCounters counters, plain_counters;
+      CHECK(ReadLargePageColumn(*file, options, &counters) == expected);
+      CHECK(ReadLargePageColumn(*file, ColumnReaderOptions(), &plain_counters) == expected);
+      CHECK(counters.pages_read > 4);
+      CHECK(counters.pages_decompressed_ahead == counters.pages_read);
+      CHECK(counters.bytes_read == plain_counters.bytes_read);
+      // snappy, zstd and brotli pages pass through a window of a piece (and the next
+      // page's header read along); gzip's are read whole.
+      INFO("read window " << ahead->read_window_capacity() << " bytes, largest stored page " << largest);
+      if (DecompressesInPieces(codec)) {
+        CHECK(ahead->read_window_capacity() <= 64 * 1024 + 4096);
+      } else {
+        CHECK(ahead->read_window_capacity() >= largest);
+      }
+    }
+  }
+}
+
+TEST_CASE("page reader: a page decompressed in pieces holds a piece of it as stored, and checks its CRC") {
+  test_support::TempDir dir;
+  const std::string path = WriteLargePageFile(dir, CompressionCodec::SNAPPY, 1);
+  auto decompress_first_page = [&](std::vector<uint8_t>* out, uint64_t* budget_used) {
+    auto file = ParquetFileReader::Open(path);
+    auto budget = std::make_shared<MemoryBudget>(uint64_t{1} << 30, "max_memory");
+    ColumnReaderOptions options;
+    options.memory_budget = budget;
+    ColumnReadCounters counters;
+    PageReader pages(*file, 0, options, &counters);
+    pages.Reset(0);
+    REQUIRE(pages.NextPage());
+    REQUIRE(pages.body_size() > 128 * 1024);
+    const PageValueSection section = pages.ValueSection();
+    const uint8_t* values = pages.DecompressValuesInPieces(section, [&](size_t size) {
+      out->resize(size);
+      return out->data();
+    });
+    CHECK(values == out->data());
+    *budget_used = budget->used();  // the read window's
+    CHECK(*budget_used < pages.body_size() / 2);
+    // The same bytes as the page decompressed whole.
+    ColumnReadCounters whole_counters;
+    PageReader whole(*file, 0, ColumnReaderOptions(), &whole_counters);
+    whole.Reset(0);
+    REQUIRE(whole.NextPage());
+    size_t size = 0;
+    const uint8_t* body = whole.DataPageV1Body(&size);
+    CHECK(std::vector<uint8_t>(body, body + size) == *out);
+  };
+  std::vector<uint8_t> out;
+  uint64_t used = 0;
+  decompress_first_page(&out, &used);
+  // A byte of the first page's body damaged past its first piece: the CRC, checked as
+  // the bytes pass, says so.
+  uint64_t damaged_at = 0;
+  {
+    auto file = ParquetFileReader::Open(path);
+    ColumnReadCounters counters;
+    PageReader pages(*file, 0, ColumnReaderOptions(), &counters);
+    pages.Reset(0);
+    REQUIRE(pages.NextPage());
+    damaged_at = pages.page_offset() + pages.body_size();  // within the body, past 64 KiB
+  }
+  std::FILE* f = std::fopen(path.c_str(), "r+b");
+  REQUIRE(f != nullptr);
+  std::fseek(f, static_cast<long>(damaged_at), SEEK_SET);
+  const int c = std::fgetc(f);
+  std::fseek(f, static_cast<long>(damaged_at), SEEK_SET);
+  std::fputc(c ^ 0x01, f);
+  std::fclose(f);
+  std::string message;
+  try {
+    decompress_first_page(&out, &used);
+  } catch (const ParquetError& e) {
+    message = e.what();
+  }
+  CHECK(message.find("page CRC mismatch") != std::string::npos);
 }
