@@ -26,7 +26,7 @@ constexpr size_t kPageHeaderGuess = 256;
 // page's header along, so a sequential scan costs one read per page.
 constexpr size_t kMinRead = 4096;
 // Bytes of a page body read at a time when it is decompressed in pieces.
-constexpr size_t kBodyPiece = 64 * 1024;
+constexpr size_t kBodyPiece = 32 * 1024;
 
 }  // namespace
 
@@ -46,6 +46,9 @@ PageReader::PageReader(const ParquetFileReader& file, int column, const ColumnRe
   // A remote file's reads are planned (RandomAccessFile::Prefetch): a read past the page
   // asked for would cost a request of its own when the next page was not fetched.
   if (file.file().IsRemote()) ReadNoMoreThanAsked();
+  // The DecompressAhead worker reads the data pages' bodies: a header's read need not
+  // bring more than the header along.
+  if (options.decompress_ahead) min_read_ = 0;
 }
 
 PageReader::~PageReader() {

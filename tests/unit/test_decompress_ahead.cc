@@ -292,7 +292,7 @@ std::string NoisyTextOf(int64_t r) {
 }
 
 // t BYTE_ARRAY REQUIRED (NoisyTextOf), two row groups, in pages of 256 KiB: each page's
-// stored body is larger than the piece the worker reads at a time (64 KiB).
+// stored body is larger than the piece the worker reads at a time (32 KiB).
 std::string WriteLargePageFile(const test_support::TempDir& dir, CompressionCodec codec, int page_version) {
   const std::string path = dir.File("large_" + std::to_string(static_cast<int>(codec)) + "_v" +
                                     std::to_string(page_version) + ".parquet");
@@ -373,7 +373,7 @@ TEST_CASE("decompress ahead: pages larger than a piece are read a piece at a tim
       // page's header read along); gzip's are read whole.
       INFO("read window " << ahead->read_window_capacity() << " bytes, largest stored page " << largest);
       if (DecompressesInPieces(codec)) {
-        CHECK(ahead->read_window_capacity() <= 64 * 1024 + 4096);
+        CHECK(ahead->read_window_capacity() <= 32 * 1024 + 4096);
       } else {
         CHECK(ahead->read_window_capacity() >= largest);
       }
@@ -423,7 +423,7 @@ TEST_CASE("page reader: a page decompressed in pieces holds a piece of it as sto
     PageReader pages(*file, 0, ColumnReaderOptions(), &counters);
     pages.Reset(0);
     REQUIRE(pages.NextPage());
-    damaged_at = pages.page_offset() + pages.body_size();  // within the body, past 64 KiB
+    damaged_at = pages.page_offset() + pages.body_size();  // within the body, past 32 KiB
   }
   std::FILE* f = std::fopen(path.c_str(), "r+b");
   REQUIRE(f != nullptr);
