@@ -70,7 +70,7 @@ class DecompressAhead {
   void WaitIdle();
   uint64_t pages_decompressed() const;
   uint64_t charged() const;
-  size_t read_window_capacity() const;  // the worker's read window, in bytes
+  size_t read_window_capacity() const;  // the worker's read window, in bytes (once stopped)
 
  private:
   struct Page {

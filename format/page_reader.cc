@@ -418,10 +418,14 @@ const OffsetIndex* PageReader::OffsetIndexForJumps() {
 void PageReader::VerifyCrc() {
   FetchBody();
   if (!options_.verify_crc || !header_.crc.has_value()) return;
-  uint32_t actual = Crc32(body_, body_size_);
-  if (actual != static_cast<uint32_t>(*header_.crc)) {
+  CheckCrc(Crc32(body_, body_size_));
+}
+
+void PageReader::CheckCrc(uint32_t computed) const {
+  if (!options_.verify_crc || !header_.crc.has_value()) return;
+  if (computed != static_cast<uint32_t>(*header_.crc)) {
     throw ParquetError("page CRC mismatch (stored " + std::to_string(static_cast<uint32_t>(*header_.crc)) +
-                       ", computed " + std::to_string(actual) + ")");
+                       ", computed " + std::to_string(computed) + ")");
   }
 }
 
@@ -456,25 +460,38 @@ class PageReader::BodyPieces final : public CompressedPieces {
     if (from > 0) Crc(reader_.Fetch(reader_.body_offset_, from, reader_.chunk_end_, 0), from);
   }
   size_t Next(const uint8_t** piece) override {
+    if (peeked_) {
+      peeked_ = false;
+      *piece = last_;
+      return last_size_;
+    }
     const size_t size = std::min(kBodyPiece, reader_.body_size_ - read_);
     if (size == 0 || error_) return 0;
     try {
-      *piece = reader_.Fetch(reader_.body_offset_ + read_, size, reader_.chunk_end_, 0);
+      last_ = reader_.Fetch(reader_.body_offset_ + read_, size, reader_.chunk_end_, 0);
     } catch (...) {
       error_ = std::current_exception();  // raised by Finish, outside the codec's code
       return 0;
     }
-    Crc(*piece, size);
+    Crc(last_, size);
+    *piece = last_;
+    return last_size_ = size;
+  }
+  // The next piece, which the following Next gives again.
+  size_t Peek(const uint8_t** piece) {
+    const size_t size = Next(piece);
+    peeked_ = size > 0;
     return size;
   }
-  // After decompressing: the read's error, if any; else the CRC of the whole body (which
-  // the codec read to its end) against the header's.
+  // After decompressing: reads what the codec left (a page it found damaged), then raises
+  // the read's error, if any, or checks the CRC of the whole body.
   void Finish() {
-    if (error_) std::rethrow_exception(error_);
-    if (reader_.options_.verify_crc && reader_.header_.crc.has_value() && crc_ != static_cast<uint32_t>(*reader_.header_.crc)) {
-      throw ParquetError("page CRC mismatch (stored " + std::to_string(static_cast<uint32_t>(*reader_.header_.crc)) +
-                         ", computed " + std::to_string(crc_) + ")");
+    const uint8_t* rest = nullptr;
+    peeked_ = false;
+    while (Next(&rest) > 0) {
     }
+    if (error_) std::rethrow_exception(error_);
+    reader_.CheckCrc(crc_);
   }
 
  private:
@@ -486,6 +503,9 @@ class PageReader::BodyPieces final : public CompressedPieces {
   PageReader& reader_;
   size_t read_ = 0;  // bytes of the body read so far
   uint32_t crc_ = 0;
+  const uint8_t* last_ = nullptr;  // the last piece read
+  size_t last_size_ = 0;
+  bool peeked_ = false;  // Next gives last_ again
   std::exception_ptr error_;
 };
 
@@ -501,34 +521,15 @@ uint8_t* PageReader::DecompressValuesInPieces(const PageValueSection& section,
   }
   BodyPieces pieces(*this, section.offset);
   const uint8_t* first = nullptr;
-  const size_t first_size = pieces.Next(&first);
+  const size_t first_size = pieces.Peek(&first);
   if (first_size == 0) pieces.Finish();  // the read's error
   RequirePlausibleSize(first, first_size, section.stored_size, section.size);
   uint8_t* dst = destination(section.size);
   if (dst == nullptr) return nullptr;
-  // The first piece again, then the rest.
-  class FirstThenRest final : public CompressedPieces {
-   public:
-    FirstThenRest(const uint8_t* first, size_t size, CompressedPieces& rest) : first_(first), size_(size), rest_(rest) {}
-    size_t Next(const uint8_t** piece) override {
-      if (size_ == 0) return rest_.Next(piece);
-      *piece = first_;
-      return std::exchange(size_, 0);
-    }
-
-   private:
-    const uint8_t* first_;
-    size_t size_;
-    CompressedPieces& rest_;
-  } all(first, first_size, pieces);
   try {
-    DecompressPieces(meta_->codec, all, section.stored_size, dst, section.size);
+    DecompressPieces(meta_->codec, pieces, section.stored_size, dst, section.size);
   } catch (const ParquetError&) {
-    // A read error, or a damaged page (its CRC over every byte), explains it better.
-    const uint8_t* rest = nullptr;
-    while (pieces.Next(&rest) > 0) {
-    }
-    pieces.Finish();
+    pieces.Finish();  // a read error, or a damaged page (its CRC), explains it better
     throw;
   }
   pieces.Finish();

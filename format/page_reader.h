@@ -220,6 +220,9 @@ class PageReader {
   void ReadPageHeader();
   void FetchBody();
   void VerifyCrc();
+  // Throws ParquetError when the current page stores a CRC other than `computed` (and CRCs
+  // are checked).
+  void CheckCrc(uint32_t computed) const;
   size_t DecryptPageHeader(uint64_t offset, uint64_t limit);
   size_t EncryptedModuleSize(uint64_t offset, uint64_t limit);
   size_t DecryptHeaderModule(ModuleType type, uint64_t offset, uint64_t limit);

@@ -371,6 +371,7 @@ TEST_CASE("decompress ahead: pages larger than a piece are read a piece at a tim
       CHECK(counters.bytes_read == plain_counters.bytes_read);
       // snappy, zstd and brotli pages pass through a window of a piece (and the next
       // page's header read along); gzip's are read whole.
+      ahead->Stop();
       INFO("read window " << ahead->read_window_capacity() << " bytes, largest stored page " << largest);
       if (DecompressesInPieces(codec)) {
         CHECK(ahead->read_window_capacity() <= 32 * 1024 + 4096);
