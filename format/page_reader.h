@@ -8,7 +8,8 @@
 // I/O: a page header is read with a first guess of its size (grown when it does not parse),
 // its body only when asked for; each read is at least kMinRead bytes and brings the next
 // page's header along, so a sequential scan costs one read per page and skipping a page
-// costs one header read.
+// costs one header read. (When a DecompressAhead worker reads the bodies, a header's read
+// brings only the header, and DecompressValuesInPieces reads a body a piece at a time.)
 #pragma once
 
 #include <algorithm>

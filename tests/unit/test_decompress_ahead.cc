@@ -33,16 +33,39 @@ constexpr int64_t kRowGroupRows = 3000;
 
 std::string TextOf(int64_t r) { return "row " + std::to_string(r * 7919 % 100003) + std::string(r % 23, 'x'); }
 
-// id INT64 REQUIRED (r * 3) and s BYTE_ARRAY OPTIONAL (TextOf, null every 11th row), in
-// small pages.
-std::string WriteFile(const test_support::TempDir& dir, CompressionCodec codec, int page_version) {
-  const std::string path = dir.File("ahead_" + std::to_string(static_cast<int>(codec)) + "_v" +
-                                    std::to_string(page_version) + ".parquet");
+// Flips the `bits` of the byte at `offset` of the file at `path`.
+void FlipBits(const std::string& path, uint64_t offset, int bits) {
+  std::FILE* f = std::fopen(path.c_str(), "r+b");
+  REQUIRE(f != nullptr);
+  std::fseek(f, static_cast<long>(offset), SEEK_SET);
+  const int c = std::fgetc(f);
+  std::fseek(f, static_cast<long>(offset), SEEK_SET);
+  std::fputc(c ^ bits, f);
+  std::fclose(f);
+}
+
+// `name`_<codec>_v<page_version>.parquet in `dir`.
+std::string FilePath(const test_support::TempDir& dir, const std::string& name, CompressionCodec codec,
+                     int page_version) {
+  return dir.File(name + "_" + std::to_string(static_cast<int>(codec)) + "_v" + std::to_string(page_version) +
+                  ".parquet");
+}
+
+// Data pages of `page_version` and about `page_size` bytes, with `codec`, without dictionaries.
+WriterOptions PlainPages(CompressionCodec codec, int page_version, size_t page_size) {
   WriterOptions options;
   options.codec = codec;
   options.data_page_version = page_version;
-  options.page_size = 4 << 10;
+  options.page_size = page_size;
   options.dictionary = false;
+  return options;
+}
+
+// id INT64 REQUIRED (r * 3) and s BYTE_ARRAY OPTIONAL (TextOf, null every 11th row), in
+// small pages.
+std::string WriteFile(const test_support::TempDir& dir, CompressionCodec codec, int page_version) {
+  const std::string path = FilePath(dir, "ahead", codec, page_version);
+  const WriterOptions options = PlainPages(codec, page_version, 4 << 10);
   ParquetFileWriter writer(path,
                            {RootElement(2), LeafElement("id", FieldRepetitionType::REQUIRED, Type::INT64),
                             LeafElement("s", FieldRepetitionType::OPTIONAL, Type::BYTE_ARRAY)},
@@ -247,13 +270,7 @@ TEST_CASE("decompress ahead: a damaged page is reported by the reader, as withou
     const ColumnChunkRange range = file->column_chunk_range(2, 1);
     damaged_at = range.offset + range.length / 2;
   }
-  std::FILE* f = std::fopen(path.c_str(), "r+b");
-  REQUIRE(f != nullptr);
-  std::fseek(f, static_cast<long>(damaged_at), SEEK_SET);
-  const int c = std::fgetc(f);
-  std::fseek(f, static_cast<long>(damaged_at), SEEK_SET);
-  std::fputc(c ^ 0x5a, f);
-  std::fclose(f);
+  FlipBits(path, damaged_at, 0x5a);
   auto file = ParquetFileReader::Open(path);
   auto read = [&](bool with_worker) {
     ColumnReaderOptions options;
@@ -294,13 +311,8 @@ std::string NoisyTextOf(int64_t r) {
 // t BYTE_ARRAY REQUIRED (NoisyTextOf), two row groups, in pages of 256 KiB: each page's
 // stored body is larger than the piece the worker reads at a time (32 KiB).
 std::string WriteLargePageFile(const test_support::TempDir& dir, CompressionCodec codec, int page_version) {
-  const std::string path = dir.File("large_" + std::to_string(static_cast<int>(codec)) + "_v" +
-                                    std::to_string(page_version) + ".parquet");
-  WriterOptions options;
-  options.codec = codec;
-  options.data_page_version = page_version;
-  options.page_size = 256 << 10;
-  options.dictionary = false;
+  const std::string path = FilePath(dir, "large", codec, page_version);
+  const WriterOptions options = PlainPages(codec, page_version, 256 << 10);
   ParquetFileWriter writer(path, {RootElement(1), LeafElement("t", FieldRepetitionType::REQUIRED, Type::BYTE_ARRAY)},
                            options);
   for (int g = 0; g < 2; g++) {
@@ -426,13 +438,7 @@ TEST_CASE("page reader: a page decompressed in pieces holds a piece of it as sto
     REQUIRE(pages.NextPage());
     damaged_at = pages.page_offset() + pages.body_size();  // within the body, past 32 KiB
   }
-  std::FILE* f = std::fopen(path.c_str(), "r+b");
-  REQUIRE(f != nullptr);
-  std::fseek(f, static_cast<long>(damaged_at), SEEK_SET);
-  const int c = std::fgetc(f);
-  std::fseek(f, static_cast<long>(damaged_at), SEEK_SET);
-  std::fputc(c ^ 0x01, f);
-  std::fclose(f);
+  FlipBits(path, damaged_at, 0x01);
   std::string message;
   try {
     decompress_first_page(&out, &used);
