@@ -8,7 +8,6 @@
 #include <lz4.h>
 #include <lz4frame.h>
 #include <lz4hc.h>
-#include <snappy-sinksource.h>
 #include <snappy.h>
 #include <zlib.h>
 #define ZSTD_STATIC_LINKING_ONLY  // ZSTD_decompressBound (exported by libzstd 1.5)
@@ -24,6 +23,7 @@
 
 #include "format/error.h"
 #include "format/physical_values.h"
+#include "format/snappy_pieces.h"
 
 namespace parquet {
 
@@ -117,48 +117,34 @@ void DecompressSnappy(const uint8_t* src, size_t src_size, uint8_t* dst, size_t 
   }
 }
 
-// CompressedPieces as snappy's Source: snappy reads a tag cut between two pieces through a
-// scratch copy of its own.
-class SnappyPieceSource : public snappy::Source {
- public:
-  SnappyPieceSource(CompressedPieces& pieces, size_t size) : pieces_(pieces), left_(size) {}
-  size_t Available() const override { return left_; }
-  const char* Peek(size_t* length) override {
-    if (piece_left_ == 0 && left_ > 0) piece_left_ = std::min(pieces_.Next(&piece_), left_);
-    *length = piece_left_;  // 0 before the end: snappy reports the data as corrupt
-    return reinterpret_cast<const char*>(piece_);
-  }
-  void Skip(size_t n) override {
-    piece_ += n;
-    piece_left_ -= n;
-    left_ -= n;
-  }
-
- private:
-  CompressedPieces& pieces_;
-  size_t left_;
-  const uint8_t* piece_ = nullptr;
-  size_t piece_left_ = 0;
-};
-
 void DecompressSnappyPieces(CompressedPieces& pieces, size_t src_size, uint8_t* dst, size_t dst_size) {
-  SnappyPieceSource source(pieces, src_size);
-  size_t available = 0;
-  const char* start = source.Peek(&available);
+  // The length header (at most 5 bytes) from the first piece, which is kept for snappy.
+  class FirstPieceKept final : public CompressedPieces {
+   public:
+    explicit FirstPieceKept(CompressedPieces& pieces) : pieces_(pieces) { size_ = pieces_.Next(&first_); }
+    size_t Next(const uint8_t** piece) override {
+      if (given_) return pieces_.Next(piece);
+      given_ = true;
+      *piece = first_;
+      return size_;
+    }
+    const uint8_t* first_ = nullptr;
+    size_t size_ = 0;
+
+   private:
+    CompressedPieces& pieces_;
+    bool given_ = false;
+  } kept(pieces);
   size_t declared_size = 0;
-  // The length header (at most 5 bytes) is within the first piece unless that piece is
-  // smaller: then it is checked by RawUncompress, against dst_size all the same.
-  if (available >= 5 || available == src_size) {
-    if (!snappy::GetUncompressedLength(start, available, &declared_size)) {
+  // A header cut by a first piece under 5 bytes is checked by snappy all the same.
+  if (kept.size_ >= 5 || kept.size_ == src_size) {
+    if (!snappy::GetUncompressedLength(reinterpret_cast<const char*>(kept.first_), kept.size_, &declared_size)) {
       throw ParquetError("snappy data is corrupt: invalid length header in " + std::to_string(src_size) + " bytes");
     }
     if (declared_size != dst_size) ThrowSizeMismatch("snappy", declared_size, dst_size);
   }
-  // RawUncompress writes at most the declared size, which is dst_size, and fails unless it
-  // reads every byte of the source.
-  if (!snappy::RawUncompress(&source, reinterpret_cast<char*>(dst)) || source.Available() != 0) {
-    throw ParquetError("snappy data is corrupt");
-  }
+  // RawUncompress writes at most the declared size, which is dst_size.
+  if (!SnappyUncompressPieces(kept, src_size, dst)) throw ParquetError("snappy data is corrupt");
 }
 
 void CompressSnappy(const uint8_t* src, size_t src_size, std::string* out) {
