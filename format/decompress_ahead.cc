@@ -11,7 +11,10 @@ namespace parquet {
 DecompressAhead::DecompressAhead(const ParquetFileReader& file, std::shared_ptr<MemoryBudget> budget, bool verify_crc,
                                  int pages_ahead)
     : file_(file), budget_(std::move(budget)), verify_crc_(verify_crc),
-      pages_ahead_(static_cast<size_t>(std::max(1, pages_ahead))) {}
+      pages_ahead_(static_cast<size_t>(std::max(1, pages_ahead))) {
+  // Allocated once: a window regrown page by page costs the worker's malloc arena more.
+  window_.bytes.reserve(PageReader::kPieceWindow);
+}
 
 DecompressAhead::~DecompressAhead() {
   Stop();

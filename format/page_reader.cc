@@ -25,8 +25,7 @@ constexpr size_t kPageHeaderGuess = 256;
 // Reads are at least this large (within the chunk), and a page body read brings the next
 // page's header along, so a sequential scan costs one read per page.
 constexpr size_t kMinRead = 4096;
-// Bytes of a page body read at a time when it is decompressed in pieces.
-constexpr size_t kBodyPiece = 32 * 1024;
+constexpr size_t kBodyPiece = PageReader::kBodyPiece;
 
 }  // namespace
 

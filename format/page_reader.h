@@ -102,6 +102,12 @@ struct SharedReadWindow {
 
 class PageReader {
  public:
+  // Bytes of a page body read at a time when it is decompressed in pieces
+  // (DecompressValuesInPieces); a body up to this size is read whole.
+  static constexpr size_t kBodyPiece = 256 * 1024;
+  // The most a read window holds for such a body: the piece, a page header's first read
+  // and the bytes read along past it.
+  static constexpr size_t kPieceWindow = kBodyPiece + 8192;
   // Reads pages of leaf `column` of `file`; bytes read are added to counters->bytes_read.
   // `counters` must outlive the reader.
   PageReader(const ParquetFileReader& file, int column, const ColumnReaderOptions& options,

@@ -293,7 +293,7 @@ TEST_CASE("decompress ahead: a damaged page is reported by the reader, as withou
 
 namespace {
 
-constexpr int64_t kLargeGroupRows = 20000;
+constexpr int64_t kLargeGroupRows = 60000;
 
 // Text that compresses little (letters from a hash of the row), 40-60 bytes a row.
 std::string NoisyTextOf(int64_t r) {
@@ -308,11 +308,11 @@ std::string NoisyTextOf(int64_t r) {
   return text;
 }
 
-// t BYTE_ARRAY REQUIRED (NoisyTextOf), two row groups, in pages of 256 KiB: each page's
-// stored body is larger than the piece the worker reads at a time (32 KiB).
+// t BYTE_ARRAY REQUIRED (NoisyTextOf), two row groups, in pages of 1 MiB: each page's
+// stored body is larger than the piece the worker reads at a time (PageReader::kBodyPiece).
 std::string WriteLargePageFile(const test_support::TempDir& dir, CompressionCodec codec, int page_version) {
   const std::string path = FilePath(dir, "large", codec, page_version);
-  const WriterOptions options = PlainPages(codec, page_version, 256 << 10);
+  const WriterOptions options = PlainPages(codec, page_version, 1 << 20);
   ParquetFileWriter writer(path, {RootElement(1), LeafElement("t", FieldRepetitionType::REQUIRED, Type::BYTE_ARRAY)},
                            options);
   for (int g = 0; g < 2; g++) {
@@ -371,7 +371,7 @@ TEST_CASE("decompress ahead: pages larger than a piece are read a piece at a tim
       INFO("codec " << ToString(codec) << ", data page v" << version);
       auto file = ParquetFileReader::Open(WriteLargePageFile(dir, codec, version));
       const size_t largest = LargestStoredPage(*file, 0);
-      REQUIRE(largest > 128 * 1024);
+      REQUIRE(largest > 2 * PageReader::kBodyPiece);
       ColumnReaderOptions options;
       auto ahead = std::make_shared<DecompressAhead>(*file, nullptr, true, 1000);
       options.decompress_ahead = ahead;
@@ -386,7 +386,7 @@ TEST_CASE("decompress ahead: pages larger than a piece are read a piece at a tim
       ahead->Stop();
       INFO("read window " << ahead->read_window_capacity() << " bytes, largest stored page " << largest);
       if (DecompressesInPieces(codec)) {
-        CHECK(ahead->read_window_capacity() <= 32 * 1024 + 4096);
+        CHECK(ahead->read_window_capacity() <= PageReader::kPieceWindow);
       } else {
         CHECK(ahead->read_window_capacity() >= largest);
       }
@@ -394,10 +394,18 @@ TEST_CASE("decompress ahead: pages larger than a piece are read a piece at a tim
   }
 }
 
+// Moves `pages` to the chunk's first page stored in more than two pieces.
+bool ToLargePage(PageReader& pages) {
+  while (pages.NextPage()) {
+    if (pages.body_size() > 2 * PageReader::kBodyPiece) return true;
+  }
+  return false;
+}
+
 TEST_CASE("page reader: a page decompressed in pieces holds a piece of it as stored, and checks its CRC") {
   test_support::TempDir dir;
   const std::string path = WriteLargePageFile(dir, CompressionCodec::SNAPPY, 1);
-  auto decompress_first_page = [&](std::vector<uint8_t>* out, uint64_t* budget_used) {
+  auto decompress_large_page = [&](std::vector<uint8_t>* out, uint64_t* budget_used) {
     auto file = ParquetFileReader::Open(path);
     auto budget = std::make_shared<MemoryBudget>(uint64_t{1} << 30, "max_memory");
     ColumnReaderOptions options;
@@ -405,8 +413,7 @@ TEST_CASE("page reader: a page decompressed in pieces holds a piece of it as sto
     ColumnReadCounters counters;
     PageReader pages(*file, 0, options, &counters);
     pages.Reset(0);
-    REQUIRE(pages.NextPage());
-    REQUIRE(pages.body_size() > 128 * 1024);
+    REQUIRE(ToLargePage(pages));
     const PageValueSection section = pages.ValueSection();
     const uint8_t* values = pages.DecompressValuesInPieces(section, [&](size_t size) {
       out->resize(size);
@@ -419,15 +426,15 @@ TEST_CASE("page reader: a page decompressed in pieces holds a piece of it as sto
     ColumnReadCounters whole_counters;
     PageReader whole(*file, 0, ColumnReaderOptions(), &whole_counters);
     whole.Reset(0);
-    REQUIRE(whole.NextPage());
+    REQUIRE(ToLargePage(whole));
     size_t size = 0;
     const uint8_t* body = whole.DataPageV1Body(&size);
     CHECK(std::vector<uint8_t>(body, body + size) == *out);
   };
   std::vector<uint8_t> out;
   uint64_t used = 0;
-  decompress_first_page(&out, &used);
-  // A byte of the first page's body damaged past its first piece: the CRC, checked as
+  decompress_large_page(&out, &used);
+  // A byte of that page's body damaged past its first piece: the CRC, checked as
   // the bytes pass, says so.
   uint64_t damaged_at = 0;
   {
@@ -435,13 +442,13 @@ TEST_CASE("page reader: a page decompressed in pieces holds a piece of it as sto
     ColumnReadCounters counters;
     PageReader pages(*file, 0, ColumnReaderOptions(), &counters);
     pages.Reset(0);
-    REQUIRE(pages.NextPage());
-    damaged_at = pages.page_offset() + pages.body_size();  // within the body, past 32 KiB
+    REQUIRE(ToLargePage(pages));
+    damaged_at = pages.page_offset() + pages.body_size();  // within the body, past the first piece
   }
   FlipBits(path, damaged_at, 0x01);
   std::string message;
   try {
-    decompress_first_page(&out, &used);
+    decompress_large_page(&out, &used);
   } catch (const ParquetError& e) {
     message = e.what();
   }
