@@ -118,33 +118,15 @@ void DecompressSnappy(const uint8_t* src, size_t src_size, uint8_t* dst, size_t 
 }
 
 void DecompressSnappyPieces(CompressedPieces& pieces, size_t src_size, uint8_t* dst, size_t dst_size) {
-  // The length header (at most 5 bytes) from the first piece, which is kept for snappy.
-  class FirstPieceKept final : public CompressedPieces {
-   public:
-    explicit FirstPieceKept(CompressedPieces& pieces) : pieces_(pieces) { size_ = pieces_.Next(&first_); }
-    size_t Next(const uint8_t** piece) override {
-      if (given_) return pieces_.Next(piece);
-      given_ = true;
-      *piece = first_;
-      return size_;
-    }
-    const uint8_t* first_ = nullptr;
-    size_t size_ = 0;
-
-   private:
-    CompressedPieces& pieces_;
-    bool given_ = false;
-  } kept(pieces);
   size_t declared_size = 0;
-  // A header cut by a first piece under 5 bytes is checked by snappy all the same.
-  if (kept.size_ >= 5 || kept.size_ == src_size) {
-    if (!snappy::GetUncompressedLength(reinterpret_cast<const char*>(kept.first_), kept.size_, &declared_size)) {
+  switch (SnappyUncompressPieces(pieces, src_size, dst, dst_size, &declared_size)) {
+    case SnappyPiecesResult::kOk: return;
+    case SnappyPiecesResult::kBadHeader:
       throw ParquetError("snappy data is corrupt: invalid length header in " + std::to_string(src_size) + " bytes");
-    }
-    if (declared_size != dst_size) ThrowSizeMismatch("snappy", declared_size, dst_size);
+    case SnappyPiecesResult::kOtherSize: ThrowSizeMismatch("snappy", declared_size, dst_size);
+    case SnappyPiecesResult::kCorrupt: break;
   }
-  // RawUncompress writes at most the declared size, which is dst_size.
-  if (!SnappyUncompressPieces(kept, src_size, dst)) throw ParquetError("snappy data is corrupt");
+  throw ParquetError("snappy data is corrupt");
 }
 
 void CompressSnappy(const uint8_t* src, size_t src_size, std::string* out) {

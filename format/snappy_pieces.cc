@@ -36,9 +36,21 @@ class SnappyPieceSource : public snappy::Source {
 
 }  // namespace
 
-bool SnappyUncompressPieces(CompressedPieces& pieces, size_t src_size, uint8_t* dst) {
+SnappyPiecesResult SnappyUncompressPieces(CompressedPieces& pieces, size_t src_size, uint8_t* dst, size_t dst_size,
+                                          size_t* declared) {
   SnappyPieceSource source(pieces, src_size);
-  return snappy::RawUncompress(&source, reinterpret_cast<char*>(dst)) && source.Available() == 0;
+  size_t available = 0;
+  const char* start = source.Peek(&available);
+  // The length header (at most 5 bytes); a first piece shorter than that leaves the check
+  // to RawUncompress, which writes no more than the header declares.
+  if (available >= 5 || available == src_size) {
+    if (!snappy::GetUncompressedLength(start, available, declared)) return SnappyPiecesResult::kBadHeader;
+    if (*declared != dst_size) return SnappyPiecesResult::kOtherSize;
+  }
+  if (!snappy::RawUncompress(&source, reinterpret_cast<char*>(dst)) || source.Available() != 0) {
+    return SnappyPiecesResult::kCorrupt;
+  }
+  return SnappyPiecesResult::kOk;
 }
 
 }  // namespace parquet

@@ -11,9 +11,14 @@
 
 namespace parquet {
 
-// Snappy's RawUncompress over the `src_size` bytes `pieces` gives, into `dst`, which must
-// hold the stream's declared length: true when the stream is valid, holds that length and
-// ends with the last byte given.
-bool SnappyUncompressPieces(CompressedPieces& pieces, size_t src_size, uint8_t* dst);
+// What SnappyUncompressPieces found.
+enum class SnappyPiecesResult { kOk, kBadHeader, kOtherSize, kCorrupt };
+
+// Snappy's RawUncompress over the `src_size` bytes `pieces` gives, into `dst` of `dst_size`
+// bytes: kBadHeader when the first piece holds no valid length header, kOtherSize when the
+// stream declares another length (*declared), before anything is written; kCorrupt when
+// the stream is invalid or does not end with the last byte given.
+SnappyPiecesResult SnappyUncompressPieces(CompressedPieces& pieces, size_t src_size, uint8_t* dst, size_t dst_size,
+                                          size_t* declared);
 
 }  // namespace parquet
