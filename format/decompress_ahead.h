@@ -13,7 +13,7 @@
 // buffers reused from page to page (the one a reader gives up takes the next page) and
 // allocated with room for the column's largest page in the file, so a scan allocates them
 // about once. The worker's reads share one window: a snappy, zstd or brotli page passes
-// through it a piece (256 KiB) at a time (PageReader::DecompressValuesInPieces); other
+// through it a piece (32 KiB) at a time (PageReader::DecompressValuesInPieces); other
 // codecs' pages, and smaller pages, are read whole. The readers keep no window or page buffer of their own
 // beyond a page header's (PageReader::TrimWindow). So on top of what a scan without the
 // worker holds, one page as stored and one as decompressed per column, it holds a second
