@@ -36,6 +36,7 @@ void MemoryBudget::Take(uint64_t bytes) {
                        " in use by the columns read so far); raise " + option_ + " to read this file");
   }
   used_ += bytes;
+  peak_ = std::max(peak_, used_);
 }
 
 PageReader::PageReader(const ParquetFileReader& file, int column, const ColumnReaderOptions& options,
@@ -192,8 +193,21 @@ PageValueSection PageReader::ValueSection() const {
 }
 
 const uint8_t* PageReader::DictionaryPageBytes(size_t* size) {
-  ReadBody();
   *size = static_cast<size_t>(header_.uncompressed_page_size);
+  if (options_.decompress_ahead && meta_->codec != CompressionCodec::UNCOMPRESSED) {
+    // A reader the worker serves keeps no page-sized window (TrimWindow): its compressed
+    // dictionary page passes a piece at a time too, straight into the dictionary's buffer.
+    PageValueSection whole;
+    whole.stored_size = body_size_;
+    whole.size = *size;
+    const uint8_t* data = DecompressValuesInPieces(whole, [this](size_t bytes) {
+      GrowBuffer(&dictionary_buffer_, bytes);
+      return dictionary_buffer_.data();
+    });
+    TrimWindow();
+    return data;
+  }
+  ReadBody();
   const uint8_t* data = DecompressInto(body_, body_size_, *size, true, &dictionary_buffer_);
   if (data != dictionary_buffer_.data()) {
     // Uncompressed: copy, so that the dictionary's views never point into window_, which

@@ -41,11 +41,13 @@ class MemoryBudget {
   void Take(uint64_t bytes);
   void Give(uint64_t bytes) { used_ -= std::min(bytes, used_); }
   uint64_t used() const { return used_; }
+  uint64_t peak() const { return peak_; }  // the most used at once
   uint64_t limit() const { return limit_; }
 
  private:
   uint64_t limit_;
   uint64_t used_ = 0;
+  uint64_t peak_ = 0;
   std::string option_;
 };
 
@@ -177,7 +179,8 @@ class PageReader {
   const uint8_t* DecompressInto(const uint8_t* src, size_t src_size, size_t uncompressed_size, bool compressed,
                                 std::vector<uint8_t>* buffer);
   // The current page, a dictionary page: its body read and decompressed into a buffer of
-  // its own (valid until the next dictionary page); *size its uncompressed size.
+  // its own (valid until the next dictionary page); *size its uncompressed size. With
+  // decompress_ahead a compressed one is read as DecompressValuesInPieces reads.
   const uint8_t* DictionaryPageBytes(size_t* size);
 
   // The chunk's offset index: given (SetOffsetIndex, which must be this chunk's and valid;

@@ -454,3 +454,103 @@ TEST_CASE("page reader: a page decompressed in pieces holds a piece of it as sto
   }
   CHECK(message.find("page CRC mismatch") != std::string::npos);
 }
+
+namespace {
+
+constexpr int64_t kDictionaryEntries = 6000;
+
+// t BYTE_ARRAY REQUIRED, dictionary-encoded: row r holds NoisyTextOf(r % kDictionaryEntries),
+// so the one row group's dictionary page is stored in more than two pieces.
+std::string WriteLargeDictionaryFile(const test_support::TempDir& dir, CompressionCodec codec) {
+  const std::string path = FilePath(dir, "dictionary", codec, 1);
+  WriterOptions options = PlainPages(codec, 1, 64 << 10);
+  options.column_encoding[0] = Encoding::RLE_DICTIONARY;
+  ParquetFileWriter writer(path, {RootElement(1), LeafElement("t", FieldRepetitionType::REQUIRED, Type::BYTE_ARRAY)},
+                           options);
+  writer.StartRowGroup();
+  std::vector<std::string> texts;
+  for (int64_t r = 0; r < 2 * kDictionaryEntries; r++) texts.push_back(NoisyTextOf(r % kDictionaryEntries));
+  std::vector<ByteArray> values;
+  for (const std::string& t : texts) {
+    values.push_back(ByteArray{reinterpret_cast<const uint8_t*>(t.data()), static_cast<uint32_t>(t.size())});
+  }
+  writer.WriteBatch<ByteArray>(0, values.size(), nullptr, nullptr, values.data(), values.size());
+  writer.EndRowGroup(static_cast<int64_t>(values.size()));
+  writer.Close();
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("page reader: with decompress_ahead a dictionary page is read a piece at a time, and checks its CRC") {
+  test_support::TempDir dir;
+  for (CompressionCodec codec : {CompressionCodec::SNAPPY, CompressionCodec::ZSTD, CompressionCodec::BROTLI}) {
+    INFO("codec " << ToString(codec));
+    const std::string path = WriteLargeDictionaryFile(dir, codec);
+    // The dictionary page's bytes, and the most the budget held for them at once: its
+    // buffer, and the read window beside it.
+    auto read_dictionary = [&](bool ahead, std::vector<uint8_t>* bytes, uint64_t* used, size_t* stored) {
+      auto file = ParquetFileReader::Open(path);
+      auto budget = std::make_shared<MemoryBudget>(uint64_t{1} << 30, "max_memory");
+      ColumnReaderOptions options;
+      options.memory_budget = budget;
+      if (ahead) options.decompress_ahead = std::make_shared<DecompressAhead>(*file, nullptr, true, 1);
+      ColumnReadCounters counters;
+      PageReader pages(*file, 0, options, &counters);
+      pages.Reset(0);
+      REQUIRE(pages.NextPage());
+      REQUIRE(pages.header().type == PageType::DICTIONARY_PAGE);
+      *stored = pages.body_size();
+      size_t size = 0;
+      const uint8_t* data = pages.DictionaryPageBytes(&size);
+      bytes->assign(data, data + size);
+      *used = budget->peak();
+    };
+    std::vector<uint8_t> whole, pieces;
+    uint64_t used_whole = 0, used_pieces = 0;
+    size_t stored = 0;
+    read_dictionary(false, &whole, &used_whole, &stored);
+    read_dictionary(true, &pieces, &used_pieces, &stored);
+    REQUIRE(stored > 2 * PageReader::kBodyPiece);
+    CHECK(pieces == whole);
+    CHECK(used_whole >= whole.size() + stored);  // the page as stored, and decompressed
+    CHECK(used_pieces < whole.size() + stored / 2);
+    // The values through a column reader the worker serves.
+    {
+      auto file = ParquetFileReader::Open(path);
+      ColumnReaderOptions options;
+      options.decompress_ahead = std::make_shared<DecompressAhead>(*file, nullptr, true, 1);
+      auto reader = ColumnChunkReader::Make(*file, 0, 0, options);
+      ColumnBatch batch;
+      int64_t r = 0;
+      bool same = true;
+      while (size_t n = reader->ReadBatch(1000, &batch)) {
+        for (size_t i = 0; i < n; i++, r++) {
+          const ByteArray& a = batch.values<ByteArray>()[i];
+          same = same && std::string(reinterpret_cast<const char*>(a.ptr), a.len) == NoisyTextOf(r % kDictionaryEntries);
+        }
+      }
+      CHECK(r == 2 * kDictionaryEntries);
+      CHECK(same);
+      CHECK(reader->counters().dictionary_pages_read == 1);
+    }
+    // A byte of the dictionary page damaged past its first piece: a CRC mismatch.
+    uint64_t damaged_at = 0;
+    {
+      auto file = ParquetFileReader::Open(path);
+      ColumnReadCounters counters;
+      PageReader pages(*file, 0, ColumnReaderOptions(), &counters);
+      pages.Reset(0);
+      REQUIRE(pages.NextPage());
+      damaged_at = pages.page_offset() + pages.body_size();  // within the body, past the first piece
+    }
+    FlipBits(path, damaged_at, 0x01);
+    std::string message;
+    try {
+      read_dictionary(true, &pieces, &used_pieces, &stored);
+    } catch (const ParquetError& e) {
+      message = e.what();
+    }
+    CHECK(message.find("page CRC mismatch") != std::string::npos);
+  }
+}
