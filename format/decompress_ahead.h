@@ -14,9 +14,9 @@
 // allocated with room for the column's largest page in the file, so a scan allocates them
 // about once. The worker's reads share one window: a snappy, zstd or brotli page passes
 // through it a piece (32 KiB) at a time (PageReader::DecompressValuesInPieces); other
-// codecs' pages, and smaller pages, are read whole. The readers keep no window or page buffer of their own
-// beyond a page header's (PageReader::TrimWindow), and read their dictionary pages in pieces
-// too (PageReader::DictionaryPageBytes). So on top of what a scan without the
+// codecs' pages, and smaller pages, are read whole. The readers keep no window or page
+// buffer of their own beyond a page header's (PageReader::TrimWindow), and read their
+// dictionary pages in pieces too (PageReader::DictionaryPageBytes). So on top of what a scan without the
 // worker holds, one page as stored and one as decompressed per column, it holds a second
 // decompressed page per column in place of the stored one: measured on the bench's files,
 // peak memory is no higher (bench/README.md). The scan's MemoryBudget is charged

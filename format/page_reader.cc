@@ -25,7 +25,6 @@ constexpr size_t kPageHeaderGuess = 256;
 // Reads are at least this large (within the chunk), and a page body read brings the next
 // page's header along, so a sequential scan costs one read per page.
 constexpr size_t kMinRead = 4096;
-constexpr size_t kBodyPiece = PageReader::kBodyPiece;
 
 }  // namespace
 

@@ -308,6 +308,15 @@ std::string NoisyTextOf(int64_t r) {
   return text;
 }
 
+// Views of `texts`, for WriteBatch.
+std::vector<ByteArray> ByteArraysOf(const std::vector<std::string>& texts) {
+  std::vector<ByteArray> values;
+  for (const std::string& t : texts) {
+    values.push_back(ByteArray{reinterpret_cast<const uint8_t*>(t.data()), static_cast<uint32_t>(t.size())});
+  }
+  return values;
+}
+
 // t BYTE_ARRAY REQUIRED (NoisyTextOf), two row groups, in pages of 1 MiB: each page's
 // stored body is larger than the piece the worker reads at a time (PageReader::kBodyPiece).
 std::string WriteLargePageFile(const test_support::TempDir& dir, CompressionCodec codec, int page_version) {
@@ -318,11 +327,8 @@ std::string WriteLargePageFile(const test_support::TempDir& dir, CompressionCode
   for (int g = 0; g < 2; g++) {
     writer.StartRowGroup();
     std::vector<std::string> texts;
-    std::vector<ByteArray> values;
     for (int64_t r = g * kLargeGroupRows; r < (g + 1) * kLargeGroupRows; r++) texts.push_back(NoisyTextOf(r));
-    for (const std::string& t : texts) {
-      values.push_back(ByteArray{reinterpret_cast<const uint8_t*>(t.data()), static_cast<uint32_t>(t.size())});
-    }
+    const std::vector<ByteArray> values = ByteArraysOf(texts);
     writer.WriteBatch<ByteArray>(0, values.size(), nullptr, nullptr, values.data(), values.size());
     writer.EndRowGroup(kLargeGroupRows);
   }
@@ -470,10 +476,7 @@ std::string WriteLargeDictionaryFile(const test_support::TempDir& dir, Compressi
   writer.StartRowGroup();
   std::vector<std::string> texts;
   for (int64_t r = 0; r < 2 * kDictionaryEntries; r++) texts.push_back(NoisyTextOf(r % kDictionaryEntries));
-  std::vector<ByteArray> values;
-  for (const std::string& t : texts) {
-    values.push_back(ByteArray{reinterpret_cast<const uint8_t*>(t.data()), static_cast<uint32_t>(t.size())});
-  }
+  const std::vector<ByteArray> values = ByteArraysOf(texts);
   writer.WriteBatch<ByteArray>(0, values.size(), nullptr, nullptr, values.data(), values.size());
   writer.EndRowGroup(static_cast<int64_t>(values.size()));
   writer.Close();
