@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "bench/bench_util.h"
-#include "format/column_reader.h"
-#include "format/error.h"
-#include "format/file_reader.h"
+#include "format/read/column_reader.h"
+#include "format/common/error.h"
+#include "format/read/file_reader.h"
 
 namespace {
 

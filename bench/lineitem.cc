@@ -1,6 +1,6 @@
 // bench_lineitem: the benchmark's data. Generates a TPC-H-lineitem-shaped table of N rows
 // into a native SQLite table (deterministic: fixed seed, no download), and copies that
-// table into a Parquet file with our writer (format/file_writer.h) — the stand-in for
+// table into a Parquet file with our writer (format/write/file_writer.h) — the stand-in for
 // parquet_copy() while the SQL function does not exist, and the writer side of query 7.
 //
 //   bench_lineitem generate --rows N --db native.db
@@ -28,10 +28,10 @@
 #include <vector>
 
 #include "bench/bench_util.h"
-#include "format/error.h"
-#include "format/file_reader.h"
-#include "format/file_writer.h"
-#include "format/logical_values.h"
+#include "format/common/error.h"
+#include "format/read/file_reader.h"
+#include "format/write/file_writer.h"
+#include "format/values/logical_values.h"
 
 namespace {
 

@@ -15,7 +15,7 @@
 // --data      where the data files go (default BUILD/bench-data); reused when still valid
 // --out       results file (default bench/results.json; BUILD/bench-smoke.json with --smoke)
 // --writer    who writes our Parquet files: parquet_copy() when the extension has it
-//             (auto, the default), or bench_lineitem's copy mode (format/file_writer.h)
+//             (auto, the default), or bench_lineitem's copy mode (format/write/file_writer.h)
 // --only      run only these queries (q1 q2 q3 q4a q4b q5a q5b q6 j1 j2 j3 j4 j5 q8; q7 always runs: it
 //             writes the files the others read)
 // --no-extras skip the extra rows (our table on the zstd file and on DuckDB's file)
@@ -517,7 +517,7 @@ async function main() {
   results.config.writer = writer;
   results.config.parquet_copy_available = hasParquetCopy;
   results.config.parquet_scan_stats_available = hasScanStats;
-  log(`writer: ${writer === 'parquet_copy' ? 'parquet_copy()' : 'bench_lineitem copy (format/file_writer.h; parquet_copy not available yet)'}`);
+  log(`writer: ${writer === 'parquet_copy' ? 'parquet_copy()' : 'bench_lineitem copy (format/write/file_writer.h; parquet_copy not available yet)'}`);
 
   // ---- query 7 (write); it also makes the files every other query reads ----
   const cores = machine.cores;
@@ -878,7 +878,7 @@ function printReport(results) {
   }
   if (results.write.length) {
     out.push('');
-    out.push(`q7 write of the native table (${results.config.writer === 'parquet_copy' ? 'parquet_copy()' : 'n/a: parquet_copy not available yet; ours = bench_lineitem copy, format/file_writer.h fed by sqlite3_step'}); DuckDB copies from its in-memory table; ours and DuckDB 1t alternate run by run, ours/duck1 is the median of the pair ratios`);
+    out.push(`q7 write of the native table (${results.config.writer === 'parquet_copy' ? 'parquet_copy()' : 'n/a: parquet_copy not available yet; ours = bench_lineitem copy, format/write/file_writer.h fed by sqlite3_step'}); DuckDB copies from its in-memory table; ours and DuckDB 1t alternate run by run, ours/duck1 is the median of the pair ratios`);
     out.push(table(['codec', 'ours ms', 'duck 1t ms', `duck ${m.cores}t ms`, 'ours/duck1', 'ours size', 'duck size', 'size diff', 'ours RSS MB', 'row group'],
       results.write.map((w) => {
         const ours = median(w.ours.times_ms);

@@ -19,6 +19,7 @@
 #   sqlite-api: every SQLite routine ext/ calls is in the oldest supported SQLite's API
 #   table or guarded by a run-time version check (tests/sqlite_api_check.sh; not in
 #   sanitizer builds: it reads the sources, not the build)
+#   layering: the tree's layering rules (tests/layering_check.sh; not in sanitizer builds)
 #   fuzz: each fuzz target (tests/fuzz/) replays its committed regressions one test per
 #   file, then its seeds (made by BUILDDIR/fuzz_seeds) plus FUZZ_SMOKE_SECONDS (default 3)
 #   of mutations as one more test.
@@ -32,13 +33,13 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 if (($# < 3)); then
-  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|differential|conformance|interop|runtime|hosts|remote|sqlite-api|fuzz ...]" >&2
+  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|differential|conformance|interop|runtime|hosts|remote|sqlite-api|layering|fuzz ...]" >&2
   exit 2
 fi
 logdir=$1 builddir=$2 label=$3
 shift 3
 suites=("$@")
-((${#suites[@]})) || suites=(unit sql differential conformance interop runtime hosts remote sqlite-api fuzz)
+((${#suites[@]})) || suites=(unit sql differential conformance interop runtime hosts remote sqlite-api layering fuzz)
 mkdir -p "$logdir"
 versions_dir=${SQLITE_VERSIONS_DIR:-build/sqlite-versions}
 
@@ -123,6 +124,11 @@ for suite in "${suites[@]}"; do
     sqlite-api)
       if ! grep -q '^SANITIZE:BOOL=ON' "$builddir/CMakeCache.txt" 2>/dev/null; then
         run sqlite-api bash tests/sqlite_api_check.sh "$versions_dir"
+      fi ;;
+    layering)
+      # The tree's layering rules and README/docs links (tests/layering_check.sh).
+      if ! grep -q '^SANITIZE:BOOL=ON' "$builddir/CMakeCache.txt" 2>/dev/null; then
+        run layering bash tests/layering_check.sh
       fi ;;
     fuzz)
       seeds=$builddir/fuzz-seeds

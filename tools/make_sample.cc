@@ -1,5 +1,5 @@
 // make_sample: writes the demo table examples/sample.parquet, twenty weather observations
-// from four stations over five days, with our own writer (format/file_writer.h).
+// from four stations over five days, with our own writer (format/write/file_writer.h).
 //
 //   make_sample OUTPUT.parquet
 //
@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "format/error.h"
-#include "format/file_reader.h"
-#include "format/file_writer.h"
-#include "format/metadata.h"
+#include "format/common/error.h"
+#include "format/read/file_reader.h"
+#include "format/write/file_writer.h"
+#include "format/metadata/metadata.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "format/nested_schema.h"
+#include "format/metadata/nested_schema.h"
 
 namespace sqlite_parquet {
 

@@ -13,8 +13,8 @@
 #include <cstdint>
 #include <string>
 
-#include "format/enums.h"
-#include "format/schema.h"
+#include "format/metadata/enums.h"
+#include "format/metadata/schema.h"
 
 namespace sqlite_parquet {
 

@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "format/error.h"
-#include "format/random_access_file.h"
+#include "format/common/error.h"
+#include "format/io/random_access_file.h"
 
 namespace sqlite_parquet {
 

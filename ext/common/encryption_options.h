@@ -17,7 +17,7 @@
 
 #include "ext/common/options.h"
 #include "ext/common/sqlite_api.h"
-#include "format/encryption.h"
+#include "format/crypto/encryption.h"
 
 namespace sqlite_parquet {
 

@@ -13,9 +13,9 @@
 #include <tuple>
 #include <utility>
 
-#include "format/random_access_file.h"
-#include "format/s3.h"
-#include "format/text.h"
+#include "format/io/random_access_file.h"
+#include "format/io/s3.h"
+#include "format/values/text.h"
 
 namespace sqlite_parquet {
 

@@ -28,7 +28,7 @@
 #include <string_view>
 #include <vector>
 
-#include "format/remote_file.h"
+#include "format/io/remote_file.h"
 
 namespace sqlite_parquet {
 

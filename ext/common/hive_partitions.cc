@@ -8,9 +8,9 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "format/error.h"
-#include "format/remote_file.h"
-#include "format/text.h"
+#include "format/common/error.h"
+#include "format/io/remote_file.h"
+#include "format/values/text.h"
 
 namespace sqlite_parquet {
 

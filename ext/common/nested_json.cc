@@ -7,9 +7,9 @@
 #include <charconv>
 
 #include "ext/common/parquet_to_sql.h"
-#include "format/error.h"
-#include "format/json_text.h"
-#include "format/variant.h"
+#include "format/common/error.h"
+#include "format/values/json_text.h"
+#include "format/values/variant.h"
 
 namespace sqlite_parquet {
 

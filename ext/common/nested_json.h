@@ -1,8 +1,8 @@
 // JSON text of nested values: turns the events of the record assembler
-// (format/record_assembler.h) into the JSON a nested column holds. Free of the SQLite API;
+// (format/read/record_assembler.h) into the JSON a nested column holds. Free of the SQLite API;
 // the virtual table returns the text with the JSON subtype.
 //
-// Shapes (format/nested_schema.h):
+// Shapes (format/metadata/nested_schema.h):
 //   struct -> object, fields in schema order: {"a":1,"b":null}
 //   list   -> array: [1,null,3]
 //   map    -> object when its key is text (STRING, ENUM, JSON, UUID, or binary read as text
@@ -30,7 +30,7 @@
 //   base64 strings (RFC 4648 standard alphabet, with '=' padding);
 //   UNKNOWN (always-null) null.
 //   VARIANT group (LogicalType VARIANT): the variant value as JSON, in the forms of
-//   format/variant.h, rebuilt from the group's `metadata`, `value` and `typed_value` as
+//   format/values/variant.h, rebuilt from the group's `metadata`, `value` and `typed_value` as
 //   VariantShredding.md says (parquet-format):
 //   - `typed_value` a leaf (shredded primitive): its value in the leaf forms above;
 //   - `typed_value` a group of field groups (shredded object): an object holding the
@@ -58,10 +58,10 @@
 
 #include "ext/common/column_mapping.h"
 #include "ext/common/parquet_to_sql.h"
-#include "format/nested_schema.h"
-#include "format/record_assembler.h"
-#include "format/schema.h"
-#include "format/variant.h"
+#include "format/metadata/nested_schema.h"
+#include "format/read/record_assembler.h"
+#include "format/metadata/schema.h"
+#include "format/values/variant.h"
 
 namespace sqlite_parquet {
 

@@ -32,7 +32,7 @@
 #include <string_view>
 #include <vector>
 
-#include "format/secret.h"
+#include "format/crypto/secret.h"
 
 namespace sqlite_parquet {
 

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <string_view>
 
-#include "format/logical_values.h"
+#include "format/values/logical_values.h"
 
 namespace sqlite_parquet {
 

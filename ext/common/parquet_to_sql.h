@@ -16,10 +16,10 @@
 
 #include "ext/common/column_mapping.h"
 #include "ext/common/sql_value.h"
-#include "format/column_reader.h"
-#include "format/logical_values.h"
-#include "format/physical_values.h"
-#include "format/statistics.h"
+#include "format/read/column_reader.h"
+#include "format/values/logical_values.h"
+#include "format/common/physical_values.h"
+#include "format/index/statistics.h"
 
 namespace sqlite_parquet {
 

@@ -1,6 +1,6 @@
 // The remote-file options of the parquet table, the metadata functions and parquet_copy:
 // http_headers, bearer_token, http_retries and the s3_* options, parsed into
-// parquet::RemoteOptions (format/remote_file.h). Header values, tokens and keys are secrets:
+// parquet::RemoteOptions (format/io/remote_file.h). Header values, tokens and keys are secrets:
 // no error message quotes them (a bad header is named by its header name only).
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "ext/common/options.h"
-#include "format/remote_file.h"
+#include "format/io/remote_file.h"
 
 namespace sqlite_parquet {
 

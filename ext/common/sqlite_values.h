@@ -9,7 +9,7 @@
 #include "ext/common/parquet_to_sql.h"
 #include "ext/common/sql_value.h"
 #include "ext/common/sqlite_api.h"
-#include "format/column_reader.h"
+#include "format/read/column_reader.h"
 
 namespace sqlite_parquet {
 

@@ -1,16 +1,16 @@
 // parquet_version(): a JSON object with the extension's version (the VERSION file, through
-// format/version.h), the library behind each compression codec, the crypto library of
+// format/common/version.h), the library behind each compression codec, the crypto library of
 // modular encryption, the SQLite version of the headers it was compiled with and of the
 // library running it, and whether its libraries are linked in (`make dist`) or shared.
 #include "ext/common/version_function.h"
 
 #include <string>
 
-#include "format/compression.h"
-#include "format/encryption.h"
-#include "format/json_text.h"
-#include "format/text.h"
-#include "format/version.h"
+#include "format/codec/compression.h"
+#include "format/crypto/encryption.h"
+#include "format/values/json_text.h"
+#include "format/values/text.h"
+#include "format/common/version.h"
 
 namespace sqlite_parquet {
 namespace {

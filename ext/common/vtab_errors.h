@@ -7,7 +7,7 @@
 #include <string>
 
 #include "ext/common/sqlite_api.h"
-#include "format/http_client.h"
+#include "format/io/http_client.h"
 
 namespace sqlite_parquet {
 

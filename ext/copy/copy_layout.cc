@@ -6,10 +6,10 @@
 #include <utility>
 
 #include "ext/copy/copy_output.h"
-#include "format/enums.h"
-#include "format/schema.h"
-#include "format/statistics.h"
-#include "format/text.h"
+#include "format/metadata/enums.h"
+#include "format/metadata/schema.h"
+#include "format/index/statistics.h"
+#include "format/values/text.h"
 
 namespace sqlite_parquet {
 

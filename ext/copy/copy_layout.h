@@ -20,8 +20,8 @@
 #include "ext/copy/copy_schema.h"
 #include "ext/copy/copy_settings.h"
 #include "ext/copy/copy_sort_check.h"
-#include "format/file_writer.h"
-#include "format/metadata.h"
+#include "format/write/file_writer.h"
+#include "format/metadata/metadata.h"
 
 namespace sqlite_parquet {
 

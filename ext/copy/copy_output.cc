@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "format/random_access_file.h"
+#include "format/io/random_access_file.h"
 
 namespace sqlite_parquet {
 

@@ -21,7 +21,7 @@
 #include "ext/copy/copy_output.h"
 #include "ext/copy/copy_sort_check.h"
 #include "ext/copy/copy_values.h"
-#include "format/file_writer.h"
+#include "format/write/file_writer.h"
 
 namespace sqlite_parquet {
 

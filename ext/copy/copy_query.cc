@@ -6,7 +6,7 @@
 #include <new>
 #include <utility>
 
-#include "format/text.h"
+#include "format/values/text.h"
 
 namespace sqlite_parquet {
 

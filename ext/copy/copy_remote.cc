@@ -8,8 +8,8 @@
 #include <system_error>
 
 #include "ext/copy/copy_output.h"
-#include "format/error.h"
-#include "format/s3.h"
+#include "format/common/error.h"
+#include "format/io/s3.h"
 
 namespace sqlite_parquet {
 

@@ -1,5 +1,5 @@
 // parquet_copy to an s3:// URL: the output is written and committed in a private local
-// staging directory as for a local target, then uploaded (format/s3.h: one PUT, or a
+// staging directory as for a local target, then uploaded (format/io/s3.h: one PUT, or a
 // multipart upload aborted on any error), so the object appears only when complete. With
 // partition_by the files go under the URL as a prefix (PREFIX/key=value/part-N.parquet);
 // when an upload fails, the objects this copy already uploaded are deleted, and after a
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "format/remote_file.h"
+#include "format/io/remote_file.h"
 
 namespace sqlite_parquet {
 

@@ -29,8 +29,8 @@
 #include <string_view>
 #include <vector>
 
-#include "format/enums.h"
-#include "format/metadata.h"
+#include "format/metadata/enums.h"
+#include "format/metadata/metadata.h"
 
 namespace sqlite_parquet {
 

@@ -10,8 +10,8 @@
 #include "ext/copy/copy_output.h"
 #include "ext/common/encryption_options.h"
 #include "ext/common/options.h"
-#include "format/compression.h"
-#include "format/error.h"
+#include "format/codec/compression.h"
+#include "format/common/error.h"
 
 namespace sqlite_parquet {
 

@@ -13,8 +13,8 @@
 #include "ext/copy/copy_schema.h"
 #include "ext/copy/copy_sort_check.h"
 #include "ext/common/remote_options.h"
-#include "format/file_writer.h"
-#include "format/secret.h"
+#include "format/write/file_writer.h"
+#include "format/crypto/secret.h"
 
 namespace sqlite_parquet {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "format/logical_values.h"
+#include "format/values/logical_values.h"
 
 namespace sqlite_parquet {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "ext/copy/copy_values.h"
-#include "format/statistics.h"
+#include "format/index/statistics.h"
 
 namespace sqlite_parquet {
 

@@ -9,9 +9,9 @@
 #include <limits>
 #include <system_error>
 
-#include "format/json_document.h"
-#include "format/logical_values.h"
-#include "format/text.h"
+#include "format/values/json_document.h"
+#include "format/values/logical_values.h"
+#include "format/values/text.h"
 
 namespace sqlite_parquet {
 

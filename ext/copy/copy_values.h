@@ -42,8 +42,8 @@
 
 #include "ext/common/sql_value.h"
 #include "ext/copy/copy_schema.h"
-#include "format/logical_values.h"
-#include "format/physical_values.h"
+#include "format/values/logical_values.h"
+#include "format/common/physical_values.h"
 
 namespace sqlite_parquet {
 

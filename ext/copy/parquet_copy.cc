@@ -117,9 +117,9 @@
 #include "ext/common/schema_guard.h"
 #include "ext/common/sql_value.h"
 #include "ext/common/sqlite_values.h"
-#include "format/file_writer.h"
-#include "format/logical_values.h"
-#include "format/secret.h"
+#include "format/write/file_writer.h"
+#include "format/values/logical_values.h"
+#include "format/crypto/secret.h"
 
 namespace sqlite_parquet {
 

@@ -28,7 +28,7 @@
 //   stats_max_value the current ones, each decoded as the column's values are (the
 //   parquet table's default type mapping), or the raw bytes as a BLOB when they cannot
 //   be (wrong size). stats_lower_bound/stats_upper_bound are the bounds this reader
-//   trusts (format/statistics.h: NaN ignored, deprecated fields only where their signed
+//   trusts (format/index/statistics.h: NaN ignored, deprecated fields only where their signed
 //   order is the column's order, ...), NULL when there is none.
 //
 // parquet_schema: file_name, name, type, type_length, repetition_type, num_children,
@@ -76,13 +76,13 @@
 #include "ext/common/parquet_to_sql.h"
 #include "ext/common/sqlite_values.h"
 #include "ext/common/vtab_errors.h"
-#include "format/error.h"
-#include "format/file_reader.h"
-#include "format/json_text.h"
-#include "format/metadata.h"
-#include "format/random_access_file.h"
-#include "format/statistics.h"
-#include "format/text.h"
+#include "format/common/error.h"
+#include "format/read/file_reader.h"
+#include "format/values/json_text.h"
+#include "format/metadata/metadata.h"
+#include "format/io/random_access_file.h"
+#include "format/index/statistics.h"
+#include "format/values/text.h"
 
 namespace sqlite_parquet {
 

@@ -9,8 +9,8 @@
 #include <cstring>
 
 #include "ext/common/parquet_to_sql.h"
-#include "format/column_reader.h"
-#include "format/error.h"
+#include "format/read/column_reader.h"
+#include "format/common/error.h"
 
 namespace sqlite_parquet {
 

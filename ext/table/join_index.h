@@ -28,8 +28,8 @@
 #include "ext/common/column_mapping.h"
 #include "ext/common/sql_value.h"
 #include "ext/table/huge_page_allocator.h"
-#include "format/encryption.h"
-#include "format/file_reader.h"
+#include "format/crypto/encryption.h"
+#include "format/read/file_reader.h"
 
 namespace sqlite_parquet {
 

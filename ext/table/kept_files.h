@@ -10,7 +10,7 @@
 #include <memory>
 #include <unordered_map>
 
-#include "format/file_reader.h"
+#include "format/read/file_reader.h"
 
 namespace sqlite_parquet {
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <string>
 
-#include "format/error.h"
+#include "format/common/error.h"
 
 namespace sqlite_parquet {
 

@@ -22,8 +22,8 @@
 #include <utility>
 #include <vector>
 
-#include "format/column_reader.h"
-#include "format/file_reader.h"
+#include "format/read/column_reader.h"
+#include "format/read/file_reader.h"
 
 namespace sqlite_parquet {
 

@@ -18,8 +18,8 @@
 #include "ext/table/join_index.h"
 #include "ext/table/remote_prefetch.h"
 #include "ext/common/sqlite_api.h"
-#include "format/encryption.h"
-#include "format/file_reader.h"
+#include "format/crypto/encryption.h"
+#include "format/read/file_reader.h"
 
 namespace sqlite_parquet {
 

@@ -36,7 +36,7 @@
 //   allow_plaintext_files=0|1  with key options, read files that are not encrypted
 //                          (default 0: refused)
 //   http_headers, bearer_token, http_retries, s3_*   for https:// and s3:// paths
-//                          (remote_options.h, format/remote_file.h)
+//                          (remote_options.h, format/io/remote_file.h)
 //
 // COLUMNS
 //

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "format/error.h"
-#include "format/page_index.h"
+#include "format/common/error.h"
+#include "format/index/page_index.h"
 
 namespace sqlite_parquet {
 

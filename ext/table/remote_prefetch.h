@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "format/file_reader.h"
-#include "format/row_ranges.h"
+#include "format/read/file_reader.h"
+#include "format/read/row_ranges.h"
 
 namespace sqlite_parquet {
 

@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "ext/common/parquet_to_sql.h"
-#include "format/error.h"
-#include "format/page_index.h"
+#include "format/common/error.h"
+#include "format/index/page_index.h"
 
 namespace sqlite_parquet {
 

@@ -14,11 +14,11 @@
 
 #include "ext/common/column_mapping.h"
 #include "ext/table/constraints.h"
-#include "format/bloom_filter.h"
-#include "format/column_reader.h"
-#include "format/file_reader.h"
-#include "format/row_ranges.h"
-#include "format/statistics.h"
+#include "format/index/bloom_filter.h"
+#include "format/read/column_reader.h"
+#include "format/read/file_reader.h"
+#include "format/read/row_ranges.h"
+#include "format/index/statistics.h"
 
 namespace sqlite_parquet {
 

@@ -22,14 +22,14 @@
 #include "ext/common/sql_value.h"
 #include "ext/common/sqlite_values.h"
 #include "ext/common/vtab_errors.h"
-#include "format/column_reader.h"
-#include "format/decompress_ahead.h"
-#include "format/error.h"
-#include "format/http_client.h"
-#include "format/levels.h"
-#include "format/logical_values.h"
-#include "format/record_assembler.h"
-#include "format/remote_file.h"
+#include "format/read/column_reader.h"
+#include "format/read/decompress_ahead.h"
+#include "format/common/error.h"
+#include "format/io/http_client.h"
+#include "format/common/levels.h"
+#include "format/values/logical_values.h"
+#include "format/read/record_assembler.h"
+#include "format/io/remote_file.h"
 
 namespace sqlite_parquet {
 

@@ -20,9 +20,9 @@
 #include "ext/table/stored_schema.h"
 #include "ext/common/vtab_errors.h"
 #include "ext/common/sql_value.h"
-#include "format/error.h"
-#include "format/remote_file.h"
-#include "format/text.h"
+#include "format/common/error.h"
+#include "format/io/remote_file.h"
+#include "format/values/text.h"
 
 namespace sqlite_parquet {
 

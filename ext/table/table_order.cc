@@ -13,9 +13,9 @@
 #include "ext/common/parquet_to_sql.h"
 #include "ext/table/row_group_pruning.h"
 #include "ext/common/sql_value.h"
-#include "format/column_reader.h"
-#include "format/error.h"
-#include "format/statistics.h"
+#include "format/read/column_reader.h"
+#include "format/common/error.h"
+#include "format/index/statistics.h"
 
 namespace sqlite_parquet {
 

@@ -12,7 +12,7 @@
 #include "ext/table/plan_cost.h"
 #include "ext/table/remote_prefetch.h"
 #include "ext/common/vtab_errors.h"
-#include "format/remote_file.h"
+#include "format/io/remote_file.h"
 
 namespace sqlite_parquet {
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "format/error.h"
+#include "format/common/error.h"
 
 namespace parquet {
 

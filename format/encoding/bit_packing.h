@@ -23,7 +23,7 @@
 #include <string>
 #include <utility>
 
-#include "format/error.h"
+#include "format/common/error.h"
 
 namespace parquet {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "format/error.h"
+#include "format/common/error.h"
 
 namespace parquet {
 

@@ -8,7 +8,7 @@
 #include <bit>
 #include <cstring>
 
-#include "format/error.h"
+#include "format/common/error.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>

@@ -12,7 +12,7 @@
 #include <cstring>
 #include <utility>
 
-#include "format/error.h"
+#include "format/common/error.h"
 
 namespace parquet {
 

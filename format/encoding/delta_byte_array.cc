@@ -10,7 +10,7 @@
 #include <cstring>
 #include <limits>
 
-#include "format/error.h"
+#include "format/common/error.h"
 
 namespace parquet {
 

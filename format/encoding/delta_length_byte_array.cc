@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "format/error.h"
+#include "format/common/error.h"
 
 namespace parquet {
 

@@ -12,7 +12,7 @@
 
 #include "format/encoding/bit_packing.h"
 #include "format/encoding/plain.h"
-#include "format/error.h"
+#include "format/common/error.h"
 
 namespace parquet {
 

@@ -17,7 +17,7 @@
 
 #include "format/encoding/rle_bit_packed_hybrid.h"
 #include "format/encoding/value_decoder.h"
-#include "format/physical_values.h"
+#include "format/common/physical_values.h"
 
 namespace parquet {
 

@@ -14,8 +14,8 @@
 #include <string>
 
 #include "format/encoding/value_decoder.h"
-#include "format/error.h"
-#include "format/physical_values.h"
+#include "format/common/error.h"
+#include "format/common/physical_values.h"
 
 namespace parquet {
 

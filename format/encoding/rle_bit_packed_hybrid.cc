@@ -10,8 +10,8 @@
 #include <type_traits>
 
 #include "format/encoding/bit_packing.h"
-#include "format/error.h"
-#include "format/levels.h"
+#include "format/common/error.h"
+#include "format/common/levels.h"
 
 namespace parquet {
 

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "format/physical_values.h"
+#include "format/common/physical_values.h"
 
 namespace parquet {
 

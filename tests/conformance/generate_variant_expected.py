@@ -4,7 +4,7 @@
 # expected errors). Independent of the extension: each row's value is decoded here from its
 # case-NNN_row-M.variant.bin companion (the variant metadata followed by the value, in the
 # binary encoding of VariantEncoding.md) and written in our JSON text forms (README,
-# "Nested columns"; format/variant.h): floating point in JavaScript's shortest form with
+# "Nested columns"; format/values/variant.h): floating point in JavaScript's shortest form with
 # ".0" on integral values, decimals with their scale's digits, dates and times as text,
 # timestamps in UTC as "YYYY-MM-DD HH:MM:SS[.fraction]", binary as base64, object keys sorted.
 # As a second check, the decoded value is compared with the value cases.json documents in

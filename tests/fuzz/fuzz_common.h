@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "format/metadata.h"
+#include "format/metadata/metadata.h"
 
 namespace parquet_fuzz {
 

@@ -56,7 +56,7 @@
 #include <vector>
 
 #include "ext/common/schema_text.h"
-#include "format/logical_values.h"
+#include "format/values/logical_values.h"
 #include "tests/fuzz/fuzz_common.h"
 
 extern "C" int sqlite3_parquet_init(sqlite3* db, char** error_message, const sqlite3_api_routines* api);

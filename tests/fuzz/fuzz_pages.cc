@@ -7,10 +7,10 @@
 #include <cstdint>
 #include <string>
 
-#include "format/column_reader.h"
-#include "format/error.h"
-#include "format/file_reader.h"
-#include "format/random_access_file.h"
+#include "format/read/column_reader.h"
+#include "format/common/error.h"
+#include "format/read/file_reader.h"
+#include "format/io/random_access_file.h"
 #include "tests/fuzz/fuzz_common.h"
 #include "tests/fuzz/fuzz_touch.h"
 

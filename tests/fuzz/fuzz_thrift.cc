@@ -7,10 +7,10 @@
 #include <cstdlib>
 #include <string>
 
-#include "format/error.h"
-#include "format/metadata.h"
-#include "format/schema.h"
-#include "format/thrift_compact.h"
+#include "format/common/error.h"
+#include "format/metadata/metadata.h"
+#include "format/metadata/schema.h"
+#include "format/metadata/thrift_compact.h"
 
 namespace {
 

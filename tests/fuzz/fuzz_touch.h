@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "format/column_reader.h"
-#include "format/physical_values.h"
-#include "format/schema.h"
+#include "format/read/column_reader.h"
+#include "format/common/physical_values.h"
+#include "format/metadata/schema.h"
 
 namespace parquet_fuzz {
 

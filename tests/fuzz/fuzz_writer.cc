@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "format/column_reader.h"
-#include "format/error.h"
-#include "format/file_reader.h"
-#include "format/file_writer.h"
+#include "format/read/column_reader.h"
+#include "format/common/error.h"
+#include "format/read/file_reader.h"
+#include "format/write/file_writer.h"
 #include "tests/fuzz/fuzz_common.h"
 
 namespace {

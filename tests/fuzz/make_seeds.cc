@@ -17,11 +17,11 @@
 #include <string>
 #include <vector>
 
-#include "format/error.h"
-#include "format/file_reader.h"
-#include "format/file_writer.h"
-#include "format/metadata.h"
-#include "format/random_access_file.h"
+#include "format/common/error.h"
+#include "format/read/file_reader.h"
+#include "format/write/file_writer.h"
+#include "format/metadata/metadata.h"
+#include "format/io/random_access_file.h"
 #include "tests/fuzz/fuzz_common.h"
 
 namespace fs = std::filesystem;

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "format/metadata.h"
+#include "format/metadata/metadata.h"
 
 namespace test_support {
 

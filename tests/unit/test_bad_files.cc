@@ -27,13 +27,13 @@
 #include <string>
 #include <vector>
 
-#include "format/column_reader.h"
-#include "format/error.h"
-#include "format/file_reader.h"
-#include "format/metadata.h"
-#include "format/nested_schema.h"
-#include "format/record_assembler.h"
-#include "format/thrift_compact.h"
+#include "format/read/column_reader.h"
+#include "format/common/error.h"
+#include "format/read/file_reader.h"
+#include "format/metadata/metadata.h"
+#include "format/metadata/nested_schema.h"
+#include "format/read/record_assembler.h"
+#include "format/metadata/thrift_compact.h"
 #include "tests/unit/schema_elements.h"
 
 #ifndef PQ_SOURCE_DIR

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "format/encoding/bit_packed_levels.h"
-#include "format/error.h"
+#include "format/common/error.h"
 
 using namespace parquet;
 

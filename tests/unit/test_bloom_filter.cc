@@ -1,4 +1,4 @@
-// Unit tests of split-block bloom filters (format/bloom_filter.h): sizing from the spec's
+// Unit tests of split-block bloom filters (format/index/bloom_filter.h): sizing from the spec's
 // table, no false negatives and a false-positive rate near the target, serialization round
 // trips, the reference filter and files of parquet-testing, and rejection of bad input.
 #include <doctest/doctest.h>
@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "format/bloom_filter.h"
-#include "format/column_reader.h"
-#include "format/error.h"
-#include "format/file_reader.h"
-#include "format/metadata.h"
-#include "format/random_access_file.h"
+#include "format/index/bloom_filter.h"
+#include "format/read/column_reader.h"
+#include "format/common/error.h"
+#include "format/read/file_reader.h"
+#include "format/metadata/metadata.h"
+#include "format/io/random_access_file.h"
 
 namespace parquet {
 namespace {

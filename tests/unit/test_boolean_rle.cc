@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "format/encoding/boolean_rle.h"
-#include "format/error.h"
+#include "format/common/error.h"
 
 using namespace parquet;
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "format/encoding/byte_stream_split.h"
-#include "format/error.h"
+#include "format/common/error.h"
 
 namespace parquet {
 namespace {

@@ -1,7 +1,7 @@
 // Unit tests for format/checksum: the CRC-32 of Parquet page headers, against published
 // check values, for incremental computation, and against zlib's crc32 for every length,
 // alignment and starting value class the carry-less-multiplication path can meet.
-#include "format/checksum.h"
+#include "format/codec/checksum.h"
 
 #include <doctest/doctest.h>
 

@@ -6,11 +6,11 @@
 #include <memory>
 #include <vector>
 
-#include "format/checksum.h"
-#include "format/column_reader.h"
-#include "format/error.h"
-#include "format/file_reader.h"
-#include "format/page_reader.h"
+#include "format/codec/checksum.h"
+#include "format/read/column_reader.h"
+#include "format/common/error.h"
+#include "format/read/file_reader.h"
+#include "format/read/page_reader.h"
 
 using namespace parquet;
 

@@ -1,6 +1,6 @@
 // Unit tests for format/compression: round trips of every codec, the legacy and alternative
 // stream layouts readers must accept, and rejection of corrupt, truncated and oversized data.
-#include "format/compression.h"
+#include "format/codec/compression.h"
 
 #include <doctest/doctest.h>
 #include <lz4.h>
@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "format/checksum.h"
-#include "format/error.h"
+#include "format/codec/checksum.h"
+#include "format/common/error.h"
 
 namespace {
 

@@ -28,9 +28,9 @@
 #include <string>
 #include <vector>
 
-#include "format/file_reader.h"
-#include "format/metadata.h"
-#include "format/file_writer.h"
+#include "format/read/file_reader.h"
+#include "format/metadata/metadata.h"
+#include "format/write/file_writer.h"
 #include "tests/unit/schema_elements.h"
 #include "tests/unit/temp_dir.h"
 

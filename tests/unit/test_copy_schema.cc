@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "format/schema.h"
+#include "format/metadata/schema.h"
 
 using namespace sqlite_parquet;
 using parquet::ConvertedType;

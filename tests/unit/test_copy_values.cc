@@ -2,7 +2,7 @@
 // values to every Parquet type (and the rejection of values that do not fit), and the
 // definition/repetition levels written for LIST, MAP and STRUCT values given as JSON.
 #include "ext/copy/copy_values.h"
-#include "format/logical_values.h"
+#include "format/values/logical_values.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-// Tests of decompression ahead of the scan (format/decompress_ahead.h): a reader that takes
+// Tests of decompression ahead of the scan (format/read/decompress_ahead.h): a reader that takes
 // the worker's pages reads the same values as one that decompresses them itself, for data
 // pages v1 and v2, snappy and zstd, integers and text; the worker stays within its window
 // of pages ahead; its buffers are charged to the scan's budget and given back; a budget
@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "format/column_reader.h"
-#include "format/compression.h"
-#include "format/decompress_ahead.h"
-#include "format/error.h"
-#include "format/file_reader.h"
-#include "format/file_writer.h"
-#include "format/page_reader.h"
+#include "format/read/column_reader.h"
+#include "format/codec/compression.h"
+#include "format/read/decompress_ahead.h"
+#include "format/common/error.h"
+#include "format/read/file_reader.h"
+#include "format/write/file_writer.h"
+#include "format/read/page_reader.h"
 #include "tests/unit/schema_elements.h"
 #include "tests/unit/temp_dir.h"
 

@@ -1,4 +1,4 @@
-// Unit tests of MaxDecompressedSize (format/compression.h): the bound a page's claimed
+// Unit tests of MaxDecompressedSize (format/codec/compression.h): the bound a page's claimed
 // uncompressed size is checked against before its buffer is allocated. For every codec the
 // bound must hold for real data (never below what the data decompresses to) and be tight
 // where the format records the size.
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "format/compression.h"
+#include "format/codec/compression.h"
 
 namespace parquet {
 namespace {

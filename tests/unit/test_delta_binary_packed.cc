@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "format/encoding/delta_binary_packed.h"
-#include "format/error.h"
+#include "format/common/error.h"
 
 namespace parquet {
 namespace {

@@ -12,7 +12,7 @@
 #include "format/encoding/delta_binary_packed.h"
 #include "format/encoding/delta_byte_array.h"
 #include "format/encoding/delta_length_byte_array.h"
-#include "format/error.h"
+#include "format/common/error.h"
 
 namespace parquet {
 namespace {

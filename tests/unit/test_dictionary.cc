@@ -14,7 +14,7 @@
 #include "format/encoding/dictionary.h"
 #include "format/encoding/plain.h"
 #include "format/encoding/rle_bit_packed_hybrid.h"
-#include "format/error.h"
+#include "format/common/error.h"
 
 using namespace parquet;
 

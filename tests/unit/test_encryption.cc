@@ -1,4 +1,4 @@
-// Unit tests of Parquet modular encryption (format/encryption.h and its use by the file
+// Unit tests of Parquet modular encryption (format/crypto/encryption.h and its use by the file
 // reader, column reader, bloom filter reader and file writer): AES-GCM against the NIST
 // GCM test vectors, the AES-CTR IV layout against AES-ECB, module AAD bytes, key text
 // parsing; round trips for every algorithm x footer mode x key layout x AAD handling x
@@ -19,13 +19,13 @@
 #include <string>
 #include <vector>
 
-#include "format/bloom_filter.h"
-#include "format/column_reader.h"
-#include "format/encryption.h"
-#include "format/error.h"
-#include "format/file_reader.h"
-#include "format/file_writer.h"
-#include "format/metadata.h"
+#include "format/index/bloom_filter.h"
+#include "format/read/column_reader.h"
+#include "format/crypto/encryption.h"
+#include "format/common/error.h"
+#include "format/read/file_reader.h"
+#include "format/write/file_writer.h"
+#include "format/metadata/metadata.h"
 #include "tests/unit/temp_dir.h"
 
 namespace parquet {

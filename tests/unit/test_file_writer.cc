@@ -1,4 +1,4 @@
-// Unit tests of the Parquet file writer (format/file_writer.h): round trips through our
+// Unit tests of the Parquet file writer (format/write/file_writer.h): round trips through our
 // reader for every physical type, codec, data page version and dictionary setting; encoding
 // overrides; the dictionary fallback; a 3-level LIST column; statistics (sort orders, NaN,
 // truncated byte arrays); the footer and page checksums; the page index read back with
@@ -26,15 +26,15 @@
 #include <type_traits>
 #include <vector>
 
-#include "format/bloom_filter.h"
-#include "format/checksum.h"
-#include "format/column_reader.h"
-#include "format/error.h"
-#include "format/file_reader.h"
-#include "format/file_writer.h"
-#include "format/metadata.h"
-#include "format/statistics.h"
-#include "format/version.h"
+#include "format/index/bloom_filter.h"
+#include "format/codec/checksum.h"
+#include "format/read/column_reader.h"
+#include "format/common/error.h"
+#include "format/read/file_reader.h"
+#include "format/write/file_writer.h"
+#include "format/metadata/metadata.h"
+#include "format/index/statistics.h"
+#include "format/common/version.h"
 #include "tests/unit/temp_dir.h"
 
 namespace parquet {

@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <string>
 
-#include "format/error.h"
-#include "format/metadata.h"
-#include "format/thrift_compact.h"
+#include "format/common/error.h"
+#include "format/metadata/metadata.h"
+#include "format/metadata/thrift_compact.h"
 #include "tests/unit/allocation_counter.h"
 
 namespace parquet {

@@ -17,7 +17,7 @@
 
 #include "ext/common/sql_value.h"
 #include "ext/table/join_index.h"
-#include "format/file_writer.h"
+#include "format/write/file_writer.h"
 #include "tests/unit/allocation_counter.h"
 #include "tests/unit/schema_elements.h"
 #include "tests/unit/temp_dir.h"

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "format/json_document.h"
+#include "format/values/json_document.h"
 
 using namespace parquet;
 

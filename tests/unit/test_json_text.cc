@@ -1,4 +1,4 @@
-// Tests of the JSON text building blocks (format/json_text.h): numbers in the shortest
+// Tests of the JSON text building blocks (format/values/json_text.h): numbers in the shortest
 // form that reads back as the same double / float / half, strings with their escapes,
 // base64, and the RFC 8259 check and minifier of embedded JSON.
 #include <doctest/doctest.h>
@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "format/json_text.h"
+#include "format/values/json_text.h"
 
 using namespace parquet;
 

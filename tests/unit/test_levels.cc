@@ -1,8 +1,8 @@
-// Tests for the definition-level helpers of format/levels.h (FillLevels, LevelRunLength,
+// Tests for the definition-level helpers of format/common/levels.h (FillLevels, LevelRunLength,
 // CheckDefinitionLevels), which work several levels at a time: each is compared with the
 // plain one-level-at-a-time loop on every length around their word and block sizes, at
 // every alignment, and on levels out of range.
-#include "format/levels.h"
+#include "format/common/levels.h"
 
 #include <doctest/doctest.h>
 

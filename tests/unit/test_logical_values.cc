@@ -1,7 +1,7 @@
 // Unit tests for format/logical_values: text and numeric forms of Parquet logical-type
 // values and the parsers the writer uses. Expected strings were computed independently
 // (Python's datetime/decimal, SQLite's julianday()).
-#include "format/logical_values.h"
+#include "format/values/logical_values.h"
 
 #include <doctest/doctest.h>
 

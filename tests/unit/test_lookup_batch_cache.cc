@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "ext/table/lookup_batch_cache.h"
-#include "format/column_reader.h"
-#include "format/file_reader.h"
-#include "format/file_writer.h"
+#include "format/read/column_reader.h"
+#include "format/read/file_reader.h"
+#include "format/write/file_writer.h"
 #include "tests/unit/schema_elements.h"
 #include "tests/unit/temp_dir.h"
 

@@ -1,4 +1,4 @@
-// Unit tests of the parquet.thrift structs (format/metadata.h): footers, page headers, page
+// Unit tests of the parquet.thrift structs (format/metadata/metadata.h): footers, page headers, page
 // index and bloom filter headers of real files, round trips of fully populated structs,
 // unknown fields and union members, missing required fields, truncated input.
 #include <doctest/doctest.h>
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "format/error.h"
-#include "format/metadata.h"
-#include "format/thrift_compact.h"
+#include "format/common/error.h"
+#include "format/metadata/metadata.h"
+#include "format/metadata/thrift_compact.h"
 
 namespace parquet {
 namespace {

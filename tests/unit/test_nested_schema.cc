@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "format/nested_schema.h"
-#include "format/schema.h"
+#include "format/metadata/nested_schema.h"
+#include "format/metadata/schema.h"
 #include "tests/unit/schema_elements.h"
 
 using namespace parquet;

@@ -16,15 +16,15 @@
 #include <string>
 #include <vector>
 
-#include "format/bloom_filter.h"
-#include "format/column_reader.h"
+#include "format/index/bloom_filter.h"
+#include "format/read/column_reader.h"
 #include "format/encoding/rle_bit_packed_hybrid.h"
-#include "format/error.h"
-#include "format/file_reader.h"
-#include "format/file_writer.h"
-#include "format/metadata.h"
-#include "format/page_index.h"
-#include "format/row_ranges.h"
+#include "format/common/error.h"
+#include "format/read/file_reader.h"
+#include "format/write/file_writer.h"
+#include "format/metadata/metadata.h"
+#include "format/index/page_index.h"
+#include "format/read/row_ranges.h"
 #include "tests/unit/temp_dir.h"
 #include "tests/unit/schema_elements.h"
 

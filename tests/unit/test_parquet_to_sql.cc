@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "ext/common/parquet_to_sql.h"
-#include "format/logical_values.h"
+#include "format/values/logical_values.h"
 
 using namespace parquet;
 using namespace sqlite_parquet;

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "format/encoding/plain.h"
-#include "format/error.h"
+#include "format/common/error.h"
 
 using namespace parquet;
 

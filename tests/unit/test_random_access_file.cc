@@ -8,8 +8,8 @@
 #include <fstream>
 #include <string>
 
-#include "format/error.h"
-#include "format/random_access_file.h"
+#include "format/common/error.h"
+#include "format/io/random_access_file.h"
 #include "tests/unit/fifo_rescuer.h"
 #include "tests/unit/temp_dir.h"
 

@@ -1,4 +1,4 @@
-// Tests of record assembly (format/record_assembler.h) and of the JSON the extension makes of
+// Tests of record assembly (format/read/record_assembler.h) and of the JSON the extension makes of
 // it (ext/common/nested_json.h): structs, lists and maps with nulls at every level, every leaf type
 // inside JSON, map forms, rows that span batches and pages, row skipping (including the
 // column reader's SkipToRowStart), corrupt levels, and cost on long lists and deep nesting.
@@ -15,12 +15,12 @@
 #include <vector>
 
 #include "ext/common/nested_json.h"
-#include "format/column_reader.h"
+#include "format/read/column_reader.h"
 #include "format/encoding/rle_bit_packed_hybrid.h"
-#include "format/error.h"
-#include "format/file_reader.h"
-#include "format/file_writer.h"
-#include "format/record_assembler.h"
+#include "format/common/error.h"
+#include "format/read/file_reader.h"
+#include "format/write/file_writer.h"
+#include "format/read/record_assembler.h"
 #include "tests/unit/temp_dir.h"
 #include "tests/unit/schema_elements.h"
 

@@ -12,10 +12,10 @@
 #include "ext/common/file_list.h"
 #include "ext/common/remote_options.h"
 #include "ext/table/remote_prefetch.h"
-#include "format/error.h"
-#include "format/http_client.h"
-#include "format/remote_file.h"
-#include "format/s3.h"
+#include "format/common/error.h"
+#include "format/io/http_client.h"
+#include "format/io/remote_file.h"
+#include "format/io/s3.h"
 
 using namespace sqlite_parquet;
 

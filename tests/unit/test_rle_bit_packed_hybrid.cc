@@ -11,7 +11,7 @@
 
 #include "format/encoding/bit_packing.h"
 #include "format/encoding/rle_bit_packed_hybrid.h"
-#include "format/error.h"
+#include "format/common/error.h"
 
 using namespace parquet;
 

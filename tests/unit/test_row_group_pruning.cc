@@ -11,8 +11,8 @@
 
 #include "ext/table/constraints.h"
 #include "ext/table/row_group_pruning.h"
-#include "format/file_reader.h"
-#include "format/file_writer.h"
+#include "format/read/file_reader.h"
+#include "format/write/file_writer.h"
 #include "tests/unit/schema_elements.h"
 #include "tests/unit/temp_dir.h"
 

@@ -1,8 +1,8 @@
 // Tests of the schema tree: levels, paths, leaf numbering and malformed schema lists.
 #include <doctest/doctest.h>
 
-#include "format/error.h"
-#include "format/schema.h"
+#include "format/common/error.h"
+#include "format/metadata/schema.h"
 #include "tests/unit/schema_elements.h"
 
 using namespace parquet;

@@ -1,5 +1,5 @@
 // Key material is wiped when freed (issue 20, finding 10): SecretString and SecretBytes
-// (format/secret.h) overwrite every buffer before it goes back to the allocator, and the
+// (format/crypto/secret.h) overwrite every buffer before it goes back to the allocator, and the
 // places that hold keys (parsed options, decryption properties) use them. The test hook
 // g_after_wipe_for_testing sees each region right after the wipe and before the free, so
 // the tests check the bytes that were there are zero at that moment.
@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "ext/common/options.h"
-#include "format/encryption.h"
-#include "format/secret.h"
+#include "format/crypto/encryption.h"
+#include "format/crypto/secret.h"
 
 namespace parquet {
 namespace {

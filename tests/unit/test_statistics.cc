@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "format/error.h"
-#include "format/file_reader.h"
-#include "format/statistics.h"
-#include "format/write_statistics.h"
+#include "format/common/error.h"
+#include "format/read/file_reader.h"
+#include "format/index/statistics.h"
+#include "format/write/write_statistics.h"
 
 using namespace parquet;
 

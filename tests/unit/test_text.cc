@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "format/text.h"
+#include "format/values/text.h"
 
 using namespace parquet;
 

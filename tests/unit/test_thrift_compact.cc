@@ -1,4 +1,4 @@
-// Unit tests of the Thrift compact protocol reader and writer (format/thrift_compact.h):
+// Unit tests of the Thrift compact protocol reader and writer (format/metadata/thrift_compact.h):
 // exact byte encodings, round trips, skipping, and rejection of malformed input.
 #include <doctest/doctest.h>
 
@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "format/error.h"
-#include "format/thrift_compact.h"
+#include "format/common/error.h"
+#include "format/metadata/thrift_compact.h"
 
 namespace parquet {
 namespace {

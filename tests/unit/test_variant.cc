@@ -1,4 +1,4 @@
-// Tests of the Variant binary decoder (format/variant.h): every example of
+// Tests of the Variant binary decoder (format/values/variant.h): every example of
 // parquet-testing/variant against the JSON of its data_dictionary.json entry (in our text
 // forms for timestamps, decimals and floats), and rejection of malformed buffers.
 #include <doctest/doctest.h>
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "format/error.h"
-#include "format/variant.h"
+#include "format/common/error.h"
+#include "format/values/variant.h"
 
 namespace {
 

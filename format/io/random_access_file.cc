@@ -1,0 +1,133 @@
+// Local-file (pread) and in-memory implementations of RandomAccessFile.
+#include "format/io/random_access_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "format/common/error.h"
+
+namespace parquet {
+
+void RandomAccessFile::ReadAt(uint64_t offset, size_t length, std::vector<uint8_t>* out) {
+  CheckRange(offset, length);
+  out->resize(length);
+  if (length > 0) ReadAt(offset, length, out->data());
+}
+
+void RandomAccessFile::CheckRange(uint64_t offset, uint64_t length) const {
+  uint64_t size = Size();
+  if (offset > size || length > size - offset) {
+    throw ParquetError("read of " + std::to_string(length) + " bytes at offset " +
+                       std::to_string(offset) + " is beyond the end of " + Name() + " (" +
+                       std::to_string(size) + " bytes)");
+  }
+}
+
+namespace {
+
+class LocalFile final : public RandomAccessFile {
+ public:
+  LocalFile(int fd, uint64_t size, std::string path) : fd_(fd), size_(size), path_(std::move(path)) {}
+  ~LocalFile() override { ::close(fd_); }
+
+  uint64_t Size() const override { return size_; }
+  const std::string& Name() const override { return path_; }
+
+  void ReadAt(uint64_t offset, size_t length, uint8_t* out) override {
+    CheckRange(offset, length);
+    size_t done = 0;
+    while (done < length) {
+      ssize_t n = ::pread(fd_, out + done, length - done, static_cast<off_t>(offset + done));
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        throw ParquetError("cannot read " + path_ + ": " + std::strerror(errno));
+      }
+      if (n == 0) {
+        throw ParquetError("unexpected end of file in " + path_ +
+                           " (was it truncated while being read?)");
+      }
+      done += static_cast<size_t>(n);
+    }
+  }
+  using RandomAccessFile::ReadAt;
+
+ private:
+  int fd_;
+  uint64_t size_;
+  std::string path_;
+};
+
+class MemoryFile final : public RandomAccessFile {
+ public:
+  MemoryFile(const uint8_t* data, size_t size, std::string name)
+      : bytes_(data, data + size), name_(std::move(name)) {}
+
+  uint64_t Size() const override { return bytes_.size(); }
+  const std::string& Name() const override { return name_; }
+
+  void ReadAt(uint64_t offset, size_t length, uint8_t* out) override {
+    CheckRange(offset, length);
+    if (length > 0) std::memcpy(out, bytes_.data() + offset, length);
+  }
+  using RandomAccessFile::ReadAt;
+
+ private:
+  std::vector<uint8_t> bytes_;
+  std::string name_;
+};
+
+}  // namespace
+
+std::string PathNulByteError(const std::string& path) {
+  if (path.find('\0') == std::string::npos) return "";
+  std::string shown;
+  for (char c : path) shown += c == '\0' ? std::string("\\0") : std::string(1, c);
+  return "path '" + shown + "' contains a NUL byte";
+}
+
+std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path) {
+  if (std::string error = PathNulByteError(path); !error.empty()) throw ParquetError(error);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) throw ParquetError("cannot open '" + path + "': " + std::strerror(errno));
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    throw ParquetError("cannot stat '" + path + "': " + std::strerror(err));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    throw ParquetError("cannot open '" + path + "': it is a directory");
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw ParquetError("cannot open '" + path + "': not a regular file");
+  }
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+    int err = errno;
+    ::close(fd);
+    throw ParquetError("cannot open '" + path + "': " + std::strerror(err));
+  }
+  return std::make_unique<LocalFile>(fd, static_cast<uint64_t>(st.st_size), path);
+}
+
+std::string ReadSmallFile(const std::string& path, size_t max_bytes) {
+  std::unique_ptr<RandomAccessFile> file = OpenLocalFile(path);
+  if (file->Size() > max_bytes) {
+    throw ParquetError("cannot read " + path + ": larger than " + std::to_string(max_bytes) + " bytes");
+  }
+  std::string text(static_cast<size_t>(file->Size()), '\0');
+  file->ReadAt(0, text.size(), reinterpret_cast<uint8_t*>(text.data()));
+  return text;
+}
+
+std::unique_ptr<RandomAccessFile> OpenMemoryFile(const uint8_t* data, size_t size, std::string name) {
+  return std::make_unique<MemoryFile>(data, size, std::move(name));
+}
+
+}  // namespace parquet

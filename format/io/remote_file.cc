@@ -1,0 +1,503 @@
+// RemoteFile: a RandomAccessFile over ranged HTTP GETs, with the footer prefetch and cache,
+// version checks, coalesced parallel prefetch and on-demand reads of remote_file.h.
+#include "format/io/remote_file.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <list>
+#include <map>
+#include <mutex>
+#include <string_view>
+#include <thread>
+
+#include "format/common/error.h"
+#include "format/io/s3.h"
+#include "format/values/text.h"
+
+namespace parquet {
+
+namespace {
+
+// `prefix` is lowercase.
+bool StartsWithNoCase(const std::string& text, std::string_view prefix) {
+  return AsciiLowercase(text.substr(0, prefix.size())) == prefix;
+}
+
+// The version of an object as its responses give it.
+struct ObjectVersion {
+  std::string etag;
+  std::string last_modified;
+
+  static ObjectVersion Of(const HttpResponse& response) {
+    return ObjectVersion{response.Header("etag"), response.Header("last-modified")};
+  }
+  bool empty() const { return etag.empty() && last_modified.empty(); }
+  std::string Key() const { return etag + "\n" + last_modified; }
+};
+
+// The bytes kept of an unchanged object: the tail holding the footer.
+struct CachedFooter {
+  uint64_t size = 0;
+  uint64_t tail_offset = 0;
+  std::vector<uint8_t> tail;
+};
+
+// Footers of recently opened remote files, keyed by URL and version; least recently used
+// entries go first beyond kMaxEntries or kMaxBytes.
+class FooterCache {
+ public:
+  std::shared_ptr<const CachedFooter> Find(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+      if (it->first == key) {
+        entries_.splice(entries_.begin(), entries_, it);
+        return entries_.front().second;
+      }
+    }
+    return nullptr;
+  }
+  void Put(const std::string& key, std::shared_ptr<const CachedFooter> footer) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+      if (it->first == key) {
+        bytes_ -= Bytes(*it->second);
+        entries_.erase(it);
+        break;
+      }
+    }
+    bytes_ += Bytes(*footer);
+    entries_.emplace_front(key, std::move(footer));
+    while (entries_.size() > 1 && (entries_.size() > kMaxEntries || bytes_ > kMaxBytes)) {
+      bytes_ -= Bytes(*entries_.back().second);
+      entries_.pop_back();
+    }
+  }
+  void Clear() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    entries_.clear();
+    bytes_ = 0;
+  }
+
+ private:
+  static constexpr size_t kMaxEntries = 128;
+  static constexpr uint64_t kMaxBytes = 32ull << 20;
+  static uint64_t Bytes(const CachedFooter& footer) { return footer.tail.size(); }
+  std::mutex mutex_;
+  std::list<std::pair<std::string, std::shared_ptr<const CachedFooter>>> entries_;
+  uint64_t bytes_ = 0;
+};
+
+FooterCache& Footers() {
+  static FooterCache* cache = new FooterCache();
+  return *cache;
+}
+
+// Parses "bytes FIRST-LAST/TOTAL" (TOTAL may be "*"); false when malformed.
+bool ParseContentRange(const std::string& text, uint64_t* first, uint64_t* last, uint64_t* total) {
+  unsigned long long a = 0, b = 0, t = 0;
+  if (std::sscanf(text.c_str(), "bytes %llu-%llu/%llu", &a, &b, &t) == 3) {
+    *first = a;
+    *last = b;
+    *total = t;
+    return true;
+  }
+  if (std::sscanf(text.c_str(), "bytes */%llu", &t) == 1) {
+    *first = 1;
+    *last = 0;
+    *total = t;
+    return true;
+  }
+  return false;
+}
+
+constexpr uint64_t kPrefetchBudget = 256ull << 20;  // bytes one Prefetch holds at most
+constexpr uint64_t kMaxTailExtension = 16ull << 20;  // a read reaching into the tail joins it (and the cache) up to this
+constexpr uint64_t kOnDemandBudget = 64ull << 20;   // bytes of on-demand reads kept
+
+class RemoteFile final : public RandomAccessFile {
+ public:
+  RemoteFile(const std::string& url, const RemoteOptions& options)
+      : shown_url_(UrlForDisplay(url)), cache_url_(url), attempts_(std::max(1, options.attempts)),
+        request_(PrepareRemoteRequest(url, options)) {}
+
+  uint64_t Size() const override { return size_; }
+  const std::string& Name() const override { return shown_url_; }
+  TransferCounters Transfer() const override { return TransferCounters{requests_.load(), bytes_.load()}; }
+
+  // The first request (bytes 0-3: size, version, magic), then the footer tail.
+  void Open() {
+    HttpRequest request = request_;
+    request.range = std::make_pair(uint64_t{0}, uint64_t{3});
+    request.max_body = 4;
+    HttpResponse response = Perform(request);
+    uint64_t first = 0, last = 0, total = 0;
+    if (response.status == 206) {
+      if (!ParseContentRange(response.Header("content-range"), &first, &last, &total) || first != 0 ||
+          response.body.size() != std::min<uint64_t>(total, 4)) {
+        throw ParquetError("cannot read " + shown_url_ + ": the server's partial response is malformed");
+      }
+      size_ = total;
+    } else if (response.status == 200) {
+      size_ = response.body.size();  // the whole object, at most 4 bytes (max_body)
+    } else if (response.status == 416) {
+      size_ = ParseContentRange(response.Header("content-range"), &first, &last, &total) ? total : 0;
+      if (size_ != 0) throw ParquetError("cannot read " + shown_url_ + ": the server refuses range requests");
+    } else {
+      throw ParquetError(RemoteStatusError(response.status, "read " + shown_url_));
+    }
+    version_ = ObjectVersion::Of(response);
+    if (!version_.etag.empty() && version_.etag.rfind("W/", 0) != 0) {
+      request_.any_origin_headers.push_back("If-Match: " + version_.etag);
+    } else if (!version_.last_modified.empty()) {
+      request_.any_origin_headers.push_back("If-Unmodified-Since: " + version_.last_modified);
+    }
+    if (!response.body.empty()) AddSegment(0, std::move(response.body), Kind::kPinned);
+    if (size_ <= 4) return;
+
+    const std::string cache_key = cache_url_ + "\n" + version_.Key();
+    if (!version_.empty()) {
+      if (std::shared_ptr<const CachedFooter> cached = Footers().Find(cache_key); cached && cached->size == size_) {
+        tail_offset_ = cached->tail_offset;
+        AddSegment(cached->tail_offset, cached->tail, Kind::kPinned);
+        return;
+      }
+    }
+    const uint64_t tail_length = std::min(size_ - 4, std::clamp(size_ / 1000, kMinFooterPrefetch, kMaxFooterPrefetch));
+    tail_offset_ = size_ - tail_length;
+    AddSegment(tail_offset_, FetchRange(tail_offset_, tail_length), Kind::kPinned);
+    RememberFooter();
+  }
+
+  void ReadAt(uint64_t offset, size_t length, uint8_t* out) override {
+    CheckRange(offset, length);
+    uint64_t position = offset;
+    const uint64_t end = offset + length;
+    while (position < end) {
+      auto it = SegmentAt(position);
+      if (it != segments_.end()) {
+        const Segment& segment = it->second;
+        const uint64_t available = std::min(end, it->first + segment.bytes.size()) - position;
+        std::memcpy(out + (position - offset), segment.bytes.data() + (position - it->first), available);
+        position += available;
+        continue;
+      }
+      if (tail_offset_ > 0 && position < tail_offset_ && end > tail_offset_ &&
+          tail_offset_ - position <= kMaxTailExtension) {
+        ExtendTail(position);  // a footer larger than the tail fetched at open
+        continue;
+      }
+      // Sequential misses (a chunk nobody prefetched) read ahead more each time, up to 8 MiB.
+      on_demand_read_ = position == last_miss_end_ ? std::min(on_demand_read_ * 2, kMaxPieceSize) : kMinOnDemandRead;
+      const uint64_t next = NextSegmentStart(position);
+      const uint64_t fetch_end = std::min({next, std::max(end, position + on_demand_read_), size_});
+      AddSegment(position, FetchRange(position, fetch_end - position), Kind::kOnDemand);
+      last_miss_end_ = fetch_end;
+    }
+  }
+  using RandomAccessFile::ReadAt;
+
+  bool IsRemote() const override { return true; }
+
+  void DropPrefetched() override {
+    for (auto it = segments_.begin(); it != segments_.end();) {
+      it = it->second.kind == Kind::kPrefetched ? segments_.erase(it) : std::next(it);
+    }
+    prefetched_bytes_ = 0;
+  }
+
+  void Prefetch(const std::vector<ByteRange>& ranges) override {
+    // What is not held yet, sorted, merged across small gaps, within the budget.
+    std::vector<ByteRange> wanted;
+    for (const ByteRange& range : ranges) {
+      if (range.offset >= size_ || range.length == 0) continue;
+      const uint64_t end = std::min(size_, range.offset + range.length);
+      for (uint64_t position = range.offset; position < end;) {
+        auto it = SegmentAt(position);
+        if (it != segments_.end()) {
+          position = it->first + it->second.bytes.size();
+          continue;
+        }
+        const uint64_t stop = std::min(end, NextSegmentStart(position));
+        wanted.push_back(ByteRange{position, stop - position});
+        position = stop;
+      }
+    }
+    std::sort(wanted.begin(), wanted.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
+    std::vector<ByteRange> merged;
+    uint64_t total = prefetched_bytes_;
+    for (const ByteRange& range : wanted) {
+      if (!merged.empty()) {
+        ByteRange& previous = merged.back();
+        const uint64_t previous_end = previous.offset + previous.length;
+        if (range.offset <= previous_end + kCoalesceGap && NextSegmentStart(previous_end) >= range.offset + range.length) {
+          const uint64_t new_end = std::max(previous_end, range.offset + range.length);
+          total += new_end - previous_end;
+          previous.length = new_end - previous.offset;
+          if (total > kPrefetchBudget) break;
+          continue;
+        }
+      }
+      total += range.length;
+      if (total > kPrefetchBudget) break;
+      merged.push_back(range);
+    }
+    std::vector<ByteRange> pieces;
+    for (const ByteRange& range : merged) {
+      for (uint64_t done = 0; done < range.length; done += kMaxPieceSize) {
+        pieces.push_back(ByteRange{range.offset + done, std::min(kMaxPieceSize, range.length - done)});
+      }
+    }
+    std::vector<std::vector<uint8_t>> bodies(pieces.size());
+    std::vector<std::exception_ptr> errors(pieces.size());
+    std::atomic<size_t> next_piece{0};
+    std::atomic<bool> abort{false};  // the waiting thread was interrupted: stop every fetch
+    std::mutex mutex;
+    std::condition_variable finished;
+    size_t running = 0;
+    auto work = [&](const std::atomic<bool>* stop) {
+      for (size_t i; (i = next_piece++) < pieces.size();) {
+        try {
+          bodies[i] = FetchRange(pieces[i].offset, pieces[i].length, stop);
+        } catch (...) {
+          errors[i] = std::current_exception();
+        }
+      }
+    };
+    const size_t thread_count = std::min<size_t>(kParallelRequests, pieces.size());
+    if (thread_count <= 1) {
+      work(nullptr);  // on this thread: its interrupt check applies directly
+    } else {
+      // The fetching threads have no interrupt check of their own: this one asks its check
+      // while it waits and raises their abort flag.
+      std::vector<std::thread> threads;
+      running = thread_count;
+      for (size_t t = 0; t < thread_count; t++) {
+        threads.emplace_back([&] {
+          work(&abort);
+          std::lock_guard<std::mutex> lock(mutex);
+          if (--running == 0) finished.notify_one();
+        });
+      }
+      for (;;) {
+        {
+          std::unique_lock<std::mutex> lock(mutex);
+          if (finished.wait_for(lock, std::chrono::milliseconds(50), [&] { return running == 0; })) break;
+        }
+        if (!abort.load() && HttpInterruptRequested()) abort = true;
+      }
+      for (std::thread& thread : threads) thread.join();
+    }
+    for (size_t i = 0; i < pieces.size(); i++) {
+      if (errors[i]) std::rethrow_exception(errors[i]);
+      prefetched_bytes_ += bodies[i].size();
+      AddSegment(pieces[i].offset, std::move(bodies[i]), Kind::kPrefetched);
+    }
+  }
+
+ private:
+  enum class Kind { kPinned, kPrefetched, kOnDemand };
+  struct Segment {
+    std::vector<uint8_t> bytes;
+    Kind kind;
+    uint64_t sequence;
+  };
+
+  HttpResponse Perform(const HttpRequest& request) {
+    uint64_t made = 0;
+    try {
+      HttpResponse response = HttpPerformWithRetry(request, shown_url_, attempts_, &made);
+      requests_ += made;
+      bytes_ += response.body.size();
+      return response;
+    } catch (...) {
+      requests_ += made;
+      throw;
+    }
+  }
+
+  // One ranged GET of [offset, offset + length), checked to be of the version opened;
+  // `abort` (may be null) stops it from another thread.
+  std::vector<uint8_t> FetchRange(uint64_t offset, uint64_t length, const std::atomic<bool>* abort = nullptr) {
+    HttpRequest request = request_;
+    request.abort = abort;
+    request.range = std::make_pair(offset, offset + length - 1);
+    request.max_body = length;
+    HttpResponse response = Perform(request);
+    if (response.status == 412) throw ChangedError("it no longer matches the version first read");
+    if (response.status != 206 && !(response.status == 200 && offset == 0 && length == size_)) {
+      if (response.status == 200) {
+        throw ParquetError("cannot read " + shown_url_ + ": the server ignored the range request");
+      }
+      throw ParquetError(RemoteStatusError(response.status, "read " + shown_url_));
+    }
+    const ObjectVersion version = ObjectVersion::Of(response);
+    if (!version_.etag.empty() && version.etag != version_.etag) {
+      throw ChangedError("its ETag changed from " + version_.etag + " to " + version.etag);
+    }
+    if (version_.etag.empty() && !version_.last_modified.empty() && version.last_modified != version_.last_modified) {
+      throw ChangedError("its Last-Modified changed from " + version_.last_modified + " to " + version.last_modified);
+    }
+    uint64_t first = 0, last = 0, total = 0;
+    if (response.status == 206 && ParseContentRange(response.Header("content-range"), &first, &last, &total)) {
+      if (total != size_) {
+        throw ChangedError("its size changed from " + std::to_string(size_) + " to " + std::to_string(total) + " bytes");
+      }
+      // Bytes of another range, however long, are not the bytes asked for.
+      if (first != offset || last != offset + length - 1) {
+        throw ParquetError("cannot read " + shown_url_ + ": asked for bytes " + std::to_string(offset) + "-" +
+                           std::to_string(offset + length - 1) + ", the server sent bytes " + std::to_string(first) +
+                           "-" + std::to_string(last));
+      }
+    }
+    if (response.body.size() != length) {
+      throw ParquetError("cannot read " + shown_url_ + ": asked for " + std::to_string(length) + " bytes at offset " +
+                         std::to_string(offset) + ", received " + std::to_string(response.body.size()));
+    }
+    return std::move(response.body);
+  }
+
+  ParquetError ChangedError(const std::string& why) const {
+    return ParquetError("remote file " + shown_url_ + " changed while being read (" + why +
+                        "): nothing of the new version was used; run the query again");
+  }
+
+  std::map<uint64_t, Segment>::iterator SegmentAt(uint64_t position) {
+    auto it = segments_.upper_bound(position);
+    if (it == segments_.begin()) return segments_.end();
+    --it;
+    return position < it->first + it->second.bytes.size() ? it : segments_.end();
+  }
+
+  // The start of the first segment at or after `position` (size_ if none).
+  uint64_t NextSegmentStart(uint64_t position) const {
+    auto it = segments_.lower_bound(position);
+    return it == segments_.end() ? size_ : it->first;
+  }
+
+  void AddSegment(uint64_t offset, std::vector<uint8_t> bytes, Kind kind) {
+    if (bytes.empty()) return;
+    if (kind == Kind::kOnDemand) {
+      on_demand_bytes_ += bytes.size();
+      while (on_demand_bytes_ > kOnDemandBudget) {
+        auto oldest = segments_.end();
+        for (auto it = segments_.begin(); it != segments_.end(); ++it) {
+          if (it->second.kind == Kind::kOnDemand && (oldest == segments_.end() || it->second.sequence < oldest->second.sequence)) {
+            oldest = it;
+          }
+        }
+        if (oldest == segments_.end()) break;
+        on_demand_bytes_ -= oldest->second.bytes.size();
+        segments_.erase(oldest);
+      }
+    }
+    segments_[offset] = Segment{std::move(bytes), kind, ++sequence_};
+  }
+
+  // Fetches [position, tail_offset_) and makes it part of the pinned tail (and of the cache).
+  void ExtendTail(uint64_t position) {
+    std::vector<uint8_t> bytes = FetchRange(position, tail_offset_ - position);
+    auto tail = segments_.find(tail_offset_);
+    if (tail != segments_.end()) {
+      bytes.insert(bytes.end(), tail->second.bytes.begin(), tail->second.bytes.end());
+    }
+    for (auto it = segments_.lower_bound(position); it != segments_.end() && it->first <= tail_offset_;) {
+      const uint64_t size = it->second.bytes.size();
+      if (it->second.kind == Kind::kOnDemand) on_demand_bytes_ -= size;
+      if (it->second.kind == Kind::kPrefetched) prefetched_bytes_ -= std::min(prefetched_bytes_, size);
+      it = segments_.erase(it);
+    }
+    tail_offset_ = position;
+    AddSegment(position, std::move(bytes), Kind::kPinned);
+    RememberFooter();
+  }
+
+  void RememberFooter() {
+    if (version_.empty()) return;
+    auto footer = std::make_shared<CachedFooter>();
+    footer->size = size_;
+    footer->tail_offset = tail_offset_;
+    footer->tail = segments_.at(tail_offset_).bytes;
+    Footers().Put(cache_url_ + "\n" + version_.Key(), std::move(footer));
+  }
+
+  std::string shown_url_;
+  std::string cache_url_;
+  int attempts_;
+  HttpRequest request_;  // the GET every request starts from
+  ObjectVersion version_;
+  uint64_t size_ = 0;
+  uint64_t tail_offset_ = 0;  // 0: no pinned tail
+  std::map<uint64_t, Segment> segments_;  // never overlapping
+  uint64_t on_demand_bytes_ = 0;
+  uint64_t prefetched_bytes_ = 0;
+  uint64_t on_demand_read_ = kMinOnDemandRead;  // bytes the next on-demand miss reads at least
+  uint64_t last_miss_end_ = 0;                   // where the last on-demand read ended
+  uint64_t sequence_ = 0;
+  std::atomic<uint64_t> requests_{0};
+  std::atomic<uint64_t> bytes_{0};
+};
+
+}  // namespace
+
+bool IsRemoteUrl(const std::string& path) {
+  return StartsWithNoCase(path, "https://") || StartsWithNoCase(path, "http://") || IsS3Url(path);
+}
+
+bool IsS3Url(const std::string& path) { return StartsWithNoCase(path, "s3://"); }
+
+std::string PathForDisplay(const std::string& path) { return IsRemoteUrl(path) ? UrlForDisplay(path) : path; }
+
+std::string TrustedCaFile(const RemoteOptions& options) {
+  if (!options.http_ca_file.empty()) return options.http_ca_file;
+  const char* bundle = std::getenv("CURL_CA_BUNDLE");
+  return bundle != nullptr ? bundle : "";
+}
+
+HttpRequest PrepareRemoteRequest(const std::string& url, const RemoteOptions& options) {
+  if (IsS3Url(url)) {
+    const RemoteOptions resolved = ResolveS3Options(options);
+    HttpRequest request = S3Request(resolved, S3HttpUrl(resolved, ParseS3Url(url)), "GET", nullptr, 0);
+    for (const SecretString& header : options.http_headers) request.headers.push_back(header);
+    return request;
+  }
+  HttpRequest request;
+  request.url = url;
+  request.ca_file = TrustedCaFile(options);
+  request.headers = options.http_headers;
+  if (!options.bearer_token.empty()) {
+    SecretString header("Authorization: Bearer ");
+    header += options.bearer_token;
+    request.headers.push_back(std::move(header));
+  }
+  return request;
+}
+
+std::string RemoteStatusError(long status, const std::string& what) {
+  std::string meaning;
+  switch (status) {
+    case 401: meaning = "unauthorized: credentials are missing or wrong"; break;
+    case 403: meaning = "access denied"; break;
+    case 404: meaning = "not found"; break;
+    case 412: meaning = "the object changed"; break;
+    case 416: meaning = "range not satisfiable"; break;
+    default: meaning = status >= 500 ? "server error" : "unexpected response"; break;
+  }
+  return "cannot " + what + ": " + meaning + " (HTTP " + std::to_string(status) + ")";
+}
+
+std::unique_ptr<RandomAccessFile> OpenFileOrUrl(const std::string& path, const RemoteOptions* options) {
+  if (!IsRemoteUrl(path)) return OpenLocalFile(path);
+  static const RemoteOptions kDefaults;
+  auto file = std::make_unique<RemoteFile>(path, options != nullptr ? *options : kDefaults);
+  file->Open();
+  return file;
+}
+
+void ClearRemoteFooterCache() { Footers().Clear(); }
+
+}  // namespace parquet

@@ -1,0 +1,85 @@
+// Parquet files behind https:// (and http://) URLs and in S3 (s3://bucket/key), read as
+// RandomAccessFile with as few bytes and round trips as the reader needs:
+//
+//   - Opening asks for bytes 0-3 (the magic; the response's Content-Range gives the size
+//     and its ETag / Last-Modified the version), then one tail of about size/1000 bytes,
+//     clamped to 16 KiB..256 KiB, which holds the footer (and usually the page indexes):
+//     a larger footer costs one more request. Tails are kept in a bounded process-wide
+//     cache keyed by URL and version, so reopening an unchanged file costs one request.
+//   - Every later request carries If-Match (or If-Unmodified-Since) and its response's
+//     version is compared: an object that changed between requests is an error, never
+//     mixed data.
+//   - Prefetch(ranges) merges ranges less than kCoalesceGap apart, splits large ones, and
+//     fetches the pieces in parallel (up to kParallelRequests at a time); reads outside
+//     what was fetched are fetched on demand (at least kMinOnDemandRead bytes).
+//   - 5xx, 429 and transport failures are retried with backoff; 403 and 404 name the URL.
+//
+// The URL in messages and in Name() has no query string (a presigned URL's signature);
+// headers and keys never appear.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "format/io/http_client.h"
+#include "format/io/random_access_file.h"
+#include "format/crypto/secret.h"
+
+namespace parquet {
+
+enum class S3UrlStyle { kDefault, kPath, kVirtualHost };
+
+// How to reach remote files: HTTP headers and S3 endpoint and credentials. S3 fields left
+// empty are taken from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
+// AWS_REGION (or AWS_DEFAULT_REGION), AWS_ENDPOINT_URL and the AWS_PROFILE (default
+// "default") section of ~/.aws/credentials (AWS_SHARED_CREDENTIALS_FILE), in that order.
+struct RemoteOptions {
+  std::vector<SecretString> http_headers;  // "Name: value", sent with every https request
+  SecretString bearer_token;               // "Authorization: Bearer <token>"
+  std::string s3_region;
+  std::string s3_endpoint;  // "host[:port]" or "http(s)://host[:port]"; default AWS
+  S3UrlStyle s3_url_style = S3UrlStyle::kDefault;  // default: path with s3_endpoint, else vhost
+  SecretString s3_access_key_id;
+  SecretString s3_secret_access_key;
+  SecretString s3_session_token;
+  int attempts = 4;  // tries per request (transport errors, 5xx, 429)
+  std::string http_ca_file;  // PEM bundle of the CAs TLS peers are verified against
+};
+
+// The CA bundle requests verify TLS peers against: options.http_ca_file, else the
+// CURL_CA_BUNDLE environment variable (as the curl tool reads it), else "" (libcurl's own).
+std::string TrustedCaFile(const RemoteOptions& options);
+
+// Whether `path` is an http://, https:// or s3:// URL (scheme in any case).
+bool IsRemoteUrl(const std::string& path);
+bool IsS3Url(const std::string& path);
+
+// `path` as messages show it: a remote URL as RandomAccessFile::Name() shows it (without its
+// query string: a presigned URL's signature, UrlForDisplay), a local path as it is.
+std::string PathForDisplay(const std::string& path);
+
+// Opens `path`: a remote URL with `options` (may be null: defaults), else OpenLocalFile.
+std::unique_ptr<RandomAccessFile> OpenFileOrUrl(const std::string& path, const RemoteOptions* options);
+
+// A GET request prepared for `url` (https or s3): the http(s) URL to ask, headers and
+// signing (s3.h for S3).
+HttpRequest PrepareRemoteRequest(const std::string& url, const RemoteOptions& options);
+
+// The message for a response that is not a success, e.g. "cannot read https://h/f.parquet:
+// not found (HTTP 404)"; `what` is the action and the URL ("read https://h/f.parquet").
+std::string RemoteStatusError(long status, const std::string& what);
+
+// Tuning, exposed for tests.
+constexpr uint64_t kCoalesceGap = 64 * 1024;
+constexpr uint64_t kMaxPieceSize = 8 * 1024 * 1024;
+constexpr int kParallelRequests = 8;
+constexpr uint64_t kMinOnDemandRead = 32 * 1024;
+constexpr uint64_t kMinFooterPrefetch = 16 * 1024;
+constexpr uint64_t kMaxFooterPrefetch = 256 * 1024;
+
+// Drops every cached footer (tests).
+void ClearRemoteFooterCache();
+
+}  // namespace parquet

@@ -1,0 +1,67 @@
+// S3 addressing, credentials and listing: s3://bucket/key to the HTTP URL to ask (path or
+// virtual-host style, AWS or another endpoint), the credential defaults (AWS environment
+// variables, ~/.aws/credentials), requests signed by libcurl (CURLOPT_AWS_SIGV4), and
+// ListObjectsV2 with continuation tokens. The listing's XML is parsed with expat, loaded at
+// run time like libcurl (libexpat.so.1, present wherever Python or git is); without expat's
+// headers at build time (PQ_HAVE_EXPAT undefined) listing is an error.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "format/io/http_client.h"
+#include "format/io/remote_file.h"
+
+namespace parquet {
+
+struct S3Location {
+  std::string bucket;
+  std::string key;  // without the leading '/'; may be empty (the whole bucket)
+};
+
+// Splits "s3://bucket/key". Throws ParquetError for a URL without a bucket.
+S3Location ParseS3Url(const std::string& url);
+
+// RemoteOptions with the S3 defaults filled in from the environment and ~/.aws/credentials.
+RemoteOptions ResolveS3Options(const RemoteOptions& options);
+
+// The http(s) URL of an object (key percent-encoded, '/' kept) or, with an empty key, of
+// the bucket ("/" ending), for resolved options.
+std::string S3HttpUrl(const RemoteOptions& resolved, const S3Location& location);
+
+// A request to `http_url` signed for the resolved options (unsigned without credentials);
+// `body` (may be null) is sent with PUT and POST.
+HttpRequest S3Request(const RemoteOptions& resolved, const std::string& http_url, const std::string& method,
+                      const uint8_t* body, size_t body_size);
+
+struct S3Object {
+  std::string key;
+  uint64_t size = 0;
+};
+
+// Every object of `bucket` whose key starts with `prefix`, in key order (ListObjectsV2,
+// following continuation tokens).
+std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::string& bucket, const std::string& prefix);
+
+// Uploads the local file `local_path` as the object at `url` (s3://bucket/key): one PUT up
+// to kMultipartPartSize bytes, else a multipart upload in parts of that size, aborted
+// (nothing left behind) when any part or the completion fails. The object appears only
+// when complete. Throws ParquetError naming the URL.
+void UploadS3Object(const RemoteOptions& options, const std::string& url, const std::string& local_path);
+constexpr uint64_t kMultipartPartSize = 8ull << 20;
+
+// Deletes the object at `url`; errors are ignored when `best_effort` (cleanup after a failure).
+void DeleteS3Object(const RemoteOptions& options, const std::string& url, bool best_effort);
+
+// Whether an object exists at `url` (a HEAD request; 404: false; other failures throw).
+bool S3ObjectExists(const RemoteOptions& options, const std::string& url);
+
+// The text of every element named `element` in `xml` (expat), in document order.
+std::vector<std::string> XmlElementTexts(const std::string& xml, const std::string& element);
+
+// Parses one ListObjectsV2 response body: appends its objects to *out and returns the
+// continuation token ("" when the listing is complete). Exposed for unit tests.
+std::string ParseListObjectsV2(const std::string& xml, std::vector<S3Object>* out);
+
+}  // namespace parquet

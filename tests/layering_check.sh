@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The layering rules of the tree (docs/architecture.md), checked on the sources:
+#  - format/ (the Parquet library) never includes SQLite nor anything of ext/;
+#  - format/read/ and format/write/ do not include each other (both sit on the lower layers);
+#  - the lower layers (common, metadata, encoding, codec, values) include neither read/,
+#    write/ nor io/;
+#  - every source file of format/ and ext/ opens with a comment saying what it is for.
+# Prints one line per rule and "N passed, M failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+passed=0 failed=0
+check() {  # check DESCRIPTION OFFENDING-LINES
+  if [[ -z $2 ]]; then
+    echo "ok $1"
+    passed=$((passed + 1))
+  else
+    echo "FAIL $1:"
+    echo "$2" | sed 's/^/  /'
+    failed=$((failed + 1))
+  fi
+}
+check "format/ never includes sqlite3.h or sqlite3ext.h" \
+  "$(grep -rnE '#include *[<"]sqlite3(ext)?\.h' format/ || true)"
+check "format/ never includes ext/" "$(grep -rnE '#include *"ext/' format/ || true)"
+check "format/read/ does not include format/write/" "$(grep -rnE '#include *"format/write/' format/read/ || true)"
+check "format/write/ does not include format/read/" "$(grep -rnE '#include *"format/read/' format/write/ || true)"
+for lower in common metadata encoding codec values; do
+  check "format/$lower/ includes none of read/, write/, io/" \
+    "$(grep -rnE '#include *"format/(read|write|io)/' "format/$lower/" || true)"
+done
+check "format/ has no source file outside a layer folder" \
+  "$(find format -maxdepth 1 -type f \( -name '*.h' -o -name '*.cc' \) || true)"
+check "every source of format/ and ext/ opens with a comment" \
+  "$(for f in $(find format ext -name '*.h' -o -name '*.cc'); do head -1 "$f" | grep -q '^//' || echo "$f"; done)"
+echo "$passed passed, $failed failed"
+((failed == 0))
