@@ -70,4 +70,9 @@ bool HasGlobCharacters(std::string_view path);
 // acts as `*`.
 bool MatchGlobSegment(std::string_view pattern, std::string_view name);
 
+// Whether a whole path (an S3 key) matches a glob, segment by segment with the rules above
+// (empty segments ignored). Every (glob segment, path segment) pair is tried at most once,
+// however many `**` the glob holds: the time is at most their product.
+bool MatchGlobPath(std::string_view pattern, std::string_view path);
+
 }  // namespace sqlite_parquet
