@@ -144,8 +144,9 @@ TEST_CASE("file list: whole-path matching (s3 keys)") {
 }
 
 // Six `**` against a key of 200 segments that fails only at its end: trying every split of
-// the key between the `**` (the matcher of issue 34) takes C(200, 6) ~ 8e10 tries, hours;
-// one pass over the key's segments per glob segment takes microseconds.
+// the key between the `**` (the recursive matcher before issue 34) grows as segments^6
+// (0.65 s at 61 segments, so about 14 minutes at 200); one pass over the key's segments per
+// glob segment takes microseconds.
 TEST_CASE("file list: many ** do not backtrack" * doctest::timeout(10)) {
   std::string key;
   for (int i = 0; i < 200; i++) key += "a/";
