@@ -293,13 +293,7 @@ std::vector<std::string> ExpandFilePath(const std::string& path) {
 
   Expander expander;
   std::string base = path[0] == '/' ? "/" : "";
-  size_t start = 0;
-  while (start <= path.size()) {
-    size_t slash = path.find('/', start);
-    if (slash == std::string::npos) slash = path.size();
-    if (slash > start) expander.segments.push_back(path.substr(start, slash - start));
-    start = slash + 1;
-  }
+  for (std::string_view segment : PathSegments(path)) expander.segments.emplace_back(segment);
   if (!expander.segments.empty()) expander.Expand(base, 0);
   std::vector<std::string>& files = expander.out;
   std::sort(files.begin(), files.end());
@@ -308,9 +302,7 @@ std::vector<std::string> ExpandFilePath(const std::string& path) {
   return files;
 }
 
-namespace {
-
-std::vector<std::string_view> SplitSegments(std::string_view path) {
+std::vector<std::string_view> PathSegments(std::string_view path) {
   std::vector<std::string_view> segments;
   size_t start = 0;
   while (start <= path.size()) {
@@ -321,6 +313,8 @@ std::vector<std::string_view> SplitSegments(std::string_view path) {
   }
   return segments;
 }
+
+namespace {
 
 // The key's literal start before its first wildcard, escapes removed.
 std::string LiteralPrefix(std::string_view pattern) {
@@ -339,7 +333,7 @@ std::string LiteralPrefix(std::string_view pattern) {
 }  // namespace
 
 bool MatchGlobPath(std::string_view pattern, std::string_view path) {
-  const std::vector<std::string_view> globs = SplitSegments(pattern);
+  const std::vector<std::string_view> globs = PathSegments(pattern);
   // reached[p]: the segments so far can be matched by globs[0..p). A "**" at p reaches p + 1
   // without a segment and stays at p by taking one.
   std::vector<char> reached(globs.size() + 1, 0), next(globs.size() + 1, 0);
@@ -350,7 +344,7 @@ bool MatchGlobPath(std::string_view pattern, std::string_view path) {
   };
   reached[0] = 1;
   through_double_stars(&reached);
-  for (std::string_view segment : SplitSegments(path)) {
+  for (std::string_view segment : PathSegments(path)) {
     std::fill(next.begin(), next.end(), 0);
     bool any = false;
     for (size_t p = 0; p < globs.size(); p++) {
@@ -390,14 +384,14 @@ std::vector<std::string> ExpandRemotePath(const std::string& url, const parquet:
     return {url};
   }
   const std::string prefix = directory ? location.key : LiteralPrefix(location.key);
-  const size_t prefix_segments = SplitSegments(prefix).size();
+  const size_t prefix_segments = PathSegments(prefix).size();
   // Each key is matched as the listing is parsed: only matches are kept (s3.h's limits).
   parquet::S3ListOptions list;
   list.keep = [&](const std::string& key) {
     if (key.empty() || key.back() == '/') return false;  // "directory" placeholder objects
     if (!directory) return MatchGlobPath(location.key, key);
     if (!EndsWithParquet(key)) return false;
-    const std::vector<std::string_view> segments = SplitSegments(key);
+    const std::vector<std::string_view> segments = PathSegments(key);
     for (size_t i = prefix_segments; i < segments.size(); i++) {
       if (segments[i][0] == '.' || segments[i][0] == '_') return false;
     }

@@ -23,18 +23,6 @@
 
 namespace {
 
-std::vector<std::string_view> Segments(std::string_view path) {
-  std::vector<std::string_view> segments;
-  size_t start = 0;
-  while (start <= path.size()) {
-    size_t slash = path.find('/', start);
-    if (slash == std::string_view::npos) slash = path.size();
-    if (slash > start) segments.push_back(path.substr(start, slash - start));
-    start = slash + 1;
-  }
-  return segments;
-}
-
 // The glob rules by trying every split (exponential in the number of `**`: small inputs only).
 bool ModelMatch(const std::vector<std::string_view>& glob, size_t g, const std::vector<std::string_view>& path, size_t p) {
   if (g == glob.size()) return p == path.size();
@@ -49,7 +37,7 @@ bool ModelMatch(const std::vector<std::string_view>& glob, size_t g, const std::
 }
 
 void CheckMatcher(std::string_view glob, std::string_view path) {
-  const std::vector<std::string_view> globs = Segments(glob), segments = Segments(path);
+  const std::vector<std::string_view> globs = sqlite_parquet::PathSegments(glob), segments = sqlite_parquet::PathSegments(path);
   size_t double_stars = 0;
   for (std::string_view segment : globs) double_stars += segment == "**";
   if (globs.size() > 12 || segments.size() > 12 || double_stars > 4) return;
