@@ -397,9 +397,7 @@ std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::str
   std::unordered_set<size_t> tokens_seen;  // hashes: a hostile server's tokens take no memory
   std::string token;
   for (int page = 0;; page++) {
-    if (page > 0 && ((list.interrupted && list.interrupted()) || HttpInterruptRequested())) {
-      throw HttpInterrupted("interrupted");
-    }
+    if (HttpInterruptRequested()) throw HttpInterrupted("interrupted");
     // Query parameters in sorted order, as SigV4's canonical request has them.
     std::string query = "?";
     if (!token.empty()) query += "continuation-token=" + PercentEncode(token, false) + "&";

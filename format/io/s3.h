@@ -54,16 +54,15 @@ constexpr int kMaxListingPages = 100000;
 struct S3ListOptions {
   // Asked with each key as it is parsed: only the objects it accepts are kept (null: all).
   std::function<bool(const std::string& key)> keep;
-  // Asked before each page but the first, as is HttpInterruptRequested(): true ends the
-  // listing with HttpInterrupted.
-  std::function<bool()> interrupted;
   size_t max_objects = kMaxListedObjects;
 };
 
 // The objects of `bucket` whose key starts with `prefix` and that `list.keep` accepts, in
 // key order (ListObjectsV2, following continuation tokens). Keys outside the prefix (a
-// hostile or broken server) are skipped. Throws ParquetError naming s3://bucket/prefix when
-// the server fails, a limit above is passed, or a continuation token comes back again.
+// hostile or broken server) are skipped. Before each page it asks the thread's interrupt
+// check (HttpInterruptRequested, installed by the caller with HttpInterruptScope): yes ends
+// the listing with HttpInterrupted. Throws ParquetError naming s3://bucket/prefix when the
+// server fails, a limit above is passed, or a continuation token comes back again.
 std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::string& bucket, const std::string& prefix,
                                     const S3ListOptions& list = {});
 

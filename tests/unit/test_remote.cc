@@ -229,6 +229,16 @@ TEST_CASE("remote: ListObjectsV2 refuses a DOCTYPE, long keys and elements, deep
                        parquet::ParquetError);
 }
 
+TEST_CASE("remote: an s3 listing asks the thread's interrupt check before each page") {
+  parquet::RemoteOptions options;
+  options.s3_endpoint = "http://127.0.0.1:1";  // never asked: the check comes first
+  options.attempts = 1;
+  int asked = 0;
+  parquet::HttpInterruptScope interrupted([&] { return ++asked > 0; });
+  CHECK_THROWS_AS(parquet::ListS3Objects(options, "b", "p/"), parquet::HttpInterrupted);
+  CHECK(asked == 1);
+}
+
 TEST_CASE("remote: s3 keys with dot segments") {
   CHECK(parquet::S3KeyHasDotSegment("out/../../b/x.parquet"));
   CHECK(parquet::S3KeyHasDotSegment("out/./x.parquet"));
