@@ -354,10 +354,12 @@ HttpResponse PerformExchange(const CurlApi& api, const HttpRequest& request, con
   set(CURLOPT_XFERINFODATA, static_cast<void*>(&transfer), "CURLOPT_XFERINFODATA");
   set(CURLOPT_NOPROGRESS, 0L, "CURLOPT_NOPROGRESS");
   if (request.path_as_is) set(CURLOPT_PATH_AS_IS, 1L, "CURLOPT_PATH_AS_IS");
-  if (!request.ca_file.empty()) {
+  if (!request.ca_file.empty() && AsciiLowercase(url.substr(0, 8)) == "https://") {  // plain http verifies nothing
     std::string bundle = ReadCaBundle(request.ca_file, shown_url);
     curl_blob blob{bundle.data(), bundle.size(), CURL_BLOB_COPY};
-    set(CURLOPT_CAINFO_BLOB, &blob, "CURLOPT_CAINFO_BLOB (a CA file needs libcurl 7.77 or later)");
+    set(CURLOPT_CAINFO_BLOB, &blob,
+        "CURLOPT_CAINFO_BLOB (a CA file needs libcurl 7.77 or later, with a TLS library that takes CA blobs, as "
+        "OpenSSL does)");
   }
   if (request.method == "HEAD") {
     set(CURLOPT_NOBODY, 1L, "CURLOPT_NOBODY");

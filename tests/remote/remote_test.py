@@ -525,6 +525,8 @@ def test_tls(extension, nginx, data, ca):
                                          timeout=20)
         check(f"http_ca_file naming {what}: a prompt error naming it", error is not None and "is not a regular file" in error
               and path in error and seconds < 5, (error, seconds))
+    rows = table_rows(db, nginx.url("data/big.parquet"), f", http_ca_file={sql_text(str(fifo))}")
+    check("plain http does not open http_ca_file (nothing to verify)", rows == local, rows if isinstance(rows, tuple) else len(rows))
     db.close()
 
 
