@@ -825,8 +825,9 @@ for statement in {setup!r}:
     db.execute(statement).fetchall()
 rss = [int(line.split()[1]) for line in open('/proc/self/status') if line.startswith('VmRSS:')][0]
 print('rss', rss, flush=True)
-if {interrupt_after!r} is not None:
-    threading.Timer({interrupt_after!r}, db.interrupt).start()
+interrupt_after = {interrupt_after!r}
+if interrupt_after is not None:
+    threading.Timer(interrupt_after, db.interrupt).start()
 started = time.monotonic()
 try:
     db.execute({sql!r}).fetchall()
