@@ -56,7 +56,7 @@ class JoinDb : public runtime_support::Connection {
   }
 
   int64_t Stat(const std::string& table, const std::string& member) {
-    return std::stoll(Rows("SELECT json_extract(parquet_scan_stats(" + Quote(table) + "), '$." + member + "')"));
+    return std::stoll(Rows("SELECT " + member + " FROM parquet_scan_stats(" + Quote(table) + ")"));
   }
 
   // The loops of `sql`'s plan, outermost first: "table:how", how being `index=<idxStr>` for
