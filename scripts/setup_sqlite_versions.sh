@@ -27,7 +27,9 @@ MATRIX=(
 )
 # Close to Debian 12's build (`PRAGMA compile_options`), so results compare across versions
 # (-O1: each is built on every fresh machine, and -O2 takes twice as long to compile).
-CFLAGS_SQLITE=(-O1 -w -fPIC -DSQLITE_THREADSAFE=1 -DSQLITE_ENABLE_COLUMN_METADATA
+# SQLITE_ENABLE_DESERIALIZE (the default from 3.36) because Debian 12's python3 needs
+# sqlite3_deserialize from the library it loads (the remote suite runs it on every version).
+CFLAGS_SQLITE=(-O1 -w -fPIC -DSQLITE_THREADSAFE=1 -DSQLITE_ENABLE_COLUMN_METADATA -DSQLITE_ENABLE_DESERIALIZE
                -DSQLITE_ENABLE_DBSTAT_VTAB -DSQLITE_ENABLE_FTS4 -DSQLITE_ENABLE_FTS5
                -DSQLITE_ENABLE_MATH_FUNCTIONS -DSQLITE_ENABLE_RTREE -DSQLITE_ENABLE_JSON1
                -DSQLITE_LIKE_DOESNT_MATCH_BLOBS -DSQLITE_MAX_VARIABLE_NUMBER=250000

@@ -23,6 +23,7 @@ struct StatementGuard {
 // RunningSqliteAtLeast (tests/sqlite_api_check.sh checks it).
 inline constexpr int kOldestSupportedSqlite = 3031000;  // SQLITE_VTAB_DIRECTONLY, SQLITE_DIRECTONLY, SQLITE_INNOCUOUS
 inline constexpr int kSqliteWithVtabIn = 3038000;  // sqlite3_vtab_in(_first/_next), sqlite3_vtab_rhs_value, LIMIT/OFFSET constraints
+inline constexpr int kSqliteWithWritableSchemaReset = 3037000;  // PRAGMA writable_schema=RESET (3.37.2 has it, 3.34.1 not)
 inline constexpr int kSqliteWithIsInterrupted = 3041000;  // sqlite3_is_interrupted
 inline constexpr int kSqliteWithResultSubtype = 3045000;  // the SQLITE_RESULT_SUBTYPE function flag
 
