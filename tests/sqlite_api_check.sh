@@ -4,7 +4,8 @@
 # or be one of the newer routines whose every call sits behind RunningSqliteAtLeast (on its
 # line or the three before) — the table grows at its end, and calling past the end of an
 # older host's table crashes. Likewise every SQLITE_ constant ext/ uses must be defined by
-# the oldest, or be one of the newer ones listed with why they are safe there.
+# the oldest, or be one of the newer ones listed with why they are safe there; and no SQL
+# text in ext/ may call a JSON function (JSON1 is built in only from 3.38).
 # One check per routine and per constant; the last line is "N passed, M failed".
 # Usage: tests/sqlite_api_check.sh SQLITE_VERSIONS_DIR
 set -uo pipefail
@@ -30,6 +31,11 @@ unguarded_calls() {  # unguarded_calls ROUTINE
 }
 
 passed=0 failed=0
+verdict() {  # verdict ok|FAIL MESSAGE: prints one check's line and counts it
+  echo "$1 $2"
+  if [[ $1 == ok ]]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+}
+
 if ! bash scripts/setup_sqlite_versions.sh "$versions_dir" "$oldest" >/dev/null; then
   echo "FAIL: cannot build SQLite $oldest"
   echo "0 passed, 1 failed"
@@ -40,14 +46,11 @@ routines=$(grep -rhoE '\bsqlite3_[a-z0-9_]+[[:space:]]*\(' ext/ | sed -E 's/[[:s
            grep -v '^sqlite3_parquet_init$')
 for routine in $routines; do
   if grep -qE "^#define $routine\b" "$header"; then
-    echo "ok $routine: in the API table of SQLite $oldest"
-    passed=$((passed + 1))
+    verdict ok "$routine: in the API table of SQLite $oldest"
   elif [[ " ${guarded[*]} " == *" $routine "* && -z $(unguarded_calls "$routine") ]]; then
-    echo "ok $routine: newer than $oldest, called behind RunningSqliteAtLeast"
-    passed=$((passed + 1))
+    verdict ok "$routine: newer than $oldest, called behind RunningSqliteAtLeast"
   else
-    echo "FAIL $routine: not in the API table of SQLite $oldest and not guarded by RunningSqliteAtLeast"
-    failed=$((failed + 1))
+    verdict FAIL "$routine: not in the API table of SQLite $oldest and not guarded by RunningSqliteAtLeast"
   fi
 done
 # The SQLITE_ constants ext/ uses in code (not in comments or strings): defined in the
@@ -57,15 +60,20 @@ constants=$(grep -rh --include='*.cc' --include='*.h' 'SQLITE_' ext/ | sed -E 's
 oldest_headers=("$versions_dir/$oldest/src/sqlite3.h" "$header")
 for constant in $constants; do
   if grep -qE "^#[[:space:]]*define $constant\b" "${oldest_headers[@]}"; then
-    echo "ok $constant: defined by SQLite $oldest"
-    passed=$((passed + 1))
+    verdict ok "$constant: defined by SQLite $oldest"
   elif [[ -n ${newer_constants[$constant]:-} ]]; then
-    echo "ok $constant: newer than $oldest, ${newer_constants[$constant]}"
-    passed=$((passed + 1))
+    verdict ok "$constant: newer than $oldest, ${newer_constants[$constant]}"
   else
-    echo "FAIL $constant: not defined by SQLite $oldest and not known to be safe there"
-    failed=$((failed + 1))
+    verdict FAIL "$constant: not defined by SQLite $oldest and not known to be safe there"
   fi
 done
+# SQL that ext/ runs must not call SQLite's JSON functions: JSON1 is built in only from 3.38,
+# and an older SQLite may lack it.
+json_calls=$(grep -rnoE --include='*.cc' --include='*.h' '"[^"]*\bjson(_[a-z_]+)?[[:space:]]*\(' ext/)
+if [[ -z $json_calls ]]; then
+  verdict ok "no SQL text in ext/ calls a JSON function"
+else
+  verdict FAIL "SQL text in ext/ calls a JSON function, which SQLite before 3.38 may lack: ${json_calls//$'\n'/; }"
+fi
 echo "$passed passed, $failed failed"
 ((failed == 0))
