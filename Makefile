@@ -22,8 +22,9 @@ CMAKE_CONFIGURE := cmake --log-level=WARNING -S .
 # in the ASan build against the oldest and the newest (3.52.0, whose behaviour 3.53.2 shares,
 # only in Release: about 90 s of the 25-minute budget). 3.31.1, 3.34.1 and 3.37.2 (Ubuntu
 # 20.04's, Debian 11's, Ubuntu 22.04's) run the paths taken below 3.38 (no sqlite3_vtab_in),
-# 3.38.2 the first with it. Measured on 2 cores: building the eight SQLite versions ~4 min
-# (once, cached), MATRIX_SUITES ~20 s per version in Release and ~60-90 s in ASan;
+# 3.38.2 the first with it. On 2 cores: building the eight SQLite versions ~4 min (the five
+# before measured 2.5; once, cached), MATRIX_SUITES ~20 s per version in Release (3.31.1 to
+# 3.37.2 measured 40-75 s each alone with the remote suite on a busy machine) and ~60-90 s in ASan;
 # scripts/run_matrix.sh runs JOBS versions at a time.
 SQLITE_MATRIX ?= 3.31.1 3.34.1 3.37.2 3.38.2 3.46.1 3.52.0 3.53.2
 MATRIX_SUITES ?= sql differential runtime conformance remote
