@@ -34,9 +34,23 @@ std::vector<std::vector<std::string>> Rows(sqlite3* db, const std::string& sql, 
   return rows;
 }
 
+// ReloadSchemas before PRAGMA writable_schema=RESET: a schema change undone by ROLLBACK TO
+// makes SQLite reset every schema of the connection. The change is a temp table, so no
+// database file is written.
+int ReloadSchemasBySavepoint(sqlite3* db) {
+  int rc = sqlite3_exec(db, "SAVEPOINT parquet_reload_schemas", nullptr, nullptr, nullptr);
+  if (rc != SQLITE_OK) return rc;
+  // Fails when a schema not read yet cannot load now: then there is nothing to read again.
+  rc = sqlite3_exec(db, "CREATE TEMP TABLE parquet_reload_schemas(x)", nullptr, nullptr, nullptr);
+  const int undone = sqlite3_exec(db, "ROLLBACK TO parquet_reload_schemas; RELEASE parquet_reload_schemas",
+                                  nullptr, nullptr, nullptr);
+  return rc != SQLITE_OK ? rc : undone;
+}
+
 }  // namespace
 
 int ReloadSchemas(sqlite3* db) {
+  if (!RunningSqliteAtLeast(kSqliteWithWritableSchemaReset)) return ReloadSchemasBySavepoint(db);
   int writable = 0;
   {
     StatementGuard statement;

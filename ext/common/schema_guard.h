@@ -34,8 +34,9 @@
 namespace sqlite_parquet {
 
 // Makes SQLite re-read the schema of every database of `db` before the next statement
-// (PRAGMA writable_schema=RESET, then writable_schema restored as it was). Returns an
-// SQLite result code.
+// (PRAGMA writable_schema=RESET, then writable_schema restored as it was; before SQLite
+// 3.37, which lacks RESET, a temp table created and rolled back to a savepoint, after
+// which SQLite drops every schema of the connection). Returns an SQLite result code.
 int ReloadSchemas(sqlite3* db);
 
 // "" when no table or index of a database other than temp calls `name` in its SQL

@@ -21,7 +21,7 @@ namespace {
 // The operator of an xBestIndex constraint, or nullopt when it is not one we push.
 std::optional<ConstraintOp> OperatorOf(sqlite3_index_info* info, int i) {
   switch (info->aConstraint[i].op) {
-    case SQLITE_INDEX_CONSTRAINT_EQ: return sqlite3_vtab_in(info, i, -1) ? ConstraintOp::kIn : ConstraintOp::kEq;
+    case SQLITE_INDEX_CONSTRAINT_EQ: return VtabIn(info, i, -1) ? ConstraintOp::kIn : ConstraintOp::kEq;
     case SQLITE_INDEX_CONSTRAINT_NE: return ConstraintOp::kNe;
     case SQLITE_INDEX_CONSTRAINT_LT: return ConstraintOp::kLt;
     case SQLITE_INDEX_CONSTRAINT_LE: return ConstraintOp::kLe;
@@ -33,7 +33,7 @@ std::optional<ConstraintOp> OperatorOf(sqlite3_index_info* info, int i) {
     case SQLITE_INDEX_CONSTRAINT_ISNOTNULL: return ConstraintOp::kIsNotNull;
     case SQLITE_INDEX_CONSTRAINT_LIKE: return ConstraintOp::kLike;
     case SQLITE_INDEX_CONSTRAINT_GLOB: return ConstraintOp::kGlob;
-    case SQLITE_INDEX_CONSTRAINT_LIMIT: return ConstraintOp::kLimit;
+    case SQLITE_INDEX_CONSTRAINT_LIMIT: return ConstraintOp::kLimit;  // offered from 3.38 only
     case SQLITE_INDEX_CONSTRAINT_OFFSET: return ConstraintOp::kOffset;
     default: return std::nullopt;
   }
@@ -66,10 +66,11 @@ bool AcceptConstraint(const ParquetTable& table, sqlite3_index_info* info, int i
     // No IN on TEXT columns: SQLite turns `c = 'a' COLLATE NOCASE OR c = 'b' COLLATE NOCASE`
     // into `c IN ('a', 'b')` and then reports the column's collation (BINARY) for that IN,
     // while its own evaluation keeps NOCASE, so our BINARY test would drop matching rows.
-    // The values of an IN list carry no collation we could check.
+    // The values of an IN list carry no collation we could check. (Below 3.38 such an IN
+    // comes as =, one value at a time, but no right-hand value is known there.)
     if (op == ConstraintOp::kIn) return false;
-    sqlite3_value* rhs = nullptr;
-    if (sqlite3_vtab_rhs_value(info, i, &rhs) != SQLITE_OK || rhs == nullptr) return false;
+    sqlite3_value* rhs = VtabRhsValue(info, i);
+    if (rhs == nullptr) return false;
     const int type = sqlite3_value_type(rhs);
     if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) return false;
   }
@@ -149,7 +150,7 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
       continue;
     }
     bool omit = false;
-    if (op == ConstraintOp::kIn && !sqlite3_vtab_in(info, i, 1)) {
+    if (op == ConstraintOp::kIn && !VtabIn(info, i, 1)) {
       // SQLite cannot hand over the list at once: it runs the scan once per value, as =
       // (and then refuses a plan that takes LIMIT).
       op = ConstraintOp::kEq;
