@@ -62,7 +62,13 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
       .AddString("schema")
       .AddEnum("on_type_error", {"error", "null"})
       .AddBoolean("overwrite")
-      .AddString("partition_by");
+      .AddString("partition_by")
+      .AddInteger("file_size_bytes", 1, std::numeric_limits<int64_t>::max())
+      .AddInteger("row_groups_per_file", 1, std::numeric_limits<int32_t>::max())
+      .AddString("filename_pattern")
+      .AddBoolean("append")
+      .AddBoolean("return_stats")
+      .AddBoolean("verify");
   AddRemoteOptions(&set);
   AddEncryptionOptions(&set);
   std::vector<std::string_view> views(arguments.begin(), arguments.end());
@@ -127,6 +133,27 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
   }
   if (const OptionValue* value = parsed.Find("partition_by")) {
     if (!ParseNameList(value->text, &settings->partition_by, &error)) throw CopyError("partition_by: " + error);
+  }
+  settings->file_size_bytes = parsed.GetInteger("file_size_bytes", 0);
+  settings->row_groups_per_file = parsed.GetInteger("row_groups_per_file", 0);
+  settings->append = parsed.GetBool("append", false);
+  settings->return_stats = parsed.GetBool("return_stats", false);
+  settings->verify = parsed.GetBool("verify", false);
+  if (const OptionValue* value = parsed.Find("filename_pattern")) {
+    const std::string_view pattern = value->text.view();
+    if (!settings->directory_output()) {
+      throw CopyError("filename_pattern needs a directory output (partition_by, file_size_bytes or row_groups_per_file)");
+    }
+    if (pattern.find("{i}") == std::string_view::npos && pattern.find("{uuid}") == std::string_view::npos) {
+      throw CopyError("filename_pattern '" + std::string(pattern) + "' must contain {i} or {uuid} (files need distinct names)");
+    }
+    if (pattern.find('/') != std::string_view::npos || pattern.find('\0') != std::string_view::npos || pattern[0] == '.') {
+      throw CopyError("filename_pattern '" + std::string(pattern) + "' must be a file name (no '/', not starting with '.')");
+    }
+    settings->filename_pattern = std::string(pattern);
+  }
+  if (settings->append && !settings->directory_output()) {
+    throw CopyError("append=1 adds files to a directory output: it needs partition_by, file_size_bytes or row_groups_per_file");
   }
   if (const OptionValue* value = parsed.Find("bloom_filter")) {
     const size_t first = value->text.find_first_not_of(" \t");
