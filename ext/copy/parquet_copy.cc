@@ -39,6 +39,11 @@
 //   on_type_error=error|null a value that does not fit its column fails the copy or is NULL
 //   overwrite=0|1            replace an existing target (default 1)
 //   partition_by=COL,...     hive-partitioned directory tree COL=value/.../part-N.parquet
+//   file_size_bytes=N, row_groups_per_file=N   rollover: a directory of files, each closed
+//                            at the first row-group boundary past the limit
+//   filename_pattern=NAME    file names of a directory output ({i}, {uuid}; default part-{i})
+//   append=0|1               add files to an existing directory output (schema checked)
+//   return_stats=0|1         return a JSON array describing each file written
 //   s3_region, s3_endpoint, s3_url_style, s3_access_key_id, s3_secret_access_key,
 //   s3_session_token, http_retries   for an s3:// target (copy_remote.h, remote_options.h)
 //   encryption=aes_gcm|aes_gcm_ctr   Parquet modular encryption (the options below need it)
