@@ -44,6 +44,7 @@
 //   filename_pattern=NAME    file names of a directory output ({i}, {uuid}; default part-{i})
 //   append=0|1               add files to an existing directory output (schema checked)
 //   return_stats=0|1         return a JSON array describing each file written
+//   verify=0|1               read every file back and check it before publishing
 //   s3_region, s3_endpoint, s3_url_style, s3_access_key_id, s3_secret_access_key,
 //   s3_session_token, http_retries   for an s3:// target (copy_remote.h, remote_options.h)
 //   encryption=aes_gcm|aes_gcm_ctr   Parquet modular encryption (the options below need it)
@@ -126,6 +127,7 @@
 #include "ext/common/sqlite_values.h"
 #include "format/io/random_access_file.h"
 #include "format/read/file_reader.h"
+#include "format/read/file_verifier.h"
 #include "format/write/file_writer.h"
 #include "format/values/logical_values.h"
 #include "format/crypto/secret.h"
@@ -638,6 +640,7 @@ class Copier {
       file.read_fd = -1;
       std::unique_ptr<parquet::ParquetFileReader> reader =
           parquet::ParquetFileReader::Open(parquet::OpenLocalDescriptor(fd, name), keys.get());
+      if (settings_.verify) parquet::VerifyFile(*reader);
       if (settings_.return_stats) {
         if (report->size() > 1) *report += ',';
         AppendFileReport(*reader, name, file.relative, report);
