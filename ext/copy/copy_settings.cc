@@ -68,7 +68,11 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
       .AddString("filename_pattern")
       .AddBoolean("append")
       .AddBoolean("return_stats")
-      .AddBoolean("verify");
+      .AddBoolean("verify")
+      .AddBoolean("cdc")
+      .AddInteger("cdc_min_chunk_size", 1, int64_t{1} << 30)
+      .AddInteger("cdc_max_chunk_size", 2, int64_t{1} << 30)
+      .AddInteger("cdc_norm_level", -8, 8);
   AddRemoteOptions(&set);
   AddEncryptionOptions(&set);
   std::vector<std::string_view> views(arguments.begin(), arguments.end());
@@ -133,6 +137,17 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
   }
   if (const OptionValue* value = parsed.Find("partition_by")) {
     if (!ParseNameList(value->text, &settings->partition_by, &error)) throw CopyError("partition_by: " + error);
+  }
+  w.cdc.enabled = parsed.GetBool("cdc", false);
+  w.cdc.min_chunk_size = static_cast<size_t>(parsed.GetInteger("cdc_min_chunk_size", static_cast<int64_t>(w.cdc.min_chunk_size)));
+  w.cdc.max_chunk_size = static_cast<size_t>(parsed.GetInteger("cdc_max_chunk_size", static_cast<int64_t>(w.cdc.max_chunk_size)));
+  w.cdc.norm_level = static_cast<int>(parsed.GetInteger("cdc_norm_level", w.cdc.norm_level));
+  if ((parsed.Has("cdc_min_chunk_size") || parsed.Has("cdc_max_chunk_size") || parsed.Has("cdc_norm_level")) && !w.cdc.enabled) {
+    throw CopyError("cdc_min_chunk_size, cdc_max_chunk_size and cdc_norm_level need cdc=1");
+  }
+  if (w.cdc.min_chunk_size >= w.cdc.max_chunk_size) {
+    throw CopyError("cdc_min_chunk_size (" + std::to_string(w.cdc.min_chunk_size) + ") must be below cdc_max_chunk_size (" +
+                    std::to_string(w.cdc.max_chunk_size) + ")");
   }
   settings->file_size_bytes = parsed.GetInteger("file_size_bytes", 0);
   settings->row_groups_per_file = parsed.GetInteger("row_groups_per_file", 0);

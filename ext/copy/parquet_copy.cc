@@ -45,6 +45,8 @@
 //   append=0|1               add files to an existing directory output (schema checked)
 //   return_stats=0|1         return a JSON array describing each file written
 //   verify=0|1               read every file back and check it before publishing
+//   cdc=0|1                  content-defined chunking of data pages (with cdc_min_chunk_size,
+//                            cdc_max_chunk_size, cdc_norm_level; pyarrow's defaults)
 //   s3_region, s3_endpoint, s3_url_style, s3_access_key_id, s3_secret_access_key,
 //   s3_session_token, http_retries   for an s3:// target (copy_remote.h, remote_options.h)
 //   encryption=aes_gcm|aes_gcm_ctr   Parquet modular encryption (the options below need it)
