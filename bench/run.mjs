@@ -823,12 +823,6 @@ function evaluateTargets(results) {
     add(`q1 full scan vs floor (${p.file})`, '<= 1.05x the floor, paired runs', fmtRatio(p.ratio), verdict.status,
         [verdict.note, `CPU time ${fmtRatio(p.cpu_ratio)}`, `${p.ours.times_ms.length} pairs`, scale].filter(Boolean).join('; '));
   }
-  if (results.write_verify) {
-    const v = results.write_verify;
-    out.push('');
-    out.push(`q7v parquet_copy verify=1 (snappy): ${fmtMs(median(v.verified.times_ms))} ms vs the plain copy's ` +
-             `${fmtMs(median(v.plain.times_ms))} ms, paired ratio ${fmtRatio(v.paired_ratio)} (CPU ${fmtRatio(v.paired_cpu_ratio)})`);
-  }
   if (results.decode) {
     const d = results.decode;
     const r = d.rows_per_s / d.duckdb_1t_rows_per_s;

@@ -36,6 +36,18 @@ struct ValueSummary {
     if (!min || CompareStatisticsValues(v, *min, comparison) < 0) min = v;
     if (!max || CompareStatisticsValues(v, *max, comparison) > 0) max = v;
   }
+
+  // The same for a byte array compared by its bytes (unsigned or as a big-endian signed
+  // integer), without decoding it into a StatisticsValue unless it is a new extreme.
+  void AddBytes(std::string_view bytes, Type type, ValueComparison comparison) {
+    ++values;
+    if (comparison == ValueComparison::kNone) return;
+    auto compare = [comparison](std::string_view a, std::string_view b) {
+      return comparison == ValueComparison::kSignedBigEndian ? CompareSignedBigEndian(a, b) : CompareUnsignedBytes(a, b);
+    };
+    if (!min || compare(bytes, min->bytes) < 0) min = StatisticsValue::Bytes(type, bytes);
+    if (!max || compare(bytes, max->bytes) > 0) max = StatisticsValue::Bytes(type, bytes);
+  }
 };
 
 class ChunkVerifier {
@@ -136,6 +148,12 @@ class ChunkVerifier {
       const std::string_view plain = PlainBytes(batch, value++);
       if (bloom_ && !bloom_->MightContain(BloomHash(plain.data(), plain.size()))) {
         Fail("the bloom filter does not contain the value of row " + std::to_string(rows_ - 1));
+      }
+      if ((context_.comparison == ValueComparison::kUnsignedBytes ||
+           context_.comparison == ValueComparison::kSignedBigEndian) && !context_.float16) {
+        chunk_.AddBytes(plain, descriptor_.physical_type, context_.comparison);
+        if (page) page->AddBytes(plain, descriptor_.physical_type, context_.comparison);
+        continue;
       }
       if (!DecodeStatisticsValue(plain, context_, &scratch_)) Fail("a value of the wrong size");
       const bool nan = (descriptor_.physical_type == Type::FLOAT || descriptor_.physical_type == Type::DOUBLE ||
