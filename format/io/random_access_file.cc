@@ -116,6 +116,16 @@ std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path) {
   return std::make_unique<LocalFile>(fd, static_cast<uint64_t>(st.st_size), path);
 }
 
+std::unique_ptr<RandomAccessFile> OpenLocalDescriptor(int fd, const std::string& name) {
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    throw ParquetError("cannot stat '" + name + "': " + std::strerror(err));
+  }
+  return std::make_unique<LocalFile>(fd, static_cast<uint64_t>(st.st_size), name);
+}
+
 std::string ReadSmallFile(const std::string& path, size_t max_bytes) {
   std::unique_ptr<RandomAccessFile> file = OpenLocalFile(path);
   if (file->Size() > max_bytes) {

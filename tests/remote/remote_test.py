@@ -280,6 +280,8 @@ def make_data(extension, data):
             db.execute(f"""SELECT parquet_copy('SELECT id, a FROM src WHERE id % 4 = {day + (2 if region == "us" else 0) - 1}
                            AND id < 1000', {sql_text(str(directory / 'part-0.parquet'))})""")
     (data / "hive" / "_SUCCESS").write_text("")
+    db.execute(f"""SELECT parquet_copy('SELECT id, s FROM src WHERE id < 30000', {sql_text(str(data / 'bloom.parquet'))},
+                   'bloom_filter=id,s', 'row_group_size=10000')""")
     db.close()
 
 
@@ -348,13 +350,24 @@ def test_http(extension, nginx, data):
     db.execute("SELECT count(*) FROM temp.big WHERE id < 0").fetchall()  # the first planning opens it once more
 
     # Metadata functions over https equal the local ones.
-    for function in ("parquet_metadata", "parquet_schema", "parquet_file_metadata", "parquet_kv_metadata"):
-        local = run(db, f"SELECT * FROM {function}({sql_text(str(big))})")
-        remote = run(db, f"SELECT * FROM {function}({sql_text(url)})")
+    for function, arguments in (("parquet_metadata", ""), ("parquet_schema", ""), ("parquet_file_metadata", ""),
+                                ("parquet_kv_metadata", ""), ("parquet_full_metadata", ""), ("parquet_bloom_probe", ", 'a', 7")):
+        local = run(db, f"SELECT * FROM {function}({sql_text(str(big))}{arguments})")
+        remote = run(db, f"SELECT * FROM {function}({sql_text(url)}{arguments})")
         local = [tuple(url if v == str(big) else v for v in row) for row in local] if isinstance(local, list) else local
         check(f"{function} over http equals the local result",
               local == remote and isinstance(remote, list) and (remote or function == "parquet_kv_metadata"),
               f"{repr(local)[:300]} vs {repr(remote)[:300]}")
+
+    # parquet_bloom_probe over https reads the filters through the same ranges: the value's
+    # row group may hold it, the others are excluded; an absent value is excluded everywhere.
+    bloom_url = nginx.url("data/bloom.parquet")
+    present = run(db, f"SELECT row_group_id, bloom_filter_excludes FROM parquet_bloom_probe({sql_text(bloom_url)}, 'id', 15000)")
+    absent = run(db, f"SELECT min(bloom_filter_excludes) FROM parquet_bloom_probe({sql_text(bloom_url)}, 's', 'no such name')")
+    local = run(db, f"SELECT row_group_id, bloom_filter_excludes FROM parquet_bloom_probe({sql_text(str(data / 'bloom.parquet'))}, 'id', 15000)")
+    check("parquet_bloom_probe over http: only the value's row group may hold it, as locally",
+          present == [(0, 1), (1, 0), (2, 1)] and present == local, f"{present} vs {local}")
+    check("parquet_bloom_probe over http excludes an absent value everywhere", absent == [(1,)], absent)
 
     # A one-column scan fetches that column's chunks and little else.
     before = len(nginx.requests())

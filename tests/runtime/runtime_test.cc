@@ -1,7 +1,8 @@
 // Runtime behaviour of the extension in a real SQLite process (suite "runtime" of
 // scripts/run_tests.sh; the TSan build runs it too):
 //   - sqlite3_interrupt stops a long scan and a long parquet_copy within a fraction of a
-//     second, and the interrupted copy leaves no file behind;
+//     second, and the interrupted copy leaves no file behind (with rollover, partitions or
+//     append=1: the dataset directory exactly as it was);
 //   - connections in several threads scanning the same files at once, and copying them with
 //     parquet_copy (whose writer thread runs beside each), get correct results;
 //   - a file truncated or replaced while a scan is open gives an error or the old rows,
@@ -150,6 +151,50 @@ TEST_CASE("sqlite3_interrupt stops a long parquet_copy, which leaves no file beh
   CHECK(rc == SQLITE_INTERRUPT);
   CHECK_MESSAGE(stop_ms < 500, "the copy went on " << stop_ms << " ms after sqlite3_interrupt");
   CHECK(dir.Entries() == std::vector<std::string>{"big.parquet"});
+}
+
+// Every path under `root` with its size (directories as -1), sorted: what a failed copy
+// must leave unchanged.
+std::vector<std::pair<std::string, std::intmax_t>> TreeListing(const std::string& root) {
+  std::vector<std::pair<std::string, std::intmax_t>> listing;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    listing.emplace_back(entry.path().lexically_relative(root).string(),
+                         entry.is_directory() ? -1 : static_cast<std::intmax_t>(entry.file_size()));
+  }
+  std::sort(listing.begin(), listing.end());
+  return listing;
+}
+
+TEST_CASE("an interrupted parquet_copy with rollover, partitions or append leaves the directory as it was") {
+  TempDir dir;
+  MakeFile(dir.File("big.parquet"), kRows);
+  Db db;
+  REQUIRE(db.Exec("CREATE VIRTUAL TABLE t USING parquet(" + Quote(dir.File("big.parquet")) + ")") == SQLITE_OK);
+  // An existing dataset: two partitions, rolled over into files of one row group.
+  const std::string dataset = dir.File("dataset");
+  REQUIRE(db.Text("SELECT parquet_copy('SELECT i % 2 AS p, i, s FROM t WHERE i < 4000', " + Quote(dataset) +
+                  ", 'partition_by=p', 'row_groups_per_file=1', 'row_group_size=1000')") == "4000");
+  const auto before = TreeListing(dataset);
+  REQUIRE(before.size() > 4);
+  const char* kOptions[] = {"'row_groups_per_file=1', 'row_group_size=1000'",
+                            "'file_size_bytes=100000', 'partition_by=p', 'row_group_size=5000'",
+                            "'row_groups_per_file=2', 'partition_by=p', 'row_group_size=1000', 'append=1'"};
+  for (const char* options : kOptions) {
+    INFO(options);
+    // Far longer than the test runs unless interrupted (4e10 rows): many files are written first.
+    double stop_ms = 0;
+    const int rc = RunInterrupted(db, std::string("SELECT parquet_copy('SELECT a.i % 2 AS p, a.i, b.s FROM t AS a, t AS b', ") +
+                                          Quote(dataset) + ", " + options + ")",
+                                  300, &stop_ms);
+    CHECK(rc == SQLITE_INTERRUPT);
+    CHECK(TreeListing(dataset) == before);
+    CHECK_FALSE(HasTemporaryFile(dir));
+  }
+  // A copy failing on a value after many files leaves it as it was too.
+  CHECK(db.Exec("SELECT parquet_copy('SELECT i % 2 AS p, i, CASE WHEN i = 150000 THEN abs(-9223372036854775808) ELSE s END AS s FROM t', " +
+                Quote(dataset) + ", 'partition_by=p', 'row_groups_per_file=1', 'row_group_size=1000', 'append=1')") == SQLITE_ERROR);
+  CHECK(TreeListing(dataset) == before);
+  CHECK_FALSE(HasTemporaryFile(dir));
 }
 
 TEST_CASE("connections in several threads scanning the same files and copying them get correct results") {
