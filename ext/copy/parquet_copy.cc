@@ -89,6 +89,7 @@
 // overall budget (so with many partitions the row groups get small); at most 256 partition
 // files are open at once (a partition whose file had to be closed continues in its next
 // part-N file: copy_partitions.h).
+#include "ext/common/connection_interrupt.h"
 #include "ext/copy/parquet_copy.h"
 
 #include <algorithm>
@@ -614,6 +615,8 @@ void ParquetCopyFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     CopySettings settings;
     ParseSettings(arguments, &settings);
     {
+      // Uploads and listings (S3) end at sqlite3_interrupt() too.
+      const ConnectionInterruptScope interruptible(sqlite3_context_db_handle(ctx));
       Copier copier(sqlite3_context_db_handle(ctx), path, std::move(settings), query);
       sqlite3_result_int64(ctx, copier.Run());
     }
@@ -631,6 +634,9 @@ void ParquetCopyFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     }
   } catch (const std::bad_alloc&) {
     sqlite3_result_error_nomem(ctx);
+  } catch (const parquet::HttpInterrupted&) {
+    sqlite3_result_error(ctx, "parquet_copy: interrupted", -1);
+    sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
   } catch (const std::exception& e) {
     sqlite3_result_error(ctx, (std::string("parquet_copy: ") + e.what()).c_str(), -1);
   }

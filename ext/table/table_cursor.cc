@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ext/common/connection_interrupt.h"
 #include "ext/common/nested_json.h"
 #include "ext/table/join_index.h"
 #include "ext/table/kept_files.h"
@@ -537,28 +538,12 @@ int64_t SaturatingSub(int64_t a, int64_t b) {
 // for sqlite3_interrupt() every kRowsPerInterruptProbe rows looked at, a row group pruned
 // counting as kProbeRowsPerRowGroup rows (every 64 row groups at most); a join index build
 // before each row group and every kRowsPerInterruptProbe rows it reads. SQLite 3.41
-// and later say so directly (sqlite3_is_interrupted). Before 3.41, a statement stepped
-// while another runs on the same connection fails with SQLITE_INTERRUPT once
-// sqlite3_interrupt() was called (the flag is cleared only when no statement is active),
-// so a trivial one is stepped instead.
+// and later say so directly; before, a probe statement is stepped (ConnectionInterrupted).
 constexpr int64_t kRowsPerInterruptProbe = 65536;
 constexpr int64_t kProbeRowsPerRowGroup = 1024;
 
 bool Interrupted(ParquetCursor* cursor, const ParquetTable& table) {
-  if (RunningSqliteAtLeast(kSqliteWithIsInterrupted)) return sqlite3_is_interrupted(table.db) != 0;
-  if (!cursor->interrupt_probe) {
-    // Preparing fails with SQLITE_INTERRUPT too once the connection is interrupted (the
-    // parser checks the flag): the first probe may come after the interrupt.
-    const int rc = sqlite3_prepare_v2(table.db, "SELECT 1", -1, &cursor->interrupt_probe, nullptr);
-    if (rc != SQLITE_OK) {
-      sqlite3_finalize(cursor->interrupt_probe);
-      cursor->interrupt_probe = nullptr;
-      return rc == SQLITE_INTERRUPT;
-    }
-  }
-  const int rc = sqlite3_step(cursor->interrupt_probe);
-  sqlite3_reset(cursor->interrupt_probe);
-  return rc == SQLITE_INTERRUPT;
+  return ConnectionInterrupted(table.db, &cursor->interrupt_probe);
 }
 
 void CheckInterrupt(ParquetCursor* cursor, const ParquetTable& table) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "ext/common/connection_interrupt.h"
 #include "ext/common/encryption_options.h"
 #include "ext/common/file_list.h"
 #include "ext/common/options.h"
@@ -306,6 +307,7 @@ int ConnectTable(sqlite3* db, int argc, const char* const* argv, sqlite3_vtab** 
   *out = nullptr;
   std::unique_ptr<ParquetTable> table;
   try {
+    const ConnectionInterruptScope interruptible(db);  // the listing and the files' footers
     table = std::make_unique<ParquetTable>();
     std::memset(&table->base, 0, sizeof(table->base));
     table->db = db;
@@ -351,6 +353,8 @@ int ConnectTable(sqlite3* db, int argc, const char* const* argv, sqlite3_vtab** 
     }
   } catch (const std::bad_alloc&) {
     return SQLITE_NOMEM;
+  } catch (const parquet::HttpInterrupted&) {
+    return SQLITE_INTERRUPT;
   } catch (const std::exception& e) {
     *error_out = sqlite3_mprintf("%s", e.what());
     return SQLITE_ERROR;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ext/common/connection_interrupt.h"
 #include "ext/table/constraints.h"
 #include "ext/table/parquet_table.h"
 #include "ext/table/plan_cost.h"
@@ -126,14 +127,20 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
     return SQLITE_ERROR;
   }
   try {
+    // Planning's remote requests (the listing, the first file's footer) end at
+    // sqlite3_interrupt() too: an interrupt then is not lost.
+    const ConnectionInterruptScope interruptible(table->db);
     ListTableFiles(table);
+    ReadOrderStatistics(table);
   } catch (const std::bad_alloc&) {
     return SQLITE_NOMEM;
+  } catch (const parquet::HttpInterrupted&) {
+    SetVtabError(vtab, "interrupted");
+    return SQLITE_INTERRUPT;
   } catch (const std::exception& e) {
     SetVtabError(vtab, e.what());
     return SQLITE_ERROR;
   }
-  ReadOrderStatistics(table);
   const double rows = static_cast<double>(std::max<int64_t>(table->estimated_rows, 1));
   std::vector<PlanTerm> terms;
   int limit_index = -1, offset_index = -1;
