@@ -10,26 +10,21 @@
 
 namespace sqlite_parquet {
 
-// Whether sqlite3_interrupt() was called on `db` while a statement runs. SQLite 3.41 and
-// later say so directly (sqlite3_is_interrupted). Before 3.41, a statement stepped (or
-// prepared) while another runs on the same connection fails with SQLITE_INTERRUPT once
-// sqlite3_interrupt() was called (the flag is cleared only when no statement is active), so
-// a trivial one, *probe (prepared on first use; the caller finalizes it), is stepped.
-bool ConnectionInterrupted(sqlite3* db, sqlite3_stmt** probe);
+// Whether sqlite3_interrupt() was called on `db` (and not yet cleared). SQLite 3.41 and
+// later say so directly (sqlite3_is_interrupted). Before 3.41, preparing a statement fails
+// with SQLITE_INTERRUPT while the flag is set (the parser checks it, and preparing never
+// clears it, unlike the first step of a statement when none is active: so this works
+// during planning too, before the statement being planned is active): a trivial one is
+// prepared and finalized (microseconds).
+bool ConnectionInterrupted(sqlite3* db);
 
 // While alive, the remote requests made on the constructing thread end with
 // parquet::HttpInterrupted soon after sqlite3_interrupt(db) (http_client.h).
 class ConnectionInterruptScope {
  public:
-  explicit ConnectionInterruptScope(sqlite3* db)
-      : db_(db), scope_([this] { return ConnectionInterrupted(db_, &probe_); }) {}
-  ~ConnectionInterruptScope() { sqlite3_finalize(probe_); }
-  ConnectionInterruptScope(const ConnectionInterruptScope&) = delete;
-  ConnectionInterruptScope& operator=(const ConnectionInterruptScope&) = delete;
+  explicit ConnectionInterruptScope(sqlite3* db) : scope_([db] { return ConnectionInterrupted(db); }) {}
 
  private:
-  sqlite3* db_;
-  sqlite3_stmt* probe_ = nullptr;
   parquet::HttpInterruptScope scope_;
 };
 

@@ -135,7 +135,6 @@ struct ParquetCursor {
   parquet::TransferCounters transfer_counted;    // of `file`, already added to the scan's stats
   std::vector<int> prefetch_leaves;  // leaf columns the scan reads, prefetched per row group (remote files)
   uint64_t columns_used = 0;         // remote files: the plan's colUsed (idxNum, ColumnsUsedHandles)
-  sqlite3_stmt* interrupt_probe = nullptr;  // "SELECT 1", stepped to notice sqlite3_interrupt before 3.41
   bool remote = false;                      // the table reads remote URLs (transfers are interruptible)
   int64_t rows_since_probe = 0;
   // Next only counts while the row it moves to lies below this: set by Advance when nothing
@@ -248,7 +247,6 @@ int Close(sqlite3_vtab_cursor* base) {
     FinishScan(cursor);
   } catch (...) {
   }
-  sqlite3_finalize(cursor->interrupt_probe);
   delete cursor;
   return SQLITE_OK;
 }
@@ -538,30 +536,28 @@ int64_t SaturatingSub(int64_t a, int64_t b) {
 // for sqlite3_interrupt() every kRowsPerInterruptProbe rows looked at, a row group pruned
 // counting as kProbeRowsPerRowGroup rows (every 64 row groups at most); a join index build
 // before each row group and every kRowsPerInterruptProbe rows it reads. SQLite 3.41
-// and later say so directly; before, a probe statement is stepped (ConnectionInterrupted).
+// and later say so directly; before, a probe statement is prepared (ConnectionInterrupted).
 constexpr int64_t kRowsPerInterruptProbe = 65536;
 constexpr int64_t kProbeRowsPerRowGroup = 1024;
 
-bool Interrupted(ParquetCursor* cursor, const ParquetTable& table) {
-  return ConnectionInterrupted(table.db, &cursor->interrupt_probe);
-}
+bool Interrupted(const ParquetTable& table) { return ConnectionInterrupted(table.db); }
 
 void CheckInterrupt(ParquetCursor* cursor, const ParquetTable& table) {
   cursor->rows_since_probe = 0;
-  if (Interrupted(cursor, table)) throw ScanInterrupted();
+  if (Interrupted(table)) throw ScanInterrupted();
 }
 
 // For a remote table, lets the HTTP transfers of one callback notice sqlite3_interrupt()
 // while they wait (a stalled server): they end with parquet::HttpInterrupted. The check
-// runs on the callback's thread only (http_client.h), as the probe of Interrupted needs.
+// runs on the callback's thread only (http_client.h).
 class TransferInterruptScope {
  public:
   TransferInterruptScope(ParquetCursor* cursor, const ParquetTable& table) {
-    if (cursor->remote) scope_.emplace([cursor, &table] { return Interrupted(cursor, table); });
+    if (cursor->remote) scope_.emplace(table.db);
   }
 
  private:
-  std::optional<parquet::HttpInterruptScope> scope_;
+  std::optional<ConnectionInterruptScope> scope_;
 };
 
 // Checks the cursor's row group against the constraints: the rows it may return
