@@ -354,6 +354,7 @@ int ConnectTable(sqlite3* db, int argc, const char* const* argv, sqlite3_vtab** 
   } catch (const std::bad_alloc&) {
     return SQLITE_NOMEM;
   } catch (const parquet::HttpInterrupted&) {
+    *error_out = sqlite3_mprintf("interrupted");
     return SQLITE_INTERRUPT;
   } catch (const std::exception& e) {
     *error_out = sqlite3_mprintf("%s", e.what());

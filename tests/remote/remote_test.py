@@ -249,8 +249,11 @@ def main():
         test_faults(extension, fault_port, data)
         test_redirects(extension, nginx, fault_port, data)
         test_interrupt(extension, fault_port, data)
+        test_claimed_sizes(extension, fault_port, data)
+        test_interrupt_outside_scans(extension, fault_port)
         upload_to_s3(s3rver_port, data)
         test_s3(extension, s3_port, data)
+        test_footer_cache_per_endpoint(extension, fault_port, s3_port, s3rver_port, data)
     finally:
         for process in processes:
             process.terminate()
@@ -556,6 +559,105 @@ def test_interrupt(extension, port, data):
               f"{elapsed:.2f} s")
         check(f"after the interrupt ({what}) the connection still works",
               db.execute("SELECT count(*), sum(id) FROM temp.local").fetchone() == (200000, 199999 * 200000 // 2), "")
+    db.close()
+
+
+def test_claimed_sizes(extension, port, data):
+    """What a server claims bounds nothing: a 206 must say which bytes it holds, and a server
+    claiming a 64 GiB object with a 1 GiB footer gets a clear error while the reader's peak
+    memory stays small (measured in a child process: VmHWM)."""
+    db = extension.connect()
+    base = f"http://127.0.0.1:{port}/fault"
+    error = table_rows(db, f"{base}/nocontentrange/big.parquet")
+    check("a 206 without Content-Range: an error, not bytes of unknown place",
+          isinstance(error, tuple) and "Content-Range" in error[1], error if isinstance(error, tuple) else len(error))
+    db.close()
+    script = f"""
+import sqlite3
+db = sqlite3.connect(":memory:")
+db.enable_load_extension(True)
+db.load_extension({extension.path!r})
+try:
+    db.execute("CREATE VIRTUAL TABLE temp.h USING parquet('{base}/huge/big.parquet', http_retries=0)")
+    print("created")
+except sqlite3.Error as e:
+    print(e)
+print(next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:")) // 1024)
+"""
+    child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
+    lines = child.stdout.strip().splitlines()
+    message, peak_mib = (lines[0], int(lines[1])) if len(lines) == 2 else (child.stdout + child.stderr, -1)
+    check("a claimed 1 GiB footer of a claimed 64 GiB object: a clear error",
+          "footer of 1073741824 bytes" in message and "at most" in message, message[:300])
+    check("a claimed 1 GiB footer: peak memory stays small (VmHWM under 256 MiB)", 0 < peak_mib < 256, f"{peak_mib} MiB")
+    print(f"      (peak RSS of the child reading the claimed 1 GiB footer: {peak_mib} MiB)")
+
+
+def test_interrupt_outside_scans(extension, port):
+    """sqlite3_interrupt from another thread ends, within about a second, the remote requests
+    made outside a scan: CREATE VIRTUAL TABLE (a file, an S3 listing), planning a connected
+    table (xBestIndex opens the first file for its ORDER BY statistics), a metadata function,
+    and parquet_copy's upload. Each server stalls for 8 s before hanging up."""
+    import threading
+    db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    db.enable_load_extension(True)
+    db.load_extension(extension.path)
+    base = f"http://127.0.0.1:{port}/fault/stall/big.parquet"
+    s3 = (f"s3_endpoint=http://127.0.0.1:{port}', 's3_access_key_id=S3RVER', 's3_secret_access_key=S3RVER', "
+          "'http_retries=0")
+
+    def interrupted(sql):
+        timer = threading.Timer(0.5, db.interrupt)
+        started = time.monotonic()
+        timer.start()
+        try:
+            result = db.execute(sql).fetchall()
+        except sqlite3.Error as e:
+            result = e
+        elapsed = time.monotonic() - started
+        timer.join()
+        return result, elapsed
+
+    # Requests 1-2 of the planned table are its CREATE (bytes 0-3, the footer tail); the 3rd,
+    # planning's reopen of the first file, stalls.
+    db.execute(f"CREATE VIRTUAL TABLE temp.planned USING parquet('{base}?after=2&hangup=8000&case=plan', http_retries=0)")
+    cases = (("CREATE VIRTUAL TABLE of a stalled file",
+              f"CREATE VIRTUAL TABLE temp.c USING parquet('{base}?after=0&hangup=8000&case=create', http_retries=0)"),
+             ("CREATE VIRTUAL TABLE of a stalled S3 listing",
+              f"CREATE VIRTUAL TABLE temp.l USING parquet('s3://stalled/dir/*.parquet', s3_endpoint='http://127.0.0.1:{port}', "
+              "s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER', http_retries=0)"),
+             ("planning (xBestIndex) of a connected table", "SELECT id FROM temp.planned ORDER BY id LIMIT 1"),
+             ("a metadata function", f"SELECT * FROM parquet_metadata('{base}?after=0&hangup=8000&case=metadata', 'http_retries=0')"),
+             ("parquet_copy's upload", f"SELECT parquet_copy('SELECT 1 AS a', 's3://stalled/out.parquet', '{s3}')"))
+    for what, sql in cases:
+        result, elapsed = interrupted(sql)
+        check(f"interrupt outside a scan ({what}): the statement fails as interrupted",
+              isinstance(result, sqlite3.Error) and "interrupt" in str(result).lower(), repr(result)[:300])
+        check(f"interrupt outside a scan ({what}): ends within about a second", elapsed < 1.6, f"{elapsed:.2f} s")
+    check("after those interrupts the connection still works", db.execute("SELECT 1").fetchone() == (1,), "")
+    db.close()
+
+
+def test_footer_cache_per_endpoint(extension, fault_port, s3_port, s3rver_port, data):
+    """The process-wide footer cache is keyed by the request, not by s3://bucket/key and the
+    version: a hostile endpoint (the fault server's /bkt/: the real object's ETag,
+    Last-Modified and size, zeroed bytes) read first does not change what a table reading the
+    real endpoint sees."""
+    db = extension.connect()
+    key = "cachecheck/big.parquet"  # read by nothing else: its footer is in no cache yet
+    subprocess.run(["curl", "-sf", "-o", "/dev/null", "-T", str(data / "big.parquet"), "--aws-sigv4", "aws:amz:us-east-1:s3",
+                    "--user", "S3RVER:S3RVER", "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD",
+                    f"http://127.0.0.1:{s3rver_port}/bkt/{key}"], check=True, env=child_env())
+    local = table_rows(db, str(data / "big.parquet"))
+    creds = ", s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER'"
+    hostile = table_rows(db, f"s3://bkt/{key}", f", s3_endpoint='http://127.0.0.1:{fault_port}'{creds}")
+    with urllib.request.urlopen(f"http://127.0.0.1:{fault_port}/__log") as response:
+        mimicked = [e for e in json.load(response) if e["mode"] == "mimic" and key in e["url"] and e["status"] == 206]
+    check("the hostile endpoint answered the tail with the real object's headers and zeroed bytes",
+          len(mimicked) >= 2 and isinstance(hostile, tuple), f"{len(mimicked)} {hostile if isinstance(hostile, tuple) else len(hostile)}")
+    real = table_rows(db, f"s3://bkt/{key}", f", s3_endpoint='http://127.0.0.1:{s3_port}'{creds}")
+    check("then the real endpoint's object reads as itself (no footer from the hostile endpoint's cache entry)",
+          real == local, real if isinstance(real, tuple) else len(real))
     db.close()
 
 
