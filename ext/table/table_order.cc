@@ -158,7 +158,9 @@ bool OrderVerified(ParquetTable* table) {
         }
       }
     }
-  } catch (const std::exception&) {  // also bad_alloc: xBestIndex must not throw
+  } catch (const parquet::HttpInterrupted&) {
+    throw;  // not checked yet: the statement ends (xBestIndex), the next planning asks again
+  } catch (const std::exception&) {  // also bad_alloc
     ascending = false;
   }
   table->order_check = ascending ? ParquetTable::OrderCheck::kAscending : ParquetTable::OrderCheck::kNotAscending;

@@ -618,15 +618,19 @@ def test_interrupt_outside_scans(extension, port):
         timer.join()
         return result, elapsed
 
-    # Requests 1-2 of the planned table are its CREATE (bytes 0-3, the footer tail); the 3rd,
-    # planning's reopen of the first file, stalls.
+    # Requests 1-2 of a planned table are its CREATE (bytes 0-3, the footer tail); the 3rd is
+    # planning's reopen of the first file (its footer cached), the 4th the ORDER BY check's
+    # reopen, the 5th that check's first read of column id. planned stalls at the 3rd,
+    # order_checked at the 5th.
     db.execute(f"CREATE VIRTUAL TABLE temp.planned USING parquet('{base}?after=2&hangup=8000&case=plan', http_retries=0)")
+    db.execute(f"CREATE VIRTUAL TABLE temp.order_checked USING parquet('{base}?after=4&hangup=8000&case=order', http_retries=0)")
     cases = (("CREATE VIRTUAL TABLE of a stalled file",
               f"CREATE VIRTUAL TABLE temp.c USING parquet('{base}?after=0&hangup=8000&case=create', http_retries=0)"),
              ("CREATE VIRTUAL TABLE of a stalled S3 listing",
               f"CREATE VIRTUAL TABLE temp.l USING parquet('s3://stalled/dir/*.parquet', s3_endpoint='http://127.0.0.1:{port}', "
               "s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER', http_retries=0)"),
              ("planning (xBestIndex) of a connected table", "SELECT id FROM temp.planned ORDER BY id LIMIT 1"),
+             ("the ORDER BY check of planning", "SELECT id FROM temp.order_checked ORDER BY id LIMIT 1"),
              ("a metadata function", f"SELECT * FROM parquet_metadata('{base}?after=0&hangup=8000&case=metadata', 'http_retries=0')"),
              ("parquet_copy's upload", f"SELECT parquet_copy('SELECT 1 AS a', 's3://stalled/out.parquet', '{s3}')"))
     for what, sql in cases:
