@@ -103,7 +103,7 @@ FooterCache& Footers() {
 // What makes two opens ask the same server for the same bytes: the URL actually requested
 // (scheme, endpoint, URL style, bucket and key, or the https URL with its query), the SigV4
 // scope and access key id (never the secret), every header sent and the CA bundle. The
-// footer cache is keyed by its SHA-256 (hex), so that no token or presigned signature
+// footer cache is keyed by its SHA-256 (the 32 bytes), so that no token or presigned signature
 // stays in the cache's keys, and an endpoint answering with another one's ETag, Last-Modified
 // and size never hands its bytes to a table reading that other endpoint.
 std::string RequestIdentity(const HttpRequest& request) {
@@ -128,13 +128,7 @@ std::string RequestIdentity(const HttpRequest& request) {
   if (EVP_DigestFinal_ex(context.get(), digest, &digest_length) != 1) {
     throw ParquetError("cannot key the remote footer cache: SHA-256 failed");
   }
-  static const char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (unsigned int i = 0; i < digest_length; i++) {
-    hex += kHex[digest[i] >> 4];
-    hex += kHex[digest[i] & 15];
-  }
-  return hex;
+  return std::string(reinterpret_cast<const char*>(digest), digest_length);  // compared, never shown
 }
 
 // Parses "bytes FIRST-LAST/TOTAL" (TOTAL may be "*"); false when malformed.

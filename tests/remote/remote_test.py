@@ -25,6 +25,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -523,13 +524,27 @@ def test_tls(extension, nginx, data, ca):
     db.close()
 
 
+def run_interrupted(db, sql, delay=0.5):
+    """Runs sql while another thread calls db.interrupt() after `delay` seconds: (its rows or
+    the sqlite3.Error it raised, the seconds it took)."""
+    timer = threading.Timer(delay, db.interrupt)
+    started = time.monotonic()
+    timer.start()
+    try:
+        result = db.execute(sql).fetchall()
+    except sqlite3.Error as e:
+        result = e
+    elapsed = time.monotonic() - started
+    timer.join()
+    return result, elapsed
+
+
 def test_interrupt(extension, port, data):
     """sqlite3_interrupt from another thread ends a query whose server stalls mid-body
     within 2 s (not at the 60 s transfer timeout) with SQLITE_INTERRUPT; the connection
     stays usable. Both ways a scan fetches: one request on the scanning thread (a full scan
     of one column: one coalesced range) and parallel requests (a point lookup: the pages of
     several columns)."""
-    import threading
     db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
     db.enable_load_extension(True)
     db.load_extension(extension.path)
@@ -543,15 +558,7 @@ def test_interrupt(extension, port, data):
     for what, query, after in queries:
         db.execute("DROP TABLE IF EXISTS temp.stalled")
         db.execute(f"CREATE VIRTUAL TABLE temp.stalled USING parquet('http://127.0.0.1:{port}/fault/stall/big.parquet?after={after}')")
-        timer = threading.Timer(0.5, db.interrupt)
-        started = time.monotonic()
-        timer.start()
-        try:
-            result = db.execute(query).fetchall()
-        except sqlite3.Error as e:
-            result = e
-        elapsed = time.monotonic() - started
-        timer.join()
+        result, elapsed = run_interrupted(db, query)
         check(f"interrupt during a stalled fetch ({what}): SQLITE_INTERRUPT",
               isinstance(result, sqlite3.OperationalError) and "interrupted" in str(result)
               and getattr(result, "sqlite_errorcode", sqlite3.SQLITE_INTERRUPT) == sqlite3.SQLITE_INTERRUPT, repr(result)[:300])
@@ -598,25 +605,12 @@ def test_interrupt_outside_scans(extension, port):
     made outside a scan: CREATE VIRTUAL TABLE (a file, an S3 listing), planning a connected
     table (xBestIndex opens the first file for its ORDER BY statistics), a metadata function,
     and parquet_copy's upload. Each server stalls for 8 s before hanging up."""
-    import threading
     db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
     db.enable_load_extension(True)
     db.load_extension(extension.path)
     base = f"http://127.0.0.1:{port}/fault/stall/big.parquet"
     s3 = (f"s3_endpoint=http://127.0.0.1:{port}', 's3_access_key_id=S3RVER', 's3_secret_access_key=S3RVER', "
           "'http_retries=0")
-
-    def interrupted(sql):
-        timer = threading.Timer(0.5, db.interrupt)
-        started = time.monotonic()
-        timer.start()
-        try:
-            result = db.execute(sql).fetchall()
-        except sqlite3.Error as e:
-            result = e
-        elapsed = time.monotonic() - started
-        timer.join()
-        return result, elapsed
 
     # Requests 1-2 of a planned table are its CREATE (bytes 0-3, the footer tail); the 3rd is
     # planning's reopen of the first file (its footer cached), the 4th the ORDER BY check's
@@ -634,7 +628,7 @@ def test_interrupt_outside_scans(extension, port):
              ("a metadata function", f"SELECT * FROM parquet_metadata('{base}?after=0&hangup=8000&case=metadata', 'http_retries=0')"),
              ("parquet_copy's upload", f"SELECT parquet_copy('SELECT 1 AS a', 's3://stalled/out.parquet', '{s3}')"))
     for what, sql in cases:
-        result, elapsed = interrupted(sql)
+        result, elapsed = run_interrupted(db, sql)
         check(f"interrupt outside a scan ({what}): the statement fails as interrupted",
               isinstance(result, sqlite3.Error) and "interrupt" in str(result).lower(), repr(result)[:300])
         check(f"interrupt outside a scan ({what}): ends within about a second", elapsed < 1.6, f"{elapsed:.2f} s")
