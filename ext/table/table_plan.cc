@@ -218,7 +218,8 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   try {
     // Planning's remote requests (the listing, the first file's footer, the ORDER BY check)
     // end at sqlite3_interrupt() too, and the statement with them: the interrupt is not lost.
-    const ConnectionInterruptScope interruptible(table->db);
+    std::optional<ConnectionInterruptScope> interruptible;
+    if (parquet::IsRemoteUrl(table->options.filename)) interruptible.emplace(table->db);
     ListTableFiles(table);
     ReadOrderStatistics(table);
     return PlanScan(table, info);
