@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -307,7 +308,9 @@ int ConnectTable(sqlite3* db, int argc, const char* const* argv, sqlite3_vtab** 
   *out = nullptr;
   std::unique_ptr<ParquetTable> table;
   try {
-    const ConnectionInterruptScope interruptible(db);  // the listing and the files' footers
+    // CREATE lists the files and reads their footers (connecting reads none).
+    std::optional<ConnectionInterruptScope> interruptible;
+    if (create) interruptible.emplace(db);
     table = std::make_unique<ParquetTable>();
     std::memset(&table->base, 0, sizeof(table->base));
     table->db = db;
