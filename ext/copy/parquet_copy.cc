@@ -97,6 +97,7 @@
 // overall budget (so with many partitions the row groups get small); at most 256 partition
 // files are open at once (a partition whose file had to be closed continues in its next
 // part-N file: copy_partitions.h).
+#include "ext/common/connection_interrupt.h"
 #include "ext/copy/parquet_copy.h"
 
 #include <algorithm>
@@ -725,6 +726,8 @@ void ParquetCopyFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     ParseSettings(arguments, &settings);
     {
       const bool return_stats = settings.return_stats;
+      // Uploads and listings (S3) end at sqlite3_interrupt() too.
+      const ConnectionInterruptScope interruptible(sqlite3_context_db_handle(ctx));
       Copier copier(sqlite3_context_db_handle(ctx), path, std::move(settings), query);
       std::string report;
       const int64_t rows = copier.Run(&report);
@@ -749,6 +752,9 @@ void ParquetCopyFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     }
   } catch (const std::bad_alloc&) {
     sqlite3_result_error_nomem(ctx);
+  } catch (const parquet::HttpInterrupted&) {
+    sqlite3_result_error(ctx, "parquet_copy: interrupted", -1);
+    sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
   } catch (const std::exception& e) {
     sqlite3_result_error(ctx, (std::string("parquet_copy: ") + e.what()).c_str(), -1);
   }

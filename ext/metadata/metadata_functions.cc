@@ -69,6 +69,7 @@
 //
 // The functions are registered SQLITE_VTAB_DIRECTONLY: views and triggers cannot use
 // them, so a database someone else made cannot make the extension read files.
+#include "ext/common/connection_interrupt.h"
 #include "ext/metadata/metadata_functions.h"
 
 #include <cstring>
@@ -1140,6 +1141,7 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char*, int argc, sqlite
         return SQLITE_ERROR;
       }
     }
+    const ConnectionInterruptScope interruptible(TableOf(base)->db);
     cursor->files = parquet::IsRemoteUrl(cursor->path) ? ExpandRemotePath(cursor->path, *cursor->remote)
                                                        : ExpandFilePath(cursor->path);
     Advance(cursor, spec->kind);
@@ -1152,6 +1154,7 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char*, int argc, sqlite
 int Next(sqlite3_vtab_cursor* base) {
   MetadataCursor* cursor = reinterpret_cast<MetadataCursor*>(base);
   try {
+    const ConnectionInterruptScope interruptible(TableOf(base)->db);  // the next file's footer
     Advance(cursor, TableOf(base)->spec->kind);
     return SQLITE_OK;
   } catch (...) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ext/common/connection_interrupt.h"
 #include "ext/table/constraints.h"
 #include "ext/table/parquet_table.h"
 #include "ext/table/plan_cost.h"
@@ -117,24 +118,10 @@ bool JoinIndexApplies(const ParquetTable& table, int column, ConstraintOp op) {
   return p.pushable && p.value_class != ValueClass::kNull;
 }
 
-namespace vtab {
+namespace {
 
-int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
-  ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);
-  // The first file work of a connected table: SQLite plans only a direct use.
-  if (!table->unusable.empty()) {
-    SetVtabError(vtab, table->unusable);
-    return SQLITE_ERROR;
-  }
-  try {
-    ListTableFiles(table);
-  } catch (const std::bad_alloc&) {
-    return SQLITE_NOMEM;
-  } catch (const std::exception& e) {
-    SetVtabError(vtab, e.what());
-    return SQLITE_ERROR;
-  }
-  ReadOrderStatistics(table);
+// xBestIndex once the files are listed and the first one's statistics read.
+int PlanScan(ParquetTable* table, sqlite3_index_info* info) {
   const double rows = static_cast<double>(std::max<int64_t>(table->estimated_rows, 1));
   std::vector<PlanTerm> terms;
   int limit_index = -1, offset_index = -1;
@@ -216,6 +203,36 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
     info->needToFreeIdxStr = 1;
   }
   return SQLITE_OK;
+}
+
+}  // namespace
+
+namespace vtab {
+
+int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
+  ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);
+  // The first file work of a connected table: SQLite plans only a direct use.
+  if (!table->unusable.empty()) {
+    SetVtabError(vtab, table->unusable);
+    return SQLITE_ERROR;
+  }
+  try {
+    // Planning's remote requests (the listing, the first file's footer, the ORDER BY check)
+    // end at sqlite3_interrupt() too, and the statement with them: the interrupt is not lost.
+    std::optional<ConnectionInterruptScope> interruptible;
+    if (parquet::IsRemoteUrl(table->options.filename)) interruptible.emplace(table->db);
+    ListTableFiles(table);
+    ReadOrderStatistics(table);
+    return PlanScan(table, info);
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  } catch (const parquet::HttpInterrupted&) {
+    SetVtabError(vtab, "interrupted");
+    return SQLITE_INTERRUPT;
+  } catch (const std::exception& e) {
+    SetVtabError(vtab, e.what());
+    return SQLITE_ERROR;
+  }
 }
 
 }  // namespace vtab

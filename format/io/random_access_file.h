@@ -37,8 +37,11 @@ class RandomAccessFile {
   // The name used in error messages (usually the path).
   virtual const std::string& Name() const = 0;
 
-  // Reads [offset, offset + length) into *out, resizing it.
+  // Reads [offset, offset + length) into *out, resizing it. For a remote file (IsRemote) the
+  // buffer grows kGrowingReadPiece bytes at a time as they arrive: a length taken from a
+  // file whose size a server claims is never allocated before the bytes are there.
   void ReadAt(uint64_t offset, size_t length, std::vector<uint8_t>* out);
+  static constexpr size_t kGrowingReadPiece = 16 << 20;
 
   // Whether reads cost requests (remote_file.h): worth planning with Prefetch.
   virtual bool IsRemote() const { return false; }
