@@ -160,8 +160,13 @@ sqlite3_module parquet_module = {
     /* xIntegrity  */ nullptr,  // SQLite 3.44+; not read at iVersion 3
 };
 
+void DeleteRule(void* rule) { delete static_cast<std::shared_ptr<CredentialRule>*>(rule); }
+
 }  // namespace
 
-int RegisterParquetModule(sqlite3* db) { return sqlite3_create_module_v2(db, "parquet", &parquet_module, nullptr, nullptr); }
+int RegisterParquetModule(sqlite3* db, std::shared_ptr<CredentialRule> rule) {
+  return sqlite3_create_module_v2(db, "parquet", &parquet_module, new std::shared_ptr<CredentialRule>(std::move(rule)),
+                                  DeleteRule);
+}
 
 }  // namespace sqlite_parquet

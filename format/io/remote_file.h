@@ -18,6 +18,7 @@
 // headers and keys never appear.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -46,6 +47,12 @@ struct RemoteOptions {
   SecretString s3_session_token;
   int attempts = 4;  // tries per request (transport errors, 5xx, 429)
   std::string http_ca_file;  // PEM bundle of the CAs TLS peers are verified against
+  // The credential rule for tables stored in database files (ext/common/credential_rule.h):
+  // when set, the ambient credentials (environment, credentials file) sign S3 requests only
+  // while *ambient_credentials_allowed holds; otherwise a request that would use them fails
+  // with ambient_credentials_refusal. Null: always allowed.
+  std::shared_ptr<const std::atomic<bool>> ambient_credentials_allowed;
+  std::string ambient_credentials_refusal;
 };
 
 // The CA bundle requests verify TLS peers against: options.http_ca_file, else the
