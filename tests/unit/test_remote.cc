@@ -19,42 +19,14 @@
 #include "format/io/http_client.h"
 #include "format/io/remote_file.h"
 #include "format/io/s3.h"
+#include "tests/unit/scoped_env.h"
 
 using namespace sqlite_parquet;
 
 namespace {
 
-// Sets (or with nullptr unsets) an environment variable for one scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old, had_ = true;
-    if (value != nullptr) {
-      setenv(name, value, 1);
-    } else {
-      unsetenv(name);
-    }
-  }
-  ~ScopedEnv() {
-    if (had_) {
-      setenv(name_.c_str(), old_.c_str(), 1);
-    } else {
-      unsetenv(name_.c_str());
-    }
-  }
-
- private:
-  std::string name_, old_;
-  bool had_ = false;
-};
-
-// No AWS variable of the caller's environment leaks into a test.
-struct CleanAwsEnvironment {
-  ScopedEnv key{"AWS_ACCESS_KEY_ID", nullptr}, secret{"AWS_SECRET_ACCESS_KEY", nullptr},
-      token{"AWS_SESSION_TOKEN", nullptr}, region{"AWS_REGION", nullptr}, default_region{"AWS_DEFAULT_REGION", nullptr},
-      endpoint{"AWS_ENDPOINT_URL", nullptr}, endpoint_s3{"AWS_ENDPOINT_URL_S3", nullptr}, profile{"AWS_PROFILE", nullptr},
-      file{"AWS_SHARED_CREDENTIALS_FILE", "/nonexistent"};
-};
+using test_support::CleanAwsEnvironment;
+using test_support::ScopedEnv;
 
 bool ParseRemote(std::vector<std::string_view> arguments, std::shared_ptr<const parquet::RemoteOptions>* out,
                  std::string* error) {
