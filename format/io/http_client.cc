@@ -7,6 +7,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <thread>
 
@@ -282,6 +283,8 @@ struct RequestResources {
   CURL* handle;
   curl_slist* headers = nullptr;
   ~RequestResources() {
+    // libcurl's copies of the headers hold secrets (tokens, http_headers): wiped first.
+    for (curl_slist* item = headers; item != nullptr; item = item->next) WipeMemory(item->data, std::strlen(item->data));
     if (headers != nullptr) api.slist_free_all(headers);
     if (handle != nullptr) Pool().Release(api, handle);
   }

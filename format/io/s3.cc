@@ -5,6 +5,7 @@
 
 #include <sys/stat.h>
 
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -139,7 +140,7 @@ std::string_view Trim(std::string_view text) {
 // Credentials found outside the options: the environment or the credentials file.
 struct AmbientCredentials {
   SecretString key_id, secret, token;
-  std::string source;  // names them in errors: "AWS_*" or the file
+  std::array<std::string, 3> names;  // of the three in errors: the variables, or the file's keys
 };
 
 constexpr size_t kMaxCredentialsFileBytes = 1 << 20;
@@ -149,12 +150,13 @@ constexpr size_t kMaxCredentialsFileBytes = 1 << 20;
 // files only, without blocking) into a wiping buffer, and parsed in place.
 AmbientCredentials ReadCredentialsFile(const std::string& path, const std::string& profile) {
   AmbientCredentials found;
-  found.source = "the credentials file '" + path + "'";
+  const std::string in_file = " of the credentials file '" + path + "'";
+  found.names = {"aws_access_key_id" + in_file, "aws_secret_access_key" + in_file, "aws_session_token" + in_file};
   struct stat info;
   if (::stat(path.c_str(), &info) != 0 && errno == ENOENT) return found;
   const std::unique_ptr<RandomAccessFile> file = OpenLocalFile(path);
   if (file->Size() > kMaxCredentialsFileBytes) {
-    throw ParquetError("cannot read " + found.source + ": larger than " + std::to_string(kMaxCredentialsFileBytes) + " bytes");
+    throw ParquetError("cannot read the credentials file '" + path + "': larger than " + std::to_string(kMaxCredentialsFileBytes) + " bytes");
   }
   SecretString text(static_cast<size_t>(file->Size()), '\0');
   file->ReadAt(0, text.size(), reinterpret_cast<uint8_t*>(text.data()));
@@ -188,7 +190,7 @@ AmbientCredentials FindAmbientCredentials() {
   if (!found.key_id.empty()) {
     found.secret = EnvironmentSecret("AWS_SECRET_ACCESS_KEY");
     found.token = EnvironmentSecret("AWS_SESSION_TOKEN");
-    found.source = "AWS_ACCESS_KEY_ID";
+    found.names = {"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"};
     return found;
   }
   std::string file = Environment("AWS_SHARED_CREDENTIALS_FILE");
@@ -201,14 +203,11 @@ AmbientCredentials FindAmbientCredentials() {
 
 // Throws unless the credentials of *resolved are free of control characters (a CR or LF in
 // a header value would end it and start another header, or another request).
-void CheckCredentials(const RemoteOptions& resolved, const std::string& source) {
-  for (const auto& [value, what] : {std::pair{&resolved.s3_access_key_id, "access key id"},
-                                    std::pair{&resolved.s3_secret_access_key, "secret access key"},
-                                    std::pair{&resolved.s3_session_token, "session token"}}) {
-    if (std::string problem = CredentialProblem(value->view(), std::string("s3 ") + what + " from " + source);
-        !problem.empty()) {
-      throw ParquetError(problem);
-    }
+// `names` name the three (key id, secret, token) where they came from.
+void CheckCredentials(const RemoteOptions& resolved, const std::array<std::string, 3>& names) {
+  const SecretString* values[] = {&resolved.s3_access_key_id, &resolved.s3_secret_access_key, &resolved.s3_session_token};
+  for (size_t i = 0; i < 3; i++) {
+    if (std::string problem = CredentialProblem(values[i]->view(), names[i]); !problem.empty()) throw ParquetError(problem);
   }
 }
 
@@ -231,7 +230,7 @@ std::string Sha256Hex(const uint8_t* data, size_t size) {
 
 RemoteOptions ResolveS3Options(const RemoteOptions& options) {
   RemoteOptions resolved = options;
-  std::string credential_source = "the options";
+  std::array<std::string, 3> credential_names = {"s3_access_key_id", "s3_secret_access_key", "s3_session_token"};
   if (resolved.s3_access_key_id.empty()) {
     AmbientCredentials ambient = FindAmbientCredentials();
     if (!ambient.key_id.empty()) {
@@ -242,10 +241,10 @@ RemoteOptions ResolveS3Options(const RemoteOptions& options) {
       resolved.s3_access_key_id = std::move(ambient.key_id);
       resolved.s3_secret_access_key = std::move(ambient.secret);
       resolved.s3_session_token = std::move(ambient.token);
-      credential_source = ambient.source;
+      credential_names = std::move(ambient.names);
     }
   }
-  CheckCredentials(resolved, credential_source);
+  CheckCredentials(resolved, credential_names);
   std::string region_source = "s3_region";
   for (const char* variable : {"AWS_REGION", "AWS_DEFAULT_REGION"}) {
     if (resolved.s3_region.empty()) resolved.s3_region = Environment(variable), region_source = variable;
