@@ -115,7 +115,8 @@
 // query of it is an error saying to recreate it: reading its files to learn the columns
 // is what a hostile database would ask for. A key_table that is a virtual table is
 // refused (encryption_options.h), as reading it at connect could read files. Files are
-// opened only if regular, without blocking (OpenLocalFile).
+// opened only if regular, without blocking (OpenLocalFile). A connected table whose
+// options route its S3 requests gets no ambient credentials (credential_rule.h).
 //
 // SOURCE
 //

@@ -35,7 +35,8 @@ enum class S3UrlStyle { kDefault, kPath, kVirtualHost };
 // How to reach remote files: HTTP headers and S3 endpoint and credentials. S3 fields left
 // empty are taken from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
 // AWS_REGION (or AWS_DEFAULT_REGION), AWS_ENDPOINT_URL and the AWS_PROFILE (default
-// "default") section of ~/.aws/credentials (AWS_SHARED_CREDENTIALS_FILE), in that order.
+// "default") section of ~/.aws/credentials (AWS_SHARED_CREDENTIALS_FILE), in that order;
+// those ambient credentials are subject to ambient_credentials_allowed below.
 struct RemoteOptions {
   std::vector<SecretString> http_headers;  // "Name: value", sent with every https request
   SecretString bearer_token;               // "Authorization: Bearer <token>"
