@@ -165,6 +165,25 @@ bool MentionsVictim(const std::string& text) {
          text.find(kVictimToken) != std::string::npos;
 }
 
+// Runs `sql`, which the attacker's 403 must fail, and checks that the first request it
+// sent (after the `before` the server had seen) was signed with the victim's key id;
+// returns how many requests the server has seen.
+size_t ExpectSignedWithVictimKey(Connection& db, const std::string& sql, AttackerServer& attacker, size_t before) {
+  CHECK(db.Exec(sql) != SQLITE_OK);
+  CHECK(db.last_error().find("HTTP 403") != std::string::npos);
+  const std::vector<std::string> requests = attacker.Requests();
+  REQUIRE(requests.size() > before);
+  CHECK(requests[before].find(std::string("Credential=") + kVictimKey) != std::string::npos);
+  return requests.size();
+}
+
+// Runs `sql`, which the credential rule must fail before anything is sent.
+void ExpectRefusedByRule(Connection& db, const std::string& sql, AttackerServer& attacker, size_t before) {
+  CHECK(db.Exec(sql) != SQLITE_OK);
+  CHECK(db.last_error().find("parquet_allow_ambient_credentials") != std::string::npos);
+  CHECK(attacker.Requests().size() == before);
+}
+
 struct HostileTable {
   const char* what;
   const char* arguments;  // PORT: the attacker's port
@@ -248,25 +267,17 @@ TEST_CASE("only the application lifts the credential rule: parquet_allow_ambient
   CHECK(db.Exec("SELECT * FROM lift") != SQLITE_OK);
   CHECK(db.Exec("INSERT INTO src VALUES (1)") != SQLITE_OK);
   CHECK(db.Exec("INSERT INTO c VALUES (1)") != SQLITE_OK);
-  CHECK(db.Exec("SELECT * FROM t") != SQLITE_OK);
-  CHECK(db.last_error().find("parquet_allow_ambient_credentials") != std::string::npos);
-  CHECK(attacker.Requests().empty());
+  ExpectRefusedByRule(db, "SELECT * FROM t", attacker, 0);
   // While such a schema object is there, even the application's call is refused.
   CHECK(db.Exec("SELECT parquet_allow_ambient_credentials(1)") != SQLITE_OK);
   CHECK(db.last_error().find("refusing while table 'c'") != std::string::npos);
   REQUIRE(db.Exec("DROP TABLE c") == SQLITE_OK);
   // The application's own call: the request goes out signed with the ambient credentials.
   REQUIRE(db.Exec("SELECT parquet_allow_ambient_credentials(1)") == SQLITE_OK);
-  CHECK(db.Exec("SELECT * FROM t") != SQLITE_OK);
-  CHECK(db.last_error().find("HTTP 403") != std::string::npos);
-  const size_t sent = attacker.Requests().size();
-  REQUIRE(sent >= 1);
-  CHECK(attacker.Requests()[0].find(std::string("Credential=") + kVictimKey) != std::string::npos);
-  // And 0 closes it again, for this connection only.
+  const size_t sent = ExpectSignedWithVictimKey(db, "SELECT * FROM t", attacker, 0);
+  // And 0 closes it again.
   REQUIRE(db.Exec("SELECT parquet_allow_ambient_credentials(0)") == SQLITE_OK);
-  CHECK(db.Exec("SELECT * FROM t") != SQLITE_OK);
-  CHECK(db.last_error().find("parquet_allow_ambient_credentials") != std::string::npos);
-  CHECK(attacker.Requests().size() == sent);
+  ExpectRefusedByRule(db, "SELECT * FROM t", attacker, sent);
 }
 
 TEST_CASE("the credential rule leaves a table's own credentials and the user's own environment alone") {
@@ -298,16 +309,10 @@ TEST_CASE("the credential rule leaves a table's own credentials and the user's o
   const std::string plain = dir.File("plain.db");
   MakeHostileDatabase(dir, plain, "'s3://bkt/data.parquet'");
   ScopedEnv endpoint("AWS_ENDPOINT_URL", WithPort("http://127.0.0.1:PORT", attacker.port()).c_str());
-  {
-    Connection db(plain);
-    db.Load();
-    CHECK(db.Exec("SELECT * FROM t") != SQLITE_OK);
-    CHECK(db.last_error().find("HTTP 403") != std::string::npos);
-  }
-  requests = attacker.Requests();
-  REQUIRE(requests.size() > before);
-  CHECK(requests[before].find(std::string("Credential=") + kVictimKey) != std::string::npos);
-  CHECK(requests[before].find(kVictimToken) != std::string::npos);
+  Connection db(plain);
+  db.Load();
+  ExpectSignedWithVictimKey(db, "SELECT * FROM t", attacker, before);
+  CHECK(attacker.Requests()[before].find(kVictimToken) != std::string::npos);
 }
 
 TEST_CASE("a table the application created keeps its ambient credentials, also when connected again from the file") {
@@ -320,23 +325,15 @@ TEST_CASE("a table the application created keeps its ambient credentials, also w
   MakeHostileDatabase(dir, path, arguments);
   Connection db(path);
   db.Load();
-  CHECK(db.Exec("SELECT * FROM t") != SQLITE_OK);
-  CHECK(db.last_error().find("parquet_allow_ambient_credentials") != std::string::npos);
-  CHECK(attacker.Requests().empty());
+  ExpectRefusedByRule(db, "SELECT * FROM t", attacker, 0);
   // The application's own CREATE VIRTUAL TABLE signs (it reads the file at once: the
   // server's 403 fails it).
-  CHECK(db.Exec("CREATE VIRTUAL TABLE temp.mine USING parquet(" + arguments + ")") != SQLITE_OK);
-  CHECK(db.last_error().find("HTTP 403") != std::string::npos);
-  const size_t created = attacker.Requests().size();
-  REQUIRE(created >= 1);
-  CHECK(attacker.Requests()[0].find(std::string("Credential=") + kVictimKey) != std::string::npos);
+  const size_t created =
+      ExpectSignedWithVictimKey(db, "CREATE VIRTUAL TABLE temp.mine USING parquet(" + arguments + ")", attacker, 0);
   // Connected again after SQLite reloads the schema, a table with the arguments this
   // connection created is as trusted.
   REQUIRE(db.Exec("PRAGMA writable_schema=RESET") == SQLITE_OK);
-  CHECK(db.Exec("SELECT * FROM t") != SQLITE_OK);
-  CHECK(db.last_error().find("HTTP 403") != std::string::npos);
-  REQUIRE(attacker.Requests().size() > created);
-  CHECK(attacker.Requests()[created].find(std::string("Credential=") + kVictimKey) != std::string::npos);
+  ExpectSignedWithVictimKey(db, "SELECT * FROM t", attacker, created);
 }
 
 }  // namespace
