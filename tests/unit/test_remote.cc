@@ -210,7 +210,7 @@ TEST_CASE("remote: an s3 listing asks the thread's interrupt check before each p
   options.attempts = 1;
   int asked = 0;
   parquet::HttpInterruptScope interrupted([&] { return ++asked > 0; });
-  CHECK_THROWS_AS(parquet::ListS3Objects(options, "b", "p/"), parquet::HttpInterrupted);
+  CHECK_THROWS_AS(parquet::ListS3Objects(options, "bkt", "p/"), parquet::HttpInterrupted);
   CHECK(asked == 1);
 }
 
@@ -227,8 +227,8 @@ TEST_CASE("remote: s3 keys with dot segments") {
   options.s3_endpoint = "http://h:1";
   options.s3_region = "r";
   const parquet::RemoteOptions resolved = parquet::ResolveS3Options(options);
-  const std::string url = parquet::S3HttpUrl(resolved, parquet::S3Location{"b", "out/../../other/x.parquet"});
-  CHECK(url == "http://h:1/b/out/../../other/x.parquet");
+  const std::string url = parquet::S3HttpUrl(resolved, parquet::S3Location{"bkt", "out/../../other/x.parquet"});
+  CHECK(url == "http://h:1/bkt/out/../../other/x.parquet");
   CHECK(parquet::S3Request(resolved, url, "DELETE", nullptr, 0).path_as_is);
 }
 
