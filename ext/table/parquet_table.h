@@ -112,7 +112,9 @@ std::vector<ColumnMapping> MapFileColumns(const ParquetTable& table, const parqu
 
 // table_order.cc: the row-group order of the first file's columns (ColumnPushdown::ordered,
 // order_candidate_column), read at the first planning; and the check of the candidate's
-// values before ORDER BY relies on it.
+// values before ORDER BY relies on it. A file that cannot be read is simply not known to be
+// ordered; only parquet::HttpInterrupted (sqlite3_interrupt during a remote request) comes
+// out, leaving the question open for the next planning.
 void ReadOrderStatistics(ParquetTable* table);
 bool OrderVerified(ParquetTable* table);
 

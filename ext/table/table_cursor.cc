@@ -79,7 +79,6 @@ int Close(sqlite3_vtab_cursor* base) {
     FinishScan(cursor);
   } catch (...) {
   }
-  sqlite3_finalize(cursor->interrupt_probe);
   delete cursor;
   return SQLITE_OK;
 }
@@ -96,26 +95,11 @@ int64_t SaturatingSub(int64_t a, int64_t b) {
 
 }  // namespace
 
-bool Interrupted(ParquetCursor* cursor, const ParquetTable& table) {
-  if (RunningSqliteAtLeast(kSqliteWithIsInterrupted)) return sqlite3_is_interrupted(table.db) != 0;
-  if (!cursor->interrupt_probe) {
-    // Preparing fails with SQLITE_INTERRUPT too once the connection is interrupted (the
-    // parser checks the flag): the first probe may come after the interrupt.
-    const int rc = sqlite3_prepare_v2(table.db, "SELECT 1", -1, &cursor->interrupt_probe, nullptr);
-    if (rc != SQLITE_OK) {
-      sqlite3_finalize(cursor->interrupt_probe);
-      cursor->interrupt_probe = nullptr;
-      return rc == SQLITE_INTERRUPT;
-    }
-  }
-  const int rc = sqlite3_step(cursor->interrupt_probe);
-  sqlite3_reset(cursor->interrupt_probe);
-  return rc == SQLITE_INTERRUPT;
-}
+bool Interrupted(const ParquetTable& table) { return ConnectionInterrupted(table.db); }
 
 void CheckInterrupt(ParquetCursor* cursor, const ParquetTable& table) {
   cursor->rows_since_probe = 0;
-  if (Interrupted(cursor, table)) throw ScanInterrupted();
+  if (Interrupted(table)) throw ScanInterrupted();
 }
 
 namespace {

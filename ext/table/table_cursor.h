@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "ext/common/connection_interrupt.h"
 #include "ext/common/nested_json.h"
 #include "ext/common/parquet_to_sql.h"
 #include "ext/common/sql_value.h"
@@ -128,7 +129,6 @@ struct ParquetCursor {
   parquet::TransferCounters transfer_counted;    // of `file`, already added to the scan's stats
   std::vector<int> prefetch_leaves;  // leaf columns the scan reads, prefetched per row group (remote files)
   uint64_t columns_used = 0;         // remote files: the plan's colUsed (idxNum, ColumnsUsedHandles)
-  sqlite3_stmt* interrupt_probe = nullptr;  // "SELECT 1", stepped to notice sqlite3_interrupt before 3.41
   bool remote = false;                      // the table reads remote URLs (transfers are interruptible)
   int64_t rows_since_probe = 0;
   // Next only counts while the row it moves to lies below this: set by Advance when nothing
@@ -183,7 +183,7 @@ inline ParquetTable* TableOf(sqlite3_vtab_cursor* cursor) { return reinterpret_c
 
 // Defined in table_cursor.cc (the scan):
 void CollectReaderCounters(ParquetCursor* cursor);
-bool Interrupted(ParquetCursor* cursor, const ParquetTable& table);
+bool Interrupted(const ParquetTable& table);
 void CheckInterrupt(ParquetCursor* cursor, const ParquetTable& table);
 
 // Defined in table_cursor_files.cc (the files and rows a scan visits):
@@ -202,24 +202,21 @@ void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats
 // for sqlite3_interrupt() every kRowsPerInterruptProbe rows looked at, a row group pruned
 // counting as kProbeRowsPerRowGroup rows (every 64 row groups at most); a join index build
 // before each row group and every kRowsPerInterruptProbe rows it reads. SQLite 3.41
-// and later say so directly (sqlite3_is_interrupted). Before 3.41, a statement stepped
-// while another runs on the same connection fails with SQLITE_INTERRUPT once
-// sqlite3_interrupt() was called (the flag is cleared only when no statement is active),
-// so a trivial one is stepped instead.
+// and later say so directly; before, a probe statement is prepared (ConnectionInterrupted).
 constexpr int64_t kRowsPerInterruptProbe = 65536;
 constexpr int64_t kProbeRowsPerRowGroup = 1024;
 
 // For a remote table, lets the HTTP transfers of one callback notice sqlite3_interrupt()
 // while they wait (a stalled server): they end with parquet::HttpInterrupted. The check
-// runs on the callback's thread only (http_client.h), as the probe of Interrupted needs.
+// runs on the callback's thread only (http_client.h).
 class TransferInterruptScope {
  public:
   TransferInterruptScope(ParquetCursor* cursor, const ParquetTable& table) {
-    if (cursor->remote) scope_.emplace([cursor, &table] { return Interrupted(cursor, table); });
+    if (cursor->remote) scope_.emplace(table.db);
   }
 
  private:
-  std::optional<parquet::HttpInterruptScope> scope_;
+  std::optional<ConnectionInterruptScope> scope_;
 };
 
 inline int64_t RowInFile(const ParquetCursor* cursor) {

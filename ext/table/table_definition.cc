@@ -8,10 +8,12 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ext/common/credential_rule.h"
+#include "ext/common/connection_interrupt.h"
 #include "ext/common/encryption_options.h"
 #include "ext/common/file_list.h"
 #include "ext/common/options.h"
@@ -317,6 +319,9 @@ int ConnectTable(sqlite3* db, CredentialRule* rule, int argc, const char* const*
   *out = nullptr;
   std::unique_ptr<ParquetTable> table;
   try {
+    // CREATE lists the files and reads their footers (connecting reads none).
+    std::optional<ConnectionInterruptScope> interruptible;
+    if (create) interruptible.emplace(db);
     table = std::make_unique<ParquetTable>();
     std::memset(&table->base, 0, sizeof(table->base));
     table->db = db;
@@ -364,6 +369,9 @@ int ConnectTable(sqlite3* db, CredentialRule* rule, int argc, const char* const*
     }
   } catch (const std::bad_alloc&) {
     return SQLITE_NOMEM;
+  } catch (const parquet::HttpInterrupted&) {
+    *error_out = sqlite3_mprintf("interrupted");
+    return SQLITE_INTERRUPT;
   } catch (const std::exception& e) {
     *error_out = sqlite3_mprintf("%s", e.what());
     return SQLITE_ERROR;

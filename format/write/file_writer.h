@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "format/crypto/encryption.h"
+#include "format/write/content_defined_chunking.h"
 #include "format/metadata/enums.h"
 #include "format/metadata/metadata.h"
 #include "format/common/physical_values.h"
@@ -148,6 +149,10 @@ struct WriterOptions {
   // Memory then is this much plus the open pages and dictionaries, instead of the whole
   // compressed row group. SIZE_MAX: never spill.
   size_t buffered_pages_limit = 64 * 1024;
+  // Content-defined chunking (content_defined_chunking.h): when enabled, a data page also
+  // ends where a rolling hash of the column's values says so, so that equal runs of values
+  // give equal pages wherever they sit in the column.
+  ContentDefinedChunkingOptions cdc;
 };
 
 class ColumnChunkWriter;  // one column chunk being buffered (column_chunk_writer.h)
