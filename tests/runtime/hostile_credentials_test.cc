@@ -184,6 +184,15 @@ void ExpectRefusedByRule(Connection& db, const std::string& sql, AttackerServer&
   CHECK(attacker.Requests().size() == before);
 }
 
+// What most cases share: a clean AWS environment, a directory, the attacker's server and
+// the victim's credentials in the environment.
+struct VictimWithAttacker {
+  CleanAwsEnvironment clean;
+  TempDir dir;
+  AttackerServer attacker;
+  VictimCredentials credentials{Ambient::kEnvironment, dir};
+};
+
 struct HostileTable {
   const char* what;
   const char* arguments;  // PORT: the attacker's port
@@ -280,11 +289,7 @@ TEST_CASE("only the application lifts the credential rule: parquet_allow_ambient
   ExpectRefusedByRule(db, "SELECT * FROM t", attacker, sent);
 }
 
-TEST_CASE("the credential rule leaves a table's own credentials and the user's own environment alone") {
-  CleanAwsEnvironment clean;
-  TempDir dir;
-  AttackerServer attacker;
-  VictimCredentials credentials(Ambient::kEnvironment, dir);
+TEST_CASE_FIXTURE(VictimWithAttacker, "the credential rule leaves a table's own credentials and the user's own environment alone") {
   // Credentials in the table's options: used as given, with nothing of the environment's.
   const std::string own = dir.File("own.db");
   MakeHostileDatabase(dir, own,
@@ -315,11 +320,7 @@ TEST_CASE("the credential rule leaves a table's own credentials and the user's o
   CHECK(attacker.Requests()[before].find(kVictimToken) != std::string::npos);
 }
 
-TEST_CASE("a table the application created keeps its ambient credentials, also when connected again from the file") {
-  CleanAwsEnvironment clean;
-  TempDir dir;
-  AttackerServer attacker;
-  VictimCredentials credentials(Ambient::kEnvironment, dir);
+TEST_CASE_FIXTURE(VictimWithAttacker, "a table the application created keeps its ambient credentials, also when connected again from the file") {
   const std::string path = dir.File("mine.db");
   const std::string arguments = WithPort("'s3://bkt/data.parquet', s3_endpoint='http://127.0.0.1:PORT'", attacker.port());
   MakeHostileDatabase(dir, path, arguments);
