@@ -13,6 +13,7 @@ SQLITE_EXTENSION_INIT1
 #include "ext/copy/parquet_copy.h"
 #include "ext/table/parquet_vtab.h"
 #include "ext/table/scan_stats.h"
+#include "ext/common/credential_rule.h"
 #include "ext/common/schema_guard.h"
 #include "ext/common/version_function.h"
 
@@ -34,7 +35,10 @@ extern "C" __attribute__((visibility("default"))) int sqlite3_parquet_init(sqlit
     }
     return SQLITE_ERROR;
   }
-  int rc = sqlite_parquet::RegisterParquetModule(db);
+  // One credential rule per connection, shared by the module and the function that lifts it.
+  auto credential_rule = std::make_shared<sqlite_parquet::CredentialRule>();
+  int rc = sqlite_parquet::RegisterParquetModule(db, credential_rule);
+  if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterAmbientCredentialsFunction(db, credential_rule);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterMetadataFunctions(db);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterParquetCopy(db);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterScanStatsFunction(db);

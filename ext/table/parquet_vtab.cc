@@ -115,7 +115,8 @@
 // query of it is an error saying to recreate it: reading its files to learn the columns
 // is what a hostile database would ask for. A key_table that is a virtual table is
 // refused (encryption_options.h), as reading it at connect could read files. Files are
-// opened only if regular, without blocking (OpenLocalFile).
+// opened only if regular, without blocking (OpenLocalFile). A connected table whose
+// options route its S3 requests gets no ambient credentials (credential_rule.h).
 //
 // SOURCE
 //
@@ -160,8 +161,13 @@ sqlite3_module parquet_module = {
     /* xIntegrity  */ nullptr,  // SQLite 3.44+; not read at iVersion 3
 };
 
+void DeleteRule(void* rule) { delete static_cast<std::shared_ptr<CredentialRule>*>(rule); }
+
 }  // namespace
 
-int RegisterParquetModule(sqlite3* db) { return sqlite3_create_module_v2(db, "parquet", &parquet_module, nullptr, nullptr); }
+int RegisterParquetModule(sqlite3* db, std::shared_ptr<CredentialRule> rule) {
+  return sqlite3_create_module_v2(db, "parquet", &parquet_module, new std::shared_ptr<CredentialRule>(std::move(rule)),
+                                  DeleteRule);
+}
 
 }  // namespace sqlite_parquet

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <thread>
 
@@ -35,6 +36,58 @@ std::string HttpResponse::Header(const std::string& name) const {
 std::string UrlForDisplay(const std::string& url) {
   const size_t cut = url.find_first_of("?#");
   return cut == std::string::npos ? url : url.substr(0, cut) + "?...";
+}
+
+bool IsEntityTag(std::string_view text) {
+  if (text.substr(0, 2) == "W/") text.remove_prefix(2);
+  if (text.size() < 2 || text.front() != '"' || text.back() != '"') return false;
+  for (unsigned char c : text.substr(1, text.size() - 2)) {
+    if (c < 0x21 || c == '"' || c == 0x7f) return false;
+  }
+  return true;
+}
+
+namespace {
+
+// Whether `text` matches `pattern`, where '9' is a digit, '_' a digit or a space (asctime's
+// day of the month), '<' a day name (Mon..Sun), '>' a month name (Jan..Dec) and any other
+// character stands for itself.
+bool MatchesDatePattern(std::string_view text, std::string_view pattern) {
+  static const std::string_view kDays = "MonTueWedThuFriSatSun";
+  static const std::string_view kMonths = "JanFebMarAprMayJunJulAugSepOctNovDec";
+  auto is_name = [](std::string_view names, std::string_view name) {
+    for (size_t i = 0; i + 3 <= names.size(); i += 3) {
+      if (names.substr(i, 3) == name) return true;
+    }
+    return false;
+  };
+  size_t at = 0;
+  for (char p : pattern) {
+    if (p == '<' || p == '>') {
+      if (at + 3 > text.size() || !is_name(p == '<' ? kDays : kMonths, text.substr(at, 3))) return false;
+      at += 3;
+      continue;
+    }
+    if (at >= text.size()) return false;
+    const char c = text[at++];
+    const bool digit = c >= '0' && c <= '9';
+    if (p == '9' ? !digit : p == '_' ? !(digit || c == ' ') : c != p) return false;
+  }
+  return at == text.size();
+}
+
+}  // namespace
+
+bool IsHttpDate(std::string_view text) {
+  if (MatchesDatePattern(text, "<, 99 > 9999 99:99:99 GMT") || MatchesDatePattern(text, "< > _9 99:99:99 9999")) {
+    return true;
+  }
+  // rfc850-date: the day's full name, then ", DD-Mon-YY HH:MM:SS GMT".
+  static const std::string_view kLongDays[] = {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"};
+  for (std::string_view day : kLongDays) {
+    if (text.substr(0, day.size()) == day) return MatchesDatePattern(text.substr(day.size()), ", 99->-99 99:99:99 GMT");
+  }
+  return false;
 }
 
 std::string PercentEncode(const std::string& text, bool keep_slash) {
@@ -236,6 +289,8 @@ struct RequestResources {
   CURL* handle;
   curl_slist* headers = nullptr;
   ~RequestResources() {
+    // libcurl's copies of the headers hold secrets (tokens, http_headers): wiped first.
+    for (curl_slist* item = headers; item != nullptr; item = item->next) WipeMemory(item->data, std::strlen(item->data));
     if (headers != nullptr) api.slist_free_all(headers);
     if (handle != nullptr) Pool().Release(api, handle);
   }

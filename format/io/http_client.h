@@ -27,6 +27,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -121,6 +122,16 @@ HttpResponse HttpPerformWithRetry(const HttpRequest& request, const std::string&
 
 // `url` without its query string and fragment (a presigned URL's signature), for messages.
 std::string UrlForDisplay(const std::string& url);
+
+// Whether `text` is an entity-tag as RFC 9110 (8.8.3) defines it: an optional "W/", then
+// a double-quoted run of etagc (0x21, 0x23-0x7E, 0x80-0xFF). A server's ETag that is not
+// one is not echoed in If-Match (it could carry a CR or anything else).
+bool IsEntityTag(std::string_view text);
+
+// Whether `text` is an HTTP-date (RFC 9110, 5.6.7): IMF-fixdate ("Sun, 06 Nov 1994
+// 08:49:37 GMT") or one of the two obsolete forms recipients accept (rfc850-date "Sunday,
+// 06-Nov-94 08:49:37 GMT", asctime-date "Sun Nov  6 08:49:37 1994").
+bool IsHttpDate(std::string_view text);
 
 // Percent-encodes everything but unreserved characters (RFC 3986) and, if keep_slash, '/'.
 std::string PercentEncode(const std::string& text, bool keep_slash);

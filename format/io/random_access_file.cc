@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "format/common/error.h"
+#include "format/values/text.h"
 
 namespace parquet {
 
@@ -97,9 +98,7 @@ class MemoryFile final : public RandomAccessFile {
 
 std::string PathNulByteError(const std::string& path) {
   if (path.find('\0') == std::string::npos) return "";
-  std::string shown;
-  for (char c : path) shown += c == '\0' ? std::string("\\0") : std::string(1, c);
-  return "path '" + shown + "' contains a NUL byte";
+  return "path '" + ShowNulBytes(path) + "' contains a NUL byte";
 }
 
 std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path) {

@@ -36,8 +36,11 @@ struct ObjectVersion {
   std::string etag;
   std::string last_modified;
 
+  // Only an RFC 9110 entity-tag and HTTP-date count: anything else the server sent is
+  // ignored (the object is then unversioned) rather than echoed in If-Match to every origin.
   static ObjectVersion Of(const HttpResponse& response) {
-    return ObjectVersion{response.Header("etag"), response.Header("last-modified")};
+    const std::string etag = response.Header("etag"), last_modified = response.Header("last-modified");
+    return ObjectVersion{IsEntityTag(etag) ? etag : "", IsHttpDate(last_modified) ? last_modified : ""};
   }
   bool empty() const { return etag.empty() && last_modified.empty(); }
   std::string Key() const { return etag + "\n" + last_modified; }
@@ -471,6 +474,7 @@ std::string TrustedCaFile(const RemoteOptions& options) {
 
 HttpRequest PrepareRemoteRequest(const std::string& url, const RemoteOptions& options) {
   if (IsS3Url(url)) {
+    if (std::string problem = S3HeaderProblem(options.http_headers); !problem.empty()) throw ParquetError(problem);
     const RemoteOptions resolved = ResolveS3Options(options);
     HttpRequest request = S3Request(resolved, S3HttpUrl(resolved, ParseS3Url(url)), "GET", nullptr, 0);
     for (const SecretString& header : options.http_headers) request.headers.push_back(header);

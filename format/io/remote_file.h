@@ -39,7 +39,8 @@ enum class S3UrlStyle { kDefault, kPath, kVirtualHost };
 // How to reach remote files: HTTP headers and S3 endpoint and credentials. S3 fields left
 // empty are taken from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
 // AWS_REGION (or AWS_DEFAULT_REGION), AWS_ENDPOINT_URL and the AWS_PROFILE (default
-// "default") section of ~/.aws/credentials (AWS_SHARED_CREDENTIALS_FILE), in that order.
+// "default") section of ~/.aws/credentials (AWS_SHARED_CREDENTIALS_FILE), in that order;
+// those ambient credentials are subject to ambient_credentials_allowed below.
 struct RemoteOptions {
   std::vector<SecretString> http_headers;  // "Name: value", sent with every https request
   SecretString bearer_token;               // "Authorization: Bearer <token>"
@@ -51,6 +52,12 @@ struct RemoteOptions {
   SecretString s3_session_token;
   int attempts = 4;  // tries per request (transport errors, 5xx, 429)
   std::string http_ca_file;  // PEM bundle of the CAs TLS peers are verified against
+  // The credential rule for tables stored in database files (ext/common/credential_rule.h):
+  // when set, the ambient credentials (environment, credentials file) sign S3 requests only
+  // while *ambient_credentials_allowed holds; otherwise a request that would use them fails
+  // with ambient_credentials_refusal. Null: always allowed.
+  std::shared_ptr<const std::atomic<bool>> ambient_credentials_allowed;
+  std::string ambient_credentials_refusal;
 };
 
 // The CA bundle requests verify TLS peers against: options.http_ca_file, else the

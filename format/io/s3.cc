@@ -3,9 +3,13 @@
 
 #include <openssl/evp.h>
 
+#include <sys/stat.h>
+
+#include <array>
+#include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
 #include <mutex>
 #include <string_view>
@@ -16,7 +20,9 @@
 #endif
 
 #include "format/common/error.h"
+#include "format/io/random_access_file.h"
 #include "format/io/runtime_library.h"
+#include "format/values/text.h"
 
 namespace parquet {
 
@@ -27,7 +33,86 @@ S3Location ParseS3Url(const std::string& url) {
   location.bucket = rest.substr(0, slash);
   if (slash != std::string::npos) location.key = rest.substr(slash + 1);
   if (location.bucket.empty()) throw ParquetError("s3 url '" + UrlForDisplay(url) + "' names no bucket");
+  if (!IsS3BucketName(location.bucket)) {
+    throw ParquetError("s3 url '" + UrlForDisplay(url) + "' names an invalid bucket: " + kS3BucketRule);
+  }
   return location;
+}
+
+bool IsS3BucketName(std::string_view bucket) {
+  if (bucket.size() < 3 || bucket.size() > 63) return false;
+  auto alphanumeric = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  if (!alphanumeric(bucket.front()) || !alphanumeric(bucket.back())) return false;
+  bool only_digits_and_dots = true;
+  int dots = 0;
+  for (size_t i = 0; i < bucket.size(); i++) {
+    const char c = bucket[i];
+    if (!alphanumeric(c) && c != '.' && c != '-') return false;
+    if (c == '.' && bucket[i - 1] == '.') return false;  // i > 0: the first is alphanumeric
+    if (c == '.') dots++;
+    only_digits_and_dots = only_digits_and_dots && ((c >= '0' && c <= '9') || c == '.');
+  }
+  return !(only_digits_and_dots && dots == 3);  // not formatted as an IPv4 address
+}
+
+std::string S3RegionProblem(std::string_view region, const std::string& source) {
+  bool valid = !region.empty() && region.size() <= 64;
+  for (char c : region) valid = valid && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-');
+  if (valid) return "";
+  return "invalid " + source + " '" + std::string(region) + "': a region is lowercase letters, digits and hyphens";
+}
+
+std::string S3EndpointProblem(std::string_view endpoint, const std::string& source) {
+  std::string_view rest = endpoint;
+  const size_t scheme_end = rest.find("://");
+  bool valid = true;
+  if (scheme_end != std::string_view::npos) {
+    const std::string scheme = AsciiLowercase(std::string(rest.substr(0, scheme_end)));
+    valid = scheme == "http" || scheme == "https";
+    rest.remove_prefix(scheme_end + 3);
+  }
+  if (!rest.empty() && rest.back() == '/') rest.remove_suffix(1);
+  size_t at = 0;
+  if (!rest.empty() && rest[0] == '[') {  // an IPv6 literal
+    const size_t close = rest.find(']');
+    valid = valid && close != std::string_view::npos && close > 1;
+    for (size_t i = 1; valid && i < close; i++) valid = std::isxdigit(static_cast<unsigned char>(rest[i])) || rest[i] == ':' || rest[i] == '.';
+    at = valid ? close + 1 : rest.size();
+  } else {
+    while (at < rest.size() && (std::isalnum(static_cast<unsigned char>(rest[at])) || rest[at] == '.' || rest[at] == '-' || rest[at] == '_')) at++;
+    valid = valid && at > 0;
+  }
+  if (valid && at < rest.size()) {
+    const std::string_view port = rest.substr(at + 1);
+    valid = rest[at] == ':' && !port.empty() && port.size() <= 5 &&
+            port.find_first_not_of("0123456789") == std::string_view::npos && std::stoul(std::string(port)) <= 65535;
+  }
+  if (valid) return "";
+  return "invalid " + source + " '" + std::string(endpoint) +
+         "': an endpoint is host[:port] or http(s)://host[:port], without a path, query, fragment or user";
+}
+
+std::string CredentialProblem(std::string_view value, const std::string& source) {
+  for (unsigned char c : value) {
+    if (c < 0x20 || c == 0x7f) return "invalid " + source + ": it holds a control character";
+  }
+  return "";
+}
+
+std::string S3HeaderProblem(const std::vector<SecretString>& headers) {
+  static const char* const kRefused[] = {"host", "authorization", "content-type", "content-length", "content-md5",
+                                         "transfer-encoding", "connection", "expect", "range"};
+  for (const SecretString& header : headers) {
+    const std::string name = AsciiLowercase(std::string(header.view().substr(0, header.view().find(':'))));
+    bool refused = name.rfind("x-amz-", 0) == 0;
+    for (const char* refused_name : kRefused) refused = refused || name == refused_name;
+    if (refused) {
+      return "http_headers may not set " + name +
+             " for an s3 url: the request's signature or routing is the extension's (host, authorization, "
+             "content-*, transfer-encoding, connection, expect, range and x-amz-* are refused)";
+    }
+  }
+  return "";
 }
 
 namespace {
@@ -40,41 +125,90 @@ std::string Environment(const char* name) {
   return value == nullptr ? std::string() : std::string(value);
 }
 
-std::string Trim(const std::string& text) {
+// A credential from the environment, held as the other secrets are (the environment block
+// itself belongs to the process and is not wiped).
+SecretString EnvironmentSecret(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? SecretString() : SecretString(value);
+}
+
+std::string_view Trim(std::string_view text) {
   const size_t begin = text.find_first_not_of(" \t\r");
-  if (begin == std::string::npos) return "";
+  if (begin == std::string_view::npos) return "";
   return text.substr(begin, text.find_last_not_of(" \t\r") - begin + 1);
 }
 
-// Fills the empty credential fields of *options from section `profile` of an AWS
-// credentials file (INI: [profile] then key = value lines).
-void ReadCredentialsFile(const std::string& path, const std::string& profile, RemoteOptions* options) {
-  std::ifstream in(path);
-  if (!in) return;
-  std::string line;
-  bool in_section = false;
+// Credentials found outside the options: the environment or the credentials file.
+struct AmbientCredentials {
   SecretString key_id, secret, token;
-  while (std::getline(in, line)) {
-    line = Trim(line);
+  std::array<std::string, 3> names;  // of the three in errors: the variables, or the file's keys
+};
+
+constexpr size_t kMaxCredentialsFileBytes = 1 << 20;
+
+// Section `profile` of the AWS credentials file at `path` (INI: [profile] then key = value
+// lines); none when the file does not exist. The file is read as data files are (regular
+// files only, without blocking) into a wiping buffer, and parsed in place.
+AmbientCredentials ReadCredentialsFile(const std::string& path, const std::string& profile) {
+  AmbientCredentials found;
+  const std::string in_file = " of the credentials file '" + path + "'";
+  found.names = {"aws_access_key_id" + in_file, "aws_secret_access_key" + in_file, "aws_session_token" + in_file};
+  struct stat info;
+  if (::stat(path.c_str(), &info) != 0 && errno == ENOENT) return found;
+  const std::unique_ptr<RandomAccessFile> file = OpenLocalFile(path);
+  if (file->Size() > kMaxCredentialsFileBytes) {
+    throw ParquetError("cannot read the credentials file '" + path + "': larger than " + std::to_string(kMaxCredentialsFileBytes) + " bytes");
+  }
+  SecretString text(static_cast<size_t>(file->Size()), '\0');
+  file->ReadAt(0, text.size(), reinterpret_cast<uint8_t*>(text.data()));
+  std::string_view rest = text.view();
+  bool in_section = false;
+  while (!rest.empty()) {
+    const size_t end = std::min(rest.find('\n'), rest.size());
+    const std::string_view line = Trim(rest.substr(0, end));
+    rest.remove_prefix(std::min(end + 1, rest.size()));
     if (line.empty() || line[0] == '#' || line[0] == ';') continue;
     if (line.front() == '[' && line.back() == ']') {
       in_section = Trim(line.substr(1, line.size() - 2)) == profile;
       continue;
     }
-    if (!in_section) continue;
     const size_t equals = line.find('=');
-    if (equals == std::string::npos) continue;
-    const std::string name = Trim(line.substr(0, equals));
-    const std::string value = Trim(line.substr(equals + 1));
-    if (name == "aws_access_key_id") key_id = value;
-    if (name == "aws_secret_access_key") secret = value;
-    if (name == "aws_session_token") token = value;
-    WipeMemory(line.data(), line.size());
+    if (!in_section || equals == std::string_view::npos) continue;
+    const std::string_view name = Trim(line.substr(0, equals));
+    const std::string_view value = Trim(line.substr(equals + 1));
+    if (name == "aws_access_key_id") found.key_id = value;
+    if (name == "aws_secret_access_key") found.secret = value;
+    if (name == "aws_session_token") found.token = value;
   }
-  if (options->s3_access_key_id.empty() && !key_id.empty()) {
-    options->s3_access_key_id = key_id;
-    options->s3_secret_access_key = secret;
-    options->s3_session_token = token;
+  return found;
+}
+
+// The environment's credentials, else the credentials file's (AWS_PROFILE's section, default
+// "default"); none when neither has an access key id.
+AmbientCredentials FindAmbientCredentials() {
+  AmbientCredentials found;
+  found.key_id = EnvironmentSecret("AWS_ACCESS_KEY_ID");
+  if (!found.key_id.empty()) {
+    found.secret = EnvironmentSecret("AWS_SECRET_ACCESS_KEY");
+    found.token = EnvironmentSecret("AWS_SESSION_TOKEN");
+    found.names = {"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"};
+    return found;
+  }
+  std::string file = Environment("AWS_SHARED_CREDENTIALS_FILE");
+  if (file.empty() && !Environment("HOME").empty()) file = Environment("HOME") + "/.aws/credentials";
+  std::string profile = Environment("AWS_PROFILE");
+  if (profile.empty()) profile = "default";
+  if (file.empty()) return found;
+  return ReadCredentialsFile(file, profile);
+}
+
+// Throws unless the credentials of *resolved are free of control characters (a CR or LF in
+// a header value would end it and start another header, or another request).
+// `names` name the three (key id, secret, token) where they came from.
+void CheckCredentials(const RemoteOptions& resolved, const std::array<std::string, 3>& names) {
+  const SecretString* values[] = {&resolved.s3_access_key_id, &resolved.s3_secret_access_key, &resolved.s3_session_token};
+  for (size_t i = 0; i < 3; i++) {
+    if (std::string problem = CredentialProblem(values[i]->view(), names[i]); !problem.empty()) throw ParquetError(problem);
   }
 }
 
@@ -97,23 +231,35 @@ std::string Sha256Hex(const uint8_t* data, size_t size) {
 
 RemoteOptions ResolveS3Options(const RemoteOptions& options) {
   RemoteOptions resolved = options;
-  if (resolved.s3_access_key_id.empty() && !Environment("AWS_ACCESS_KEY_ID").empty()) {
-    resolved.s3_access_key_id = Environment("AWS_ACCESS_KEY_ID");
-    resolved.s3_secret_access_key = Environment("AWS_SECRET_ACCESS_KEY");
-    resolved.s3_session_token = Environment("AWS_SESSION_TOKEN");
-  }
+  std::array<std::string, 3> credential_names = {"s3_access_key_id", "s3_secret_access_key", "s3_session_token"};
   if (resolved.s3_access_key_id.empty()) {
-    std::string file = Environment("AWS_SHARED_CREDENTIALS_FILE");
-    if (file.empty() && !Environment("HOME").empty()) file = Environment("HOME") + "/.aws/credentials";
-    std::string profile = Environment("AWS_PROFILE");
-    if (profile.empty()) profile = "default";
-    if (!file.empty()) ReadCredentialsFile(file, profile, &resolved);
+    AmbientCredentials ambient = FindAmbientCredentials();
+    if (!ambient.key_id.empty()) {
+      // The credential rule (remote_file.h): a gated request never carries them.
+      if (options.ambient_credentials_allowed && !options.ambient_credentials_allowed->load()) {
+        throw ParquetError(options.ambient_credentials_refusal);
+      }
+      resolved.s3_access_key_id = std::move(ambient.key_id);
+      resolved.s3_secret_access_key = std::move(ambient.secret);
+      resolved.s3_session_token = std::move(ambient.token);
+      credential_names = std::move(ambient.names);
+    }
   }
-  if (resolved.s3_region.empty()) resolved.s3_region = Environment("AWS_REGION");
-  if (resolved.s3_region.empty()) resolved.s3_region = Environment("AWS_DEFAULT_REGION");
+  CheckCredentials(resolved, credential_names);
+  std::string region_source = "s3_region";
+  for (const char* variable : {"AWS_REGION", "AWS_DEFAULT_REGION"}) {
+    if (resolved.s3_region.empty()) resolved.s3_region = Environment(variable), region_source = variable;
+  }
   if (resolved.s3_region.empty()) resolved.s3_region = "us-east-1";
-  if (resolved.s3_endpoint.empty()) resolved.s3_endpoint = Environment("AWS_ENDPOINT_URL_S3");
-  if (resolved.s3_endpoint.empty()) resolved.s3_endpoint = Environment("AWS_ENDPOINT_URL");
+  if (std::string problem = S3RegionProblem(resolved.s3_region, region_source); !problem.empty()) throw ParquetError(problem);
+  std::string endpoint_source = "s3_endpoint";
+  for (const char* variable : {"AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"}) {
+    if (resolved.s3_endpoint.empty()) resolved.s3_endpoint = Environment(variable), endpoint_source = variable;
+  }
+  if (std::string problem = resolved.s3_endpoint.empty() ? "" : S3EndpointProblem(resolved.s3_endpoint, endpoint_source);
+      !problem.empty()) {
+    throw ParquetError(problem);
+  }
   if (resolved.s3_url_style == S3UrlStyle::kDefault) {
     resolved.s3_url_style = resolved.s3_endpoint.empty() ? S3UrlStyle::kVirtualHost : S3UrlStyle::kPath;
   }
@@ -124,6 +270,9 @@ RemoteOptions ResolveS3Options(const RemoteOptions& options) {
 }
 
 std::string S3HttpUrl(const RemoteOptions& resolved, const S3Location& location) {
+  // The bucket goes into the host name or the path: only a valid one (ParseS3Url checks
+  // URLs; this catches a bucket from anywhere else).
+  if (!IsS3BucketName(location.bucket)) throw ParquetError("invalid s3 bucket name: " + std::string(kS3BucketRule));
   const std::string key = PercentEncode(location.key, /*keep_slash=*/true);
   if (resolved.s3_url_style == S3UrlStyle::kPath) return resolved.s3_endpoint + "/" + location.bucket + "/" + key;
   const size_t host = resolved.s3_endpoint.find("://") + 3;
@@ -142,6 +291,8 @@ HttpRequest S3Request(const RemoteOptions& resolved, const std::string& http_url
   // a larger response is a hostile or broken endpoint, not one to buffer.
   request.max_body = kMaxS3ResponseBytes;
   if (!resolved.s3_access_key_id.empty()) {
+    // libcurl splits this at ':' and ends the service at a space: only a checked region.
+    if (std::string problem = S3RegionProblem(resolved.s3_region, "s3_region"); !problem.empty()) throw ParquetError(problem);
     request.aws_sigv4 = "aws:amz:" + resolved.s3_region + ":s3";
     request.aws_credentials = resolved.s3_access_key_id;
     request.aws_credentials += ":";

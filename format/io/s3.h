@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "format/io/http_client.h"
@@ -21,10 +22,39 @@ struct S3Location {
   std::string key;  // without the leading '/'; may be empty (the whole bucket)
 };
 
-// Splits "s3://bucket/key". Throws ParquetError for a URL without a bucket.
+// Splits "s3://bucket/key". Throws ParquetError for a URL without a bucket or with a
+// bucket that is not a valid name (IsS3BucketName).
 S3Location ParseS3Url(const std::string& url);
 
-// RemoteOptions with the S3 defaults filled in from the environment and ~/.aws/credentials.
+// Whether `bucket` is a bucket name by S3's rules: 3 to 63 lowercase letters, digits, dots
+// and hyphens, starting and ending with a letter or digit, no two dots in a row, not
+// formatted as an IPv4 address. Nothing else goes into a host name (virtual-host style)
+// or a path.
+bool IsS3BucketName(std::string_view bucket);
+constexpr const char* kS3BucketRule =
+    "bucket names are 3 to 63 lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit";
+
+// Checks of what routes and signs an S3 request; each returns "" or the error, naming
+// `source` (the option or environment variable the value came from):
+//   S3RegionProblem      a region is 1 to 64 of [a-z0-9-] (it goes into the signature's
+//                        scope, where ':' or a space would change what is signed);
+//   S3EndpointProblem    host[:port] or http(s)://host[:port], an optional final '/', no
+//                        path, query, fragment or user;
+//   CredentialProblem    a credential holds no control character (never quoted);
+//   S3HeaderProblem      http_headers sent with an S3 request set none of the headers
+//                        SigV4 signs or that route or frame the request: Host,
+//                        Authorization, Content-*, Transfer-Encoding, Connection, Expect,
+//                        Range, x-amz-*.
+std::string S3RegionProblem(std::string_view region, const std::string& source);
+std::string S3EndpointProblem(std::string_view endpoint, const std::string& source);
+std::string CredentialProblem(std::string_view value, const std::string& source);
+std::string S3HeaderProblem(const std::vector<SecretString>& headers);
+
+// RemoteOptions with the S3 defaults filled in from the environment and ~/.aws/credentials
+// (ambient credentials: refused with options.ambient_credentials_refusal while
+// options.ambient_credentials_allowed says no). Throws ParquetError for a credential with
+// a control character, an invalid region or endpoint (from the options or the environment)
+// and a credentials file that cannot be read (a missing one holds no credentials).
 RemoteOptions ResolveS3Options(const RemoteOptions& options);
 
 // The http(s) URL of an object (key percent-encoded, '/' kept) or, with an empty key, of

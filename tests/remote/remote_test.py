@@ -79,8 +79,8 @@ class Extension:
     def __init__(self, path):
         self.path = path
 
-    def connect(self):
-        db = sqlite3.connect(":memory:", isolation_level=None)
+    def connect(self, path=":memory:"):
+        db = sqlite3.connect(path, isolation_level=None)
         db.enable_load_extension(True)
         db.load_extension(self.path)
         return db
@@ -245,6 +245,7 @@ def main():
         test_without_libcurl(extension, nginx, data)
         test_conformance(extension, nginx, corpus)
         test_http(extension, nginx, data)
+        test_declare_errors(extension, nginx)
         test_wide_columns_used(extension, nginx, data)
         test_tls(extension, nginx, data, ca)
         test_faults(extension, fault_port, data)
@@ -284,6 +285,11 @@ def make_data(extension, data):
             db.execute(f"""SELECT parquet_copy('SELECT id, a FROM src WHERE id % 4 = {day + (2 if region == "us" else 0) - 1}
                            AND id < 1000', {sql_text(str(directory / 'part-0.parquet'))})""")
     (data / "hive" / "_SUCCESS").write_text("")
+    # nul_column.parquet: a column whose name holds a NUL byte (no SQL can name one: the
+    # file's footer is patched, the name's length kept).
+    nul_column = data / "nul_column.parquet"
+    db.execute(f"SELECT parquet_copy('SELECT 1 AS nulXname', {sql_text(str(nul_column))})")
+    nul_column.write_bytes(nul_column.read_bytes().replace(b"nulXname", b"nul\0name"))
     db.execute(f"""SELECT parquet_copy('SELECT id, s FROM src WHERE id < 30000', {sql_text(str(data / 'bloom.parquet'))},
                    'bloom_filter=id,s', 'row_group_size=10000')""")
     db.close()
@@ -446,6 +452,18 @@ def test_http(extension, nginx, data):
     check("a changed file's error names the url without its query string",
           isinstance(error, tuple) and "has changed since" in error[1] and "secret-sig-123" not in error[1]
           and nginx.url("data/changing.parquet") + "?..." in error[1], error)
+    db.close()
+
+
+def test_declare_errors(extension, nginx):
+    """A file whose columns cannot be declared: the error shows the URL without its query
+    string (a presigned signature) and says what is wrong with the column name."""
+    db = extension.connect()
+    url = nginx.url("data/nul_column.parquet") + "?X-Amz-Signature=presigned-secret-77"
+    error = run(db, f"CREATE VIRTUAL TABLE temp.nul USING parquet({sql_text(url)})")
+    check("a column name holding a NUL byte: a clear error, the url shown without its query string",
+          isinstance(error, tuple) and "column name 'nul\\0name' holds a NUL byte" in error[1]
+          and url_for_display(url) in error[1] and "presigned-secret-77" not in error[1], error)
     db.close()
 
 
@@ -715,6 +733,20 @@ def test_faults(extension, port, data):
         check(f"object changing mid-scan ({mode}): an error, no mixed rows",
               isinstance(error, tuple) and "changed while being read" in error[1] and "?..." in error[1], error)
 
+    # Only RFC 9110 entity-tags and HTTP dates are taken from the server: anything else
+    # (a bare CR included) is never echoed to it, and the object is read as unversioned.
+    remote = table_rows(db, f"{base}/badetag/big.parquet")
+    seen = fault_log("badetag")
+    check("an ETag that is no entity-tag and a Last-Modified that is no date: the object reads, unversioned "
+          "(neither If-Match nor If-Unmodified-Since sent)",
+          remote == local and seen and all(e["ifMatch"] is None and e["ifUnmodifiedSince"] is None for e in seen),
+          remote if isinstance(remote, tuple) else [(e["ifMatch"], e["ifUnmodifiedSince"]) for e in seen[:3]])
+    remote = table_rows(db, f"{base}/crtag/big.parquet")
+    seen = fault_log("crtag")
+    check("an ETag holding a bare CR is not echoed in If-Match; the valid Last-Modified versions the object",
+          remote == local and all(e["ifMatch"] is None for e in seen) and any(e["ifUnmodifiedSince"] for e in seen),
+          remote if isinstance(remote, tuple) else [(e["ifMatch"], e["ifUnmodifiedSince"]) for e in seen[:3]])
+
     url = f"{base}/auth/big.parquet"
     error = table_rows(db, url)
     check("401 without credentials names the url", isinstance(error, tuple) and "401" in error[1] and url in error[1], error)
@@ -898,6 +930,18 @@ def test_s3(extension, port, data):
     remote = table_rows(db, "s3://bkt/big.parquet", f", s3_endpoint='{endpoint}'")
     check("credentials from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY", remote == local,
           remote if isinstance(remote, tuple) else len(remote))
+    test_s3_credential_rule(extension, port, endpoint, local)
+    # A session token holding CR LF (which would end the header and smuggle another request):
+    # refused before anything is sent, from the environment and from the options.
+    before = len(proxy_log(port))
+    os.environ["AWS_SESSION_TOKEN"] = "tok\r\nGET /smuggled HTTP/1.1"
+    error = table_rows(db, "s3://bkt/big.parquet", f", s3_endpoint='{endpoint}'")
+    del os.environ["AWS_SESSION_TOKEN"]
+    check("AWS_SESSION_TOKEN holding CR LF: an error naming it, nothing sent",
+          isinstance(error, tuple) and "invalid AWS_SESSION_TOKEN: it holds a control character" in error[1]
+          and "smuggled" not in error[1] and len(proxy_log(port)) == before, error)
+    error = table_rows(db, "s3://bkt/big.parquet", creds + ", s3_session_token='tok\r\nX: y'")
+    check("s3_session_token holding CR LF: refused", isinstance(error, tuple) and "control character" in error[1], error)
     del os.environ["AWS_ACCESS_KEY_ID"], os.environ["AWS_SECRET_ACCESS_KEY"]
     with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as credentials:
         credentials.write("[default]\naws_access_key_id = nobody\naws_secret_access_key = x\n"
@@ -913,6 +957,46 @@ def test_s3(extension, port, data):
     error = table_rows(db, "s3://bkt/big.parquet", f", s3_endpoint='{endpoint}'")
     check("no credentials: the unsigned request is refused", isinstance(error, tuple) and "403" in error[1], error)
     db.close()
+
+
+def test_s3_credential_rule(extension, port, endpoint, local):
+    """The credential rule with the environment's credentials (AWS_ACCESS_KEY_ID is set):
+    the user's own CREATE VIRTUAL TABLE with s3_endpoint signs with them; the same table
+    connected from its database file in a later session does not (an error, nothing sent)
+    until the application calls parquet_allow_ambient_credentials(1); a stored table
+    without s3_endpoint (the endpoint from AWS_ENDPOINT_URL) signs as before."""
+    path = tempfile.mktemp(suffix=".db", prefix="pq-remote-rule-")
+    try:
+        db = extension.connect(path)
+        db.execute(f"CREATE VIRTUAL TABLE stored USING parquet('s3://bkt/big.parquet', s3_endpoint='{endpoint}')")
+        rows = run(db, "SELECT * FROM stored")
+        check("the rule: the user's own CREATE VIRTUAL TABLE with s3_endpoint signs with the environment's credentials",
+              rows == local, rows if isinstance(rows, tuple) else len(rows))
+        db.close()
+        db = extension.connect(path)
+        before = len(proxy_log(port))
+        error = run(db, "SELECT * FROM stored")
+        check("the rule: connected from the database file, it does not use them (an error saying how, nothing sent)",
+              isinstance(error, tuple) and "parquet_allow_ambient_credentials(1)" in error[1] and "s3_endpoint" in error[1]
+              and len(proxy_log(port)) == before, error if isinstance(error, tuple) else len(error))
+        allowed = run(db, "SELECT parquet_allow_ambient_credentials(1)")
+        rows = run(db, "SELECT * FROM stored")
+        check("the rule: after parquet_allow_ambient_credentials(1) it signs and reads", allowed == [(0,)] and rows == local,
+              rows if isinstance(rows, tuple) else len(rows))
+        db.execute("DROP TABLE stored")
+        os.environ["AWS_ENDPOINT_URL"] = endpoint
+        db.execute("CREATE VIRTUAL TABLE plain USING parquet('s3://bkt/big.parquet')")
+        db.close()
+        db = extension.connect(path)
+        rows = run(db, "SELECT * FROM plain")
+        check("the rule: a stored table without s3_endpoint (AWS_ENDPOINT_URL) signs with the environment's credentials",
+              rows == local, rows if isinstance(rows, tuple) else len(rows))
+        db.close()
+    finally:
+        os.environ.pop("AWS_ENDPOINT_URL", None)
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            if os.path.exists(path + suffix):
+                os.unlink(path + suffix)
 
 
 def run_isolated(extension, setup, sql, interrupt_after=None, timeout=30):

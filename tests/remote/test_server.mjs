@@ -25,13 +25,17 @@
 //       redirect   answers ?status=N (default 302) with Location: the ?to= parameter
 //       loop       redirects to itself, for ever
 //       longredirect  redirects to a Location of 20000 characters
+//       badetag    serves normally but with an ETag that is not an RFC 9110 entity-tag and a
+//                  Last-Modified that is not an HTTP date
+//       crtag      serves normally but with an ETag holding a bare CR (a response head
+//                  written by hand: node refuses to send one)
 //     /stalled... answers nothing (any method; its body is read): a server that stalls before
 //     its headers, closed after ?hangup=MS (default 8000) milliseconds. /bkt/KEY is a hostile S3
 //     endpoint: it forwards the request to --s3-upstream and answers with the real object's
 //     headers (ETag, Last-Modified, Content-Range, size), but every body byte after the first
 //     four zeroed.
 //     GET /__log returns the requests seen so far as JSON ({mode, range, status, host, apiKey,
-//     authorization}: the Host header says which origin, 127.0.0.1 or localhost, a request
+//     authorization, ifMatch, ifUnmodifiedSince}: the Host header says which origin, 127.0.0.1 or localhost, a request
 //     came through); ?delay=MS on any URL delays the answer by MS milliseconds.
 //  2. With --s3-upstream, a second port (--s3-port) that checks the AWS Signature Version 4
 //     of every request (the s3rver package only checks that the access key exists) with
@@ -135,11 +139,15 @@ function serveFault(req, res) {
   const count = (counters.get(key) ?? 0) + 1;
   counters.set(key, count);
   const entry = { mode, name, range: req.headers.range ?? null, status: 0, host: req.headers.host,
-                  apiKey: req.headers['x-api-key'] ?? null, authorization: req.headers.authorization ?? null };
+                  apiKey: req.headers['x-api-key'] ?? null, authorization: req.headers.authorization ?? null,
+                  ifMatch: req.headers['if-match'] ?? null, ifUnmodifiedSince: req.headers['if-unmodified-since'] ?? null };
   log.push(entry);
   const reply = (status, headers, body) => {
     entry.status = status;
-    send(res, status, headers, body);
+    if (mode !== 'crtag') return send(res, status, headers, body);
+    const head = [`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`, 'Connection: close',
+                  ...Object.entries({ ...headers, etag: '"v1\r-1"' }).map(([k, v]) => `${k}: ${v}`)];
+    res.socket.end(Buffer.concat([Buffer.from(head.join('\r\n') + '\r\n\r\n', 'latin1'), Buffer.from(body ?? '')]));
   };
 
   if (mode === 'always500' || (mode === 'flaky500' && count % 2 === 0)) return reply(500, {}, 'injected failure');
@@ -155,8 +163,9 @@ function serveFault(req, res) {
   const stat = fs.statSync(file);
   const after = Number(query.get('after') ?? 2);
   const changed = (mode === 'change' || mode === 'change412') && count > after;
-  const etag = `"v${changed ? 2 : 1}-${stat.size}"`;
-  const headers = { etag, 'last-modified': stat.mtime.toUTCString(), 'accept-ranges': 'bytes' };
+  const etag = mode === 'badetag' ? `v1-${stat.size}` : `"v${changed ? 2 : 1}-${stat.size}"`;
+  const lastModified = mode === 'badetag' ? 'yesterday' : stat.mtime.toUTCString();
+  const headers = { etag, 'last-modified': lastModified, 'accept-ranges': 'bytes' };
   if (mode === 'change412' && req.headers['if-match'] && req.headers['if-match'] !== etag) {
     return reply(412, {}, 'precondition failed');
   }
