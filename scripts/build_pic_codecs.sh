@@ -4,15 +4,20 @@
 # cannot be linked into a shared object). Sources come from Debian's source packages of the
 # installed versions (`apt-get source`, checked against the signed Sources index), through a
 # private apt configuration under OUTDIR/apt: the system's apt sources are not touched.
-# Result: OUTDIR/prefix/lib/{libsnappy.a,libz.a} (the headers are the installed -dev
-# packages', of the same version). Does nothing when both libraries are already there.
+# Result: OUTDIR/prefix/lib/{libsnappy.a,libz.a}, beside copies of the installed -dev
+# packages' other static libraries (Debian's libzstd.a, liblz4.a, libbrotli*.a, libxxhash.a
+# and libcrypto.a are PIC) and OUTDIR/prefix/include with the headers of all of them and of
+# curl and expat (which the extension loads at run time): `make dist` links against an older
+# glibc's sysroot and searches only it and this prefix, so the host's /usr/include, whose
+# glibc headers are newer, never mixes in. Does nothing when the prefix is complete.
 #   usage: scripts/build_pic_codecs.sh OUTDIR
 set -euo pipefail
 out=$(mkdir -p "${1:?usage: $0 OUTDIR}" && cd "$1" && pwd)
 prefix=$out/prefix
-if [[ -f $prefix/lib/libsnappy.a && -f $prefix/lib/libz.a ]]; then
+if [[ -f $prefix/.complete ]]; then
   exit 0
 fi
+rm -rf "$prefix"
 command -v dpkg-source >/dev/null || { echo "build_pic_codecs: dpkg-source missing (Debian package dpkg-dev)" >&2; exit 1; }
 
 # A private apt state that knows the deb-src entries of the running release.
@@ -52,4 +57,23 @@ cp "$src/snappy-build/libsnappy.a" "$prefix/lib/"
 zlib_dir=$(find "$src" -maxdepth 1 -type d -name 'zlib-*' | head -1)
 (cd "$zlib_dir" && CFLAGS="-O2 -fPIC" ./configure --static >/dev/null && make -j "$jobs" libz.a >/dev/null)
 cp "$zlib_dir/libz.a" "$prefix/lib/"
+
+# The other -dev packages' headers and static libraries, as installed (multiarch include
+# folders flattened: include/x86_64-linux-gnu/openssl/ goes to include/openssl/).
+multiarch=$(gcc -dumpmachine)
+for pkg in libzstd-dev liblz4-dev libbrotli-dev libxxhash-dev libssl-dev libsnappy-dev zlib1g-dev \
+           libcurl4-openssl-dev libexpat1-dev doctest-dev; do
+  while IFS= read -r path; do
+    [[ -f $path ]] || continue
+    case $path in
+      /usr/include/*)
+        rel=${path#/usr/include/}
+        rel=${rel#"$multiarch"/}
+        mkdir -p "$prefix/include/$(dirname "$rel")" && cp "$path" "$prefix/include/$rel" ;;
+      */libzstd.a | */liblz4.a | */libbrotlicommon.a | */libbrotlidec.a | */libbrotlienc.a | */libxxhash.a | */libcrypto.a)
+        cp "$path" "$prefix/lib/" ;;
+    esac
+  done < <(dpkg -L "$pkg")
+done
+touch "$prefix/.complete"
 echo "build_pic_codecs: built snappy $snappy_version and zlib $zlib_version (PIC) in $prefix"
