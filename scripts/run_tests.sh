@@ -19,7 +19,7 @@
 #   sqlite-api: every SQLite routine ext/ calls is in the oldest supported SQLite's API
 #   table or guarded by a run-time version check (tests/sqlite_api_check.sh; not in
 #   sanitizer builds: it reads the sources, not the build)
-#   layering: the tree's layering rules (tests/layering_check.sh; not in sanitizer builds)
+#   layering: the tree's layering rules and the links of README.md and docs/ (tests/layering_check.sh; not in sanitizer builds)
 #   fuzz: each fuzz target (tests/fuzz/) replays its committed regressions one test per
 #   file, then its seeds (made by BUILDDIR/fuzz_seeds) plus FUZZ_SMOKE_SECONDS (default 3)
 #   of mutations as one more test.
