@@ -74,6 +74,12 @@ for pv in "${versions[@]}"; do
   [[ -n $deb ]] || { echo "debian_userland: downloaded no .deb for $pv" >&2; exit 1; }
   dpkg-deb -x "$deb" "$root"
 done
+# Absolute symbolic links (/lib64/ld-linux-x86-64.so.2 -> /lib/...) made relative, so they
+# point into the folder: a linker using it as a sysroot follows them there.
+while IFS= read -r link; do
+  target=$(readlink "$link")
+  ln -sfn "$(realpath -m --relative-to="$(dirname "$link")" "$root$target")" "$link"
+done < <(find "$root" -type l -lname '/*')
 printf '%s\n' "${versions[@]}" >"$root/.packages"
 touch "$root/.complete"
 echo "$root"

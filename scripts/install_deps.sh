@@ -22,7 +22,8 @@ if [[ ${1:-} == clang ]]; then
   PACKAGES+=(clang libc++-dev libc++abi-dev)
 fi
 if [[ ${1:-} == dist ]]; then
-  PACKAGES+=(dpkg-dev binutils python3 python3-venv sqlite-utils)
+  PACKAGES+=(dpkg-dev binutils python3 python3-venv sqlite-utils
+             g++-aarch64-linux-gnu qemu-user)  # the linux-arm64 build and its run under qemu
   # node and npm may come from another source than Debian (NodeSource's nodejs includes npm).
   command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)
   command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)

@@ -36,9 +36,14 @@ if ! grep -qx "CMAKE_SYSROOT:[A-Z]*=$sysroot" "$build/CMakeCache.txt" 2>/dev/nul
   rm -rf "$build/CMakeCache.txt" "$build/CMakeFiles"  # another sysroot: configure afresh
 fi
 # Headers and libraries only from the sysroot and the prefix, never the host's /usr/include.
+# The sysroot's library folders come first on the link line: GCC also passes its own
+# ../../../x86_64-linux-gnu, the host's /usr/lib/x86_64-linux-gnu, whose libc.so is newer.
+multiarch=$(gcc -dumpmachine)
+sysroot_libs="-L$sysroot/usr/lib/$multiarch -L$sysroot/lib/$multiarch"
 cmake --log-level=WARNING -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DSANITIZE=OFF \
   -DWERROR="${WERROR:-OFF}" -DSTATIC_DEPS=ON -DSTATIC_DEPS_PREFIX="$prefix" \
   -DCMAKE_SYSROOT="$sysroot" -DCMAKE_FIND_ROOT_PATH="$prefix" \
+  -DCMAKE_MODULE_LINKER_FLAGS="$sysroot_libs" -DCMAKE_EXE_LINKER_FLAGS="$sysroot_libs" \
   -DCMAKE_FIND_ROOT_PATH_MODE_INCLUDE=ONLY -DCMAKE_FIND_ROOT_PATH_MODE_LIBRARY=ONLY \
   -DCMAKE_FIND_ROOT_PATH_MODE_PACKAGE=ONLY -DCMAKE_FIND_ROOT_PATH_MODE_PROGRAM=NEVER
 # sql_test_runner: tests/dist runs the sql suite with it where the system libraries are

@@ -1,7 +1,18 @@
 #!/usr/bin/env bash
 # The `dist` suite (make test-dist): checks the artefacts of `make dist`.
 #   - dist/parquet.so needs only glibc (readelf -d), exports only sqlite3_parquet_init,
-#     and the glibc floor it needs is the one README.md states;
+#     and no glibc symbol version above the floor (scripts/glibc_floor.sh, objdump -T, as
+#     auditwheel checks), the floor README.md states;
+#   - a real run in an older userland: Debian 11's libc6 (glibc 2.31), sqlite3 shell and
+#     libsqlite3, unpacked from Debian's packages (scripts/debian_userland.sh, cached in
+#     DIST_BUILD/debian) and started through their own ld-2.31.so with --library-path, no
+#     chroot, no root: the shell loads the extension (or, where Debian 11's SQLite is below
+#     the extension's SQLite floor, refuses it with that message and nothing from the
+#     dynamic linker); the sql suite (DIST_BUILD's sql_test_runner, linked against Debian 11's
+#     libc) passes there, with a SQLite of the version matrix compiled against Debian 11's
+#     libc (OLD_USERLAND_SQLITE, default the newest of the matrix) and, when its version is
+#     supported, with Debian 11's own libsqlite3; and the shell writes a parquet_copy and
+#     reads its rows back;
 #   - the sql suite passes with dist/parquet.so where the system's copies of every library
 #     the normal build links (codecs, libcrypto, libstdc++, libgcc_s) are hidden: a private
 #     mount namespace (unshare -m) bind-mounts /dev/null over each of them. The hide is
@@ -58,8 +69,83 @@ exports=$(nm -D --defined-only "$so" | awk '{print $3}')
 [[ $exports == sqlite3_parquet_init ]]
 check $? "the only exported symbol is sqlite3_parquet_init" "$(echo $exports | head -c 300)"
 floor=$(bash scripts/glibc_floor.sh "$so")
-grep -q "glibc $floor or later" README.md
-check $? "README states the glibc floor the binary needs ($floor)" "README.md lacks 'glibc $floor or later'"
+bash scripts/glibc_floor.sh --check "$so" 2>"$tmp/floor.log"
+check $? "objdump -T: the highest GLIBC_ symbol version is $floor, at most $(bash scripts/glibc_floor.sh --floor)" "$(cat "$tmp/floor.log")"
+grep -q "glibc $(bash scripts/glibc_floor.sh --floor) or later" README.md
+check $? "README states the glibc floor" "README.md lacks 'glibc $(bash scripts/glibc_floor.sh --floor) or later'"
+
+# --- Debian 11's userland: its ld-2.31.so, libc, sqlite3 shell and libsqlite3 ----------------
+old_sqlite_version=${OLD_USERLAND_SQLITE:-3.53.2}
+if userland=$(bash scripts/debian_userland.sh "$dist_build/debian" bullseye amd64 2>"$tmp/userland.log"); then
+  check 0 "Debian 11's libc6, sqlite3 and libsqlite3-0 unpacked (${userland#"$PWD"/})"
+  multiarch=x86_64-linux-gnu
+  old_loader=$userland/lib/$multiarch/ld-2.31.so
+  old_libs=$userland/lib/$multiarch:$userland/usr/lib/$multiarch
+  in_old_userland() {  # in_old_userland LIBDIR|"" PROGRAM ARGS...: PROGRAM on Debian 11's libc
+    local first=$1
+    shift
+    "$old_loader" --library-path "${first:+$first:}$old_libs" "$@"
+  }
+  shell_load() {  # shell_load LIBDIR|"": Debian 11's sqlite3 shell loads dist/parquet.so
+    printf '%s\n' ".load $PWD/dist/parquet" "SELECT sqlite_version(), json_extract(parquet_version(), '\$.version');" |
+      in_old_userland "$1" "$userland/usr/bin/sqlite3" -bail :memory: 2>&1
+  }
+  own=$(in_old_userland "" "$userland/usr/bin/sqlite3" :memory: 'SELECT sqlite_version()' </dev/null 2>&1)
+  got=$(shell_load "")
+  if [[ $got == "$own|$version" ]]; then
+    check 0 "Debian 11's sqlite3 shell (SQLite $own, glibc 2.31) loads $so and runs parquet_version()"
+    own_supported=1
+  else
+    # Below the extension's SQLite floor: refused by the extension, not by the dynamic linker.
+    needs=$(sed -n 's/.*needs SQLite \([0-9.]*\) or later.*/\1/p' <<<"$got")
+    [[ -n $needs && $(printf '%s\n' "$own" "$needs" | sort -V | head -1) == "$own" && $own != "$needs" ]] &&
+      ! grep -qiE 'GLIBC|version .* not found|cannot open shared' <<<"$got"
+    check $? "Debian 11's sqlite3 shell (SQLite $own, glibc 2.31) loads $so past the dynamic linker; refused for SQLite $own < $needs" "$got"
+    own_supported=0
+  fi
+
+  # A SQLite of the matrix, compiled against Debian 11's libc (the matrix's own builds are
+  # linked against this machine's newer glibc), for the sql suite on Debian 11's loader.
+  old_sqlite=$dist_build/old-userland-sqlite/$old_sqlite_version
+  versions_dir=${SQLITE_VERSIONS_DIR:-build/sqlite-versions}
+  if [[ ! -s $old_sqlite/libsqlite3.so.0 ]] &&
+     bash scripts/setup_sqlite_versions.sh "$versions_dir" "$old_sqlite_version" >"$tmp/old-sqlite.log" 2>&1; then
+    mkdir -p "$old_sqlite"
+    gcc --sysroot="$userland" -O1 -w -fPIC -shared -Wl,-soname,libsqlite3.so.0 -DSQLITE_THREADSAFE=1 \
+      -DSQLITE_ENABLE_COLUMN_METADATA -DSQLITE_ENABLE_MATH_FUNCTIONS -DSQLITE_USE_URI=1 \
+      "$versions_dir/$old_sqlite_version/src/sqlite3.c" -o "$old_sqlite/libsqlite3.so.0.tmp" -lm -ldl -lpthread \
+      >>"$tmp/old-sqlite.log" 2>&1 && mv "$old_sqlite/libsqlite3.so.0.tmp" "$old_sqlite/libsqlite3.so.0"
+  fi
+  [[ -s $old_sqlite/libsqlite3.so.0 ]]
+  check $? "SQLite $old_sqlite_version compiled against Debian 11's libc" "$(tail -n 5 "$tmp/old-sqlite.log" 2>/dev/null)"
+  got=$(shell_load "$old_sqlite")
+  [[ $got == "$old_sqlite_version|$version" ]]
+  check $? "Debian 11's sqlite3 shell with SQLite $old_sqlite_version loads $so" "$got"
+
+  old_suite() {  # old_suite LABEL LIBDIR|"": the sql suite on Debian 11's loader and libc
+    in_old_userland "$2" "$runner" --extension dist/parquet --root . sql/*.test >"$tmp/old-sql.log" 2>&1
+    local rc=$?
+    grep -E 'FAIL|passed, .* failed' "$tmp/old-sql.log" | tail -n 20
+    add_counts "sql suite in Debian 11's userland, $1" "$tmp/old-sql.log" $rc
+  }
+  old_suite "SQLite $old_sqlite_version" "$old_sqlite"
+  ((own_supported)) && old_suite "its own SQLite $own" ""
+
+  # parquet_copy through Debian 11's shell, and its rows read back.
+  copy_out=$tmp/old-userland-copy.parquet
+  got=$(printf '%s\n' ".load $PWD/dist/parquet" \
+    "CREATE TABLE t AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) SELECT i, 'row ' || i AS s, i / 8.0 AS r FROM n;" \
+    "SELECT parquet_copy('SELECT * FROM t', '$copy_out', 'compression=zstd');" \
+    "CREATE VIRTUAL TABLE back USING parquet('$copy_out');" \
+    "SELECT count(*), sum(i), group_concat(s, ','), sum(r) FROM back;" \
+    "SELECT count(*), sum(i), group_concat(s, ','), sum(r) FROM t;" |
+    in_old_userland "$old_sqlite" "$userland/usr/bin/sqlite3" -bail :memory: 2>&1)
+  mapfile -t lines <<<"$got"
+  [[ ${#lines[@]} == 3 && ${lines[0]} == 1000 && ${lines[1]} == "${lines[2]}" && ${lines[1]} == 1000\|500500\|* ]]
+  check $? "Debian 11's sqlite3 shell: parquet_copy of 1000 rows (zstd) reads back the same rows" "$(head -c 300 <<<"$got")"
+else
+  check 1 "Debian 11's packages unpacked" "$(tail -n 5 "$tmp/userland.log")"
+fi
 
 # --- the sql suite with the system libraries hidden --------------------------------------
 if [[ ! -f $build/parquet.so ]]; then
