@@ -45,6 +45,20 @@ try {
   check("getLoadablePath() is the installed parquet.so",
         fs.existsSync(file) && file.startsWith(path.resolve("node_modules", "sqlite-parquet")), file);
 
+  check("getLoadablePath() picks lib/PLATFORM-ARCH/ of the running process",
+        file === path.join(path.dirname(require.resolve("sqlite-parquet")), "lib", `${process.platform}-${process.arch}`,
+                           process.platform === "win32" ? "parquet.dll" : "parquet.so"), file);
+  check("availablePlatforms() lists linux-x64", loadable.availablePlatforms().includes("linux-x64"),
+        JSON.stringify(loadable.availablePlatforms()));
+  let lacking = "";
+  try {
+    loadable.getLoadablePath("freebsd", "riscv64");
+  } catch (error) {
+    lacking = error.message;
+  }
+  check("getLoadablePath() on a platform it lacks throws, naming it and what the package has",
+        lacking.includes("no build for freebsd-riscv64") && lacking.includes("linux-x64"), lacking);
+
   const Database = require("better-sqlite3");
   const db = new Database(":memory:");
   loadable.load(db);

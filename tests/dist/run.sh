@@ -86,12 +86,12 @@ if userland=$(bash scripts/debian_userland.sh "$dist_build/debian" bullseye amd6
     shift
     "$old_loader" --library-path "${first:+$first:}$old_libs" "$@"
   }
-  shell_load() {  # shell_load LIBDIR|"": Debian 11's sqlite3 shell loads dist/parquet.so
+  shell_load() {  # shell_load LIBDIR|"" SHELL: a sqlite3 shell on Debian 11's libc loads dist/parquet.so
     printf '%s\n' ".load $PWD/dist/parquet" "SELECT sqlite_version(), json_extract(parquet_version(), '\$.version');" |
-      in_old_userland "$1" "$userland/usr/bin/sqlite3" -bail :memory: 2>&1
+      in_old_userland "$1" "$2" -bail :memory: 2>&1
   }
   own=$(in_old_userland "" "$userland/usr/bin/sqlite3" :memory: 'SELECT sqlite_version()' </dev/null 2>&1)
-  got=$(shell_load "")
+  got=$(shell_load "" "$userland/usr/bin/sqlite3")
   if [[ $got == "$own|$version" ]]; then
     check 0 "Debian 11's sqlite3 shell (SQLite $own, glibc 2.31) loads $so and runs parquet_version()"
     own_supported=1
@@ -104,23 +104,32 @@ if userland=$(bash scripts/debian_userland.sh "$dist_build/debian" bullseye amd6
     own_supported=0
   fi
 
-  # A SQLite of the matrix, compiled against Debian 11's libc (the matrix's own builds are
-  # linked against this machine's newer glibc), for the sql suite on Debian 11's loader.
+  # A SQLite of the matrix and its shell, compiled against Debian 11's libc (the matrix's
+  # own builds are linked against this machine's newer glibc, and Debian 11's shell has its
+  # SQLite linked in): the sql suite, the shell and the copy on Debian 11's loader and libc.
   old_sqlite=$dist_build/old-userland-sqlite/$old_sqlite_version
   versions_dir=${SQLITE_VERSIONS_DIR:-build/sqlite-versions}
-  if [[ ! -s $old_sqlite/libsqlite3.so.0 ]] &&
+  sysroot_cc() {  # gcc against Debian 11's libc: its library folders before GCC's own
+    gcc --sysroot="$userland" -L"$userland/usr/lib/$multiarch" -L"$userland/lib/$multiarch" -O1 -w "$@"
+  }
+  if [[ ! -x $old_sqlite/sqlite3 ]] &&
      bash scripts/setup_sqlite_versions.sh "$versions_dir" "$old_sqlite_version" >"$tmp/old-sqlite.log" 2>&1; then
+    src=$versions_dir/$old_sqlite_version/src
     mkdir -p "$old_sqlite"
-    gcc --sysroot="$userland" -O1 -w -fPIC -shared -Wl,-soname,libsqlite3.so.0 -DSQLITE_THREADSAFE=1 \
-      -DSQLITE_ENABLE_COLUMN_METADATA -DSQLITE_ENABLE_MATH_FUNCTIONS -DSQLITE_USE_URI=1 \
-      "$versions_dir/$old_sqlite_version/src/sqlite3.c" -o "$old_sqlite/libsqlite3.so.0.tmp" -lm -ldl -lpthread \
-      >>"$tmp/old-sqlite.log" 2>&1 && mv "$old_sqlite/libsqlite3.so.0.tmp" "$old_sqlite/libsqlite3.so.0"
+    sysroot_cc -fPIC -shared -Wl,-soname,libsqlite3.so.0 -DSQLITE_THREADSAFE=1 -DSQLITE_ENABLE_COLUMN_METADATA \
+      -DSQLITE_ENABLE_MATH_FUNCTIONS -DSQLITE_USE_URI=1 "$src/sqlite3.c" -o "$old_sqlite/libsqlite3.so.0" \
+      -lm -ldl -lpthread >>"$tmp/old-sqlite.log" 2>&1 &&
+      sysroot_cc -I"$src" "$src/shell.c" -o "$old_sqlite/sqlite3.tmp" "$old_sqlite/libsqlite3.so.0" \
+        -lm -ldl -lpthread >>"$tmp/old-sqlite.log" 2>&1 &&
+      mv "$old_sqlite/sqlite3.tmp" "$old_sqlite/sqlite3"
   fi
-  [[ -s $old_sqlite/libsqlite3.so.0 ]]
-  check $? "SQLite $old_sqlite_version compiled against Debian 11's libc" "$(tail -n 5 "$tmp/old-sqlite.log" 2>/dev/null)"
-  got=$(shell_load "$old_sqlite")
+  [[ -x $old_sqlite/sqlite3 ]] && bash scripts/glibc_floor.sh "$old_sqlite/libsqlite3.so.0" >"$tmp/old-floor" &&
+    [[ $(printf '%s\n' "$(cat "$tmp/old-floor")" 2.31 | sort -V | tail -1) == 2.31 ]]
+  check $? "SQLite $old_sqlite_version and its shell compiled against Debian 11's libc (glibc $(cat "$tmp/old-floor" 2>/dev/null))" \
+    "$(tail -n 5 "$tmp/old-sqlite.log" 2>/dev/null)"
+  got=$(shell_load "$old_sqlite" "$old_sqlite/sqlite3")
   [[ $got == "$old_sqlite_version|$version" ]]
-  check $? "Debian 11's sqlite3 shell with SQLite $old_sqlite_version loads $so" "$got"
+  check $? "the sqlite3 shell of SQLite $old_sqlite_version on Debian 11's loader and libc loads $so" "$got"
 
   old_suite() {  # old_suite LABEL LIBDIR|"": the sql suite on Debian 11's loader and libc
     in_old_userland "$2" "$runner" --extension dist/parquet --root . sql/*.test >"$tmp/old-sql.log" 2>&1
@@ -131,7 +140,7 @@ if userland=$(bash scripts/debian_userland.sh "$dist_build/debian" bullseye amd6
   old_suite "SQLite $old_sqlite_version" "$old_sqlite"
   ((own_supported)) && old_suite "its own SQLite $own" ""
 
-  # parquet_copy through Debian 11's shell, and its rows read back.
+  # parquet_copy through that shell, and its rows read back.
   copy_out=$tmp/old-userland-copy.parquet
   got=$(printf '%s\n' ".load $PWD/dist/parquet" \
     "CREATE TABLE t AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) SELECT i, 'row ' || i AS s, i / 8.0 AS r FROM n;" \
@@ -139,10 +148,10 @@ if userland=$(bash scripts/debian_userland.sh "$dist_build/debian" bullseye amd6
     "CREATE VIRTUAL TABLE back USING parquet('$copy_out');" \
     "SELECT count(*), sum(i), group_concat(s, ','), sum(r) FROM back;" \
     "SELECT count(*), sum(i), group_concat(s, ','), sum(r) FROM t;" |
-    in_old_userland "$old_sqlite" "$userland/usr/bin/sqlite3" -bail :memory: 2>&1)
+    in_old_userland "$old_sqlite" "$old_sqlite/sqlite3" -bail :memory: 2>&1)
   mapfile -t lines <<<"$got"
   [[ ${#lines[@]} == 3 && ${lines[0]} == 1000 && ${lines[1]} == "${lines[2]}" && ${lines[1]} == 1000\|500500\|* ]]
-  check $? "Debian 11's sqlite3 shell: parquet_copy of 1000 rows (zstd) reads back the same rows" "$(head -c 300 <<<"$got")"
+  check $? "the SQLite $old_sqlite_version shell on Debian 11's libc: parquet_copy of 1000 rows (zstd) reads back the same rows" "$(head -c 300 <<<"$got")"
 else
   check 1 "Debian 11's packages unpacked" "$(tail -n 5 "$tmp/userland.log")"
 fi
