@@ -62,16 +62,23 @@ if [[ -f $root/.complete ]]; then
   exit 0
 fi
 
-rm -rf "$root" && mkdir -p "$root"
-(cd "$apt_dir/debs" && "${apt[@]}" download "${versions[@]}" </dev/null >"$apt_dir/download.log" 2>&1) ||
-  { cat "$apt_dir/download.log" >&2; echo "debian_userland: apt-get download failed" >&2; exit 1; }
-for pv in "${versions[@]}"; do
-  pkg=${pv%%=*} v=${pv#*=}
-  deb=
-  for candidate in "$apt_dir/debs/${pkg}"_*.deb; do
-    [[ -f $candidate && $(dpkg-deb -f "$candidate" Version) == "$v" ]] && deb=$candidate
+rm -rf "$root" "$apt_dir/debs" && mkdir -p "$root" "$apt_dir/debs"
+# The candidate versions; where a mirror lacks one (a security update not mirrored for this
+# architecture), the release's own version of that package.
+if ! (cd "$apt_dir/debs" && "${apt[@]}" download "${versions[@]}" </dev/null >"$apt_dir/download.log" 2>&1); then
+  fallback=()
+  for pv in "${versions[@]}"; do
+    pkg=${pv%%=*}
+    compgen -G "$apt_dir/debs/${pkg}_*.deb" >/dev/null || fallback+=("$pkg/$release")
   done
-  [[ -n $deb ]] || { echo "debian_userland: downloaded no .deb for $pv" >&2; exit 1; }
+  (cd "$apt_dir/debs" && "${apt[@]}" download "${fallback[@]}" </dev/null >>"$apt_dir/download.log" 2>&1) ||
+    { cat "$apt_dir/download.log" >&2; echo "debian_userland: apt-get download failed" >&2; exit 1; }
+fi
+for pkg in "$@"; do
+  compgen -G "$apt_dir/debs/${pkg}_*.deb" >/dev/null ||
+    { echo "debian_userland: downloaded no .deb for $pkg" >&2; exit 1; }
+done
+for deb in "$apt_dir/debs"/*.deb; do
   dpkg-deb -x "$deb" "$root"
 done
 # Absolute symbolic links (/lib64/ld-linux-x86-64.so.2 -> /lib/...) made relative, so they

@@ -48,8 +48,13 @@ try {
   check("getLoadablePath() picks lib/PLATFORM-ARCH/ of the running process",
         file === path.join(path.dirname(require.resolve("sqlite-parquet")), "lib", `${process.platform}-${process.arch}`,
                            process.platform === "win32" ? "parquet.dll" : "parquet.so"), file);
-  check("availablePlatforms() lists linux-x64", loadable.availablePlatforms().includes("linux-x64"),
+  check("availablePlatforms() lists linux-arm64 and linux-x64",
+        ["linux-arm64", "linux-x64"].every((p) => loadable.availablePlatforms().includes(p)),
         JSON.stringify(loadable.availablePlatforms()));
+  const arm64 = loadable.getLoadablePath("linux", "arm64");
+  check("getLoadablePath('linux', 'arm64') is the AArch64 build in lib/linux-arm64/",
+        arm64.endsWith(path.join("lib", "linux-arm64", "parquet.so")) &&
+        fs.readFileSync(arm64).readUInt16LE(18) === 183, arm64);  // ELF e_machine 183: EM_AARCH64
   let lacking = "";
   try {
     loadable.getLoadablePath("freebsd", "riscv64");

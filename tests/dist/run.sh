@@ -19,6 +19,12 @@
 #     proved in the same namespace: the normal build's BUILD/parquet.so must fail to load;
 #   - the wheel, pip-installed with --no-index into a fresh venv of Debian's python3:
 #     tests/dist/python_test.py, and Debian's sqlite-utils loading the extension it carries;
+#   - dist/linux-arm64/parquet.so (AArch64) likewise needs only glibc up to the floor, and
+#     under qemu-aarch64 (-L: the guest's own loader and libraries, no binfmt, no root) the
+#     arm64 sqlite3 shells of Debian 12 and Debian 11, unpacked from Debian's arm64 packages,
+#     load it: the sql suite passes (DIST_BUILD-arm64's sql_test_runner, cross-built) and a
+#     parquet_copy reads back, with each SQLite the extension supports; an older one refuses
+#     it with the SQLite-version message;
 #   - the npm tarball, installed into a fresh project: tests/dist/node_test.js with
 #     better-sqlite3 (installed once from the npm registry into tests/dist/node/).
 # One "ok"/"FAIL" line per check; the last line is "N passed, M failed".
@@ -109,8 +115,9 @@ if userland=$(bash scripts/debian_userland.sh "$dist_build/debian" bullseye amd6
   # SQLite linked in): the sql suite, the shell and the copy on Debian 11's loader and libc.
   old_sqlite=$dist_build/old-userland-sqlite/$old_sqlite_version
   versions_dir=${SQLITE_VERSIONS_DIR:-build/sqlite-versions}
-  sysroot_cc() {  # gcc against Debian 11's libc: its library folders before GCC's own
-    gcc --sysroot="$userland" -L"$userland/usr/lib/$multiarch" -L"$userland/lib/$multiarch" -O1 -w "$@"
+  sysroot_cc() {  # gcc against Debian 11's libc: its start files and library folders before GCC's own
+    gcc --sysroot="$userland" -B"$userland/usr/lib/$multiarch/" -L"$userland/usr/lib/$multiarch" \
+      -L"$userland/lib/$multiarch" -O1 -w "$@"
   }
   if [[ ! -x $old_sqlite/sqlite3 ]] &&
      bash scripts/setup_sqlite_versions.sh "$versions_dir" "$old_sqlite_version" >"$tmp/old-sqlite.log" 2>&1; then
@@ -155,6 +162,55 @@ if userland=$(bash scripts/debian_userland.sh "$dist_build/debian" bullseye amd6
 else
   check 1 "Debian 11's packages unpacked" "$(tail -n 5 "$tmp/userland.log")"
 fi
+
+# --- linux-arm64 under qemu-user: Debian 12's and Debian 11's arm64 userlands ---------------
+arm64_so=dist/linux-arm64/parquet.so
+arm64_runner=$dist_build-arm64/sql_test_runner
+[[ -f $arm64_so && -x $arm64_runner ]] && readelf -h "$arm64_so" | grep -q 'AArch64'
+check $? "make dist made the AArch64 $arm64_so and $arm64_runner"
+needed=$(readelf -d "$arm64_so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+others=$(grep -Ev '^(libc|libm|libdl|libpthread|librt|ld-linux-aarch64)\.so\.[0-9]+$' <<<"$needed")
+[[ -n $needed && -z $others ]] && [[ $(nm -D --defined-only "$arm64_so" | awk '{print $3}') == sqlite3_parquet_init ]]
+check $? "$arm64_so: NEEDED only glibc ($(echo $needed)), exports only sqlite3_parquet_init" "also needs: $(echo $others)"
+bash scripts/glibc_floor.sh --check "$arm64_so" 2>"$tmp/floor-arm64.log"
+check $? "objdump -T: the highest GLIBC_ symbol version of $arm64_so is $(bash scripts/glibc_floor.sh "$arm64_so"), at most $(bash scripts/glibc_floor.sh --floor)" "$(cat "$tmp/floor-arm64.log")"
+for release in bookworm bullseye; do
+  name=$([[ $release == bookworm ]] && echo "Debian 12" || echo "Debian 11")
+  packages=()  # bullseye: the folder make dist unpacked as the sysroot (it has the shell too)
+  [[ $release == bookworm ]] && packages=(libc6 sqlite3 libsqlite3-0 libreadline8 libtinfo6 zlib1g)
+  if ! arm64_root=$(bash scripts/debian_userland.sh "$dist_build/debian" "$release" arm64 "${packages[@]}" 2>"$tmp/arm64.log"); then
+    check 1 "$name's arm64 packages unpacked" "$(tail -n 5 "$tmp/arm64.log")"
+    continue
+  fi
+  in_arm64() { qemu-aarch64 -L "$arm64_root" "$@"; }  # the guest's loader and libraries from the folder
+  own=$(in_arm64 "$arm64_root/usr/bin/sqlite3" :memory: 'SELECT sqlite_version()' </dev/null 2>&1)
+  got=$(printf '%s\n' ".load $PWD/${arm64_so%.so}" "SELECT json_extract(parquet_version(), '\$.version');" |
+        in_arm64 "$arm64_root/usr/bin/sqlite3" -bail :memory: 2>&1)
+  if [[ $got == "$version" ]]; then
+    check 0 "$name's arm64 sqlite3 shell (SQLite $own) loads $arm64_so under qemu-aarch64"
+    in_arm64 "$arm64_runner" --extension "${arm64_so%.so}" --root . sql/*.test >"$tmp/arm64-sql.log" 2>&1
+    rc=$?
+    grep -E 'FAIL|passed, .* failed' "$tmp/arm64-sql.log" | tail -n 20
+    add_counts "sql suite on arm64 ($name's libc and SQLite $own, qemu-aarch64)" "$tmp/arm64-sql.log" $rc
+    copy_out=$tmp/arm64-$release.parquet
+    got=$(printf '%s\n' ".load $PWD/${arm64_so%.so}" \
+      "CREATE TABLE t AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) SELECT i, 'row ' || i AS s, i / 8.0 AS r FROM n;" \
+      "SELECT parquet_copy('SELECT * FROM t', '$copy_out', 'compression=snappy');" \
+      "CREATE VIRTUAL TABLE back USING parquet('$copy_out');" \
+      "SELECT count(*), sum(i), group_concat(s, ','), sum(r) FROM back;" \
+      "SELECT count(*), sum(i), group_concat(s, ','), sum(r) FROM t;" |
+      in_arm64 "$arm64_root/usr/bin/sqlite3" -bail :memory: 2>&1)
+    mapfile -t lines <<<"$got"
+    [[ ${#lines[@]} == 3 && ${lines[0]} == 1000 && ${lines[1]} == "${lines[2]}" && ${lines[1]} == 1000\|500500\|* ]]
+    check $? "$name's arm64 shell: parquet_copy of 1000 rows (snappy) reads back the same rows" "$(head -c 300 <<<"$got")"
+  else
+    # Below the extension's SQLite floor: refused by the extension, not by the dynamic linker.
+    needs=$(sed -n 's/.*needs SQLite \([0-9.]*\) or later.*/\1/p' <<<"$got")
+    [[ -n $needs && $(printf '%s\n' "$own" "$needs" | sort -V | head -1) == "$own" && $own != "$needs" ]] &&
+      ! grep -qiE 'GLIBC|version .* not found|cannot open shared' <<<"$got"
+    check $? "$name's arm64 sqlite3 shell (SQLite $own) loads $arm64_so past the dynamic linker under qemu-aarch64; refused for SQLite $own < $needs" "$got"
+  fi
+done
 
 # --- the sql suite with the system libraries hidden --------------------------------------
 if [[ ! -f $build/parquet.so ]]; then
