@@ -152,13 +152,16 @@ unit sql differential conformance interop runtime hosts remote sqlite-api layeri
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(CLANG_BUILD) $(FUZZ_BUILD) $(DIST_BUILD) dist
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(CLANG_BUILD) $(FUZZ_BUILD) $(DIST_BUILD) $(DIST_BUILD)-arm64 dist
 
-# Release artefacts (docs/release-artefacts.md): scripts/make_dist.sh builds the extension with
-# every library linked in (-DSTATIC_DEPS=ON, in $(DIST_BUILD)/; snappy and zlib compiled as
-# PIC from Debian's source packages, since Debian's libsnappy.a and libz.a are not PIC and
-# one file is simpler to ship than a set with an $ORIGIN RUNPATH), then the wheel and the
-# npm tarball around it; the same compile commands as $(BUILD)/, so ccache serves its objects.
+# Release artefacts (docs/release-artefacts.md): scripts/make_dist.sh builds the extension
+# with every library linked in (-DSTATIC_DEPS=ON; snappy and zlib compiled as PIC from
+# Debian's source packages, since Debian's libsnappy.a and libz.a are not PIC and one file is
+# simpler to ship than a set with an $ORIGIN RUNPATH), against Debian 11's glibc as the
+# sysroot (the glibc 2.28 floor), for x86-64 in $(DIST_BUILD)/ and arm64 in
+# $(DIST_BUILD)-arm64/ (Debian's cross compiler), then the wheels and the npm tarball around
+# them. Downloads and cross-built libraries are kept in those folders, keyed by version;
+# ccache serves the objects of a second run.
 # test-dist needs $(BUILD)/parquet.so too: loading it must fail where tests/dist hides the
 # system libraries, which proves the hide works.
 DIST_BUILD ?= build-dist
