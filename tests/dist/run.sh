@@ -53,6 +53,31 @@ add_counts() {  # add_counts LABEL OUTPUT-FILE STATUS: adds a sub-runner's "N pa
   passed=$((passed + p)) failed=$((failed + f))
   if [[ $3 != 0 && $f == 0 ]]; then check 1 "$1 exit status" "$3"; fi
 }
+# copy_round_trip EXTENSION OUT COMPRESSION SHELL...: the sqlite3 shell (SHELL..., reading
+# stdin) loads EXTENSION, writes 1000 rows with parquet_copy to OUT and reads them back;
+# succeeds when the copy's rows and the table's agree.
+copy_round_trip() {
+  local extension=$1 out=$2 compression=$3 got lines
+  shift 3
+  got=$(printf '%s\n' ".load $extension" \
+    "CREATE TABLE t AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) SELECT i, 'row ' || i AS s, i / 8.0 AS r FROM n;" \
+    "SELECT parquet_copy('SELECT * FROM t', '$out', 'compression=$compression');" \
+    "CREATE VIRTUAL TABLE back USING parquet('$out');" \
+    "SELECT count(*), sum(i), group_concat(s, ','), sum(r) FROM back;" \
+    "SELECT count(*), sum(i), group_concat(s, ','), sum(r) FROM t;" | "$@" -bail :memory: 2>&1)
+  mapfile -t lines <<<"$got"
+  [[ ${#lines[@]} == 3 && ${lines[0]} == 1000 && ${lines[1]} == "${lines[2]}" && ${lines[1]} == 1000\|500500\|* ]] ||
+    { head -c 300 <<<"$got"; return 1; }
+}
+# refused_for_sqlite_version OWN OUTPUT: OUTPUT (of a .load) is the extension refusing SQLite
+# OWN for being below its SQLite floor, and nothing from the dynamic linker; prints the floor.
+refused_for_sqlite_version() {
+  local needs
+  needs=$(sed -n 's/.*needs SQLite \([0-9.]*\) or later.*/\1/p' <<<"$2")
+  echo "$needs"
+  [[ -n $needs && $(printf '%s\n' "$1" "$needs" | sort -V | head -1) == "$1" && $1 != "$needs" ]] &&
+    ! grep -qiE 'GLIBC|version .* not found|cannot open shared' <<<"$2"
+}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 version=$(head -n1 VERSION)
@@ -102,10 +127,7 @@ if userland=$(bash scripts/debian_userland.sh "$dist_build/debian" bullseye amd6
     check 0 "Debian 11's sqlite3 shell (SQLite $own, glibc 2.31) loads $so and runs parquet_version()"
     own_supported=1
   else
-    # Below the extension's SQLite floor: refused by the extension, not by the dynamic linker.
-    needs=$(sed -n 's/.*needs SQLite \([0-9.]*\) or later.*/\1/p' <<<"$got")
-    [[ -n $needs && $(printf '%s\n' "$own" "$needs" | sort -V | head -1) == "$own" && $own != "$needs" ]] &&
-      ! grep -qiE 'GLIBC|version .* not found|cannot open shared' <<<"$got"
+    needs=$(refused_for_sqlite_version "$own" "$got")
     check $? "Debian 11's sqlite3 shell (SQLite $own, glibc 2.31) loads $so past the dynamic linker; refused for SQLite $own < $needs" "$got"
     own_supported=0
   fi
@@ -148,17 +170,8 @@ if userland=$(bash scripts/debian_userland.sh "$dist_build/debian" bullseye amd6
   ((own_supported)) && old_suite "its own SQLite $own" ""
 
   # parquet_copy through that shell, and its rows read back.
-  copy_out=$tmp/old-userland-copy.parquet
-  got=$(printf '%s\n' ".load $PWD/dist/parquet" \
-    "CREATE TABLE t AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) SELECT i, 'row ' || i AS s, i / 8.0 AS r FROM n;" \
-    "SELECT parquet_copy('SELECT * FROM t', '$copy_out', 'compression=zstd');" \
-    "CREATE VIRTUAL TABLE back USING parquet('$copy_out');" \
-    "SELECT count(*), sum(i), group_concat(s, ','), sum(r) FROM back;" \
-    "SELECT count(*), sum(i), group_concat(s, ','), sum(r) FROM t;" |
-    in_old_userland "$old_sqlite" "$old_sqlite/sqlite3" -bail :memory: 2>&1)
-  mapfile -t lines <<<"$got"
-  [[ ${#lines[@]} == 3 && ${lines[0]} == 1000 && ${lines[1]} == "${lines[2]}" && ${lines[1]} == 1000\|500500\|* ]]
-  check $? "the SQLite $old_sqlite_version shell on Debian 11's libc: parquet_copy of 1000 rows (zstd) reads back the same rows" "$(head -c 300 <<<"$got")"
+  got=$(copy_round_trip "$PWD/dist/parquet" "$tmp/old-userland-copy.parquet" zstd in_old_userland "$old_sqlite" "$old_sqlite/sqlite3")
+  check $? "the SQLite $old_sqlite_version shell on Debian 11's libc: parquet_copy of 1000 rows (zstd) reads back the same rows" "$got"
 else
   check 1 "Debian 11's packages unpacked" "$(tail -n 5 "$tmp/userland.log")"
 fi
@@ -192,22 +205,10 @@ for release in bookworm bullseye; do
     rc=$?
     grep -E 'FAIL|passed, .* failed' "$tmp/arm64-sql.log" | tail -n 20
     add_counts "sql suite on arm64 ($name's libc and SQLite $own, qemu-aarch64)" "$tmp/arm64-sql.log" $rc
-    copy_out=$tmp/arm64-$release.parquet
-    got=$(printf '%s\n' ".load $PWD/${arm64_so%.so}" \
-      "CREATE TABLE t AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) SELECT i, 'row ' || i AS s, i / 8.0 AS r FROM n;" \
-      "SELECT parquet_copy('SELECT * FROM t', '$copy_out', 'compression=snappy');" \
-      "CREATE VIRTUAL TABLE back USING parquet('$copy_out');" \
-      "SELECT count(*), sum(i), group_concat(s, ','), sum(r) FROM back;" \
-      "SELECT count(*), sum(i), group_concat(s, ','), sum(r) FROM t;" |
-      in_arm64 "$arm64_root/usr/bin/sqlite3" -bail :memory: 2>&1)
-    mapfile -t lines <<<"$got"
-    [[ ${#lines[@]} == 3 && ${lines[0]} == 1000 && ${lines[1]} == "${lines[2]}" && ${lines[1]} == 1000\|500500\|* ]]
-    check $? "$name's arm64 shell: parquet_copy of 1000 rows (snappy) reads back the same rows" "$(head -c 300 <<<"$got")"
+    got=$(copy_round_trip "$PWD/${arm64_so%.so}" "$tmp/arm64-$release.parquet" snappy in_arm64 "$arm64_root/usr/bin/sqlite3")
+    check $? "$name's arm64 shell: parquet_copy of 1000 rows (snappy) reads back the same rows" "$got"
   else
-    # Below the extension's SQLite floor: refused by the extension, not by the dynamic linker.
-    needs=$(sed -n 's/.*needs SQLite \([0-9.]*\) or later.*/\1/p' <<<"$got")
-    [[ -n $needs && $(printf '%s\n' "$own" "$needs" | sort -V | head -1) == "$own" && $own != "$needs" ]] &&
-      ! grep -qiE 'GLIBC|version .* not found|cannot open shared' <<<"$got"
+    needs=$(refused_for_sqlite_version "$own" "$got")
     check $? "$name's arm64 sqlite3 shell (SQLite $own) loads $arm64_so past the dynamic linker under qemu-aarch64; refused for SQLite $own < $needs" "$got"
   fi
 done
