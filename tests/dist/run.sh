@@ -83,7 +83,8 @@ trap 'rm -rf "$tmp"' EXIT
 version=$(head -n1 VERSION)
 
 so=dist/parquet.so
-wheels=(dist/sqlite_parquet-"$version"-*.whl)
+wheels=(dist/sqlite_parquet-"$version"-py3-none-manylinux_2_28_x86_64.whl)
+arm64_wheel=dist/sqlite_parquet-$version-py3-none-manylinux_2_28_aarch64.whl
 tarball=dist/sqlite-parquet-$version.tgz
 [[ -f $so && -f ${wheels[0]} && -f $tarball && -x $runner ]]
 check $? "make dist made $so, the wheel, $tarball and $runner"
@@ -175,6 +176,12 @@ if userland=$(bash scripts/debian_userland.sh "$dist_build/debian" bullseye amd6
 else
   check 1 "Debian 11's packages unpacked" "$(tail -n 5 "$tmp/userland.log")"
 fi
+
+# --- the aarch64 wheel: the arm64 binary under its manylinux tag -------------------------------
+/usr/bin/python3 -m zipfile -e "$arm64_wheel" "$tmp/arm64-wheel" 2>/dev/null &&
+  readelf -h "$tmp/arm64-wheel/sqlite_parquet/parquet.so" | grep -q AArch64 &&
+  grep -qx 'Tag: py3-none-manylinux_2_28_aarch64' "$tmp"/arm64-wheel/*.dist-info/WHEEL
+check $? "${arm64_wheel##*/} carries the AArch64 parquet.so under the tag manylinux_2_28_aarch64"
 
 # --- linux-arm64 under qemu-user: Debian 12's and Debian 11's arm64 userlands ---------------
 arm64_so=dist/linux-arm64/parquet.so
