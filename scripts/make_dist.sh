@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # `make dist`: the release artefacts in dist/, all carrying the version in VERSION:
-#   dist/parquet.so                                 the self-contained extension (Linux x86-64,
-#                                                   needs only glibc 2.28), stripped
-#   dist/sqlite_parquet-V-py3-none-manylinux_2_N_x86_64.whl   the Python package
-#   dist/sqlite-parquet-V.tgz                       the npm package: lib/linux-x64/parquet.so
-#                                                   (index.js picks by platform and arch)
-# The extension is built in DIST_BUILD (default build-dist/) with -DSTATIC_DEPS=ON: every
+#   dist/parquet.so                      the self-contained extension for Linux x86-64
+#                                        (needs only glibc 2.28 or later), stripped
+#   dist/linux-arm64/parquet.so          the same for Linux arm64 (AArch64)
+#   dist/sqlite_parquet-V-py3-none-manylinux_2_28_{x86_64,aarch64}.whl   the Python packages
+#   dist/sqlite-parquet-V.tgz            the npm package: lib/linux-x64/parquet.so and
+#                                        lib/linux-arm64/parquet.so (index.js picks by
+#                                        process.platform and process.arch)
+# The extension is built in DIST_BUILD (default build-dist/; arm64 in DIST_BUILD-arm64/, with
+# Debian's aarch64-linux-gnu cross compiler) with -DSTATIC_DEPS=ON: every
 # library is linked in. Debian's libsnappy.a and libz.a are not position-independent, so
 # scripts/build_pic_codecs.sh first builds PIC copies from Debian's source packages of the
 # installed versions (one file to ship beats shipping their .so files beside ours with an
