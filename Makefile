@@ -182,7 +182,7 @@ test-dist: deps
 # earlier runs ($(FUZZ_BUILD)/corpus/TARGET). Crashes land in $(FUZZ_BUILD)/artifacts/.
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD ?= build-fuzz
-FUZZ_TARGETS ?= thrift pages read writer copy
+FUZZ_TARGETS ?= thrift pages read writer copy s3_listing
 FUZZ_FLAGS ?= -rss_limit_mb=2048 -timeout=20
 PARQUET_TESTING ?= $(abspath ..)/shared/parquet-testing
 fuzz:

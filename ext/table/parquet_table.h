@@ -1,7 +1,7 @@
 // The state of one `parquet` virtual table, shared by the modules that implement it:
 // table_definition.cc (options, the file list, the declared columns: xCreate/xConnect),
 // table_plan.cc (xBestIndex), table_order.cc (which columns the files are sorted by) and
-// table_cursor.cc (xFilter/xNext/xColumn: the scan). parquet_vtab.cc has the user's manual
+// table_cursor.h (the cursor: xFilter/xNext/xColumn, the scan). parquet_vtab.cc has the user's manual
 // and registers the module.
 #pragma once
 
@@ -134,7 +134,7 @@ int ShadowName(const char* suffix);
 // table_plan.cc: xBestIndex.
 int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info);
 
-// table_cursor.cc: the cursor callbacks.
+// table_cursor.cc (and xColumn in table_cursor_columns.cc): the cursor callbacks.
 int Open(sqlite3_vtab* vtab, sqlite3_vtab_cursor** out);
 int Close(sqlite3_vtab_cursor* base);
 int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc, sqlite3_value** argv);

@@ -12,6 +12,12 @@
 
 #ifdef PQ_HAVE_CURL
 #include <curl/curl.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #endif
 
 #include "format/io/runtime_library.h"
@@ -264,6 +270,36 @@ std::optional<Origin> OriginOf(const CurlApi& api, const std::string& url) {
   return origin;
 }
 
+// The bytes of the CA bundle at `path`, opened without blocking (a FIFO would block the
+// open, and a device the reads) and accepted only as a regular file of at most
+// kMaxCaFileBytes.
+std::string ReadCaBundle(const std::string& path, const std::string& shown_url) {
+  const std::string refused = "cannot read " + shown_url + ": the CA file '" + path + "' ";
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) throw ParquetError(refused + "cannot be opened: " + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st;
+  if (::fstat(fd, &st) != 0) throw ParquetError(refused + "cannot be read: " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) throw ParquetError(refused + "is not a regular file");
+  if (static_cast<uint64_t>(st.st_size) > kMaxCaFileBytes) {
+    throw ParquetError(refused + "is larger than " + std::to_string(kMaxCaFileBytes >> 20) + " MiB");
+  }
+  std::string bytes(static_cast<size_t>(st.st_size), '\0');
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw ParquetError(refused + "cannot be read: " + std::strerror(errno));
+    if (n == 0) break;  // shrank meanwhile
+    done += static_cast<size_t>(n);
+  }
+  bytes.resize(done);
+  return bytes;
+}
+
 constexpr int kMaxRedirects = 5;
 constexpr size_t kMaxRedirectUrlBytes = 8192;
 
@@ -317,7 +353,14 @@ HttpResponse PerformExchange(const CurlApi& api, const HttpRequest& request, con
   set(CURLOPT_XFERINFOFUNCTION, &OnProgress, "CURLOPT_XFERINFOFUNCTION");
   set(CURLOPT_XFERINFODATA, static_cast<void*>(&transfer), "CURLOPT_XFERINFODATA");
   set(CURLOPT_NOPROGRESS, 0L, "CURLOPT_NOPROGRESS");
-  if (!request.ca_file.empty()) set(CURLOPT_CAINFO, request.ca_file.c_str(), "CURLOPT_CAINFO (http_ca_file)");
+  if (request.path_as_is) set(CURLOPT_PATH_AS_IS, 1L, "CURLOPT_PATH_AS_IS");
+  if (!request.ca_file.empty() && AsciiLowercase(url.substr(0, 8)) == "https://") {  // plain http verifies nothing
+    std::string bundle = ReadCaBundle(request.ca_file, shown_url);
+    curl_blob blob{bundle.data(), bundle.size(), CURL_BLOB_COPY};
+    set(CURLOPT_CAINFO_BLOB, &blob,
+        "CURLOPT_CAINFO_BLOB (a CA file needs libcurl 7.77 or later, with a TLS library that takes CA blobs, as "
+        "OpenSSL does)");
+  }
   if (request.method == "HEAD") {
     set(CURLOPT_NOBODY, 1L, "CURLOPT_NOBODY");
   } else if (request.method == "PUT" || request.method == "POST") {
@@ -360,8 +403,9 @@ HttpResponse PerformExchange(const CurlApi& api, const HttpRequest& request, con
                          ": the server's TLS certificate could not be verified (is its CA trusted? see http_ca_file)");
     }
     if (code == CURLE_SSL_CACERT_BADFILE) {
-      throw ParquetError("cannot read " + shown_url + ": the CA file " + (request.ca_file.empty() ? "of libcurl" : request.ca_file) +
-                         " cannot be read");
+      throw ParquetError("cannot read " + shown_url + ": the CA file " +
+                         (request.ca_file.empty() ? std::string("of libcurl cannot be read")
+                                                  : "'" + request.ca_file + "' holds no certificate libcurl can load"));
     }
     if (transfer.too_long) {
       throw ParquetError("cannot read " + shown_url + ": the server sent more than the " +

@@ -50,6 +50,9 @@ class HttpInterrupted : public ParquetError {
 struct HttpRequest {
   std::string method = "GET";  // GET, HEAD, PUT, POST or DELETE
   std::string url;
+  // Send the url's path as it is, "." and ".." segments included (libcurl would remove
+  // them: an S3 key "a/../../b" would become another bucket's object).
+  bool path_as_is = false;
   std::vector<SecretString> headers;  // "Name: value", sent to the url's own origin only
   // "Name: value" sent after a redirect to another origin too (If-Match: nothing secret).
   std::vector<std::string> any_origin_headers;
@@ -64,10 +67,16 @@ struct HttpRequest {
   // us download a whole object). 0: no limit.
   uint64_t max_body = 0;
   long timeout_seconds = 60;
-  std::string ca_file;  // PEM file of the CAs to trust instead of libcurl's default bundle
+  // PEM file of the CAs to trust instead of libcurl's default bundle: read here (opened
+  // without blocking, a regular file of at most kMaxCaFileBytes) and handed to libcurl as a
+  // blob (CURLOPT_CAINFO_BLOB, libcurl 7.77 or later), so a FIFO or a device cannot hang a
+  // request.
+  std::string ca_file;
   // Set by another thread to stop this transfer (HttpInterrupted); may be null.
   const std::atomic<bool>* abort = nullptr;
 };
+
+constexpr uint64_t kMaxCaFileBytes = 16ull << 20;
 
 struct HttpResponse {
   long status = 0;

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <string_view>
+#include <unordered_set>
 
 #ifdef PQ_HAVE_EXPAT
 #include <expat.h>
@@ -133,6 +135,8 @@ HttpRequest S3Request(const RemoteOptions& resolved, const std::string& http_url
   HttpRequest request;
   request.method = method;
   request.url = http_url;
+  // An S3 key is a name, not a path: "a/../b" is that key, not "b" (nor another bucket).
+  request.path_as_is = true;
   request.ca_file = TrustedCaFile(resolved);
   // Listings, upload ids and error documents: a page of 1000 keys is a few hundred KiB, so
   // a larger response is a hostile or broken endpoint, not one to buffer.
@@ -156,9 +160,21 @@ HttpRequest S3Request(const RemoteOptions& resolved, const std::string& http_url
   return request;
 }
 
+bool S3KeyHasDotSegment(const std::string& key) {
+  size_t start = 0;
+  while (start <= key.size()) {
+    size_t end = key.find('/', start);
+    if (end == std::string::npos) end = key.size();
+    const std::string_view segment(key.data() + start, end - start);
+    if (segment == "." || segment == "..") return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 #ifndef PQ_HAVE_EXPAT
 
-std::string ParseListObjectsV2(const std::string&, std::vector<S3Object>*) {
+std::string ParseListObjectsV2(const std::string&, const S3ListOptions&, std::vector<S3Object>*) {
   throw ParquetError("listing s3 objects is not supported by this build (built without expat's headers, "
                      "Debian package libexpat1-dev)");
 }
@@ -176,8 +192,10 @@ struct ExpatApi {
   decltype(&XML_ParserCreate) parser_create = nullptr;
   decltype(&XML_SetElementHandler) set_element_handler = nullptr;
   decltype(&XML_SetCharacterDataHandler) set_character_data_handler = nullptr;
+  decltype(&XML_SetStartDoctypeDeclHandler) set_start_doctype_decl_handler = nullptr;
   decltype(&XML_SetUserData) set_user_data = nullptr;
   decltype(&XML_Parse) parse = nullptr;
+  decltype(&XML_StopParser) stop_parser = nullptr;
   decltype(&XML_GetErrorCode) get_error_code = nullptr;
   decltype(&XML_ErrorString) error_string = nullptr;
   decltype(&XML_ParserFree) parser_free = nullptr;
@@ -192,8 +210,10 @@ const ExpatApi& Expat() {
     library.Bind(&api.parser_create, "XML_ParserCreate");
     library.Bind(&api.set_element_handler, "XML_SetElementHandler");
     library.Bind(&api.set_character_data_handler, "XML_SetCharacterDataHandler");
+    library.Bind(&api.set_start_doctype_decl_handler, "XML_SetStartDoctypeDeclHandler");
     library.Bind(&api.set_user_data, "XML_SetUserData");
     library.Bind(&api.parse, "XML_Parse");
+    library.Bind(&api.stop_parser, "XML_StopParser");
     library.Bind(&api.get_error_code, "XML_GetErrorCode");
     library.Bind(&api.error_string, "XML_ErrorString");
     library.Bind(&api.parser_free, "XML_ParserFree");
@@ -202,31 +222,81 @@ const ExpatApi& Expat() {
   return api;
 }
 
+// What every parse shares: the parser, so that a handler can stop it, and why it stopped.
+// No exception crosses expat's C frames: a handler records the reason and stops the parser.
+struct XmlParse {
+  XML_Parser parser = nullptr;
+  std::string refused;  // non-empty: the parse was stopped for this reason
+
+  void Refuse(const std::string& reason) {
+    if (!refused.empty()) return;
+    refused = reason;
+    Expat().stop_parser(parser, XML_FALSE);
+  }
+};
+
+template <typename Parse>
+Parse* StateOf(void* user) {
+  return static_cast<Parse*>(static_cast<XmlParse*>(user));
+}
+
+// A DOCTYPE is where entities are declared (expanded text, external files): no S3 response
+// has one.
+void OnDoctype(void* user, const XML_Char*, const XML_Char*, const XML_Char*, int) {
+  static_cast<XmlParse*>(user)->Refuse("it has a DOCTYPE, which s3 responses never have");
+}
+
 // The state of one ListObjectsV2 parse: the element path and the text of the current leaf.
-struct ListingParse {
+struct ListingParse : XmlParse {
   std::vector<std::string> path;
   std::string text;
   S3Object current;
-  std::vector<S3Object>* out;
+  const S3ListOptions* list = nullptr;
+  std::vector<S3Object>* out = nullptr;
   std::string token;
   bool truncated = false;
 };
 
 void OnStart(void* user, const XML_Char* name, const XML_Char**) {
-  auto* parse = static_cast<ListingParse*>(user);
+  auto* parse = StateOf<ListingParse>(user);
+  if (parse->path.size() == kMaxListingDepth) {
+    return parse->Refuse("its elements nest deeper than " + std::to_string(kMaxListingDepth));
+  }
   parse->path.emplace_back(name);
   parse->text.clear();
   if (parse->path.size() == 2 && parse->path[1] == "Contents") parse->current = S3Object();
 }
 
+// Adds the object just parsed to the listing if it is kept.
+void KeepObject(ListingParse* parse) {
+  const S3ListOptions& list = *parse->list;
+  bool keep = true;
+  try {
+    keep = !list.keep || list.keep(parse->current.key);
+  } catch (const std::exception& e) {
+    return parse->Refuse(e.what());
+  }
+  if (!keep) return;
+  if (parse->out->size() >= list.max_objects) {
+    return parse->Refuse("more than " + std::to_string(list.max_objects) + " objects match (the most a listing keeps)");
+  }
+  parse->out->push_back(std::move(parse->current));
+}
+
 void OnEnd(void* user, const XML_Char*) {
-  auto* parse = static_cast<ListingParse*>(user);
+  auto* parse = StateOf<ListingParse>(user);
+  if (!parse->refused.empty()) return;
   const std::vector<std::string>& path = parse->path;
   if (path.size() == 3 && path[1] == "Contents") {
-    if (path[2] == "Key") parse->current.key = parse->text;
+    if (path[2] == "Key") {
+      if (parse->text.size() > kMaxS3KeyBytes) {
+        return parse->Refuse("it holds a key longer than " + std::to_string(kMaxS3KeyBytes) + " bytes");
+      }
+      parse->current.key = parse->text;
+    }
     if (path[2] == "Size") parse->current.size = std::strtoull(parse->text.c_str(), nullptr, 10);
   } else if (path.size() == 2 && path[1] == "Contents") {
-    parse->out->push_back(parse->current);
+    KeepObject(parse);
   } else if (path.size() == 2 && path[1] == "NextContinuationToken") {
     parse->token = parse->text;
   } else if (path.size() == 2 && path[1] == "IsTruncated") {
@@ -237,11 +307,15 @@ void OnEnd(void* user, const XML_Char*) {
 }
 
 void OnText(void* user, const XML_Char* text, int length) {
-  static_cast<ListingParse*>(user)->text.append(text, static_cast<size_t>(length));
+  auto* parse = StateOf<ListingParse>(user);
+  if (parse->text.size() + static_cast<size_t>(length) > kMaxListingElementBytes) {
+    return parse->Refuse("an element is longer than " + std::to_string(kMaxListingElementBytes) + " bytes");
+  }
+  parse->text.append(text, static_cast<size_t>(length));
 }
 
 // The texts of the elements named `wanted`.
-struct TextsParse {
+struct TextsParse : XmlParse {
   std::string wanted;
   int depth_inside = 0;  // > 0: inside a wanted element
   std::string text;
@@ -249,7 +323,7 @@ struct TextsParse {
 };
 
 void OnTextsStart(void* user, const XML_Char* name, const XML_Char**) {
-  auto* parse = static_cast<TextsParse*>(user);
+  auto* parse = StateOf<TextsParse>(user);
   if (parse->depth_inside > 0) {
     parse->depth_inside++;
   } else if (parse->wanted == name) {
@@ -259,29 +333,33 @@ void OnTextsStart(void* user, const XML_Char* name, const XML_Char**) {
 }
 
 void OnTextsEnd(void* user, const XML_Char*) {
-  auto* parse = static_cast<TextsParse*>(user);
+  auto* parse = StateOf<TextsParse>(user);
   if (parse->depth_inside > 0 && --parse->depth_inside == 0) parse->out.push_back(parse->text);
 }
 
 void OnTextsText(void* user, const XML_Char* text, int length) {
-  auto* parse = static_cast<TextsParse*>(user);
+  auto* parse = StateOf<TextsParse>(user);
   if (parse->depth_inside > 0) parse->text.append(text, static_cast<size_t>(length));
 }
 
-// Runs expat over `xml` with the handlers; throws with `what` on malformed XML.
-void ParseXml(const std::string& xml, void* user, XML_StartElementHandler start, XML_EndElementHandler end,
+// Runs expat over `xml` with the handlers; throws with `what` on malformed XML, a DOCTYPE
+// or what a handler refused.
+void ParseXml(const std::string& xml, XmlParse* state, XML_StartElementHandler start, XML_EndElementHandler end,
               XML_CharacterDataHandler text, const char* what) {
   const ExpatApi& api = Expat();
   if (!api.error.empty()) throw ParquetError(api.error);
   XML_Parser parser = api.parser_create(nullptr);
   if (parser == nullptr) throw ParquetError(std::string("cannot parse ") + what + ": out of memory");
-  api.set_user_data(parser, user);
+  state->parser = parser;
+  api.set_user_data(parser, state);
   api.set_element_handler(parser, start, end);
   api.set_character_data_handler(parser, text);
+  api.set_start_doctype_decl_handler(parser, &OnDoctype);
   const bool ok = api.parse(parser, xml.data(), static_cast<int>(xml.size()), 1) != XML_STATUS_ERROR;
-  const std::string error = ok ? "" : api.error_string(api.get_error_code(parser));
+  const std::string error = !state->refused.empty() ? state->refused : ok ? "" : api.error_string(api.get_error_code(parser));
   api.parser_free(parser);
-  if (!ok) throw ParquetError(std::string("cannot parse ") + what + ": " + error);
+  state->parser = nullptr;
+  if (!error.empty()) throw ParquetError(std::string("cannot parse ") + what + ": " + error);
 }
 
 }  // namespace
@@ -293,8 +371,9 @@ std::vector<std::string> XmlElementTexts(const std::string& xml, const std::stri
   return parse.out;
 }
 
-std::string ParseListObjectsV2(const std::string& xml, std::vector<S3Object>* out) {
+std::string ParseListObjectsV2(const std::string& xml, const S3ListOptions& list, std::vector<S3Object>* out) {
   ListingParse parse;
+  parse.list = &list;
   parse.out = out;
   ParseXml(xml, &parse, &OnStart, &OnEnd, &OnText, "an s3 listing");
   if (parse.truncated && parse.token.empty()) {
@@ -305,14 +384,20 @@ std::string ParseListObjectsV2(const std::string& xml, std::vector<S3Object>* ou
 
 #endif  // PQ_HAVE_EXPAT
 
-std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::string& bucket,
-                                    const std::string& prefix) {
+std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::string& bucket, const std::string& prefix,
+                                    const S3ListOptions& list) {
   const RemoteOptions resolved = ResolveS3Options(options);
   const std::string bucket_url = S3HttpUrl(resolved, S3Location{bucket, ""});
   const std::string shown = "s3://" + bucket + "/" + prefix;
+  S3ListOptions within = list;
+  within.keep = [&](const std::string& key) {
+    return key.compare(0, prefix.size(), prefix) == 0 && (!list.keep || list.keep(key));
+  };
   std::vector<S3Object> objects;
+  std::unordered_set<size_t> tokens_seen;  // hashes: a hostile server's tokens take no memory
   std::string token;
   for (int page = 0;; page++) {
+    if (HttpInterruptRequested()) throw HttpInterrupted("interrupted");
     // Query parameters in sorted order, as SigV4's canonical request has them.
     std::string query = "?";
     if (!token.empty()) query += "continuation-token=" + PercentEncode(token, false) + "&";
@@ -320,9 +405,18 @@ std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::str
     HttpRequest request = S3Request(resolved, bucket_url + query, "GET", nullptr, 0);
     HttpResponse response = HttpPerformWithRetry(request, shown, options.attempts);
     if (response.status != 200) throw ParquetError(RemoteStatusError(response.status, "list " + shown));
-    token = ParseListObjectsV2(std::string(response.body.begin(), response.body.end()), &objects);
+    try {
+      token = ParseListObjectsV2(std::string(response.body.begin(), response.body.end()), within, &objects);
+    } catch (const ParquetError& e) {
+      throw ParquetError("cannot list " + shown + ": " + e.what());
+    }
     if (token.empty()) break;
-    if (page > 100000) throw ParquetError("cannot list " + shown + ": more than 100000 pages");
+    if (!tokens_seen.insert(std::hash<std::string>()(token)).second) {
+      throw ParquetError("cannot list " + shown + ": the server sent the same continuation token twice");
+    }
+    if (page + 1 >= kMaxListingPages) {
+      throw ParquetError("cannot list " + shown + ": more than " + std::to_string(kMaxListingPages) + " pages");
+    }
   }
   return objects;
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -40,9 +41,33 @@ struct S3Object {
   uint64_t size = 0;
 };
 
-// Every object of `bucket` whose key starts with `prefix`, in key order (ListObjectsV2,
-// following continuation tokens).
-std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::string& bucket, const std::string& prefix);
+// Limits of a listing, whatever the server sends: S3 keys are at most 1024 bytes; no other
+// element of a listing (a continuation token included) may pass 4096 bytes nor nest deeper
+// than 16; a listing keeps at most kMaxListedObjects objects and follows at most
+// kMaxListingPages pages. A DOCTYPE (and so any entity declaration) is refused.
+constexpr size_t kMaxS3KeyBytes = 1024;
+constexpr size_t kMaxListingElementBytes = 4096;
+constexpr size_t kMaxListingDepth = 16;
+constexpr size_t kMaxListedObjects = 100000;
+constexpr int kMaxListingPages = 100000;
+
+struct S3ListOptions {
+  // Asked with each key as it is parsed: only the objects it accepts are kept (null: all).
+  std::function<bool(const std::string& key)> keep;
+  size_t max_objects = kMaxListedObjects;
+};
+
+// The objects of `bucket` whose key starts with `prefix` and that `list.keep` accepts, in
+// key order (ListObjectsV2, following continuation tokens). Keys outside the prefix (a
+// hostile or broken server) are skipped. Before each page it asks the thread's interrupt
+// check (HttpInterruptRequested, installed by the caller with HttpInterruptScope): yes ends
+// the listing with HttpInterrupted. Throws ParquetError naming s3://bucket/prefix when the
+// server fails, a limit above is passed, or a continuation token comes back again.
+std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::string& bucket, const std::string& prefix,
+                                    const S3ListOptions& list = {});
+
+// Whether `key` holds a "." or ".." segment (a key that a URL cannot name as it is).
+bool S3KeyHasDotSegment(const std::string& key);
 
 // Uploads the local file `local_path` as the object at `url` (s3://bucket/key): one PUT up
 // to kMultipartPartSize bytes, else a multipart upload in parts of that size, aborted
@@ -60,8 +85,9 @@ bool S3ObjectExists(const RemoteOptions& options, const std::string& url);
 // The text of every element named `element` in `xml` (expat), in document order.
 std::vector<std::string> XmlElementTexts(const std::string& xml, const std::string& element);
 
-// Parses one ListObjectsV2 response body: appends its objects to *out and returns the
-// continuation token ("" when the listing is complete). Exposed for unit tests.
-std::string ParseListObjectsV2(const std::string& xml, std::vector<S3Object>* out);
+// Parses one ListObjectsV2 response body: appends the objects `list` keeps to *out and
+// returns the continuation token ("" when the listing is complete). Throws ParquetError
+// (without a URL) for malformed XML, a DOCTYPE, a passed limit. Exposed for unit tests.
+std::string ParseListObjectsV2(const std::string& xml, const S3ListOptions& list, std::vector<S3Object>* out);
 
 }  // namespace parquet

@@ -517,6 +517,16 @@ def test_tls(extension, nginx, data, ca):
     error = table_rows(db, url, ", http_ca_file='/nonexistent/ca.pem'")
     check("http_ca_file naming a missing file: an error naming it", isinstance(error, tuple) and "/nonexistent/ca.pem" in error[1],
           error)
+    # A FIFO or a device as the CA file would block libcurl's open or read for ever: refused at once.
+    fifo = ca.parent / "ca.fifo"
+    os.mkfifo(fifo)
+    for what, path in (("a FIFO", str(fifo)), ("a device (/dev/zero)", "/dev/zero")):
+        error, seconds, _ = run_isolated(extension, [], f"SELECT * FROM parquet_schema({sql_text(url)}, 'http_ca_file={path}')",
+                                         timeout=20)
+        check(f"http_ca_file naming {what}: a prompt error naming it", error is not None and "is not a regular file" in error
+              and path in error and seconds < 5, (error, seconds))
+    rows = table_rows(db, nginx.url("data/big.parquet"), f", http_ca_file={sql_text(str(fifo))}")
+    check("plain http does not open http_ca_file (nothing to verify)", rows == local, rows if isinstance(rows, tuple) else len(rows))
     db.close()
 
 
@@ -775,6 +785,7 @@ def test_s3(extension, port, data):
 
     test_s3_write(db, port, endpoint, creds, function_creds)
     test_s3_redirects(db, port, endpoint, local)
+    test_s3_hostile_listings(extension, db, port, creds, function_creds)
 
     # Credentials from the environment and from a credentials file.
     os.environ["AWS_ACCESS_KEY_ID"] = "S3RVER"
@@ -797,6 +808,97 @@ def test_s3(extension, port, data):
     error = table_rows(db, "s3://bkt/big.parquet", f", s3_endpoint='{endpoint}'")
     check("no credentials: the unsigned request is refused", isinstance(error, tuple) and "403" in error[1], error)
     db.close()
+
+
+def run_isolated(extension, setup, sql, interrupt_after=None, timeout=30):
+    """Runs `sql` in a child python3 with the extension loaded (after the statements of `setup`), so
+    that a query that would never end or would grow without bound cannot take the suite with it:
+    sqlite3_interrupt() after `interrupt_after` seconds, killed after `timeout`. Returns (the error
+    message, "" without one, or None when killed; seconds the query took; its peak RSS (VmHWM) above
+    the RSS before it, in KiB)."""
+    script = f"""
+import sqlite3, sys, threading, time
+db = sqlite3.connect(':memory:', isolation_level=None, check_same_thread=False)
+db.enable_load_extension(True)
+db.load_extension({extension.path!r})
+for statement in {setup!r}:
+    db.execute(statement).fetchall()
+rss = [int(line.split()[1]) for line in open('/proc/self/status') if line.startswith('VmRSS:')][0]
+print('rss', rss, flush=True)
+interrupt_after = {interrupt_after!r}
+if interrupt_after is not None:
+    threading.Timer(interrupt_after, db.interrupt).start()
+started = time.monotonic()
+try:
+    db.execute({sql!r}).fetchall()
+    message = ''
+except sqlite3.Error as e:
+    message = str(e)
+print('seconds', time.monotonic() - started, flush=True)
+print('error', message, flush=True)
+"""
+    child = subprocess.Popen(["/usr/bin/python3", "-c", script], stdout=subprocess.PIPE, text=True, env=os.environ)
+    peak = 0
+    deadline = time.monotonic() + timeout
+    while child.poll() is None and time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{child.pid}/status") as status:
+                peak = max([peak] + [int(line.split()[1]) for line in status if line.startswith("VmHWM:")])
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.05)
+    killed = child.poll() is None
+    if killed:
+        child.kill()
+    out = child.communicate()[0]
+    lines = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+    before = int(lines.get("rss", "0"))
+    error = None if killed or "error" not in lines else lines["error"]
+    seconds = float(lines["seconds"]) if "seconds" in lines else timeout
+    return error, seconds, peak - before
+
+
+def test_s3_hostile_listings(extension, db, port, creds, function_creds):
+    """Listings from a hostile server (test_server.mjs's hostileListing): bounded memory and
+    time, clear errors; a partitioned overwrite deletes nothing outside its prefix."""
+    # A warm-up listing in the child first (libcurl and expat loaded) so that the RSS before
+    # the query counts them.
+    warm = [f"SELECT count(*) FROM parquet_metadata('s3://bkt/hive/'{function_creds})"]
+
+    def listing(mode, interrupt_after=None, timeout=30):
+        return run_isolated(extension, warm, f"SELECT * FROM parquet_metadata('s3://bkt/hostile/{mode}/*.parquet'{function_creds})",
+                            interrupt_after, timeout)
+
+    before = len(proxy_log(port))
+    error, seconds, grown = listing("endless", interrupt_after=5, timeout=12)
+    pages = [e for e in proxy_log(port)[before:] if "hostile%2Fendless" in e["url"]]
+    print(f"      endless listing: {len(pages)} pages of 1000 keys, peak RSS +{grown} KiB, ended after {seconds:.1f} s")
+    check("an endless listing (IsTruncated for ever, nothing matching): memory stays bounded (under 16 MiB more)",
+          len(pages) >= 20 and grown < 16 << 10, f"{len(pages)} pages of 1000 keys, peak RSS +{grown} KiB")
+    check("an endless listing is interrupted between pages (sqlite3_interrupt: within 2 s)",
+          error is not None and "interrupt" in error and seconds < 7, (error, seconds))
+    error, seconds, _ = listing("repeated", timeout=15)
+    check("a listing repeating its continuation token: an error naming the url",
+          error is not None and "same continuation token" in error and "s3://bkt/hostile/repeated/" in error, (error, seconds))
+    error, _, _ = listing("doctype", timeout=15)
+    check("a listing with a DOCTYPE (entities): refused", error is not None and "DOCTYPE" in error, error)
+    error, _, _ = listing("hugekey", timeout=15)
+    check("a listing with a key over 1024 bytes: refused", error is not None and "key longer than 1024 bytes" in error
+          and "kkkk" not in error, error)
+    error, seconds, _ = listing("many", timeout=60)
+    check("a listing of more than 100000 matching objects: a clear error",
+          error is not None and "more than 100000 objects match" in error, (error, seconds))
+
+    # Finding 4: a partitioned overwrite deletes only the listed keys below its prefix that hold
+    # no "." or ".." segment, and sends each path as it is (libcurl would resolve the dots).
+    db.execute("DROP TABLE IF EXISTS temp.dots")
+    db.execute("CREATE TEMP TABLE dots(k, v)")
+    db.execute("INSERT INTO dots VALUES (1, 'a'), (2, 'b')")
+    before = len(proxy_log(port))
+    rows = run(db, f"SELECT parquet_copy('SELECT k, v FROM temp.dots', 's3://bkt/hostile/dotkeys', 'partition_by=k', 'overwrite=1'{function_creds})")
+    deletes = [e["url"] for e in proxy_log(port)[before:] if e["method"] == "DELETE"]
+    check("a partitioned overwrite deletes no listed key outside its prefix or with a dot segment (only the stale one)",
+          rows == [(2,)] and deletes == ["/bkt/hostile/dotkeys/k%3D7/part-0.parquet"], (rows, deletes))
 
 
 def proxy_log(port):

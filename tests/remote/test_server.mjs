@@ -28,6 +28,9 @@
 //     the S3RVER/S3RVER account, then forwards it to s3rver. List requests are forwarded
 //     with max-keys=2, so listings need continuation tokens. Part 2 of a multipart upload to a
 //     key containing "failpart" answers 500; a listing of prefix "hugelisting" answers 17 MiB.
+//     Listings of prefix "hostile/MODE/" are answered by hostileListing (below): endless pages,
+//     a repeated continuation token, a DOCTYPE with entities, a 2000-byte key, 100001 objects,
+//     keys with dot segments and keys outside the prefix.
 //     /redirect307/REST answers 307 to /REST on the same origin, /redirectaway/REST to
 //     http://localhost:PORT/REST (another origin); other requests are logged with their
 //     Host, whether they are signed and their x-amz-security-token.
@@ -158,6 +161,38 @@ function verifySigV4(req, body) {
   return expected === signature ? null : 'signature does not match';
 }
 
+// The listing pages of prefix hostile/MODE/ (continuation tokens "pN" name page N):
+//   endless   IsTruncated=true for ever, each page 1000 new keys ending in .txt
+//   repeated  IsTruncated=true, always the continuation token "same"
+//   doctype   a DOCTYPE whose entities expand one key 1000-fold
+//   hugekey   one key of 2000 bytes (S3 allows 1024)
+//   many      101 pages of 1000 keys ending in .parquet (100001 objects would match *.parquet)
+//   dotkeys   hostile/dotkeys/../../../other-bucket/important.parquet, hostile/dotkeys/./k=9/part-0.parquet,
+//             elsewhere/outside.parquet (outside the prefix) and one stale hostile/dotkeys/k=7/part-0.parquet
+function hostileListing(mode, query) {
+  const prefix = `hostile/${mode}/`;
+  const page = Number((query.get('continuation-token') ?? 'p0').slice(1));
+  const contents = (keys) => keys.map((key) => `<Contents><Key>${key}</Key><Size>1</Size></Contents>`).join('');
+  const listing = (next, body) => '<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>bkt</Name>' +
+    `<IsTruncated>${next !== null}</IsTruncated>${next !== null ? `<NextContinuationToken>${next}</NextContinuationToken>` : ''}` +
+    `${body}</ListBucketResult>`;
+  const thousand = (suffix) => Array.from({ length: 1000 }, (_, i) => `${prefix}${page}-${i}${suffix}`);
+  switch (mode) {
+    case 'endless': return listing(`p${page + 1}`, contents(thousand('.txt')));
+    case 'repeated': return listing('same', contents([`${prefix}a.parquet`]));
+    case 'doctype':
+      return '<?xml version="1.0"?><!DOCTYPE ListBucketResult [<!ENTITY a "aaaaaaaaaa">' +
+        '<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>' +
+        `<ListBucketResult><IsTruncated>false</IsTruncated>${contents([`${prefix}&c;.parquet`])}</ListBucketResult>`;
+    case 'hugekey': return listing(null, contents([`${prefix}${'k'.repeat(2000)}.parquet`]));
+    case 'many': return listing(page < 100 ? `p${page + 1}` : null, contents(page < 100 ? thousand('.parquet') : [`${prefix}last.parquet`]));
+    case 'dotkeys':
+      return listing(null, contents([`${prefix}../../../other-bucket/important.parquet`, `${prefix}./k=9/part-0.parquet`,
+                                     'elsewhere/outside.parquet', `${prefix}k=7/part-0.parquet`]));
+    default: return null;
+  }
+}
+
 function s3Proxy(req, res) {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
@@ -185,6 +220,11 @@ function s3Proxy(req, res) {
       const filler = '<Contents><Key>hugelisting/x.parquet</Key></Contents>'.repeat(Math.ceil((17 << 20) / 56));
       return send(res, 200, { 'content-type': 'application/xml' },
         `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult>${filler}</ListBucketResult>`);
+    }
+    const listed = new URL(url, 'http://localhost').searchParams;
+    const hostile = /^hostile\/([a-z]+)\/$/.exec(listed.get('prefix') ?? '');
+    if (req.method === 'GET' && listed.get('list-type') === '2' && hostile && hostileListing(hostile[1], listed) !== null) {
+      return send(res, 200, { 'content-type': 'application/xml' }, hostileListing(hostile[1], listed));
     }
     if (req.method === 'GET' && /[?&]list-type=2(&|$)/.test(url)) url += '&max-keys=2';
     const upstream = new URL(args['s3-upstream']);

@@ -147,13 +147,14 @@ TEST_CASE("remote: signed s3 requests carry the payload hash and the token") {
 
 TEST_CASE("remote: ListObjectsV2 responses") {
   std::vector<parquet::S3Object> objects;
+  const parquet::S3ListOptions all;
   const std::string page1 =
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?><ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
       "<Name>b</Name><Prefix>d/</Prefix><IsTruncated>true</IsTruncated>"
       "<Contents><Key>d/a&amp;b.parquet</Key><Size>123</Size></Contents>"
       "<Contents><Key>d/x=1/c.parquet</Key><Size>9876543210</Size></Contents>"
       "<NextContinuationToken>tok/+=</NextContinuationToken></ListBucketResult>";
-  CHECK(parquet::ParseListObjectsV2(page1, &objects) == "tok/+=");
+  CHECK(parquet::ParseListObjectsV2(page1, all, &objects) == "tok/+=");
   REQUIRE(objects.size() == 2);
   CHECK(objects[0].key == "d/a&b.parquet");
   CHECK(objects[0].size == 123);
@@ -161,13 +162,99 @@ TEST_CASE("remote: ListObjectsV2 responses") {
   CHECK(objects[1].size == 9876543210ull);
   const std::string last = "<ListBucketResult><IsTruncated>false</IsTruncated>"
                            "<Contents><Key>d/z.parquet</Key><Size>1</Size></Contents></ListBucketResult>";
-  CHECK(parquet::ParseListObjectsV2(last, &objects).empty());
+  CHECK(parquet::ParseListObjectsV2(last, all, &objects).empty());
   CHECK(objects.size() == 3);
-  CHECK_THROWS_WITH_AS(parquet::ParseListObjectsV2("<ListBucketResult><Contents>", &objects),
+  CHECK_THROWS_WITH_AS(parquet::ParseListObjectsV2("<ListBucketResult><Contents>", all, &objects),
                        doctest::Contains("cannot parse an s3 listing"), parquet::ParquetError);
   CHECK_THROWS_WITH_AS(parquet::ParseListObjectsV2("<ListBucketResult><IsTruncated>true</IsTruncated></ListBucketResult>",
-                                                   &objects),
+                                                   all, &objects),
                        doctest::Contains("no continuation token"), parquet::ParquetError);
+}
+
+// A listing of `count` objects d/0.parquet, d/1.parquet, ...
+std::string ListingOf(int count) {
+  std::string xml = "<ListBucketResult><IsTruncated>false</IsTruncated>";
+  for (int i = 0; i < count; i++) xml += "<Contents><Key>d/" + std::to_string(i) + ".parquet</Key><Size>1</Size></Contents>";
+  return xml + "</ListBucketResult>";
+}
+
+TEST_CASE("remote: ListObjectsV2 keeps only the keys asked for, and at most max_objects") {
+  std::vector<parquet::S3Object> objects;
+  parquet::S3ListOptions odd;
+  odd.keep = [](const std::string& key) { return (key[2] - '0') % 2 == 1; };
+  CHECK(parquet::ParseListObjectsV2(ListingOf(10), odd, &objects).empty());
+  REQUIRE(objects.size() == 5);
+  CHECK(objects[0].key == "d/1.parquet");
+  CHECK(objects[4].key == "d/9.parquet");
+  parquet::S3ListOptions capped;
+  capped.max_objects = 9;
+  objects.clear();
+  CHECK_THROWS_WITH_AS(parquet::ParseListObjectsV2(ListingOf(10), capped, &objects),
+                       doctest::Contains("more than 9 objects match"), parquet::ParquetError);
+  CHECK(objects.size() == 9);
+  capped.keep = odd.keep;  // what is not kept does not count
+  objects.clear();
+  CHECK(parquet::ParseListObjectsV2(ListingOf(10), capped, &objects).empty());
+  CHECK(objects.size() == 5);
+}
+
+TEST_CASE("remote: ListObjectsV2 refuses a DOCTYPE, long keys and elements, deep nesting") {
+  std::vector<parquet::S3Object> objects;
+  const parquet::S3ListOptions all;
+  // Entities would expand one short key into a long one (and many of them into much more).
+  const std::string entities =
+      "<?xml version=\"1.0\"?><!DOCTYPE ListBucketResult [<!ENTITY a \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\">"
+      "<!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">]><ListBucketResult><Contents><Key>&b;&b;&b;</Key></Contents>"
+      "</ListBucketResult>";
+  CHECK_THROWS_WITH_AS(parquet::ParseListObjectsV2(entities, all, &objects), doctest::Contains("DOCTYPE"),
+                       parquet::ParquetError);
+  CHECK(objects.empty());
+  CHECK_THROWS_WITH_AS(parquet::XmlElementTexts(entities, "Key"), doctest::Contains("DOCTYPE"), parquet::ParquetError);
+  const std::string long_key = "<ListBucketResult><Contents><Key>" + std::string(parquet::kMaxS3KeyBytes + 1, 'k') +
+                               "</Key></Contents></ListBucketResult>";
+  CHECK_THROWS_WITH_AS(parquet::ParseListObjectsV2(long_key, all, &objects),
+                       doctest::Contains("a key longer than 1024 bytes"), parquet::ParquetError);
+  const std::string longest_key = "<ListBucketResult><Contents><Key>" + std::string(parquet::kMaxS3KeyBytes, 'k') +
+                                  "</Key></Contents></ListBucketResult>";
+  CHECK(parquet::ParseListObjectsV2(longest_key, all, &objects).empty());
+  CHECK(objects.size() == 1);
+  const std::string long_token = "<ListBucketResult><IsTruncated>true</IsTruncated><NextContinuationToken>" +
+                                 std::string(parquet::kMaxListingElementBytes + 1, 't') +
+                                 "</NextContinuationToken></ListBucketResult>";
+  CHECK_THROWS_WITH_AS(parquet::ParseListObjectsV2(long_token, all, &objects),
+                       doctest::Contains("an element is longer than 4096 bytes"), parquet::ParquetError);
+  std::string deep;
+  for (int i = 0; i < 20; i++) deep += "<a>";
+  CHECK_THROWS_WITH_AS(parquet::ParseListObjectsV2(deep, all, &objects), doctest::Contains("nest deeper than 16"),
+                       parquet::ParquetError);
+}
+
+TEST_CASE("remote: an s3 listing asks the thread's interrupt check before each page") {
+  parquet::RemoteOptions options;
+  options.s3_endpoint = "http://127.0.0.1:1";  // never asked: the check comes first
+  options.attempts = 1;
+  int asked = 0;
+  parquet::HttpInterruptScope interrupted([&] { return ++asked > 0; });
+  CHECK_THROWS_AS(parquet::ListS3Objects(options, "b", "p/"), parquet::HttpInterrupted);
+  CHECK(asked == 1);
+}
+
+TEST_CASE("remote: s3 keys with dot segments") {
+  CHECK(parquet::S3KeyHasDotSegment("out/../../b/x.parquet"));
+  CHECK(parquet::S3KeyHasDotSegment("out/./x.parquet"));
+  CHECK(parquet::S3KeyHasDotSegment(".."));
+  CHECK(parquet::S3KeyHasDotSegment("a/."));
+  CHECK_FALSE(parquet::S3KeyHasDotSegment("out/.hidden/x.parquet"));
+  CHECK_FALSE(parquet::S3KeyHasDotSegment("out/x..parquet"));
+  CHECK_FALSE(parquet::S3KeyHasDotSegment("out//x.parquet"));
+  // S3 requests send the key's path as it is (libcurl would remove the dot segments).
+  parquet::RemoteOptions options;
+  options.s3_endpoint = "http://h:1";
+  options.s3_region = "r";
+  const parquet::RemoteOptions resolved = parquet::ResolveS3Options(options);
+  const std::string url = parquet::S3HttpUrl(resolved, parquet::S3Location{"b", "out/../../other/x.parquet"});
+  CHECK(url == "http://h:1/b/out/../../other/x.parquet");
+  CHECK(parquet::S3Request(resolved, url, "DELETE", nullptr, 0).path_as_is);
 }
 
 TEST_CASE("remote: options") {
