@@ -5,6 +5,7 @@
 
 #if !defined(__cpp_lib_to_chars)
 #include <cerrno>
+#include <cmath>
 #include <clocale>
 #include <cstdlib>
 #include <string>
@@ -37,7 +38,9 @@ TextToDoubleResult TextToDouble(const char* begin, const char* end, double& valu
   const double parsed = strtod_l(text.c_str(), &parsed_end, c_locale);
   if (parsed_end == text.c_str()) return {begin, std::errc::invalid_argument};
   const char* consumed = begin + (parsed_end - text.c_str());
-  if (errno == ERANGE) return {consumed, std::errc::result_out_of_range};
+  // strtod also says ERANGE for a subnormal result, which from_chars returns as a value:
+  // out of range is only what overflows to infinity or underflows to zero.
+  if (errno == ERANGE && (std::isinf(parsed) || parsed == 0)) return {consumed, std::errc::result_out_of_range};
   value = parsed;
   return {consumed, std::errc{}};
 #endif

@@ -34,6 +34,10 @@ TEST_CASE("TextToDouble reads fixed and scientific forms, correctly rounded") {
   // Halfway between two doubles: correctly rounded to even (2^53 + 1 -> 2^53).
   CHECK(Parse("9007199254740993").value == 9007199254740992.0);
   CHECK(Parse("2.2250738585072014e-308").value == std::numeric_limits<double>::min());
+  // Subnormal results are values, not out of range (strtod says ERANGE for them).
+  const Parsed subnormal = Parse("5e-324");
+  CHECK(subnormal.value == std::numeric_limits<double>::denorm_min());
+  CHECK(subnormal.error == std::errc{});
   const Parsed whole = Parse("123.25");
   CHECK(whole.consumed == 6);
   CHECK(whole.error == std::errc{});
