@@ -3,8 +3,10 @@
 # Silent when everything is installed; works unattended (CI=true, no stdin).
 # `install_deps.sh fuzz` also installs clang and libFuzzer, for `make fuzz` only;
 # `install_deps.sh dist` what `make dist` and `make test-dist` use (Debian's source packages
-# are fetched with dpkg-dev's dpkg-source, the wheel is tested in a python3-venv venv, the
-# extension with Debian's sqlite-utils, the npm package with node and npm).
+# are fetched with dpkg-dev's dpkg-source, Debian 11's packages unpacked with dpkg-deb, the
+# wheel is tested in a python3-venv venv, the extension with Debian's sqlite-utils, the npm
+# package with node and npm);
+# `install_deps.sh clang` clang with LLVM's libc++ (the portable-source build, build-clang/).
 set -euo pipefail
 
 PACKAGES=(build-essential cmake pkg-config libsqlite3-dev sqlite3 libzstd-dev libsnappy-dev
@@ -17,8 +19,12 @@ PACKAGES=(build-essential cmake pkg-config libsqlite3-dev sqlite3 libzstd-dev li
 if [[ ${1:-} == fuzz ]]; then
   PACKAGES+=(clang libclang-rt-14-dev)
 fi
+if [[ ${1:-} == clang ]]; then
+  PACKAGES+=(clang libc++-dev libc++abi-dev)
+fi
 if [[ ${1:-} == dist ]]; then
-  PACKAGES+=(dpkg-dev binutils python3 python3-venv sqlite-utils)
+  PACKAGES+=(dpkg-dev binutils python3 python3-venv sqlite-utils
+             g++-aarch64-linux-gnu qemu-user)  # the linux-arm64 build and its run under qemu
   # node and npm may come from another source than Debian (NodeSource's nodejs includes npm).
   command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)
   command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)

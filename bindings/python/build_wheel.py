@@ -5,7 +5,7 @@ extension as sqlite_parquet/parquet.so, and a .dist-info folder with METADATA, W
 RECORD. No setuptools, no build isolation, nothing downloaded; the output is reproducible
 (fixed timestamps, sorted entries).
 
-    build_wheel.py --version 0.1.0 --binary dist/parquet.so --glibc 2.34 --out-dir dist
+    build_wheel.py --version 0.1.0 --binary dist/parquet.so --glibc 2.28 --arch x86_64 --out-dir dist
 """
 import argparse
 import base64
@@ -28,12 +28,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--version", required=True)
     parser.add_argument("--binary", required=True, help="the self-contained parquet.so")
-    parser.add_argument("--glibc", required=True, help="oldest glibc the binary needs, e.g. 2.34")
+    parser.add_argument("--glibc", required=True, help="oldest glibc the binary needs, e.g. 2.28")
+    parser.add_argument("--arch", default="x86_64", choices=["x86_64", "aarch64"],
+                        help="the binary's machine, as the manylinux platform tag names it")
     parser.add_argument("--out-dir", required=True)
     args = parser.parse_args()
 
     major, minor = args.glibc.split(".")[:2]
-    tag = f"py3-none-manylinux_{major}_{minor}_x86_64"
+    tag = f"py3-none-manylinux_{major}_{minor}_{args.arch}"
     dist_info = f"{PACKAGE}-{args.version}.dist-info"
     with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
         description = f.read()

@@ -10,6 +10,7 @@
 
 #include "ext/copy/copy_conversion.h"
 #include "ext/copy/copy_values.h"
+#include "format/common/text_to_double.h"
 #include "format/values/json_document.h"
 #include "format/values/logical_values.h"
 #include "format/values/text.h"
@@ -100,8 +101,8 @@ class NestedWriter {
           v->type = SqlValue::Type::kInteger;
           return true;
         }
-        const std::from_chars_result real = std::from_chars(begin, end, v->real);
-        if (real.ec != std::errc() || real.ptr != end) return false;  // out of double range
+        const parquet::TextToDoubleResult real = parquet::TextToDouble(begin, end, v->real);
+        if (real.error != std::errc() || real.end != end) return false;  // out of double range
         v->type = SqlValue::Type::kReal;
         return true;
       }
@@ -273,7 +274,7 @@ class NestedWriter {
       if (std::from_chars(begin, end, integer).ptr == end) {
         v.type = SqlValue::Type::kInteger;
         v.integer = integer;
-      } else if (std::from_chars(begin, end, real).ptr == end) {
+      } else if (parquet::TextToDouble(begin, end, real).end == end) {
         v.type = SqlValue::Type::kReal;
         v.real = real;
       } else if (key == "true" || key == "false") {

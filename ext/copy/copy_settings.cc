@@ -12,6 +12,7 @@
 #include "ext/common/options.h"
 #include "format/codec/compression.h"
 #include "format/common/error.h"
+#include "format/common/text_to_double.h"
 
 namespace sqlite_parquet {
 
@@ -183,8 +184,8 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
     double fpp = 0;
     const char* begin = value->text.data();
     const char* end = begin + value->text.size();
-    const std::from_chars_result result = std::from_chars(begin, end, fpp);
-    if (result.ec != std::errc() || result.ptr != end || !(fpp > 0 && fpp < 1)) {
+    const parquet::TextToDoubleResult result = parquet::TextToDouble(begin, end, fpp);
+    if (result.error != std::errc() || result.end != end || !(fpp > 0 && fpp < 1)) {
       throw CopyError("invalid value for bloom_fpp: '" + std::string(value->text.view()) + "' (expected a number between 0 and 1)");
     }
     w.bloom_filter_fpp = fpp;
