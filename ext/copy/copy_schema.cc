@@ -161,6 +161,7 @@ constexpr NamedKind kSimpleKinds[] = {
     {"FLOAT", CopyKind::kFloat},     {"DOUBLE", CopyKind::kDouble},   {"FLOAT16", CopyKind::kFloat16},
     {"STRING", CopyKind::kString},   {"BINARY", CopyKind::kBinary},   {"UUID", CopyKind::kUuid},
     {"JSON", CopyKind::kJson},       {"ENUM", CopyKind::kEnum},       {"DATE", CopyKind::kDate},
+    {"GEOMETRY", CopyKind::kGeometry}, {"GEOGRAPHY", CopyKind::kGeography},
 };
 
 bool ParseTypeAt(Lexer& lexer, CopyType* out, std::string* error, int depth);
@@ -358,9 +359,9 @@ std::optional<CopyType> FromVtabAnnotation(const std::string& affinity, const st
   // INT96 timestamps (nanosecond precision) read as "TEXT TIMESTAMP" (or INTEGER / REAL with
   // timestamp_as=...).
   if (rest == "TIMESTAMP" && affinity != "BLOB") return Temporal(CopyKind::kTimestamp, TimeUnit::NANOS);
-  if (affinity == "BLOB" && (rest == "BSON" || rest == "GEOMETRY" || rest == "GEOGRAPHY")) {
-    return Simple(CopyKind::kBinary);
-  }
+  if (affinity == "BLOB" && rest == "BSON") return Simple(CopyKind::kBinary);
+  if (affinity == "BLOB" && rest == "GEOMETRY") return Simple(CopyKind::kGeometry);
+  if (affinity == "BLOB" && rest == "GEOGRAPHY") return Simple(CopyKind::kGeography);
   if (rest == "DATE") return Simple(CopyKind::kDate);
   if (affinity == "TEXT" && rest.rfind("TIME_", 0) == 0) {
     TimeUnit unit;
@@ -470,6 +471,19 @@ void AppendElements(const CopyField& field, FieldRepetitionType repetition, int3
       element.converted_type = ConvertedType::JSON;
       break;
     case CopyKind::kUuid: SetLogical(&element, LogicalType::Kind::UUID); break;
+    case CopyKind::kGeometry:
+    case CopyKind::kGeography: {
+      if (type.plain_wkb) break;
+      LogicalType logical;
+      logical.kind = type.kind == CopyKind::kGeometry ? LogicalType::Kind::GEOMETRY : LogicalType::Kind::GEOGRAPHY;
+      logical.crs = type.crs;
+      // Spherical is the default when the algorithm is absent.
+      if (type.kind == CopyKind::kGeography && type.edges != parquet::EdgeInterpolationAlgorithm::SPHERICAL) {
+        logical.edge_algorithm = type.edges;
+      }
+      element.logical_type = logical;
+      break;
+    }
     case CopyKind::kDecimal: {
       LogicalType logical;
       logical.kind = LogicalType::Kind::DECIMAL;

@@ -44,6 +44,19 @@ struct CopySettings {
   };
   std::vector<ColumnCompression> codecs;
   std::shared_ptr<const parquet::RemoteOptions> remote;  // an s3:// target (copy_remote.h)
+  // geometry='col[:crs],...' and geography='col[:crs][:algorithm],...': WKB columns.
+  struct GeoColumn {
+    std::string name;
+    CopyKind kind = CopyKind::kGeometry;  // or kGeography
+    std::optional<std::string> crs;
+    parquet::EdgeInterpolationAlgorithm edges = parquet::EdgeInterpolationAlgorithm::SPHERICAL;
+  };
+  std::vector<GeoColumn> geo_columns;
+  // geoparquet_version=: the `geo` metadata and whether geometry columns are annotated
+  // (v1: plain BYTE_ARRAY + geo 1.0.0; v2: GEOMETRY + geo 2.0.0; both: GEOMETRY + geo
+  // 1.0.0; none: GEOMETRY, no geo).
+  enum class GeoParquetVersion { kNone, kV1, kV2, kBoth };
+  GeoParquetVersion geoparquet_version = GeoParquetVersion::kBoth;
 };
 
 // Parses parquet_copy's option arguments into *settings; throws CopyError naming the bad
