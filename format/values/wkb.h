@@ -48,6 +48,25 @@ struct WkbSummary {
   bool empty() const { return x.empty() || y.empty(); }  // no usable X/Y coordinate
 };
 
+// An axis-aligned query box in X and Y (closed: edges count), xmin <= xmax, ymin <= ymax.
+struct QueryBox {
+  double xmin = 0, ymin = 0, xmax = 0, ymax = 0;
+};
+
+// Whether the envelope of a geometry meets the box; an empty geometry meets nothing.
+inline bool EnvelopeIntersects(const WkbSummary& s, const QueryBox& box) {
+  return !s.empty() && s.x.min <= box.xmax && s.x.max >= box.xmin && s.y.min <= box.ymax && s.y.max >= box.ymin;
+}
+
+// Whether a statistics bounding box (Geospatial.md: xmin > xmax wraps around the
+// antimeridian; a NaN bound makes it unusable) may hold a geometry meeting the box.
+inline bool StatisticsBoxMayIntersect(double xmin, double xmax, double ymin, double ymax, const QueryBox& box) {
+  if (xmin != xmin || xmax != xmax || ymin != ymin || ymax != ymax) return true;
+  if (ymin > box.ymax || ymax < box.ymin) return false;
+  if (xmin <= xmax) return !(xmin > box.xmax || xmax < box.xmin);
+  return box.xmax >= xmin || box.xmin <= xmax;  // [xmin, +inf) or (-inf, xmax]
+}
+
 // Summarizes the WKB in bytes[0..size). False with *error saying what is wrong ("truncated
 // LineString at byte 9", "unknown geometry type 17") when it is not valid WKB.
 bool SummarizeWkb(const uint8_t* bytes, size_t size, WkbSummary* out, std::string* error);
