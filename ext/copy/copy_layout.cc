@@ -81,6 +81,7 @@ void CopyLayout::ResolveColumnOptions() {
     type.edges = geo.edges;
     column.type = type;
   }
+  for (const std::string& name : settings_.variant_columns) DataColumn("variant", name).type = VariantType();
   for (const CopySettings::ColumnCompression& entry : settings_.codecs) {
     DataColumn(entry.codec ? "compression." + entry.name : "compression_level." + entry.name, entry.name);
   }

@@ -201,6 +201,14 @@ bool ParseTypeAt(Lexer& lexer, CopyType* out, std::string* error, int depth) {
   }
   const std::string name = UpperCase(word);
   *out = CopyType();
+  if (name == "VARIANT") {
+    if (depth > 0) {
+      *error = "VARIANT only as a top-level column";
+      return false;
+    }
+    *out = VariantType();
+    return true;
+  }
   for (const NamedKind& simple : kSimpleKinds) {
     if (name == simple.name) {
       out->kind = simple.kind;
@@ -443,6 +451,18 @@ void AppendElements(const CopyField& field, FieldRepetitionType repetition, int3
         AppendElements(child, FieldRepetitionType::OPTIONAL, next_field_id, out);
       }
       return;
+    case CopyKind::kVariant: {
+      element.num_children = static_cast<int32_t>(type.children.size());
+      LogicalType logical;
+      logical.kind = LogicalType::Kind::VARIANT;
+      logical.variant_specification_version = 1;
+      element.logical_type = logical;
+      out->push_back(std::move(element));
+      for (const CopyField& child : type.children) {
+        AppendElements(child, FieldRepetitionType::REQUIRED, next_field_id, out);
+      }
+      return;
+    }
     default:
       break;
   }
@@ -711,7 +731,16 @@ CopyType TypeFromStorageClasses(unsigned seen) {
   return type;
 }
 
+CopyType VariantType() {
+  CopyType type;
+  type.kind = CopyKind::kVariant;
+  type.children.push_back(CopyField{"metadata", Simple(CopyKind::kBinary).value()});
+  type.children.push_back(CopyField{"value", Simple(CopyKind::kBinary).value()});
+  return type;
+}
+
 std::string DescribeCopyType(const CopyType& type) {
+  if (type.kind == CopyKind::kVariant) return "VARIANT";
   for (const NamedKind& simple : kSimpleKinds) {
     if (simple.kind == type.kind) return simple.name;
   }

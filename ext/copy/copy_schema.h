@@ -20,6 +20,7 @@
 //   TIME[(unit[, UTC])]           unit MILLIS | MICROS | NANOS (default MICROS)
 //   TIMESTAMP[(unit[, UTC])]      isAdjustedToUTC only with UTC (both default to local time)
 //   LIST<T>  MAP<K,V>  STRUCT<name T, ...>
+//   VARIANT                       JSON text written as an (unshredded) Variant; top level only
 // Names in schema= and STRUCT<...> are bare words or quoted with "...", `...` or [...].
 #pragma once
 
@@ -62,6 +63,7 @@ enum class CopyKind : uint8_t {
   kList,    // children[0]: the element
   kMap,     // children[0]: the key, children[1]: the value
   kStruct,  // children: the fields
+  kVariant,  // JSON text as VARIANT: children `metadata` and `value` (BINARY, required); VariantType()
 };
 
 struct CopyField;
@@ -78,7 +80,9 @@ struct CopyType {
   bool plain_wkb = false;  // kGeometry, kGeography: plain BYTE_ARRAY, no annotation (GeoParquet 1.0 files)
   std::vector<CopyField> children;                     // kList, kMap, kStruct
 
-  bool is_nested() const { return kind == CopyKind::kList || kind == CopyKind::kMap || kind == CopyKind::kStruct; }
+  bool is_nested() const {
+    return kind == CopyKind::kList || kind == CopyKind::kMap || kind == CopyKind::kStruct || kind == CopyKind::kVariant;
+  }
 };
 
 struct CopyField {
@@ -91,6 +95,10 @@ inline constexpr unsigned kSeenInteger = 1;
 inline constexpr unsigned kSeenReal = 2;
 inline constexpr unsigned kSeenText = 4;
 inline constexpr unsigned kSeenBlob = 8;
+
+// VARIANT (unshredded): an optional group annotated VARIANT(1) of required binary
+// `metadata` and `value` (VariantEncoding.md). Only as a top-level column.
+CopyType VariantType();
 
 // Parses one type (the whole text). Returns false with *error set on bad syntax or
 // parameters out of range.

@@ -130,6 +130,7 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
       .AddString("partition_by")
       .AddString("geometry")
       .AddString("geography")
+      .AddString("variant")
       .AddEnum("geoparquet_version", {"none", "v1", "v2", "both"});
   AddRemoteOptions(&set);
   AddEncryptionOptions(&set);
@@ -223,6 +224,9 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
   }
   if (const OptionValue* value = parsed.Find("geography")) {
     ParseGeoColumns("geography", value->text.view(), CopyKind::kGeography, &settings->geo_columns);
+  }
+  if (const OptionValue* value = parsed.Find("variant")) {
+    if (!ParseNameList(value->text, &settings->variant_columns, &error)) throw CopyError("variant: " + error);
   }
   settings->geoparquet_version =
       static_cast<CopySettings::GeoParquetVersion>(parsed.GetEnumIndex("geoparquet_version", 3));

@@ -52,6 +52,7 @@ struct CopySettings {
     parquet::EdgeInterpolationAlgorithm edges = parquet::EdgeInterpolationAlgorithm::SPHERICAL;
   };
   std::vector<GeoColumn> geo_columns;
+  std::vector<std::string> variant_columns;  // variant='col,...': JSON text written as VARIANT
   // geoparquet_version=: the `geo` metadata and whether geometry columns are annotated
   // (v1: plain BYTE_ARRAY + geo 1.0.0; v2: GEOMETRY + geo 2.0.0; both: GEOMETRY + geo
   // 1.0.0; none: GEOMETRY, no geo).

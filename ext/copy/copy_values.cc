@@ -12,6 +12,7 @@
 #include "format/values/json_document.h"
 #include "format/values/logical_values.h"
 #include "format/values/text.h"
+#include "format/values/variant_encoder.h"
 #include "format/values/wkb.h"
 
 namespace sqlite_parquet {
@@ -766,7 +767,9 @@ void PrepareLeaf(const CopyType& type, int16_t def, int16_t rep, std::vector<Lea
     leaf.physical_type = PhysicalTypeOf(type);
     return;
   }
-  if (type.kind == CopyKind::kStruct) {
+  if (type.kind == CopyKind::kVariant) {  // required metadata and value
+    for (const CopyField& child : type.children) PrepareLeaf(child.type, def, rep, leaves, next);
+  } else if (type.kind == CopyKind::kStruct) {
     for (const CopyField& child : type.children) PrepareLeaf(child.type, static_cast<int16_t>(def + 1), rep, leaves, next);
   } else if (type.kind == CopyKind::kList) {
     PrepareLeaf(type.children[0].type, static_cast<int16_t>(def + 2), static_cast<int16_t>(rep + 1), leaves, next);
@@ -1014,8 +1017,39 @@ void PrepareLeaves(const CopyType& type, std::vector<LeafData>* leaves) {
   PrepareLeaf(type, 1, 0, leaves, &next);
 }
 
+// VARIANT: each TEXT (or BLOB) of JSON encoded as Variant metadata and value.
+bool ConvertVariant(const CopyType& type, const ValueColumn& column, bool null_on_error, std::vector<LeafData>* leaves,
+                    ConversionFailure* failure) {
+  ValueColumn::Reader reader(column);
+  LeafData& metadata = (*leaves)[0];
+  LeafData& value = (*leaves)[1];
+  std::string metadata_bytes, value_bytes, error;
+  for (size_t row = 0; row < column.size(); ++row) {
+    const SqlValue v = reader.Next();
+    bool ok = false;
+    if (IsBytes(v)) {
+      ok = parquet::EncodeJsonAsVariant(v.bytes, &metadata_bytes, &value_bytes, &error);
+    } else if (v.type != SqlValue::Type::kNull) {
+      error = "expected JSON text";
+    }
+    if (!ok && v.type != SqlValue::Type::kNull && !null_on_error) {
+      failure->row = row;
+      failure->message = DescribeFailure(v, type) + " (" + error + ")";
+      return false;
+    }
+    const int16_t level = ok ? 1 : 0;
+    metadata.AppendLevel(level);
+    value.AppendLevel(level);
+    if (!ok) continue;
+    PutBytes(metadata_bytes, true, &metadata);
+    PutBytes(value_bytes, true, &value);
+  }
+  return true;
+}
+
 bool ConvertColumn(const CopyType& type, const ValueColumn& column, bool null_on_error, std::vector<LeafData>* leaves,
                    ConversionFailure* failure) {
+  if (type.kind == CopyKind::kVariant) return ConvertVariant(type, column, null_on_error, leaves, failure);
   if (type.is_nested()) return ConvertNested(type, column, null_on_error, leaves, failure);
   LeafData* leaf = &(*leaves)[0];
   // One loop per kind, so that the per-value work is a direct call.
