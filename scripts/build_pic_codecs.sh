@@ -17,19 +17,12 @@ command -v dpkg-source >/dev/null || { echo "build_pic_codecs: dpkg-source missi
 
 # A private apt state that knows the deb-src entries of the running release.
 codename=$(. /etc/os-release && echo "${VERSION_CODENAME:?}")
-apt_dir=$out/apt
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-cat >"$apt_dir/sources.list" <<LIST
-deb-src [signed-by=$keyring] http://deb.debian.org/debian $codename main
-deb-src [signed-by=$keyring] http://deb.debian.org/debian $codename-updates main
-deb-src [signed-by=$keyring] http://deb.debian.org/debian-security $codename-security main
-LIST
-apt=(apt-get -q -o "Dir::Etc::SourceList=$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
-     -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
-     -o APT::Sandbox::User=root)
-"${apt[@]}" update </dev/null >"$apt_dir/update.log" 2>&1 ||
-  { cat "$apt_dir/update.log" >&2; echo "build_pic_codecs: cannot read Debian's source index" >&2; exit 1; }
+source "$(dirname "$0")/private_apt.sh"
+private_apt_init "$out/apt" "deb-src http://deb.debian.org/debian $codename main" \
+  "deb-src http://deb.debian.org/debian $codename-updates main" \
+  "deb-src http://deb.debian.org/debian-security $codename-security main" ||
+  { echo "build_pic_codecs: cannot read Debian's source index" >&2; exit 1; }
+apt=("${private_apt[@]}")
 
 src=$out/src
 rm -rf "$src" && mkdir -p "$src"

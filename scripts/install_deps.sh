@@ -8,6 +8,7 @@
 set -euo pipefail
 
 PACKAGES=(build-essential cmake pkg-config libsqlite3-dev sqlite3 libzstd-dev libsnappy-dev
+          tcl  # tclsh: SQLite's makefile generates the amalgamation of a Debian source package (scripts/setup_sqlite_versions.sh)
           liblz4-dev zlib1g-dev libbrotli-dev libxxhash-dev libssl-dev doctest-dev
           sqlite-utils python3  # hosts that load the extension in tests/hosts
           ccache  # CMake uses it: build-dist/ compiles with build/'s commands and reuses them

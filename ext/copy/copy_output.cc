@@ -10,6 +10,8 @@
 #include <cstring>
 #include <filesystem>
 #include <system_error>
+#include <utility>
+#include <vector>
 
 #include "format/io/random_access_file.h"
 
@@ -73,7 +75,7 @@ void SyncPath(const std::string& path) {
 
 int CreateExclusiveFile(const std::string& path) {
   if (std::string error = parquet::PathNulByteError(path); !error.empty()) throw CopyError(error);
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
   if (fd < 0) throw CopyError("cannot create '" + path + "': " + ErrnoText(errno));
   return fd;
 }
@@ -95,7 +97,11 @@ StagedOutput::StagedOutput(const std::string& target, Kind kind, bool overwrite)
   }
 
   struct stat info;
-  if (::stat(target_.c_str(), &info) == 0) {
+  if (kind_ == Kind::kAppend) {
+    if (::stat(target_.c_str(), &info) == 0 && !S_ISDIR(info.st_mode)) {
+      throw CopyError("'" + target_ + "' exists and is not a directory (append=1 adds files to a directory)");
+    }
+  } else if (::stat(target_.c_str(), &info) == 0) {
     if (!overwrite_) {
       throw CopyError("'" + target_ + "' already exists (overwrite=0)");
     }
@@ -115,7 +121,7 @@ StagedOutput::StagedOutput(const std::string& target, Kind kind, bool overwrite)
     const std::string candidate = prefix + std::to_string(attempt) + ".tmp";
     if (kind_ == Kind::kFile) {
       // Kept open: the file is only ever used through this descriptor (see the header).
-      const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+      const int fd = ::open(candidate.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
       if (fd >= 0) {
         temp_fd_ = fd;
         temp_path_ = candidate;
@@ -161,6 +167,8 @@ void StagedOutput::Commit() {
   if (done_) throw CopyError("the output for '" + target_ + "' was already finished");
   if (kind_ == Kind::kFile) {
     CommitFile();
+  } else if (kind_ == Kind::kAppend) {
+    CommitAppend();
   } else {
     CommitDirectory();
   }
@@ -268,6 +276,55 @@ void StagedOutput::CommitDirectory() {
   }
   std::error_code ignored;
   std::filesystem::remove_all(aside, ignored);
+}
+
+void StagedOutput::CommitAppend() {
+  struct stat info;
+  if (::stat(target_.c_str(), &info) != 0) {  // nothing to append to: the new tree is the target
+    CommitDirectory();
+    return;
+  }
+  if (!S_ISDIR(info.st_mode)) throw CopyError("'" + target_ + "' exists and is not a directory");
+  SyncTree(temp_path_);
+  // The new tree's entries first (moving files out while iterating would disturb it).
+  std::vector<std::filesystem::directory_entry> entries;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(temp_path_)) entries.push_back(entry);
+  std::vector<std::pair<std::string, std::string>> moved;  // (temporary, final)
+  std::vector<std::string> made;                           // directories created in the target
+  try {
+    for (const auto& entry : entries) {
+      const std::string relative = entry.path().lexically_relative(temp_path_).string();
+      const std::string destination = target_ + "/" + relative;
+      if (entry.is_directory()) {
+        if (::mkdir(destination.c_str(), 0777) == 0) {
+          made.push_back(destination);
+        } else if (errno != EEXIST) {
+          throw CopyError("cannot create directory '" + destination + "': " + ErrnoText(errno));
+        }
+        continue;
+      }
+      const std::string source = entry.path().string();
+      if (::renameat2(AT_FDCWD, source.c_str(), AT_FDCWD, destination.c_str(), RENAME_NOREPLACE) != 0) {
+        if (errno == EEXIST) throw CopyError("'" + destination + "' appeared while writing it");
+        if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP) {
+          throw CopyError("cannot move the output to '" + destination + "': " + ErrnoText(errno));
+        }
+        if (::link(source.c_str(), destination.c_str()) != 0) {
+          throw CopyError(errno == EEXIST ? "'" + destination + "' appeared while writing it"
+                                          : "cannot move the output to '" + destination + "': " + ErrnoText(errno));
+        }
+        ::unlink(source.c_str());
+      }
+      moved.emplace_back(source, destination);
+    }
+    for (const auto& [source, destination] : moved) SyncPath(std::filesystem::path(destination).parent_path().string());
+  } catch (...) {
+    for (auto it = moved.rbegin(); it != moved.rend(); ++it) ::rename(it->second.c_str(), it->first.c_str());
+    for (auto it = made.rbegin(); it != made.rend(); ++it) ::rmdir(it->c_str());
+    throw;
+  }
+  std::error_code ignored;
+  std::filesystem::remove_all(temp_path_, ignored);
 }
 
 }  // namespace sqlite_parquet

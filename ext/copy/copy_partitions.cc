@@ -1,7 +1,9 @@
 // The partitions of parquet_copy's output and their files (copy_partitions.h).
 #include "ext/copy/copy_partitions.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -11,6 +13,7 @@
 #include <utility>
 
 #include "ext/common/hive_partitions.h"
+#include "format/crypto/encryption.h"
 
 namespace sqlite_parquet {
 
@@ -31,10 +34,33 @@ void MakeDirectories(const std::string& root, const std::string& relative) {
   }
 }
 
+// A random UUID, version 4: "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx".
+std::string NewUuid() {
+  std::string bytes = parquet::RandomBytes(16);
+  bytes[6] = static_cast<char>((static_cast<unsigned char>(bytes[6]) & 0x0F) | 0x40);
+  bytes[8] = static_cast<char>((static_cast<unsigned char>(bytes[8]) & 0x3F) | 0x80);
+  static const char kHex[] = "0123456789abcdef";
+  std::string text;
+  for (size_t i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) text += '-';
+    text += kHex[static_cast<unsigned char>(bytes[i]) >> 4];
+    text += kHex[static_cast<unsigned char>(bytes[i]) & 15];
+  }
+  return text;
+}
+
+void ReplaceAll(std::string* text, std::string_view from, const std::string& to) {
+  for (size_t at = text->find(from); at != std::string::npos; at = text->find(from, at + to.size())) {
+    text->replace(at, from.size(), to);
+  }
+}
+
 }  // namespace
 
-CopyPartitions::CopyPartitions(const CopyLayout& layout)
-    : partitioned_(!layout.partition_columns().empty()), num_data_columns_(layout.num_data_columns()) {
+CopyPartitions::CopyPartitions(const CopyLayout& layout, FileNaming naming)
+    : partitioned_(!layout.partition_columns().empty()),
+      num_data_columns_(layout.num_data_columns()),
+      naming_(std::move(naming)) {
   for (int index : layout.partition_columns()) {
     KeyColumn column;
     column.result_index = index;
@@ -98,18 +124,47 @@ CopyPartition* CopyPartitions::FileToClose() {
   return oldest;
 }
 
+CopyPartitions::~CopyPartitions() {
+  for (WrittenFile& file : files_) {
+    if (file.read_fd >= 0) ::close(file.read_fd);
+  }
+}
+
+std::string CopyPartitions::NextFileName(CopyPartition& partition) {
+  for (;;) {
+    std::string name = naming_.pattern;
+    ReplaceAll(&name, "{i}", std::to_string(partition.next_file++));
+    if (name.find("{uuid}") != std::string::npos) ReplaceAll(&name, "{uuid}", NewUuid());
+    name += ".parquet";
+    std::string relative = partition.directory.empty() ? name : partition.directory + "/" + name;
+    struct stat info;
+    if (naming_.existing_root.empty() || ::lstat((naming_.existing_root + "/" + relative).c_str(), &info) != 0) {
+      return relative;
+    }
+  }
+}
+
 parquet::ParquetFileWriter& CopyPartitions::OpenWriter(CopyPartition& partition, const StagedOutput& output,
                                                        const CopyLayout& layout) {
   std::string file;
   int fd = -1;
-  if (partitioned_) {
+  WrittenFile written;
+  if (naming_.directory_output) {
     MakeDirectories(output.temp_path(), partition.directory);
-    file = output.temp_path() + "/" + partition.directory + "/part-" + std::to_string(partition.next_file++) + ".parquet";
+    written.relative = NextFileName(partition);
+    file = output.temp_path() + "/" + written.relative;
     fd = CreateExclusiveFile(file);
   } else {
     file = output.temp_path();
     fd = output.DuplicateTempFile();
   }
+  written.read_fd = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  if (written.read_fd < 0) {
+    const int saved = errno;
+    ::close(fd);
+    throw CopyError("cannot keep a descriptor of '" + file + "': " + std::strerror(saved));
+  }
+  files_.push_back(std::move(written));
   partition.writer = std::make_unique<parquet::ParquetFileWriter>(fd, file, layout.schema(), layout.writer_options());
   ++open_writers_;
   return *partition.writer;

@@ -131,7 +131,17 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
       .AddString("geometry")
       .AddString("geography")
       .AddString("variant")
-      .AddEnum("geoparquet_version", {"none", "v1", "v2", "both"});
+      .AddEnum("geoparquet_version", {"none", "v1", "v2", "both"})
+      .AddInteger("file_size_bytes", 1, std::numeric_limits<int64_t>::max())
+      .AddInteger("row_groups_per_file", 1, std::numeric_limits<int32_t>::max())
+      .AddString("filename_pattern")
+      .AddBoolean("append")
+      .AddBoolean("return_stats")
+      .AddBoolean("verify")
+      .AddBoolean("cdc")
+      .AddInteger("cdc_min_chunk_size", 1, int64_t{1} << 30)
+      .AddInteger("cdc_max_chunk_size", 2, int64_t{1} << 30)
+      .AddInteger("cdc_norm_level", -8, 8);
   AddRemoteOptions(&set);
   AddEncryptionOptions(&set);
   std::vector<std::string_view> views(arguments.begin(), arguments.end());
@@ -196,6 +206,38 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
   }
   if (const OptionValue* value = parsed.Find("partition_by")) {
     if (!ParseNameList(value->text, &settings->partition_by, &error)) throw CopyError("partition_by: " + error);
+  }
+  w.cdc.enabled = parsed.GetBool("cdc", false);
+  w.cdc.min_chunk_size = static_cast<size_t>(parsed.GetInteger("cdc_min_chunk_size", static_cast<int64_t>(w.cdc.min_chunk_size)));
+  w.cdc.max_chunk_size = static_cast<size_t>(parsed.GetInteger("cdc_max_chunk_size", static_cast<int64_t>(w.cdc.max_chunk_size)));
+  w.cdc.norm_level = static_cast<int>(parsed.GetInteger("cdc_norm_level", w.cdc.norm_level));
+  if ((parsed.Has("cdc_min_chunk_size") || parsed.Has("cdc_max_chunk_size") || parsed.Has("cdc_norm_level")) && !w.cdc.enabled) {
+    throw CopyError("cdc_min_chunk_size, cdc_max_chunk_size and cdc_norm_level need cdc=1");
+  }
+  if (w.cdc.min_chunk_size >= w.cdc.max_chunk_size) {
+    throw CopyError("cdc_min_chunk_size (" + std::to_string(w.cdc.min_chunk_size) + ") must be below cdc_max_chunk_size (" +
+                    std::to_string(w.cdc.max_chunk_size) + ")");
+  }
+  settings->file_size_bytes = parsed.GetInteger("file_size_bytes", 0);
+  settings->row_groups_per_file = parsed.GetInteger("row_groups_per_file", 0);
+  settings->append = parsed.GetBool("append", false);
+  settings->return_stats = parsed.GetBool("return_stats", false);
+  settings->verify = parsed.GetBool("verify", false);
+  if (const OptionValue* value = parsed.Find("filename_pattern")) {
+    const std::string_view pattern = value->text.view();
+    if (!settings->directory_output()) {
+      throw CopyError("filename_pattern needs a directory output (partition_by, file_size_bytes or row_groups_per_file)");
+    }
+    if (pattern.find("{i}") == std::string_view::npos && pattern.find("{uuid}") == std::string_view::npos) {
+      throw CopyError("filename_pattern '" + std::string(pattern) + "' must contain {i} or {uuid} (files need distinct names)");
+    }
+    if (pattern.find('/') != std::string_view::npos || pattern.find('\0') != std::string_view::npos || pattern[0] == '.') {
+      throw CopyError("filename_pattern '" + std::string(pattern) + "' must be a file name (no '/', not starting with '.')");
+    }
+    settings->filename_pattern = std::string(pattern);
+  }
+  if (settings->append && !settings->directory_output()) {
+    throw CopyError("append=1 adds files to a directory output: it needs partition_by, file_size_bytes or row_groups_per_file");
   }
   if (const OptionValue* value = parsed.Find("bloom_filter")) {
     const size_t first = value->text.find_first_not_of(" \t");

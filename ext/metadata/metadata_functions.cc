@@ -50,6 +50,16 @@
 // parquet_kv_metadata: file_name, key, value. Keys and values are TEXT when they are
 //   valid UTF-8, BLOB otherwise; a value the file leaves out is NULL.
 //
+// parquet_bloom_probe(path, column_name, value): file_name, row_group_id,
+//   bloom_filter_excludes (1: the chunk's bloom filter proves `column = value` false; 0:
+//   it may hold; NULL: no usable filter). The value is turned into the table pushdown's
+//   ColumnFilter (MakeColumnFilter: the affinity of the column's declared type) and asked
+//   with pushdown's BloomFilterRulesOut, so both answer alike.
+//
+// parquet_full_metadata(path): file_name, file_metadata, schema, row_groups,
+//   key_value_metadata: the rows of the four functions above as JSON documents (JSON
+//   subtype), made by querying those functions (MakeFullMetadataDocuments).
+//
 // Encrypted files: after the path, up to five 'key=value' arguments take the parquet
 // table's key options (footer_key, column_keys, aad_prefix, key_table,
 // verify_footer_signature), e.g. parquet_metadata('f.parquet', 'footer_key=...',
@@ -62,9 +72,13 @@
 //
 // The functions are registered SQLITE_VTAB_DIRECTONLY: views and triggers cannot use
 // them, so a database someone else made cannot make the extension read files.
+#include "ext/common/connection_interrupt.h"
 #include "ext/metadata/metadata_functions.h"
 
 #include <cstring>
+#include <map>
+#include <stdexcept>
+#include <string_view>
 #include <memory>
 #include <new>
 #include <optional>
@@ -79,6 +93,10 @@
 #include "ext/common/parquet_to_sql.h"
 #include "ext/common/sqlite_values.h"
 #include "ext/common/vtab_errors.h"
+#include "ext/table/constraints.h"
+#include "ext/table/parquet_table.h"
+#include "ext/table/row_group_pruning.h"
+#include "format/index/bloom_filter.h"
 #include "format/common/error.h"
 #include "format/read/file_reader.h"
 #include "format/values/json_text.h"
@@ -91,13 +109,14 @@ namespace sqlite_parquet {
 
 namespace {
 
-enum class FunctionKind { kMetadata, kSchema, kFileMetadata, kKvMetadata };
+enum class FunctionKind { kMetadata, kSchema, kFileMetadata, kKvMetadata, kBloomProbe, kFullMetadata };
 
 struct FunctionSpec {
   const char* name;
   FunctionKind kind;
-  const char* columns;  // the declared columns, without the HIDDEN path column
+  const char* columns;  // the declared columns, without the HIDDEN argument columns
   int num_columns;
+  int num_arguments = 1;  // HIDDEN argument columns (path, then kBloomProbe's column_name and value), all required
 };
 
 const FunctionSpec kFunctions[] = {
@@ -124,7 +143,14 @@ const FunctionSpec kFunctions[] = {
      "column_orders TEXT, footer_encrypted INTEGER",
      11},
     {"parquet_kv_metadata", FunctionKind::kKvMetadata, "file_name TEXT, key, value", 3},
+    {"parquet_bloom_probe", FunctionKind::kBloomProbe, "file_name TEXT, row_group_id INTEGER, bloom_filter_excludes INTEGER",
+     3, 3},
+    {"parquet_full_metadata", FunctionKind::kFullMetadata,
+     "file_name TEXT, file_metadata TEXT, schema TEXT, row_groups TEXT, key_value_metadata TEXT", 5},
 };
+
+// The names of a FunctionSpec's hidden argument columns after `path`, in order.
+const char* const kBloomProbeArguments[] = {"column_name", "value"};
 
 // Column numbers of parquet_metadata.
 enum MetadataColumn {
@@ -176,6 +202,18 @@ struct OpenFile {
   std::vector<LeafInfo> leaves;            // parquet_metadata
   std::vector<int> top_level_field_of;     // parquet_schema: element index -> field, or -1
   std::vector<std::string> sqlite_types;   // parquet_schema: declared type per top-level field
+  ColumnMapping probe_mapping;             // parquet_bloom_probe: the probed column in this file
+  ColumnFilter probe_filter;               // parquet_bloom_probe: `column = value` as pushdown builds it
+};
+
+// parquet_full_metadata's documents of one file: the rows the other four functions give
+// for it, as JSON.
+struct FullMetadataDocuments {
+  std::string file_metadata;  // parquet_file_metadata's row as an object
+  std::string schema;         // parquet_schema's rows, an array of objects
+  std::string row_groups;     // parquet_metadata's rows, grouped into row group objects with "columns"
+  std::string key_value_metadata;  // parquet_kv_metadata's rows, an array of objects
+  int64_t last_row_group = -1;     // while building row_groups
 };
 
 struct MetadataCursor {
@@ -191,6 +229,17 @@ struct MetadataCursor {
   FormatBuffer format_buffer;  // statistics values converted to SQLite values
   std::shared_ptr<const parquet::FileDecryptionProperties> decryption;  // null: no key options
   std::shared_ptr<const parquet::RemoteOptions> remote;  // https:// and s3:// paths
+  // parquet_bloom_probe's arguments after the path.
+  std::string probe_column;
+  sqlite3_value* probe_value = nullptr;  // owned (sqlite3_value_dup)
+  std::unique_ptr<NumericAffinity> probe_affinity;
+  // parquet_full_metadata: the documents of files[i].
+  std::vector<FullMetadataDocuments> documents;
+
+  MetadataCursor() = default;
+  MetadataCursor(const MetadataCursor&) = delete;
+  MetadataCursor& operator=(const MetadataCursor&) = delete;
+  ~MetadataCursor() { sqlite3_value_free(probe_value); }
 };
 
 MetadataTable* TableOf(sqlite3_vtab_cursor* cursor) { return reinterpret_cast<MetadataTable*>(cursor->pVtab); }
@@ -425,6 +474,10 @@ void OpenCurrentFile(MetadataCursor* cursor, FunctionKind kind) {
   OpenFile& file = cursor->file;
   file = OpenFile();
   file.name = cursor->files[cursor->next_file];
+  if (kind == FunctionKind::kFullMetadata) {  // documents made by Filter
+    cursor->rows_in_file = 1;
+    return;
+  }
   std::unique_ptr<parquet::RandomAccessFile> handle = parquet::OpenFileOrUrl(file.name, cursor->remote.get());
   if (kind == FunctionKind::kFileMetadata && !cursor->decryption && HasEncryptedFooter(handle.get())) {
     OpenEncryptedFooter(&file, handle.get());
@@ -464,6 +517,27 @@ void OpenCurrentFile(MetadataCursor* cursor, FunctionKind kind) {
                                  ? static_cast<int64_t>(metadata.key_value_metadata->size())
                                  : 0;
       break;
+    case FunctionKind::kBloomProbe: {
+      // The column as the parquet table maps it (default options), and `column = value`
+      // with the affinity of its declared type applied, as the table's pushdown builds it.
+      const std::vector<int>& fields = schema.top_level_fields();
+      size_t field = 0;
+      while (field < fields.size() && FieldName(schema, field) != cursor->probe_column) field++;
+      if (field == fields.size()) {
+        throw parquet::ParquetError("parquet_bloom_probe: no column named '" + cursor->probe_column + "' in " +
+                                    parquet::PathForDisplay(file.name));
+      }
+      file.probe_mapping = MapTopLevelField(schema, static_cast<int>(field), MappingOptions());
+      if (file.probe_mapping.leaf_column < 0) {
+        throw parquet::ParquetError("parquet_bloom_probe: column '" + cursor->probe_column + "' in " +
+                                    parquet::PathForDisplay(file.name) + " is nested; only flat columns have one bloom filter");
+      }
+      file.probe_filter = MakeColumnFilter(cursor->probe_affinity.get(), PlanTerm{0, ConstraintOp::kEq},
+                                           cursor->probe_value, ValueClassOfKind(file.probe_mapping));
+      cursor->rows_in_file = file.reader->num_row_groups();
+      break;
+    }
+    case FunctionKind::kFullMetadata: break;
   }
 }
 
@@ -788,6 +862,173 @@ void KvColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column) {
   sqlite3_result_null(ctx);
 }
 
+void BloomProbeColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column) {
+  const OpenFile& file = cursor->file;
+  const int row_group = static_cast<int>(cursor->row);
+  switch (column) {
+    case 0: ResultText(ctx, file.name); return;
+    case 1: sqlite3_result_int64(ctx, row_group); return;
+    case 2: {
+      const int leaf = file.probe_mapping.leaf_column;
+      const parquet::ColumnChunk& chunk = file.reader->row_group(row_group).columns[static_cast<size_t>(leaf)];
+      std::optional<parquet::BloomFilter> bloom;
+      if (chunk.meta_data.has_value() && chunk.meta_data->bloom_filter_offset.has_value()) {
+        bloom = parquet::ReadBloomFilter(*file.reader, row_group, leaf);
+      }
+      if (!bloom) {
+        sqlite3_result_null(ctx);  // no filter, or one we cannot use: nothing is proved
+      } else {
+        sqlite3_result_int(ctx, BloomFilterRulesOut(*bloom, file.probe_filter, file.probe_mapping) ? 1 : 0);
+      }
+      return;
+    }
+    default: break;
+  }
+  sqlite3_result_null(ctx);
+}
+
+void FullMetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column) {
+  const FullMetadataDocuments& d = cursor->documents[cursor->next_file - 1];
+  const std::string* document = nullptr;
+  switch (column) {
+    case 0: ResultText(ctx, cursor->file.name); return;
+    case 1: document = &d.file_metadata; break;
+    case 2: document = &d.schema; break;
+    case 3: document = &d.row_groups; break;
+    case 4: document = &d.key_value_metadata; break;
+    default: sqlite3_result_null(ctx); return;
+  }
+  ResultText(ctx, *document);
+  sqlite3_result_subtype(ctx, kJsonSubtype);
+}
+
+// ---- parquet_full_metadata's documents ---------------------------------------------------
+//
+// Made from the rows of the other four functions themselves (one place per fact): a query
+// per function turns each row into a JSON object with json_object, the column names as
+// keys; BLOB values (undecodable statistics, non-UTF-8 key/value metadata) become hex text.
+
+struct DeclaredColumn {
+  std::string name;
+  std::string type;  // "" when declared without one
+};
+
+std::vector<DeclaredColumn> DeclaredColumnsOf(const FunctionSpec& spec) {
+  std::vector<DeclaredColumn> columns;
+  std::string_view rest(spec.columns);
+  while (!rest.empty()) {
+    const size_t comma = rest.find(", ");
+    std::string_view item = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 2);
+    const size_t space = item.find(' ');
+    if (item.substr(0, space) == "file_name") continue;  // the document's own file
+    columns.push_back({std::string(item.substr(0, space)),
+                       space == std::string_view::npos ? std::string() : std::string(item.substr(space + 1))});
+  }
+  return columns;
+}
+
+// json_object(...) over `columns` of a row (the name as key).
+std::string JsonObjectExpression(const std::vector<DeclaredColumn>& columns) {
+  std::string sql = "json_object(";
+  for (size_t i = 0; i < columns.size(); i++) {
+    const std::string& name = columns[i].name;
+    if (i) sql += ", ";
+    sql += "'" + name + "', ";
+    if (columns[i].type.empty() || columns[i].type == "BLOB") {
+      sql += "CASE typeof(" + name + ") WHEN 'blob' THEN hex(" + name + ") ELSE " + name + " END";
+    } else {
+      sql += name;
+    }
+  }
+  return sql + ")";
+}
+
+const FunctionSpec& SpecOf(FunctionKind kind);
+
+// Runs `SELECT file_name, <objects> FROM function(path, options...)` and hands each row to
+// `row` (its columns after file_name as text). Throws ParquetError with the query's error.
+template <typename RowFn>
+void ForEachMetadataRow(sqlite3* db, FunctionKind kind, const std::string& objects, int argc, sqlite3_value** argv,
+                        RowFn row) {
+  const FunctionSpec& spec = SpecOf(kind);
+  std::string sql = "SELECT file_name, " + objects + " FROM " + spec.name + "(?1";
+  for (int i = 1; i <= kOptionArguments; i++) sql += ", ?" + std::to_string(i + 1);
+  sql += ")";
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
+    throw parquet::ParquetError(std::string("parquet_full_metadata: ") + sqlite3_errmsg(db));
+  }
+  std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> owned(stmt, sqlite3_finalize);
+  for (int i = 0; i < argc && i <= kOptionArguments; i++) sqlite3_bind_value(stmt, i + 1, argv[i]);
+  int rc;
+  while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    auto text = [&](int c) {
+      const unsigned char* t = sqlite3_column_text(stmt, c);
+      return std::string_view(t ? reinterpret_cast<const char*>(t) : "", static_cast<size_t>(sqlite3_column_bytes(stmt, c)));
+    };
+    row(text(0), text, stmt);
+  }
+  if (rc != SQLITE_DONE) throw parquet::ParquetError(std::string("parquet_full_metadata: ") + sqlite3_errmsg(db));
+}
+
+void AppendToArray(std::string* array, std::string_view element) {
+  array->push_back(array->empty() ? '[' : ',');
+  array->append(element);
+}
+
+// Fills cursor->files and cursor->documents for parquet_full_metadata(argv...).
+void MakeFullMetadataDocuments(MetadataCursor* cursor, sqlite3* db, int argc, sqlite3_value** argv) {
+  std::map<std::string, size_t, std::less<>> index_of;
+  ForEachMetadataRow(db, FunctionKind::kFileMetadata, JsonObjectExpression(DeclaredColumnsOf(SpecOf(FunctionKind::kFileMetadata))),
+                     argc, argv, [&](std::string_view file, auto text, sqlite3_stmt*) {
+                       index_of.emplace(std::string(file), cursor->files.size());
+                       cursor->files.emplace_back(file);
+                       cursor->documents.emplace_back();
+                       cursor->documents.back().file_metadata = text(1);
+                     });
+  auto documents_of = [&](std::string_view file) -> FullMetadataDocuments& {
+    auto it = index_of.find(file);
+    if (it == index_of.end()) throw parquet::ParquetError("parquet_full_metadata: the files changed while being read");
+    return cursor->documents[it->second];
+  };
+  ForEachMetadataRow(db, FunctionKind::kSchema, JsonObjectExpression(DeclaredColumnsOf(SpecOf(FunctionKind::kSchema))),
+                     argc, argv, [&](std::string_view file, auto text, sqlite3_stmt*) {
+                       AppendToArray(&documents_of(file).schema, text(1));
+                     });
+  ForEachMetadataRow(db, FunctionKind::kKvMetadata, JsonObjectExpression(DeclaredColumnsOf(SpecOf(FunctionKind::kKvMetadata))),
+                     argc, argv, [&](std::string_view file, auto text, sqlite3_stmt*) {
+                       AppendToArray(&documents_of(file).key_value_metadata, text(1));
+                     });
+  // parquet_metadata: the row_group_* columns once per row group, the others per chunk.
+  std::vector<DeclaredColumn> row_group_columns, chunk_columns;
+  for (DeclaredColumn& c : DeclaredColumnsOf(SpecOf(FunctionKind::kMetadata))) {
+    (c.name.rfind("row_group_", 0) == 0 ? row_group_columns : chunk_columns).push_back(std::move(c));
+  }
+  ForEachMetadataRow(
+      db, FunctionKind::kMetadata,
+      "row_group_id, " + JsonObjectExpression(row_group_columns) + ", " + JsonObjectExpression(chunk_columns), argc, argv,
+      [&](std::string_view file, auto text, sqlite3_stmt* stmt) {
+        FullMetadataDocuments& d = documents_of(file);
+        const int64_t row_group = sqlite3_column_int64(stmt, 1);
+        if (row_group != d.last_row_group) {
+          if (!d.row_groups.empty()) d.row_groups += "]}";
+          std::string_view object = text(2);  // {...}: "columns" goes before its closing brace
+          AppendToArray(&d.row_groups, object.substr(0, object.size() - 1));
+          d.row_groups += ",\"columns\":[";
+          d.last_row_group = row_group;
+        } else {
+          d.row_groups += ',';
+        }
+        d.row_groups += text(3);
+      });
+  for (FullMetadataDocuments& d : cursor->documents) {
+    d.row_groups = d.row_groups.empty() ? "[]" : d.row_groups + "]}]";
+    d.schema = d.schema.empty() ? "[]" : d.schema + "]";
+    d.key_value_metadata = d.key_value_metadata.empty() ? "[]" : d.key_value_metadata + "]";
+  }
+}
+
 // ---- The module ------------------------------------------------------------------------
 
 int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char** error_out) {
@@ -795,6 +1036,7 @@ int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out,
   const FunctionSpec* spec = static_cast<const FunctionSpec*>(aux);
   try {
     std::string sql = std::string("CREATE TABLE x(") + spec->columns + ", path HIDDEN";
+    for (int i = 1; i < spec->num_arguments; i++) sql += std::string(", ") + kBloomProbeArguments[i - 1] + " HIDDEN";
     for (int i = 1; i <= kOptionArguments; i++) sql += ", option" + std::to_string(i) + " HIDDEN";
     sql += ")";
     int rc = sqlite3_declare_vtab(db, sql.c_str());
@@ -819,37 +1061,36 @@ int Disconnect(sqlite3_vtab* vtab) {
   return SQLITE_OK;
 }
 
-// The path argument is an equality constraint on the hidden column. Without one the plan
-// still succeeds (idxNum 0) so that xFilter can say what is missing; an unusable one
-// (a join order where the path is not known yet) is refused.
+// The arguments (path; parquet_bloom_probe's column name and value) are equality
+// constraints on the hidden columns, all needed; the options follow them. Without the
+// arguments the plan still succeeds (idxNum 0) so that xFilter can say what is missing; an
+// unusable one (a join order where an argument is not known yet) is refused. argv holds
+// the arguments in column order, then the options given.
 int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   const MetadataTable* table = reinterpret_cast<MetadataTable*>(vtab);
-  const int path_column = table->spec->num_columns;
-  int usable = -1;
+  const int first_hidden = table->spec->num_columns;
+  const int num_hidden = table->spec->num_arguments + kOptionArguments;
   bool unusable = false;
-  int options[kOptionArguments];
-  for (int& option : options) option = -1;
+  std::vector<int> constraint_of(static_cast<size_t>(num_hidden), -1);
   for (int i = 0; i < info->nConstraint; i++) {
     const auto& c = info->aConstraint[i];
-    if (c.iColumn < path_column || c.iColumn > path_column + kOptionArguments || c.op != SQLITE_INDEX_CONSTRAINT_EQ) {
+    if (c.iColumn < first_hidden || c.iColumn >= first_hidden + num_hidden || c.op != SQLITE_INDEX_CONSTRAINT_EQ) {
       continue;
     }
     if (!c.usable) {
       unusable = true;
-    } else if (c.iColumn == path_column) {
-      usable = i;
     } else {
-      options[c.iColumn - path_column - 1] = i;
+      constraint_of[static_cast<size_t>(c.iColumn - first_hidden)] = i;
     }
   }
-  if (usable >= 0 && !unusable) {
-    info->aConstraintUsage[usable].argvIndex = 1;
-    info->aConstraintUsage[usable].omit = 1;
-    int next = 2;
-    for (int option : options) {
-      if (option < 0) continue;
-      info->aConstraintUsage[option].argvIndex = next++;
-      info->aConstraintUsage[option].omit = 1;
+  bool complete = true;
+  for (int a = 0; a < table->spec->num_arguments; a++) complete = complete && constraint_of[static_cast<size_t>(a)] >= 0;
+  if (complete && !unusable) {
+    int next = 1;
+    for (int i : constraint_of) {
+      if (i < 0) continue;
+      info->aConstraintUsage[i].argvIndex = next++;
+      info->aConstraintUsage[i].omit = 1;
     }
     info->idxNum = 1;
     info->estimatedCost = 1000;
@@ -890,8 +1131,12 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char*, int argc, sqlite
   cursor->row = -1;
   cursor->rowid = -1;
   try {
-    if (idx_num != 1 || argc < 1) {
-      SetVtabError(base->pVtab, std::string(spec->name) + " needs a path: SELECT * FROM " + spec->name + "('file.parquet')");
+    if (idx_num != 1 || argc < spec->num_arguments) {
+      SetVtabError(base->pVtab, spec->kind == FunctionKind::kBloomProbe
+                                    ? std::string(spec->name) + " needs a path, a column name and a value: SELECT * FROM " +
+                                          spec->name + "('file.parquet', 'column', value)"
+                                    : std::string(spec->name) + " needs a path: SELECT * FROM " + spec->name +
+                                          "('file.parquet')");
       return SQLITE_ERROR;
     }
     const unsigned char* text = sqlite3_value_text(argv[0]);
@@ -901,8 +1146,26 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char*, int argc, sqlite
     }
     // All of its bytes: a NUL inside is refused by ExpandFilePath, not silently cut there.
     cursor->path.assign(reinterpret_cast<const char*>(text), static_cast<size_t>(sqlite3_value_bytes(argv[0])));
+    if (spec->kind == FunctionKind::kBloomProbe) {
+      const unsigned char* column = sqlite3_value_text(argv[1]);
+      if (column == nullptr) {
+        SetVtabError(base->pVtab, std::string(spec->name) + ": the column name is NULL");
+        return SQLITE_ERROR;
+      }
+      cursor->probe_column.assign(reinterpret_cast<const char*>(column), static_cast<size_t>(sqlite3_value_bytes(argv[1])));
+      sqlite3_value_free(cursor->probe_value);
+      cursor->probe_value = sqlite3_value_dup(argv[2]);
+      if (cursor->probe_value == nullptr) return SQLITE_NOMEM;
+      if (!cursor->probe_affinity) cursor->probe_affinity = std::make_unique<NumericAffinity>(TableOf(base)->db);
+    }
+    if (spec->kind == FunctionKind::kFullMetadata) {
+      cursor->documents.clear();
+      MakeFullMetadataDocuments(cursor, TableOf(base)->db, argc, argv);
+      Advance(cursor, spec->kind);
+      return SQLITE_OK;
+    }
     std::vector<parquet::SecretString> arguments;  // options may hold keys: wiped when freed
-    for (int i = 1; i < argc; i++) {
+    for (int i = spec->num_arguments; i < argc; i++) {
       const unsigned char* option = sqlite3_value_text(argv[i]);
       if (option != nullptr) arguments.emplace_back(reinterpret_cast<const char*>(option));
     }
@@ -922,6 +1185,7 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char*, int argc, sqlite
         return SQLITE_ERROR;
       }
     }
+    const ConnectionInterruptScope interruptible(TableOf(base)->db);
     cursor->files = parquet::IsRemoteUrl(cursor->path) ? ExpandRemotePath(cursor->path, *cursor->remote)
                                                        : ExpandFilePath(cursor->path);
     Advance(cursor, spec->kind);
@@ -934,6 +1198,7 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char*, int argc, sqlite
 int Next(sqlite3_vtab_cursor* base) {
   MetadataCursor* cursor = reinterpret_cast<MetadataCursor*>(base);
   try {
+    const ConnectionInterruptScope interruptible(TableOf(base)->db);  // the next file's footer
     Advance(cursor, TableOf(base)->spec->kind);
     return SQLITE_OK;
   } catch (...) {
@@ -956,11 +1221,21 @@ int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
       ResultText(ctx, cursor->path);
       return SQLITE_OK;
     }
+    if (spec->kind == FunctionKind::kBloomProbe && column == spec->num_columns + 1) {
+      ResultText(ctx, cursor->probe_column);
+      return SQLITE_OK;
+    }
+    if (spec->kind == FunctionKind::kBloomProbe && column == spec->num_columns + 2) {
+      sqlite3_result_value(ctx, cursor->probe_value);
+      return SQLITE_OK;
+    }
     switch (spec->kind) {
       case FunctionKind::kMetadata: MetadataColumnValue(cursor, ctx, column); break;
       case FunctionKind::kSchema: SchemaColumnValue(cursor, ctx, column); break;
       case FunctionKind::kFileMetadata: FileMetadataColumnValue(cursor, ctx, column); break;
       case FunctionKind::kKvMetadata: KvColumnValue(cursor, ctx, column); break;
+      case FunctionKind::kBloomProbe: BloomProbeColumnValue(cursor, ctx, column); break;
+      case FunctionKind::kFullMetadata: FullMetadataColumnValue(cursor, ctx, column); break;
     }
     return SQLITE_OK;
   } catch (...) {
@@ -997,6 +1272,13 @@ sqlite3_module metadata_module = {
     /* xShadowName */ nullptr,
     /* xIntegrity  */ nullptr,  // SQLite 3.44+; not read at iVersion 0
 };
+
+const FunctionSpec& SpecOf(FunctionKind kind) {
+  for (const FunctionSpec& spec : kFunctions) {
+    if (spec.kind == kind) return spec;
+  }
+  throw std::logic_error("no metadata function of this kind");
+}
 
 }  // namespace
 

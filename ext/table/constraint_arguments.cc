@@ -126,8 +126,12 @@ ColumnFilter MakeColumnFilter(NumericAffinity* affinity, const PlanTerm& term, s
   std::vector<SqlValue> pending;
   bool exact = true;
   if (term.op == ConstraintOp::kIn) {
+    // Only SQLite 3.38 and later hand over IN lists (table_plan.cc plans IN nowhere else):
+    // without the list the term is not ours to test, SQLite's own check decides.
+    exact = RunningSqliteAtLeast(kSqliteWithVtabIn);
     sqlite3_value* v = nullptr;
-    for (int rc = sqlite3_vtab_in_first(argument, &v); rc == SQLITE_OK && v; rc = sqlite3_vtab_in_next(argument, &v)) {
+    for (int rc = exact ? sqlite3_vtab_in_first(argument, &v) : SQLITE_DONE; rc == SQLITE_OK && v;
+         rc = sqlite3_vtab_in_next(argument, &v)) {
       exact = AddComparisonValue(affinity, v, value_class, &filter, &pending) && exact;
     }
   } else {

@@ -1,7 +1,7 @@
 // The state of one `parquet` virtual table, shared by the modules that implement it:
 // table_definition.cc (options, the file list, the declared columns: xCreate/xConnect),
 // table_plan.cc (xBestIndex), table_order.cc (which columns the files are sorted by) and
-// table_cursor.cc (xFilter/xNext/xColumn: the scan). parquet_vtab.cc has the user's manual
+// table_cursor.h (the cursor: xFilter/xNext/xColumn, the scan). parquet_vtab.cc has the user's manual
 // and registers the module.
 #pragma once
 
@@ -112,7 +112,9 @@ std::vector<ColumnMapping> MapFileColumns(const ParquetTable& table, const parqu
 
 // table_order.cc: the row-group order of the first file's columns (ColumnPushdown::ordered,
 // order_candidate_column), read at the first planning; and the check of the candidate's
-// values before ORDER BY relies on it.
+// values before ORDER BY relies on it. A file that cannot be read is simply not known to be
+// ordered; only parquet::HttpInterrupted (sqlite3_interrupt during a remote request) comes
+// out, leaving the question open for the next planning.
 void ReadOrderStatistics(ParquetTable* table);
 bool OrderVerified(ParquetTable* table);
 
@@ -141,7 +143,7 @@ int FindFunction(sqlite3_vtab* vtab, int argc, const char* name, void (**functio
 // table_plan.cc: xBestIndex.
 int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info);
 
-// table_cursor.cc: the cursor callbacks.
+// table_cursor.cc (and xColumn in table_cursor_columns.cc): the cursor callbacks.
 int Open(sqlite3_vtab* vtab, sqlite3_vtab_cursor** out);
 int Close(sqlite3_vtab_cursor* base);
 int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc, sqlite3_value** argv);

@@ -121,7 +121,7 @@
 //
 // This file registers the module. The table's state is in parquet_table.h; the callbacks
 // are in table_definition.cc (options, files, columns: xCreate/xConnect), table_plan.cc
-// (xBestIndex), table_order.cc (sorted columns, ORDER BY) and table_cursor.cc (the scan);
+// (xBestIndex), table_order.cc (sorted columns, ORDER BY) and table_cursor.h (the scan);
 // hive paths in hive_partitions.cc, constraint rules in constraints.h, row-group pruning
 // in row_group_pruning.h.
 #include "ext/table/parquet_vtab.h"

@@ -8,9 +8,11 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "ext/common/connection_interrupt.h"
 #include "ext/common/encryption_options.h"
 #include "ext/common/file_list.h"
 #include "ext/common/options.h"
@@ -306,6 +308,9 @@ int ConnectTable(sqlite3* db, int argc, const char* const* argv, sqlite3_vtab** 
   *out = nullptr;
   std::unique_ptr<ParquetTable> table;
   try {
+    // CREATE lists the files and reads their footers (connecting reads none).
+    std::optional<ConnectionInterruptScope> interruptible;
+    if (create) interruptible.emplace(db);
     table = std::make_unique<ParquetTable>();
     std::memset(&table->base, 0, sizeof(table->base));
     table->db = db;
@@ -351,6 +356,9 @@ int ConnectTable(sqlite3* db, int argc, const char* const* argv, sqlite3_vtab** 
     }
   } catch (const std::bad_alloc&) {
     return SQLITE_NOMEM;
+  } catch (const parquet::HttpInterrupted&) {
+    *error_out = sqlite3_mprintf("interrupted");
+    return SQLITE_INTERRUPT;
   } catch (const std::exception& e) {
     *error_out = sqlite3_mprintf("%s", e.what());
     return SQLITE_ERROR;

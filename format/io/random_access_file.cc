@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -14,8 +15,20 @@ namespace parquet {
 
 void RandomAccessFile::ReadAt(uint64_t offset, size_t length, std::vector<uint8_t>* out) {
   CheckRange(offset, length);
-  out->resize(length);
-  if (length > 0) ReadAt(offset, length, out->data());
+  if (!IsRemote()) {
+    out->resize(length);
+    if (length > 0) ReadAt(offset, length, out->data());
+    return;
+  }
+  // A remote file's size (and so what fits in it) is what its server claims: the buffer
+  // grows a piece at a time as the bytes arrive, never to a claimed length up front.
+  out->clear();
+  for (size_t done = 0; done < length;) {
+    const size_t piece = std::min<size_t>(length - done, kGrowingReadPiece);
+    out->resize(done + piece);
+    ReadAt(offset + done, piece, out->data() + done);
+    done += piece;
+  }
 }
 
 void RandomAccessFile::CheckRange(uint64_t offset, uint64_t length) const {
@@ -114,6 +127,16 @@ std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path) {
     throw ParquetError("cannot open '" + path + "': " + std::strerror(err));
   }
   return std::make_unique<LocalFile>(fd, static_cast<uint64_t>(st.st_size), path);
+}
+
+std::unique_ptr<RandomAccessFile> OpenLocalDescriptor(int fd, const std::string& name) {
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    throw ParquetError("cannot stat '" + name + "': " + std::strerror(err));
+  }
+  return std::make_unique<LocalFile>(fd, static_cast<uint64_t>(st.st_size), name);
 }
 
 std::string ReadSmallFile(const std::string& path, size_t max_bytes) {

@@ -162,9 +162,12 @@ class ColumnChunkWriter {
   // How many slots to append before the next look at the page size.
   size_t SlotsForNextStep() const;
 
+  // With content-defined chunking the chunker alone sizes pages (the typed writer sets
+  // page_full_ where a chunk ends): a cut by size or slot count would fall where the batches
+  // happen to end, and re-written data would not find its pages again.
   void UpdatePageFull() {
-    page_full_ = EstimatedPageBytes() >= options_.page_size || page_slots_ >= kMaxSlotsPerPage ||
-                 EncodingEnds();
+    page_full_ = EncodingEnds() || (!options_.cdc.enabled && (EstimatedPageBytes() >= options_.page_size ||
+                                                              page_slots_ >= kMaxSlotsPerPage));
   }
 
   void WriteDataPage();

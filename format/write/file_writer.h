@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "format/crypto/encryption.h"
+#include "format/write/content_defined_chunking.h"
 #include "format/metadata/enums.h"
 #include "format/metadata/metadata.h"
 #include "format/common/physical_values.h"
@@ -154,6 +155,10 @@ struct WriterOptions {
   // columns gather them even without a GEOMETRY / GEOGRAPHY annotation (GeoParquet 1.0
   // files store plain BYTE_ARRAY). No version: none is written.
   GeoParquetOptions geoparquet;
+  // Content-defined chunking (content_defined_chunking.h): when enabled, a data page also
+  // ends where a rolling hash of the column's values says so, so that equal runs of values
+  // give equal pages wherever they sit in the column.
+  ContentDefinedChunkingOptions cdc;
 };
 
 class ColumnChunkWriter;  // one column chunk being buffered (column_chunk_writer.h)

@@ -17,7 +17,11 @@
 // JSON, ENUM, LIST, MAP, STRUCT and a list of structs holding a list; every column but `id`
 // has NULLs. Each variant (VARIANTS) writes the same rows with other options: every codec,
 // each encoding, data page v1 and v2, dictionary on and off (and falling back), small pages
-// and row groups, statistics, page index, bloom filters and CRCs on and off.
+// and row groups, statistics, page index, bloom filters and CRCs on and off, content-defined
+// page cuts with verify=1. Then (--only datasets): a partitioned dataset written with
+// rollover, filename_pattern={uuid}, return_stats=1 and verify=1, then appended to
+// (append=1), is read by all three engines and checked against the reports; and our
+// parquet_bloom_probe is compared row group by row group with DuckDB's on a file DuckDB wrote.
 //
 // Where an engine's value type cannot hold the exact value the comparison says so in
 // `lossyNumber` below: hyparquet returns decimals as JS numbers (the value computed from
@@ -264,6 +268,8 @@ const VARIANTS = [
     options: ['bloom_filter=*', 'bloom_fpp=0.001', 'sorting_columns=id', 'kv_metadata=origin=interop;suite=1', 'field_ids=auto', 'statistics_truncate_length=8'],
   },
   { name: 'no_stats_crc_index', options: ['statistics=0', 'write_crc=0', 'write_page_index=0', 'data_page_version=2'] },
+  // Content-defined page cuts (small chunks: many pages), each file read back and checked before it is published.
+  { name: 'cdc_verified', options: ['cdc=1', 'cdc_min_chunk_size=2048', 'cdc_max_chunk_size=8192', 'verify=1', 'bloom_filter=*'] },
   {
     name: 'per_column_codecs',
     options: ['compression=zstd', 'compression.s=gzip', 'compression.bin=uncompressed', 'compression.deep=brotli', 'compression.f64=lz4_raw',
@@ -703,6 +709,97 @@ async function checkBloomFilters(duck, file) {
 }
 
 // ---------------------------------------------------------------------------------------
+// Directory outputs: rollover (row_groups_per_file, file_size_bytes, filename_pattern with
+// {uuid}) with partition_by, return_stats=1 and verify=1, then append=1; DuckDB, hyparquet
+// and parquet-wasm read every file, and the report agrees with what they read.
+
+async function checkDatasets(args, dir, db, duck, hyparquet, compressors, wasm, arrow) {
+  const problems = [];
+  const extension = path.resolve(root, args.build, 'parquet');
+  const target = path.join(dir, 'dataset');
+  const query = 'SELECT (id / 3) % 3 AS part, id, i64, s, d, f64 FROM src';
+  const copy = (where, options) => `SELECT parquet_copy('${query}${where}', ${q(target)}, ${options.map(q).join(', ')});`;
+  const out = sqlite(args, {
+    db,
+    sql: [`.load '${extension}'`, '.mode list',
+      copy(' WHERE id < 6000', ['partition_by=part', 'row_groups_per_file=2', 'row_group_size=150', 'filename_pattern=data-{uuid}',
+        'return_stats=1', 'verify=1', 'schema=d DATE']),
+      copy(' WHERE id >= 6000', ['partition_by=part', 'file_size_bytes=3000', 'row_group_size=100', 'append=1', 'return_stats=1',
+        'verify=1', 'schema=d DATE']),
+      'SELECT count(*), sum(id) FROM src;'].join('\n') + '\n',
+  }).trim().split('\n');
+  const reports = [JSON.parse(out[0]), JSON.parse(out[1])].flat();
+  const [expectedCount, expectedSum] = out[2].split('|').map(Number);
+  const files = fs.readdirSync(target, { recursive: true }).filter((f) => f.endsWith('.parquet')).map((f) => path.join(target, f)).sort();
+  if (files.length !== reports.length) problems.push(`${files.length} files on disk, ${reports.length} in the reports`);
+  if (!reports.some((r) => /data-[0-9a-f-]{36}\.parquet$/.test(r.filename))) problems.push('no file named by filename_pattern=data-{uuid}');
+  const duckRows = (await duck.runAndReadAll(
+    `SELECT count(*), sum(id), count(DISTINCT part) FROM read_parquet('${target}/**/*.parquet', hive_partitioning = true)`)).getRows()[0];
+  if (Number(duckRows[0]) !== expectedCount || Number(duckRows[1]) !== expectedSum || Number(duckRows[2]) !== 3) {
+    problems.push(`duckdb read ${duckRows.join('|')} from the dataset, expected ${expectedCount}|${expectedSum}|3`);
+  }
+  for (const report of reports) {
+    const file = report.filename;
+    const name = path.relative(target, file);
+    const bytes = new Uint8Array(fs.readFileSync(file));
+    if (bytes.length !== report.file_size_bytes) problems.push(`${name}: report says ${report.file_size_bytes} bytes, the file has ${bytes.length}`);
+    const duckCount = Number((await duck.runAndReadAll(`SELECT count(*) FROM read_parquet('${file}')`)).getRows()[0][0]);
+    const meta = (await duck.runAndReadAll(`SELECT num_row_groups FROM parquet_file_metadata('${file}')`)).getRows()[0];
+    const hyRows = (await hyparquet.parquetReadObjects({ file: bytes.buffer, compressors })).length;
+    const table = arrow.tableFromIPC(wasm.readParquet(bytes).intoIPCStream());
+    const part = name.split('/')[0];
+    for (const [engine, rows] of [['duckdb', duckCount], ['hyparquet', hyRows], ['parquet-wasm', table.numRows]]) {
+      if (rows !== report.rows) problems.push(`${name}: ${engine} read ${rows} rows, the report says ${report.rows}`);
+    }
+    if (Number(meta[0]) !== report.row_groups) problems.push(`${name}: duckdb counts ${meta[0]} row groups, the report ${report.row_groups}`);
+    if (`part=${report.partition_keys.part}` !== part) problems.push(`${name}: partition_keys ${JSON.stringify(report.partition_keys)}`);
+    const [min, max] = (await duck.runAndReadAll(`SELECT min(id), max(id) FROM read_parquet('${file}')`)).getRows()[0].map(Number);
+    if (report.columns.id.min !== min || report.columns.id.max !== max) {
+      problems.push(`${name}: the report's id bounds ${report.columns.id.min}..${report.columns.id.max}, duckdb ${min}..${max}`);
+    }
+  }
+  return problems;
+}
+
+// parquet_bloom_probe against DuckDB's on a file DuckDB wrote: per row group, the same
+// verdict where the chunk has a filter (ours NULL where DuckDB says false: no filter).
+async function checkBloomProbeAgainstDuckDB(args, dir, duck) {
+  const problems = [];
+  const file = path.join(dir, 'duckdb_bloom.parquet');
+  await duck.run(`COPY (SELECT (i * 7) % 2000 AS k, ((i * 7) % 2000)::INTEGER AS k32, 'key-' || ((i * 13) % 1500) AS t,
+                               ((i * 11) % 900) * 0.25 AS r FROM range(0, 40000) AS x(i))
+                  TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE 10000)`);
+  const probes = [['k', ['0', '7', '1999', '2000', '-1', '123456']], ['k32', ['14', '2001', '5']],
+    ['t', ['key-0', 'key-1499', 'key-1500', 'nope']], ['r', ['0.25', '224.75', '225.0', '0.3']]];
+  const extension = path.resolve(root, args.build, 'parquet');
+  let compared = 0;
+  for (const [column, values] of probes) {
+    for (const value of values) {
+      const duckRows = (await duck.runAndReadAll(
+        `SELECT row_group_id, bloom_filter_excludes FROM parquet_bloom_probe('${file}', '${column}', '${value}') ORDER BY 1`)).getRows();
+      const literal = column === 't' ? q(value) : value;
+      const ours = sqlite(args, { db: null, sql: `.load '${extension}'\n.mode list\n.nullvalue NULL\n` +
+        `SELECT row_group_id, bloom_filter_excludes FROM parquet_bloom_probe(${q(file)}, '${column}', ${literal}) ORDER BY 1;\n` })
+        .trim().split('\n').map((l) => l.split('|'));
+      if (ours.length !== duckRows.length) {
+        problems.push(`${column} = ${value}: ${ours.length} row groups here, ${duckRows.length} in DuckDB`);
+        continue;
+      }
+      for (let g = 0; g < ours.length; g++) {
+        const duckExcludes = duckRows[g][1] === true;
+        const oursExcludes = ours[g][1];
+        if (oursExcludes === 'NULL' ? duckExcludes : (oursExcludes === '1') !== duckExcludes) {
+          problems.push(`${column} = ${value}, row group ${g}: ours ${oursExcludes}, DuckDB ${duckExcludes}`);
+        }
+        compared += oursExcludes !== 'NULL';
+      }
+    }
+  }
+  if (compared === 0) problems.push('no row group of the DuckDB file has a bloom filter: nothing was compared');
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------
 // GEOMETRY both ways. Our file (parquet_copy geometry=g, row groups of 40) read by DuckDB
 // as GEOMETRY: the same WKB (ST_AsWKB; little-endian ISO input, as DuckDB writes it back)
 // and, in its parquet_metadata, the same geo_bbox and geo_types per row group as ours.
@@ -991,6 +1088,20 @@ async function main() {
     }
     if (!args.only || args.only.includes('geometry')) await checkGeometry(args, duck, dir, report);
     if (!args.only || args.only.includes('variant')) await checkVariant(args, duck, dir, report);
+    if (!args.only || args.only.includes('datasets')) {
+      const duck2 = await (await duckdb.DuckDBInstance.create(':memory:')).connect();
+      for (const [name, check] of [
+        ['datasets rollover/append/return_stats/verify', () => checkDatasets(args, dir, db, duck2, hyparquet, compressors, wasm, arrow)],
+        ['parquet_bloom_probe vs duckdb', () => checkBloomProbeAgainstDuckDB(args, dir, duck2)]]) {
+        let problems;
+        try {
+          problems = await check();
+        } catch (e) {
+          problems = [`failed: ${String(e.message ?? e).split('\n')[0]}`];
+        }
+        report(name, problems);
+      }
+    }
   } catch (e) {
     failed++;
     console.log(`FAIL interop: ${e.stack ?? e}`);

@@ -25,6 +25,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -249,8 +250,11 @@ def main():
         test_faults(extension, fault_port, data)
         test_redirects(extension, nginx, fault_port, data)
         test_interrupt(extension, fault_port, data)
+        test_claimed_sizes(extension, fault_port, data)
+        test_interrupt_outside_scans(extension, fault_port)
         upload_to_s3(s3rver_port, data)
         test_s3(extension, s3_port, data)
+        test_footer_cache_per_endpoint(extension, fault_port, s3_port, s3rver_port, data)
     finally:
         for process in processes:
             process.terminate()
@@ -280,6 +284,8 @@ def make_data(extension, data):
             db.execute(f"""SELECT parquet_copy('SELECT id, a FROM src WHERE id % 4 = {day + (2 if region == "us" else 0) - 1}
                            AND id < 1000', {sql_text(str(directory / 'part-0.parquet'))})""")
     (data / "hive" / "_SUCCESS").write_text("")
+    db.execute(f"""SELECT parquet_copy('SELECT id, s FROM src WHERE id < 30000', {sql_text(str(data / 'bloom.parquet'))},
+                   'bloom_filter=id,s', 'row_group_size=10000')""")
     db.close()
 
 
@@ -348,13 +354,24 @@ def test_http(extension, nginx, data):
     db.execute("SELECT count(*) FROM temp.big WHERE id < 0").fetchall()  # the first planning opens it once more
 
     # Metadata functions over https equal the local ones.
-    for function in ("parquet_metadata", "parquet_schema", "parquet_file_metadata", "parquet_kv_metadata"):
-        local = run(db, f"SELECT * FROM {function}({sql_text(str(big))})")
-        remote = run(db, f"SELECT * FROM {function}({sql_text(url)})")
+    for function, arguments in (("parquet_metadata", ""), ("parquet_schema", ""), ("parquet_file_metadata", ""),
+                                ("parquet_kv_metadata", ""), ("parquet_full_metadata", ""), ("parquet_bloom_probe", ", 'a', 7")):
+        local = run(db, f"SELECT * FROM {function}({sql_text(str(big))}{arguments})")
+        remote = run(db, f"SELECT * FROM {function}({sql_text(url)}{arguments})")
         local = [tuple(url if v == str(big) else v for v in row) for row in local] if isinstance(local, list) else local
         check(f"{function} over http equals the local result",
               local == remote and isinstance(remote, list) and (remote or function == "parquet_kv_metadata"),
               f"{repr(local)[:300]} vs {repr(remote)[:300]}")
+
+    # parquet_bloom_probe over https reads the filters through the same ranges: the value's
+    # row group may hold it, the others are excluded; an absent value is excluded everywhere.
+    bloom_url = nginx.url("data/bloom.parquet")
+    present = run(db, f"SELECT row_group_id, bloom_filter_excludes FROM parquet_bloom_probe({sql_text(bloom_url)}, 'id', 15000)")
+    absent = run(db, f"SELECT min(bloom_filter_excludes) FROM parquet_bloom_probe({sql_text(bloom_url)}, 's', 'no such name')")
+    local = run(db, f"SELECT row_group_id, bloom_filter_excludes FROM parquet_bloom_probe({sql_text(str(data / 'bloom.parquet'))}, 'id', 15000)")
+    check("parquet_bloom_probe over http: only the value's row group may hold it, as locally",
+          present == [(0, 1), (1, 0), (2, 1)] and present == local, f"{present} vs {local}")
+    check("parquet_bloom_probe over http excludes an absent value everywhere", absent == [(1,)], absent)
 
     # A one-column scan fetches that column's chunks and little else.
     before = len(nginx.requests())
@@ -530,13 +547,27 @@ def test_tls(extension, nginx, data, ca):
     db.close()
 
 
+def run_interrupted(db, sql, delay=0.5):
+    """Runs sql while another thread calls db.interrupt() after `delay` seconds: (its rows or
+    the sqlite3.Error it raised, the seconds it took)."""
+    timer = threading.Timer(delay, db.interrupt)
+    started = time.monotonic()
+    timer.start()
+    try:
+        result = db.execute(sql).fetchall()
+    except sqlite3.Error as e:
+        result = e
+    elapsed = time.monotonic() - started
+    timer.join()
+    return result, elapsed
+
+
 def test_interrupt(extension, port, data):
     """sqlite3_interrupt from another thread ends a query whose server stalls mid-body
     within 2 s (not at the 60 s transfer timeout) with SQLITE_INTERRUPT; the connection
     stays usable. Both ways a scan fetches: one request on the scanning thread (a full scan
     of one column: one coalesced range) and parallel requests (a point lookup: the pages of
     several columns)."""
-    import threading
     db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
     db.enable_load_extension(True)
     db.load_extension(extension.path)
@@ -550,15 +581,7 @@ def test_interrupt(extension, port, data):
     for what, query, after in queries:
         db.execute("DROP TABLE IF EXISTS temp.stalled")
         db.execute(f"CREATE VIRTUAL TABLE temp.stalled USING parquet('http://127.0.0.1:{port}/fault/stall/big.parquet?after={after}')")
-        timer = threading.Timer(0.5, db.interrupt)
-        started = time.monotonic()
-        timer.start()
-        try:
-            result = db.execute(query).fetchall()
-        except sqlite3.Error as e:
-            result = e
-        elapsed = time.monotonic() - started
-        timer.join()
+        result, elapsed = run_interrupted(db, query)
         check(f"interrupt during a stalled fetch ({what}): SQLITE_INTERRUPT",
               isinstance(result, sqlite3.OperationalError) and "interrupted" in str(result)
               and getattr(result, "sqlite_errorcode", sqlite3.SQLITE_INTERRUPT) == sqlite3.SQLITE_INTERRUPT, repr(result)[:300])
@@ -566,6 +589,88 @@ def test_interrupt(extension, port, data):
               f"{elapsed:.2f} s")
         check(f"after the interrupt ({what}) the connection still works",
               db.execute("SELECT count(*), sum(id) FROM temp.local").fetchone() == (200000, 199999 * 200000 // 2), "")
+    db.close()
+
+
+def test_claimed_sizes(extension, port, data):
+    """What a server claims bounds nothing: a 206 must say which bytes it holds, and a server
+    claiming a 64 GiB object with a 1 GiB footer gets a clear error while the reader's peak
+    memory stays small (measured in a child process: VmHWM)."""
+    db = extension.connect()
+    base = f"http://127.0.0.1:{port}/fault"
+    error = table_rows(db, f"{base}/nocontentrange/big.parquet")
+    check("a 206 without Content-Range: an error, not bytes of unknown place",
+          isinstance(error, tuple) and "Content-Range" in error[1], error if isinstance(error, tuple) else len(error))
+    db.close()
+    # Growth above the child's RSS once the extension and libcurl are loaded (a first remote
+    # open, of a small real file, loads them).
+    warm = [f"SELECT count(*) FROM parquet_metadata('{base}/ok/big.parquet')"]
+    error, _, growth_kib = run_isolated(extension, warm,
+                                        f"CREATE VIRTUAL TABLE temp.h USING parquet('{base}/huge/big.parquet', http_retries=0)",
+                                        timeout=300)
+    check("a claimed 1 GiB footer of a claimed 64 GiB object: a clear error",
+          error is not None and "footer of 1073741824 bytes" in error and "at most" in error, error)
+    check("a claimed 1 GiB footer: peak memory stays small (under 64 MiB above the RSS before)",
+          0 <= growth_kib < 64 << 10, f"{growth_kib >> 10} MiB")
+    print(f"      (memory the child took reading the claimed 1 GiB footer: {growth_kib >> 10} MiB above its RSS before)")
+
+
+def test_interrupt_outside_scans(extension, port):
+    """sqlite3_interrupt from another thread ends, within about a second, the remote requests
+    made outside a scan: CREATE VIRTUAL TABLE (a file, an S3 listing), planning a connected
+    table (xBestIndex opens the first file for its ORDER BY statistics), a metadata function,
+    and parquet_copy's upload. Each server stalls for 8 s before hanging up."""
+    db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    db.enable_load_extension(True)
+    db.load_extension(extension.path)
+    base = f"http://127.0.0.1:{port}/fault/stall/big.parquet"
+    s3 = (f"s3_endpoint=http://127.0.0.1:{port}', 's3_access_key_id=S3RVER', 's3_secret_access_key=S3RVER', "
+          "'http_retries=0")
+
+    # Requests 1-2 of a planned table are its CREATE (bytes 0-3, the footer tail); the 3rd is
+    # planning's reopen of the first file (its footer cached), the 4th the ORDER BY check's
+    # reopen, the 5th that check's first read of column id. planned stalls at the 3rd,
+    # order_checked at the 5th.
+    db.execute(f"CREATE VIRTUAL TABLE temp.planned USING parquet('{base}?after=2&hangup=8000&case=plan', http_retries=0)")
+    db.execute(f"CREATE VIRTUAL TABLE temp.order_checked USING parquet('{base}?after=4&hangup=8000&case=order', http_retries=0)")
+    cases = (("CREATE VIRTUAL TABLE of a stalled file",
+              f"CREATE VIRTUAL TABLE temp.c USING parquet('{base}?after=0&hangup=8000&case=create', http_retries=0)"),
+             ("CREATE VIRTUAL TABLE of a stalled S3 listing",
+              f"CREATE VIRTUAL TABLE temp.l USING parquet('s3://stalled/dir/*.parquet', s3_endpoint='http://127.0.0.1:{port}', "
+              "s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER', http_retries=0)"),
+             ("planning (xBestIndex) of a connected table", "SELECT id FROM temp.planned ORDER BY id LIMIT 1"),
+             ("the ORDER BY check of planning", "SELECT id FROM temp.order_checked ORDER BY id LIMIT 1"),
+             ("a metadata function", f"SELECT * FROM parquet_metadata('{base}?after=0&hangup=8000&case=metadata', 'http_retries=0')"),
+             ("parquet_copy's upload", f"SELECT parquet_copy('SELECT 1 AS a', 's3://stalled/out.parquet', '{s3}')"))
+    for what, sql in cases:
+        result, elapsed = run_interrupted(db, sql)
+        check(f"interrupt outside a scan ({what}): the statement fails as interrupted",
+              isinstance(result, sqlite3.Error) and "interrupt" in str(result).lower(), repr(result)[:300])
+        check(f"interrupt outside a scan ({what}): ends within about a second", elapsed < 1.6, f"{elapsed:.2f} s")
+    check("after those interrupts the connection still works", db.execute("SELECT 1").fetchone() == (1,), "")
+    db.close()
+
+
+def test_footer_cache_per_endpoint(extension, fault_port, s3_port, s3rver_port, data):
+    """The process-wide footer cache is keyed by the request, not by s3://bucket/key and the
+    version: a hostile endpoint (the fault server's /bkt/: the real object's ETag,
+    Last-Modified and size, zeroed bytes) read first does not change what a table reading the
+    real endpoint sees."""
+    db = extension.connect()
+    key = "cachecheck/big.parquet"  # read by nothing else: its footer is in no cache yet
+    subprocess.run(["curl", "-sf", "-o", "/dev/null", "-T", str(data / "big.parquet"), "--aws-sigv4", "aws:amz:us-east-1:s3",
+                    "--user", "S3RVER:S3RVER", "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD",
+                    f"http://127.0.0.1:{s3rver_port}/bkt/{key}"], check=True, env=child_env())
+    local = table_rows(db, str(data / "big.parquet"))
+    creds = ", s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER'"
+    hostile = table_rows(db, f"s3://bkt/{key}", f", s3_endpoint='http://127.0.0.1:{fault_port}'{creds}")
+    with urllib.request.urlopen(f"http://127.0.0.1:{fault_port}/__log") as response:
+        mimicked = [e for e in json.load(response) if e["mode"] == "mimic" and key in e["url"] and e["status"] == 206]
+    check("the hostile endpoint answered the tail with the real object's headers and zeroed bytes",
+          len(mimicked) >= 2 and isinstance(hostile, tuple), f"{len(mimicked)} {hostile if isinstance(hostile, tuple) else len(hostile)}")
+    real = table_rows(db, f"s3://bkt/{key}", f", s3_endpoint='http://127.0.0.1:{s3_port}'{creds}")
+    check("then the real endpoint's object reads as itself (no footer from the hostile endpoint's cache entry)",
+          real == local, real if isinstance(real, tuple) else len(real))
     db.close()
 
 
@@ -836,8 +941,14 @@ except sqlite3.Error as e:
     message = str(e)
 print('seconds', time.monotonic() - started, flush=True)
 print('error', message, flush=True)
+print('peak', [int(line.split()[1]) for line in open('/proc/self/status') if line.startswith('VmHWM:')][0], flush=True)
 """
-    child = subprocess.Popen(["/usr/bin/python3", "-c", script], stdout=subprocess.PIPE, text=True, env=os.environ)
+    env = dict(os.environ)
+    if "asan" in env.get("LD_PRELOAD", ""):
+        # ASan keeps freed blocks in a quarantine (256 MiB by default), which a peak RSS would
+        # count as if still in use: a small one makes the peak measure live memory.
+        env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":quarantine_size_mb=1:thread_local_quarantine_size_kb=64"
+    child = subprocess.Popen(["/usr/bin/python3", "-c", script], stdout=subprocess.PIPE, text=True, env=env)
     peak = 0
     deadline = time.monotonic() + timeout
     while child.poll() is None and time.monotonic() < deadline:
@@ -853,6 +964,7 @@ print('error', message, flush=True)
     out = child.communicate()[0]
     lines = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
     before = int(lines.get("rss", "0"))
+    peak = max(peak, int(lines.get("peak", "0")))  # the child's own, for a query too quick to be sampled
     error = None if killed or "error" not in lines else lines["error"]
     seconds = float(lines["seconds"]) if "seconds" in lines else timeout
     return error, seconds, peak - before

@@ -14,12 +14,22 @@
 //       change412  the same, and If-Match answers 412
 //       norange    ignores Range: 200 with the whole file
 //       stall      after ?after=N requests (default 2), 206 responses send their headers and
-//                  half the body, then nothing more (the connection stays open)
+//                  half the body, then nothing more (the connection stays open; with
+//                  ?hangup=MS it is closed after MS milliseconds)
+//       nocontentrange  206 responses to ranges after the first carry no Content-Range
+//       huge       claims an object of 64 GiB (Content-Range) whose footer is 1 GiB: bytes 0-3
+//                  and the last 8 are a Parquet file's, the rest zeros; a range of more than
+//                  1 MiB gets its headers and 256 KiB, then the connection is closed
 //       auth       401 unless "Authorization: Bearer tok-123" and "X-Test: yes" are sent
 //       apikey     401 unless "X-Api-Key: key-123" is sent
 //       redirect   answers ?status=N (default 302) with Location: the ?to= parameter
 //       loop       redirects to itself, for ever
 //       longredirect  redirects to a Location of 20000 characters
+//     /stalled... answers nothing (any method; its body is read): a server that stalls before
+//     its headers, closed after ?hangup=MS (default 8000) milliseconds. /bkt/KEY is a hostile S3
+//     endpoint: it forwards the request to --s3-upstream and answers with the real object's
+//     headers (ETag, Last-Modified, Content-Range, size), but every body byte after the first
+//     four zeroed.
 //     GET /__log returns the requests seen so far as JSON ({mode, range, status, host, apiKey,
 //     authorization}: the Host header says which origin, 127.0.0.1 or localhost, a request
 //     came through); ?delay=MS on any URL delays the answer by MS milliseconds.
@@ -59,8 +69,63 @@ function faultHandler(req, res) {
   return serveFault(req, res);
 }
 
+// The hostile S3 endpoint of /bkt/KEY (see the top of the file).
+function mimicS3(req, res) {
+  const upstream = new URL(args['s3-upstream']);
+  const entry = { mode: 'mimic', method: req.method, url: req.url, range: req.headers.range ?? null, status: 0 };
+  log.push(entry);
+  const forward = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url,
+                                 headers: req.headers }, (up) => {
+    const chunks = [];
+    up.on('data', (c) => chunks.push(c));
+    up.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const first = Number(/^bytes (\d+)-/.exec(up.headers['content-range'] ?? '')?.[1] ?? 0);
+      if (up.statusCode === 200 || up.statusCode === 206) body.fill(0, Math.max(0, 4 - first));
+      entry.status = up.statusCode;
+      const headers = { ...up.headers };
+      delete headers['transfer-encoding'];
+      send(res, up.statusCode, { ...headers, 'content-length': body.length }, body);
+    });
+  });
+  forward.on('error', (e) => send(res, 502, {}, String(e)));
+  forward.end();
+}
+
+// The claimed 64 GiB object of mode huge: PAR1, zeros, a footer length of 1 GiB, PAR1.
+function serveHuge(req, res, entry) {
+  const size = 64 * 2 ** 30;
+  const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+  if (!range) return send(res, 416, { 'content-range': `bytes */${size}` }, '');
+  const first = Number(range[1]);
+  const last = Math.min(Number(range[2]), size - 1);
+  const length = last + 1 - first;
+  const sent = length > (1 << 20) ? 256 << 10 : length;
+  const body = Buffer.alloc(sent);
+  const trailer = Buffer.from([0, 0, 0, 0x40, 0x50, 0x41, 0x52, 0x31]);  // 2^30 little-endian, "PAR1"
+  for (let i = 0; i < sent; i++) {
+    const at = first + i;
+    if (at < 4) body[i] = 'PAR1'.charCodeAt(at);
+    else if (at >= size - 8) body[i] = trailer[at - (size - 8)];
+  }
+  entry.status = 206;
+  res.writeHead(206, { etag: '"huge-1"', 'accept-ranges': 'bytes', 'content-range': `bytes ${first}-${last}/${size}`,
+                       'content-length': length });
+  res.write(body);
+  if (sent < length) setTimeout(() => res.destroy(), 20);
+  else res.end();
+}
+
 function serveFault(req, res) {
   if (req.url === '/__log') return send(res, 200, { 'content-type': 'application/json' }, JSON.stringify(log));
+  if (req.url.startsWith('/bkt/')) return mimicS3(req, res);
+  if (req.url.startsWith('/stalled')) {
+    log.push({ mode: 'stalled', method: req.method, url: req.url, status: 0 });
+    req.resume();
+    const hangup = Number(new URL(req.url, 'http://localhost').searchParams.get('hangup') ?? 8000);
+    setTimeout(() => res.destroy(), hangup);
+    return;
+  }
   const match = /^\/fault\/([a-z0-9]+)\/(.+)$/.exec(decodeURIComponent(req.url.split('?')[0]));
   if (!match) return send(res, 404, {}, 'not found');
   const [, mode, name] = match;
@@ -86,6 +151,7 @@ function serveFault(req, res) {
   if (mode === 'redirect') return reply(Number(query.get('status') ?? 302), { location: query.get('to') }, '');
   if (mode === 'loop') return reply(302, { location: req.url }, '');
   if (mode === 'longredirect') return reply(302, { location: '/fault/ok/' + 'x'.repeat(20000) }, '');
+  if (mode === 'huge') return serveHuge(req, res, entry);
   const stat = fs.statSync(file);
   const after = Number(query.get('after') ?? 2);
   const changed = (mode === 'change' || mode === 'change412') && count > after;
@@ -119,9 +185,11 @@ function serveFault(req, res) {
     entry.status = 206;
     res.writeHead(206, { ...partial, 'content-length': body.length });
     res.write(body.subarray(0, body.length >> 1));
+    if (query.get('hangup')) setTimeout(() => res.destroy(), Number(query.get('hangup')));
     return;  // never ends: the client has to give up (or be interrupted)
   }
   if (mode === 'short' && count > 1 && body.length > 1) body = body.subarray(0, body.length >> 1);
+  if (mode === 'nocontentrange' && first > 0) delete partial['content-range'];
   reply(206, { ...partial, 'content-length': body.length }, body);
 }
 

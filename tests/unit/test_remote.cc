@@ -3,7 +3,11 @@
 // (ext/remote_options) and the URL rules of ExpandRemotePath. Requests against real servers
 // are the remote suite's (tests/remote).
 #include <doctest/doctest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -61,7 +65,43 @@ bool ParseRemote(std::vector<std::string_view> arguments, std::shared_ptr<const 
   return set.Parse(arguments, &parsed, error) && MakeRemoteOptions(parsed, out, error);
 }
 
+// In a child process whose user may run only `allowed_threads` more threads (RLIMIT_NPROC,
+// counted per user: root switches to an otherwise unused uid first, as root is exempt), runs
+// RunFetchWorkers(8 threads) over 1000 pieces; the child's exit status is 0 when every piece
+// was done once, 13 when an exception came out, 128 + N when signal N ended it.
+int FetchWorkersUnderThreadLimit(rlim_t allowed_threads) {
+  const pid_t child = fork();
+  if (child < 0) return -1;
+  if (child == 0) {
+    const struct rlimit limit = {allowed_threads + 1, allowed_threads + 1};  // + the child itself
+    if (geteuid() == 0 && (setgid(54321) != 0 || setuid(54321) != 0)) _exit(10);
+    if (setrlimit(RLIMIT_NPROC, &limit) != 0) _exit(11);
+    try {
+      std::atomic<int> next{0};
+      std::vector<std::atomic<int>> done(1000);
+      parquet::RunFetchWorkers(8, [&](const std::atomic<bool>*) {
+        for (int i; (i = next++) < 1000;) done[static_cast<size_t>(i)]++;
+      });
+      for (const std::atomic<int>& count : done) {
+        if (count != 1) _exit(12);
+      }
+      _exit(0);
+    } catch (...) {
+      _exit(13);  // never back into the test runner from the child
+    }
+  }
+  int status = 0;
+  if (waitpid(child, &status, 0) != child) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 }  // namespace
+
+TEST_CASE("remote: fetch threads that cannot start leave their work to the ones that did, or to the caller") {
+  CHECK(FetchWorkersUnderThreadLimit(0) == 0);  // no thread at all: the calling thread does it
+  CHECK(FetchWorkersUnderThreadLimit(2) == 0);  // 2 of 8 start, the 3rd fails
+  CHECK(FetchWorkersUnderThreadLimit(100) == 0);
+}
 
 TEST_CASE("remote: URL kinds and display") {
   CHECK(parquet::IsRemoteUrl("https://h/x.parquet"));
