@@ -11,6 +11,7 @@ SQLITE_EXTENSION_INIT1
 
 #include "ext/metadata/metadata_functions.h"
 #include "ext/copy/parquet_copy.h"
+#include "ext/table/bbox_function.h"
 #include "ext/table/parquet_vtab.h"
 #include "ext/table/scan_stats.h"
 #include "ext/common/credential_rule.h"
@@ -43,6 +44,7 @@ extern "C" __attribute__((visibility("default"))) int sqlite3_parquet_init(sqlit
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterParquetCopy(db);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterScanStatsFunction(db);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterVersionFunction(db);
+  if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterBboxFunction(db);
   // A schema read before this load was resolved without our functions and their
   // SQLITE_DIRECTONLY flags: have SQLite read it again (schema_guard.h). A failure here
   // (the next statement reports a schema that cannot load) leaves parquet_copy's own check.

@@ -17,8 +17,8 @@ inline bool IsBytes(const SqlValue& v) { return v.type == SqlValue::Type::kText 
 bool PutScalar(const CopyType& type, const SqlValue& v, bool copy, LeafData* leaf);
 std::string DescribeFailure(const SqlValue& v, const CopyType& type);
 
-// Defined in copy_nested_values.cc: a LIST, MAP or STRUCT column (the JSON text of each
-// value) converted into its leaves.
+// Defined in copy_nested_values.cc: a LIST, MAP, STRUCT or VARIANT column (the JSON text of
+// each value) converted into its leaves.
 bool ConvertNested(const CopyType& type, const ValueColumn& column, bool null_on_error, std::vector<LeafData>* leaves,
                    ConversionFailure* failure);
 

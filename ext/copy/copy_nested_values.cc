@@ -14,6 +14,7 @@
 #include "format/values/json_document.h"
 #include "format/values/logical_values.h"
 #include "format/values/text.h"
+#include "format/values/variant_encoder.h"
 
 namespace sqlite_parquet {
 
@@ -319,7 +320,9 @@ void PrepareLeaf(const CopyType& type, int16_t def, int16_t rep, std::vector<Lea
     leaf.physical_type = PhysicalTypeOf(type);
     return;
   }
-  if (type.kind == CopyKind::kStruct) {
+  if (type.kind == CopyKind::kVariant) {  // required metadata and value
+    for (const CopyField& child : type.children) PrepareLeaf(child.type, def, rep, leaves, next);
+  } else if (type.kind == CopyKind::kStruct) {
     for (const CopyField& child : type.children) PrepareLeaf(child.type, static_cast<int16_t>(def + 1), rep, leaves, next);
   } else if (type.kind == CopyKind::kList) {
     PrepareLeaf(type.children[0].type, static_cast<int16_t>(def + 2), static_cast<int16_t>(rep + 1), leaves, next);
@@ -333,8 +336,47 @@ void TruncateLeaf(LeafData* leaf, const LeafMark& mark);
 
 }  // namespace
 
+namespace {
+
+// VARIANT: each TEXT (or BLOB) of JSON encoded as Variant metadata and value.
+bool ConvertVariant(const CopyType& type, const ValueColumn& column, bool null_on_error, std::vector<LeafData>* leaves,
+                    ConversionFailure* failure) {
+  ValueColumn::Reader reader(column);
+  LeafData& metadata = (*leaves)[0];
+  LeafData& value = (*leaves)[1];
+  std::string metadata_bytes, value_bytes, error;
+  auto put = [](const std::string& bytes, LeafData* leaf) {
+    const uint8_t* data = bytes.empty() ? nullptr : leaf->arena.Append(bytes.data(), bytes.size());
+    leaf->byte_arrays.push_back(parquet::ByteArray{data, static_cast<uint32_t>(bytes.size())});
+  };
+  for (size_t row = 0; row < column.size(); ++row) {
+    const SqlValue v = reader.Next();
+    bool ok = false;
+    if (IsBytes(v)) {
+      ok = parquet::EncodeJsonAsVariant(v.bytes, &metadata_bytes, &value_bytes, &error);
+    } else if (v.type != SqlValue::Type::kNull) {
+      error = "expected JSON text";
+    }
+    if (!ok && v.type != SqlValue::Type::kNull && !null_on_error) {
+      failure->row = row;
+      failure->message = DescribeFailure(v, type) + " (" + error + ")";
+      return false;
+    }
+    const int16_t level = ok ? 1 : 0;
+    metadata.AppendLevel(level);
+    value.AppendLevel(level);
+    if (!ok) continue;
+    put(metadata_bytes, &metadata);
+    put(value_bytes, &value);
+  }
+  return true;
+}
+
+}  // namespace
+
 bool ConvertNested(const CopyType& type, const ValueColumn& column, bool null_on_error, std::vector<LeafData>* leaves,
                    ConversionFailure* failure) {
+  if (type.kind == CopyKind::kVariant) return ConvertVariant(type, column, null_on_error, leaves, failure);
   ValueColumn::Reader reader(column);
   JsonDocument document;
   NestedWriter writer(leaves);

@@ -13,6 +13,7 @@
 #include "ext/copy/copy_values.h"
 #include "format/values/logical_values.h"
 #include "format/values/text.h"
+#include "format/values/wkb.h"
 
 namespace sqlite_parquet {
 
@@ -188,6 +189,29 @@ bool PutBinary(const SqlValue& v, bool copy, LeafData* leaf) {
     return true;
   }
   return PutText(v, copy, leaf);
+}
+
+// GEOMETRY and GEOGRAPHY: a BLOB holding valid WKB (WkbProblem says what is wrong).
+bool PutWkb(const SqlValue& v, bool copy, LeafData* leaf) {
+  if (v.type != SqlValue::Type::kBlob) return false;
+  parquet::WkbSummary summary;
+  std::string error;
+  if (!parquet::SummarizeWkb(reinterpret_cast<const uint8_t*>(v.bytes.data()), v.bytes.size(), &summary, &error)) {
+    return false;
+  }
+  PutBytes(v.bytes, copy, leaf);
+  return true;
+}
+
+// Why PutWkb refused `v`: " (invalid WKB: <what is wrong>)" for a BLOB, empty otherwise.
+std::string WkbProblem(const SqlValue& v) {
+  if (v.type != SqlValue::Type::kBlob) return std::string();
+  parquet::WkbSummary summary;
+  std::string error;
+  if (parquet::SummarizeWkb(reinterpret_cast<const uint8_t*>(v.bytes.data()), v.bytes.size(), &summary, &error)) {
+    return std::string();
+  }
+  return " (invalid WKB: " + error + ")";
 }
 
 bool PutFixed(const SqlValue& v, int32_t length, bool copy, LeafData* leaf) {
@@ -398,6 +422,8 @@ bool PutScalar(const CopyType& type, const SqlValue& v, bool copy, LeafData* lea
     case CopyKind::kEnum:
     case CopyKind::kJson: return PutText(v, copy, leaf);
     case CopyKind::kBinary: return PutBinary(v, copy, leaf);
+    case CopyKind::kGeometry:
+    case CopyKind::kGeography: return PutWkb(v, copy, leaf);
     case CopyKind::kFixed: return PutFixed(v, type.length, copy, leaf);
     case CopyKind::kUuid: return PutUuid(v, leaf);
     case CopyKind::kDecimal: return PutDecimal(v, type, leaf);
@@ -415,6 +441,7 @@ std::string DescribeFailure(const SqlValue& v, const CopyType& type) {
   message += QuoteValue(v);
   message += " to ";
   message += DescribeCopyType(type);
+  if (type.kind == CopyKind::kGeometry || type.kind == CopyKind::kGeography) message += WkbProblem(v);
   return message;
 }
 

@@ -33,6 +33,71 @@ const parquet::Encoding kEncodings[] = {
 
 std::vector<std::string> Words(const char* const* words, size_t count) { return std::vector<std::string>(words, words + count); }
 
+const char* const kEdgeWords[] = {"spherical", "vincenty", "thomas", "andoyer", "karney"};
+
+std::string_view Trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+// Splits `text` at `separator` outside braces, brackets and double quotes (a PROJJSON crs
+// holds commas and colons).
+std::vector<std::string_view> SplitOutside(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  int depth = 0;
+  bool quoted = false;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); i++) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '\\') i++;
+      else if (c == '"') quoted = false;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == '{' || c == '[') {
+      depth++;
+    } else if (c == '}' || c == ']') {
+      depth--;
+    } else if (c == separator && depth == 0) {
+      parts.push_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  parts.push_back(text.substr(start));
+  return parts;
+}
+
+// geometry= / geography=: `col[:crs]` entries (geography: `col[:crs][:algorithm]`, the
+// algorithm one of kEdgeWords as the last part).
+void ParseGeoColumns(const std::string& option, std::string_view text, CopyKind kind,
+                     std::vector<CopySettings::GeoColumn>* out) {
+  for (std::string_view entry : SplitOutside(text, ',')) {
+    entry = Trim(entry);
+    const size_t colon = entry.find(':');
+    CopySettings::GeoColumn column;
+    column.kind = kind;
+    column.name = std::string(Trim(entry.substr(0, colon)));
+    if (column.name.empty()) throw CopyError(option + ": empty column name in '" + std::string(text) + "'");
+    std::string_view rest = colon == std::string_view::npos ? std::string_view() : Trim(entry.substr(colon + 1));
+    if (kind == CopyKind::kGeography) {
+      const std::vector<std::string_view> parts = SplitOutside(rest, ':');
+      const std::string last(Trim(parts.back()));
+      for (size_t i = 0; i < std::size(kEdgeWords); i++) {
+        if (last != kEdgeWords[i]) continue;
+        column.edges = static_cast<parquet::EdgeInterpolationAlgorithm>(i);
+        rest = parts.size() == 1 ? std::string_view() : Trim(rest.substr(0, rest.size() - parts.back().size() - 1));
+        break;
+      }
+    }
+    if (!rest.empty()) column.crs = std::string(rest);
+    for (const CopySettings::GeoColumn& earlier : *out) {
+      if (SameName(earlier.name, column.name)) throw CopyError(option + ": column " + column.name + " is named twice");
+    }
+    out->push_back(std::move(column));
+  }
+}
+
 }  // namespace
 
 void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySettings* settings) {
@@ -64,6 +129,10 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
       .AddEnum("on_type_error", {"error", "null"})
       .AddBoolean("overwrite")
       .AddString("partition_by")
+      .AddString("geometry")
+      .AddString("geography")
+      .AddString("variant")
+      .AddEnum("geoparquet_version", {"none", "v1", "v2", "both"})
       .AddInteger("file_size_bytes", 1, std::numeric_limits<int64_t>::max())
       .AddInteger("row_groups_per_file", 1, std::numeric_limits<int32_t>::max())
       .AddString("filename_pattern")
@@ -193,6 +262,17 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
   if (const OptionValue* value = parsed.Find("sorting_columns")) {
     if (!ParseSortingColumns(value->text, &settings->sorting, &error)) throw CopyError("sorting_columns: " + error);
   }
+  if (const OptionValue* value = parsed.Find("geometry")) {
+    ParseGeoColumns("geometry", value->text.view(), CopyKind::kGeometry, &settings->geo_columns);
+  }
+  if (const OptionValue* value = parsed.Find("geography")) {
+    ParseGeoColumns("geography", value->text.view(), CopyKind::kGeography, &settings->geo_columns);
+  }
+  if (const OptionValue* value = parsed.Find("variant")) {
+    if (!ParseNameList(value->text, &settings->variant_columns, &error)) throw CopyError("variant: " + error);
+  }
+  settings->geoparquet_version =
+      static_cast<CopySettings::GeoParquetVersion>(parsed.GetEnumIndex("geoparquet_version", 3));
   if (const OptionValue* value = parsed.Find("kv_metadata")) {
     if (!ParseKeyValueMetadata(value->text, &w.key_value_metadata, &error)) throw CopyError("kv_metadata: " + error);
   }

@@ -44,6 +44,20 @@ struct CopySettings {
   };
   std::vector<ColumnCompression> codecs;
   std::shared_ptr<const parquet::RemoteOptions> remote;  // an s3:// target (copy_remote.h)
+  // geometry='col[:crs],...' and geography='col[:crs][:algorithm],...': WKB columns.
+  struct GeoColumn {
+    std::string name;
+    CopyKind kind = CopyKind::kGeometry;  // or kGeography
+    std::optional<std::string> crs;
+    parquet::EdgeInterpolationAlgorithm edges = parquet::EdgeInterpolationAlgorithm::SPHERICAL;
+  };
+  std::vector<GeoColumn> geo_columns;
+  std::vector<std::string> variant_columns;  // variant='col,...': JSON text written as VARIANT
+  // geoparquet_version=: the `geo` metadata and whether geometry columns are annotated
+  // (v1: plain BYTE_ARRAY + geo 1.0.0; v2: GEOMETRY + geo 2.0.0; both: GEOMETRY + geo
+  // 1.0.0; none: GEOMETRY, no geo).
+  enum class GeoParquetVersion { kNone, kV1, kV2, kBoth };
+  GeoParquetVersion geoparquet_version = GeoParquetVersion::kBoth;
   // Output rollover: a file is closed at the first row-group boundary where it holds this
   // many bytes / row groups (0: no limit); either makes the output a directory of files.
   int64_t file_size_bytes = 0;

@@ -47,6 +47,10 @@
 //   verify=0|1               read every file back and check it before publishing
 //   cdc=0|1                  content-defined chunking of data pages (with cdc_min_chunk_size,
 //                            cdc_max_chunk_size, cdc_norm_level; pyarrow's defaults)
+//   geometry='COL[:crs],...', geography='COL[:crs][:algorithm],...'   WKB columns written
+//                            as GEOMETRY / GEOGRAPHY with GeospatialStatistics
+//   geoparquet_version=none|v1|v2|both   the GeoParquet `geo` metadata (default both)
+//   variant=COL,...          JSON text written as (unshredded) VARIANT
 //   s3_region, s3_endpoint, s3_url_style, s3_access_key_id, s3_secret_access_key,
 //   s3_session_token, http_retries   for an s3:// target (copy_remote.h, remote_options.h)
 //   encryption=aes_gcm|aes_gcm_ctr   Parquet modular encryption (the options below need it)

@@ -23,7 +23,10 @@
 //   bloom_filter_offset, bloom_filter_length, min_is_exact, max_is_exact,
 //   row_group_compressed_bytes, stats_nan_count, stats_sort_order, stats_lower_bound,
 //   stats_upper_bound, column_index_offset, column_index_length, offset_index_offset,
-//   offset_index_length, row_group_sorting_columns.
+//   offset_index_length, row_group_sorting_columns, geo_bbox, geo_types.
+//   geo_bbox/geo_types are the chunk's GeospatialStatistics (GEOMETRY / GEOGRAPHY
+//   columns): {"xmin":..,"xmax":..,"ymin":..,"ymax":..[,"zmin","zmax"][,"mmin","mmax"]}
+//   and a JSON array of the ISO WKB type codes ([1, 1003]); NULL when absent.
 //   stats_min/stats_max are the deprecated Statistics.min/max fields, stats_min_value/
 //   stats_max_value the current ones, each decoded as the column's values are (the
 //   parquet table's default type mapping), or the raw bytes as a BLOB when they cannot
@@ -126,8 +129,9 @@ const FunctionSpec kFunctions[] = {
      "key_value_metadata TEXT, bloom_filter_offset INTEGER, bloom_filter_length INTEGER, min_is_exact INTEGER, "
      "max_is_exact INTEGER, row_group_compressed_bytes INTEGER, stats_nan_count INTEGER, stats_sort_order TEXT, "
      "stats_lower_bound, stats_upper_bound, column_index_offset INTEGER, column_index_length INTEGER, "
-     "offset_index_offset INTEGER, offset_index_length INTEGER, row_group_sorting_columns TEXT",
-     38},
+     "offset_index_offset INTEGER, offset_index_length INTEGER, row_group_sorting_columns TEXT, geo_bbox TEXT, "
+     "geo_types TEXT",
+     40},
     {"parquet_schema", FunctionKind::kSchema,
      "file_name TEXT, name TEXT, type TEXT, type_length INTEGER, repetition_type TEXT, num_children INTEGER, "
      "converted_type TEXT, scale INTEGER, precision INTEGER, field_id INTEGER, logical_type TEXT, sqlite_type TEXT, "
@@ -157,7 +161,7 @@ enum MetadataColumn {
   kMdKeyValueMetadata, kMdBloomFilterOffset, kMdBloomFilterLength, kMdMinIsExact, kMdMaxIsExact,
   kMdRowGroupCompressedBytes, kMdStatsNanCount, kMdStatsSortOrder, kMdStatsLowerBound, kMdStatsUpperBound,
   kMdColumnIndexOffset, kMdColumnIndexLength, kMdOffsetIndexOffset, kMdOffsetIndexLength,
-  kMdRowGroupSortingColumns,
+  kMdRowGroupSortingColumns, kMdGeoBbox, kMdGeoTypes,
 };
 
 enum SchemaColumn {
@@ -647,6 +651,46 @@ void MetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int colum
         }
       }
       json += "}";
+      ResultText(ctx, json);
+      sqlite3_result_subtype(ctx, kJsonSubtype);
+      return;
+    }
+    case kMdGeoBbox: {
+      if (!meta->geospatial_statistics || !meta->geospatial_statistics->bbox) {
+        sqlite3_result_null(ctx);
+        return;
+      }
+      const parquet::BoundingBox& box = *meta->geospatial_statistics->bbox;
+      std::string json = "{";
+      auto member = [&json](const char* name, double value) {
+        if (json.size() > 1) json += ',';
+        json += '"';
+        json += name;
+        json += "\":";
+        parquet::AppendJsonDouble(value, &json);
+      };
+      member("xmin", box.xmin);
+      member("xmax", box.xmax);
+      member("ymin", box.ymin);
+      member("ymax", box.ymax);
+      if (box.zmin && box.zmax) member("zmin", *box.zmin), member("zmax", *box.zmax);
+      if (box.mmin && box.mmax) member("mmin", *box.mmin), member("mmax", *box.mmax);
+      json += '}';
+      ResultText(ctx, json);
+      sqlite3_result_subtype(ctx, kJsonSubtype);
+      return;
+    }
+    case kMdGeoTypes: {
+      if (!meta->geospatial_statistics || !meta->geospatial_statistics->geospatial_types) {
+        sqlite3_result_null(ctx);
+        return;
+      }
+      std::string json = "[";
+      for (int32_t code : *meta->geospatial_statistics->geospatial_types) {
+        if (json.size() > 1) json += ',';
+        json += std::to_string(code);
+      }
+      json += ']';
       ResultText(ctx, json);
       sqlite3_result_subtype(ctx, kJsonSubtype);
       return;

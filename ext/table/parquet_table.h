@@ -121,6 +121,10 @@ bool OrderVerified(ParquetTable* table);
 // table_plan.cc: whether the join index (join_index.h) may answer `op` on `column`.
 bool JoinIndexApplies(const ParquetTable& table, int column, ConstraintOp op);
 
+// Whether parquet_bbox_intersects is pushed on file column `column`: a BLOB column (BLOB
+// GEOMETRY, BLOB GEOGRAPHY, or plain BLOB as GeoParquet 1.x stores WKB).
+bool IsGeospatialColumn(const ParquetTable& table, int column);
+
 // The module's callbacks (parquet_vtab.cc registers them).
 namespace vtab {
 
@@ -132,6 +136,9 @@ int Disconnect(sqlite3_vtab* vtab);
 int Destroy(sqlite3_vtab* vtab);
 int Rename(sqlite3_vtab* vtab, const char* new_name);
 int ShadowName(const char* suffix);
+// Overloads parquet_bbox_intersects(col, box) as the constraint kBboxConstraintOp.
+int FindFunction(sqlite3_vtab* vtab, int argc, const char* name, void (**function)(sqlite3_context*, int, sqlite3_value**),
+                 void** user_data);
 
 // table_plan.cc: xBestIndex.
 int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info);

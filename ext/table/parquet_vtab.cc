@@ -152,7 +152,7 @@ sqlite3_module parquet_module = {
     /* xSync       */ nullptr,
     /* xCommit     */ nullptr,
     /* xRollback   */ nullptr,
-    /* xFindMethod */ nullptr,
+    /* xFindMethod */ vtab::FindFunction,
     /* xRename     */ vtab::Rename,
     /* xSavepoint  */ nullptr,
     /* xRelease    */ nullptr,

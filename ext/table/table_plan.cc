@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ext/common/connection_interrupt.h"
+#include "ext/table/bbox_function.h"
 #include "ext/table/constraints.h"
 #include "ext/table/parquet_table.h"
 #include "ext/table/plan_cost.h"
@@ -36,6 +37,7 @@ std::optional<ConstraintOp> OperatorOf(sqlite3_index_info* info, int i) {
     case SQLITE_INDEX_CONSTRAINT_GLOB: return ConstraintOp::kGlob;
     case SQLITE_INDEX_CONSTRAINT_LIMIT: return ConstraintOp::kLimit;  // offered from 3.38 only
     case SQLITE_INDEX_CONSTRAINT_OFFSET: return ConstraintOp::kOffset;
+    case kBboxConstraintOp: return ConstraintOp::kBboxIntersects;
     default: return std::nullopt;
   }
 }
@@ -51,6 +53,11 @@ bool AcceptConstraint(const ParquetTable& table, sqlite3_index_info* info, int i
   }
   if (!p.pushable) return false;
   *omit = false;
+  if (op == ConstraintOp::kBboxIntersects) {
+    // Only on the columns IsGeospatialColumn names; SQLite still calls the function on
+    // each row read (omit stays false): the table prunes row groups.
+    return column >= 0 && IsGeospatialColumn(table, column);
+  }
   switch (op) {
     case ConstraintOp::kIsNull:
     case ConstraintOp::kIsNotNull:
@@ -207,7 +214,25 @@ int PlanScan(ParquetTable* table, sqlite3_index_info* info) {
 
 }  // namespace
 
+bool IsGeospatialColumn(const ParquetTable& table, int column) {
+  if (column < 0 || column >= table.hive_column()) return false;
+  // Any BLOB column: GeoParquet 1.x files (DuckDB's default, Overture) store WKB as plain
+  // binary, named only in the `geo` metadata. Pruning needs GeospatialStatistics or a
+  // covering column, which other columns do not have; a value that is not WKB is kept
+  // for SQLite's call of the function to report.
+  return table.file_columns[static_cast<size_t>(column)].declared_type.rfind("BLOB", 0) == 0;
+}
+
 namespace vtab {
+
+int FindFunction(sqlite3_vtab*, int argc, const char* name, void (**function)(sqlite3_context*, int, sqlite3_value**),
+                 void** user_data) {
+  if (argc != 2 || sqlite3_stricmp(name, "parquet_bbox_intersects") != 0) return 0;
+  *function = BboxIntersectsFunction;
+  *user_data = nullptr;
+  // Before 3.25 SQLite knows no function constraints: an overload only.
+  return RunningSqliteAtLeast(3025000) ? kBboxConstraintOp : 1;
+}
 
 int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);

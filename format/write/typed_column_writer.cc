@@ -38,6 +38,7 @@ class TypedColumnChunkWriter final : public ColumnChunkWriter {
     if (bloom_filter) {
       if constexpr (!std::is_same_v<T, bool>) bloom_ = std::make_unique<BloomFilterBuilder>(options.bloom_filter_fpp);
     }
+    if constexpr (std::is_same_v<T, ByteArray>) SetUpGeospatial(column_index, node);
     if (options.cdc.enabled) chunker_ = std::make_unique<ContentDefinedChunker>(options.cdc);
     if (encoding == Encoding::RLE_DICTIONARY) {
       if constexpr (std::is_same_v<T, bool>) {
@@ -147,6 +148,13 @@ class TypedColumnChunkWriter final : public ColumnChunkWriter {
     }
     page_min_max_.Update(values, count);
     if constexpr (std::is_same_v<T, ByteArray>) {
+      if (geospatial_) {
+        WkbSummary summary;
+        std::string error;
+        for (size_t i = 0; i < count; i++) {
+          if (SummarizeWkb(values[i].ptr, values[i].len, &summary, &error)) geospatial_->Add(summary);
+        }
+      }
       if (column_.physical_type == Type::BYTE_ARRAY) {
         uint64_t bytes = 0;
         for (size_t i = 0; i < count; i++) bytes += values[i].len;
@@ -249,8 +257,32 @@ class TypedColumnChunkWriter final : public ColumnChunkWriter {
     phase_ = EncodingPhase::kSettled;
   }
 
+  // GEOMETRY and GEOGRAPHY columns, and the plain ones WriterOptions::geoparquet names,
+  // gather their values' envelopes and types (and reject values that are not WKB).
+  void SetUpGeospatial(int column_index, const SchemaNode& node) {
+    if (column_.physical_type != Type::BYTE_ARRAY) return;
+    const auto kind = node.logical_type ? node.logical_type->kind : LogicalType::Kind::UNRECOGNIZED;
+    const bool annotated = kind == LogicalType::Kind::GEOMETRY || kind == LogicalType::Kind::GEOGRAPHY;
+    bool listed = false;
+    for (const GeoParquetColumn& geo : options_.geoparquet.columns) listed = listed || geo.leaf_column == column_index;
+    if (!annotated && !listed) return;
+    geospatial_ = std::make_unique<GeospatialAccumulator>();
+    geospatial_statistics_ = annotated;
+    geospatial_bbox_ = kind != LogicalType::Kind::GEOGRAPHY;
+  }
+
   void CheckValues(const T* values, size_t count) const {
     if constexpr (std::is_same_v<T, ByteArray>) {
+      if (geospatial_) {
+        WkbSummary summary;
+        std::string error;
+        for (size_t i = 0; i < count; i++) {
+          if (!SummarizeWkb(values[i].ptr, values[i].len, &summary, &error)) {
+            throw ParquetError("value " + std::to_string(i) + " of column '" + column_.dotted_path +
+                               "' is not valid WKB: " + error);
+          }
+        }
+      }
       if (column_.physical_type == Type::FIXED_LEN_BYTE_ARRAY) {
         const uint32_t length = static_cast<uint32_t>(column_.type_length);
         for (size_t i = 0; i < count; i++) {

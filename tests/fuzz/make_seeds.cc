@@ -299,7 +299,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   fs::path out = argv[1];
-  for (const char* dir : {"thrift", "pages", "read", "writer", "copy", "stored_schema", "s3_listing"}) {
+  for (const char* dir : {"thrift", "pages", "read", "writer", "copy", "stored_schema", "s3_listing", "geo_variant"}) {
     fs::remove_all(out / dir);
     fs::create_directories(out / dir);
   }
@@ -334,6 +334,17 @@ int main(int argc, char** argv) {
   CopySeeds(out, &counts);
   StoredSchemaSeeds(out, &counts);
   S3ListingSeeds(out, &counts);
+  // fuzz_geo_variant: WKB (first byte even) and JSON (odd).
+  const std::string wkb_seeds[] = {
+      std::string("\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\xf0\x3f\x00\x00\x00\x00\x00\x00\x00\x40", 21),
+      std::string("\x01\x03\x00\x00\x00\x01\x00\x00\x00\x02\x00\x00\x00", 13) + std::string(32, '\x11'),
+      std::string("\x01\x07\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x01\x40\x08\x00\x00\x00\x00\x00\x00\x40\x10\x00\x00\x00\x00\x00\x00", 30),
+      std::string("\x01\xb9\x0b\x00\x00", 5) + std::string(32, '\x22')};
+  int geo_number = 0;
+  for (const std::string& wkb : wkb_seeds) WriteSeed(out / "geo_variant", "wkb-" + std::to_string(geo_number++), '\x00' + wkb);
+  for (const char* json : {"{\"a\":[1,2.5,null,true,\"x\"],\"b\":{\"c\":-300}}", "[[],{},\"\\u00e9\"]", "9223372036854775807"}) {
+    WriteSeed(out / "geo_variant", "json-" + std::to_string(geo_number++), std::string("\x01") + json);
+  }
   std::printf("fuzz_seeds: %d thrift, %d pages, %d read, %d writer, %d copy, %d stored_schema, %d s3_listing seeds in %s\n",
               counts.thrift, counts.pages, counts.read, counts.writer, counts.copy, counts.stored_schema, counts.s3_listing,
               out.c_str());
