@@ -17,25 +17,6 @@ namespace sqlite_parquet {
 
 namespace {
 
-void AppendJsonSqlValue(const SqlValue& v, std::string* out) {
-  static const char kHex[] = "0123456789ABCDEF";
-  switch (v.type) {
-    case SqlValue::Type::kNull: *out += "null"; return;
-    case SqlValue::Type::kInteger: *out += std::to_string(v.integer); return;
-    case SqlValue::Type::kReal: parquet::AppendJsonDouble(v.real, out); return;
-    case SqlValue::Type::kText: parquet::AppendJsonString(v.bytes, out); return;
-    case SqlValue::Type::kBlob: {
-      std::string hex;
-      for (unsigned char c : v.bytes) {
-        hex += kHex[c >> 4];
-        hex += kHex[c & 15];
-      }
-      parquet::AppendJsonString(hex, out);
-      return;
-    }
-  }
-}
-
 // A bound as the column's SQLite value; null when it cannot be converted.
 void AppendBound(const ColumnMapping& mapping, const std::optional<parquet::StatisticsValue>& bound, std::string* out) {
   ParquetValue value;

@@ -905,8 +905,9 @@ void FullMetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int c
 // ---- parquet_full_metadata's documents ---------------------------------------------------
 //
 // Made from the rows of the other four functions themselves (one place per fact): a query
-// per function turns each row into a JSON object with json_object, the column names as
-// keys; BLOB values (undecodable statistics, non-UTF-8 key/value metadata) become hex text.
+// per function, each row turned into a JSON object here (no SQL JSON function: SQLite
+// before 3.38 may lack them), the column names as keys; BLOB values (undecodable statistics,
+// non-UTF-8 key/value metadata) become hex text.
 
 struct DeclaredColumn {
   std::string name;
@@ -928,26 +929,29 @@ std::vector<DeclaredColumn> DeclaredColumnsOf(const FunctionSpec& spec) {
   return columns;
 }
 
-// json_object(...) over `columns` of a row (the name as key).
-std::string JsonObjectExpression(const std::vector<DeclaredColumn>& columns) {
-  std::string sql = "json_object(";
+// The column list of `columns`, for the SELECT.
+std::string ColumnList(const std::vector<DeclaredColumn>& columns) {
+  std::string sql;
+  for (const DeclaredColumn& c : columns) sql += (sql.empty() ? "" : ", ") + c.name;
+  return sql;
+}
+
+// The JSON object of `columns`, read from `stmt`'s columns `first` on (the names as keys).
+std::string JsonObjectOfRow(sqlite3_stmt* stmt, int first, const std::vector<DeclaredColumn>& columns) {
+  std::string object = "{";
   for (size_t i = 0; i < columns.size(); i++) {
-    const std::string& name = columns[i].name;
-    if (i) sql += ", ";
-    sql += "'" + name + "', ";
-    if (columns[i].type.empty() || columns[i].type == "BLOB") {
-      sql += "CASE typeof(" + name + ") WHEN 'blob' THEN hex(" + name + ") ELSE " + name + " END";
-    } else {
-      sql += name;
-    }
+    if (i) object += ',';
+    parquet::AppendJsonString(columns[i].name, &object);
+    object += ':';
+    AppendJsonSqlValue(ReadSqlValue(sqlite3_column_value(stmt, first + static_cast<int>(i))), &object);
   }
-  return sql + ")";
+  return object + "}";
 }
 
 const FunctionSpec& SpecOf(FunctionKind kind);
 
 // Runs `SELECT file_name, <objects> FROM function(path, options...)` and hands each row to
-// `row` (its columns after file_name as text). Throws ParquetError with the query's error.
+// `row` (the file's name and the statement, at the row). Throws ParquetError with the query's error.
 template <typename RowFn>
 void ForEachMetadataRow(sqlite3* db, FunctionKind kind, const std::string& objects, int argc, sqlite3_value** argv,
                         RowFn row) {
@@ -963,11 +967,9 @@ void ForEachMetadataRow(sqlite3* db, FunctionKind kind, const std::string& objec
   for (int i = 0; i < argc && i <= kOptionArguments; i++) sqlite3_bind_value(stmt, i + 1, argv[i]);
   int rc;
   while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-    auto text = [&](int c) {
-      const unsigned char* t = sqlite3_column_text(stmt, c);
-      return std::string_view(t ? reinterpret_cast<const char*>(t) : "", static_cast<size_t>(sqlite3_column_bytes(stmt, c)));
-    };
-    row(text(0), text, stmt);
+    const unsigned char* file = sqlite3_column_text(stmt, 0);
+    row(std::string_view(file ? reinterpret_cast<const char*>(file) : "", static_cast<size_t>(sqlite3_column_bytes(stmt, 0))),
+        stmt);
   }
   if (rc != SQLITE_DONE) throw parquet::ParquetError(std::string("parquet_full_metadata: ") + sqlite3_errmsg(db));
 }
@@ -980,25 +982,28 @@ void AppendToArray(std::string* array, std::string_view element) {
 // Fills cursor->files and cursor->documents for parquet_full_metadata(argv...).
 void MakeFullMetadataDocuments(MetadataCursor* cursor, sqlite3* db, int argc, sqlite3_value** argv) {
   std::map<std::string, size_t, std::less<>> index_of;
-  ForEachMetadataRow(db, FunctionKind::kFileMetadata, JsonObjectExpression(DeclaredColumnsOf(SpecOf(FunctionKind::kFileMetadata))),
-                     argc, argv, [&](std::string_view file, auto text, sqlite3_stmt*) {
+  const std::vector<DeclaredColumn> file_columns = DeclaredColumnsOf(SpecOf(FunctionKind::kFileMetadata));
+  ForEachMetadataRow(db, FunctionKind::kFileMetadata, ColumnList(file_columns), argc, argv,
+                     [&](std::string_view file, sqlite3_stmt* stmt) {
                        index_of.emplace(std::string(file), cursor->files.size());
                        cursor->files.emplace_back(file);
                        cursor->documents.emplace_back();
-                       cursor->documents.back().file_metadata = text(1);
+                       cursor->documents.back().file_metadata = JsonObjectOfRow(stmt, 1, file_columns);
                      });
   auto documents_of = [&](std::string_view file) -> FullMetadataDocuments& {
     auto it = index_of.find(file);
     if (it == index_of.end()) throw parquet::ParquetError("parquet_full_metadata: the files changed while being read");
     return cursor->documents[it->second];
   };
-  ForEachMetadataRow(db, FunctionKind::kSchema, JsonObjectExpression(DeclaredColumnsOf(SpecOf(FunctionKind::kSchema))),
-                     argc, argv, [&](std::string_view file, auto text, sqlite3_stmt*) {
-                       AppendToArray(&documents_of(file).schema, text(1));
+  const std::vector<DeclaredColumn> schema_columns = DeclaredColumnsOf(SpecOf(FunctionKind::kSchema));
+  ForEachMetadataRow(db, FunctionKind::kSchema, ColumnList(schema_columns), argc, argv,
+                     [&](std::string_view file, sqlite3_stmt* stmt) {
+                       AppendToArray(&documents_of(file).schema, JsonObjectOfRow(stmt, 1, schema_columns));
                      });
-  ForEachMetadataRow(db, FunctionKind::kKvMetadata, JsonObjectExpression(DeclaredColumnsOf(SpecOf(FunctionKind::kKvMetadata))),
-                     argc, argv, [&](std::string_view file, auto text, sqlite3_stmt*) {
-                       AppendToArray(&documents_of(file).key_value_metadata, text(1));
+  const std::vector<DeclaredColumn> kv_columns = DeclaredColumnsOf(SpecOf(FunctionKind::kKvMetadata));
+  ForEachMetadataRow(db, FunctionKind::kKvMetadata, ColumnList(kv_columns), argc, argv,
+                     [&](std::string_view file, sqlite3_stmt* stmt) {
+                       AppendToArray(&documents_of(file).key_value_metadata, JsonObjectOfRow(stmt, 1, kv_columns));
                      });
   // parquet_metadata: the row_group_* columns once per row group, the others per chunk.
   std::vector<DeclaredColumn> row_group_columns, chunk_columns;
@@ -1007,20 +1012,20 @@ void MakeFullMetadataDocuments(MetadataCursor* cursor, sqlite3* db, int argc, sq
   }
   ForEachMetadataRow(
       db, FunctionKind::kMetadata,
-      "row_group_id, " + JsonObjectExpression(row_group_columns) + ", " + JsonObjectExpression(chunk_columns), argc, argv,
-      [&](std::string_view file, auto text, sqlite3_stmt* stmt) {
+      "row_group_id, " + ColumnList(row_group_columns) + ", " + ColumnList(chunk_columns), argc, argv,
+      [&](std::string_view file, sqlite3_stmt* stmt) {
         FullMetadataDocuments& d = documents_of(file);
         const int64_t row_group = sqlite3_column_int64(stmt, 1);
         if (row_group != d.last_row_group) {
           if (!d.row_groups.empty()) d.row_groups += "]}";
-          std::string_view object = text(2);  // {...}: "columns" goes before its closing brace
-          AppendToArray(&d.row_groups, object.substr(0, object.size() - 1));
+          const std::string object = JsonObjectOfRow(stmt, 2, row_group_columns);  // "columns" goes before its "}"
+          AppendToArray(&d.row_groups, std::string_view(object).substr(0, object.size() - 1));
           d.row_groups += ",\"columns\":[";
           d.last_row_group = row_group;
         } else {
           d.row_groups += ',';
         }
-        d.row_groups += text(3);
+        d.row_groups += JsonObjectOfRow(stmt, 2 + static_cast<int>(row_group_columns.size()), chunk_columns);
       });
   for (FullMetadataDocuments& d : cursor->documents) {
     d.row_groups = d.row_groups.empty() ? "[]" : d.row_groups + "]}]";
