@@ -129,10 +129,10 @@ namespace {
 
 // xBestIndex once the files are listed and the first one's statistics read.
 int PlanScan(ParquetTable* table, sqlite3_index_info* info) {
-  // A table planned without I/O whose files no scan listed yet: a fixed guess, which the
-  // pushed constraints scale as for any table.
-  constexpr int64_t kUnlistedRowEstimate = 1000000;
-  const int64_t known_rows = table->files_listed ? table->estimated_rows : kUnlistedRowEstimate;
+  // A table planned without I/O (whose footers planning never reads): a fixed guess, which
+  // the pushed constraints scale as for any table.
+  constexpr int64_t kUnreadRowEstimate = 1000000;
+  const int64_t known_rows = table->plan_without_io ? kUnreadRowEstimate : table->estimated_rows;
   const double rows = static_cast<double>(std::max<int64_t>(known_rows, 1));
   std::vector<PlanTerm> terms;
   int limit_index = -1, offset_index = -1;
