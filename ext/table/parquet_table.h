@@ -74,6 +74,9 @@ struct ParquetTable {
   // (ListTableFiles), so that connecting touches no file.
   bool files_listed = false;
   bool owns_stored_schema = false;  // `<name>_schema` is this table's (xDestroy drops it)
+  // A remote table connected from a database file (not created here): planning it makes no
+  // request (no listing, footer or ORDER BY check); the scan (xFilter) lists its files.
+  bool plan_without_io = false;
   std::string unusable;             // why a table without a usable stored schema cannot be read
   std::vector<std::string> files;
   mutable std::vector<int64_t> file_rows;  // rows of each file, -1 until a scan opened it

@@ -322,6 +322,8 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc
   TransferInterruptScope interruptible(cursor, table);
   try {
     FinishScan(cursor);
+    // A table planned without I/O lists its files at its first scan.
+    ListTableFiles(reinterpret_cast<ParquetTable*>(base->pVtab));
     cursor->eof = true;
     cursor->fast_next_end = 0;
     cursor->columns_used = cursor->remote ? table.columns_used_handles.ColumnsUsedOf(idx_num) : 0;

@@ -357,6 +357,7 @@ int ConnectTable(sqlite3* db, CredentialRule* rule, int argc, const char* const*
           break;
       }
     }
+    table->plan_without_io = !create && parquet::IsRemoteUrl(table->options.filename);
     const int rc = DeclareTable(db, table.get(), error_out);
     if (rc != SQLITE_OK) return rc;
     if (create) {

@@ -129,7 +129,11 @@ namespace {
 
 // xBestIndex once the files are listed and the first one's statistics read.
 int PlanScan(ParquetTable* table, sqlite3_index_info* info) {
-  const double rows = static_cast<double>(std::max<int64_t>(table->estimated_rows, 1));
+  // A table planned without I/O (whose footers planning never reads): a fixed guess, which
+  // the pushed constraints scale as for any table.
+  constexpr int64_t kUnreadRowEstimate = 1000000;
+  const int64_t known_rows = table->plan_without_io ? kUnreadRowEstimate : table->estimated_rows;
+  const double rows = static_cast<double>(std::max<int64_t>(known_rows, 1));
   std::vector<PlanTerm> terms;
   int limit_index = -1, offset_index = -1;
   bool all_omitted = true;
@@ -246,8 +250,10 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
     // end at sqlite3_interrupt() too, and the statement with them: the interrupt is not lost.
     std::optional<ConnectionInterruptScope> interruptible;
     if (parquet::IsRemoteUrl(table->options.filename)) interruptible.emplace(table->db);
-    ListTableFiles(table);
-    ReadOrderStatistics(table);
+    if (!table->plan_without_io) {
+      ListTableFiles(table);
+      ReadOrderStatistics(table);  // a table planned without I/O never consumes ORDER BY
+    }
     return PlanScan(table, info);
   } catch (const std::bad_alloc&) {
     return SQLITE_NOMEM;

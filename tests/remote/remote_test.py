@@ -920,6 +920,7 @@ def test_s3(extension, port, data):
     check("an s3 listing response over 16 MiB is an error, not buffered",
           isinstance(error, tuple) and "bytes a response to this request may hold" in error[1], error)
 
+    test_stored_table_planning(extension, db, port, creds)
     test_s3_write(db, port, endpoint, creds, function_creds)
     test_s3_redirects(db, port, endpoint, local)
     test_s3_hostile_listings(extension, db, port, creds, function_creds)
@@ -1095,6 +1096,41 @@ def test_s3_hostile_listings(extension, db, port, creds, function_creds):
     deletes = [e["url"] for e in proxy_log(port)[before:] if e["method"] == "DELETE"]
     check("a partitioned overwrite deletes no listed key outside its prefix or with a dot segment (only the stale one)",
           rows == [(2,)] and deletes == ["/bkt/hostile/dotkeys/k%3D7/part-0.parquet"], (rows, deletes))
+
+
+def test_stored_table_planning(extension, created_db, port, creds):
+    """A remote table connected from a database file (written by another connection) is
+    planned without a request: no listing, footer or ORDER BY check before the scan. The
+    scan then lists and prunes as for the table created in this connection (temp.rh)."""
+    path = tempfile.mktemp(suffix=".db", prefix="pq-remote-plan-")
+    queries = ["SELECT * FROM {t} ORDER BY id",
+               "SELECT id, a FROM {t} WHERE region = 'us' AND day = 2 ORDER BY a, id",
+               "SELECT count(*) FROM {t} WHERE id BETWEEN 100 AND 200"]
+    try:
+        writer = extension.connect(path)
+        writer.execute(f"CREATE VIRTUAL TABLE stored USING parquet('s3://bkt/hive/**/*.parquet'{creds})")
+        writer.close()
+        db = extension.connect(path)
+        before = len(proxy_log(port))
+        plans = [db.execute("EXPLAIN QUERY PLAN " + query.format(t="stored")).fetchall() for query in queries]
+        planned = len(proxy_log(port)) - before
+        check("a stored remote table is planned without a request (EXPLAIN QUERY PLAN), SQLite sorting ORDER BY",
+              planned == 0 and any("USE TEMP B-TREE FOR ORDER BY" in str(row) for row in plans[0]),
+              f"{planned} requests, {plans[0]}")
+        for query in queries:
+            got = run(db, query.format(t="stored"))
+            expected = run(created_db, query.format(t="temp.rh"))
+            check(f"a stored remote table scans as the created one: {query.format(t='t')}",
+                  isinstance(got, list) and got == expected and len(got) > 0,
+                  got if isinstance(got, tuple) else f"{len(got)} vs {len(expected)}")
+            pruned = {k: v for k, v in scan_stats(db, "stored").items() if "files" in k or "row_groups" in k}
+            expected_pruned = {k: v for k, v in scan_stats(created_db, "rh").items() if "files" in k or "row_groups" in k}
+            check(f"... and prunes as the created one: {pruned}", pruned == expected_pruned and pruned, expected_pruned)
+        db.close()
+    finally:
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            if os.path.exists(path + suffix):
+                os.unlink(path + suffix)
 
 
 def proxy_log(port):
