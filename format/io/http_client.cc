@@ -201,8 +201,15 @@ class HandlePool {
     g_handles_created++;
     return api.easy_init();
   }
+  // When SQLite unloads the extension (and at exit) the idle handles go back to libcurl,
+  // which stays loaded for the life of the process (runtime_library.h): a host that loads
+  // the extension again does not keep the old copy's handles.
+  ~HandlePool() {
+    for (CURL* handle : idle_) api_->easy_cleanup(handle);
+  }
   void Release(const CurlApi& api, CURL* handle) {
     std::lock_guard<std::mutex> lock(mutex_);
+    api_ = &api;
     if (idle_.size() < kMaxIdle) {
       idle_.push_back(handle);
     } else {
@@ -214,11 +221,12 @@ class HandlePool {
   static constexpr size_t kMaxIdle = 16;
   std::mutex mutex_;
   std::vector<CURL*> idle_;
+  const CurlApi* api_ = nullptr;  // set with the first handle given back
 };
 
 HandlePool& Pool() {
-  static HandlePool* pool = new HandlePool();  // never destroyed: handles may outlive statics
-  return *pool;
+  static HandlePool pool;
+  return pool;
 }
 
 struct Transfer {
