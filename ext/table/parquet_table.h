@@ -16,6 +16,7 @@
 #include "ext/table/constraints.h"
 #include "ext/common/hive_partitions.h"
 #include "ext/table/join_index.h"
+#include "ext/table/metadata_cache.h"
 #include "ext/table/remote_prefetch.h"
 #include "ext/common/sqlite_api.h"
 #include "format/crypto/encryption.h"
@@ -42,6 +43,8 @@ struct TableOptions {
   std::shared_ptr<const parquet::FileDecryptionProperties> decryption;  // null: no key options
   int64_t join_index_memory = kDefaultJoinIndexMemory;  // 0: no join index (join_index.h)
   std::shared_ptr<const parquet::RemoteOptions> remote;  // https:// and s3:// files (remote_options.h)
+  std::string metadata_cache;  // the cache table's name (metadata_cache.h); empty: none
+  int64_t metadata_cache_size = kDefaultMetadataCacheSize;
 };
 
 // A table column that comes from the files' top-level fields.
@@ -97,6 +100,8 @@ struct ParquetTable {
   std::unique_ptr<NumericAffinity> numeric_affinity;  // converts text compared with numbers
   mutable JoinIndexCache join_indexes;                // by column, while the files are unchanged
   ColumnsUsedHandles columns_used_handles;            // idxNum of each plan (xBestIndex to xFilter)
+  // The metadata_cache table (null without the option), checked at each scan.
+  std::unique_ptr<SqliteMetadataStore> metadata_store;
   // Column numbers: [0, file_columns) file columns, then hive keys, then the hidden two.
   int hive_column() const { return static_cast<int>(file_columns.size()); }
   int filename_column() const { return hive_column() + static_cast<int>(hive_keys.size()); }

@@ -324,6 +324,17 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc
     FinishScan(cursor);
     // A table planned without I/O lists its files at its first scan.
     ListTableFiles(reinterpret_cast<ParquetTable*>(base->pVtab));
+    cursor->validated_files.clear();
+    if (table.metadata_store) {
+      // What the name holds now, and what an earlier scan left unwritten (a LIMIT ends a
+      // scan before its end).
+      std::string problem;
+      if (table.metadata_store->Check(&problem) == SqliteMetadataStore::State::kInvalid) {
+        SetVtabError(base->pVtab, "parquet table " + table.name + ": " + problem);
+        return SQLITE_ERROR;
+      }
+      table.metadata_store->Flush();
+    }
     cursor->eof = true;
     cursor->fast_next_end = 0;
     cursor->columns_used = cursor->remote ? table.columns_used_handles.ColumnsUsedOf(idx_num) : 0;

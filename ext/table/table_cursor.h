@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@
 #include "ext/common/parquet_to_sql.h"
 #include "ext/common/sql_value.h"
 #include "ext/table/kept_files.h"
+#include "format/io/remote_file.h"
 #include "ext/table/lookup_batch_cache.h"
 #include "ext/table/parquet_table.h"
 #include "ext/table/row_group_pruning.h"
@@ -145,6 +147,9 @@ struct ParquetCursor {
   // Local files of a multi-file table this cursor opened and moved past, kept open for the
   // statement's next scans (kept_files.h), by file index.
   KeptFiles kept_files;
+  // Remote files of a table with a metadata cache whose first request (the validation: size
+  // and version) was made ahead, in parallel, for the scan to open next (by file index).
+  std::map<size_t, parquet::ValidatedRemoteFile> validated_files;
   std::vector<ColumnMapping> mappings;  // per file column, for the current file (kNull: absent)
   int64_t rows_before_file = 0;         // rows of the files before the current one (-1: not counted yet)
   int row_group = 0;

@@ -25,9 +25,9 @@ int64_t RowsBeforeFile(ParquetCursor* cursor, const ParquetTable& table) {
   int64_t rows = 0;
   for (size_t f = 0; f < cursor->file_index; f++) {
     if (table.file_rows[f] < 0) {
-      table.file_rows[f] =
-          parquet::ParquetFileReader::Open(table.files[f], table.options.decryption.get(), table.options.remote.get())
-              ->num_rows();
+      table.file_rows[f] = parquet::ParquetFileReader::OpenWithStore(table.files[f], table.options.decryption.get(),
+                                                                     table.options.remote.get(), table.metadata_store.get())
+                               ->num_rows();
       cursor->stats.files_opened++;
     }
     rows += table.file_rows[f];
@@ -164,14 +164,58 @@ void KeepCurrentFile(ParquetCursor* cursor) {
 
 namespace {
 
+// Remote files validated ahead in one parallel round (ValidateRemoteFiles): the first
+// requests of the next files a scan of a table with a metadata cache opens.
+constexpr size_t kValidatedAhead = 64;
+
+bool HasIndexedRowsIn(const ParquetCursor& cursor, size_t index, int64_t begin, int64_t end);
+
+// Whether the constraints on partition keys and filename, and the join index's rows, leave
+// file `index` in the cursor's scan (row positions aside).
+bool FileMayBeScanned(const ParquetCursor& cursor, const ParquetTable& table, size_t index) {
+  for (size_t i : cursor.file_filters) {
+    const ColumnFilter& filter = cursor.filters[i];
+    if (!RowMatches(filter, FileConstant(table, filter.column, index))) return false;
+  }
+  return cursor.indexed_filter < 0 || HasIndexedRowsIn(cursor, index, 0, INT64_MAX);
+}
+
+// Remote file `index` of a table whose metadata cache is ready, validated: taken from the
+// files validated ahead, else validated with the next files the scan may open (up to
+// kValidatedAhead, in parallel), so that a scan of many cached files costs one round trip
+// per kParallelRequests files.
+parquet::ValidatedRemoteFile TakeValidatedFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
+  if (cursor->validated_files.find(index) == cursor->validated_files.end()) {
+    cursor->validated_files.clear();
+    std::vector<size_t> indexes{index};
+    for (size_t f = index + 1; f < table.files.size() && indexes.size() < kValidatedAhead && cursor->rowid_filters.empty();
+         f++) {
+      if (FileMayBeScanned(*cursor, table, f)) indexes.push_back(f);
+    }
+    std::vector<std::string> urls;
+    for (size_t f : indexes) urls.push_back(table.files[f]);
+    std::vector<parquet::ValidatedRemoteFile> validated = parquet::ValidateRemoteFiles(urls, table.options.remote.get());
+    for (size_t i = 0; i < indexes.size(); i++) cursor->validated_files[indexes[i]] = std::move(validated[i]);
+  }
+  auto it = cursor->validated_files.find(index);
+  parquet::ValidatedRemoteFile file = std::move(it->second);
+  cursor->validated_files.erase(it);
+  return file;
+}
+
 // Opens file `index` of the table (its footer read). When that fails while the cursor keeps
 // files, they are closed and the opening is tried once more: each kept file holds a file
 // descriptor, and the process may have run out of them.
 std::unique_ptr<parquet::ParquetFileReader> OpenTableFile(ParquetCursor* cursor, const ParquetTable& table,
                                                           size_t index) {
+  SqliteMetadataStore* store = table.metadata_store.get();
   auto open = [&] {
-    return parquet::ParquetFileReader::Open(table.files[index], table.options.decryption.get(),
-                                            table.options.remote.get());
+    std::unique_ptr<parquet::RandomAccessFile> validated;
+    if (store != nullptr && store->ready() && parquet::IsRemoteUrl(table.files[index])) {
+      validated = parquet::FinishRemoteOpen(TakeValidatedFile(cursor, table, index), store);
+    }
+    return parquet::ParquetFileReader::OpenWithStore(table.files[index], table.options.decryption.get(),
+                                                     table.options.remote.get(), store, std::move(validated));
   };
   if (!cursor->kept_files.empty()) {
     try {
@@ -217,6 +261,7 @@ void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
     cursor->transfer_counted = parquet::TransferCounters();
     cursor->file = OpenTableFile(cursor, table, index);
     cursor->stats.files_opened++;
+    if (table.metadata_store && table.metadata_store->pending() >= kFlushFiles) table.metadata_store->Flush();
   }
   cursor->mappings = MapFileColumns(table, *cursor->file, table.files[index]);
   table.file_rows[index] = cursor->file->num_rows();
@@ -257,6 +302,16 @@ parquet::RowRanges IndexedRows(const ParquetCursor& cursor, int64_t begin, int64
   return ranges;
 }
 
+namespace {
+
+// The scan opens no more files: the footers it read go to the metadata cache.
+void FinishFileScan(ParquetCursor* cursor, const ParquetTable& table) {
+  cursor->validated_files.clear();
+  if (table.metadata_store) table.metadata_store->Flush();
+}
+
+}  // namespace
+
 // Opens the first file at or after `from` that the constraints on partition keys,
 // filename and rowid leave in the scan; false when there is none.
 bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from) {
@@ -265,12 +320,7 @@ bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from)
   if (cursor->file && before >= 0) before += cursor->file->num_rows();
   if (!cursor->file) before = from == 0 ? 0 : -1;
   for (size_t index = from; index < table.files.size(); index++) {
-    bool keep = true;
-    for (size_t i : cursor->file_filters) {
-      const ColumnFilter& filter = cursor->filters[i];
-      keep = keep && RowMatches(filter, FileConstant(table, filter.column, index));
-    }
-    if (keep && cursor->indexed_filter >= 0) keep = HasIndexedRowsIn(*cursor, index, 0, INT64_MAX);
+    bool keep = FileMayBeScanned(*cursor, table, index);
     if (keep && !cursor->rowid_filters.empty()) {
       // Row positions need the rows of every earlier file (file_index moves to `index` for
       // RowsBeforeFile, so the current file is put away under its own index first).
@@ -281,6 +331,7 @@ bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from)
       before = RowsBeforeFile(cursor, table);
       if (before >= cursor->rowid_hi) {
         cursor->stats.files_pruned += static_cast<int64_t>(table.files.size() - index);
+        FinishFileScan(cursor, table);
         return false;
       }
       if (table.file_rows[index] >= 0 && before + table.file_rows[index] <= cursor->rowid_lo) keep = false;
@@ -294,6 +345,7 @@ bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from)
     cursor->rows_before_file = before;
     return true;
   }
+  FinishFileScan(cursor, table);
   return false;
 }
 

@@ -44,7 +44,9 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
       .AddBoolean("union_by_name")
       .AddBoolean("hive_partitioning")
       .AddInteger("join_index_memory", 0, std::numeric_limits<int64_t>::max())
-      .AddBoolean("decompress_ahead");
+      .AddBoolean("decompress_ahead")
+      .AddString("metadata_cache")
+      .AddInteger("metadata_cache_size", 0, std::numeric_limits<int64_t>::max());
   AddDecryptionOptions(&set);
   AddRemoteOptions(&set);
   ParsedOptions parsed;
@@ -69,6 +71,17 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
   options->union_by_name = parsed.GetBool("union_by_name", false);
   options->decompress_ahead = parsed.GetBool("decompress_ahead", true);
   if (parsed.Has("hive_partitioning")) options->hive_partitioning = parsed.GetBool("hive_partitioning", false);
+  if (parsed.Has("metadata_cache")) {
+    options->metadata_cache = std::string(parsed.GetString("metadata_cache", ""));
+    if (std::string problem = MetadataCacheNameProblem(options->metadata_cache); !problem.empty()) {
+      *error = problem;
+      return false;
+    }
+  } else if (parsed.Has("metadata_cache_size")) {
+    *error = "metadata_cache_size needs metadata_cache";
+    return false;
+  }
+  options->metadata_cache_size = parsed.GetInteger("metadata_cache_size", kDefaultMetadataCacheSize);
   if (!MakeRemoteOptions(parsed, &options->remote, error)) return false;
   return MakeDecryptionProperties(db, parsed, &options->decryption, error);
 }
@@ -185,8 +198,8 @@ void ReadColumnsFromFiles(ParquetTable* table) {
   table->files = ListFiles(table->options.filename, *table->options.remote);
   {
     // Each footer is closed before the next is opened.
-    auto first = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get(),
-                                                 table->options.remote.get());
+    auto first = parquet::ParquetFileReader::OpenWithStore(table->files[0], table->options.decryption.get(),
+                                                          table->options.remote.get(), table->metadata_store.get());
     const parquet::Schema& schema = first->schema();
     const size_t num_fields = schema.top_level_fields().size();
     if (num_fields == 0) throw parquet::ParquetError("parquet file " + parquet::PathForDisplay(table->files[0]) + " has no columns");
@@ -203,8 +216,8 @@ void ReadColumnsFromFiles(ParquetTable* table) {
   }
   if (table->options.union_by_name) {
     for (size_t i = 1; i < table->files.size(); i++) {
-      auto file = parquet::ParquetFileReader::Open(table->files[i], table->options.decryption.get(),
-                                                  table->options.remote.get());
+      auto file = parquet::ParquetFileReader::OpenWithStore(table->files[i], table->options.decryption.get(),
+                                                           table->options.remote.get(), table->metadata_store.get());
       UnionFileColumns(table, *file, table->files[i]);
     }
   }
@@ -335,6 +348,19 @@ int ConnectTable(sqlite3* db, CredentialRule* rule, int argc, const char* const*
     }
     if (create) rule->NoteCreated(argc, argv);
     table->options.remote = rule->Apply(create, table->schema_name, table->name, argc, argv, table->options.remote);
+    if (!table->options.metadata_cache.empty()) {
+      table->metadata_store = std::make_unique<SqliteMetadataStore>(
+          db, table->schema_name, table->options.metadata_cache, table->options.metadata_cache_size);
+      // CREATE makes the cache table; a table connected from a file only uses one that exists.
+      if (create && !CreateMetadataCacheTable(db, table->schema_name, table->options.metadata_cache, &error)) {
+        *error_out = sqlite3_mprintf("%s", error.c_str());
+        return SQLITE_ERROR;
+      }
+      if (create && table->metadata_store->Check(&error) != SqliteMetadataStore::State::kReady) {
+        *error_out = sqlite3_mprintf("%s", error.c_str());
+        return SQLITE_ERROR;
+      }
+    }
     if (create) {
       ReadColumnsFromFiles(table.get());
       FinishFileList(table.get());
@@ -367,6 +393,7 @@ int ConnectTable(sqlite3* db, CredentialRule* rule, int argc, const char* const*
         return SQLITE_ERROR;
       }
       table->owns_stored_schema = true;
+      if (table->metadata_store) table->metadata_store->Flush();
     }
   } catch (const std::bad_alloc&) {
     return SQLITE_NOMEM;

@@ -45,14 +45,29 @@ namespace {
 
 class LocalFile final : public RandomAccessFile {
  public:
-  LocalFile(int fd, uint64_t size, std::string path) : fd_(fd), size_(size), path_(std::move(path)) {}
+  LocalFile(int fd, const struct stat& st, std::string path)
+      : fd_(fd), size_(static_cast<uint64_t>(st.st_size)), path_(std::move(path)),
+        validator_("local:" + std::to_string(static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec) +
+                   ":" + std::to_string(st.st_ino) + ":" + std::to_string(st.st_dev)) {}
   ~LocalFile() override { ::close(fd_); }
 
   uint64_t Size() const override { return size_; }
   const std::string& Name() const override { return path_; }
+  std::optional<FileVersion> Version() const override { return FileVersion{path_, path_, size_, validator_}; }
+  bool StoredTailUsed() const override { return stored_tail_ != nullptr; }
+
+  // Serves reads inside the end of the file from `store`'s tail of this version, if any.
+  void UseStoredTail(MetadataStore& store) {
+    std::shared_ptr<const FileTail> tail = store.Find(*Version());
+    if (tail && FitsFileEnd(*tail, size_)) stored_tail_ = std::move(tail);
+  }
 
   void ReadAt(uint64_t offset, size_t length, uint8_t* out) override {
     CheckRange(offset, length);
+    if (stored_tail_ && offset >= stored_tail_->offset) {
+      if (length > 0) std::memcpy(out, stored_tail_->bytes.data() + (offset - stored_tail_->offset), length);
+      return;
+    }
     size_t done = 0;
     while (done < length) {
       ssize_t n = ::pread(fd_, out + done, length - done, static_cast<off_t>(offset + done));
@@ -73,6 +88,8 @@ class LocalFile final : public RandomAccessFile {
   int fd_;
   uint64_t size_;
   std::string path_;
+  std::string validator_;
+  std::shared_ptr<const FileTail> stored_tail_;  // FitsFileEnd
 };
 
 class MemoryFile final : public RandomAccessFile {
@@ -125,7 +142,13 @@ std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path) {
     ::close(fd);
     throw ParquetError("cannot open '" + path + "': " + std::strerror(err));
   }
-  return std::make_unique<LocalFile>(fd, static_cast<uint64_t>(st.st_size), path);
+  return std::make_unique<LocalFile>(fd, st, path);
+}
+
+std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path, MetadataStore* store) {
+  std::unique_ptr<RandomAccessFile> file = OpenLocalFile(path);
+  if (store != nullptr) static_cast<LocalFile&>(*file).UseStoredTail(*store);
+  return file;
 }
 
 std::unique_ptr<RandomAccessFile> OpenLocalDescriptor(int fd, const std::string& name) {
@@ -135,7 +158,7 @@ std::unique_ptr<RandomAccessFile> OpenLocalDescriptor(int fd, const std::string&
     ::close(fd);
     throw ParquetError("cannot stat '" + name + "': " + std::strerror(err));
   }
-  return std::make_unique<LocalFile>(fd, static_cast<uint64_t>(st.st_size), name);
+  return std::make_unique<LocalFile>(fd, st, name);
 }
 
 std::string ReadSmallFile(const std::string& path, size_t max_bytes) {

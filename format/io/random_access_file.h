@@ -7,7 +7,10 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <optional>
 #include <vector>
+
+#include "format/io/metadata_store.h"
 
 namespace parquet {
 
@@ -52,6 +55,12 @@ class RandomAccessFile {
 
   virtual TransferCounters Transfer() const { return {}; }
 
+  // The version opening found (size and validator, metadata_store.h), or nullopt for a file
+  // without one (in memory, or a remote object with neither ETag nor Last-Modified).
+  virtual std::optional<FileVersion> Version() const { return std::nullopt; }
+  // Whether the bytes at the file's end came from a MetadataStore rather than the file.
+  virtual bool StoredTailUsed() const { return false; }
+
  protected:
   // Throws unless [offset, offset + length) lies inside the file.
   void CheckRange(uint64_t offset, uint64_t length) const;
@@ -63,6 +72,9 @@ class RandomAccessFile {
 // so a FIFO, a device or a socket is an error at once rather than a hang or an endless
 // stream. A path holding a NUL byte is refused (PathNulByteError).
 std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path);
+// The same, taking the file's tail from `store` (may be null) when it holds the version the
+// descriptor shows now (size, mtime, inode and device).
+std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path, MetadataStore* store);
 
 // Reads through `fd`, a descriptor open for reading that the file takes over (and closes,
 // also when this throws); `name` names it in messages. For a file this process created and

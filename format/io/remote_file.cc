@@ -169,8 +169,16 @@ class RemoteFile final : public RandomAccessFile {
   TransferCounters Transfer() const override { return TransferCounters{requests_.load(), bytes_.load()}; }
 
   // The first request (bytes 0-3: size, version, magic), then the footer tail.
-  void Open() {
+  void Open(MetadataStore* store) {
+    Validate(nullptr);
+    LoadTail(store);
+  }
+
+  // The first request: bytes 0-3, whose response gives the size, the version and the magic.
+  // `abort` (may be null) stops it from another thread (ValidateRemoteFiles).
+  void Validate(const std::atomic<bool>* abort) {
     HttpRequest request = request_;
+    request.abort = abort;
     request.range = std::make_pair(uint64_t{0}, uint64_t{3});
     request.max_body = 4;
     HttpResponse response = Perform(request);
@@ -196,14 +204,30 @@ class RemoteFile final : public RandomAccessFile {
       request_.any_origin_headers.push_back("If-Unmodified-Since: " + version_.last_modified);
     }
     if (!response.body.empty()) AddSegment(0, std::move(response.body), Kind::kPinned);
-    if (size_ <= 4) return;
+  }
 
+  // After Validate: the footer tail, from the process's footer cache, else from `store`
+  // (may be null) when it holds this very version (request, size, ETag or Last-Modified),
+  // else fetched.
+  void LoadTail(MetadataStore* store) {
+    if (size_ <= 4) return;
     const std::string cache_key = request_identity_ + "\n" + version_.Key();
     if (!version_.empty()) {
       if (std::shared_ptr<const CachedFooter> cached = Footers().Find(cache_key); cached && cached->size == size_) {
         tail_offset_ = cached->tail_offset;
         AddSegment(cached->tail_offset, cached->tail, Kind::kPinned);
         return;
+      }
+      if (store != nullptr) {
+        // Not put in the process's cache: a stored tail that does not parse is dropped and
+        // the file opened again from its own bytes (ParquetFileReader::Open).
+        std::shared_ptr<const FileTail> stored = store->Find(*Version());
+        if (stored && FitsFileEnd(*stored, size_) && stored->bytes.size() <= kMaxRemoteFooterBytes + kMaxStoredPageIndexSpan) {
+          tail_offset_ = stored->offset;
+          AddSegment(stored->offset, stored->bytes, Kind::kPinned);
+          stored_tail_used_ = true;
+          return;
+        }
       }
     }
     const uint64_t tail_length = std::min(size_ - 4, std::clamp(size_ / 1000, kMinFooterPrefetch, kMaxFooterPrefetch));
@@ -241,6 +265,17 @@ class RemoteFile final : public RandomAccessFile {
   using RandomAccessFile::ReadAt;
 
   bool IsRemote() const override { return true; }
+
+  std::optional<FileVersion> Version() const override {
+    if (version_.empty()) return std::nullopt;
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string key;
+    for (unsigned char c : request_identity_) key += {kHex[c >> 4], kHex[c & 15]};
+    const bool strong_etag = !version_.etag.empty();
+    return FileVersion{key, shown_url_, size_,
+                       strong_etag ? "etag:" + version_.etag : "last-modified:" + version_.last_modified};
+  }
+  bool StoredTailUsed() const override { return stored_tail_used_; }
 
   void DropPrefetched() override {
     for (auto it = segments_.begin(); it != segments_.end();) {
@@ -433,7 +468,7 @@ class RemoteFile final : public RandomAccessFile {
   }
 
   void RememberFooter() {
-    if (version_.empty()) return;
+    if (version_.empty() || stored_tail_used_) return;
     auto footer = std::make_shared<CachedFooter>();
     footer->size = size_;
     footer->tail_offset = tail_offset_;
@@ -448,6 +483,7 @@ class RemoteFile final : public RandomAccessFile {
   ObjectVersion version_;
   uint64_t size_ = 0;
   uint64_t tail_offset_ = 0;  // 0: no pinned tail
+  bool stored_tail_used_ = false;  // the tail came from a MetadataStore (never put in Footers())
   std::map<uint64_t, Segment> segments_;  // never overlapping
   uint64_t on_demand_bytes_ = 0;
   uint64_t prefetched_bytes_ = 0;
@@ -507,12 +543,38 @@ std::string RemoteStatusError(long status, const std::string& what) {
   return "cannot " + what + ": " + meaning + " (HTTP " + std::to_string(status) + ")";
 }
 
-std::unique_ptr<RandomAccessFile> OpenFileOrUrl(const std::string& path, const RemoteOptions* options) {
-  if (!IsRemoteUrl(path)) return OpenLocalFile(path);
+std::unique_ptr<RandomAccessFile> OpenFileOrUrl(const std::string& path, const RemoteOptions* options,
+                                                MetadataStore* store) {
+  if (!IsRemoteUrl(path)) return OpenLocalFile(path, store);
   static const RemoteOptions kDefaults;
   auto file = std::make_unique<RemoteFile>(path, options != nullptr ? *options : kDefaults);
-  file->Open();
+  file->Open(store);
   return file;
+}
+
+std::vector<ValidatedRemoteFile> ValidateRemoteFiles(const std::vector<std::string>& urls,
+                                                     const RemoteOptions* options) {
+  static const RemoteOptions kDefaults;
+  std::vector<ValidatedRemoteFile> validated(urls.size());
+  std::atomic<size_t> next{0};
+  RunFetchWorkers(std::min<size_t>(kParallelRequests, urls.size()), [&](const std::atomic<bool>* stop) {
+    for (size_t i; (i = next++) < urls.size();) {
+      try {
+        auto file = std::make_unique<RemoteFile>(urls[i], options != nullptr ? *options : kDefaults);
+        file->Validate(stop);
+        validated[i].file = std::move(file);
+      } catch (...) {
+        validated[i].error = std::current_exception();
+      }
+    }
+  });
+  return validated;
+}
+
+std::unique_ptr<RandomAccessFile> FinishRemoteOpen(ValidatedRemoteFile validated, MetadataStore* store) {
+  if (validated.error) std::rethrow_exception(validated.error);
+  static_cast<RemoteFile&>(*validated.file).LoadTail(store);
+  return std::move(validated.file);
 }
 
 void ClearRemoteFooterCache() { Footers().Clear(); }

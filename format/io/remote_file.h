@@ -23,12 +23,14 @@
 
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "format/io/http_client.h"
+#include "format/io/metadata_store.h"
 #include "format/io/random_access_file.h"
 #include "format/crypto/secret.h"
 
@@ -73,7 +75,23 @@ bool IsS3Url(const std::string& path);
 std::string PathForDisplay(const std::string& path);
 
 // Opens `path`: a remote URL with `options` (may be null: defaults), else OpenLocalFile.
-std::unique_ptr<RandomAccessFile> OpenFileOrUrl(const std::string& path, const RemoteOptions* options);
+// With `store`, the footer tail is taken from it when it holds the version the file (or its
+// server, in the first request) shows now (metadata_store.h).
+std::unique_ptr<RandomAccessFile> OpenFileOrUrl(const std::string& path, const RemoteOptions* options,
+                                                MetadataStore* store = nullptr);
+
+// Opening remote files in two steps, so that the first requests of many files (which
+// validate them: size, version, magic) go out in parallel: ValidateRemoteFiles makes them,
+// up to kParallelRequests at a time (an interrupt of the calling thread stops them), and
+// FinishRemoteOpen completes one file as OpenFileOrUrl would (its tail from the process's
+// footer cache, `store` or the server), or throws what its first request met.
+struct ValidatedRemoteFile {
+  std::unique_ptr<RandomAccessFile> file;
+  std::exception_ptr error;
+};
+std::vector<ValidatedRemoteFile> ValidateRemoteFiles(const std::vector<std::string>& urls,
+                                                     const RemoteOptions* options);
+std::unique_ptr<RandomAccessFile> FinishRemoteOpen(ValidatedRemoteFile validated, MetadataStore* store);
 
 // A GET request prepared for `url` (https or s3): the http(s) URL to ask, headers and
 // signing (s3.h for S3).

@@ -1,10 +1,12 @@
 // Footer reading and validation for ParquetFileReader (see file_reader.h).
 #include "format/read/file_reader.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 
 #include "format/common/error.h"
+#include "format/io/http_client.h"
 #include "format/io/remote_file.h"
 #include "format/metadata/schema.h"
 
@@ -19,6 +21,65 @@ std::unique_ptr<ParquetFileReader> ParquetFileReader::Open(const std::string& pa
                                                            const FileDecryptionProperties* decryption,
                                                            const RemoteOptions* remote) {
   return Open(OpenFileOrUrl(path, remote), decryption);
+}
+
+namespace {
+
+// The tail a store keeps of an opened file: from its footer (or from its page indexes, when
+// they start at most kMaxStoredPageIndexSpan before the footer) to its end.
+std::shared_ptr<const FileTail> StorableTail(const ParquetFileReader& reader) {
+  RandomAccessFile& file = reader.file();
+  const uint64_t size = file.Size();
+  const uint64_t footer_start = size - kFooterTrailerLength - reader.footer_length();
+  uint64_t start = footer_start;
+  uint64_t indexes_start = UINT64_MAX, indexes_end = 0;
+  for (const RowGroup& row_group : reader.metadata().row_groups) {
+    for (const ColumnChunk& chunk : row_group.columns) {
+      const std::pair<std::optional<int64_t>, std::optional<int32_t>> modules[] = {
+          {chunk.column_index_offset, chunk.column_index_length}, {chunk.offset_index_offset, chunk.offset_index_length}};
+      for (const auto& [offset, length] : modules) {
+        if (!offset || !length || *offset < 0 || *length < 0) continue;
+        indexes_start = std::min<uint64_t>(indexes_start, static_cast<uint64_t>(*offset));
+        indexes_end = std::max<uint64_t>(indexes_end, static_cast<uint64_t>(*offset) + static_cast<uint64_t>(*length));
+      }
+    }
+  }
+  if (indexes_start >= kMagicLength && indexes_end <= footer_start && footer_start - indexes_start <= kMaxStoredPageIndexSpan) {
+    start = indexes_start;
+  }
+  auto tail = std::make_shared<FileTail>();
+  tail->offset = start;
+  if (size - start > kMaxStoredTailBytes) return nullptr;
+  file.ReadAt(start, static_cast<size_t>(size - start), &tail->bytes);
+  return tail;
+}
+
+}  // namespace
+
+std::unique_ptr<ParquetFileReader> ParquetFileReader::OpenWithStore(const std::string& path,
+                                                                    const FileDecryptionProperties* decryption,
+                                                                    const RemoteOptions* remote, MetadataStore* store,
+                                                                    std::unique_ptr<RandomAccessFile> opened) {
+  if (store == nullptr) return opened ? Open(std::move(opened), decryption) : Open(path, decryption, remote);
+  std::unique_ptr<RandomAccessFile> file = opened ? std::move(opened) : OpenFileOrUrl(path, remote, store);
+  const std::optional<FileVersion> version = file->Version();
+  if (file->StoredTailUsed()) {
+    try {
+      return Open(std::move(file), decryption);
+    } catch (const HttpInterrupted&) {
+      throw;
+    } catch (const ParquetError&) {
+      // The stored bytes are not this file's footer (a damaged or forged row): read its own.
+      store->Forget(*version);
+      file = OpenFileOrUrl(path, remote);
+    }
+  }
+  std::unique_ptr<ParquetFileReader> reader = Open(std::move(file), decryption);
+  const std::optional<FileVersion> opened_version = reader->file().Version();
+  if (opened_version && !reader->encryption_algorithm()) {
+    if (std::shared_ptr<const FileTail> tail = StorableTail(*reader)) store->Remember(*opened_version, std::move(tail));
+  }
+  return reader;
 }
 
 std::unique_ptr<ParquetFileReader> ParquetFileReader::Open(std::unique_ptr<RandomAccessFile> file,

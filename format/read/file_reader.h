@@ -40,6 +40,16 @@ class ParquetFileReader {
   static std::unique_ptr<ParquetFileReader> Open(const std::string& path,
                                                  const FileDecryptionProperties* decryption = nullptr,
                                                  const RemoteOptions* remote = nullptr);
+  // Opens `path` through a persistent metadata store (metadata_store.h; null: as Open): the
+  // footer (and the page indexes stored with it) come from `store` when it holds the
+  // version the file shows now; otherwise they are read from the file and handed to the
+  // store (not for files with modular encryption). A stored tail that does not open is
+  // forgotten and the file opened again from its own bytes. `opened` (may be null) is the
+  // file already opened (OpenFileOrUrl or FinishRemoteOpen with `store`).
+  static std::unique_ptr<ParquetFileReader> OpenWithStore(const std::string& path,
+                                                          const FileDecryptionProperties* decryption,
+                                                          const RemoteOptions* remote, MetadataStore* store,
+                                                          std::unique_ptr<RandomAccessFile> opened = nullptr);
 
   const FileMetaData& metadata() const { return metadata_; }
   const Schema& schema() const { return schema_; }

@@ -1,0 +1,59 @@
+// A persistent store of files' metadata bytes (the extension's metadata_cache table): what
+// opening a file may take instead of reading its footer again, keyed by one version of the
+// file. The library never trusts what a store returns: a tail is used only when the file
+// (or its server) says now that it has exactly that version and size, only as the bytes at
+// the end of the file, and it is parsed and bounds-checked like the file's own bytes.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace parquet {
+
+// One version of one file, as opening it found it.
+struct FileVersion {
+  // Remote: the hex SHA-256 of the request (the URL asked, signing scope, access key id,
+  // headers, CA bundle: remote_file.h), so no secret is stored. Local: the path as given.
+  std::string key;
+  std::string name;  // as messages show it (a URL without its query string)
+  uint64_t size = 0;
+  // Remote: "etag:<ETag>" or "last-modified:<HTTP date>"; local: "local:<mtime_ns>:<inode>:<device>".
+  std::string validator;
+};
+
+// The bytes [offset, offset + bytes.size()) of a file, ending at its end: the footer, its
+// length and magic, and the page indexes when they lie shortly before the footer.
+struct FileTail {
+  uint64_t offset = 0;
+  std::vector<uint8_t> bytes;
+};
+
+// Bounds on what opening takes from a store: a tail is at most this long.
+constexpr uint64_t kMaxStoredTailBytes = 80ull << 20;  // a 64 MiB remote footer and its page indexes
+// Page indexes are stored with the footer when they start at most this far before it.
+constexpr uint64_t kMaxStoredPageIndexSpan = 4ull << 20;
+
+// Whether `tail` can stand for the end of a file of `size` bytes: it ends exactly at the
+// end, holds at least the footer's length and magic, starts after the first magic, and is
+// within kMaxStoredTailBytes.
+inline bool FitsFileEnd(const FileTail& tail, uint64_t size) {
+  const uint64_t length = tail.bytes.size();
+  return length >= 8 && length <= kMaxStoredTailBytes && tail.offset >= 4 && tail.offset <= size &&
+         length == size - tail.offset;
+}
+
+class MetadataStore {
+ public:
+  virtual ~MetadataStore() = default;
+  // The tail stored for exactly `version` (key, size and validator), or null. Called on the
+  // thread that opens the file.
+  virtual std::shared_ptr<const FileTail> Find(const FileVersion& version) = 0;
+  // Keeps `tail` for `version` (a store may write later, or not at all).
+  virtual void Remember(const FileVersion& version, std::shared_ptr<const FileTail> tail) = 0;
+  // The tail Find returned for `version` did not open as a Parquet file: drop it.
+  virtual void Forget(const FileVersion& version) = 0;
+};
+
+}  // namespace parquet
