@@ -60,6 +60,9 @@ class RandomAccessFile {
   virtual std::optional<FileVersion> Version() const { return std::nullopt; }
   // Whether the bytes at the file's end came from a MetadataStore rather than the file.
   virtual bool StoredTailUsed() const { return false; }
+  // Where the bytes held from opening start, which run to the end of the file (a remote
+  // file's tail: its footer, usually its page indexes, a small file whole); nullopt: none.
+  virtual std::optional<uint64_t> HeldTailOffset() const { return std::nullopt; }
 
  protected:
   // Throws unless [offset, offset + length) lies inside the file.

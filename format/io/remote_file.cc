@@ -276,6 +276,9 @@ class RemoteFile final : public RandomAccessFile {
                        strong_etag ? "etag:" + version_.etag : "last-modified:" + version_.last_modified};
   }
   bool StoredTailUsed() const override { return stored_tail_used_; }
+  std::optional<uint64_t> HeldTailOffset() const override {
+    return tail_offset_ > 0 ? std::optional<uint64_t>(tail_offset_) : std::nullopt;
+  }
 
   void DropPrefetched() override {
     for (auto it = segments_.begin(); it != segments_.end();) {

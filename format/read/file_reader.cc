@@ -26,7 +26,9 @@ std::unique_ptr<ParquetFileReader> ParquetFileReader::Open(const std::string& pa
 namespace {
 
 // The tail a store keeps of an opened file: from its footer (or from its page indexes, when
-// they start at most kMaxStoredPageIndexSpan before the footer) to its end.
+// they start at most kMaxStoredPageIndexSpan before the footer, or from where the bytes
+// opening fetched start: a remote tail, which holds a small file whole) to its end. So an
+// open from the store holds what an open from the file would.
 std::shared_ptr<const FileTail> StorableTail(const ParquetFileReader& reader) {
   RandomAccessFile& file = reader.file();
   const uint64_t size = file.Size();
@@ -46,6 +48,9 @@ std::shared_ptr<const FileTail> StorableTail(const ParquetFileReader& reader) {
   }
   if (indexes_start >= kMagicLength && indexes_end <= footer_start && footer_start - indexes_start <= kMaxStoredPageIndexSpan) {
     start = indexes_start;
+  }
+  if (const std::optional<uint64_t> held = file.HeldTailOffset(); held && *held >= kMagicLength) {
+    start = std::min(start, *held);
   }
   auto tail = std::make_shared<FileTail>();
   tail->offset = start;

@@ -256,6 +256,7 @@ def main():
         upload_to_s3(s3rver_port, data)
         test_s3(extension, s3_port, data)
         test_footer_cache_per_endpoint(extension, fault_port, s3_port, s3rver_port, data)
+        test_metadata_cache(extension, s3_port, tmp)
     finally:
         for process in processes:
             process.terminate()
@@ -1131,6 +1132,87 @@ def test_stored_table_planning(extension, created_db, port, creds):
         for suffix in ("", "-journal", "-wal", "-shm"):
             if os.path.exists(path + suffix):
                 os.unlink(path + suffix)
+
+
+def query_in_new_process(extension, database, sql):
+    """Runs `sql` in a fresh python3 (no footer cached in the process) on the database file
+    `database` with the extension loaded: (its rows or ("error", message), seconds taken)."""
+    script = f"""
+import json, sqlite3, time
+db = sqlite3.connect({str(database)!r}, isolation_level=None)
+db.enable_load_extension(True)
+db.load_extension({extension.path!r})
+started = time.monotonic()
+try:
+    rows = db.execute({sql!r}).fetchall()
+except sqlite3.Error as e:
+    rows = ["error", str(e)]
+print(json.dumps({{"rows": rows, "seconds": time.monotonic() - started}}))
+"""
+    out = subprocess.run(["/usr/bin/python3", "-c", script], capture_output=True, text=True, env=dict(os.environ), timeout=600)
+    try:
+        result = json.loads(out.stdout.strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        return ("error", out.stderr[-2000:]), 0.0
+    rows = result["rows"]
+    return (tuple(rows) if rows[:1] == ["error"] else [tuple(r) for r in rows]), result["seconds"]
+
+
+def object_reads(entries, prefix):
+    """The ranged GETs of objects under `prefix` among proxy log entries: (validations, i.e.
+    bytes=0-3, and every other range: footers and data)."""
+    reads = [e for e in entries if e["method"] == "GET" and e.get("range") and e["url"].startswith(f"/bkt/{prefix}")]
+    validations = [e for e in reads if e["range"] == "bytes=0-3"]
+    return validations, [e for e in reads if e["range"] != "bytes=0-3"]
+
+
+def test_metadata_cache(extension, port, tmp, files=200):
+    """metadata_cache=NAME (ext/table/metadata_cache.h): a new process's first query over
+    `files` S3 objects reads no footer when the table's database caches them, only the first
+    request (bytes=0-3) of each object, which validates its ETag and size; a replaced object is
+    read again. Each query runs in a new process: the process-wide footer cache is empty."""
+    endpoint = f"http://127.0.0.1:{port}"
+    creds = f", s3_endpoint='{endpoint}', s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER'"
+    function_creds = f", 's3_endpoint={endpoint}', 's3_access_key_id=S3RVER', 's3_secret_access_key=S3RVER'"
+    db = extension.connect()
+    db.execute(f"""SELECT parquet_copy('WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < {files * 10 - 1})
+                   SELECT i % {files} AS k, i AS v, printf(''v%d'', i) AS s FROM n', 's3://bkt/mc', 'partition_by=k'{function_creds})""")
+    db.close()
+    database = tmp / "metadata_cache.db"
+    db = extension.connect(str(database))
+    db.execute(f"CREATE VIRTUAL TABLE cached USING parquet('s3://bkt/mc/**/*.parquet', metadata_cache=mc{creds})")
+    db.execute(f"CREATE VIRTUAL TABLE uncached USING parquet('s3://bkt/mc/**/*.parquet'{creds})")
+    db.close()
+    query = "SELECT count(*), sum(v), count(DISTINCT k) FROM {t}"
+    expected = [(files * 10, (files * 10 - 1) * files * 10 // 2, files)]
+
+    def run_child(table):
+        before = len(proxy_log(port))
+        rows, _ = query_in_new_process(extension, database, query.format(t=table))
+        return rows, object_reads(proxy_log(port)[before:], "mc/")
+
+    rows, (validations, others) = run_child("uncached")
+    check(f"without metadata_cache a new process reads every footer ({files} objects)",
+          rows == expected and len(validations) == files and len(others) == files, (rows, len(validations), len(others)))
+    rows, (validations, others) = run_child("cached")
+    check("with metadata_cache the first process reads the footers CREATE did not (and stores them)",
+          rows == expected and len(validations) == files and len(others) == files - 1, (rows, len(validations), len(others)))
+    rows, (validations, others) = run_child("cached")
+    check(f"... and a new process reads no footer: only the {files} validations (bytes=0-3)",
+          rows == expected and len(validations) == files and len(others) == 0, (rows, len(validations), len(others)))
+    stored = extension.connect(str(database)).execute(
+        "SELECT count(*), sum(validator LIKE 'etag:%'), sum(file LIKE 's3://bkt/mc/k=%'), sum(length(file_key) = 64) FROM mc").fetchall()
+    check("the cache table holds one row per object: its ETag, its URL, the hashed request as key",
+          stored == [(files, files, files, files)], stored)
+
+    # A replaced object (another ETag) is read again, never served from its old footer.
+    db = extension.connect()
+    db.execute(f"""SELECT parquet_copy('SELECT 5 AS v, ''new'' AS s', 's3://bkt/mc/k=5/part-0.parquet'{function_creds})""")
+    db.close()
+    rows, (validations, others) = run_child("cached")
+    changed = [(files * 10 - 9, (files * 10 - 1) * files * 10 // 2 - sum(range(5, files * 10, files)) + 5, files)]
+    check("a replaced object: its new footer read (one footer request), the new rows returned",
+          rows == changed and len(validations) == files and len(others) == 1, (rows, changed, len(validations), len(others)))
 
 
 def proxy_log(port):

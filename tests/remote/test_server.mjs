@@ -47,9 +47,10 @@
 //     keys with dot segments and keys outside the prefix.
 //     /redirect307/REST answers 307 to /REST on the same origin, /redirectaway/REST to
 //     http://localhost:PORT/REST (another origin); other requests are logged with their
-//     Host, whether they are signed and their x-amz-security-token.
+//     Host, whether they are signed, their x-amz-security-token and their Range. With
+//     --s3-delay MS, ranged GETs are answered MS milliseconds late (listings and writes not).
 //
-// usage: node test_server.mjs --data DIR --port N [--s3-port N --s3-upstream http://127.0.0.1:N]
+// usage: node test_server.mjs --data DIR --port N [--s3-port N --s3-upstream http://127.0.0.1:N [--s3-delay MS]]
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -283,7 +284,8 @@ function s3Proxy(req, res) {
     }
     const problem = verifySigV4(req, body);
     log.push({ mode: 's3', method: req.method, url: req.url, status: problem ? 403 : 0, problem, host: req.headers.host,
-               signed: req.headers.authorization !== undefined, sessionToken: req.headers['x-amz-security-token'] ?? null });
+               signed: req.headers.authorization !== undefined, sessionToken: req.headers['x-amz-security-token'] ?? null,
+               range: req.headers.range ?? null });
     if (problem) {
       return send(res, 403, { 'content-type': 'application/xml' },
         `<?xml version="1.0" encoding="UTF-8"?><Error><Code>SignatureDoesNotMatch</Code><Message>${problem}</Message></Error>`);
@@ -305,13 +307,20 @@ function s3Proxy(req, res) {
     }
     if (req.method === 'GET' && /[?&]list-type=2(&|$)/.test(url)) url += '&max-keys=2';
     const upstream = new URL(args['s3-upstream']);
-    const forward = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: url, headers: req.headers },
-      (up) => {
-        res.writeHead(up.statusCode, up.headers);
-        up.pipe(res);
-      });
-    forward.on('error', (e) => send(res, 502, {}, String(e)));
-    forward.end(body);
+    const pass = () => {
+      const forward = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: url, headers: req.headers },
+        (up) => {
+          res.writeHead(up.statusCode, up.headers);
+          up.pipe(res);
+        });
+      forward.on('error', (e) => send(res, 502, {}, String(e)));
+      forward.end(body);
+    };
+    // --s3-delay MS: object reads (ranged GETs) answer MS milliseconds late, the latency of a
+    // distant bucket (bench/metadata_cache_bench.py); listings and writes are not delayed.
+    const delay = Number(args['s3-delay'] ?? 0);
+    if (delay > 0 && req.method === 'GET' && req.headers.range) return setTimeout(pass, delay);
+    pass();
   });
 }
 

@@ -1,0 +1,95 @@
+#!/usr/bin/python3
+"""The persistent metadata cache (metadata_cache=NAME, issue 40 part 3) on a glob of many S3
+objects behind a distant bucket: s3rver behind tests/remote/test_server.mjs's SigV4 proxy,
+whose object reads (ranged GETs) answer --delay ms late (listings and uploads are not
+delayed). Each query runs in a new process (no footer cached in the process):
+
+  uncached       a table without metadata_cache: every object's first request and footer
+  cached, cold   the first process with metadata_cache (CREATE cached the first footer): the
+                 footers are read and stored
+  cached, warm   a new process: no footer request, only each object's first request (its
+                 validation: bytes 0-3, ETag and size), 64 objects at a time, 8 in parallel
+
+Requests are counted from the proxy's log, by range (bytes=0-3: validations; others: footers
+and data). usage: bench/metadata_cache_bench.py [--build build] [--files 1000] [--delay 50]
+"""
+import argparse
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "remote"))
+import remote_test  # noqa: E402  (the suite's servers and helpers)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", default="build")
+    parser.add_argument("--files", type=int, default=1000)
+    parser.add_argument("--delay", type=int, default=50)
+    args = parser.parse_args()
+    extension = remote_test.Extension(os.path.abspath(os.path.join(args.build, "parquet")))
+    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_ENDPOINT_URL"):
+        os.environ.pop(name, None)
+    os.environ["AWS_SHARED_CREDENTIALS_FILE"] = "/nonexistent"
+    subprocess.run(["bash", "scripts/install_node_packages.sh", "tests/remote", "s3rver", "remote"], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="pq-metadata-cache-bench-"))
+    processes = []
+    try:
+        (tmp / "data").mkdir()
+        port, s3_port, s3rver_port = remote_test.free_port(), remote_test.free_port(), remote_test.free_port()
+        remote_test.FAULT_PORT = port
+        s3rver = subprocess.Popen(["node", "--openssl-legacy-provider", str(ROOT / "tests/remote/node_modules/s3rver/bin/s3rver.js"),
+                                   "-d", str(tmp / "s3"), "-a", "127.0.0.1", "-p", str(s3rver_port), "--silent",
+                                   "--configure-bucket", "bkt"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        processes.append(s3rver)
+        server = subprocess.Popen(["node", str(ROOT / "tests/remote/test_server.mjs"), "--data", str(tmp / "data"), "--port", str(port),
+                                   "--s3-port", str(s3_port), "--s3-upstream", f"http://127.0.0.1:{s3rver_port}",
+                                   "--s3-delay", str(args.delay)], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        processes.append(server)
+        remote_test.wait_for_port(port, server, "test_server.mjs", "/dev/null")
+        remote_test.wait_for_port(s3rver_port, s3rver, "s3rver", "/dev/null")
+        results = measure(extension, s3_port, tmp, args.files)
+        results["delay_ms"] = args.delay
+        print(json.dumps(results, indent=2))
+    finally:
+        for process in processes:
+            process.terminate()
+            process.wait(timeout=10)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def measure(extension, port, tmp, files):
+    endpoint = f"http://127.0.0.1:{port}"
+    creds = f", s3_endpoint='{endpoint}', s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER'"
+    function_creds = f", 's3_endpoint={endpoint}', 's3_access_key_id=S3RVER', 's3_secret_access_key=S3RVER'"
+    db = extension.connect()
+    db.execute(f"""SELECT parquet_copy('WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < {files * 10 - 1})
+                   SELECT i % {files} AS k, i AS v, printf(''v%d'', i) AS s FROM n', 's3://bkt/mcb', 'partition_by=k'{function_creds})""")
+    db.close()
+    database = tmp / "bench.db"
+    db = extension.connect(str(database))
+    db.execute(f"CREATE VIRTUAL TABLE cached USING parquet('s3://bkt/mcb/**/*.parquet', metadata_cache=mc{creds})")
+    db.execute(f"CREATE VIRTUAL TABLE uncached USING parquet('s3://bkt/mcb/**/*.parquet'{creds})")
+    db.close()
+    results = {"files": files}
+    for label, table in (("uncached", "uncached"), ("cached_cold", "cached"), ("cached_warm", "cached")):
+        before = len(remote_test.proxy_log(port))
+        rows, seconds = remote_test.query_in_new_process(extension, database, f"SELECT count(*), sum(v) FROM {table}")
+        entries = remote_test.proxy_log(port)[before:]
+        validations, others = remote_test.object_reads(entries, "mcb/")
+        listings = [e for e in entries if e["method"] == "GET" and "list-type=2" in e["url"]]
+        results[label] = {"rows": rows, "seconds": round(seconds, 2), "validations": len(validations),
+                          "other_object_reads": len(others), "listing_pages": len(listings)}
+        print(label, results[label], flush=True)
+    return results
+
+
+if __name__ == "__main__":
+    main()
