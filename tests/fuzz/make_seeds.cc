@@ -6,8 +6,9 @@
 // Writes OUTDIR/thrift (footers, page headers, page indexes), OUTDIR/pages (column chunks
 // in the fuzz_pages input layout, fuzz_common.h), OUTDIR/read (whole files up to 128 KiB)
 // OUTDIR/writer (fixed pseudo-random inputs) and OUTDIR/copy (inputs of fuzz_copy that
-// set each of its options, declared types and schema= types), OUTDIR/stored_schema and
-// OUTDIR/s3_listing (ListObjectsV2 responses, well-formed and hostile, with globs). Prints
+// set each of its options, declared types and schema= types), OUTDIR/stored_schema,
+// OUTDIR/metadata_cache (each way of rewriting a cache row) and OUTDIR/s3_listing
+// (ListObjectsV2 responses, well-formed and hostile, with globs). Prints
 // how many seeds each got.
 #include <algorithm>
 #include <cstdint>
@@ -36,7 +37,7 @@ constexpr size_t kMaxPageSeed = 64 * 1024;
 constexpr int kMaxPageSeedsPerFile = 12;
 
 struct Counts {
-  int thrift = 0, pages = 0, read = 0, writer = 0, copy = 0, stored_schema = 0, s3_listing = 0;
+  int thrift = 0, pages = 0, read = 0, writer = 0, copy = 0, stored_schema = 0, s3_listing = 0, metadata_cache = 0;
 };
 
 void WriteSeed(const fs::path& dir, const std::string& name, const std::string& bytes) {
@@ -253,6 +254,28 @@ void StoredSchemaSeeds(const fs::path& out, Counts* counts) {
   }
 }
 
+// Inputs of fuzz_metadata_cache (layout: tests/fuzz/fuzz_metadata_cache.cc): each mode of
+// rewriting the cache row, with a few edits: bytes of the footer's length and magic, a byte
+// inside the footer, the tail cut or lengthened, values of each storage class.
+void MetadataCacheSeeds(const fs::path& out, Counts* counts) {
+  const std::vector<std::string> seeds = {
+      std::string("\x00\x01\xff\xff\xff\xff\x01\x01", 8),         // the last byte (the magic) flipped
+      std::string("\x00\x02\xfb\xff\xff\xff\x40\xf7\xff\xff\xff\x02\x00", 13),  // the footer's length
+      std::string("\x01\x03\x10\x00\x00\x00\x04\x20\x00\x00\x00\x08\x30\x00\x00\x00\x10\x01\x40\x00\x00\x00", 22),
+      std::string("\x01\x00\x00\x10PAR1garbage-before", 20),
+      std::string("\x02\x03\x02\x01\xff\xff\xff\xff\xff\xff\xff\x7f\x04\x04\x03\x00\x01\x05\x05x", 21),
+      std::string("\x03\x02\x05\x04" "key1" "\x05\x01" "f" "\x04\x03\x05\x03" "etag" "\x04\x02\x03\x05" "abcde"
+                  "\x01\x00\x00\x00\x00\x00\x00\x00\x00", 32),
+      std::string("\x04\x00", 2), std::string("\x04\x01", 2), std::string("\x04\x02", 2),
+      std::string("\x05\x08PAR1PAR1", 10),
+  };
+  int number = 0;
+  for (const std::string& seed : seeds) {
+    WriteSeed(out / "metadata_cache", "rewrite-" + std::to_string(number++), seed);
+    counts->metadata_cache++;
+  }
+}
+
 // Inputs of fuzz_s3_listing (layout: tests/fuzz/fuzz_s3_listing.cc): a cap byte, a glob line,
 // then a ListObjectsV2 response: pages as S3 sends them, and the hostile shapes the parser
 // refuses (a DOCTYPE with entities, a long key, a long token, deep nesting, unclosed XML).
@@ -299,7 +322,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   fs::path out = argv[1];
-  for (const char* dir : {"thrift", "pages", "read", "writer", "copy", "stored_schema", "s3_listing", "geo_variant"}) {
+  for (const char* dir : {"thrift", "pages", "read", "writer", "copy", "stored_schema", "metadata_cache", "s3_listing", "geo_variant"}) {
     fs::remove_all(out / dir);
     fs::create_directories(out / dir);
   }
@@ -333,6 +356,7 @@ int main(int argc, char** argv) {
   }
   CopySeeds(out, &counts);
   StoredSchemaSeeds(out, &counts);
+  MetadataCacheSeeds(out, &counts);
   S3ListingSeeds(out, &counts);
   // fuzz_geo_variant: WKB (first byte even) and JSON (odd).
   const std::string wkb_seeds[] = {
@@ -345,8 +369,9 @@ int main(int argc, char** argv) {
   for (const char* json : {"{\"a\":[1,2.5,null,true,\"x\"],\"b\":{\"c\":-300}}", "[[],{},\"\\u00e9\"]", "9223372036854775807"}) {
     WriteSeed(out / "geo_variant", "json-" + std::to_string(geo_number++), std::string("\x01") + json);
   }
-  std::printf("fuzz_seeds: %d thrift, %d pages, %d read, %d writer, %d copy, %d stored_schema, %d s3_listing seeds in %s\n",
-              counts.thrift, counts.pages, counts.read, counts.writer, counts.copy, counts.stored_schema, counts.s3_listing,
-              out.c_str());
+  std::printf("fuzz_seeds: %d thrift, %d pages, %d read, %d writer, %d copy, %d stored_schema, %d metadata_cache, "
+              "%d s3_listing seeds in %s\n",
+              counts.thrift, counts.pages, counts.read, counts.writer, counts.copy, counts.stored_schema,
+              counts.metadata_cache, counts.s3_listing, out.c_str());
   return 0;
 }
