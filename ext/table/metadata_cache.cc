@@ -2,6 +2,7 @@
 // the table's database (metadata_cache.h).
 #include "ext/table/metadata_cache.h"
 
+#include <algorithm>
 #include <cstring>
 #include <ctime>
 #include <new>
@@ -191,6 +192,20 @@ std::shared_ptr<const parquet::FileTail> SqliteMetadataStore::Find(const parquet
 
 void SqliteMetadataStore::Remember(const parquet::FileVersion& version, std::shared_ptr<const parquet::FileTail> tail) {
   if (!ready_ || !writable_ || !tail || static_cast<int64_t>(tail->bytes.size()) > max_bytes_) return;
+  // A file opened from the process's own footer cache may have its row already (one Find
+  // would use: a forgotten row is replaced).
+  StatementGuard stored;
+  const bool forgotten = std::find(forgotten_.begin(), forgotten_.end(), version.key) != forgotten_.end();
+  if (!forgotten && Prepare(db_,
+                            "SELECT 1 FROM " + qualified_ +
+                                " WHERE file_key = ?1 AND size = ?2 AND validator = ?3 AND typeof(tail) = 'blob' AND "
+                                "typeof(tail_offset) = 'integer' AND tail_offset + length(tail) = size",
+                            &stored)) {
+    BindText(stored.stmt, 1, version.key);
+    sqlite3_bind_int64(stored.stmt, 2, static_cast<sqlite3_int64>(version.size));
+    BindText(stored.stmt, 3, version.validator);
+    if (sqlite3_step(stored.stmt) == SQLITE_ROW) return;
+  }
   pending_[version.key] = Pending{version, std::move(tail)};
 }
 

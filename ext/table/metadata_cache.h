@@ -13,7 +13,8 @@
 // validator now, and parses it like the file's own bytes; a row of the wrong types or
 // lengths is skipped, one that does not parse is deleted and the file read again.
 //
-// Writes: the table is created by CREATE VIRTUAL TABLE (never by connecting a table from a
+// A file whose row already holds its version is not written again (a file opened from the
+// process's own footer cache). Writes: the table is created by CREATE VIRTUAL TABLE (never by connecting a table from a
 // database file). Rows are written on the table's own connection, as single INSERT / UPDATE
 // / DELETE statements (each atomic, joining the statement's transaction when one is open)
 // while a scan runs: every kFlushFiles footers, at the end of the scan and at the next
@@ -56,7 +57,7 @@ class SqliteMetadataStore final : public parquet::MetadataStore {
     kMissing,  // no table of that name (a table connected from a file does not create it)
     kInvalid,  // something else has the name: *problem says what
   };
-  // At the start of each scan: what the name holds now (a schema may have changed since).
+  // At the first scan of each statement: what the name holds now (a schema may have changed).
   // kMissing and kInvalid make Find and Flush do nothing.
   State Check(std::string* problem);
   bool ready() const { return ready_; }

@@ -325,9 +325,10 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc
     // A table planned without I/O lists its files at its first scan.
     ListTableFiles(reinterpret_cast<ParquetTable*>(base->pVtab));
     cursor->validated_files.clear();
-    if (table.metadata_store) {
-      // What the name holds now, and what an earlier scan left unwritten (a LIMIT ends a
-      // scan before its end).
+    if (table.metadata_store && !cursor->metadata_cache_checked) {
+      // Once per statement (a cursor's life): what the name holds now, and what an earlier
+      // statement's scan left unwritten (a LIMIT ends a scan before its end).
+      cursor->metadata_cache_checked = true;
       std::string problem;
       if (table.metadata_store->Check(&problem) == SqliteMetadataStore::State::kInvalid) {
         SetVtabError(base->pVtab, "parquet table " + table.name + ": " + problem);

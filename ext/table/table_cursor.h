@@ -150,6 +150,7 @@ struct ParquetCursor {
   // Remote files of a table with a metadata cache whose first request (the validation: size
   // and version) was made ahead, in parallel, for the scan to open next (by file index).
   std::map<size_t, parquet::ValidatedRemoteFile> validated_files;
+  bool metadata_cache_checked = false;  // the table's metadata cache was checked for this statement
   std::vector<ColumnMapping> mappings;  // per file column, for the current file (kNull: absent)
   int64_t rows_before_file = 0;         // rows of the files before the current one (-1: not counted yet)
   int row_group = 0;

@@ -1135,8 +1135,10 @@ def test_stored_table_planning(extension, created_db, port, creds):
 
 
 def query_in_new_process(extension, database, sql):
-    """Runs `sql` in a fresh python3 (no footer cached in the process) on the database file
-    `database` with the extension loaded: (its rows or ("error", message), seconds taken)."""
+    """Runs `sql` (a statement, or a list run in order) in a fresh python3 (no footer cached in
+    the process) on the database file `database` with the extension loaded: (the last one's
+    rows or ("error", message), seconds taken)."""
+    statements = sql if isinstance(sql, list) else [sql]
     script = f"""
 import json, sqlite3, time
 db = sqlite3.connect({str(database)!r}, isolation_level=None)
@@ -1144,7 +1146,8 @@ db.enable_load_extension(True)
 db.load_extension({extension.path!r})
 started = time.monotonic()
 try:
-    rows = db.execute({sql!r}).fetchall()
+    for statement in {statements!r}:
+        rows = db.execute(statement).fetchall()
 except sqlite3.Error as e:
     rows = ["error", str(e)]
 print(json.dumps({{"rows": rows, "seconds": time.monotonic() - started}}))
@@ -1204,6 +1207,14 @@ def test_metadata_cache(extension, port, tmp, files=200):
         "SELECT count(*), sum(validator LIKE 'etag:%'), sum(file LIKE 's3://bkt/mc/k=%'), sum(length(file_key) = 64) FROM mc").fetchall()
     check("the cache table holds one row per object: its ETag, its URL, the hashed request as key",
           stored == [(files, files, files, files)], stored)
+    # A second query of the same process opens the objects from its own footer cache: their
+    # rows, already holding that version, are not written again.
+    row_ids = "SELECT group_concat(rowid) FROM (SELECT rowid FROM mc ORDER BY rowid)"
+    before = extension.connect(str(database)).execute(row_ids).fetchall()
+    rows, _ = query_in_new_process(extension, database, [query.format(t="cached")] * 2)
+    after = extension.connect(str(database)).execute(row_ids).fetchall()
+    check("a second query in the same process leaves the rows as they were (no rewrite)",
+          rows == expected and before == after, (rows, before == after))
 
     # A replaced object (another ETag) is read again, never served from its old footer.
     db = extension.connect()
