@@ -67,18 +67,8 @@ def main():
 
 
 def measure(extension, port, tmp, files):
-    endpoint = f"http://127.0.0.1:{port}"
-    creds = f", s3_endpoint='{endpoint}', s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER'"
-    function_creds = f", 's3_endpoint={endpoint}', 's3_access_key_id=S3RVER', 's3_secret_access_key=S3RVER'"
-    db = extension.connect()
-    db.execute(f"""SELECT parquet_copy('WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < {files * 10 - 1})
-                   SELECT i % {files} AS k, i AS v, printf(''v%d'', i) AS s FROM n', 's3://bkt/mcb', 'partition_by=k'{function_creds})""")
-    db.close()
     database = tmp / "bench.db"
-    db = extension.connect(str(database))
-    db.execute(f"CREATE VIRTUAL TABLE cached USING parquet('s3://bkt/mcb/**/*.parquet', metadata_cache=mc{creds})")
-    db.execute(f"CREATE VIRTUAL TABLE uncached USING parquet('s3://bkt/mcb/**/*.parquet'{creds})")
-    db.close()
+    remote_test.make_cached_dataset(extension, port, database, "mcb", files)
     results = {"files": files}
     # listing_only: the listing alone (every file pruned by filename), the part of each run
     # the cache does not change.

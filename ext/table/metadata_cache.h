@@ -64,6 +64,7 @@ class SqliteMetadataStore final : public parquet::MetadataStore {
   bool writable() const { return writable_; }
 
   std::shared_ptr<const parquet::FileTail> Find(const parquet::FileVersion& version) override;
+  bool Remembers() const override { return ready_ && writable_; }
   void Remember(const parquet::FileVersion& version, std::shared_ptr<const parquet::FileTail> tail) override;
   void Forget(const parquet::FileVersion& version) override;
 

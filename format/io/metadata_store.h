@@ -50,6 +50,8 @@ class MetadataStore {
   // The tail stored for exactly `version` (key, size and validator), or null. Called on the
   // thread that opens the file.
   virtual std::shared_ptr<const FileTail> Find(const FileVersion& version) = 0;
+  // Whether Remember keeps anything (a store that cannot write: no tail is read for it).
+  virtual bool Remembers() const { return true; }
   // Keeps `tail` for `version` (a store may write later, or not at all).
   virtual void Remember(const FileVersion& version, std::shared_ptr<const FileTail> tail) = 0;
   // The tail Find returned for `version` did not open as a Parquet file: drop it.

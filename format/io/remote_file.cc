@@ -559,13 +559,21 @@ std::vector<ValidatedRemoteFile> ValidateRemoteFiles(const std::vector<std::stri
                                                      const RemoteOptions* options) {
   static const RemoteOptions kDefaults;
   std::vector<ValidatedRemoteFile> validated(urls.size());
+  std::vector<std::unique_ptr<RemoteFile>> files(urls.size());
+  for (size_t i = 0; i < urls.size(); i++) {
+    try {  // on this thread: preparing a request may read the environment and the credentials file
+      files[i] = std::make_unique<RemoteFile>(urls[i], options != nullptr ? *options : kDefaults);
+    } catch (...) {
+      validated[i].error = std::current_exception();
+    }
+  }
   std::atomic<size_t> next{0};
   RunFetchWorkers(std::min<size_t>(kParallelRequests, urls.size()), [&](const std::atomic<bool>* stop) {
     for (size_t i; (i = next++) < urls.size();) {
+      if (!files[i]) continue;
       try {
-        auto file = std::make_unique<RemoteFile>(urls[i], options != nullptr ? *options : kDefaults);
-        file->Validate(stop);
-        validated[i].file = std::move(file);
+        files[i]->Validate(stop);
+        validated[i].file = std::move(files[i]);
       } catch (...) {
         validated[i].error = std::current_exception();
       }

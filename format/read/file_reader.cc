@@ -81,7 +81,7 @@ std::unique_ptr<ParquetFileReader> ParquetFileReader::OpenWithStore(const std::s
   }
   std::unique_ptr<ParquetFileReader> reader = Open(std::move(file), decryption);
   const std::optional<FileVersion> opened_version = reader->file().Version();
-  if (opened_version && !reader->encryption_algorithm()) {
+  if (opened_version && !reader->encryption_algorithm() && store->Remembers()) {
     if (std::shared_ptr<const FileTail> tail = StorableTail(*reader)) store->Remember(*opened_version, std::move(tail));
   }
   return reader;

@@ -26,6 +26,9 @@
 #include <string>
 
 #include "tests/fuzz/fuzz_common.h"
+#include "tests/fuzz/fuzz_sql.h"
+
+const char* const parquet_fuzz::kSqlFuzzTarget = "fuzz_metadata_cache";
 
 extern "C" int sqlite3_parquet_init(sqlite3* db, char** error_message, const sqlite3_api_routines* api);
 
@@ -33,36 +36,16 @@ namespace {
 
 namespace fs = std::filesystem;
 using parquet_fuzz::ByteSource;
-
-[[noreturn]] void Fail(const std::string& what) {
-  std::fprintf(stderr, "fuzz_metadata_cache: %s\n", what.c_str());
-  std::abort();
-}
-
-// Runs `sql`, ignoring its rows; an error must come with a message.
-bool Exec(sqlite3* db, const std::string& sql, std::string* error = nullptr) {
-  char* message = nullptr;
-  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message);
-  if (rc != SQLITE_OK && error) *error = message ? message : "";
-  if (rc != SQLITE_OK && message == nullptr && rc != SQLITE_NOMEM) Fail("an error without a message: " + sql);
-  sqlite3_free(message);
-  return rc == SQLITE_OK;
-}
-
-sqlite3* Open(const std::string& path) {
-  sqlite3* db = nullptr;
-  if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) Fail("cannot open " + path);
-  return db;
-}
+using parquet_fuzz::Exec;
+using parquet_fuzz::Fail;
+using parquet_fuzz::Open;
 
 // A directory with data.parquet (200 rows, two row groups, page index) and template.db
 // holding `t` over it with its cache `mc` filled, made once per process. The data file is
 // never written again, so the row's validator stays the file's.
 const fs::path& Fixture() {
   static const fs::path dir = [] {
-    char pattern[] = "/tmp/fuzz_metadata_cache_XXXXXX";
-    if (mkdtemp(pattern) == nullptr) Fail("mkdtemp");
-    const fs::path d = pattern;
+    const fs::path d = parquet_fuzz::MakeFixtureDirectory();
     sqlite3* db = Open((d / "template.db").string());
     std::string error;
     const std::string file = (d / "data.parquet").string();

@@ -1169,23 +1169,32 @@ def object_reads(entries, prefix):
     return validations, [e for e in reads if e["range"] != "bytes=0-3"]
 
 
-def test_metadata_cache(extension, port, tmp, files=200):
-    """metadata_cache=NAME (ext/table/metadata_cache.h): a new process's first query over
-    `files` S3 objects reads no footer when the table's database caches them, only the first
-    request (bytes=0-3) of each object, which validates its ETag and size; a replaced object is
-    read again. Each query runs in a new process: the process-wide footer cache is empty."""
+def make_cached_dataset(extension, port, database, prefix, files):
+    """`files` objects s3://bkt/PREFIX/k=N/part-0.parquet of 10 rows (v = N, N + files, ...)
+    written through the SigV4 proxy on `port`, and in the database file `database` the tables
+    `cached` (metadata_cache=mc) and `uncached` over them. Returns parquet_copy's credential
+    arguments."""
     endpoint = f"http://127.0.0.1:{port}"
     creds = f", s3_endpoint='{endpoint}', s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER'"
     function_creds = f", 's3_endpoint={endpoint}', 's3_access_key_id=S3RVER', 's3_secret_access_key=S3RVER'"
     db = extension.connect()
     db.execute(f"""SELECT parquet_copy('WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < {files * 10 - 1})
-                   SELECT i % {files} AS k, i AS v, printf(''v%d'', i) AS s FROM n', 's3://bkt/mc', 'partition_by=k'{function_creds})""")
+                   SELECT i % {files} AS k, i AS v, printf(''v%d'', i) AS s FROM n', 's3://bkt/{prefix}', 'partition_by=k'{function_creds})""")
     db.close()
-    database = tmp / "metadata_cache.db"
     db = extension.connect(str(database))
-    db.execute(f"CREATE VIRTUAL TABLE cached USING parquet('s3://bkt/mc/**/*.parquet', metadata_cache=mc{creds})")
-    db.execute(f"CREATE VIRTUAL TABLE uncached USING parquet('s3://bkt/mc/**/*.parquet'{creds})")
+    db.execute(f"CREATE VIRTUAL TABLE cached USING parquet('s3://bkt/{prefix}/**/*.parquet', metadata_cache=mc{creds})")
+    db.execute(f"CREATE VIRTUAL TABLE uncached USING parquet('s3://bkt/{prefix}/**/*.parquet'{creds})")
     db.close()
+    return function_creds
+
+
+def test_metadata_cache(extension, port, tmp, files=200):
+    """metadata_cache=NAME (ext/table/metadata_cache.h): a new process's first query over
+    `files` S3 objects reads no footer when the table's database caches them, only the first
+    request (bytes=0-3) of each object, which validates its ETag and size; a replaced object is
+    read again. Each query runs in a new process: the process-wide footer cache is empty."""
+    database = tmp / "metadata_cache.db"
+    function_creds = make_cached_dataset(extension, port, database, "mc", files)
     query = "SELECT count(*), sum(v), count(DISTINCT k) FROM {t}"
     expected = [(files * 10, (files * 10 - 1) * files * 10 // 2, files)]
 
