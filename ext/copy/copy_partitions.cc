@@ -1,8 +1,6 @@
 // The partitions of parquet_copy's output and their files (copy_partitions.h).
 #include "ext/copy/copy_partitions.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -24,8 +22,9 @@ void MakeDirectories(const std::string& root, const std::string& relative) {
     size_t end = relative.find('/', start);
     if (end == std::string::npos) end = relative.size();
     path += "/" + relative.substr(start, end - start);
-    if (::mkdir(path.c_str(), 0777) != 0 && errno != EEXIST) {
-      throw CopyError("cannot create directory '" + path + "': " + std::strerror(errno));
+    const parquet::platform::SystemResult made = parquet::platform::MakeDirectory(path);
+    if (!made.ok() && made.kind != parquet::platform::SystemResult::Kind::kExists) {
+      throw CopyError("cannot create directory '" + path + "': " + made.text);
     }
     start = end + 1;
   }
@@ -101,16 +100,16 @@ CopyPartition* CopyPartitions::FileToClose() {
 parquet::ParquetFileWriter& CopyPartitions::OpenWriter(CopyPartition& partition, const StagedOutput& output,
                                                        const CopyLayout& layout) {
   std::string file;
-  int fd = -1;
+  parquet::platform::File out;
   if (partitioned_) {
     MakeDirectories(output.temp_path(), partition.directory);
     file = output.temp_path() + "/" + partition.directory + "/part-" + std::to_string(partition.next_file++) + ".parquet";
-    fd = CreateExclusiveFile(file);
+    out = CreateExclusiveFile(file);
   } else {
     file = output.temp_path();
-    fd = output.DuplicateTempFile();
+    out = output.DuplicateTempFile();
   }
-  partition.writer = std::make_unique<parquet::ParquetFileWriter>(fd, file, layout.schema(), layout.writer_options());
+  partition.writer = std::make_unique<parquet::ParquetFileWriter>(std::move(out), file, layout.schema(), layout.writer_options());
   ++open_writers_;
   return *partition.writer;
 }

@@ -102,7 +102,7 @@ const CurlApi& Curl() {
   static CurlApi api;
   static std::once_flag once;
   std::call_once(once, [] {
-    RuntimeLibrary library("libcurl.so.4");
+    RuntimeLibrary library(platform::SharedLibraryNames("curl", 4));
     library.Bind(&api.global_init, "curl_global_init");
     library.Bind(&api.easy_init, "curl_easy_init");
     library.Bind(&api.easy_setopt, "curl_easy_setopt");
@@ -118,7 +118,10 @@ const CurlApi& Curl() {
     library.Bind(&api.url_get, "curl_url_get");
     library.Bind(&api.url_cleanup, "curl_url_cleanup");
     library.Bind(&api.free_text, "curl_free");
-    api.error = library.Problem("remote urls", "libcurl4 (or your system's libcurl 7.75 or later)");
+    api.error = library.Problem("remote urls", platform::kWindows
+                                                    ? "curl for Windows (libcurl 7.75 or later) and put the folder "
+                                                      "holding libcurl-x64.dll on PATH"
+                                                    : "the Debian package libcurl4 (or your system's libcurl 7.75 or later)");
     if (api.error.empty() && api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
       api.error = "remote urls need libcurl: curl_global_init failed";
     }

@@ -188,7 +188,7 @@ const ExpatApi& Expat() {
   static ExpatApi api;
   static std::once_flag once;
   std::call_once(once, [] {
-    RuntimeLibrary library("libexpat.so.1");
+    RuntimeLibrary library(platform::SharedLibraryNames("expat", 1));
     library.Bind(&api.parser_create, "XML_ParserCreate");
     library.Bind(&api.set_element_handler, "XML_SetElementHandler");
     library.Bind(&api.set_character_data_handler, "XML_SetCharacterDataHandler");
@@ -197,7 +197,8 @@ const ExpatApi& Expat() {
     library.Bind(&api.get_error_code, "XML_GetErrorCode");
     library.Bind(&api.error_string, "XML_ErrorString");
     library.Bind(&api.parser_free, "XML_ParserFree");
-    api.error = library.Problem("s3 listings and uploads", "libexpat1");
+    api.error = library.Problem("s3 listings and uploads", platform::kWindows ? "libexpat.dll (Expat) on PATH"
+                                                                                   : "the Debian package libexpat1");
   });
   return api;
 }
