@@ -2,8 +2,8 @@
 # Builds position-independent static libsnappy.a and libz.a for the self-contained extension
 # of `make dist` (Debian's own libsnappy.a and libz.a are compiled without -fPIC, so they
 # cannot be linked into a shared object). Sources come from Debian's source packages of the
-# installed versions (`apt-get source`, checked against the signed Sources index), through a
-# private apt configuration under OUTDIR/apt: the system's apt sources are not touched.
+# installed versions (scripts/debian_sources.sh: `apt-get source` through a private apt
+# configuration under OUTDIR/apt; the system's apt sources are not touched).
 # Result: OUTDIR/prefix/lib/{libsnappy.a,libz.a} (the headers are the installed -dev
 # packages', of the same version). Does nothing when both libraries are already there.
 #   usage: scripts/build_pic_codecs.sh OUTDIR
@@ -13,31 +13,12 @@ prefix=$out/prefix
 if [[ -f $prefix/lib/libsnappy.a && -f $prefix/lib/libz.a ]]; then
   exit 0
 fi
-command -v dpkg-source >/dev/null || { echo "build_pic_codecs: dpkg-source missing (Debian package dpkg-dev)" >&2; exit 1; }
-
-# A private apt state that knows the deb-src entries of the running release.
-codename=$(. /etc/os-release && echo "${VERSION_CODENAME:?}")
-apt_dir=$out/apt
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-cat >"$apt_dir/sources.list" <<LIST
-deb-src [signed-by=$keyring] http://deb.debian.org/debian $codename main
-deb-src [signed-by=$keyring] http://deb.debian.org/debian $codename-updates main
-deb-src [signed-by=$keyring] http://deb.debian.org/debian-security $codename-security main
-LIST
-apt=(apt-get -q -o "Dir::Etc::SourceList=$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
-     -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
-     -o APT::Sandbox::User=root)
-"${apt[@]}" update </dev/null >"$apt_dir/update.log" 2>&1 ||
-  { cat "$apt_dir/update.log" >&2; echo "build_pic_codecs: cannot read Debian's source index" >&2; exit 1; }
-
+source "$(dirname "$0")/debian_sources.sh"
 src=$out/src
-rm -rf "$src" && mkdir -p "$src"
-# The source version matching the installed -dev package, so headers and behaviour agree.
+debian_source_index "$out"
+fetch_debian_sources "$src" "$(installed_source libsnappy-dev)" "$(installed_source zlib1g-dev)"
 snappy_version=$(dpkg-query -W -f='${Version}' libsnappy-dev)
 zlib_version=$(dpkg-query -W -f='${Version}' zlib1g-dev)
-(cd "$src" && "${apt[@]}" source "snappy=$snappy_version" "zlib=$zlib_version" </dev/null >"$src/source.log" 2>&1) ||
-  { cat "$src/source.log" >&2; echo "build_pic_codecs: apt-get source snappy zlib failed" >&2; exit 1; }
 
 jobs=${JOBS:-2}
 # snappy: its CMake build, without tests and benchmarks. Debian's patch adds the static

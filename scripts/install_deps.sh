@@ -4,7 +4,9 @@
 # `install_deps.sh fuzz` also installs clang and libFuzzer, for `make fuzz` only;
 # `install_deps.sh dist` what `make dist` and `make test-dist` use (Debian's source packages
 # are fetched with dpkg-dev's dpkg-source, the wheel is tested in a python3-venv venv, the
-# extension with Debian's sqlite-utils, the npm package with node and npm).
+# extension with Debian's sqlite-utils, the npm package with node and npm);
+# `install_deps.sh windows` what the Windows build and its suite use (mingw-w64 with posix
+# threads, wine to run the Windows programs; `make dist` builds parquet.dll too).
 set -euo pipefail
 
 PACKAGES=(build-essential cmake pkg-config libsqlite3-dev sqlite3 libzstd-dev libsnappy-dev
@@ -15,6 +17,12 @@ PACKAGES=(build-essential cmake pkg-config libsqlite3-dev sqlite3 libzstd-dev li
           nginx-light openssl)  # the remote suite's HTTP(S) server and its test certificates (tests/remote)
 if [[ ${1:-} == fuzz ]]; then
   PACKAGES+=(clang libclang-rt-14-dev)
+fi
+if [[ ${1:-} == dist || ${1:-} == windows ]]; then
+  PACKAGES+=(dpkg-dev g++-mingw-w64-x86-64-posix binutils-mingw-w64-x86-64 perl)
+fi
+if [[ ${1:-} == windows ]]; then
+  PACKAGES+=(wine wine64)
 fi
 if [[ ${1:-} == dist ]]; then
   PACKAGES+=(dpkg-dev binutils python3 python3-venv sqlite-utils)

@@ -22,7 +22,10 @@ using SystemKind = platform::SystemResult::Kind;
 
 std::string Join(const std::string& directory, const std::string& name) {
   if (directory.empty()) return name;
-  if (directory.back() == '/') return directory + name;
+  if (std::string_view(platform::kPathSeparators).find(directory.back()) != std::string_view::npos ||
+      directory.size() == platform::PathRootLength(directory)) {
+    return directory + name;  // ends in a separator, or is a bare drive root like "C:"
+  }
   return directory + "/" + name;
 }
 
@@ -185,7 +188,7 @@ struct Expander {
 
 bool HasGlobCharacters(std::string_view path) {
   for (size_t i = 0; i < path.size(); i++) {
-    if (path[i] == '\\') {
+    if (path[i] == '\\' && !platform::kWindows) {  // a path separator on Windows, not an escape
       i++;
       continue;
     }
@@ -275,10 +278,11 @@ std::vector<std::string> ExpandFilePath(const std::string& path) {
   }
 
   Expander expander;
-  std::string base = path[0] == '/' ? "/" : "";
-  size_t start = 0;
+  const size_t root = platform::PathRootLength(path);
+  std::string base = path.substr(0, root);
+  size_t start = root;
   while (start <= path.size()) {
-    size_t slash = path.find('/', start);
+    size_t slash = path.find_first_of(platform::kPathSeparators, start);
     if (slash == std::string::npos) slash = path.size();
     if (slash > start) expander.segments.push_back(path.substr(start, slash - start));
     start = slash + 1;

@@ -147,8 +147,16 @@ SystemResult MakeTempDirectory(const std::string& prefix, std::string* made);
 // such as \\.\pipe\name), or "" when it names none. POSIX devices and FIFOs are caught
 // when opened (OpenForReading's status), so this is "" there.
 std::string DeviceNameError(const std::string& path);
-// The Windows rule of DeviceNameError, on every system (device_names.cc; unit-tested on Linux).
+// The Windows rule of DeviceNameError, on every system (windows_paths.cc; unit-tested on Linux).
 std::string WindowsDeviceNameError(const std::string& path);
+
+// The characters that separate path components: "/" ("/\\" on Windows).
+constexpr const char* kPathSeparators = kWindows ? "/\\" : "/";
+// The length of the path's root, which globs and joins leave alone: "/" on POSIX; on
+// Windows a drive (C:\ or C:), a share (\\server\share\) or the long forms (\\?\C:\ and
+// \\?\UNC\server\share\).
+size_t PathRootLength(const std::string& path);
+size_t WindowsRootLength(const std::string& path);
 
 // The soft limit on open files of the process, or 0 when it has none (Windows).
 uint64_t OpenFileLimit();

@@ -204,3 +204,17 @@ TEST_CASE("platform: windows device names and device paths are refused, ordinary
   // On Linux the rule is the file type seen when opening (a FIFO, a device), not the name.
   CHECK(platform::DeviceNameError("nul.parquet").empty());
 }
+
+TEST_CASE("platform: the roots of windows paths") {
+  CHECK(platform::WindowsRootLength("C:\\data\\a.parquet") == 3);
+  CHECK(platform::WindowsRootLength("c:/data") == 3);
+  CHECK(platform::WindowsRootLength("C:data") == 2);
+  CHECK(platform::WindowsRootLength("\\data") == 1);
+  CHECK(platform::WindowsRootLength("data\\x") == 0);
+  CHECK(platform::WindowsRootLength("\\\\server\\share\\dir\\a") == std::string("\\\\server\\share\\").size());
+  CHECK(platform::WindowsRootLength("//server/share") == std::string("//server/share").size());
+  CHECK(platform::WindowsRootLength("\\\\?\\C:\\long\\a") == 7);
+  CHECK(platform::WindowsRootLength("\\\\?\\UNC\\server\\share\\a") == std::string("\\\\?\\UNC\\server\\share\\").size());
+  CHECK(platform::PathRootLength("/data/a") == 1);
+  CHECK(platform::PathRootLength("data/a") == 0);
+}

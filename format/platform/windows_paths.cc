@@ -1,5 +1,6 @@
-// Which paths name a Windows device rather than a file (system.h's WindowsDeviceNameError):
-// pure string rules, compiled everywhere so the unit tests check them on Linux too.
+// The string rules of Windows paths (system.h): which paths name a device rather than a
+// file, and how long a path's root is (C:\, \\server\share\, \\?\C:\). Pure string
+// logic, compiled everywhere so the unit tests check it on Linux too.
 #include <cstring>
 
 #include "format/platform/system.h"
@@ -54,6 +55,37 @@ std::string WindowsDeviceNameError(const std::string& path) {
   if (last.size() >= 2 && last[1] == ':' && start == 0) last = last.substr(2);  // "C:nul"
   if (IsReservedName(last)) return "'" + last + "' is a windows device name, not a file";
   return "";
+}
+
+size_t WindowsRootLength(const std::string& path) {
+  const auto is_letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
+  // "C:\" or "C:" (drive-relative).
+  if (path.size() >= 2 && is_letter(path[0]) && path[1] == ':') return path.size() >= 3 && IsSeparator(path[2]) ? 3 : 2;
+  if (path.size() >= 2 && IsSeparator(path[0]) && IsSeparator(path[1])) {
+    size_t start = 2;
+    if (path.size() >= 4 && (path[2] == '?' || path[2] == '.') && IsSeparator(path[3])) {
+      const std::string rest = path.substr(4);
+      if (rest.size() >= 2 && is_letter(rest[0]) && rest[1] == ':') return rest.size() >= 3 && IsSeparator(rest[2]) ? 7 : 6;
+      if (rest.size() >= 4 && EqualsIgnoringCase(rest.substr(0, 3), "UNC") && IsSeparator(rest[3])) {
+        start = 8;
+      } else {
+        return 4;
+      }
+    }
+    // \\server\share\: the server and share names are the root.
+    size_t end = start;
+    for (int part = 0; part < 2 && end < path.size(); part++) {
+      while (end < path.size() && !IsSeparator(path[end])) end++;
+      if (end < path.size()) end++;
+    }
+    return end;
+  }
+  return !path.empty() && IsSeparator(path[0]) ? 1 : 0;
+}
+
+size_t PathRootLength(const std::string& path) {
+  if (kWindows) return WindowsRootLength(path);
+  return !path.empty() && path[0] == '/' ? 1 : 0;
 }
 
 }  // namespace parquet::platform
