@@ -16,7 +16,7 @@ LOGDIR := $(BUILD)/test-logs
 SAMPLE := examples/sample.parquet
 DEMO_SQL ?= SELECT * FROM sample LIMIT 10;
 CMAKE_CONFIGURE := cmake --log-level=WARNING -S .
-# The version matrix (README.md, "SQLite versions"): besides the system SQLite (every suite,
+# The version matrix (docs/sqlite-versions.md): besides the system SQLite (every suite,
 # both builds), the Release build runs MATRIX_SUITES against each of these, built once by
 # scripts/setup_sqlite_versions.sh into SQLITE_VERSIONS_DIR; ASAN_MATRIX runs the same suites
 # in the ASan build against the oldest and the newest (3.52.0, whose behaviour 3.53.2 shares,
@@ -133,7 +133,7 @@ unit sql differential conformance interop runtime hosts remote sqlite-api layeri
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD) $(DIST_BUILD) dist
 
-# Release artefacts (README.md, "Install"): scripts/make_dist.sh builds the extension with
+# Release artefacts (docs/release-artefacts.md): scripts/make_dist.sh builds the extension with
 # every library linked in (-DSTATIC_DEPS=ON, in $(DIST_BUILD)/; snappy and zlib compiled as
 # PIC from Debian's source packages, since Debian's libsnappy.a and libz.a are not PIC and
 # one file is simpler to ship than a set with an $ORIGIN RUNPATH), then the wheel and the
@@ -152,7 +152,7 @@ test-dist: deps
 	@DIST_BUILD=$(DIST_BUILD) bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release dist
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 
-# Fuzzing (README.md, "Fuzzing"): clang + libFuzzer (Debian libclang-rt-14-dev), ASan+UBSan.
+# Fuzzing (docs/bad-input.md, "Fuzzing"): clang + libFuzzer (Debian libclang-rt-14-dev), ASan+UBSan.
 # Each target runs FUZZ_SECONDS, one after the other, from its seeds (made from
 # $(PARQUET_TESTING) and our writer), its committed regressions and the corpus it grew in
 # earlier runs ($(FUZZ_BUILD)/corpus/TARGET). Crashes land in $(FUZZ_BUILD)/artifacts/.

@@ -22,7 +22,7 @@
 #   windows: the Windows x64 parquet.dll, cross-built with mingw-w64 in WINDOWS_BUILD
 #   (default build-windows), its imports and exports, and sqlite3.exe and the sql suite's
 #   runner loading it under wine (tests/windows/run.sh)
-#   layering: the tree's layering rules (tests/layering_check.sh; not in sanitizer builds)
+#   layering: the tree's layering rules and the links of README.md and docs/ (tests/layering_check.sh; not in sanitizer builds)
 #   fuzz: each fuzz target (tests/fuzz/) replays its committed regressions one test per
 #   file, then its seeds (made by BUILDDIR/fuzz_seeds) plus FUZZ_SMOKE_SECONDS (default 3)
 #   of mutations as one more test.

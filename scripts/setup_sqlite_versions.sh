@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the SQLite versions of the test matrix (README.md, "SQLite versions") once each into
+# Builds the SQLite versions of the test matrix (docs/sqlite-versions.md) once each into
 # DIR/VERSION/: libsqlite3.so.0 (what the test programs, linked against the system
 # libsqlite3, load instead when LD_LIBRARY_PATH=DIR/VERSION) and a sqlite3 shell. The
 # amalgamations come from the npm registry: the `sqlite3` package ships the sqlite-autoconf

@@ -6,7 +6,9 @@
 #    write/ nor io/;
 #  - only format/platform/ includes operating-system headers (unistd.h, fcntl.h, sys/*,
 #    dirent.h, dlfcn.h, windows.h and the like), and it includes nothing else of format/;
-#  - every source file of format/ and ext/ opens with a comment saying what it is for.
+#  - every source file of format/ and ext/ opens with a comment saying what it is for;
+#  - every relative link and #anchor of README.md and docs/*.md resolves
+#    (tests/doc_links_check.py).
 # Prints one line per rule and "N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -39,5 +41,7 @@ check "format/ has no source file outside a layer folder" \
   "$(find format -maxdepth 1 -type f \( -name '*.h' -o -name '*.cc' \) || true)"
 check "every source of format/ and ext/ opens with a comment" \
   "$(for f in $(find format ext -name '*.h' -o -name '*.cc'); do head -1 "$f" | grep -q '^//' || echo "$f"; done)"
+check "every relative link and #anchor of README.md and docs/*.md resolves" \
+  "$(/usr/bin/python3 tests/doc_links_check.py 2>&1)"
 echo "$passed passed, $failed failed"
 ((failed == 0))

@@ -1,6 +1,6 @@
 // How a Parquet column becomes a SQLite column: the declared type of the virtual table's
 // column (which fixes SQLite's affinity for comparisons) and the kind of conversion each
-// stored value goes through on its way to a SQLite value. The README's type-mapping table
+// stored value goes through on its way to a SQLite value. docs/type-mapping.md's table
 // documents the same rules.
 //
 // Declared types are "<affinity type> <parquet type>" where the Parquet type adds

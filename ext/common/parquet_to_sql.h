@@ -1,6 +1,6 @@
 // The one place where a decoded Parquet value becomes a SQLite value: ToSqlValue converts a
 // physical value (ParquetValue) as its column's mapping prescribes (column_mapping.h, the
-// README's type-mapping table) into a SqlValue (sql_value.h). Everything that shows a
+// docs/type-mapping.md's table) into a SqlValue (sql_value.h). Everything that shows a
 // Parquet value to SQLite goes through it: xColumn (ResultBatchValue in sqlite_values.h,
 // besides its fast path for plain dense batches, DirectCell in parquet_vtab.cc), the row
 // filters and the ORDER BY check (BatchSqlValue), statistics bounds for row-group pruning

@@ -1,6 +1,6 @@
 // SqlValue and the SQLite API: Parquet values as SQLite results (the "set as sqlite3
 // result" adapter of the conversion in parquet_to_sql.h; see column_mapping.h and the
-// README's type-mapping table), and a sqlite3_value read as an SqlValue.
+// docs/type-mapping.md's table), and a sqlite3_value read as an SqlValue.
 #pragma once
 
 #include <cstddef>

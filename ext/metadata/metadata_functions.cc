@@ -13,7 +13,7 @@
 // `SELECT * FROM parquet_schema WHERE path = 'x.parquet'` works too. Only footers are
 // read: one file is open at a time.
 //
-// COLUMNS (the README's "Metadata functions" section has the same lists)
+// COLUMNS (docs/metadata-functions.md has the same lists)
 //
 // parquet_metadata: file_name, row_group_id, row_group_num_rows, row_group_num_columns,
 //   row_group_bytes, column_id, file_offset, num_values, path_in_schema, type, stats_min,

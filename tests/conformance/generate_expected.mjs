@@ -370,8 +370,8 @@ function hypValueToken(v, map) {
 // Nested columns: JSON text
 // ---------------------------------------------------------------------------
 //
-// A top-level group, LIST, MAP or repeated field is one TEXT column holding JSON (README
-// "Nested columns"). The shape of the JSON is decided here from the Parquet schema, by the
+// A top-level group, LIST, MAP or repeated field is one TEXT column holding JSON
+// (docs/type-mapping.md, "Nested columns"). The shape of the JSON is decided here from the Parquet schema, by the
 // LogicalTypes.md rules (backward-compatibility rules included), written independently of
 // the C++ code; the values come from DuckDB and are cross-checked with hyparquet.
 
@@ -410,7 +410,7 @@ function shapeOf(node, asElement = false) {
   return { kind: 'struct', name, fields: children.map(c => shapeOf(c)) };
 }
 
-// Numbers as the README's nested-JSON rules write them: JavaScript's shortest form, plus
+// Numbers as docs/type-mapping.md's nested-JSON rules write them: JavaScript's shortest form, plus
 // ".0" when it would read as an integer; NaN and infinities are null.
 function jsonDouble(x) {
   if (!Number.isFinite(x)) return 'null';

@@ -3,7 +3,7 @@
 # have a value (cases.json lists the error cases separately: error_cases.tsv holds their
 # expected errors). Independent of the extension: each row's value is decoded here from its
 # case-NNN_row-M.variant.bin companion (the variant metadata followed by the value, in the
-# binary encoding of VariantEncoding.md) and written in our JSON text forms (README,
+# binary encoding of VariantEncoding.md) and written in our JSON text forms (docs/type-mapping.md,
 # "Nested columns"; format/values/variant.h): floating point in JavaScript's shortest form with
 # ".0" on integral values, decimals with their scale's digits, dates and times as text,
 # timestamps in UTC as "YYYY-MM-DD HH:MM:SS[.fraction]", binary as base64, object keys sorted.

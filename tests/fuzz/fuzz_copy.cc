@@ -18,7 +18,7 @@
 //    as it was by a failure, and by overwrite=0 always (which must fail). The input may
 //    interrupt the copy at any point (progress handler): the same holds.
 //  - On success the directory holds only the target. Its schema has the type each column
-//    was given (schema=, the declared-type table of README.md, or the storage classes of
+//    was given (schema=, the declared-type table of docs/parquet-copy.md, or the storage classes of
 //    the first row group), and the parquet table reads back every row: for the scalar
 //    types with an exact documented mapping (integers, BOOLEAN, FLOAT, DOUBLE, FLOAT16,
 //    STRING, ENUM, JSON, BINARY, FIXED, UUID) each value equals the model's (bitwise for
@@ -331,7 +331,7 @@ bool Query(sqlite3* db, const std::string& sql, std::vector<std::vector<Value>>*
 
 enum Verdict { kUnknown, kAccepted, kRejected };
 
-// A LIST, MAP or STRUCT value that is JSON null, which README.md says is NULL.
+// A LIST, MAP or STRUCT value that is JSON null, which docs/parquet-copy.md says is NULL.
 bool IsJsonNull(const Value& v) {
   if (v.cls != SQLITE_TEXT && v.cls != SQLITE_BLOB) return false;
   size_t begin = v.bytes.find_first_not_of(" \t\n\r"), end = v.bytes.find_last_not_of(" \t\n\r");
@@ -415,7 +415,7 @@ Kind KindOf(const Value& type, const Value& logical) {
 
 // ---- the table the input describes ----
 
-// Declared types with the kind README.md's table gives them (kUnknown: typed by values).
+// Declared types with the kind docs/parquet-copy.md's table gives them (kUnknown: typed by values).
 struct Declared {
   const char* decl;
   Kind kind;
@@ -1214,7 +1214,7 @@ void RunInput(ByteSource& in) {
         if (types1.size() != types2.size()) Fail("the second copy has another schema");
         for (size_t i = 1; i < types1.size(); i++) {
           // The parquet table declares signed integers of every width INTEGER, and FIXED
-          // without annotation BLOB: copied again they are INT64 and BINARY (README.md).
+          // without annotation BLOB: copied again they are INT64 and BINARY (docs/type-mapping.md).
           Kind kind1 = KindOf(types1[i][1], types1[i][2]), kind2 = KindOf(types2[i][1], types2[i][2]);
           if ((kind1 == Kind::kInt8 || kind1 == Kind::kInt16 || kind1 == Kind::kInt32) && kind2 == Kind::kInt64) continue;
           if (kind1 == Kind::kFixed && kind2 == Kind::kBinary) continue;
@@ -1241,7 +1241,7 @@ void RunInput(ByteSource& in) {
     for (size_t r = 0; r < back.size(); r++) {
       for (size_t k = 0; k < back[r].size(); k++) {
         // Binary leaves of nested values read as base64 strings, which a second copy
-        // stores as they are (README.md, nested columns): not a fixed point by design.
+        // stores as they are (docs/type-mapping.md, "Nested columns"): not a fixed point by design.
         if (columns[k].schema && kinds[k] == Kind::kNested && std::strstr(columns[k].schema->text, "BINARY")) continue;
         if (!SameValue(back[r][k], back2[r][k])) {
           Fail("row " + std::to_string(r + 1) + " column " + columns[k].name + " (" + KindName(kinds[k]) + "): read back " +

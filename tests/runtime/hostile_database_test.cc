@@ -1,5 +1,5 @@
 // Runtime tests of what a database file, a directory or a path made by someone else must
-// not be able to do to a process that loads the extension (README, "Security"):
+// not be able to do to a process that loads the extension (docs/security.md):
 //   - schema objects of a database file (generated columns, expression and partial
 //     indexes, CHECK constraints, DEFAULT clauses, views, triggers) never make parquet_copy
 //     write a file, whichever is read first, the schema or the extension, and with

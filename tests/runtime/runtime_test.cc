@@ -326,7 +326,7 @@ void CheckFailedCopyLeavesTarget(const TempDir& dir, const std::string& error) {
   CHECK(!HasTemporaryFile(dir));
 }
 
-// README, "Security": before SQLite 3.52, SQLITE_DIRECTONLY does not apply to CHECK
+// docs/security.md: before SQLite 3.52, SQLITE_DIRECTONLY does not apply to CHECK
 // constraints, so SQLite accepts a CHECK calling parquet_copy and runs it when a row is
 // written; parquet_copy then refuses by itself (schema_guard.h). 3.52 and later refuse such
 // a constraint. Runs on every SQLite of the version matrix: no version writes the file.

@@ -531,7 +531,7 @@ TEST_CASE("encryption: a changed byte in any module type fails authentication, n
   // key of its column is the test (above); a changed byte of it shows as a footer error.
 }
 
-// Issue 20, finding 7 (what the README says of AES_GCM_CTR_V1): CTR page bodies carry no
+// Issue 20, finding 7 (what docs/encryption.md says of AES_GCM_CTR_V1): CTR page bodies carry no
 // tag, so a flipped ciphertext bit flips the same plaintext bit unnoticed; a page CRC, which
 // lies in the GCM-authenticated page header and covers the encrypted bytes, catches it.
 TEST_CASE("encryption: AES_GCM_CTR_V1 page bodies are not authenticated; a page CRC catches a change") {
