@@ -1,15 +1,21 @@
 // sqlite-parquet for Node.js: the path of the self-contained extension shipped in this
-// package (Linux x86-64) and load(db) for better-sqlite3 and node:sqlite (both name the
+// package for the running platform (lib/<platform>-<arch>/: linux-x64/parquet.so,
+// win32-x64/parquet.dll) and load(db) for better-sqlite3 and node:sqlite (both name the
 // method loadExtension; node:sqlite needs `new DatabaseSync(file, { allowExtension: true })`).
 "use strict";
 const path = require("node:path");
 const { version } = require("./package.json");
 
+// The binaries this package carries, by process.platform and process.arch.
+const BINARIES = { "linux-x64": "parquet.so", "win32-x64": "parquet.dll" };
+
 function getLoadablePath() {
-  if (process.platform !== "linux" || process.arch !== "x64") {
-    throw new Error(`sqlite-parquet: no build for ${process.platform}-${process.arch} (only linux-x64)`);
+  const platform = `${process.platform}-${process.arch}`;
+  const binary = BINARIES[platform];
+  if (binary === undefined) {
+    throw new Error(`sqlite-parquet: no build for ${platform} (only ${Object.keys(BINARIES).join(", ")})`);
   }
-  return path.join(__dirname, "parquet.so");
+  return path.join(__dirname, "lib", platform, binary);
 }
 
 function load(db) {

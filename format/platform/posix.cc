@@ -319,14 +319,28 @@ SystemResult RenameReplacing(const std::string& from, const std::string& to) {
   return ::rename(from.c_str(), to.c_str()) == 0 ? SystemResult{} : LastFailure();
 }
 
-SystemResult RenameNoReplace(const std::string& from, const std::string& to) {
+namespace {
+
+// renameat2 with `flags` (Linux); ENOSYS where the system has no renameat2.
+SystemResult RenameWithFlags(const std::string& from, const std::string& to, unsigned flags) {
 #ifdef RENAME_NOREPLACE
-  if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return {};
+  if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), flags) == 0) return {};
   return LastFailure();
 #else
   (void)from;
   (void)to;
+  (void)flags;
   return Failure(ENOSYS);
+#endif
+}
+
+}  // namespace
+
+SystemResult RenameNoReplace(const std::string& from, const std::string& to) {
+#ifdef RENAME_NOREPLACE
+  return RenameWithFlags(from, to, RENAME_NOREPLACE);
+#else
+  return RenameWithFlags(from, to, 0);
 #endif
 }
 
@@ -336,12 +350,9 @@ SystemResult HardLink(const std::string& from, const std::string& to) {
 
 SystemResult ExchangePaths(const std::string& a, const std::string& b) {
 #ifdef RENAME_EXCHANGE
-  if (::renameat2(AT_FDCWD, a.c_str(), AT_FDCWD, b.c_str(), RENAME_EXCHANGE) == 0) return {};
-  return LastFailure();
+  return RenameWithFlags(a, b, RENAME_EXCHANGE);
 #else
-  (void)a;
-  (void)b;
-  return Failure(ENOSYS);
+  return RenameWithFlags(a, b, 0);
 #endif
 }
 

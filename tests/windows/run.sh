@@ -42,6 +42,22 @@ check "parquet.dll imports only system DLLs" $([[ -n $imports && -z $unexpected 
 exports=$(x86_64-w64-mingw32-objdump -p "$dll" | awk '/\[Ordinal\/Name Pointer\] Table/ {on = 1; next} on && NF == 0 {on = 0} on {print $NF}')
 check "parquet.dll exports sqlite3_parquet_init alone" $([[ $exports == sqlite3_parquet_init ]]; echo $?) "$exports"
 
+# The win_amd64 wheel carries this DLL as sqlite_parquet/parquet.dll, which loadable_path()
+# names on Windows.
+/usr/bin/python3 bindings/python/build_wheel.py --version "$(head -n1 VERSION)" --binary "$dll" --windows \
+  --out-dir "$out/wheel" >"$out/wheel.log" 2>&1
+wheel=$(ls "$out"/wheel/*-py3-none-win_amd64.whl 2>/dev/null | head -1)
+/usr/bin/python3 - "$wheel" "$dll" <<'PY' >"$out/wheel-check.log" 2>&1
+import sys, zipfile
+wheel, dll = sys.argv[1], sys.argv[2]
+with zipfile.ZipFile(wheel) as z:
+    assert z.read("sqlite_parquet/parquet.dll") == open(dll, "rb").read(), "parquet.dll differs"
+    wheel_file = [n for n in z.namelist() if n.endswith(".dist-info/WHEEL")][0]
+    assert "Tag: py3-none-win_amd64" in z.read(wheel_file).decode(), "wrong tag"
+    assert b'"parquet.dll" if os.name == "nt"' in z.read("sqlite_parquet/__init__.py"), "loadable_path"
+PY
+check "the win_amd64 wheel carries parquet.dll" $? "$(tail -1 "$out/wheel-check.log")"
+
 # ---- Under wine ----------------------------------------------------------------------------
 if ! bash scripts/setup_wine.sh "$out/wine-prefix"; then
   check "a wine prefix can be made" 1
