@@ -20,8 +20,8 @@ bash scripts/build_mingw_deps.sh "$out/mingw-deps"
 headers=$out/host-headers
 rm -rf "$headers" && mkdir -p "$headers"
 curl_dir=$(dirname "$(dpkg -L libcurl4-openssl-dev | grep '/curl/curl\.h$' | head -1)")
-cp -r "$curl_dir" "$headers/curl"
-cp /usr/include/expat.h /usr/include/expat_external.h "$headers/"
+cp -rp "$curl_dir" "$headers/curl"  # -p: unchanged times, so nothing recompiles
+cp -p /usr/include/expat.h /usr/include/expat_external.h "$headers/"
 
 cmake --log-level=WARNING -S . -B "$out/ext" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/mingw-w64-x86_64.cmake" \
   -DCMAKE_BUILD_TYPE=Release -DSANITIZE=OFF -DWERROR="${WERROR:-ON}" -DSTATIC_DEPS=ON \
@@ -40,7 +40,8 @@ if [[ ! -f $sqlite/sqlite3.o ]]; then
   rm -rf "$sqlite" && mv "$sqlite.tmp" "$sqlite"
 fi
 if [[ ! -f $out/sqlite3.exe || $sqlite/sqlite3.o -nt $out/sqlite3.exe ]]; then
-  $triple-gcc-posix -O1 -w -I"$sqlite" "$sqlite/shell.c" "$sqlite/sqlite3.o" -static -o "$out/sqlite3.exe"
+  # shell.c has wmain on Windows (UTF-16 arguments): -municode.
+  $triple-gcc-posix -O1 -w -municode -I"$sqlite" "$sqlite/shell.c" "$sqlite/sqlite3.o" -static -o "$out/sqlite3.exe"
 fi
 # The sql suite's runner (tests/sql_test_runner.cc) as a Windows program, SQLite linked in.
 if [[ ! -f $out/sql_test_runner.exe || tests/sql_test_runner.cc -nt $out/sql_test_runner.exe ||

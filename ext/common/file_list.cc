@@ -20,13 +20,13 @@ namespace {
 namespace platform = parquet::platform;
 using SystemKind = platform::SystemResult::Kind;
 
-std::string Join(const std::string& directory, const std::string& name) {
+std::string Join(const std::string& directory, const std::string& name, char separator = '/') {
   if (directory.empty()) return name;
   if (std::string_view(platform::kPathSeparators).find(directory.back()) != std::string_view::npos ||
       directory.size() == platform::PathRootLength(directory)) {
     return directory + name;  // ends in a separator, or is a bare drive root like "C:"
   }
-  return directory + "/" + name;
+  return directory + separator + name;
 }
 
 // The directory to open for a joined path prefix ("" is the current directory).
@@ -129,8 +129,13 @@ size_t MatchBracket(std::string_view pattern, size_t p, char c, bool* matched) {
 
 struct Expander {
   std::vector<std::string> segments;
+  // What follows each segment in the pattern ('/' after the last): a Windows pattern may use
+  // '\\' or '/', and the matched paths keep the pattern's own separators.
+  std::vector<char> separators;
   std::set<std::pair<platform::FileIdentity, size_t>> visited;  // (directory, segment) pairs already expanded
   std::vector<std::string> out;
+
+  char SeparatorBefore(size_t index) const { return index == 0 ? '/' : separators[index - 1]; }
 
   // `path` matched segments[index]: a file when it is the last segment, else a directory
   // to expand the next segment below.
@@ -156,7 +161,7 @@ struct Expander {
         // Every file below, at any depth.
         for (const std::string& name : ListDirectory(directory, true)) {
           if (name[0] == '.') continue;
-          const std::string path = Join(directory, name);
+          const std::string path = Join(directory, name, separators[index]);
           platform::FileStatus child;
           EntryKind kind = KindOf(path, &child);
           if (kind == EntryKind::kFile) out.push_back(path);
@@ -167,19 +172,19 @@ struct Expander {
       Expand(directory, index + 1);  // no directory at all
       for (const std::string& name : ListDirectory(directory, true)) {
         if (name[0] == '.') continue;
-        const std::string path = Join(directory, name);
+        const std::string path = Join(directory, name, separators[index]);
         platform::FileStatus child;
         if (KindOf(path, &child) == EntryKind::kDirectory) Expand(path, index);
       }
       return;
     }
     if (!HasGlobCharacters(segment)) {
-      Match(Join(directory, Unescape(segment)), index);
+      Match(Join(directory, Unescape(segment), SeparatorBefore(index)), index);
       return;
     }
     for (const std::string& name : ListDirectory(directory, true)) {
       if (!MatchGlobSegment(segment, name)) continue;
-      Match(Join(directory, name), index);
+      Match(Join(directory, name, SeparatorBefore(index)), index);
     }
   }
 };
@@ -284,7 +289,10 @@ std::vector<std::string> ExpandFilePath(const std::string& path) {
   while (start <= path.size()) {
     size_t slash = path.find_first_of(platform::kPathSeparators, start);
     if (slash == std::string::npos) slash = path.size();
-    if (slash > start) expander.segments.push_back(path.substr(start, slash - start));
+    if (slash > start) {
+      expander.segments.push_back(path.substr(start, slash - start));
+      expander.separators.push_back(slash < path.size() ? path[slash] : '/');
+    }
     start = slash + 1;
   }
   if (!expander.segments.empty()) expander.Expand(base, 0);

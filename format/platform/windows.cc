@@ -45,7 +45,12 @@ std::string Narrow(const wchar_t* text, size_t size) {
 // then made absolute and prefixed with \\?\ (\\?\UNC\ for \\server\share paths).
 std::wstring SystemPath(const std::string& path) {
   std::wstring wide = Widen(path);
-  if (wide.size() < MAX_PATH - 12 || wide.rfind(L"\\\\?\\", 0) == 0) return wide;
+  if (wide.rfind(L"\\\\?\\", 0) == 0) {
+    // The system takes such a path as it is: a joined "/" must become a backslash here.
+    std::replace(wide.begin(), wide.end(), L'/', L'\\');
+    return wide;
+  }
+  if (wide.size() < MAX_PATH - 12) return wide;
   const DWORD needed = GetFullPathNameW(wide.c_str(), 0, nullptr, nullptr);
   if (needed == 0) return wide;
   std::wstring full(needed, L'\0');
@@ -61,6 +66,7 @@ SystemResult Failure(DWORD error) {
   switch (error) {
     case ERROR_FILE_NOT_FOUND:
     case ERROR_PATH_NOT_FOUND:
+    case ERROR_INVALID_NAME:  // a name no file can have, e.g. a glob's "*.parquet"
     case ERROR_INVALID_DRIVE:
     case ERROR_BAD_NETPATH:
     case ERROR_BAD_NET_NAME: result.kind = SystemResult::Kind::kNotFound; break;
@@ -88,6 +94,10 @@ SystemResult Failure(DWORD error) {
   }
   if (message != nullptr) LocalFree(message);
   if (result.text.empty()) result.text = "windows error " + std::to_string(error);
+  // The same words as on Linux where the meaning is the same, so messages (and the tests
+  // that check them) do not depend on the system.
+  if (result.kind == SystemResult::Kind::kNotFound) result.text = "No such file or directory";
+  if (error == ERROR_ALREADY_EXISTS || error == ERROR_FILE_EXISTS) result.text = "File exists";
   return result;
 }
 
