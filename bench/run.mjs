@@ -580,6 +580,27 @@ async function main() {
   }
   await duck.connection.run('DROP TABLE lineitem_table');
 
+  // ---- q7v: parquet_copy's verify=1 (every file read back and checked before it is
+  // published) against the plain copy, snappy, alternating run by run ----
+  if (writer === 'parquet_copy') {
+    const verifiedOut = path.join(dataDir, 'ours_snappy_verified.parquet');
+    const copy = (extra) => sqliteRun('native+ext',
+      `SELECT parquet_copy('SELECT * FROM lineitem', ${sqlQuote(verifiedOut)}, 'compression=snappy'${extra})`,
+      { runs: 1, warm: 0, setup: ['SELECT count(l_comment) FROM lineitem'] });
+    const verify = { plain: { times_ms: [], cpu_times_ms: [] }, verified: { times_ms: [], cpu_times_ms: [] } };
+    for (let i = 0; i < pairedRuns; i++) {
+      for (const [key, extra] of i % 2 === 0 ? [['plain', ''], ['verified', ", 'verify=1'"]] : [['verified', ", 'verify=1'"], ['plain', '']]) {
+        const run = copy(extra);
+        verify[key].times_ms.push(run.times_ms[0]);
+        verify[key].cpu_times_ms.push(run.cpu_times_ms[0]);
+      }
+    }
+    verify.paired_ratio = pairedRatio(verify.verified.times_ms, verify.plain.times_ms);
+    verify.paired_cpu_ratio = pairedRatio(verify.verified.cpu_times_ms, verify.plain.cpu_times_ms);
+    results.write_verify = verify;
+    log(`q7v verify=1: ${fmtMs(median(verify.verified.times_ms))} ms vs plain ${fmtMs(median(verify.plain.times_ms))} ms; paired ratio ${fmtRatio(verify.paired_ratio)}`);
+  }
+
   // ---- queries 1..6 ----
   const probe = probes();
   results.config.probes = probe;
@@ -887,6 +908,12 @@ function printReport(results) {
                 fmtBytes(w.ours.bytes), fmtBytes(w.duckdb_bytes), `${w.ours.bytes >= w.duckdb_bytes ? '+' : ''}${((w.ours.bytes / w.duckdb_bytes - 1) * 100).toFixed(1)}%`,
                 fmtMb(w.ours.rss_delta_kb), fmtBytes(w.ours.info.largest_row_group_bytes)];
       })));
+  }
+  if (results.write_verify) {
+    const v = results.write_verify;
+    out.push('');
+    out.push(`q7v parquet_copy verify=1 (snappy): ${fmtMs(median(v.verified.times_ms))} ms vs the plain copy's ` +
+             `${fmtMs(median(v.plain.times_ms))} ms, paired ratio ${fmtRatio(v.paired_ratio)} (CPU ${fmtRatio(v.paired_cpu_ratio)})`);
   }
   if (results.decode) {
     const d = results.decode;

@@ -11,8 +11,10 @@ SQLITE_EXTENSION_INIT1
 
 #include "ext/metadata/metadata_functions.h"
 #include "ext/copy/parquet_copy.h"
+#include "ext/table/bbox_function.h"
 #include "ext/table/parquet_vtab.h"
 #include "ext/table/scan_stats.h"
+#include "ext/common/credential_rule.h"
 #include "ext/common/schema_guard.h"
 #include "ext/common/version_function.h"
 
@@ -41,11 +43,15 @@ extern "C" PQ_EXPORT int sqlite3_parquet_init(sqlite3* db, char** error_message,
     }
     return SQLITE_ERROR;
   }
-  int rc = sqlite_parquet::RegisterParquetModule(db);
+  // One credential rule per connection, shared by the module and the function that lifts it.
+  auto credential_rule = std::make_shared<sqlite_parquet::CredentialRule>();
+  int rc = sqlite_parquet::RegisterParquetModule(db, credential_rule);
+  if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterAmbientCredentialsFunction(db, credential_rule);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterMetadataFunctions(db);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterParquetCopy(db);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterScanStatsFunction(db);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterVersionFunction(db);
+  if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterBboxFunction(db);
   // A schema read before this load was resolved without our functions and their
   // SQLITE_DIRECTONLY flags: have SQLite read it again (schema_guard.h). A failure here
   // (the next statement reports a schema that cannot load) leaves parquet_copy's own check.

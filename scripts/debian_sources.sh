@@ -1,5 +1,5 @@
-# Sourced by the scripts that build libraries from Debian's source packages
-# (build_pic_codecs.sh, build_mingw_deps.sh). A private apt configuration under OUTDIR/apt
+# Sourced by the scripts that build Windows libraries from Debian's source packages
+# (build_mingw_deps.sh). A private apt configuration under OUTDIR/apt (private_apt.sh)
 # knows the running release's deb-src entries (checked against the signed Sources index);
 # the system's apt sources are not touched.
 #   debian_source_index OUTDIR        reads the Sources index (sets the array debian_apt)
@@ -9,23 +9,16 @@
 #   fetch_newest_source SRCDIR SOURCE  unpacks the newest version of SOURCE that the archive
 #                                     serves (an index may name a version whose files are not
 #                                     there yet); prints "source=version"
+source "$(dirname "${BASH_SOURCE[0]}")/private_apt.sh"
+
 debian_source_index() {
   command -v dpkg-source >/dev/null || { echo "debian_sources: dpkg-source missing (Debian package dpkg-dev)" >&2; return 1; }
-  local out=$1 codename apt_dir keyring
+  local codename
   codename=$(. /etc/os-release && echo "${VERSION_CODENAME:?}")
-  apt_dir=$out/apt
-  mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
-  keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-  cat >"$apt_dir/sources.list" <<LIST
-deb-src [signed-by=$keyring] http://deb.debian.org/debian $codename main
-deb-src [signed-by=$keyring] http://deb.debian.org/debian $codename-updates main
-deb-src [signed-by=$keyring] http://deb.debian.org/debian-security $codename-security main
-LIST
-  debian_apt=(-q -o "Dir::Etc::SourceList=$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
-              -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
-              -o APT::Sandbox::User=root)
-  apt-get "${debian_apt[@]}" update </dev/null >"$apt_dir/update.log" 2>&1 ||
-    { cat "$apt_dir/update.log" >&2; echo "debian_sources: cannot read Debian's source index" >&2; return 1; }
+  private_apt_init "$1/apt" "deb-src http://deb.debian.org/debian $codename main" \
+    "deb-src http://deb.debian.org/debian $codename-updates main" \
+    "deb-src http://deb.debian.org/debian-security $codename-security main"
+  debian_apt=("${private_apt[@]:1}")  # its options, for apt-get and apt-cache alike
 }
 
 installed_source() {

@@ -3,13 +3,16 @@
 # Silent when everything is installed; works unattended (CI=true, no stdin).
 # `install_deps.sh fuzz` also installs clang and libFuzzer, for `make fuzz` only;
 # `install_deps.sh dist` what `make dist` and `make test-dist` use (Debian's source packages
-# are fetched with dpkg-dev's dpkg-source, the wheel is tested in a python3-venv venv, the
-# extension with Debian's sqlite-utils, the npm package with node and npm);
+# are fetched with dpkg-dev's dpkg-source, Debian 11's packages unpacked with dpkg-deb, the
+# wheel is tested in a python3-venv venv, the extension with Debian's sqlite-utils, the npm
+# package with node and npm; `make dist` builds parquet.dll too, with mingw-w64);
+# `install_deps.sh clang` clang with LLVM's libc++ (the portable-source build, build-clang/);
 # `install_deps.sh windows` what the Windows build and its suite use (mingw-w64 with posix
-# threads, wine to run the Windows programs; `make dist` builds parquet.dll too).
+# threads, wine to run the Windows programs).
 set -euo pipefail
 
 PACKAGES=(build-essential cmake pkg-config libsqlite3-dev sqlite3 libzstd-dev libsnappy-dev
+          tcl  # tclsh: SQLite's makefile generates the amalgamation of a Debian source package (scripts/setup_sqlite_versions.sh)
           liblz4-dev zlib1g-dev libbrotli-dev libxxhash-dev libssl-dev doctest-dev
           sqlite-utils python3  # hosts that load the extension in tests/hosts
           ccache  # CMake uses it: build-dist/ compiles with build/'s commands and reuses them
@@ -18,6 +21,9 @@ PACKAGES=(build-essential cmake pkg-config libsqlite3-dev sqlite3 libzstd-dev li
 if [[ ${1:-} == fuzz ]]; then
   PACKAGES+=(clang libclang-rt-14-dev)
 fi
+if [[ ${1:-} == clang ]]; then
+  PACKAGES+=(clang libc++-dev libc++abi-dev)
+fi
 if [[ ${1:-} == dist || ${1:-} == windows ]]; then
   PACKAGES+=(dpkg-dev g++-mingw-w64-x86-64-posix binutils-mingw-w64-x86-64 perl)
 fi
@@ -25,7 +31,8 @@ if [[ ${1:-} == windows ]]; then
   PACKAGES+=(wine wine64)
 fi
 if [[ ${1:-} == dist ]]; then
-  PACKAGES+=(dpkg-dev binutils python3 python3-venv sqlite-utils)
+  PACKAGES+=(dpkg-dev binutils python3 python3-venv sqlite-utils
+             g++-aarch64-linux-gnu qemu-user)  # the linux-arm64 build and its run under qemu
   # node and npm may come from another source than Debian (NodeSource's nodejs includes npm).
   command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)
   command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)

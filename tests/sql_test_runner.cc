@@ -31,11 +31,16 @@
 // - "query": the SQL must succeed and return exactly the rows after "----" (none if there
 //   is no "----" line or nothing follows it). sqllogictest-style type letters
 //   ("query IT rowsort") are accepted and ignored.
+// - A record may start with "onlyif sqlite>=X.Y.Z" or "onlyif sqlite<X.Y.Z" (the line
+//   before its header): it runs only on those SQLite versions and is skipped elsewhere
+//   (for plans and scan statistics that differ by version, and SQL that older versions
+//   lack; never for results).
 // The SQL runs from the line after the header to the "----" line or the next blank line;
 // it may span lines and hold several statements (the rows of all of them are compared).
 // Result rows are the columns joined by '|': NULL -> NULL, INTEGER -> decimal,
 // REAL -> the form of SQLite 3.40's %!.15g (made here, the same on every SQLite), TEXT -> as
-// is, BLOB -> X'UPPERHEX'. An EXPLAIN QUERY PLAN row is its detail column alone.
+// is, BLOB -> X'UPPERHEX'. An EXPLAIN QUERY PLAN row is its detail column alone, worded
+// as SQLite 3.36 and later word it ("SCAN t", not "SCAN TABLE t").
 // A row that is a single empty string cannot be written (it would be a blank line).
 //
 // Substituted in the SQL and in the expected text:
@@ -97,6 +102,10 @@ struct Record {
                              // kStatementErrorExcludes: text the message must not hold;
                              // kMalformed: what is wrong with the record
   bool rowsort = false;      // kQuery
+  // "onlyif sqlite>=X.Y.Z" / "onlyif sqlite<X.Y.Z": the record runs only on the SQLite
+  // versions (sqlite3_libversion_number) in [min_sqlite, below_sqlite).
+  int min_sqlite = 0;
+  int below_sqlite = 1 << 30;
   std::string sql;
   std::vector<std::string> expected;
 };
@@ -104,6 +113,7 @@ struct Record {
 struct Counts {
   int passed = 0;
   int failed = 0;
+  int skipped = 0;  // records for other SQLite versions (onlyif)
 };
 
 // ---- crash reporting: name the record that was running when the process dies ---------
@@ -207,6 +217,20 @@ void PrintRows(const char* label, const std::vector<std::string>& rows) {
 }
 
 // ---- parsing --------------------------------------------------------------------------
+// "sqlite>=X.Y.Z" or "sqlite<X.Y.Z" into rec's version bounds; false when it is neither.
+bool ParseVersionCondition(const std::string& condition, Record* rec) {
+  const bool at_least = condition.rfind("sqlite>=", 0) == 0;
+  if (!at_least && condition.rfind("sqlite<", 0) != 0) return false;
+  int major = 0, minor = 0, patch = 0;
+  char rest = 0;
+  if (std::sscanf(condition.c_str() + (at_least ? 8 : 7), "%d.%d.%d%c", &major, &minor, &patch, &rest) != 3) {
+    return false;
+  }
+  const int number = major * 1000000 + minor * 1000 + patch;
+  (at_least ? rec->min_sqlite : rec->below_sqlite) = number;
+  return true;
+}
+
 // Parses `lines` into records. A malformed record becomes a kMalformed record, which fails
 // when its turn comes.
 std::vector<Record> Parse(const std::vector<std::string>& lines) {
@@ -223,17 +247,34 @@ std::vector<Record> Parse(const std::vector<std::string>& lines) {
     }
     Record rec;
     rec.line = static_cast<int>(i + 1);
-    std::vector<std::string> words = SplitWords(Trim(header));
     std::string problem;
+    const bool conditional = header.rfind("onlyif ", 0) == 0;
+    if (conditional) {
+      if (!ParseVersionCondition(Trim(header.substr(7)), &rec)) {
+        problem = "unknown condition '" + Trim(header) + "' (expected 'onlyif sqlite>=X.Y.Z' or 'onlyif sqlite<X.Y.Z')";
+      } else if (i + 1 >= lines.size() || IsBlank(lines[i + 1])) {
+        problem = "'onlyif' without a record after it";
+      }
+    }
+    if (!problem.empty()) {
+      rec.kind = Record::Kind::kMalformed;
+      rec.error_text = problem;
+      skip_record();
+      records.push_back(std::move(rec));
+      continue;
+    }
+    if (conditional) ++i;  // the header follows the condition
+    const std::string& record_header = lines[i];
+    std::vector<std::string> words = SplitWords(Trim(record_header));
     if (words[0] == "statement" && words.size() == 2 && words[1] == "ok") {
       rec.kind = Record::Kind::kStatementOk;
     } else if (words[0] == "statement" && words.size() >= 3 && words[1] == "error-excludes") {
       rec.kind = Record::Kind::kStatementErrorExcludes;
-      std::string rest = Trim(header);
+      std::string rest = Trim(record_header);
       rec.error_text = Trim(rest.substr(rest.find("error-excludes") + 14));
     } else if (words[0] == "statement" && words.size() >= 2 && words[1] == "error") {
       rec.kind = Record::Kind::kStatementError;
-      std::string rest = Trim(header);
+      std::string rest = Trim(record_header);
       rest = rest.substr(rest.find("error") + 5);
       rec.error_text = Trim(rest);
     } else if (words[0] == "query") {
@@ -248,7 +289,7 @@ std::vector<Record> Parse(const std::vector<std::string>& lines) {
         }
       }
     } else {
-      problem = "unknown record header '" + Trim(header) + "' (expected 'statement ok', "
+      problem = "unknown record header '" + Trim(record_header) + "' (expected 'statement ok', "
                 "'statement error TEXT', 'statement error-excludes TEXT' or 'query [rowsort]')";
     }
     ++i;
@@ -325,6 +366,15 @@ std::string FormatValue(sqlite3_stmt* st, int col) {
 
 // Runs every statement of `sql`. Rows go to `rows` (when given). On failure returns false
 // with the message in `error`.
+// An EXPLAIN QUERY PLAN detail as SQLite 3.36 and later word it: before, a table's scan
+// or search read "SCAN TABLE t" / "SEARCH TABLE t" ("SCAN t" / "SEARCH t" since).
+std::string PlanDetail(std::string detail) {
+  for (const char* verb : {"SCAN TABLE ", "SEARCH TABLE "}) {
+    if (detail.rfind(verb, 0) == 0) detail.erase(std::strlen(verb) - 6, 6);
+  }
+  return detail;
+}
+
 bool RunSql(sqlite3* db, const std::string& sql, std::vector<std::string>* rows,
             std::string& error) {
   const char* tail = sql.c_str();
@@ -348,7 +398,7 @@ bool RunSql(sqlite3* db, const std::string& sql, std::vector<std::string>* rows,
       if (sqlite3_stmt_isexplain(st) == 2) {
         // EXPLAIN QUERY PLAN: only the detail column. Its id/parent columns are opcode
         // addresses and the third is unused (0 before 3.52, not since).
-        row = FormatValue(st, 3);
+        row = PlanDetail(FormatValue(st, 3));
       } else {
         for (int c = 0, n = sqlite3_column_count(st); c < n; ++c) {
           if (c) row += '|';
@@ -499,7 +549,12 @@ Counts RunFile(const std::string& file, const Options& opts) {
       }
       sqlite3_free(err);
     }
+    const int running = sqlite3_libversion_number();
     for (const Record& rec : records) {
+      if (rec.kind != Record::Kind::kMalformed && (running < rec.min_sqlite || running >= rec.below_sqlite)) {
+        ++counts.skipped;
+        continue;
+      }
       const auto start = std::chrono::steady_clock::now();
       if (RunRecord(db, file, rec, subst)) {
         ++counts.passed;
@@ -566,11 +621,15 @@ int main(int argc, char** argv) {
   Counts total;
   for (const std::string& file : opts.files) {
     Counts c = RunFile(file, opts);
+    if (c.skipped) std::printf("%s: %d records for other SQLite versions skipped\n", file.c_str(), c.skipped);
     std::printf("%s: %d passed, %d failed\n", file.c_str(), c.passed, c.failed);
     total.passed += c.passed;
     total.failed += c.failed;
+    total.skipped += c.skipped;
   }
   std::printf("sql: slowest record %.0f ms at %s\n", slowest_ms, slowest.c_str());
+  std::printf("sql: %d records for other SQLite versions than %s skipped (onlyif)\n", total.skipped,
+              sqlite3_libversion());
   std::printf("sql: %d passed, %d failed\n", total.passed, total.failed);
   return total.failed ? 1 : 0;
 }

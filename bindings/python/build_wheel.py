@@ -5,7 +5,7 @@ extension as sqlite_parquet/parquet.so, and a .dist-info folder with METADATA, W
 RECORD. No setuptools, no build isolation, nothing downloaded; the output is reproducible
 (fixed timestamps, sorted entries).
 
-    build_wheel.py --version 0.1.0 --binary dist/parquet.so --glibc 2.34 --out-dir dist
+    build_wheel.py --version 0.1.0 --binary dist/parquet.so --glibc 2.28 --arch x86_64 --out-dir dist
     build_wheel.py --version 0.1.0 --binary dist/parquet.dll --windows --out-dir dist
 
 The Windows wheel (tag win_amd64) carries sqlite_parquet/parquet.dll instead.
@@ -31,7 +31,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--version", required=True)
     parser.add_argument("--binary", required=True, help="the self-contained parquet.so")
-    parser.add_argument("--glibc", help="oldest glibc the binary needs, e.g. 2.34 (Linux)")
+    parser.add_argument("--glibc", help="oldest glibc the binary needs, e.g. 2.28 (Linux)")
+    parser.add_argument("--arch", default="x86_64", choices=["x86_64", "aarch64"],
+                        help="the binary's machine, as the manylinux platform tag names it")
     parser.add_argument("--windows", action="store_true", help="a Windows x64 parquet.dll")
     parser.add_argument("--out-dir", required=True)
     args = parser.parse_args()
@@ -42,7 +44,7 @@ def main() -> None:
         tag, binary_name, system = "py3-none-win_amd64", "parquet.dll", "Microsoft :: Windows"
     else:
         major, minor = args.glibc.split(".")[:2]
-        tag, binary_name, system = f"py3-none-manylinux_{major}_{minor}_x86_64", "parquet.so", "POSIX :: Linux"
+        tag, binary_name, system = f"py3-none-manylinux_{major}_{minor}_{args.arch}", "parquet.so", "POSIX :: Linux"
     dist_info = f"{PACKAGE}-{args.version}.dist-info"
     with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
         description = f.read()

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "ext/common/schema_guard.h"
 #include "format/common/error.h"
 #include "format/io/random_access_file.h"
 
@@ -52,45 +53,28 @@ bool ParseKeyOption(const ParsedOptions& parsed, const char* option, SecretStrin
   return true;
 }
 
-// What `table`, as an unqualified name resolves (temp, main, then the attached databases),
-// is when it is not an ordinary table: "a virtual table", "a view", or "" (an ordinary
-// table, or no such table: the SELECT of the key table reports that). A key_table is read
-// while a `parquet` table is being connected, before SQLite can refuse a use from a database
-// someone else made, and reading a virtual table (a `parquet` one, a module reading files),
-// or a view that reads one, could read files then.
-std::string KeyTableRefusal(sqlite3* db, const std::string& table) {
-  StatementGuard schemas;
-  if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_database_list ORDER BY seq = 1 DESC, seq", -1, &schemas.stmt,
-                         nullptr) != SQLITE_OK) {
-    return "";
-  }
-  while (sqlite3_step(schemas.stmt) == SQLITE_ROW) {
-    char* sql = sqlite3_mprintf(
-        "SELECT type = 'view', sql LIKE 'CREATE VIRTUAL%%' FROM \"%w\".sqlite_master WHERE type IN ('table', 'view') "
-        "AND name = ?1 COLLATE NOCASE",
-        reinterpret_cast<const char*>(sqlite3_column_text(schemas.stmt, 0)));
-    if (sql == nullptr) return "";
-    StatementGuard lookup;
-    const int rc = sqlite3_prepare_v2(db, sql, -1, &lookup.stmt, nullptr);
-    sqlite3_free(sql);
-    if (rc != SQLITE_OK) continue;
-    sqlite3_bind_text(lookup.stmt, 1, table.c_str(), -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(lookup.stmt) == SQLITE_ROW) {
-      if (sqlite3_column_int(lookup.stmt, 0) != 0) return "a view";
-      return sqlite3_column_int(lookup.stmt, 1) != 0 ? "a virtual table" : "";
-    }
-  }
-  return "";
-}
-
-// Reads every (key_metadata, key) row of `table`.
+// Reads every (key_metadata, key) row of `table`. A key_table is read while a `parquet`
+// table is being connected, before SQLite can refuse a use from a database someone else
+// made: reading a virtual table (a `parquet` one, a module reading files) or a view that
+// reads one could read files then. So the name is resolved to an ordinary table
+// (ResolveOrdinaryTable: nothing a table of the database can shadow, eponymous virtual
+// tables refused) and read qualified by its schema.
 bool ReadKeyTable(sqlite3* db, const std::string& table, std::map<std::string, SecretString>* keys,
                   std::string* error) {
-  if (const std::string refusal = KeyTableRefusal(db, table); !refusal.empty()) {
-    *error = "key_table '" + table + "' is " + refusal + ": it must be an ordinary table";
+  std::string refusal, schema;
+  try {
+    schema = ResolveOrdinaryTable(db, table, &refusal);
+  } catch (const std::runtime_error& e) {
+    *error = "key_table '" + table + "' cannot be looked up: " + e.what();
     return false;
   }
-  char* sql = sqlite3_mprintf("SELECT key_metadata, key FROM \"%w\"", table.c_str());
+  if (schema.empty()) {
+    *error = refusal.empty() ? "key_table '" + table + "' cannot be read (it needs columns key_metadata and key): "
+                               "no database has an ordinary table of that name"
+                             : "key_table '" + table + "' is " + refusal + ": it must be an ordinary table";
+    return false;
+  }
+  char* sql = sqlite3_mprintf("SELECT key_metadata, key FROM \"%w\".\"%w\"", schema.c_str(), table.c_str());
   if (sql == nullptr) {
     *error = "out of memory";
     return false;

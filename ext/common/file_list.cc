@@ -303,9 +303,7 @@ std::vector<std::string> ExpandFilePath(const std::string& path) {
   return files;
 }
 
-namespace {
-
-std::vector<std::string_view> SplitSegments(std::string_view path) {
+std::vector<std::string_view> PathSegments(std::string_view path) {
   std::vector<std::string_view> segments;
   size_t start = 0;
   while (start <= path.size()) {
@@ -317,20 +315,7 @@ std::vector<std::string_view> SplitSegments(std::string_view path) {
   return segments;
 }
 
-// Whether the key's segments match the pattern's from the given positions (`**`: any
-// number of segments, none starting with '.').
-bool MatchGlobSegments(const std::vector<std::string_view>& pattern, size_t p, const std::vector<std::string_view>& key,
-                       size_t k) {
-  if (p == pattern.size()) return k == key.size();
-  if (pattern[p] == "**") {
-    for (size_t skip = k; skip <= key.size(); skip++) {
-      if (MatchGlobSegments(pattern, p + 1, key, skip)) return true;
-      if (skip < key.size() && key[skip][0] == '.') return false;
-    }
-    return false;
-  }
-  return k < key.size() && MatchGlobSegment(pattern[p], key[k]) && MatchGlobSegments(pattern, p + 1, key, k + 1);
-}
+namespace {
 
 // The key's literal start before its first wildcard, escapes removed.
 std::string LiteralPrefix(std::string_view pattern) {
@@ -347,6 +332,37 @@ std::string LiteralPrefix(std::string_view pattern) {
 }
 
 }  // namespace
+
+bool MatchGlobPath(std::string_view pattern, std::string_view path) {
+  const std::vector<std::string_view> globs = PathSegments(pattern);
+  // reached[p]: the segments so far can be matched by globs[0..p). A "**" at p reaches p + 1
+  // without a segment and stays at p by taking one.
+  std::vector<char> reached(globs.size() + 1, 0), next(globs.size() + 1, 0);
+  auto through_double_stars = [&](std::vector<char>* states) {
+    for (size_t p = 0; p < globs.size(); p++) {
+      if ((*states)[p] && globs[p] == "**") (*states)[p + 1] = 1;
+    }
+  };
+  reached[0] = 1;
+  through_double_stars(&reached);
+  for (std::string_view segment : PathSegments(path)) {
+    std::fill(next.begin(), next.end(), 0);
+    bool any = false;
+    for (size_t p = 0; p < globs.size(); p++) {
+      if (!reached[p]) continue;
+      if (globs[p] == "**") {
+        if (segment[0] != '.') next[p] = 1;
+      } else if (MatchGlobSegment(globs[p], segment)) {
+        next[p + 1] = 1;
+      }
+      any = any || next[p] || next[p + 1];
+    }
+    if (!any) return false;
+    through_double_stars(&next);
+    reached.swap(next);
+  }
+  return reached[globs.size()] != 0;
+}
 
 std::vector<std::string> ExpandRemotePath(const std::string& url, const parquet::RemoteOptions& options) {
   if (std::string error = parquet::PathNulByteError(url); !error.empty()) throw FileListError(error);
@@ -369,21 +385,22 @@ std::vector<std::string> ExpandRemotePath(const std::string& url, const parquet:
     return {url};
   }
   const std::string prefix = directory ? location.key : LiteralPrefix(location.key);
-  const std::vector<std::string_view> pattern = SplitSegments(location.key);
-  std::vector<std::string> files;
-  for (const parquet::S3Object& object : parquet::ListS3Objects(options, location.bucket, prefix)) {
-    const std::vector<std::string_view> key = SplitSegments(object.key);
-    if (key.empty() || object.key.back() == '/') continue;  // "directory" placeholder objects
-    bool keep = false;
-    if (directory) {
-      keep = EndsWithParquet(object.key);
-      for (size_t i = SplitSegments(prefix).size(); i < key.size() && keep; i++) {
-        keep = key[i][0] != '.' && key[i][0] != '_';
-      }
-    } else {
-      keep = MatchGlobSegments(pattern, 0, key, 0);
+  const size_t prefix_segments = PathSegments(prefix).size();
+  // Each key is matched as the listing is parsed: only matches are kept (s3.h's limits).
+  parquet::S3ListOptions list;
+  list.keep = [&](const std::string& key) {
+    if (key.empty() || key.back() == '/') return false;  // "directory" placeholder objects
+    if (!directory) return MatchGlobPath(location.key, key);
+    if (!EndsWithParquet(key)) return false;
+    const std::vector<std::string_view> segments = PathSegments(key);
+    for (size_t i = prefix_segments; i < segments.size(); i++) {
+      if (segments[i][0] == '.' || segments[i][0] == '_') return false;
     }
-    if (keep) files.push_back("s3://" + location.bucket + "/" + object.key);
+    return true;
+  };
+  std::vector<std::string> files;
+  for (const parquet::S3Object& object : parquet::ListS3Objects(options, location.bucket, prefix, list)) {
+    files.push_back("s3://" + location.bucket + "/" + object.key);
   }
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());

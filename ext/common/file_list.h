@@ -70,4 +70,12 @@ bool HasGlobCharacters(std::string_view path);
 // acts as `*`.
 bool MatchGlobSegment(std::string_view pattern, std::string_view name);
 
+// The non-empty segments of a '/'-separated path, in order.
+std::vector<std::string_view> PathSegments(std::string_view path);
+
+// Whether a whole path (an S3 key) matches a glob, segment by segment with the rules above
+// (empty segments ignored). Every (glob segment, path segment) pair is tried at most once,
+// however many `**` the glob holds: the time is at most their product.
+bool MatchGlobPath(std::string_view pattern, std::string_view path);
+
 }  // namespace sqlite_parquet

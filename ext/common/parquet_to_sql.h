@@ -2,7 +2,7 @@
 // physical value (ParquetValue) as its column's mapping prescribes (column_mapping.h, the
 // docs/type-mapping.md's table) into a SqlValue (sql_value.h). Everything that shows a
 // Parquet value to SQLite goes through it: xColumn (ResultBatchValue in sqlite_values.h,
-// besides its fast path for plain dense batches, DirectCell in parquet_vtab.cc), the row
+// besides its fast path for plain dense batches, DirectCell in table_cursor.h), the row
 // filters and the ORDER BY check (BatchSqlValue), statistics bounds for row-group pruning
 // (StatisticsSqlValue), the statistics columns of the metadata functions
 // (StatisticsParquetValue) and the leaves of nested JSON (nested_json.cc renders the

@@ -3,6 +3,8 @@
 
 #include <cctype>
 
+#include "format/io/s3.h"
+
 namespace sqlite_parquet {
 
 void AddRemoteOptions(OptionSet* set) {
@@ -61,10 +63,8 @@ bool MakeRemoteOptions(const ParsedOptions& parsed, std::shared_ptr<const parque
     if (!ParseHeaders(headers->text, &options->http_headers, error)) return false;
   }
   if (const OptionValue* token = parsed.Find("bearer_token")) {
-    if (token->text.find_first_of("\r\n") != std::string::npos) {
-      *error = "invalid bearer_token: it holds a line break";
-      return false;
-    }
+    *error = parquet::CredentialProblem(token->text, "bearer_token");
+    if (!error->empty()) return false;
     options->bearer_token = token->text;
   }
   options->attempts = 1 + static_cast<int>(parsed.GetInteger("http_retries", 3));
@@ -75,9 +75,25 @@ bool MakeRemoteOptions(const ParsedOptions& parsed, std::shared_ptr<const parque
     options->s3_url_style =
         parsed.GetEnumIndex("s3_url_style", 0) == 0 ? parquet::S3UrlStyle::kPath : parquet::S3UrlStyle::kVirtualHost;
   }
-  if (const OptionValue* key = parsed.Find("s3_access_key_id")) options->s3_access_key_id = key->text;
-  if (const OptionValue* key = parsed.Find("s3_secret_access_key")) options->s3_secret_access_key = key->text;
-  if (const OptionValue* key = parsed.Find("s3_session_token")) options->s3_session_token = key->text;
+  if (std::string problem = options->s3_region.empty() ? "" : parquet::S3RegionProblem(options->s3_region, "s3_region");
+      !problem.empty()) {
+    *error = problem;
+    return false;
+  }
+  if (std::string problem = options->s3_endpoint.empty() ? "" : parquet::S3EndpointProblem(options->s3_endpoint, "s3_endpoint");
+      !problem.empty()) {
+    *error = problem;
+    return false;
+  }
+  for (const auto& [name, field] : {std::pair{"s3_access_key_id", &options->s3_access_key_id},
+                                    std::pair{"s3_secret_access_key", &options->s3_secret_access_key},
+                                    std::pair{"s3_session_token", &options->s3_session_token}}) {
+    const OptionValue* value = parsed.Find(name);
+    if (value == nullptr) continue;
+    *error = parquet::CredentialProblem(value->text, name);
+    if (!error->empty()) return false;
+    *field = value->text;
+  }
   if (options->s3_access_key_id.empty() != options->s3_secret_access_key.empty()) {
     *error = "s3_access_key_id and s3_secret_access_key go together: give both or neither";
     return false;

@@ -34,9 +34,23 @@
 namespace sqlite_parquet {
 
 // Makes SQLite re-read the schema of every database of `db` before the next statement
-// (PRAGMA writable_schema=RESET, then writable_schema restored as it was). Returns an
-// SQLite result code.
+// (PRAGMA writable_schema=RESET, then writable_schema restored as it was; before SQLite
+// 3.37, which lacks RESET, a temp table created and rolled back to a savepoint, after
+// which SQLite drops every schema of the connection). Returns an SQLite result code.
 int ReloadSchemas(sqlite3* db);
+
+// Whether a row of sqlite_master (type, rootpage, sql) is an ordinary table: type 'table',
+// a root page, and SQL starting "CREATE TABLE" (not CREATE VIRTUAL TABLE, whatever white
+// space or case a crafted file puts in it). Reading such a table runs no module and no view.
+bool IsOrdinaryTableEntry(const char* type, sqlite3_int64 rootpage, const char* sql);
+
+// The schema ("main", "temp", an attached name) of the table an unqualified `name` resolves
+// to as SQLite resolves it (temp, main, then the attached databases in order), when it is
+// an ordinary table (IsOrdinaryTableEntry); otherwise "" and *refusal says what it is ("a
+// view", "a virtual table"), or is "" when no database has a table or view of that name (an
+// eponymous virtual table such as pragma_database_list is none of theirs). Uses the PRAGMA statement and each schema's own sqlite_master, nothing
+// a table of the database could shadow.
+std::string ResolveOrdinaryTable(sqlite3* db, const std::string& name, std::string* refusal);
 
 // "" when no table or index of a database other than temp calls `name` in its SQL
 // (CallsFunction, schema_text.h); otherwise a description such as "table 'g' of database 'main'". Throws

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "format/values/json_text.h"
+
 namespace sqlite_parquet {
 
 namespace {
@@ -72,6 +74,25 @@ ValueClass ValueClassOfKind(const ColumnMapping& mapping) {
   if (mapping.kind == ValueKind::kNull) return ValueClass::kNull;
   if (mapping.kind == ValueKind::kNested) return ValueClass::kText;
   return ValueClassOfDeclaredType(mapping.declared_type);
+}
+
+void AppendJsonSqlValue(const SqlValue& v, std::string* out) {
+  static const char kHex[] = "0123456789ABCDEF";
+  switch (v.type) {
+    case SqlValue::Type::kNull: *out += "null"; return;
+    case SqlValue::Type::kInteger: *out += std::to_string(v.integer); return;
+    case SqlValue::Type::kReal: parquet::AppendJsonDouble(v.real, out); return;
+    case SqlValue::Type::kText: parquet::AppendJsonString(v.bytes, out); return;
+    case SqlValue::Type::kBlob: {
+      std::string hex;
+      for (unsigned char c : v.bytes) {
+        hex += kHex[c >> 4];
+        hex += kHex[c & 15];
+      }
+      parquet::AppendJsonString(hex, out);
+      return;
+    }
+  }
 }
 
 }  // namespace sqlite_parquet

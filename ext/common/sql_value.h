@@ -73,4 +73,8 @@ enum class ValueClass : uint8_t { kNull, kNumeric, kText, kBlob };
 ValueClass ValueClassOfDeclaredType(const std::string& declared_type);
 ValueClass ValueClassOfKind(const ColumnMapping& mapping);
 
+// Appends `v` as a JSON value: null, a number, a string; a BLOB as a string of its bytes
+// in uppercase hex (as SQLite's hex()).
+void AppendJsonSqlValue(const SqlValue& v, std::string* out);
+
 }  // namespace sqlite_parquet

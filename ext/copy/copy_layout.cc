@@ -73,6 +73,15 @@ void CopyLayout::ResolveColumnOptions() {
     if (column == nullptr) throw CopyError("schema: the query has no column named " + field.name);
     column->type = field.type;
   }
+  for (const CopySettings::GeoColumn& geo : settings_.geo_columns) {
+    CopyColumn& column = DataColumn(geo.kind == CopyKind::kGeometry ? "geometry" : "geography", geo.name);
+    CopyType type;
+    type.kind = geo.kind;
+    type.crs = geo.crs;
+    type.edges = geo.edges;
+    column.type = type;
+  }
+  for (const std::string& name : settings_.variant_columns) DataColumn("variant", name).type = VariantType();
   for (const CopySettings::ColumnCompression& entry : settings_.codecs) {
     DataColumn(entry.codec ? "compression." + entry.name : "compression_level." + entry.name, entry.name);
   }
@@ -88,9 +97,24 @@ void CopyLayout::Resolve(const std::vector<unsigned>& seen) {
   elements[0].name = "schema";
   elements[0].num_children = static_cast<int32_t>(data_columns_.size());
   int32_t next_field_id = 1;
+  using Version = CopySettings::GeoParquetVersion;
+  const Version version = settings_.geoparquet_version;
+  parquet::GeoParquetOptions geoparquet;
+  if (version == Version::kV1 || version == Version::kBoth) geoparquet.version = "1.0.0";
+  if (version == Version::kV2) geoparquet.version = "2.0.0";
   for (size_t i = 0; i < data_columns_.size(); ++i) {
     CopyColumn& column = *data_columns_[i];
     if (!column.type) column.type = TypeFromStorageClasses(seen[i]);
+    if (column.type->kind == CopyKind::kGeometry || column.type->kind == CopyKind::kGeography) {
+      const bool spherical = column.type->kind == CopyKind::kGeography;
+      if (spherical && version != Version::kNone &&
+          column.type->edges != parquet::EdgeInterpolationAlgorithm::SPHERICAL) {
+        throw CopyError("geography: column " + column.name +
+                        ": GeoParquet metadata knows only spherical edges (use geoparquet_version=none)");
+      }
+      column.type->plain_wkb = version == Version::kV1;
+      geoparquet.columns.push_back(parquet::GeoParquetColumn{leaf, column.name, column.type->crs, spherical});
+    }
     column.first_leaf = leaf;
     leaf += LeafCount(*column.type);
     CopyField field;
@@ -103,6 +127,7 @@ void CopyLayout::Resolve(const std::vector<unsigned>& seen) {
   for (const CopyColumn* column : data_columns_) CollectLeafTypes(*column->type);
   writer_ = settings_.writer;
   writer_.start_writeback = true;  // the output is fsynced at the end (StagedOutput::Commit)
+  if (!geoparquet.version.empty()) writer_.geoparquet = std::move(geoparquet);
   ResolveEncodings();
   ResolveCompression();
   ResolveBloomFilters(leaf);

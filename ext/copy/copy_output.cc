@@ -2,6 +2,8 @@
 #include "ext/copy/copy_output.h"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "format/io/random_access_file.h"
 
@@ -57,6 +59,31 @@ void SyncTree(const std::string& path) {
   SyncPath(path);
 }
 
+// One entry of a tree, its path relative to the root joined with '/'.
+struct TreeEntry {
+  std::string relative;
+  bool directory;
+};
+
+// Every directory and file under `root` (symbolic links are not followed), each directory
+// before what it holds.
+void ListTree(const std::string& root, const std::string& relative, std::vector<TreeEntry>* out) {
+  const std::string path = relative.empty() ? root : root + "/" + relative;
+  std::vector<std::string> names;
+  if (platform::SystemResult listed = platform::ListDirectory(path, &names); !listed.ok()) {
+    throw CopyError("cannot read directory '" + path + "': " + listed.text);
+  }
+  std::sort(names.begin(), names.end());
+  for (const std::string& name : names) {
+    const std::string entry = relative.empty() ? name : relative + "/" + name;
+    platform::FileStatus status;
+    const bool directory = platform::PathStatus(root + "/" + entry, false, &status).ok() &&
+                           status.type == platform::FileType::kDirectory;
+    out->push_back({entry, directory});
+    if (directory) ListTree(root, entry, out);
+  }
+}
+
 }  // namespace
 
 bool IsPartitionDirectoryName(const std::string& name) {
@@ -100,7 +127,12 @@ StagedOutput::StagedOutput(const std::string& target, Kind kind, bool overwrite)
   }
 
   platform::FileStatus info;
-  if (platform::SystemResult found = platform::PathStatus(target_, true, &info); found.ok()) {
+  platform::SystemResult found = platform::PathStatus(target_, true, &info);
+  if (kind_ == Kind::kAppend) {
+    if (found.ok() && info.type != platform::FileType::kDirectory) {
+      throw CopyError("'" + target_ + "' exists and is not a directory (append=1 adds files to a directory)");
+    }
+  } else if (found.ok()) {
     if (!overwrite_) {
       throw CopyError("'" + target_ + "' already exists (overwrite=0)");
     }
@@ -170,6 +202,8 @@ void StagedOutput::Commit() {
   if (done_) throw CopyError("the output for '" + target_ + "' was already finished");
   if (kind_ == Kind::kFile) {
     CommitFile();
+  } else if (kind_ == Kind::kAppend) {
+    CommitAppend();
   } else {
     CommitDirectory();
   }
@@ -275,6 +309,56 @@ void StagedOutput::CommitDirectory() {
     throw CopyError("cannot move the output to '" + target_ + "': " + moved.text);
   }
   platform::RemoveTree(aside);
+}
+
+void StagedOutput::CommitAppend() {
+  platform::FileStatus info;
+  if (!platform::PathStatus(target_, true, &info).ok()) {  // nothing to append to: the new tree is the target
+    CommitDirectory();
+    return;
+  }
+  if (info.type != platform::FileType::kDirectory) throw CopyError("'" + target_ + "' exists and is not a directory");
+  SyncTree(temp_path_);
+  // The new tree's entries first (moving files out while iterating would disturb it).
+  std::vector<TreeEntry> entries;
+  ListTree(temp_path_, "", &entries);
+  std::vector<std::pair<std::string, std::string>> moved;  // (temporary, final)
+  std::vector<std::string> made;                           // directories created in the target
+  try {
+    for (const TreeEntry& entry : entries) {
+      const std::string destination = target_ + "/" + entry.relative;
+      if (entry.directory) {
+        platform::SystemResult created = platform::MakeDirectory(destination);
+        if (created.ok()) {
+          made.push_back(destination);
+        } else if (created.kind != platform::SystemResult::Kind::kExists) {
+          throw CopyError("cannot create directory '" + destination + "': " + created.text);
+        }
+        continue;
+      }
+      const std::string source = temp_path_ + "/" + entry.relative;
+      platform::SystemResult placed = platform::RenameNoReplace(source, destination);
+      if (!placed.ok()) {
+        if (placed.kind == platform::SystemResult::Kind::kExists) throw CopyError("'" + destination + "' appeared while writing it");
+        if (placed.kind != platform::SystemResult::Kind::kNotSupported) {
+          throw CopyError("cannot move the output to '" + destination + "': " + placed.text);
+        }
+        if (platform::SystemResult linked = platform::HardLink(source, destination); !linked.ok()) {
+          throw CopyError(linked.kind == platform::SystemResult::Kind::kExists
+                              ? "'" + destination + "' appeared while writing it"
+                              : "cannot move the output to '" + destination + "': " + linked.text);
+        }
+        platform::RemoveFile(source);
+      }
+      moved.emplace_back(source, destination);
+    }
+    for (const auto& [source, destination] : moved) SyncPath(destination.substr(0, destination.rfind('/')));
+  } catch (...) {
+    for (auto it = moved.rbegin(); it != moved.rend(); ++it) platform::RenameReplacing(it->second, it->first);
+    for (auto it = made.rbegin(); it != made.rend(); ++it) platform::RemoveEmptyDirectory(*it);
+    throw;
+  }
+  platform::RemoveTree(temp_path_);
 }
 
 }  // namespace sqlite_parquet

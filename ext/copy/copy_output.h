@@ -25,6 +25,12 @@
 // replaced (a short moment without the directory), then deleted. The new tree gets the old
 // directory's permission bits. Files inside the temporary directory are created with
 // CreateExclusiveFile.
+//
+// Appending (append=1) to an existing directory: the temporary tree is fsynced, then each
+// new file is moved into the target (its partition directories created as needed), never
+// over an existing name (RENAME_NOREPLACE, else link + unlink). If a move fails, the files
+// already moved go back and the directories made are removed, so the target holds its old
+// files only; the files already there are never touched.
 #pragma once
 
 #include <stdexcept>
@@ -41,7 +47,9 @@ class CopyError : public std::runtime_error {
 
 class StagedOutput {
  public:
-  enum class Kind { kFile, kDirectory };
+  // kAppend: a directory output whose files are added to the target directory (if it
+  // exists) rather than replacing it.
+  enum class Kind { kFile, kDirectory, kAppend };
 
   // Checks the target (overwrite off and it exists: error; a directory where a file is
   // wanted or the other way round: error) and creates the temporary file or directory.
@@ -65,6 +73,7 @@ class StagedOutput {
  private:
   void CommitFile();
   void CommitDirectory();
+  void CommitAppend();
   // `name` in the target's directory.
   std::string Beside(const std::string& name) const;
 
@@ -85,7 +94,8 @@ bool IsPartitionDirectoryName(const std::string& name);
 void SyncPath(const std::string& path);
 
 // Creates `path`, which must not exist (O_EXCL; a symlink there is not followed), and
-// returns it open for writing. Throws CopyError.
+// returns it open for reading and writing (parquet_copy reads its files back through a
+// duplicate). Throws CopyError.
 parquet::platform::File CreateExclusiveFile(const std::string& path);
 
 }  // namespace sqlite_parquet

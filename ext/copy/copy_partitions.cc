@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "ext/common/hive_partitions.h"
+#include "format/crypto/encryption.h"
 
 namespace sqlite_parquet {
 
@@ -30,10 +31,33 @@ void MakeDirectories(const std::string& root, const std::string& relative) {
   }
 }
 
+// A random UUID, version 4: "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx".
+std::string NewUuid() {
+  std::string bytes = parquet::RandomBytes(16);
+  bytes[6] = static_cast<char>((static_cast<unsigned char>(bytes[6]) & 0x0F) | 0x40);
+  bytes[8] = static_cast<char>((static_cast<unsigned char>(bytes[8]) & 0x3F) | 0x80);
+  static const char kHex[] = "0123456789abcdef";
+  std::string text;
+  for (size_t i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) text += '-';
+    text += kHex[static_cast<unsigned char>(bytes[i]) >> 4];
+    text += kHex[static_cast<unsigned char>(bytes[i]) & 15];
+  }
+  return text;
+}
+
+void ReplaceAll(std::string* text, std::string_view from, const std::string& to) {
+  for (size_t at = text->find(from); at != std::string::npos; at = text->find(from, at + to.size())) {
+    text->replace(at, from.size(), to);
+  }
+}
+
 }  // namespace
 
-CopyPartitions::CopyPartitions(const CopyLayout& layout)
-    : partitioned_(!layout.partition_columns().empty()), num_data_columns_(layout.num_data_columns()) {
+CopyPartitions::CopyPartitions(const CopyLayout& layout, FileNaming naming)
+    : partitioned_(!layout.partition_columns().empty()),
+      num_data_columns_(layout.num_data_columns()),
+      naming_(std::move(naming)) {
   for (int index : layout.partition_columns()) {
     KeyColumn column;
     column.result_index = index;
@@ -97,18 +121,43 @@ CopyPartition* CopyPartitions::FileToClose() {
   return oldest;
 }
 
+void CopyPartitions::CloseReadFiles() {
+  for (WrittenFile& file : files_) file.read_file = parquet::platform::File();
+}
+
+std::string CopyPartitions::NextFileName(CopyPartition& partition) {
+  for (;;) {
+    std::string name = naming_.pattern;
+    ReplaceAll(&name, "{i}", std::to_string(partition.next_file++));
+    if (name.find("{uuid}") != std::string::npos) ReplaceAll(&name, "{uuid}", NewUuid());
+    name += ".parquet";
+    std::string relative = partition.directory.empty() ? name : partition.directory + "/" + name;
+    parquet::platform::FileStatus info;
+    if (naming_.existing_root.empty() ||
+        !parquet::platform::PathStatus(naming_.existing_root + "/" + relative, false, &info).ok()) {
+      return relative;
+    }
+  }
+}
+
 parquet::ParquetFileWriter& CopyPartitions::OpenWriter(CopyPartition& partition, const StagedOutput& output,
                                                        const CopyLayout& layout) {
   std::string file;
   parquet::platform::File out;
-  if (partitioned_) {
+  WrittenFile written;
+  if (naming_.directory_output) {
     MakeDirectories(output.temp_path(), partition.directory);
-    file = output.temp_path() + "/" + partition.directory + "/part-" + std::to_string(partition.next_file++) + ".parquet";
+    written.relative = NextFileName(partition);
+    file = output.temp_path() + "/" + written.relative;
     out = CreateExclusiveFile(file);
   } else {
     file = output.temp_path();
     out = output.DuplicateTempFile();
   }
+  if (parquet::platform::SystemResult kept = out.Duplicate(&written.read_file); !kept.ok()) {
+    throw CopyError("cannot keep a descriptor of '" + file + "': " + kept.text);
+  }
+  files_.push_back(std::move(written));
   partition.writer = std::make_unique<parquet::ParquetFileWriter>(std::move(out), file, layout.schema(), layout.writer_options());
   ++open_writers_;
   return *partition.writer;

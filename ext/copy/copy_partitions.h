@@ -3,7 +3,9 @@
 // the partition columns' values is one partition, found by its hive directory key
 // "col=value/..." (names and values percent-escaped as Hive does; NULL and '' become
 // __HIVE_DEFAULT_PARTITION__), and writes part-0.parquet, part-1.parquet, ... in that
-// directory of the staged output. At most kMaxOpenPartitionFiles files are open at once:
+// directory of the staged output. Rollover (file_size_bytes, row_groups_per_file) makes
+// even an unpartitioned output such a directory (its files at the top); filename_pattern
+// renames the files. At most kMaxOpenPartitionFiles files are open at once:
 // the least recently used is closed first, and its partition continues in its next part-N
 // file. A partition also holds the rows buffered for its open row group (parquet_copy.cc
 // fills and empties them).
@@ -27,6 +29,20 @@ namespace sqlite_parquet {
 
 constexpr size_t kMaxOpenPartitionFiles = 256;
 
+// How the files of a directory output are named (copy_settings.h).
+struct FileNaming {
+  bool directory_output = false;  // partition_by or rollover: files part-N.parquet under the target
+  std::string pattern = "part-{i}";  // {i}: the file's number in its directory, {uuid}: a random UUIDv4
+  std::string existing_root;      // append=1: the target, whose files' names are not used again
+};
+
+// A file the copy wrote: where, and a descriptor to read it back before it is published
+// (return_stats, verify: the file is never reopened by name).
+struct WrittenFile {
+  std::string relative;  // under the output root ("" for a single-file output)
+  parquet::platform::File read_file;  // a second handle, owned by CopyPartitions until taken
+};
+
 struct CopyPartition {
   std::string directory;            // relative to the output root ("" unpartitioned)
   std::vector<ValueColumn> values;  // one per data column: rows not given to the writer yet
@@ -48,7 +64,17 @@ struct CopyPartition {
 class CopyPartitions {
  public:
   // The partitions of `layout`'s partition columns (none: a single partition).
-  explicit CopyPartitions(const CopyLayout& layout);
+  CopyPartitions(const CopyLayout& layout, FileNaming naming);
+  CopyPartitions(const CopyPartitions&) = delete;
+  CopyPartitions& operator=(const CopyPartitions&) = delete;
+
+  // append=1: the existing target whose file names new files avoid.
+  void SetExistingRoot(std::string root) { naming_.existing_root = std::move(root); }
+  // The files created so far, in creation order; their read_file may be taken (then closed).
+  std::vector<WrittenFile>& files() { return files_; }
+  // Closes the read handles not taken, before the output is moved into place (Windows
+  // cannot rename a directory while files in it are open).
+  void CloseReadFiles();
 
   bool partitioned() const { return partitioned_; }
 
@@ -81,6 +107,8 @@ class CopyPartitions {
 
  private:
   CopyPartition& FindByKey(sqlite3_value* const* cells);
+  // The partition's next file name under the output root ("dir/part-3.parquet").
+  std::string NextFileName(CopyPartition& partition);
   std::unique_ptr<CopyPartition> NewPartition(std::string directory) const;
 
   struct KeyColumn {
@@ -93,6 +121,8 @@ class CopyPartitions {
   std::unique_ptr<CopyPartition> single_;                                    // unpartitioned
   std::unordered_map<std::string, std::unique_ptr<CopyPartition>> by_key_;  // partitioned
   std::string key_;                                                          // scratch of FindByKey
+  FileNaming naming_;
+  std::vector<WrittenFile> files_;
   size_t open_writers_ = 0;
   uint64_t use_clock_ = 0;
 };

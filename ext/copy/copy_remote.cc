@@ -50,7 +50,11 @@ RemoteCopyTarget::RemoteCopyTarget(const std::string& url, bool directory, bool 
     const parquet::S3Location location = parquet::ParseS3Url(url_);
     if (location.key.empty()) throw CopyError("cannot write to '" + url + "': it names a bucket, not an object");
     if (directory_) {
-      for (const parquet::S3Object& object : parquet::ListS3Objects(*options_, location.bucket, location.key + "/")) {
+      // The objects an overwrite deletes: keys below the prefix (ListS3Objects keeps no
+      // other) without a "." or ".." segment, whatever a server lists.
+      parquet::S3ListOptions list;
+      list.keep = [](const std::string& key) { return !parquet::S3KeyHasDotSegment(key); };
+      for (const parquet::S3Object& object : parquet::ListS3Objects(*options_, location.bucket, location.key + "/", list)) {
         existing_.push_back("s3://" + location.bucket + "/" + object.key);
       }
       if (!overwrite && !existing_.empty()) {

@@ -161,6 +161,7 @@ constexpr NamedKind kSimpleKinds[] = {
     {"FLOAT", CopyKind::kFloat},     {"DOUBLE", CopyKind::kDouble},   {"FLOAT16", CopyKind::kFloat16},
     {"STRING", CopyKind::kString},   {"BINARY", CopyKind::kBinary},   {"UUID", CopyKind::kUuid},
     {"JSON", CopyKind::kJson},       {"ENUM", CopyKind::kEnum},       {"DATE", CopyKind::kDate},
+    {"GEOMETRY", CopyKind::kGeometry}, {"GEOGRAPHY", CopyKind::kGeography},
 };
 
 bool ParseTypeAt(Lexer& lexer, CopyType* out, std::string* error, int depth);
@@ -200,6 +201,14 @@ bool ParseTypeAt(Lexer& lexer, CopyType* out, std::string* error, int depth) {
   }
   const std::string name = UpperCase(word);
   *out = CopyType();
+  if (name == "VARIANT") {
+    if (depth > 0) {
+      *error = "VARIANT only as a top-level column";
+      return false;
+    }
+    *out = VariantType();
+    return true;
+  }
   for (const NamedKind& simple : kSimpleKinds) {
     if (name == simple.name) {
       out->kind = simple.kind;
@@ -358,9 +367,9 @@ std::optional<CopyType> FromVtabAnnotation(const std::string& affinity, const st
   // INT96 timestamps (nanosecond precision) read as "TEXT TIMESTAMP" (or INTEGER / REAL with
   // timestamp_as=...).
   if (rest == "TIMESTAMP" && affinity != "BLOB") return Temporal(CopyKind::kTimestamp, TimeUnit::NANOS);
-  if (affinity == "BLOB" && (rest == "BSON" || rest == "GEOMETRY" || rest == "GEOGRAPHY")) {
-    return Simple(CopyKind::kBinary);
-  }
+  if (affinity == "BLOB" && rest == "BSON") return Simple(CopyKind::kBinary);
+  if (affinity == "BLOB" && rest == "GEOMETRY") return Simple(CopyKind::kGeometry);
+  if (affinity == "BLOB" && rest == "GEOGRAPHY") return Simple(CopyKind::kGeography);
   if (rest == "DATE") return Simple(CopyKind::kDate);
   if (affinity == "TEXT" && rest.rfind("TIME_", 0) == 0) {
     TimeUnit unit;
@@ -442,6 +451,18 @@ void AppendElements(const CopyField& field, FieldRepetitionType repetition, int3
         AppendElements(child, FieldRepetitionType::OPTIONAL, next_field_id, out);
       }
       return;
+    case CopyKind::kVariant: {
+      element.num_children = static_cast<int32_t>(type.children.size());
+      LogicalType logical;
+      logical.kind = LogicalType::Kind::VARIANT;
+      logical.variant_specification_version = 1;
+      element.logical_type = logical;
+      out->push_back(std::move(element));
+      for (const CopyField& child : type.children) {
+        AppendElements(child, FieldRepetitionType::REQUIRED, next_field_id, out);
+      }
+      return;
+    }
     default:
       break;
   }
@@ -470,6 +491,19 @@ void AppendElements(const CopyField& field, FieldRepetitionType repetition, int3
       element.converted_type = ConvertedType::JSON;
       break;
     case CopyKind::kUuid: SetLogical(&element, LogicalType::Kind::UUID); break;
+    case CopyKind::kGeometry:
+    case CopyKind::kGeography: {
+      if (type.plain_wkb) break;
+      LogicalType logical;
+      logical.kind = type.kind == CopyKind::kGeometry ? LogicalType::Kind::GEOMETRY : LogicalType::Kind::GEOGRAPHY;
+      logical.crs = type.crs;
+      // Spherical is the default when the algorithm is absent.
+      if (type.kind == CopyKind::kGeography && type.edges != parquet::EdgeInterpolationAlgorithm::SPHERICAL) {
+        logical.edge_algorithm = type.edges;
+      }
+      element.logical_type = logical;
+      break;
+    }
     case CopyKind::kDecimal: {
       LogicalType logical;
       logical.kind = LogicalType::Kind::DECIMAL;
@@ -697,7 +731,16 @@ CopyType TypeFromStorageClasses(unsigned seen) {
   return type;
 }
 
+CopyType VariantType() {
+  CopyType type;
+  type.kind = CopyKind::kVariant;
+  type.children.push_back(CopyField{"metadata", Simple(CopyKind::kBinary).value()});
+  type.children.push_back(CopyField{"value", Simple(CopyKind::kBinary).value()});
+  return type;
+}
+
 std::string DescribeCopyType(const CopyType& type) {
+  if (type.kind == CopyKind::kVariant) return "VARIANT";
   for (const NamedKind& simple : kSimpleKinds) {
     if (simple.kind == type.kind) return simple.name;
   }

@@ -13,13 +13,14 @@
 //
 // Type syntax (case-insensitive; spaces allowed between tokens):
 //   INT8 INT16 INT32 INT64 UINT8 UINT16 UINT32 UINT64 FLOAT DOUBLE FLOAT16 BOOLEAN
-//   STRING BINARY UUID JSON ENUM DATE
+//   STRING BINARY UUID JSON ENUM DATE GEOMETRY GEOGRAPHY
 //   FIXED(n)                      FIXED_LEN_BYTE_ARRAY of n bytes (1 <= n <= 65536)
 //   DECIMAL(p[,s])                1 <= p <= 76, 0 <= s <= p; stored as INT32 (p <= 9),
 //                                 INT64 (p <= 18) or FIXED of the fewest bytes p needs
 //   TIME[(unit[, UTC])]           unit MILLIS | MICROS | NANOS (default MICROS)
 //   TIMESTAMP[(unit[, UTC])]      isAdjustedToUTC only with UTC (both default to local time)
 //   LIST<T>  MAP<K,V>  STRUCT<name T, ...>
+//   VARIANT                       JSON text written as an (unshredded) Variant; top level only
 // Names in schema= and STRUCT<...> are bare words or quoted with "...", `...` or [...].
 #pragma once
 
@@ -57,9 +58,12 @@ enum class CopyKind : uint8_t {
   kUuid,
   kJson,
   kEnum,
+  kGeometry,   // WKB: GEOMETRY (planar edges)
+  kGeography,  // WKB: GEOGRAPHY (edges per `edges`)
   kList,    // children[0]: the element
   kMap,     // children[0]: the key, children[1]: the value
   kStruct,  // children: the fields
+  kVariant,  // JSON text as VARIANT: children `metadata` and `value` (BINARY, required); VariantType()
 };
 
 struct CopyField;
@@ -71,9 +75,14 @@ struct CopyType {
   int32_t scale = 0;      // kDecimal
   parquet::TimeUnit unit = parquet::TimeUnit::MICROS;  // kTime, kTimestamp
   bool utc = false;                                    // kTime, kTimestamp: isAdjustedToUTC
+  std::optional<std::string> crs;                      // kGeometry, kGeography (nullopt: OGC:CRS84)
+  parquet::EdgeInterpolationAlgorithm edges = parquet::EdgeInterpolationAlgorithm::SPHERICAL;  // kGeography
+  bool plain_wkb = false;  // kGeometry, kGeography: plain BYTE_ARRAY, no annotation (GeoParquet 1.0 files)
   std::vector<CopyField> children;                     // kList, kMap, kStruct
 
-  bool is_nested() const { return kind == CopyKind::kList || kind == CopyKind::kMap || kind == CopyKind::kStruct; }
+  bool is_nested() const {
+    return kind == CopyKind::kList || kind == CopyKind::kMap || kind == CopyKind::kStruct || kind == CopyKind::kVariant;
+  }
 };
 
 struct CopyField {
@@ -86,6 +95,10 @@ inline constexpr unsigned kSeenInteger = 1;
 inline constexpr unsigned kSeenReal = 2;
 inline constexpr unsigned kSeenText = 4;
 inline constexpr unsigned kSeenBlob = 8;
+
+// VARIANT (unshredded): an optional group annotated VARIANT(1) of required binary
+// `metadata` and `value` (VariantEncoding.md). Only as a top-level column.
+CopyType VariantType();
 
 // Parses one type (the whole text). Returns false with *error set on bad syntax or
 // parameters out of range.

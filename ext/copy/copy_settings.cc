@@ -12,6 +12,7 @@
 #include "ext/common/options.h"
 #include "format/codec/compression.h"
 #include "format/common/error.h"
+#include "format/common/text_to_double.h"
 
 namespace sqlite_parquet {
 
@@ -31,6 +32,71 @@ const parquet::Encoding kEncodings[] = {
 
 
 std::vector<std::string> Words(const char* const* words, size_t count) { return std::vector<std::string>(words, words + count); }
+
+const char* const kEdgeWords[] = {"spherical", "vincenty", "thomas", "andoyer", "karney"};
+
+std::string_view Trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+// Splits `text` at `separator` outside braces, brackets and double quotes (a PROJJSON crs
+// holds commas and colons).
+std::vector<std::string_view> SplitOutside(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  int depth = 0;
+  bool quoted = false;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); i++) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '\\') i++;
+      else if (c == '"') quoted = false;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == '{' || c == '[') {
+      depth++;
+    } else if (c == '}' || c == ']') {
+      depth--;
+    } else if (c == separator && depth == 0) {
+      parts.push_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  parts.push_back(text.substr(start));
+  return parts;
+}
+
+// geometry= / geography=: `col[:crs]` entries (geography: `col[:crs][:algorithm]`, the
+// algorithm one of kEdgeWords as the last part).
+void ParseGeoColumns(const std::string& option, std::string_view text, CopyKind kind,
+                     std::vector<CopySettings::GeoColumn>* out) {
+  for (std::string_view entry : SplitOutside(text, ',')) {
+    entry = Trim(entry);
+    const size_t colon = entry.find(':');
+    CopySettings::GeoColumn column;
+    column.kind = kind;
+    column.name = std::string(Trim(entry.substr(0, colon)));
+    if (column.name.empty()) throw CopyError(option + ": empty column name in '" + std::string(text) + "'");
+    std::string_view rest = colon == std::string_view::npos ? std::string_view() : Trim(entry.substr(colon + 1));
+    if (kind == CopyKind::kGeography) {
+      const std::vector<std::string_view> parts = SplitOutside(rest, ':');
+      const std::string last(Trim(parts.back()));
+      for (size_t i = 0; i < std::size(kEdgeWords); i++) {
+        if (last != kEdgeWords[i]) continue;
+        column.edges = static_cast<parquet::EdgeInterpolationAlgorithm>(i);
+        rest = parts.size() == 1 ? std::string_view() : Trim(rest.substr(0, rest.size() - parts.back().size() - 1));
+        break;
+      }
+    }
+    if (!rest.empty()) column.crs = std::string(rest);
+    for (const CopySettings::GeoColumn& earlier : *out) {
+      if (SameName(earlier.name, column.name)) throw CopyError(option + ": column " + column.name + " is named twice");
+    }
+    out->push_back(std::move(column));
+  }
+}
 
 }  // namespace
 
@@ -62,7 +128,21 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
       .AddString("schema")
       .AddEnum("on_type_error", {"error", "null"})
       .AddBoolean("overwrite")
-      .AddString("partition_by");
+      .AddString("partition_by")
+      .AddString("geometry")
+      .AddString("geography")
+      .AddString("variant")
+      .AddEnum("geoparquet_version", {"none", "v1", "v2", "both"})
+      .AddInteger("file_size_bytes", 1, std::numeric_limits<int64_t>::max())
+      .AddInteger("row_groups_per_file", 1, std::numeric_limits<int32_t>::max())
+      .AddString("filename_pattern")
+      .AddBoolean("append")
+      .AddBoolean("return_stats")
+      .AddBoolean("verify")
+      .AddBoolean("cdc")
+      .AddInteger("cdc_min_chunk_size", 1, int64_t{1} << 30)
+      .AddInteger("cdc_max_chunk_size", 2, int64_t{1} << 30)
+      .AddInteger("cdc_norm_level", -8, 8);
   AddRemoteOptions(&set);
   AddEncryptionOptions(&set);
   std::vector<std::string_view> views(arguments.begin(), arguments.end());
@@ -128,6 +208,38 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
   if (const OptionValue* value = parsed.Find("partition_by")) {
     if (!ParseNameList(value->text, &settings->partition_by, &error)) throw CopyError("partition_by: " + error);
   }
+  w.cdc.enabled = parsed.GetBool("cdc", false);
+  w.cdc.min_chunk_size = static_cast<size_t>(parsed.GetInteger("cdc_min_chunk_size", static_cast<int64_t>(w.cdc.min_chunk_size)));
+  w.cdc.max_chunk_size = static_cast<size_t>(parsed.GetInteger("cdc_max_chunk_size", static_cast<int64_t>(w.cdc.max_chunk_size)));
+  w.cdc.norm_level = static_cast<int>(parsed.GetInteger("cdc_norm_level", w.cdc.norm_level));
+  if ((parsed.Has("cdc_min_chunk_size") || parsed.Has("cdc_max_chunk_size") || parsed.Has("cdc_norm_level")) && !w.cdc.enabled) {
+    throw CopyError("cdc_min_chunk_size, cdc_max_chunk_size and cdc_norm_level need cdc=1");
+  }
+  if (w.cdc.min_chunk_size >= w.cdc.max_chunk_size) {
+    throw CopyError("cdc_min_chunk_size (" + std::to_string(w.cdc.min_chunk_size) + ") must be below cdc_max_chunk_size (" +
+                    std::to_string(w.cdc.max_chunk_size) + ")");
+  }
+  settings->file_size_bytes = parsed.GetInteger("file_size_bytes", 0);
+  settings->row_groups_per_file = parsed.GetInteger("row_groups_per_file", 0);
+  settings->append = parsed.GetBool("append", false);
+  settings->return_stats = parsed.GetBool("return_stats", false);
+  settings->verify = parsed.GetBool("verify", false);
+  if (const OptionValue* value = parsed.Find("filename_pattern")) {
+    const std::string_view pattern = value->text.view();
+    if (!settings->directory_output()) {
+      throw CopyError("filename_pattern needs a directory output (partition_by, file_size_bytes or row_groups_per_file)");
+    }
+    if (pattern.find("{i}") == std::string_view::npos && pattern.find("{uuid}") == std::string_view::npos) {
+      throw CopyError("filename_pattern '" + std::string(pattern) + "' must contain {i} or {uuid} (files need distinct names)");
+    }
+    if (pattern.find('/') != std::string_view::npos || pattern.find('\0') != std::string_view::npos || pattern[0] == '.') {
+      throw CopyError("filename_pattern '" + std::string(pattern) + "' must be a file name (no '/', not starting with '.')");
+    }
+    settings->filename_pattern = std::string(pattern);
+  }
+  if (settings->append && !settings->directory_output()) {
+    throw CopyError("append=1 adds files to a directory output: it needs partition_by, file_size_bytes or row_groups_per_file");
+  }
   if (const OptionValue* value = parsed.Find("bloom_filter")) {
     const size_t first = value->text.find_first_not_of(" \t");
     const size_t last = value->text.find_last_not_of(" \t");
@@ -141,8 +253,8 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
     double fpp = 0;
     const char* begin = value->text.data();
     const char* end = begin + value->text.size();
-    const std::from_chars_result result = std::from_chars(begin, end, fpp);
-    if (result.ec != std::errc() || result.ptr != end || !(fpp > 0 && fpp < 1)) {
+    const parquet::TextToDoubleResult result = parquet::TextToDouble(begin, end, fpp);
+    if (result.error != std::errc() || result.end != end || !(fpp > 0 && fpp < 1)) {
       throw CopyError("invalid value for bloom_fpp: '" + std::string(value->text.view()) + "' (expected a number between 0 and 1)");
     }
     w.bloom_filter_fpp = fpp;
@@ -150,6 +262,17 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
   if (const OptionValue* value = parsed.Find("sorting_columns")) {
     if (!ParseSortingColumns(value->text, &settings->sorting, &error)) throw CopyError("sorting_columns: " + error);
   }
+  if (const OptionValue* value = parsed.Find("geometry")) {
+    ParseGeoColumns("geometry", value->text.view(), CopyKind::kGeometry, &settings->geo_columns);
+  }
+  if (const OptionValue* value = parsed.Find("geography")) {
+    ParseGeoColumns("geography", value->text.view(), CopyKind::kGeography, &settings->geo_columns);
+  }
+  if (const OptionValue* value = parsed.Find("variant")) {
+    if (!ParseNameList(value->text, &settings->variant_columns, &error)) throw CopyError("variant: " + error);
+  }
+  settings->geoparquet_version =
+      static_cast<CopySettings::GeoParquetVersion>(parsed.GetEnumIndex("geoparquet_version", 3));
   if (const OptionValue* value = parsed.Find("kv_metadata")) {
     if (!ParseKeyValueMetadata(value->text, &w.key_value_metadata, &error)) throw CopyError("kv_metadata: " + error);
   }

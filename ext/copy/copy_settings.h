@@ -44,6 +44,34 @@ struct CopySettings {
   };
   std::vector<ColumnCompression> codecs;
   std::shared_ptr<const parquet::RemoteOptions> remote;  // an s3:// target (copy_remote.h)
+  // geometry='col[:crs],...' and geography='col[:crs][:algorithm],...': WKB columns.
+  struct GeoColumn {
+    std::string name;
+    CopyKind kind = CopyKind::kGeometry;  // or kGeography
+    std::optional<std::string> crs;
+    parquet::EdgeInterpolationAlgorithm edges = parquet::EdgeInterpolationAlgorithm::SPHERICAL;
+  };
+  std::vector<GeoColumn> geo_columns;
+  std::vector<std::string> variant_columns;  // variant='col,...': JSON text written as VARIANT
+  // geoparquet_version=: the `geo` metadata and whether geometry columns are annotated
+  // (v1: plain BYTE_ARRAY + geo 1.0.0; v2: GEOMETRY + geo 2.0.0; both: GEOMETRY + geo
+  // 1.0.0; none: GEOMETRY, no geo).
+  enum class GeoParquetVersion { kNone, kV1, kV2, kBoth };
+  GeoParquetVersion geoparquet_version = GeoParquetVersion::kBoth;
+  // Output rollover: a file is closed at the first row-group boundary where it holds this
+  // many bytes / row groups (0: no limit); either makes the output a directory of files.
+  int64_t file_size_bytes = 0;
+  int64_t row_groups_per_file = 0;
+  // Names of the output files in a directory output, without ".parquet": {i} the file's
+  // number within its directory, {uuid} a random UUIDv4.
+  std::string filename_pattern = "part-{i}";
+  bool append = false;        // add files to an existing directory output
+  bool return_stats = false;  // return a JSON report of the files instead of the row count
+  bool verify = false;        // read every file back and check it before publishing
+
+  bool rollover() const { return file_size_bytes > 0 || row_groups_per_file > 0; }
+  // Whether the output is a directory of files rather than one file.
+  bool directory_output() const { return !partition_by.empty() || rollover(); }
 };
 
 // Parses parquet_copy's option arguments into *settings; throws CopyError naming the bad

@@ -39,6 +39,18 @@
 //   on_type_error=error|null a value that does not fit its column fails the copy or is NULL
 //   overwrite=0|1            replace an existing target (default 1)
 //   partition_by=COL,...     hive-partitioned directory tree COL=value/.../part-N.parquet
+//   file_size_bytes=N, row_groups_per_file=N   rollover: a directory of files, each closed
+//                            at the first row-group boundary past the limit
+//   filename_pattern=NAME    file names of a directory output ({i}, {uuid}; default part-{i})
+//   append=0|1               add files to an existing directory output (schema checked)
+//   return_stats=0|1         return a JSON array describing each file written
+//   verify=0|1               read every file back and check it before publishing
+//   cdc=0|1                  content-defined chunking of data pages (with cdc_min_chunk_size,
+//                            cdc_max_chunk_size, cdc_norm_level; pyarrow's defaults)
+//   geometry='COL[:crs],...', geography='COL[:crs][:algorithm],...'   WKB columns written
+//                            as GEOMETRY / GEOGRAPHY with GeospatialStatistics
+//   geoparquet_version=none|v1|v2|both   the GeoParquet `geo` metadata (default both)
+//   variant=COL,...          JSON text written as (unshredded) VARIANT
 //   s3_region, s3_endpoint, s3_url_style, s3_access_key_id, s3_secret_access_key,
 //   s3_session_token, http_retries   for an s3:// target (copy_remote.h, remote_options.h)
 //   encryption=aes_gcm|aes_gcm_ctr   Parquet modular encryption (the options below need it)
@@ -89,6 +101,7 @@
 // overall budget (so with many partitions the row groups get small); at most 256 partition
 // files are open at once (a partition whose file had to be closed continues in its next
 // part-N file: copy_partitions.h).
+#include "ext/common/connection_interrupt.h"
 #include "ext/copy/parquet_copy.h"
 
 #include <algorithm>
@@ -100,23 +113,26 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-#ifdef __GLIBC__  // (defined by the standard headers above)
-#include <malloc.h>  // malloc_trim
-#endif
 
 #include "ext/copy/copy_layout.h"
 #include "ext/copy/copy_output.h"
 #include "ext/copy/copy_partitions.h"
 #include "ext/copy/copy_query.h"
 #include "ext/copy/copy_remote.h"
+#include "ext/copy/copy_report.h"
 #include "ext/copy/copy_schema.h"
 #include "ext/copy/copy_settings.h"
 #include "ext/copy/copy_sort_check.h"
 #include "ext/copy/copy_values.h"
 #include "ext/copy/copy_writer_thread.h"
+#include "ext/common/file_list.h"
 #include "ext/common/schema_guard.h"
 #include "ext/common/sql_value.h"
 #include "ext/common/sqlite_values.h"
+#include "format/io/random_access_file.h"
+#include "format/read/file_reader.h"
+#include "format/platform/system.h"
+#include "format/read/file_verifier.h"
 #include "format/write/file_writer.h"
 #include "format/values/logical_values.h"
 #include "format/crypto/secret.h"
@@ -164,23 +180,28 @@ class Copier {
         settings_(std::move(settings)),
         query_(db, query),
         layout_(query_.columns(), settings_),
-        partitions_(layout_) {}
+        partitions_(layout_, FileNaming{settings_.directory_output(), settings_.filename_pattern, std::string()}) {}
 
-  int64_t Run() {
+  // The rows written; with return_stats, *report gets the JSON array of the files.
+  int64_t Run(std::string* report) {
     // With every column's type known before the first row, rows stream to the writer from
     // the start; otherwise the first row group is buffered whole to see its values' classes.
     if (layout_.all_typed()) ResolveTypes();
     std::string local_path = path_;
     if (parquet::IsRemoteUrl(path_)) {
-      remote_target_ = std::make_unique<RemoteCopyTarget>(path_, partitions_.partitioned(), settings_.overwrite,
+      if (settings_.append) throw CopyError("append=1 is not supported for remote targets");
+      remote_target_ = std::make_unique<RemoteCopyTarget>(path_, settings_.directory_output(), settings_.overwrite,
                                                           settings_.remote);
       local_path = remote_target_->local_target();
     }
-    staged_ = std::make_unique<StagedOutput>(
-        local_path, partitions_.partitioned() ? StagedOutput::Kind::kDirectory : StagedOutput::Kind::kFile,
-        settings_.overwrite);
+    if (settings_.append) partitions_.SetExistingRoot(local_path);
+    staged_ = std::make_unique<StagedOutput>(local_path,
+                                             !settings_.directory_output() ? StagedOutput::Kind::kFile
+                                             : settings_.append            ? StagedOutput::Kind::kAppend
+                                                                           : StagedOutput::Kind::kDirectory,
+                                             settings_.overwrite);
     query_.Run(*this);
-    Finish();
+    Finish(report);
     if (remote_target_) remote_target_->Upload();
     return row_number_;
   }
@@ -362,7 +383,11 @@ class Copier {
     if (CopyPartition* oldest = partitions_.FileToClose()) {
       Flush(*oldest);
       writer_thread_.Drain();
-      partitions_.CloseWriter(*oldest);
+      if (oldest->writer) partitions_.CloseWriter(*oldest);  // (rollover may have closed it)
+    }
+    if (settings_.append && !append_checked_) {
+      CheckAppendSchema();
+      append_checked_ = true;
     }
     return partitions_.OpenWriter(partition, *staged_, layout_);
   }
@@ -514,6 +539,60 @@ class Copier {
     total_bytes_ -= partition.bytes;
     partition.rows = 0;
     partition.bytes = 0;
+    RollOverIfFull(partition);
+  }
+
+  // Rollover: closes the partition's file once it holds row_groups_per_file row groups or
+  // file_size_bytes bytes (its next rows go to a new file).
+  void RollOverIfFull(CopyPartition& partition) {
+    if (!settings_.rollover() || !partition.writer) return;
+    writer_thread_.Drain();
+    const parquet::ParquetFileWriter& writer = *partition.writer;
+    const bool enough_groups = settings_.row_groups_per_file > 0 &&
+                               writer.metadata().row_groups.size() >= static_cast<size_t>(settings_.row_groups_per_file);
+    const bool enough_bytes = settings_.file_size_bytes > 0 &&
+                              writer.bytes_written() >= static_cast<uint64_t>(settings_.file_size_bytes);
+    if (enough_groups || enough_bytes) partitions_.CloseWriter(partition);
+  }
+
+  // append=1: the new files must have the schema of the files already in the target (the
+  // first one, in sorted order, is read); an error names the first column that differs.
+  void CheckAppendSchema() {
+    std::vector<std::string> existing;
+    try {
+      existing = ExpandFilePath(staged_->target());
+    } catch (const std::exception&) {
+      return;  // no target yet, or no parquet files in it: nothing to match
+    }
+    if (existing.empty()) return;
+    std::unique_ptr<parquet::ParquetFileReader> first = parquet::ParquetFileReader::Open(existing[0]);
+    const std::vector<parquet::SchemaElement>& old_schema = first->metadata().schema;
+    const std::vector<parquet::SchemaElement>& new_schema = layout_.schema();
+    auto describe = [](const parquet::SchemaElement& e) {
+      std::string text = e.type ? parquet::ToString(*e.type) : std::string("group");
+      if (e.converted_type) text += " " + parquet::ToString(*e.converted_type);
+      if (e.repetition_type) text += " " + parquet::ToString(*e.repetition_type);
+      return text;
+    };
+    for (size_t i = 1; i < std::max(old_schema.size(), new_schema.size()); ++i) {
+      if (i >= old_schema.size()) {
+        throw CopyError("append: column " + new_schema[i].name + " is not in the existing file " + existing[0]);
+      }
+      if (i >= new_schema.size()) {
+        throw CopyError("append: column " + old_schema[i].name + " of the existing file " + existing[0] +
+                        " is not in the query's result");
+      }
+      const parquet::SchemaElement& a = old_schema[i];
+      const parquet::SchemaElement& b = new_schema[i];
+      if (a.name != b.name) {
+        throw CopyError("append: column " + std::to_string(i) + " is " + b.name + " in the new files but " + a.name +
+                        " in the existing file " + existing[0]);
+      }
+      if (describe(a) != describe(b) || a.type_length != b.type_length || a.num_children != b.num_children) {
+        throw CopyError("append: column " + b.name + " is " + describe(b) + " in the new files but " + describe(a) +
+                        " in the existing file " + existing[0]);
+      }
+    }
   }
 
   // Over the budget with many partitions: flush the biggest until half the budget is free.
@@ -526,12 +605,13 @@ class Copier {
     }
   }
 
-  void Finish() {
+  void Finish(std::string* report) {
     if (!partitions_.partitioned()) {
       Flush(partitions_.single());
       writer_thread_.Drain();
       ResolveTypes();
-      WriterFor(partitions_.single()).Close();  // a result without rows still gets a file with the schema
+      // A result without rows still gets a file with the schema.
+      if (partitions_.single().writer || partitions_.files().empty()) WriterFor(partitions_.single()).Close();
     } else {
       partitions_.ForEach([&](CopyPartition& partition) { Flush(partition); });
       writer_thread_.Drain();
@@ -539,11 +619,43 @@ class Copier {
         if (partition.writer) partition.writer->Close();
       });
     }
+    if (settings_.return_stats || settings_.verify) ReadBack(report);
+    partitions_.CloseReadFiles();
     staged_->Commit();
+  }
+
+  // The name a written file will have once published.
+  std::string FinalName(const WrittenFile& file) const {
+    return file.relative.empty() ? path_ : (path_.back() == '/' ? path_ : path_ + "/") + file.relative;
+  }
+
+  // Reads every written file back through the descriptor kept for it (never by name):
+  // verify=1 checks it, return_stats=1 reports it.
+  void ReadBack(std::string* report) {
+    std::shared_ptr<parquet::FileDecryptionProperties> keys;
+    if (const auto& encryption = settings_.writer.encryption) {
+      keys = std::make_shared<parquet::FileDecryptionProperties>();
+      keys->footer_key = encryption->footer_key;
+      keys->column_keys = encryption->column_keys;
+      keys->aad_prefix = encryption->aad_prefix;
+    }
+    report->assign("[");
+    for (WrittenFile& file : partitions_.files()) {
+      const std::string name = FinalName(file);
+      std::unique_ptr<parquet::ParquetFileReader> reader =
+          parquet::ParquetFileReader::Open(parquet::OpenLocalFile(std::move(file.read_file), name), keys.get());
+      if (settings_.verify) parquet::VerifyFile(*reader);
+      if (settings_.return_stats) {
+        if (report->size() > 1) *report += ',';
+        AppendFileReport(*reader, name, file.relative, report);
+      }
+    }
+    *report += ']';
   }
 
   std::string path_;
   CopySettings settings_;
+  bool append_checked_ = false;
   CopyQuery query_;
   CopyLayout layout_;  // refers to settings_
   int64_t row_number_ = 0;  // rows received so far
@@ -614,14 +726,22 @@ void ParquetCopyFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     CopySettings settings;
     ParseSettings(arguments, &settings);
     {
+      const bool return_stats = settings.return_stats;
+      // Uploads and listings (S3) end at sqlite3_interrupt() too.
+      const ConnectionInterruptScope interruptible(sqlite3_context_db_handle(ctx));
       Copier copier(sqlite3_context_db_handle(ctx), path, std::move(settings), query);
-      sqlite3_result_int64(ctx, copier.Run());
+      std::string report;
+      const int64_t rows = copier.Run(&report);
+      if (return_stats) {
+        sqlite3_result_text64(ctx, report.data(), report.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+        sqlite3_result_subtype(ctx, kJsonSubtype);
+      } else {
+        sqlite3_result_int64(ctx, rows);
+      }
     }
-#ifdef __GLIBC__
     // The copy's buffers were freed; give their pages back to the system rather than leave
     // them in the allocator's free lists (where a next copy would fragment them further).
-    malloc_trim(0);
-#endif
+    parquet::platform::ReleaseFreeMemory();
   } catch (const QueryError& e) {
     if (e.code() == SQLITE_NOMEM) {
       sqlite3_result_error_nomem(ctx);
@@ -631,6 +751,9 @@ void ParquetCopyFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     }
   } catch (const std::bad_alloc&) {
     sqlite3_result_error_nomem(ctx);
+  } catch (const parquet::HttpInterrupted&) {
+    sqlite3_result_error(ctx, "parquet_copy: interrupted", -1);
+    sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
   } catch (const std::exception& e) {
     sqlite3_result_error(ctx, (std::string("parquet_copy: ") + e.what()).c_str(), -1);
   }

@@ -23,7 +23,10 @@
 //   bloom_filter_offset, bloom_filter_length, min_is_exact, max_is_exact,
 //   row_group_compressed_bytes, stats_nan_count, stats_sort_order, stats_lower_bound,
 //   stats_upper_bound, column_index_offset, column_index_length, offset_index_offset,
-//   offset_index_length, row_group_sorting_columns.
+//   offset_index_length, row_group_sorting_columns, geo_bbox, geo_types.
+//   geo_bbox/geo_types are the chunk's GeospatialStatistics (GEOMETRY / GEOGRAPHY
+//   columns): {"xmin":..,"xmax":..,"ymin":..,"ymax":..[,"zmin","zmax"][,"mmin","mmax"]}
+//   and a JSON array of the ISO WKB type codes ([1, 1003]); NULL when absent.
 //   stats_min/stats_max are the deprecated Statistics.min/max fields, stats_min_value/
 //   stats_max_value the current ones, each decoded as the column's values are (the
 //   parquet table's default type mapping), or the raw bytes as a BLOB when they cannot
@@ -47,6 +50,16 @@
 // parquet_kv_metadata: file_name, key, value. Keys and values are TEXT when they are
 //   valid UTF-8, BLOB otherwise; a value the file leaves out is NULL.
 //
+// parquet_bloom_probe(path, column_name, value): file_name, row_group_id,
+//   bloom_filter_excludes (1: the chunk's bloom filter proves `column = value` false; 0:
+//   it may hold; NULL: no usable filter). The value is turned into the table pushdown's
+//   ColumnFilter (MakeColumnFilter: the affinity of the column's declared type) and asked
+//   with pushdown's BloomFilterRulesOut, so both answer alike.
+//
+// parquet_full_metadata(path): file_name, file_metadata, schema, row_groups,
+//   key_value_metadata: the rows of the four functions above as JSON documents (JSON
+//   subtype), made by querying those functions (MakeFullMetadataDocuments).
+//
 // Encrypted files: after the path, up to five 'key=value' arguments take the parquet
 // table's key options (footer_key, column_keys, aad_prefix, key_table,
 // verify_footer_signature), e.g. parquet_metadata('f.parquet', 'footer_key=...',
@@ -62,12 +75,17 @@
 #include "ext/metadata/metadata_functions.h"
 
 #include <cstring>
+#include <map>
 #include <memory>
 #include <new>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "ext/common/connection_interrupt.h"
+#include "ext/metadata/metadata_cursor.h"
 #include "ext/common/column_mapping.h"
 #include "ext/common/encryption_options.h"
 #include "ext/common/file_list.h"
@@ -76,6 +94,10 @@
 #include "ext/common/parquet_to_sql.h"
 #include "ext/common/sqlite_values.h"
 #include "ext/common/vtab_errors.h"
+#include "ext/table/constraints.h"
+#include "ext/table/parquet_table.h"
+#include "ext/table/row_group_pruning.h"
+#include "format/index/bloom_filter.h"
 #include "format/common/error.h"
 #include "format/read/file_reader.h"
 #include "format/values/json_text.h"
@@ -86,301 +108,9 @@
 
 namespace sqlite_parquet {
 
+using namespace metadata;  // NOLINT: this file is the module over metadata_cursor.h
+
 namespace {
-
-enum class FunctionKind { kMetadata, kSchema, kFileMetadata, kKvMetadata };
-
-struct FunctionSpec {
-  const char* name;
-  FunctionKind kind;
-  const char* columns;  // the declared columns, without the HIDDEN path column
-  int num_columns;
-};
-
-const FunctionSpec kFunctions[] = {
-    {"parquet_metadata", FunctionKind::kMetadata,
-     "file_name TEXT, row_group_id INTEGER, row_group_num_rows INTEGER, row_group_num_columns INTEGER, "
-     "row_group_bytes INTEGER, column_id INTEGER, file_offset INTEGER, num_values INTEGER, path_in_schema TEXT, "
-     "type TEXT, stats_min, stats_max, stats_null_count INTEGER, stats_distinct_count INTEGER, stats_min_value, "
-     "stats_max_value, compression TEXT, encodings TEXT, index_page_offset INTEGER, dictionary_page_offset INTEGER, "
-     "data_page_offset INTEGER, total_compressed_size INTEGER, total_uncompressed_size INTEGER, "
-     "key_value_metadata TEXT, bloom_filter_offset INTEGER, bloom_filter_length INTEGER, min_is_exact INTEGER, "
-     "max_is_exact INTEGER, row_group_compressed_bytes INTEGER, stats_nan_count INTEGER, stats_sort_order TEXT, "
-     "stats_lower_bound, stats_upper_bound, column_index_offset INTEGER, column_index_length INTEGER, "
-     "offset_index_offset INTEGER, offset_index_length INTEGER, row_group_sorting_columns TEXT",
-     38},
-    {"parquet_schema", FunctionKind::kSchema,
-     "file_name TEXT, name TEXT, type TEXT, type_length INTEGER, repetition_type TEXT, num_children INTEGER, "
-     "converted_type TEXT, scale INTEGER, precision INTEGER, field_id INTEGER, logical_type TEXT, sqlite_type TEXT, "
-     "column_id INTEGER",
-     13},
-    {"parquet_file_metadata", FunctionKind::kFileMetadata,
-     "file_name TEXT, created_by TEXT, num_rows INTEGER, num_row_groups INTEGER, format_version INTEGER, "
-     "encryption_algorithm TEXT, footer_signing_key_metadata BLOB, file_size_bytes INTEGER, footer_size INTEGER, "
-     "column_orders TEXT, footer_encrypted INTEGER",
-     11},
-    {"parquet_kv_metadata", FunctionKind::kKvMetadata, "file_name TEXT, key, value", 3},
-};
-
-// Column numbers of parquet_metadata.
-enum MetadataColumn {
-  kMdFileName, kMdRowGroupId, kMdRowGroupNumRows, kMdRowGroupNumColumns, kMdRowGroupBytes, kMdColumnId,
-  kMdFileOffset, kMdNumValues, kMdPathInSchema, kMdType, kMdStatsMin, kMdStatsMax, kMdStatsNullCount,
-  kMdStatsDistinctCount, kMdStatsMinValue, kMdStatsMaxValue, kMdCompression, kMdEncodings, kMdIndexPageOffset,
-  kMdDictionaryPageOffset, kMdDataPageOffset, kMdTotalCompressedSize, kMdTotalUncompressedSize,
-  kMdKeyValueMetadata, kMdBloomFilterOffset, kMdBloomFilterLength, kMdMinIsExact, kMdMaxIsExact,
-  kMdRowGroupCompressedBytes, kMdStatsNanCount, kMdStatsSortOrder, kMdStatsLowerBound, kMdStatsUpperBound,
-  kMdColumnIndexOffset, kMdColumnIndexLength, kMdOffsetIndexOffset, kMdOffsetIndexLength,
-  kMdRowGroupSortingColumns,
-};
-
-enum SchemaColumn {
-  kScFileName, kScName, kScType, kScTypeLength, kScRepetitionType, kScNumChildren, kScConvertedType, kScScale,
-  kScPrecision, kScFieldId, kScLogicalType, kScSqliteType, kScColumnId,
-};
-
-enum FileMetadataColumn {
-  kFmFileName, kFmCreatedBy, kFmNumRows, kFmNumRowGroups, kFmFormatVersion, kFmEncryptionAlgorithm,
-  kFmFooterSigningKeyMetadata, kFmFileSizeBytes, kFmFooterSize, kFmColumnOrders, kFmFooterEncrypted,
-};
-
-struct MetadataTable {
-  sqlite3_vtab base;  // must come first
-  const FunctionSpec* spec = nullptr;
-  sqlite3* db = nullptr;  // for key_table
-};
-
-// Hidden columns after `path` that take 'key=value' option arguments (the key options of
-// the parquet table: footer_key, column_keys, aad_prefix, key_table,
-// verify_footer_signature).
-constexpr int kOptionArguments = 5;
-
-// What parquet_metadata needs per leaf column of the current file.
-struct LeafInfo {
-  parquet::StatisticsContext context;
-  ColumnMapping mapping;
-};
-
-// The file a cursor is reading.
-struct OpenFile {
-  std::string name;
-  std::unique_ptr<parquet::ParquetFileReader> reader;  // null when the footer is encrypted
-  // Encrypted footer (parquet_file_metadata only).
-  std::optional<parquet::FileCryptoMetaData> crypto;
-  uint64_t file_size = 0;
-  uint32_t footer_length = 0;
-  std::vector<LeafInfo> leaves;            // parquet_metadata
-  std::vector<int> top_level_field_of;     // parquet_schema: element index -> field, or -1
-  std::vector<std::string> sqlite_types;   // parquet_schema: declared type per top-level field
-};
-
-struct MetadataCursor {
-  sqlite3_vtab_cursor base;  // must come first
-  std::string path;
-  std::vector<std::string> files;
-  size_t next_file = 0;
-  OpenFile file;
-  int64_t row = 0;            // row within the current file
-  int64_t rows_in_file = 0;
-  int64_t rowid = 0;
-  bool eof = true;
-  FormatBuffer format_buffer;  // statistics values converted to SQLite values
-  std::shared_ptr<const parquet::FileDecryptionProperties> decryption;  // null: no key options
-  std::shared_ptr<const parquet::RemoteOptions> remote;  // https:// and s3:// paths
-};
-
-MetadataTable* TableOf(sqlite3_vtab_cursor* cursor) { return reinterpret_cast<MetadataTable*>(cursor->pVtab); }
-
-// ---- Text forms ------------------------------------------------------------------------
-
-// `s` with each byte that does not begin a valid UTF-8 sequence replaced by U+FFFD, so
-// key/value metadata of any bytes can go into a JSON document.
-std::string WithInvalidUtf8Replaced(const std::string& s) {
-  if (parquet::IsValidUtf8(s)) return s;
-  std::string out;
-  size_t i = 0;
-  while (i < s.size()) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    const size_t length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-    if (c < 0x80 || (length > 1 && i + length <= s.size() && parquet::IsValidUtf8(s.substr(i, length)))) {
-      out.append(s, i, length);
-      i += length;
-    } else {
-      out += "\xEF\xBF\xBD";
-      i++;
-    }
-  }
-  return out;
-}
-
-const char* TimeUnitName(parquet::TimeUnit unit) {
-  switch (unit) {
-    case parquet::TimeUnit::MILLIS: return "MILLIS";
-    case parquet::TimeUnit::MICROS: return "MICROS";
-    case parquet::TimeUnit::NANOS: return "NANOS";
-  }
-  return "UNKNOWN";
-}
-
-const char* EdgeAlgorithmName(parquet::EdgeInterpolationAlgorithm algorithm) {
-  switch (algorithm) {
-    case parquet::EdgeInterpolationAlgorithm::SPHERICAL: return "SPHERICAL";
-    case parquet::EdgeInterpolationAlgorithm::VINCENTY: return "VINCENTY";
-    case parquet::EdgeInterpolationAlgorithm::THOMAS: return "THOMAS";
-    case parquet::EdgeInterpolationAlgorithm::ANDOYER: return "ANDOYER";
-    case parquet::EdgeInterpolationAlgorithm::KARNEY: return "KARNEY";
-  }
-  return "UNKNOWN";
-}
-
-// The LogicalType union as text, named after the thrift structs:
-// "TimestampType(isAdjustedToUTC=1, unit=MICROS)", "DecimalType(scale=2, precision=10)".
-std::string LogicalTypeText(const parquet::LogicalType& t) {
-  using Kind = parquet::LogicalType::Kind;
-  switch (t.kind) {
-    case Kind::STRING: return "StringType()";
-    case Kind::MAP: return "MapType()";
-    case Kind::LIST: return "ListType()";
-    case Kind::ENUM: return "EnumType()";
-    case Kind::DECIMAL:
-      return "DecimalType(scale=" + std::to_string(t.decimal_scale) + ", precision=" +
-             std::to_string(t.decimal_precision) + ")";
-    case Kind::DATE: return "DateType()";
-    case Kind::TIME:
-      return std::string("TimeType(isAdjustedToUTC=") + (t.is_adjusted_to_utc ? "1" : "0") +
-             ", unit=" + TimeUnitName(t.time_unit) + ")";
-    case Kind::TIMESTAMP:
-      return std::string("TimestampType(isAdjustedToUTC=") + (t.is_adjusted_to_utc ? "1" : "0") +
-             ", unit=" + TimeUnitName(t.time_unit) + ")";
-    case Kind::INTEGER:
-      return "IntType(bitWidth=" + std::to_string(t.int_bit_width) + ", isSigned=" + (t.int_is_signed ? "1" : "0") + ")";
-    case Kind::UNKNOWN: return "NullType()";
-    case Kind::JSON: return "JsonType()";
-    case Kind::BSON: return "BsonType()";
-    case Kind::UUID: return "UUIDType()";
-    case Kind::FLOAT16: return "Float16Type()";
-    case Kind::VARIANT:
-      if (t.variant_specification_version.has_value()) {
-        return "VariantType(specification_version=" + std::to_string(*t.variant_specification_version) + ")";
-      }
-      return "VariantType()";
-    case Kind::GEOMETRY:
-    case Kind::GEOGRAPHY: {
-      std::string text = t.kind == Kind::GEOMETRY ? "GeometryType(" : "GeographyType(";
-      bool first = true;
-      if (t.crs.has_value()) {
-        text += "crs=" + *t.crs;
-        first = false;
-      }
-      if (t.edge_algorithm.has_value()) {
-        text += std::string(first ? "" : ", ") + "algorithm=" + EdgeAlgorithmName(*t.edge_algorithm);
-      }
-      return text + ")";
-    }
-    case Kind::VECTOR: return "VectorType()";
-    case Kind::UNRECOGNIZED: break;
-  }
-  return "unrecognized";
-}
-
-const char* EncryptionAlgorithmName(const parquet::EncryptionAlgorithm& algorithm) {
-  switch (algorithm.kind) {
-    case parquet::EncryptionAlgorithm::Kind::AES_GCM_V1: return "AES_GCM_V1";
-    case parquet::EncryptionAlgorithm::Kind::AES_GCM_CTR_V1: return "AES_GCM_CTR_V1";
-    case parquet::EncryptionAlgorithm::Kind::UNRECOGNIZED: break;
-  }
-  return "unrecognized";
-}
-
-const char* ColumnOrderName(const parquet::ColumnOrder& order) {
-  switch (order.kind) {
-    case parquet::ColumnOrder::Kind::TYPE_DEFINED_ORDER: return "TYPE_DEFINED_ORDER";
-    case parquet::ColumnOrder::Kind::IEEE_754_TOTAL_ORDER: return "IEEE_754_TOTAL_ORDER";
-    case parquet::ColumnOrder::Kind::INT96_TIMESTAMP_ORDER: return "INT96_TIMESTAMP_ORDER";
-    case parquet::ColumnOrder::Kind::UNRECOGNIZED: break;
-  }
-  return "unrecognized";
-}
-
-// ---- Results ---------------------------------------------------------------------------
-
-void ResultText(sqlite3_context* ctx, const std::string& text) {
-  sqlite3_result_text64(ctx, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
-}
-
-void ResultBlob(sqlite3_context* ctx, const std::string& bytes) {
-  if (bytes.empty()) {
-    sqlite3_result_zeroblob(ctx, 0);
-  } else {
-    sqlite3_result_blob64(ctx, bytes.data(), bytes.size(), SQLITE_TRANSIENT);
-  }
-}
-
-// TEXT when valid UTF-8, else BLOB.
-void ResultTextOrBlob(sqlite3_context* ctx, const std::string& bytes) {
-  if (parquet::IsValidUtf8(bytes)) {
-    ResultText(ctx, bytes);
-  } else {
-    ResultBlob(ctx, bytes);
-  }
-}
-
-template <typename T>
-void ResultOptionalInt(sqlite3_context* ctx, const std::optional<T>& value) {
-  if (value.has_value()) {
-    sqlite3_result_int64(ctx, static_cast<sqlite3_int64>(*value));
-  } else {
-    sqlite3_result_null(ctx);
-  }
-}
-
-void ResultOptionalBool(sqlite3_context* ctx, const std::optional<bool>& value) {
-  if (value.has_value()) {
-    sqlite3_result_int(ctx, *value ? 1 : 0);
-  } else {
-    sqlite3_result_null(ctx);
-  }
-}
-
-// A decoded statistics value as a SQLite value, converted as the column's values are.
-void ResultStatisticsValue(sqlite3_context* ctx, const LeafInfo& leaf, const parquet::StatisticsValue& value,
-                           const std::string& raw, FormatBuffer* buffer) {
-  const ColumnMapping& m = leaf.mapping;
-  if (m.kind == ValueKind::kNull || m.kind == ValueKind::kNested) {
-    ResultBlob(ctx, raw);
-    return;
-  }
-  ParquetValue parquet_value;
-  if (!StatisticsParquetValue(m, value, &parquet_value)) {
-    ResultBlob(ctx, value.bytes);
-    return;
-  }
-  ResultParquetValue(ctx, m, parquet_value, buffer);
-}
-
-// A raw statistics field: NULL when absent, the decoded value, or its bytes as a BLOB.
-void ResultRawStatistics(sqlite3_context* ctx, const LeafInfo& leaf, const std::optional<std::string>& raw,
-                         FormatBuffer* buffer) {
-  if (!raw.has_value()) {
-    sqlite3_result_null(ctx);
-    return;
-  }
-  parquet::StatisticsValue value;
-  if (!parquet::DecodeStatisticsValue(*raw, leaf.context, &value)) {
-    ResultBlob(ctx, *raw);
-    return;
-  }
-  ResultStatisticsValue(ctx, leaf, value, *raw, buffer);
-}
-
-void ResultBound(sqlite3_context* ctx, const LeafInfo& leaf, const std::optional<parquet::StatisticsBound>& bound,
-                 FormatBuffer* buffer) {
-  if (!bound.has_value()) {
-    sqlite3_result_null(ctx);
-    return;
-  }
-  ResultStatisticsValue(ctx, leaf, bound->value, bound->value.bytes, buffer);
-}
 
 // ---- Opening files ---------------------------------------------------------------------
 
@@ -421,6 +151,10 @@ void OpenCurrentFile(MetadataCursor* cursor, FunctionKind kind) {
   OpenFile& file = cursor->file;
   file = OpenFile();
   file.name = cursor->files[cursor->next_file];
+  if (kind == FunctionKind::kFullMetadata) {  // documents made by Filter
+    cursor->rows_in_file = 1;
+    return;
+  }
   std::unique_ptr<parquet::RandomAccessFile> handle = parquet::OpenFileOrUrl(file.name, cursor->remote.get());
   if (kind == FunctionKind::kFileMetadata && !cursor->decryption && HasEncryptedFooter(handle.get())) {
     OpenEncryptedFooter(&file, handle.get());
@@ -460,6 +194,27 @@ void OpenCurrentFile(MetadataCursor* cursor, FunctionKind kind) {
                                  ? static_cast<int64_t>(metadata.key_value_metadata->size())
                                  : 0;
       break;
+    case FunctionKind::kBloomProbe: {
+      // The column as the parquet table maps it (default options), and `column = value`
+      // with the affinity of its declared type applied, as the table's pushdown builds it.
+      const std::vector<int>& fields = schema.top_level_fields();
+      size_t field = 0;
+      while (field < fields.size() && FieldName(schema, field) != cursor->probe_column) field++;
+      if (field == fields.size()) {
+        throw parquet::ParquetError("parquet_bloom_probe: no column named '" + cursor->probe_column + "' in " +
+                                    parquet::PathForDisplay(file.name));
+      }
+      file.probe_mapping = MapTopLevelField(schema, static_cast<int>(field), MappingOptions());
+      if (file.probe_mapping.leaf_column < 0) {
+        throw parquet::ParquetError("parquet_bloom_probe: column '" + cursor->probe_column + "' in " +
+                                    parquet::PathForDisplay(file.name) + " is nested; only flat columns have one bloom filter");
+      }
+      file.probe_filter = MakeColumnFilter(cursor->probe_affinity.get(), PlanTerm{0, ConstraintOp::kEq},
+                                           cursor->probe_value, ValueClassOfKind(file.probe_mapping));
+      cursor->rows_in_file = file.reader->num_row_groups();
+      break;
+    }
+    case FunctionKind::kFullMetadata: break;
   }
 }
 
@@ -480,268 +235,136 @@ void Advance(MetadataCursor* cursor, FunctionKind kind) {
   cursor->eof = false;
 }
 
-// ---- Columns ---------------------------------------------------------------------------
+// ---- parquet_full_metadata's documents ---------------------------------------------------
+//
+// Made from the rows of the other four functions themselves (one place per fact): a query
+// per function, each row turned into a JSON object here (no SQL JSON function: SQLite
+// before 3.38 may lack them), the column names as keys; BLOB values (undecodable statistics,
+// non-UTF-8 key/value metadata) become hex text.
 
-void MetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column) {
-  const OpenFile& file = cursor->file;
-  const parquet::ParquetFileReader& reader = *file.reader;
-  const int num_columns = reader.schema().num_columns();
-  const int rg_index = static_cast<int>(cursor->row / num_columns);
-  const int col = static_cast<int>(cursor->row % num_columns);
-  const parquet::RowGroup& rg = reader.row_group(rg_index);
-  const parquet::ColumnChunk& chunk = rg.columns[static_cast<size_t>(col)];
-  const parquet::ColumnMetaData* meta = chunk.meta_data.has_value() ? &*chunk.meta_data : nullptr;
-  const parquet::Statistics* stats = meta && meta->statistics.has_value() ? &*meta->statistics : nullptr;
-  const LeafInfo& leaf = file.leaves[static_cast<size_t>(col)];
-  const parquet::ColumnDescriptor& descriptor = reader.schema().column(col);
+struct DeclaredColumn {
+  std::string name;
+  std::string type;  // "" when declared without one
+};
 
-  auto decoded = [&]() { return parquet::DecodeStatistics(*stats, leaf.context); };
-  switch (column) {
-    case kMdFileName: ResultText(ctx, file.name); return;
-    case kMdRowGroupId: sqlite3_result_int64(ctx, rg_index); return;
-    case kMdRowGroupNumRows: sqlite3_result_int64(ctx, rg.num_rows); return;
-    case kMdRowGroupNumColumns: sqlite3_result_int64(ctx, static_cast<sqlite3_int64>(rg.columns.size())); return;
-    case kMdRowGroupBytes: sqlite3_result_int64(ctx, rg.total_byte_size); return;
-    case kMdColumnId: sqlite3_result_int64(ctx, col); return;
-    case kMdFileOffset: sqlite3_result_int64(ctx, chunk.file_offset); return;
-    case kMdPathInSchema: ResultText(ctx, descriptor.dotted_path); return;
-    case kMdType: ResultText(ctx, parquet::ToString(descriptor.physical_type)); return;
-    case kMdRowGroupCompressedBytes: ResultOptionalInt(ctx, rg.total_compressed_size); return;
-    case kMdStatsSortOrder: ResultText(ctx, parquet::ToString(leaf.context.sort_order)); return;
-    case kMdColumnIndexOffset: ResultOptionalInt(ctx, chunk.column_index_offset); return;
-    case kMdColumnIndexLength: ResultOptionalInt(ctx, chunk.column_index_length); return;
-    case kMdOffsetIndexOffset: ResultOptionalInt(ctx, chunk.offset_index_offset); return;
-    case kMdOffsetIndexLength: ResultOptionalInt(ctx, chunk.offset_index_length); return;
-    case kMdRowGroupSortingColumns: {
-      if (!rg.sorting_columns.has_value()) {
-        sqlite3_result_null(ctx);
-        return;
-      }
-      std::string text;
-      for (const parquet::SortingColumn& sc : *rg.sorting_columns) {
-        if (!text.empty()) text += ", ";
-        if (sc.column_idx >= 0 && sc.column_idx < num_columns) {
-          text += reader.schema().column(sc.column_idx).dotted_path;
+std::vector<DeclaredColumn> DeclaredColumnsOf(const FunctionSpec& spec) {
+  std::vector<DeclaredColumn> columns;
+  std::string_view rest(spec.columns);
+  while (!rest.empty()) {
+    const size_t comma = rest.find(", ");
+    std::string_view item = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 2);
+    const size_t space = item.find(' ');
+    if (item.substr(0, space) == "file_name") continue;  // the document's own file
+    columns.push_back({std::string(item.substr(0, space)),
+                       space == std::string_view::npos ? std::string() : std::string(item.substr(space + 1))});
+  }
+  return columns;
+}
+
+// The column list of `columns`, for the SELECT.
+std::string ColumnList(const std::vector<DeclaredColumn>& columns) {
+  std::string sql;
+  for (const DeclaredColumn& c : columns) sql += (sql.empty() ? "" : ", ") + c.name;
+  return sql;
+}
+
+// The JSON object of `columns`, read from `stmt`'s columns `first` on (the names as keys).
+std::string JsonObjectOfRow(sqlite3_stmt* stmt, int first, const std::vector<DeclaredColumn>& columns) {
+  std::string object = "{";
+  for (size_t i = 0; i < columns.size(); i++) {
+    if (i) object += ',';
+    parquet::AppendJsonString(columns[i].name, &object);
+    object += ':';
+    AppendJsonSqlValue(ReadSqlValue(sqlite3_column_value(stmt, first + static_cast<int>(i))), &object);
+  }
+  return object + "}";
+}
+
+const FunctionSpec& SpecOf(FunctionKind kind);
+
+// Runs `SELECT file_name, <objects> FROM function(path, options...)` and hands each row to
+// `row` (the file's name and the statement, at the row). Throws ParquetError with the query's error.
+template <typename RowFn>
+void ForEachMetadataRow(sqlite3* db, FunctionKind kind, const std::string& objects, int argc, sqlite3_value** argv,
+                        RowFn row) {
+  const FunctionSpec& spec = SpecOf(kind);
+  std::string sql = "SELECT file_name, " + objects + " FROM " + spec.name + "(?1";
+  for (int i = 1; i <= kOptionArguments; i++) sql += ", ?" + std::to_string(i + 1);
+  sql += ")";
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
+    throw parquet::ParquetError(std::string("parquet_full_metadata: ") + sqlite3_errmsg(db));
+  }
+  std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> owned(stmt, sqlite3_finalize);
+  for (int i = 0; i < argc && i <= kOptionArguments; i++) sqlite3_bind_value(stmt, i + 1, argv[i]);
+  int rc;
+  while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    const unsigned char* file = sqlite3_column_text(stmt, 0);
+    row(std::string_view(file ? reinterpret_cast<const char*>(file) : "", static_cast<size_t>(sqlite3_column_bytes(stmt, 0))),
+        stmt);
+  }
+  if (rc != SQLITE_DONE) throw parquet::ParquetError(std::string("parquet_full_metadata: ") + sqlite3_errmsg(db));
+}
+
+void AppendToArray(std::string* array, std::string_view element) {
+  array->push_back(array->empty() ? '[' : ',');
+  array->append(element);
+}
+
+// Fills cursor->files and cursor->documents for parquet_full_metadata(argv...).
+void MakeFullMetadataDocuments(MetadataCursor* cursor, sqlite3* db, int argc, sqlite3_value** argv) {
+  std::map<std::string, size_t, std::less<>> index_of;
+  const std::vector<DeclaredColumn> file_columns = DeclaredColumnsOf(SpecOf(FunctionKind::kFileMetadata));
+  ForEachMetadataRow(db, FunctionKind::kFileMetadata, ColumnList(file_columns), argc, argv,
+                     [&](std::string_view file, sqlite3_stmt* stmt) {
+                       index_of.emplace(std::string(file), cursor->files.size());
+                       cursor->files.emplace_back(file);
+                       cursor->documents.emplace_back();
+                       cursor->documents.back().file_metadata = JsonObjectOfRow(stmt, 1, file_columns);
+                     });
+  auto documents_of = [&](std::string_view file) -> FullMetadataDocuments& {
+    auto it = index_of.find(file);
+    if (it == index_of.end()) throw parquet::ParquetError("parquet_full_metadata: the files changed while being read");
+    return cursor->documents[it->second];
+  };
+  const std::vector<DeclaredColumn> schema_columns = DeclaredColumnsOf(SpecOf(FunctionKind::kSchema));
+  ForEachMetadataRow(db, FunctionKind::kSchema, ColumnList(schema_columns), argc, argv,
+                     [&](std::string_view file, sqlite3_stmt* stmt) {
+                       AppendToArray(&documents_of(file).schema, JsonObjectOfRow(stmt, 1, schema_columns));
+                     });
+  const std::vector<DeclaredColumn> kv_columns = DeclaredColumnsOf(SpecOf(FunctionKind::kKvMetadata));
+  ForEachMetadataRow(db, FunctionKind::kKvMetadata, ColumnList(kv_columns), argc, argv,
+                     [&](std::string_view file, sqlite3_stmt* stmt) {
+                       AppendToArray(&documents_of(file).key_value_metadata, JsonObjectOfRow(stmt, 1, kv_columns));
+                     });
+  // parquet_metadata: the row_group_* columns once per row group, the others per chunk.
+  std::vector<DeclaredColumn> row_group_columns, chunk_columns;
+  for (DeclaredColumn& c : DeclaredColumnsOf(SpecOf(FunctionKind::kMetadata))) {
+    (c.name.rfind("row_group_", 0) == 0 ? row_group_columns : chunk_columns).push_back(std::move(c));
+  }
+  ForEachMetadataRow(
+      db, FunctionKind::kMetadata,
+      "row_group_id, " + ColumnList(row_group_columns) + ", " + ColumnList(chunk_columns), argc, argv,
+      [&](std::string_view file, sqlite3_stmt* stmt) {
+        FullMetadataDocuments& d = documents_of(file);
+        const int64_t row_group = sqlite3_column_int64(stmt, 1);
+        if (row_group != d.last_row_group) {
+          if (!d.row_groups.empty()) d.row_groups += "]}";
+          const std::string object = JsonObjectOfRow(stmt, 2, row_group_columns);  // "columns" goes before its "}"
+          AppendToArray(&d.row_groups, std::string_view(object).substr(0, object.size() - 1));
+          d.row_groups += ",\"columns\":[";
+          d.last_row_group = row_group;
         } else {
-          text += "column " + std::to_string(sc.column_idx);
+          d.row_groups += ',';
         }
-        text += sc.descending ? " DESC" : " ASC";
-        text += sc.nulls_first ? " NULLS FIRST" : " NULLS LAST";
-      }
-      ResultText(ctx, text);
-      return;
-    }
-    default: break;
+        d.row_groups += JsonObjectOfRow(stmt, 2 + static_cast<int>(row_group_columns.size()), chunk_columns);
+      });
+  for (FullMetadataDocuments& d : cursor->documents) {
+    d.row_groups = d.row_groups.empty() ? "[]" : d.row_groups + "]}]";
+    d.schema = d.schema.empty() ? "[]" : d.schema + "]";
+    d.key_value_metadata = d.key_value_metadata.empty() ? "[]" : d.key_value_metadata + "]";
   }
-  // The rest comes from the column metadata, absent for some encrypted columns.
-  if (meta == nullptr) {
-    sqlite3_result_null(ctx);
-    return;
-  }
-  switch (column) {
-    case kMdNumValues: sqlite3_result_int64(ctx, meta->num_values); return;
-    case kMdCompression: ResultText(ctx, parquet::ToString(meta->codec)); return;
-    case kMdEncodings: {
-      std::string text;
-      for (size_t i = 0; i < meta->encodings.size(); i++) {
-        if (i) text += ", ";
-        text += parquet::ToString(meta->encodings[i]);
-      }
-      ResultText(ctx, text);
-      return;
-    }
-    case kMdIndexPageOffset: ResultOptionalInt(ctx, meta->index_page_offset); return;
-    case kMdDictionaryPageOffset: ResultOptionalInt(ctx, meta->dictionary_page_offset); return;
-    case kMdDataPageOffset: sqlite3_result_int64(ctx, meta->data_page_offset); return;
-    case kMdTotalCompressedSize: sqlite3_result_int64(ctx, meta->total_compressed_size); return;
-    case kMdTotalUncompressedSize: sqlite3_result_int64(ctx, meta->total_uncompressed_size); return;
-    case kMdKeyValueMetadata: {
-      if (!meta->key_value_metadata.has_value()) {
-        sqlite3_result_null(ctx);
-        return;
-      }
-      std::string json = "{";
-      for (size_t i = 0; i < meta->key_value_metadata->size(); i++) {
-        const parquet::KeyValue& kv = (*meta->key_value_metadata)[i];
-        if (i) json += ",";
-        parquet::AppendJsonString(WithInvalidUtf8Replaced(kv.key), &json);
-        json += ":";
-        if (kv.value.has_value()) {
-          parquet::AppendJsonString(WithInvalidUtf8Replaced(*kv.value), &json);
-        } else {
-          json += "null";
-        }
-      }
-      json += "}";
-      ResultText(ctx, json);
-      sqlite3_result_subtype(ctx, kJsonSubtype);
-      return;
-    }
-    case kMdBloomFilterOffset: ResultOptionalInt(ctx, meta->bloom_filter_offset); return;
-    case kMdBloomFilterLength: ResultOptionalInt(ctx, meta->bloom_filter_length); return;
-    default: break;
-  }
-  if (stats == nullptr) {
-    sqlite3_result_null(ctx);
-    return;
-  }
-  switch (column) {
-    case kMdStatsMin: ResultRawStatistics(ctx, leaf, stats->min, &cursor->format_buffer); return;
-    case kMdStatsMax: ResultRawStatistics(ctx, leaf, stats->max, &cursor->format_buffer); return;
-    case kMdStatsMinValue: ResultRawStatistics(ctx, leaf, stats->min_value, &cursor->format_buffer); return;
-    case kMdStatsMaxValue: ResultRawStatistics(ctx, leaf, stats->max_value, &cursor->format_buffer); return;
-    case kMdStatsNullCount: ResultOptionalInt(ctx, stats->null_count); return;
-    case kMdStatsDistinctCount: ResultOptionalInt(ctx, stats->distinct_count); return;
-    case kMdStatsNanCount: ResultOptionalInt(ctx, stats->nan_count); return;
-    case kMdMinIsExact: ResultOptionalBool(ctx, stats->is_min_value_exact); return;
-    case kMdMaxIsExact: ResultOptionalBool(ctx, stats->is_max_value_exact); return;
-    case kMdStatsLowerBound: ResultBound(ctx, leaf, decoded().min, &cursor->format_buffer); return;
-    case kMdStatsUpperBound: ResultBound(ctx, leaf, decoded().max, &cursor->format_buffer); return;
-    default: break;
-  }
-  sqlite3_result_null(ctx);
-}
-
-void SchemaColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column) {
-  const OpenFile& file = cursor->file;
-  const size_t index = static_cast<size_t>(cursor->row);
-  const parquet::SchemaElement& e = file.reader->metadata().schema[index];
-  switch (column) {
-    case kScFileName: ResultText(ctx, file.name); return;
-    case kScName: ResultTextOrBlob(ctx, e.name); return;
-    case kScType:
-      if (e.type.has_value()) {
-        ResultText(ctx, parquet::ToString(*e.type));
-      } else {
-        sqlite3_result_null(ctx);
-      }
-      return;
-    case kScTypeLength: ResultOptionalInt(ctx, e.type_length); return;
-    case kScRepetitionType:
-      if (e.repetition_type.has_value()) {
-        ResultText(ctx, parquet::ToString(*e.repetition_type));
-      } else {
-        sqlite3_result_null(ctx);
-      }
-      return;
-    case kScNumChildren: ResultOptionalInt(ctx, e.num_children); return;
-    case kScConvertedType:
-      if (e.converted_type.has_value()) {
-        ResultText(ctx, parquet::ToString(*e.converted_type));
-      } else {
-        sqlite3_result_null(ctx);
-      }
-      return;
-    case kScScale: ResultOptionalInt(ctx, e.scale); return;
-    case kScPrecision: ResultOptionalInt(ctx, e.precision); return;
-    case kScFieldId: ResultOptionalInt(ctx, e.field_id); return;
-    case kScLogicalType:
-      if (e.logical_type.has_value()) {
-        ResultText(ctx, LogicalTypeText(*e.logical_type));
-      } else {
-        sqlite3_result_null(ctx);
-      }
-      return;
-    case kScSqliteType: {
-      const int field = file.top_level_field_of[index];
-      if (field < 0) {
-        sqlite3_result_null(ctx);
-      } else {
-        ResultText(ctx, file.sqlite_types[static_cast<size_t>(field)]);
-      }
-      return;
-    }
-    case kScColumnId: {
-      const parquet::SchemaNode& node = file.reader->schema().node(static_cast<int>(index));
-      if (node.leaf_index >= 0) {
-        sqlite3_result_int64(ctx, node.leaf_index);
-      } else {
-        sqlite3_result_null(ctx);
-      }
-      return;
-    }
-    default: break;
-  }
-  sqlite3_result_null(ctx);
-}
-
-void FileMetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column) {
-  const OpenFile& file = cursor->file;
-  switch (column) {
-    case kFmFileName: ResultText(ctx, file.name); return;
-    case kFmFileSizeBytes: sqlite3_result_int64(ctx, static_cast<sqlite3_int64>(file.file_size)); return;
-    case kFmFooterSize: sqlite3_result_int64(ctx, file.footer_length); return;
-    case kFmFooterEncrypted: sqlite3_result_int(ctx, !file.reader || file.reader->footer_encrypted() ? 1 : 0); return;
-    default: break;
-  }
-  if (!file.reader) {
-    if (column == kFmEncryptionAlgorithm && file.crypto.has_value()) {
-      ResultText(ctx, EncryptionAlgorithmName(file.crypto->encryption_algorithm));
-    } else {
-      sqlite3_result_null(ctx);
-    }
-    return;
-  }
-  const parquet::FileMetaData& m = file.reader->metadata();
-  switch (column) {
-    case kFmCreatedBy:
-      if (m.created_by.has_value()) {
-        ResultTextOrBlob(ctx, *m.created_by);
-      } else {
-        sqlite3_result_null(ctx);
-      }
-      return;
-    case kFmNumRows: sqlite3_result_int64(ctx, m.num_rows); return;
-    case kFmNumRowGroups: sqlite3_result_int64(ctx, static_cast<sqlite3_int64>(m.row_groups.size())); return;
-    case kFmFormatVersion: sqlite3_result_int64(ctx, m.version); return;
-    case kFmEncryptionAlgorithm:
-      if (file.reader->encryption_algorithm().has_value()) {  // also for a decrypted PARE footer
-        ResultText(ctx, EncryptionAlgorithmName(*file.reader->encryption_algorithm()));
-      } else {
-        sqlite3_result_null(ctx);
-      }
-      return;
-    case kFmFooterSigningKeyMetadata:
-      if (m.footer_signing_key_metadata.has_value()) {
-        ResultBlob(ctx, *m.footer_signing_key_metadata);
-      } else {
-        sqlite3_result_null(ctx);
-      }
-      return;
-    case kFmColumnOrders: {
-      if (!m.column_orders.has_value()) {
-        sqlite3_result_null(ctx);
-        return;
-      }
-      std::string text;
-      for (size_t i = 0; i < m.column_orders->size(); i++) {
-        if (i) text += ", ";
-        text += ColumnOrderName((*m.column_orders)[i]);
-      }
-      ResultText(ctx, text);
-      return;
-    }
-    default: break;
-  }
-  sqlite3_result_null(ctx);
-}
-
-void KvColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column) {
-  const OpenFile& file = cursor->file;
-  const parquet::KeyValue& kv = (*file.reader->metadata().key_value_metadata)[static_cast<size_t>(cursor->row)];
-  switch (column) {
-    case 0: ResultText(ctx, file.name); return;
-    case 1: ResultTextOrBlob(ctx, kv.key); return;
-    case 2:
-      if (kv.value.has_value()) {
-        ResultTextOrBlob(ctx, *kv.value);
-      } else {
-        sqlite3_result_null(ctx);
-      }
-      return;
-    default: break;
-  }
-  sqlite3_result_null(ctx);
 }
 
 // ---- The module ------------------------------------------------------------------------
@@ -751,6 +374,7 @@ int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out,
   const FunctionSpec* spec = static_cast<const FunctionSpec*>(aux);
   try {
     std::string sql = std::string("CREATE TABLE x(") + spec->columns + ", path HIDDEN";
+    for (int i = 1; i < spec->num_arguments; i++) sql += std::string(", ") + kBloomProbeArguments[i - 1] + " HIDDEN";
     for (int i = 1; i <= kOptionArguments; i++) sql += ", option" + std::to_string(i) + " HIDDEN";
     sql += ")";
     int rc = sqlite3_declare_vtab(db, sql.c_str());
@@ -775,37 +399,36 @@ int Disconnect(sqlite3_vtab* vtab) {
   return SQLITE_OK;
 }
 
-// The path argument is an equality constraint on the hidden column. Without one the plan
-// still succeeds (idxNum 0) so that xFilter can say what is missing; an unusable one
-// (a join order where the path is not known yet) is refused.
+// The arguments (path; parquet_bloom_probe's column name and value) are equality
+// constraints on the hidden columns, all needed; the options follow them. Without the
+// arguments the plan still succeeds (idxNum 0) so that xFilter can say what is missing; an
+// unusable one (a join order where an argument is not known yet) is refused. argv holds
+// the arguments in column order, then the options given.
 int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   const MetadataTable* table = reinterpret_cast<MetadataTable*>(vtab);
-  const int path_column = table->spec->num_columns;
-  int usable = -1;
+  const int first_hidden = table->spec->num_columns;
+  const int num_hidden = table->spec->num_arguments + kOptionArguments;
   bool unusable = false;
-  int options[kOptionArguments];
-  for (int& option : options) option = -1;
+  std::vector<int> constraint_of(static_cast<size_t>(num_hidden), -1);
   for (int i = 0; i < info->nConstraint; i++) {
     const auto& c = info->aConstraint[i];
-    if (c.iColumn < path_column || c.iColumn > path_column + kOptionArguments || c.op != SQLITE_INDEX_CONSTRAINT_EQ) {
+    if (c.iColumn < first_hidden || c.iColumn >= first_hidden + num_hidden || c.op != SQLITE_INDEX_CONSTRAINT_EQ) {
       continue;
     }
     if (!c.usable) {
       unusable = true;
-    } else if (c.iColumn == path_column) {
-      usable = i;
     } else {
-      options[c.iColumn - path_column - 1] = i;
+      constraint_of[static_cast<size_t>(c.iColumn - first_hidden)] = i;
     }
   }
-  if (usable >= 0 && !unusable) {
-    info->aConstraintUsage[usable].argvIndex = 1;
-    info->aConstraintUsage[usable].omit = 1;
-    int next = 2;
-    for (int option : options) {
-      if (option < 0) continue;
-      info->aConstraintUsage[option].argvIndex = next++;
-      info->aConstraintUsage[option].omit = 1;
+  bool complete = true;
+  for (int a = 0; a < table->spec->num_arguments; a++) complete = complete && constraint_of[static_cast<size_t>(a)] >= 0;
+  if (complete && !unusable) {
+    int next = 1;
+    for (int i : constraint_of) {
+      if (i < 0) continue;
+      info->aConstraintUsage[i].argvIndex = next++;
+      info->aConstraintUsage[i].omit = 1;
     }
     info->idxNum = 1;
     info->estimatedCost = 1000;
@@ -846,8 +469,12 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char*, int argc, sqlite
   cursor->row = -1;
   cursor->rowid = -1;
   try {
-    if (idx_num != 1 || argc < 1) {
-      SetVtabError(base->pVtab, std::string(spec->name) + " needs a path: SELECT * FROM " + spec->name + "('file.parquet')");
+    if (idx_num != 1 || argc < spec->num_arguments) {
+      SetVtabError(base->pVtab, spec->kind == FunctionKind::kBloomProbe
+                                    ? std::string(spec->name) + " needs a path, a column name and a value: SELECT * FROM " +
+                                          spec->name + "('file.parquet', 'column', value)"
+                                    : std::string(spec->name) + " needs a path: SELECT * FROM " + spec->name +
+                                          "('file.parquet')");
       return SQLITE_ERROR;
     }
     const unsigned char* text = sqlite3_value_text(argv[0]);
@@ -857,8 +484,26 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char*, int argc, sqlite
     }
     // All of its bytes: a NUL inside is refused by ExpandFilePath, not silently cut there.
     cursor->path.assign(reinterpret_cast<const char*>(text), static_cast<size_t>(sqlite3_value_bytes(argv[0])));
+    if (spec->kind == FunctionKind::kBloomProbe) {
+      const unsigned char* column = sqlite3_value_text(argv[1]);
+      if (column == nullptr) {
+        SetVtabError(base->pVtab, std::string(spec->name) + ": the column name is NULL");
+        return SQLITE_ERROR;
+      }
+      cursor->probe_column.assign(reinterpret_cast<const char*>(column), static_cast<size_t>(sqlite3_value_bytes(argv[1])));
+      sqlite3_value_free(cursor->probe_value);
+      cursor->probe_value = sqlite3_value_dup(argv[2]);
+      if (cursor->probe_value == nullptr) return SQLITE_NOMEM;
+      if (!cursor->probe_affinity) cursor->probe_affinity = std::make_unique<NumericAffinity>(TableOf(base)->db);
+    }
+    if (spec->kind == FunctionKind::kFullMetadata) {
+      cursor->documents.clear();
+      MakeFullMetadataDocuments(cursor, TableOf(base)->db, argc, argv);
+      Advance(cursor, spec->kind);
+      return SQLITE_OK;
+    }
     std::vector<parquet::SecretString> arguments;  // options may hold keys: wiped when freed
-    for (int i = 1; i < argc; i++) {
+    for (int i = spec->num_arguments; i < argc; i++) {
       const unsigned char* option = sqlite3_value_text(argv[i]);
       if (option != nullptr) arguments.emplace_back(reinterpret_cast<const char*>(option));
     }
@@ -878,6 +523,7 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char*, int argc, sqlite
         return SQLITE_ERROR;
       }
     }
+    const ConnectionInterruptScope interruptible(TableOf(base)->db);
     cursor->files = parquet::IsRemoteUrl(cursor->path) ? ExpandRemotePath(cursor->path, *cursor->remote)
                                                        : ExpandFilePath(cursor->path);
     Advance(cursor, spec->kind);
@@ -890,6 +536,7 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char*, int argc, sqlite
 int Next(sqlite3_vtab_cursor* base) {
   MetadataCursor* cursor = reinterpret_cast<MetadataCursor*>(base);
   try {
+    const ConnectionInterruptScope interruptible(TableOf(base)->db);  // the next file's footer
     Advance(cursor, TableOf(base)->spec->kind);
     return SQLITE_OK;
   } catch (...) {
@@ -912,11 +559,21 @@ int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
       ResultText(ctx, cursor->path);
       return SQLITE_OK;
     }
+    if (spec->kind == FunctionKind::kBloomProbe && column == spec->num_columns + 1) {
+      ResultText(ctx, cursor->probe_column);
+      return SQLITE_OK;
+    }
+    if (spec->kind == FunctionKind::kBloomProbe && column == spec->num_columns + 2) {
+      sqlite3_result_value(ctx, cursor->probe_value);
+      return SQLITE_OK;
+    }
     switch (spec->kind) {
       case FunctionKind::kMetadata: MetadataColumnValue(cursor, ctx, column); break;
       case FunctionKind::kSchema: SchemaColumnValue(cursor, ctx, column); break;
       case FunctionKind::kFileMetadata: FileMetadataColumnValue(cursor, ctx, column); break;
       case FunctionKind::kKvMetadata: KvColumnValue(cursor, ctx, column); break;
+      case FunctionKind::kBloomProbe: BloomProbeColumnValue(cursor, ctx, column); break;
+      case FunctionKind::kFullMetadata: FullMetadataColumnValue(cursor, ctx, column); break;
     }
     return SQLITE_OK;
   } catch (...) {
@@ -953,6 +610,13 @@ sqlite3_module metadata_module = {
     /* xShadowName */ nullptr,
     /* xIntegrity  */ nullptr,  // SQLite 3.44+; not read at iVersion 0
 };
+
+const FunctionSpec& SpecOf(FunctionKind kind) {
+  for (const FunctionSpec& spec : kFunctions) {
+    if (spec.kind == kind) return spec;
+  }
+  throw std::logic_error("no metadata function of this kind");
+}
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ext/common/sqlite_values.h"
+#include "ext/table/bbox_function.h"
 #include "ext/table/constraints.h"
 
 namespace sqlite_parquet {
@@ -85,6 +86,17 @@ ColumnFilter MakeColumnFilter(NumericAffinity* affinity, const PlanTerm& term, s
   filter.column = term.column;
   filter.op = term.op;
   if (!TermHasArgument(term.op)) return filter;
+  if (term.op == ConstraintOp::kBboxIntersects) {
+    parquet::QueryBox box;
+    std::string error;
+    // A box that is not one: SQLite's call of the function reports it.
+    if (argument == nullptr || !QueryBoxOf(argument, &box, &error)) {
+      filter.active = false;
+      return filter;
+    }
+    for (double bound : {box.xmin, box.ymin, box.xmax, box.ymax}) filter.values.push_back(SqlValue::Real(bound));
+    return filter;
+  }
   if (term.op == ConstraintOp::kLike || term.op == ConstraintOp::kGlob) {
     filter.active = false;
     if (value_class != ValueClass::kText || argument == nullptr || sqlite3_value_type(argument) != SQLITE_TEXT) {
@@ -114,8 +126,12 @@ ColumnFilter MakeColumnFilter(NumericAffinity* affinity, const PlanTerm& term, s
   std::vector<SqlValue> pending;
   bool exact = true;
   if (term.op == ConstraintOp::kIn) {
+    // Only SQLite 3.38 and later hand over IN lists (table_plan.cc plans IN nowhere else):
+    // without the list the term is not ours to test, SQLite's own check decides.
+    exact = RunningSqliteAtLeast(kSqliteWithVtabIn);
     sqlite3_value* v = nullptr;
-    for (int rc = sqlite3_vtab_in_first(argument, &v); rc == SQLITE_OK && v; rc = sqlite3_vtab_in_next(argument, &v)) {
+    for (int rc = exact ? sqlite3_vtab_in_first(argument, &v) : SQLITE_DONE; rc == SQLITE_OK && v;
+         rc = sqlite3_vtab_in_next(argument, &v)) {
       exact = AddComparisonValue(affinity, v, value_class, &filter, &pending) && exact;
     }
   } else {

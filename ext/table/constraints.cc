@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "format/values/wkb.h"
+
 namespace sqlite_parquet {
 
 namespace {
@@ -22,7 +24,7 @@ constexpr OpSpelling kOps[] = {
     {ConstraintOp::kIs, " IS ?"},     {ConstraintOp::kIn, " IN (?)"},     {ConstraintOp::kLike, " LIKE ?"},
     {ConstraintOp::kGlob, " GLOB ?"}, {ConstraintOp::kNe, "!=?"},         {ConstraintOp::kLe, "<=?"},
     {ConstraintOp::kGe, ">=?"},       {ConstraintOp::kLt, "<?"},          {ConstraintOp::kGt, ">?"},
-    {ConstraintOp::kEq, "=?"},
+    {ConstraintOp::kEq, "=?"},        {ConstraintOp::kBboxIntersects, " BBOX_INTERSECTS ?"},
 };
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
@@ -217,6 +219,19 @@ bool RowMatches(const ColumnFilter& f, const SqlValue& value) {
       return false;
     case ConstraintOp::kLimit:
     case ConstraintOp::kOffset: return true;
+    case ConstraintOp::kBboxIntersects: {
+      if (value.is_null()) return false;
+      // Not WKB: kept, for SQLite's call of the function to report.
+      if (value.type != SqlValue::Type::kBlob) return true;
+      parquet::WkbSummary summary;
+      std::string error;
+      if (!parquet::SummarizeWkb(reinterpret_cast<const uint8_t*>(value.bytes.data()), value.bytes.size(), &summary,
+                                 &error)) {
+        return true;
+      }
+      const parquet::QueryBox box{f.values[0].real, f.values[1].real, f.values[2].real, f.values[3].real};
+      return parquet::EnvelopeIntersects(summary, box);
+    }
     default: break;
   }
   const SqlValue& c = f.values[0];
@@ -252,6 +267,7 @@ bool MayMatch(const ColumnFilter& f, const ValueBounds& b) {
       return b.may_have_null || (b.may_have_non_null && !all_equal(f.values[0]));
     case ConstraintOp::kLimit:
     case ConstraintOp::kOffset: return true;
+    case ConstraintOp::kBboxIntersects: return b.may_have_non_null;  // boxes: row_group_pruning.cc
     default: break;
   }
   if (!b.may_have_non_null) return false;

@@ -8,9 +8,10 @@
 // xFilter arguments, each "<column><operator>":
 //
 //   col=?  col!=?  col<?  col<=?  col>?  col>=?  col IS ?  col IS NOT ?  col IS NULL
-//   col IS NOT NULL  col IN (?)  col LIKE ?  col GLOB ?  LIMIT ?  OFFSET ?
+//   col IS NOT NULL  col IN (?)  col LIKE ?  col GLOB ?  col BBOX_INTERSECTS ?  LIMIT ?  OFFSET ?
 //
-// Every "?" is one xFilter argument (IN: the whole list, read with sqlite3_vtab_in_first;
+// Every "?" is one xFilter argument (IN: the whole list, read with sqlite3_vtab_in_first,
+// which SQLite 3.38 brought: below it an IN is planned as =, one value per xFilter;
 // OFFSET only tells how many rows past LIMIT SQLite will skip itself).
 // <column> is the table's column name as declared, double-quoted (with "" for ") unless
 // it is a plain identifier other than rowid, limit or offset; `rowid` is the rowid. idxNum
@@ -26,8 +27,9 @@
 // column of BLOBs or NULLs compares the same whatever affinity applies. For a TEXT column
 // the right side's own affinity matters (a CAST to INTEGER makes the comparison numeric),
 // which xBestIndex cannot see: only text and blob constants known when the statement is
-// prepared (sqlite3_vtab_rhs_value) are pushed, and no IN lists (SQLite makes an IN of
-// `c = x COLLATE NOCASE OR c = y COLLATE NOCASE` and reports BINARY for it).
+// prepared (sqlite3_vtab_rhs_value, so none below SQLite 3.38) are pushed, and no IN lists
+// (SQLite makes an IN of `c = x COLLATE NOCASE OR c = y COLLATE NOCASE` and reports BINARY
+// for it).
 #pragma once
 
 #include <cstdint>
@@ -43,6 +45,7 @@ namespace sqlite_parquet {
 
 enum class ConstraintOp : uint8_t {
   kEq, kNe, kLt, kLe, kGt, kGe, kIs, kIsNot, kIsNull, kIsNotNull, kIn, kLike, kGlob, kLimit, kOffset,
+  kBboxIntersects,  // parquet_bbox_intersects(col, box) (bbox_function.h)
 };
 
 constexpr int kRowidColumn = -1;
@@ -66,6 +69,7 @@ struct ColumnFilter {
   ConstraintOp op = ConstraintOp::kEq;
   // Comparison values after affinity (IN: all of them). LIKE/GLOB: pairs (lo, hi) of text
   // ranges [lo, hi) one of which holds every match (hi NULL: no upper end).
+  // BBOX_INTERSECTS: xmin, ymin, xmax, ymax as REALs.
   std::vector<SqlValue> values;
   std::vector<std::string> storage;  // owns the bytes of text/blob values
   // False: the constraint could not be turned into an exact test (SQLite checks it);

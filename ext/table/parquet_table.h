@@ -1,7 +1,7 @@
 // The state of one `parquet` virtual table, shared by the modules that implement it:
 // table_definition.cc (options, the file list, the declared columns: xCreate/xConnect),
 // table_plan.cc (xBestIndex), table_order.cc (which columns the files are sorted by) and
-// table_cursor.cc (xFilter/xNext/xColumn: the scan). parquet_vtab.cc has the user's manual
+// table_cursor.h (the cursor: xFilter/xNext/xColumn, the scan). parquet_vtab.cc has the user's manual
 // and registers the module.
 #pragma once
 
@@ -74,6 +74,9 @@ struct ParquetTable {
   // (ListTableFiles), so that connecting touches no file.
   bool files_listed = false;
   bool owns_stored_schema = false;  // `<name>_schema` is this table's (xDestroy drops it)
+  // A remote table connected from a database file (not created here): planning it makes no
+  // request (no listing, footer or ORDER BY check); the scan (xFilter) lists its files.
+  bool plan_without_io = false;
   std::string unusable;             // why a table without a usable stored schema cannot be read
   std::vector<std::string> files;
   mutable std::vector<int64_t> file_rows;  // rows of each file, -1 until a scan opened it
@@ -112,12 +115,18 @@ std::vector<ColumnMapping> MapFileColumns(const ParquetTable& table, const parqu
 
 // table_order.cc: the row-group order of the first file's columns (ColumnPushdown::ordered,
 // order_candidate_column), read at the first planning; and the check of the candidate's
-// values before ORDER BY relies on it.
+// values before ORDER BY relies on it. A file that cannot be read is simply not known to be
+// ordered; only parquet::HttpInterrupted (sqlite3_interrupt during a remote request) comes
+// out, leaving the question open for the next planning.
 void ReadOrderStatistics(ParquetTable* table);
 bool OrderVerified(ParquetTable* table);
 
 // table_plan.cc: whether the join index (join_index.h) may answer `op` on `column`.
 bool JoinIndexApplies(const ParquetTable& table, int column, ConstraintOp op);
+
+// Whether parquet_bbox_intersects is pushed on file column `column`: a BLOB column (BLOB
+// GEOMETRY, BLOB GEOGRAPHY, or plain BLOB as GeoParquet 1.x stores WKB).
+bool IsGeospatialColumn(const ParquetTable& table, int column);
 
 // The module's callbacks (parquet_vtab.cc registers them).
 namespace vtab {
@@ -130,11 +139,14 @@ int Disconnect(sqlite3_vtab* vtab);
 int Destroy(sqlite3_vtab* vtab);
 int Rename(sqlite3_vtab* vtab, const char* new_name);
 int ShadowName(const char* suffix);
+// Overloads parquet_bbox_intersects(col, box) as the constraint kBboxConstraintOp.
+int FindFunction(sqlite3_vtab* vtab, int argc, const char* name, void (**function)(sqlite3_context*, int, sqlite3_value**),
+                 void** user_data);
 
 // table_plan.cc: xBestIndex.
 int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info);
 
-// table_cursor.cc: the cursor callbacks.
+// table_cursor.cc (and xColumn in table_cursor_columns.cc): the cursor callbacks.
 int Open(sqlite3_vtab* vtab, sqlite3_vtab_cursor** out);
 int Close(sqlite3_vtab_cursor* base);
 int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc, sqlite3_value** argv);

@@ -115,13 +115,14 @@
 // query of it is an error saying to recreate it: reading its files to learn the columns
 // is what a hostile database would ask for. A key_table that is a virtual table is
 // refused (encryption_options.h), as reading it at connect could read files. Files are
-// opened only if regular, without blocking (OpenLocalFile).
+// opened only if regular, without blocking (OpenLocalFile). A connected table whose
+// options route its S3 requests gets no ambient credentials (credential_rule.h).
 //
 // SOURCE
 //
 // This file registers the module. The table's state is in parquet_table.h; the callbacks
 // are in table_definition.cc (options, files, columns: xCreate/xConnect), table_plan.cc
-// (xBestIndex), table_order.cc (sorted columns, ORDER BY) and table_cursor.cc (the scan);
+// (xBestIndex), table_order.cc (sorted columns, ORDER BY) and table_cursor.h (the scan);
 // hive paths in hive_partitions.cc, constraint rules in constraints.h, row-group pruning
 // in row_group_pruning.h.
 #include "ext/table/parquet_vtab.h"
@@ -151,7 +152,7 @@ sqlite3_module parquet_module = {
     /* xSync       */ nullptr,
     /* xCommit     */ nullptr,
     /* xRollback   */ nullptr,
-    /* xFindMethod */ nullptr,
+    /* xFindMethod */ vtab::FindFunction,
     /* xRename     */ vtab::Rename,
     /* xSavepoint  */ nullptr,
     /* xRelease    */ nullptr,
@@ -160,8 +161,13 @@ sqlite3_module parquet_module = {
     /* xIntegrity  */ nullptr,  // SQLite 3.44+; not read at iVersion 3
 };
 
+void DeleteRule(void* rule) { delete static_cast<std::shared_ptr<CredentialRule>*>(rule); }
+
 }  // namespace
 
-int RegisterParquetModule(sqlite3* db) { return sqlite3_create_module_v2(db, "parquet", &parquet_module, nullptr, nullptr); }
+int RegisterParquetModule(sqlite3* db, std::shared_ptr<CredentialRule> rule) {
+  return sqlite3_create_module_v2(db, "parquet", &parquet_module, new std::shared_ptr<CredentialRule>(std::move(rule)),
+                                  DeleteRule);
+}
 
 }  // namespace sqlite_parquet

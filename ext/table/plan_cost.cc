@@ -37,6 +37,7 @@ double Selectivity(const CostedConstraint& c, double table_rows) {
     case ConstraintOp::kIsNotNull: return 0.9;
     case ConstraintOp::kLike:
     case ConstraintOp::kGlob: return 0.1;
+    case ConstraintOp::kBboxIntersects: return 0.1;
     default: return 0.3;
   }
 }

@@ -2,11 +2,15 @@
 #include "ext/table/row_group_pruning.h"
 
 #include <cmath>
+#include <cstring>
+#include <string>
 #include <utility>
 
 #include "ext/common/parquet_to_sql.h"
 #include "format/common/error.h"
 #include "format/index/page_index.h"
+#include "format/values/json_document.h"
+#include "format/values/wkb.h"
 
 namespace sqlite_parquet {
 
@@ -127,6 +131,89 @@ bool BloomFilterRulesOut(const parquet::BloomFilter& bloom, const ColumnFilter& 
   return true;
 }
 
+namespace {
+
+// The leaf columns of the GeoParquet covering bbox of geometry column `name`
+// ({"columns": {name: {"covering": {"bbox": {"xmin": ["bbox", "xmin"], ...}}}}}), in the
+// order xmin, ymin, xmax, ymax; -1 where the metadata names none or the file lacks it.
+std::array<int, 4> CoveringLeaves(const parquet::ParquetFileReader& file, const std::string& name) {
+  std::array<int, 4> leaves{-1, -1, -1, -1};
+  const auto& kv = file.metadata().key_value_metadata;
+  if (!kv) return leaves;
+  for (const parquet::KeyValue& entry : *kv) {
+    if (entry.key != "geo" || !entry.value) continue;
+    parquet::JsonDocument document;
+    std::string error;
+    if (!document.Parse(*entry.value, &error)) return leaves;
+    // Member `key` of object node `index`, or -1.
+    auto member = [&document](int32_t index, std::string_view key) -> int32_t {
+      if (index < 0 || document.node(index).kind != parquet::JsonNode::Kind::kObject) return -1;
+      for (int32_t child = document.node(index).first_child; child >= 0; child = document.node(child).next_sibling) {
+        if (!document.node(child).key_escaped && document.node(child).key == key) return child;
+      }
+      return -1;
+    };
+    const int32_t bbox = member(member(member(member(0, "columns"), name), "covering"), "bbox");
+    static const char* const kBounds[] = {"xmin", "ymin", "xmax", "ymax"};
+    for (int b = 0; b < 4; b++) {
+      const int32_t path = member(bbox, kBounds[b]);
+      if (path < 0 || document.node(path).kind != parquet::JsonNode::Kind::kArray) continue;
+      std::vector<std::string> parts;
+      for (int32_t part = document.node(path).first_child; part >= 0; part = document.node(part).next_sibling) {
+        if (document.node(part).kind != parquet::JsonNode::Kind::kString || document.node(part).key_escaped) break;
+        parts.emplace_back(document.node(part).text);
+      }
+      for (int c = 0; c < file.schema().num_columns(); c++) {
+        if (file.schema().column(c).path == parts) leaves[static_cast<size_t>(b)] = c;
+      }
+    }
+    return leaves;
+  }
+  return leaves;
+}
+
+// The exact min (or max) of a FLOAT or DOUBLE chunk's statistics, if it has one.
+std::optional<double> FloatingBound(const parquet::ColumnMetaData& meta, bool max) {
+  if (!meta.statistics) return std::nullopt;
+  const std::optional<std::string>& bytes = max ? meta.statistics->max_value : meta.statistics->min_value;
+  if (!bytes) return std::nullopt;
+  if (meta.type == parquet::Type::DOUBLE && bytes->size() == 8) {
+    double value;
+    std::memcpy(&value, bytes->data(), 8);
+    if (value == value) return value;
+  } else if (meta.type == parquet::Type::FLOAT && bytes->size() == 4) {
+    float value;
+    std::memcpy(&value, bytes->data(), 4);
+    if (value == value) return static_cast<double>(value);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool RowGroupPruner::BboxRulesOut(int row_group, size_t i) const {
+  const FileColumnFilter& f = filters_[i];
+  if (!f.filter->active || f.mapping->leaf_column < 0) return false;
+  const parquet::QueryBox box{f.filter->values[0].real, f.filter->values[1].real, f.filter->values[2].real,
+                              f.filter->values[3].real};
+  const parquet::ColumnMetaData& meta = file_.column_metadata(row_group, f.mapping->leaf_column);
+  if (meta.geospatial_statistics && meta.geospatial_statistics->bbox) {
+    const parquet::BoundingBox& b = *meta.geospatial_statistics->bbox;
+    if (!parquet::StatisticsBoxMayIntersect(b.xmin, b.xmax, b.ymin, b.ymax, box)) return true;
+  }
+  const std::array<int, 4>& covering = covering_[i];
+  auto bound = [&](int which, bool max) -> std::optional<double> {
+    if (covering[static_cast<size_t>(which)] < 0) return std::nullopt;
+    return FloatingBound(file_.column_metadata(row_group, covering[static_cast<size_t>(which)]), max);
+  };
+  // Every row's xmin >= the smallest xmin: none meets a box ending before it; and so on.
+  if (auto xmin = bound(0, false); xmin && *xmin > box.xmax) return true;
+  if (auto ymin = bound(1, false); ymin && *ymin > box.ymax) return true;
+  if (auto xmax = bound(2, true); xmax && *xmax < box.xmin) return true;
+  if (auto ymax = bound(3, true); ymax && *ymax < box.ymin) return true;
+  return false;
+}
+
 RowGroupPruner::RowGroupPruner(const parquet::ParquetFileReader& file, std::vector<FileColumnFilter> filters)
     : file_(file), filters_(std::move(filters)) {
   contexts_.reserve(filters_.size());
@@ -134,6 +221,9 @@ RowGroupPruner::RowGroupPruner(const parquet::ParquetFileReader& file, std::vect
     contexts_.push_back(f.mapping->leaf_column < 0
                             ? parquet::StatisticsContext()
                             : parquet::MakeStatisticsContext(file.metadata(), file.schema(), f.mapping->leaf_column));
+    covering_.push_back(f.filter->op == ConstraintOp::kBboxIntersects && f.mapping->leaf_column >= 0
+                            ? CoveringLeaves(file, file.schema().column(f.mapping->leaf_column).path.front())
+                            : std::array<int, 4>{-1, -1, -1, -1});
   }
 }
 
@@ -179,6 +269,7 @@ PruneReason RowGroupPruner::Check(int row_group, const parquet::ColumnReaderOpti
       }
     }
     if (!MayMatch(*f.filter, bounds)) return PruneReason::kStatistics;
+    if (f.filter->op == ConstraintOp::kBboxIntersects && BboxRulesOut(row_group, i)) return PruneReason::kStatistics;
   }
   for (size_t i = 0; i < filters_.size(); i++) {
     const FileColumnFilter& f = filters_[i];

@@ -7,8 +7,13 @@
 // are mapped into SQLite values through the column's mapping (parquet_to_sql.h) and compared
 // the way SQLite compares; a column whose mapping does not keep the order (text dates
 // outside 0000..9999, decimals as text, ...) is never used to prune.
+// parquet_bbox_intersects (BBOX_INTERSECTS) prunes by the chunk's GeospatialStatistics
+// box, and by the min/max statistics of the GeoParquet 1.1 `covering` bbox columns the
+// file's `geo` metadata names for the geometry column (a row group whose smallest xmin is
+// beyond the box's xmax cannot hold a geometry meeting it, and so on).
 #pragma once
 
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -56,9 +61,15 @@ class RowGroupPruner {
   std::vector<int> PageIndexLeaves() const;
 
  private:
+  // Whether BBOX_INTERSECTS filter `i` rules out the row group by boxes (see above).
+  bool BboxRulesOut(int row_group, size_t i) const;
+
   const parquet::ParquetFileReader& file_;
   std::vector<FileColumnFilter> filters_;
   std::vector<parquet::StatisticsContext> contexts_;  // per filter
+  // Per filter, for BBOX_INTERSECTS on a column the `geo` metadata gives a covering bbox
+  // struct: the leaf columns of xmin, ymin, xmax, ymax (-1 where there is none).
+  std::vector<std::array<int, 4>> covering_;
 };
 
 }  // namespace sqlite_parquet

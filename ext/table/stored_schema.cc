@@ -6,6 +6,7 @@
 #include <new>
 
 #include "ext/common/options.h"
+#include "ext/common/schema_guard.h"
 
 namespace sqlite_parquet {
 
@@ -167,8 +168,7 @@ StoredSchemaState LoadStoredSchema(sqlite3* db, const std::string& schema, const
     if (sqlite3_step(guard.stmt) != SQLITE_ROW) return StoredSchemaState::kMissing;
     const char* type = reinterpret_cast<const char*>(sqlite3_column_text(guard.stmt, 0));
     const char* create = reinterpret_cast<const char*>(sqlite3_column_text(guard.stmt, 2));
-    if (!type || std::strcmp(type, "table") != 0 || sqlite3_column_int64(guard.stmt, 1) <= 0 || !create ||
-        sqlite3_strnicmp(create, "CREATE TABLE", 12) != 0) {
+    if (!IsOrdinaryTableEntry(type, sqlite3_column_int64(guard.stmt, 1), create)) {
       *problem = "'" + shadow + "' is not an ordinary table";
       return StoredSchemaState::kInvalid;
     }

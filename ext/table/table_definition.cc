@@ -7,9 +7,12 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "ext/common/credential_rule.h"
+#include "ext/common/connection_interrupt.h"
 #include "ext/common/encryption_options.h"
 #include "ext/common/file_list.h"
 #include "ext/common/options.h"
@@ -262,6 +265,15 @@ int DeclareTable(sqlite3* db, ParquetTable* table, char** error_out) {
     sql += QuoteIdentifier(unique);
     if (!type.empty()) sql += " " + type;
   };
+  // SQLite reads the declaration as a C string: a NUL byte would cut it short.
+  for (const FileColumn& column : table->file_columns) {
+    if (column.name.find('\0') != std::string::npos) {
+      *error_out = sqlite3_mprintf("cannot declare the table for %s: column name '%s' holds a NUL byte",
+                                   parquet::PathForDisplay(table->options.filename).c_str(),
+                                   parquet::ShowNulBytes(column.name).c_str());
+      return SQLITE_ERROR;
+    }
+  }
   for (const FileColumn& column : table->file_columns) add_column(column.name, column.declared_type);
   for (const HiveKey& key : table->hive_keys) add_column(key.name, HiveTypeName(key.type));
   // Without a usable stored list they are the only columns, not hidden: `SELECT *` then
@@ -272,8 +284,8 @@ int DeclareTable(sqlite3* db, ParquetTable* table, char** error_out) {
   sql += ")";
   int rc = sqlite3_declare_vtab(db, sql.c_str());
   if (rc != SQLITE_OK) {
-    *error_out = sqlite3_mprintf("cannot declare the table for %s: %s", table->options.filename.c_str(),
-                                 sqlite3_errmsg(db));
+    *error_out = sqlite3_mprintf("cannot declare the table for %s: %s",
+                                 parquet::PathForDisplay(table->options.filename).c_str(), sqlite3_errmsg(db));
     return rc;
   }
   sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
@@ -302,10 +314,14 @@ int DeclareTable(sqlite3* db, ParquetTable* table, char** error_out) {
 // extension did not write) connects with the columns filename and file_row_number only,
 // so that PRAGMA table_info and DROP TABLE work, and any query of it is an error saying to
 // recreate it.
-int ConnectTable(sqlite3* db, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out, bool create) {
+int ConnectTable(sqlite3* db, CredentialRule* rule, int argc, const char* const* argv, sqlite3_vtab** out,
+                 char** error_out, bool create) {
   *out = nullptr;
   std::unique_ptr<ParquetTable> table;
   try {
+    // CREATE lists the files and reads their footers (connecting reads none).
+    std::optional<ConnectionInterruptScope> interruptible;
+    if (create) interruptible.emplace(db);
     table = std::make_unique<ParquetTable>();
     std::memset(&table->base, 0, sizeof(table->base));
     table->db = db;
@@ -317,6 +333,8 @@ int ConnectTable(sqlite3* db, int argc, const char* const* argv, sqlite3_vtab** 
       *error_out = sqlite3_mprintf("%s", error.c_str());
       return SQLITE_ERROR;
     }
+    if (create) rule->NoteCreated(argc, argv);
+    table->options.remote = rule->Apply(create, table->schema_name, table->name, argc, argv, table->options.remote);
     if (create) {
       ReadColumnsFromFiles(table.get());
       FinishFileList(table.get());
@@ -339,6 +357,7 @@ int ConnectTable(sqlite3* db, int argc, const char* const* argv, sqlite3_vtab** 
           break;
       }
     }
+    table->plan_without_io = !create && parquet::IsRemoteUrl(table->options.filename);
     const int rc = DeclareTable(db, table.get(), error_out);
     if (rc != SQLITE_OK) return rc;
     if (create) {
@@ -351,6 +370,9 @@ int ConnectTable(sqlite3* db, int argc, const char* const* argv, sqlite3_vtab** 
     }
   } catch (const std::bad_alloc&) {
     return SQLITE_NOMEM;
+  } catch (const parquet::HttpInterrupted&) {
+    *error_out = sqlite3_mprintf("interrupted");
+    return SQLITE_INTERRUPT;
   } catch (const std::exception& e) {
     *error_out = sqlite3_mprintf("%s", e.what());
     return SQLITE_ERROR;
@@ -373,14 +395,14 @@ void ListTableFiles(ParquetTable* table) {
 
 namespace vtab {
 
-int Connect(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out) {
-  return ConnectTable(db, argc, argv, out, error_out, false);
+int Connect(sqlite3* db, void* aux, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out) {
+  return ConnectTable(db, static_cast<std::shared_ptr<CredentialRule>*>(aux)->get(), argc, argv, out, error_out, false);
 }
 
 // A distinct xCreate (rather than xConnect itself) keeps the module from being eponymous:
 // a bare `SELECT * FROM parquet` has no file to read.
-int Create(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out) {
-  return ConnectTable(db, argc, argv, out, error_out, true);
+int Create(sqlite3* db, void* aux, int argc, const char* const* argv, sqlite3_vtab** out, char** error_out) {
+  return ConnectTable(db, static_cast<std::shared_ptr<CredentialRule>*>(aux)->get(), argc, argv, out, error_out, true);
 }
 
 int Disconnect(sqlite3_vtab* vtab) {

@@ -16,6 +16,7 @@
 #include "format/read/column_reader.h"
 #include "format/common/error.h"
 #include "format/index/statistics.h"
+#include "format/io/http_client.h"
 
 namespace sqlite_parquet {
 
@@ -157,7 +158,9 @@ bool OrderVerified(ParquetTable* table) {
         }
       }
     }
-  } catch (const std::exception&) {  // also bad_alloc: xBestIndex must not throw
+  } catch (const parquet::HttpInterrupted&) {
+    throw;  // not checked yet: the statement ends (xBestIndex), the next planning asks again
+  } catch (const std::exception&) {  // also bad_alloc
     ascending = false;
   }
   table->order_check = ascending ? ParquetTable::OrderCheck::kAscending : ParquetTable::OrderCheck::kNotAscending;
@@ -178,7 +181,10 @@ void ReadOrderStatistics(ParquetTable* table) {
                                                   table->options.remote.get());
     table->estimated_rows = first->num_rows() * static_cast<int64_t>(table->files.size());
     FindOrderedColumns(table, *first, table->files.size() == 1);
-  } catch (const std::exception&) {  // also bad_alloc: xBestIndex must not throw
+  } catch (const parquet::HttpInterrupted&) {
+    table->order_statistics_read = false;  // the next planning asks again
+    throw;  // the statement ends (xBestIndex)
+  } catch (const std::exception&) {  // also bad_alloc
   }
 }
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "ext/common/connection_interrupt.h"
+#include "ext/table/bbox_function.h"
 #include "ext/table/constraints.h"
 #include "ext/table/parquet_table.h"
 #include "ext/table/plan_cost.h"
@@ -21,7 +23,7 @@ namespace {
 // The operator of an xBestIndex constraint, or nullopt when it is not one we push.
 std::optional<ConstraintOp> OperatorOf(sqlite3_index_info* info, int i) {
   switch (info->aConstraint[i].op) {
-    case SQLITE_INDEX_CONSTRAINT_EQ: return sqlite3_vtab_in(info, i, -1) ? ConstraintOp::kIn : ConstraintOp::kEq;
+    case SQLITE_INDEX_CONSTRAINT_EQ: return VtabIn(info, i, -1) ? ConstraintOp::kIn : ConstraintOp::kEq;
     case SQLITE_INDEX_CONSTRAINT_NE: return ConstraintOp::kNe;
     case SQLITE_INDEX_CONSTRAINT_LT: return ConstraintOp::kLt;
     case SQLITE_INDEX_CONSTRAINT_LE: return ConstraintOp::kLe;
@@ -33,8 +35,9 @@ std::optional<ConstraintOp> OperatorOf(sqlite3_index_info* info, int i) {
     case SQLITE_INDEX_CONSTRAINT_ISNOTNULL: return ConstraintOp::kIsNotNull;
     case SQLITE_INDEX_CONSTRAINT_LIKE: return ConstraintOp::kLike;
     case SQLITE_INDEX_CONSTRAINT_GLOB: return ConstraintOp::kGlob;
-    case SQLITE_INDEX_CONSTRAINT_LIMIT: return ConstraintOp::kLimit;
+    case SQLITE_INDEX_CONSTRAINT_LIMIT: return ConstraintOp::kLimit;  // offered from 3.38 only
     case SQLITE_INDEX_CONSTRAINT_OFFSET: return ConstraintOp::kOffset;
+    case kBboxConstraintOp: return ConstraintOp::kBboxIntersects;
     default: return std::nullopt;
   }
 }
@@ -50,6 +53,11 @@ bool AcceptConstraint(const ParquetTable& table, sqlite3_index_info* info, int i
   }
   if (!p.pushable) return false;
   *omit = false;
+  if (op == ConstraintOp::kBboxIntersects) {
+    // Only on the columns IsGeospatialColumn names; SQLite still calls the function on
+    // each row read (omit stays false): the table prunes row groups.
+    return column >= 0 && IsGeospatialColumn(table, column);
+  }
   switch (op) {
     case ConstraintOp::kIsNull:
     case ConstraintOp::kIsNotNull:
@@ -66,10 +74,11 @@ bool AcceptConstraint(const ParquetTable& table, sqlite3_index_info* info, int i
     // No IN on TEXT columns: SQLite turns `c = 'a' COLLATE NOCASE OR c = 'b' COLLATE NOCASE`
     // into `c IN ('a', 'b')` and then reports the column's collation (BINARY) for that IN,
     // while its own evaluation keeps NOCASE, so our BINARY test would drop matching rows.
-    // The values of an IN list carry no collation we could check.
+    // The values of an IN list carry no collation we could check. (Below 3.38 such an IN
+    // comes as =, one value at a time, but no right-hand value is known there.)
     if (op == ConstraintOp::kIn) return false;
-    sqlite3_value* rhs = nullptr;
-    if (sqlite3_vtab_rhs_value(info, i, &rhs) != SQLITE_OK || rhs == nullptr) return false;
+    sqlite3_value* rhs = VtabRhsValue(info, i);
+    if (rhs == nullptr) return false;
     const int type = sqlite3_value_type(rhs);
     if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) return false;
   }
@@ -116,25 +125,15 @@ bool JoinIndexApplies(const ParquetTable& table, int column, ConstraintOp op) {
   return p.pushable && p.value_class != ValueClass::kNull;
 }
 
-namespace vtab {
+namespace {
 
-int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
-  ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);
-  // The first file work of a connected table: SQLite plans only a direct use.
-  if (!table->unusable.empty()) {
-    SetVtabError(vtab, table->unusable);
-    return SQLITE_ERROR;
-  }
-  try {
-    ListTableFiles(table);
-  } catch (const std::bad_alloc&) {
-    return SQLITE_NOMEM;
-  } catch (const std::exception& e) {
-    SetVtabError(vtab, e.what());
-    return SQLITE_ERROR;
-  }
-  ReadOrderStatistics(table);
-  const double rows = static_cast<double>(std::max<int64_t>(table->estimated_rows, 1));
+// xBestIndex once the files are listed and the first one's statistics read.
+int PlanScan(ParquetTable* table, sqlite3_index_info* info) {
+  // A table planned without I/O (whose footers planning never reads): a fixed guess, which
+  // the pushed constraints scale as for any table.
+  constexpr int64_t kUnreadRowEstimate = 1000000;
+  const int64_t known_rows = table->plan_without_io ? kUnreadRowEstimate : table->estimated_rows;
+  const double rows = static_cast<double>(std::max<int64_t>(known_rows, 1));
   std::vector<PlanTerm> terms;
   int limit_index = -1, offset_index = -1;
   bool all_omitted = true;
@@ -149,7 +148,7 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
       continue;
     }
     bool omit = false;
-    if (op == ConstraintOp::kIn && !sqlite3_vtab_in(info, i, 1)) {
+    if (op == ConstraintOp::kIn && !VtabIn(info, i, 1)) {
       // SQLite cannot hand over the list at once: it runs the scan once per value, as =
       // (and then refuses a plan that takes LIMIT).
       op = ConstraintOp::kEq;
@@ -215,6 +214,56 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
     info->needToFreeIdxStr = 1;
   }
   return SQLITE_OK;
+}
+
+}  // namespace
+
+bool IsGeospatialColumn(const ParquetTable& table, int column) {
+  if (column < 0 || column >= table.hive_column()) return false;
+  // Any BLOB column: GeoParquet 1.x files (DuckDB's default, Overture) store WKB as plain
+  // binary, named only in the `geo` metadata. Pruning needs GeospatialStatistics or a
+  // covering column, which other columns do not have; a value that is not WKB is kept
+  // for SQLite's call of the function to report.
+  return table.file_columns[static_cast<size_t>(column)].declared_type.rfind("BLOB", 0) == 0;
+}
+
+namespace vtab {
+
+int FindFunction(sqlite3_vtab*, int argc, const char* name, void (**function)(sqlite3_context*, int, sqlite3_value**),
+                 void** user_data) {
+  if (argc != 2 || sqlite3_stricmp(name, "parquet_bbox_intersects") != 0) return 0;
+  *function = BboxIntersectsFunction;
+  *user_data = nullptr;
+  // Before 3.25 SQLite knows no function constraints: an overload only.
+  return RunningSqliteAtLeast(3025000) ? kBboxConstraintOp : 1;
+}
+
+int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
+  ParquetTable* table = reinterpret_cast<ParquetTable*>(vtab);
+  // The first file work of a connected table: SQLite plans only a direct use.
+  if (!table->unusable.empty()) {
+    SetVtabError(vtab, table->unusable);
+    return SQLITE_ERROR;
+  }
+  try {
+    // Planning's remote requests (the listing, the first file's footer, the ORDER BY check)
+    // end at sqlite3_interrupt() too, and the statement with them: the interrupt is not lost.
+    std::optional<ConnectionInterruptScope> interruptible;
+    if (parquet::IsRemoteUrl(table->options.filename)) interruptible.emplace(table->db);
+    if (!table->plan_without_io) {
+      ListTableFiles(table);
+      ReadOrderStatistics(table);  // a table planned without I/O never consumes ORDER BY
+    }
+    return PlanScan(table, info);
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  } catch (const parquet::HttpInterrupted&) {
+    SetVtabError(vtab, "interrupted");
+    return SQLITE_INTERRUPT;
+  } catch (const std::exception& e) {
+    SetVtabError(vtab, e.what());
+    return SQLITE_ERROR;
+  }
 }
 
 }  // namespace vtab

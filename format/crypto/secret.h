@@ -6,7 +6,10 @@
 //
 // What this does not cover: copies made outside these types (SQLite's copy of a CREATE
 // VIRTUAL TABLE statement and of SQL argument values, OpenSSL's key schedules, which
-// EVP_CIPHER_CTX_free wipes itself) and bytes swapped to disk.
+// EVP_CIPHER_CTX_free wipes itself; the process environment, whose AWS_* credentials are
+// copied into SecretStrings; libcurl's internal copies of the S3 key:secret, its request
+// buffer and SigV4 keys, freed without wiping, while http_client.cc wipes the header
+// strings it hands libcurl) and bytes swapped to disk.
 #pragma once
 
 #include <cstddef>

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "format/common/error.h"
+#include "format/io/remote_file.h"
 
 namespace parquet {
 
@@ -31,6 +32,11 @@ std::vector<uint8_t> ReadIndexBytes(const ParquetFileReader& file, int row_group
     throw ParquetError(file.Describe(row_group, column) + ": " + what + " at offset " + std::to_string(offset) +
                        " of " + std::to_string(*length) + " bytes lies outside the file's data (" +
                        std::to_string(end) + " bytes before the footer)");
+  }
+  if (file.file().IsRemote() && static_cast<uint64_t>(*length) > kMaxRemotePageIndexBytes) {
+    throw ParquetError(file.Describe(row_group, column) + ": " + what + " of " + std::to_string(*length) +
+                       " bytes is larger than the " + std::to_string(kMaxRemotePageIndexBytes) +
+                       " bytes a remote file's page index module may hold");
   }
   std::vector<uint8_t> bytes;
   const ModuleCipher* cipher = file.column_cipher(row_group, column);  // throws naming the chunk without a key

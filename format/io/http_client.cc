@@ -7,14 +7,19 @@
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <thread>
 
 #ifdef PQ_HAVE_CURL
 #include <curl/curl.h>
+
+#include <cerrno>
+#include <cstring>
 #endif
 
 #include "format/io/runtime_library.h"
+#include "format/platform/system.h"
 #include "format/values/text.h"
 
 namespace parquet {
@@ -29,6 +34,58 @@ std::string HttpResponse::Header(const std::string& name) const {
 std::string UrlForDisplay(const std::string& url) {
   const size_t cut = url.find_first_of("?#");
   return cut == std::string::npos ? url : url.substr(0, cut) + "?...";
+}
+
+bool IsEntityTag(std::string_view text) {
+  if (text.substr(0, 2) == "W/") text.remove_prefix(2);
+  if (text.size() < 2 || text.front() != '"' || text.back() != '"') return false;
+  for (unsigned char c : text.substr(1, text.size() - 2)) {
+    if (c < 0x21 || c == '"' || c == 0x7f) return false;
+  }
+  return true;
+}
+
+namespace {
+
+// Whether `text` matches `pattern`, where '9' is a digit, '_' a digit or a space (asctime's
+// day of the month), '<' a day name (Mon..Sun), '>' a month name (Jan..Dec) and any other
+// character stands for itself.
+bool MatchesDatePattern(std::string_view text, std::string_view pattern) {
+  static const std::string_view kDays = "MonTueWedThuFriSatSun";
+  static const std::string_view kMonths = "JanFebMarAprMayJunJulAugSepOctNovDec";
+  auto is_name = [](std::string_view names, std::string_view name) {
+    for (size_t i = 0; i + 3 <= names.size(); i += 3) {
+      if (names.substr(i, 3) == name) return true;
+    }
+    return false;
+  };
+  size_t at = 0;
+  for (char p : pattern) {
+    if (p == '<' || p == '>') {
+      if (at + 3 > text.size() || !is_name(p == '<' ? kDays : kMonths, text.substr(at, 3))) return false;
+      at += 3;
+      continue;
+    }
+    if (at >= text.size()) return false;
+    const char c = text[at++];
+    const bool digit = c >= '0' && c <= '9';
+    if (p == '9' ? !digit : p == '_' ? !(digit || c == ' ') : c != p) return false;
+  }
+  return at == text.size();
+}
+
+}  // namespace
+
+bool IsHttpDate(std::string_view text) {
+  if (MatchesDatePattern(text, "<, 99 > 9999 99:99:99 GMT") || MatchesDatePattern(text, "< > _9 99:99:99 9999")) {
+    return true;
+  }
+  // rfc850-date: the day's full name, then ", DD-Mon-YY HH:MM:SS GMT".
+  static const std::string_view kLongDays[] = {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"};
+  for (std::string_view day : kLongDays) {
+    if (text.substr(0, day.size()) == day) return MatchesDatePattern(text.substr(day.size()), ", 99->-99 99:99:99 GMT");
+  }
+  return false;
 }
 
 std::string PercentEncode(const std::string& text, bool keep_slash) {
@@ -145,8 +202,15 @@ class HandlePool {
     g_handles_created++;
     return api.easy_init();
   }
+  // When SQLite unloads the extension (and at exit) the idle handles go back to libcurl,
+  // which stays loaded for the life of the process (runtime_library.h): a host that loads
+  // the extension again does not keep the old copy's handles.
+  ~HandlePool() {
+    for (CURL* handle : idle_) api_->easy_cleanup(handle);
+  }
   void Release(const CurlApi& api, CURL* handle) {
     std::lock_guard<std::mutex> lock(mutex_);
+    api_ = &api;
     if (idle_.size() < kMaxIdle) {
       idle_.push_back(handle);
     } else {
@@ -158,11 +222,12 @@ class HandlePool {
   static constexpr size_t kMaxIdle = 16;
   std::mutex mutex_;
   std::vector<CURL*> idle_;
+  const CurlApi* api_ = nullptr;  // set with the first handle given back
 };
 
 HandlePool& Pool() {
-  static HandlePool* pool = new HandlePool();  // never destroyed: handles may outlive statics
-  return *pool;
+  static HandlePool pool;
+  return pool;
 }
 
 struct Transfer {
@@ -233,6 +298,8 @@ struct RequestResources {
   CURL* handle;
   curl_slist* headers = nullptr;
   ~RequestResources() {
+    // libcurl's copies of the headers hold secrets (tokens, http_headers): wiped first.
+    for (curl_slist* item = headers; item != nullptr; item = item->next) WipeMemory(item->data, std::strlen(item->data));
     if (headers != nullptr) api.slist_free_all(headers);
     if (handle != nullptr) Pool().Release(api, handle);
   }
@@ -265,6 +332,34 @@ std::optional<Origin> OriginOf(const CurlApi& api, const std::string& url) {
   Origin origin{part(CURLUPART_SCHEME, 0), part(CURLUPART_HOST, 0), part(CURLUPART_PORT, CURLU_DEFAULT_PORT)};
   if (origin.scheme.empty()) return std::nullopt;
   return origin;
+}
+
+// The bytes of the CA bundle at `path`, opened without blocking (a FIFO would block the
+// open, and a device the reads) and accepted only as a regular file of at most
+// kMaxCaFileBytes.
+std::string ReadCaBundle(const std::string& path, const std::string& shown_url) {
+  const std::string refused = "cannot read " + shown_url + ": the CA file '" + path + "' ";
+  platform::File file;
+  platform::FileStatus status;
+  if (platform::SystemResult opened = platform::OpenForReading(path, &file, &status); !opened.ok()) {
+    throw ParquetError(refused + "cannot be opened: " + opened.text);
+  }
+  if (status.type != platform::FileType::kRegular) throw ParquetError(refused + "is not a regular file");
+  if (status.size > kMaxCaFileBytes) {
+    throw ParquetError(refused + "is larger than " + std::to_string(kMaxCaFileBytes >> 20) + " MiB");
+  }
+  std::string bytes(static_cast<size_t>(status.size), '\0');
+  size_t done = 0;
+  while (done < bytes.size()) {
+    size_t n = 0;
+    if (platform::SystemResult read = file.ReadAt(done, bytes.data() + done, bytes.size() - done, &n); !read.ok()) {
+      throw ParquetError(refused + "cannot be read: " + read.text);
+    }
+    if (n == 0) break;  // shrank meanwhile
+    done += n;
+  }
+  bytes.resize(done);
+  return bytes;
 }
 
 constexpr int kMaxRedirects = 5;
@@ -320,7 +415,14 @@ HttpResponse PerformExchange(const CurlApi& api, const HttpRequest& request, con
   set(CURLOPT_XFERINFOFUNCTION, &OnProgress, "CURLOPT_XFERINFOFUNCTION");
   set(CURLOPT_XFERINFODATA, static_cast<void*>(&transfer), "CURLOPT_XFERINFODATA");
   set(CURLOPT_NOPROGRESS, 0L, "CURLOPT_NOPROGRESS");
-  if (!request.ca_file.empty()) set(CURLOPT_CAINFO, request.ca_file.c_str(), "CURLOPT_CAINFO (http_ca_file)");
+  if (request.path_as_is) set(CURLOPT_PATH_AS_IS, 1L, "CURLOPT_PATH_AS_IS");
+  if (!request.ca_file.empty() && AsciiLowercase(url.substr(0, 8)) == "https://") {  // plain http verifies nothing
+    std::string bundle = ReadCaBundle(request.ca_file, shown_url);
+    curl_blob blob{bundle.data(), bundle.size(), CURL_BLOB_COPY};
+    set(CURLOPT_CAINFO_BLOB, &blob,
+        "CURLOPT_CAINFO_BLOB (a CA file needs libcurl 7.77 or later, with a TLS library that takes CA blobs, as "
+        "OpenSSL does)");
+  }
   if (request.method == "HEAD") {
     set(CURLOPT_NOBODY, 1L, "CURLOPT_NOBODY");
   } else if (request.method == "PUT" || request.method == "POST") {
@@ -363,8 +465,9 @@ HttpResponse PerformExchange(const CurlApi& api, const HttpRequest& request, con
                          ": the server's TLS certificate could not be verified (is its CA trusted? see http_ca_file)");
     }
     if (code == CURLE_SSL_CACERT_BADFILE) {
-      throw ParquetError("cannot read " + shown_url + ": the CA file " + (request.ca_file.empty() ? "of libcurl" : request.ca_file) +
-                         " cannot be read");
+      throw ParquetError("cannot read " + shown_url + ": the CA file " +
+                         (request.ca_file.empty() ? std::string("of libcurl cannot be read")
+                                                  : "'" + request.ca_file + "' holds no certificate libcurl can load"));
     }
     if (transfer.too_long) {
       throw ParquetError("cannot read " + shown_url + ": the server sent more than the " +

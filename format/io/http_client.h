@@ -27,6 +27,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -50,6 +51,9 @@ class HttpInterrupted : public ParquetError {
 struct HttpRequest {
   std::string method = "GET";  // GET, HEAD, PUT, POST or DELETE
   std::string url;
+  // Send the url's path as it is, "." and ".." segments included (libcurl would remove
+  // them: an S3 key "a/../../b" would become another bucket's object).
+  bool path_as_is = false;
   std::vector<SecretString> headers;  // "Name: value", sent to the url's own origin only
   // "Name: value" sent after a redirect to another origin too (If-Match: nothing secret).
   std::vector<std::string> any_origin_headers;
@@ -64,10 +68,16 @@ struct HttpRequest {
   // us download a whole object). 0: no limit.
   uint64_t max_body = 0;
   long timeout_seconds = 60;
-  std::string ca_file;  // PEM file of the CAs to trust instead of libcurl's default bundle
+  // PEM file of the CAs to trust instead of libcurl's default bundle: read here (opened
+  // without blocking, a regular file of at most kMaxCaFileBytes) and handed to libcurl as a
+  // blob (CURLOPT_CAINFO_BLOB, libcurl 7.77 or later), so a FIFO or a device cannot hang a
+  // request.
+  std::string ca_file;
   // Set by another thread to stop this transfer (HttpInterrupted); may be null.
   const std::atomic<bool>* abort = nullptr;
 };
+
+constexpr uint64_t kMaxCaFileBytes = 16ull << 20;
 
 struct HttpResponse {
   long status = 0;
@@ -112,6 +122,16 @@ HttpResponse HttpPerformWithRetry(const HttpRequest& request, const std::string&
 
 // `url` without its query string and fragment (a presigned URL's signature), for messages.
 std::string UrlForDisplay(const std::string& url);
+
+// Whether `text` is an entity-tag as RFC 9110 (8.8.3) defines it: an optional "W/", then
+// a double-quoted run of etagc (0x21, 0x23-0x7E, 0x80-0xFF). A server's ETag that is not
+// one is not echoed in If-Match (it could carry a CR or anything else).
+bool IsEntityTag(std::string_view text);
+
+// Whether `text` is an HTTP-date (RFC 9110, 5.6.7): IMF-fixdate ("Sun, 06 Nov 1994
+// 08:49:37 GMT") or one of the two obsolete forms recipients accept (rfc850-date "Sunday,
+// 06-Nov-94 08:49:37 GMT", asctime-date "Sun Nov  6 08:49:37 1994").
+bool IsHttpDate(std::string_view text);
 
 // Percent-encodes everything but unreserved characters (RFC 3986) and, if keep_slash, '/'.
 std::string PercentEncode(const std::string& text, bool keep_slash);

@@ -1,17 +1,31 @@
 // Local-file (pread) and in-memory implementations of RandomAccessFile.
 #include "format/io/random_access_file.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "format/common/error.h"
 #include "format/platform/system.h"
+#include "format/values/text.h"
 
 namespace parquet {
 
 void RandomAccessFile::ReadAt(uint64_t offset, size_t length, std::vector<uint8_t>* out) {
   CheckRange(offset, length);
-  out->resize(length);
-  if (length > 0) ReadAt(offset, length, out->data());
+  if (!IsRemote()) {
+    out->resize(length);
+    if (length > 0) ReadAt(offset, length, out->data());
+    return;
+  }
+  // A remote file's size (and so what fits in it) is what its server claims: the buffer
+  // grows a piece at a time as the bytes arrive, never to a claimed length up front.
+  out->clear();
+  for (size_t done = 0; done < length;) {
+    const size_t piece = std::min<size_t>(length - done, kGrowingReadPiece);
+    out->resize(done + piece);
+    ReadAt(offset + done, piece, out->data() + done);
+    done += piece;
+  }
 }
 
 void RandomAccessFile::CheckRange(uint64_t offset, uint64_t length) const {
@@ -79,9 +93,7 @@ class MemoryFile final : public RandomAccessFile {
 
 std::string PathNulByteError(const std::string& path) {
   if (path.find('\0') == std::string::npos) return "";
-  std::string shown;
-  for (char c : path) shown += c == '\0' ? std::string("\\0") : std::string(1, c);
-  return "path '" + shown + "' contains a NUL byte";
+  return "path '" + ShowNulBytes(path) + "' contains a NUL byte";
 }
 
 std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path) {
@@ -101,6 +113,14 @@ std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path) {
     throw ParquetError("cannot open '" + path + "': not a regular file");
   }
   return std::make_unique<LocalFile>(std::move(file), status.size, path);
+}
+
+std::unique_ptr<RandomAccessFile> OpenLocalFile(platform::File file, const std::string& name) {
+  platform::FileStatus status;
+  if (platform::SystemResult found = file.Status(&status); !found.ok()) {
+    throw ParquetError("cannot stat '" + name + "': " + found.text);
+  }
+  return std::make_unique<LocalFile>(std::move(file), status.size, name);
 }
 
 std::string ReadSmallFile(const std::string& path, size_t max_bytes) {

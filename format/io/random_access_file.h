@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "format/platform/system.h"
+
 namespace parquet {
 
 // A byte range of a file: [offset, offset + length).
@@ -37,8 +39,11 @@ class RandomAccessFile {
   // The name used in error messages (usually the path).
   virtual const std::string& Name() const = 0;
 
-  // Reads [offset, offset + length) into *out, resizing it.
+  // Reads [offset, offset + length) into *out, resizing it. For a remote file (IsRemote) the
+  // buffer grows kGrowingReadPiece bytes at a time as they arrive: a length taken from a
+  // file whose size a server claims is never allocated before the bytes are there.
   void ReadAt(uint64_t offset, size_t length, std::vector<uint8_t>* out);
+  static constexpr size_t kGrowingReadPiece = 16 << 20;
 
   // Whether reads cost requests (remote_file.h): worth planning with Prefetch.
   virtual bool IsRemote() const { return false; }
@@ -60,6 +65,11 @@ class RandomAccessFile {
 // so a FIFO, a device or a socket is an error at once rather than a hang or an endless
 // stream. A path holding a NUL byte is refused (PathNulByteError).
 std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path);
+
+// Reads through `file`, open for reading, which it takes over (and closes, also when this
+// throws); `name` names it in messages. For a file this process created and must not
+// reopen by name (parquet_copy's output, read back before it is published).
+std::unique_ptr<RandomAccessFile> OpenLocalFile(platform::File file, const std::string& name);
 
 // The whole of a small file, opened as OpenLocalFile opens it (regular files only, without
 // blocking). Throws ParquetError when it cannot be read or holds more than max_bytes.

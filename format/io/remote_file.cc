@@ -13,7 +13,10 @@
 #include <map>
 #include <mutex>
 #include <string_view>
+#include <system_error>
 #include <thread>
+
+#include <openssl/evp.h>
 
 #include "format/common/error.h"
 #include "format/io/s3.h"
@@ -33,8 +36,11 @@ struct ObjectVersion {
   std::string etag;
   std::string last_modified;
 
+  // Only an RFC 9110 entity-tag and HTTP-date count: anything else the server sent is
+  // ignored (the object is then unversioned) rather than echoed in If-Match to every origin.
   static ObjectVersion Of(const HttpResponse& response) {
-    return ObjectVersion{response.Header("etag"), response.Header("last-modified")};
+    const std::string etag = response.Header("etag"), last_modified = response.Header("last-modified");
+    return ObjectVersion{IsEntityTag(etag) ? etag : "", IsHttpDate(last_modified) ? last_modified : ""};
   }
   bool empty() const { return etag.empty() && last_modified.empty(); }
   std::string Key() const { return etag + "\n" + last_modified; }
@@ -92,9 +98,42 @@ class FooterCache {
   uint64_t bytes_ = 0;
 };
 
+// An object, not a pointer never freed: its footers go with the extension when SQLite
+// unloads it (a leak LeakSanitizer reports otherwise) and at exit.
 FooterCache& Footers() {
-  static FooterCache* cache = new FooterCache();
-  return *cache;
+  static FooterCache cache;
+  return cache;
+}
+
+// What makes two opens ask the same server for the same bytes: the URL actually requested
+// (scheme, endpoint, URL style, bucket and key, or the https URL with its query), the SigV4
+// scope and access key id (never the secret), every header sent and the CA bundle. The
+// footer cache is keyed by its SHA-256 (the 32 bytes), so that no token or presigned signature
+// stays in the cache's keys, and an endpoint answering with another one's ETag, Last-Modified
+// and size never hands its bytes to a table reading that other endpoint.
+std::string RequestIdentity(const HttpRequest& request) {
+  std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> context(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1) {
+    throw ParquetError("cannot key the remote footer cache: SHA-256 failed");
+  }
+  auto add = [&](std::string_view part) {
+    const uint64_t length = part.size();  // length-prefixed: no two lists of parts hash alike
+    EVP_DigestUpdate(context.get(), &length, sizeof length);
+    EVP_DigestUpdate(context.get(), part.data(), part.size());
+  };
+  add(request.url);
+  add(request.aws_sigv4);
+  const std::string_view credentials = request.aws_credentials;
+  add(credentials.substr(0, credentials.find(':')));  // the access key id only
+  for (const SecretString& header : request.headers) add(header);
+  for (const std::string& header : request.any_origin_headers) add(header);
+  add(request.ca_file);
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int digest_length = 0;
+  if (EVP_DigestFinal_ex(context.get(), digest, &digest_length) != 1) {
+    throw ParquetError("cannot key the remote footer cache: SHA-256 failed");
+  }
+  return std::string(reinterpret_cast<const char*>(digest), digest_length);  // compared, never shown
 }
 
 // Parses "bytes FIRST-LAST/TOTAL" (TOTAL may be "*"); false when malformed.
@@ -122,8 +161,8 @@ constexpr uint64_t kOnDemandBudget = 64ull << 20;   // bytes of on-demand reads 
 class RemoteFile final : public RandomAccessFile {
  public:
   RemoteFile(const std::string& url, const RemoteOptions& options)
-      : shown_url_(UrlForDisplay(url)), cache_url_(url), attempts_(std::max(1, options.attempts)),
-        request_(PrepareRemoteRequest(url, options)) {}
+      : shown_url_(UrlForDisplay(url)), attempts_(std::max(1, options.attempts)),
+        request_(PrepareRemoteRequest(url, options)), request_identity_(RequestIdentity(request_)) {}
 
   uint64_t Size() const override { return size_; }
   const std::string& Name() const override { return shown_url_; }
@@ -159,7 +198,7 @@ class RemoteFile final : public RandomAccessFile {
     if (!response.body.empty()) AddSegment(0, std::move(response.body), Kind::kPinned);
     if (size_ <= 4) return;
 
-    const std::string cache_key = cache_url_ + "\n" + version_.Key();
+    const std::string cache_key = request_identity_ + "\n" + version_.Key();
     if (!version_.empty()) {
       if (std::shared_ptr<const CachedFooter> cached = Footers().Find(cache_key); cached && cached->size == size_) {
         tail_offset_ = cached->tail_offset;
@@ -255,11 +294,7 @@ class RemoteFile final : public RandomAccessFile {
     std::vector<std::vector<uint8_t>> bodies(pieces.size());
     std::vector<std::exception_ptr> errors(pieces.size());
     std::atomic<size_t> next_piece{0};
-    std::atomic<bool> abort{false};  // the waiting thread was interrupted: stop every fetch
-    std::mutex mutex;
-    std::condition_variable finished;
-    size_t running = 0;
-    auto work = [&](const std::atomic<bool>* stop) {
+    RunFetchWorkers(std::min<size_t>(kParallelRequests, pieces.size()), [&](const std::atomic<bool>* stop) {
       for (size_t i; (i = next_piece++) < pieces.size();) {
         try {
           bodies[i] = FetchRange(pieces[i].offset, pieces[i].length, stop);
@@ -267,31 +302,7 @@ class RemoteFile final : public RandomAccessFile {
           errors[i] = std::current_exception();
         }
       }
-    };
-    const size_t thread_count = std::min<size_t>(kParallelRequests, pieces.size());
-    if (thread_count <= 1) {
-      work(nullptr);  // on this thread: its interrupt check applies directly
-    } else {
-      // The fetching threads have no interrupt check of their own: this one asks its check
-      // while it waits and raises their abort flag.
-      std::vector<std::thread> threads;
-      running = thread_count;
-      for (size_t t = 0; t < thread_count; t++) {
-        threads.emplace_back([&] {
-          work(&abort);
-          std::lock_guard<std::mutex> lock(mutex);
-          if (--running == 0) finished.notify_one();
-        });
-      }
-      for (;;) {
-        {
-          std::unique_lock<std::mutex> lock(mutex);
-          if (finished.wait_for(lock, std::chrono::milliseconds(50), [&] { return running == 0; })) break;
-        }
-        if (!abort.load() && HttpInterruptRequested()) abort = true;
-      }
-      for (std::thread& thread : threads) thread.join();
-    }
+    });
     for (size_t i = 0; i < pieces.size(); i++) {
       if (errors[i]) std::rethrow_exception(errors[i]);
       prefetched_bytes_ += bodies[i].size();
@@ -343,7 +354,12 @@ class RemoteFile final : public RandomAccessFile {
       throw ChangedError("its Last-Modified changed from " + version_.last_modified + " to " + version.last_modified);
     }
     uint64_t first = 0, last = 0, total = 0;
-    if (response.status == 206 && ParseContentRange(response.Header("content-range"), &first, &last, &total)) {
+    if (response.status == 206) {
+      // Without a Content-Range nothing says which bytes these are.
+      if (!ParseContentRange(response.Header("content-range"), &first, &last, &total)) {
+        throw ParquetError("cannot read " + shown_url_ + ": the server's partial response (HTTP 206) has no valid "
+                           "Content-Range");
+      }
       if (total != size_) {
         throw ChangedError("its size changed from " + std::to_string(size_) + " to " + std::to_string(total) + " bytes");
       }
@@ -422,13 +438,13 @@ class RemoteFile final : public RandomAccessFile {
     footer->size = size_;
     footer->tail_offset = tail_offset_;
     footer->tail = segments_.at(tail_offset_).bytes;
-    Footers().Put(cache_url_ + "\n" + version_.Key(), std::move(footer));
+    Footers().Put(request_identity_ + "\n" + version_.Key(), std::move(footer));
   }
 
   std::string shown_url_;
-  std::string cache_url_;
   int attempts_;
   HttpRequest request_;  // the GET every request starts from
+  std::string request_identity_;  // RequestIdentity(request_) before any If-Match: the cache's key
   ObjectVersion version_;
   uint64_t size_ = 0;
   uint64_t tail_offset_ = 0;  // 0: no pinned tail
@@ -460,6 +476,7 @@ std::string TrustedCaFile(const RemoteOptions& options) {
 
 HttpRequest PrepareRemoteRequest(const std::string& url, const RemoteOptions& options) {
   if (IsS3Url(url)) {
+    if (std::string problem = S3HeaderProblem(options.http_headers); !problem.empty()) throw ParquetError(problem);
     const RemoteOptions resolved = ResolveS3Options(options);
     HttpRequest request = S3Request(resolved, S3HttpUrl(resolved, ParseS3Url(url)), "GET", nullptr, 0);
     for (const SecretString& header : options.http_headers) request.headers.push_back(header);
@@ -499,5 +516,50 @@ std::unique_ptr<RandomAccessFile> OpenFileOrUrl(const std::string& path, const R
 }
 
 void ClearRemoteFooterCache() { Footers().Clear(); }
+
+void RunFetchWorkers(size_t threads, const std::function<void(const std::atomic<bool>* stop)>& work) {
+  if (threads <= 1) {
+    work(nullptr);  // on this thread: its interrupt check applies directly
+    return;
+  }
+  // The fetching threads have no interrupt check of their own: this one asks its check
+  // while it waits and raises their abort flag.
+  std::atomic<bool> abort{false};
+  std::mutex mutex;
+  std::condition_variable finished;
+  size_t running = 0;
+  std::vector<std::thread> started;
+  started.reserve(threads);
+  for (size_t t = 0; t < threads; t++) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      running++;
+    }
+    try {
+      started.emplace_back([&] {
+        work(&abort);
+        std::lock_guard<std::mutex> lock(mutex);
+        if (--running == 0) finished.notify_one();
+      });
+    } catch (const std::system_error&) {
+      // No thread to be had (a process or memory limit): the ones started share the work.
+      std::lock_guard<std::mutex> lock(mutex);
+      running--;
+      break;
+    }
+  }
+  if (started.empty()) {
+    work(nullptr);
+    return;
+  }
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      if (finished.wait_for(lock, std::chrono::milliseconds(50), [&] { return running == 0; })) break;
+    }
+    if (!abort.load() && HttpInterruptRequested()) abort = true;
+  }
+  for (std::thread& thread : started) thread.join();
+}
 
 }  // namespace parquet

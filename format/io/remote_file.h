@@ -5,7 +5,10 @@
 //     and its ETag / Last-Modified the version), then one tail of about size/1000 bytes,
 //     clamped to 16 KiB..256 KiB, which holds the footer (and usually the page indexes):
 //     a larger footer costs one more request. Tails are kept in a bounded process-wide
-//     cache keyed by URL and version, so reopening an unchanged file costs one request.
+//     cache keyed by the request (the URL actually asked: endpoint, URL style, bucket and
+//     key; the access key id, never the secret; the headers; the CA bundle), hashed, and by
+//     the object's version, so reopening an unchanged file costs one request, and one
+//     endpoint's bytes are never taken for another's.
 //   - Every later request carries If-Match (or If-Unmodified-Since) and its response's
 //     version is compared: an object that changed between requests is an error, never
 //     mixed data.
@@ -18,7 +21,9 @@
 // headers and keys never appear.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,7 +39,8 @@ enum class S3UrlStyle { kDefault, kPath, kVirtualHost };
 // How to reach remote files: HTTP headers and S3 endpoint and credentials. S3 fields left
 // empty are taken from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
 // AWS_REGION (or AWS_DEFAULT_REGION), AWS_ENDPOINT_URL and the AWS_PROFILE (default
-// "default") section of ~/.aws/credentials (AWS_SHARED_CREDENTIALS_FILE), in that order.
+// "default") section of ~/.aws/credentials (AWS_SHARED_CREDENTIALS_FILE), in that order;
+// those ambient credentials are subject to ambient_credentials_allowed below.
 struct RemoteOptions {
   std::vector<SecretString> http_headers;  // "Name: value", sent with every https request
   SecretString bearer_token;               // "Authorization: Bearer <token>"
@@ -46,6 +52,12 @@ struct RemoteOptions {
   SecretString s3_session_token;
   int attempts = 4;  // tries per request (transport errors, 5xx, 429)
   std::string http_ca_file;  // PEM bundle of the CAs TLS peers are verified against
+  // The credential rule for tables stored in database files (ext/common/credential_rule.h):
+  // when set, the ambient credentials (environment, credentials file) sign S3 requests only
+  // while *ambient_credentials_allowed holds; otherwise a request that would use them fails
+  // with ambient_credentials_refusal. Null: always allowed.
+  std::shared_ptr<const std::atomic<bool>> ambient_credentials_allowed;
+  std::string ambient_credentials_refusal;
 };
 
 // The CA bundle requests verify TLS peers against: options.http_ca_file, else the
@@ -79,7 +91,20 @@ constexpr uint64_t kMinOnDemandRead = 32 * 1024;
 constexpr uint64_t kMinFooterPrefetch = 16 * 1024;
 constexpr uint64_t kMaxFooterPrefetch = 256 * 1024;
 
+// Bounds on the structures whose length a remote file states, as its server claims its
+// size: a footer, and one column index or offset index (a page-index module). A local
+// file's lengths are bounded by the file itself.
+constexpr uint64_t kMaxRemoteFooterBytes = 64ull << 20;
+constexpr uint64_t kMaxRemotePageIndexBytes = 16ull << 20;
+
 // Drops every cached footer (tests).
 void ClearRemoteFooterCache();
+
+// Runs work(stop) on up to `threads` threads at once (work takes its pieces from a counter
+// it shares) and waits for them, asking the calling thread's interrupt check
+// (HttpInterruptRequested) every 50 ms and raising `stop` for the workers when it says yes.
+// Threads the system cannot start (std::system_error: a process or memory limit) are done
+// without; with none started, work(nullptr) runs on the calling thread.
+void RunFetchWorkers(size_t threads, const std::function<void(const std::atomic<bool>* stop)>& work);
 
 }  // namespace parquet

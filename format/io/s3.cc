@@ -3,18 +3,26 @@
 
 #include <openssl/evp.h>
 
+
+#include <array>
+#include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
 #include <mutex>
+#include <string_view>
+#include <unordered_set>
 
 #ifdef PQ_HAVE_EXPAT
 #include <expat.h>
 #endif
 
 #include "format/common/error.h"
+#include "format/io/random_access_file.h"
 #include "format/io/runtime_library.h"
+#include "format/platform/system.h"
+#include "format/values/text.h"
 
 namespace parquet {
 
@@ -25,7 +33,86 @@ S3Location ParseS3Url(const std::string& url) {
   location.bucket = rest.substr(0, slash);
   if (slash != std::string::npos) location.key = rest.substr(slash + 1);
   if (location.bucket.empty()) throw ParquetError("s3 url '" + UrlForDisplay(url) + "' names no bucket");
+  if (!IsS3BucketName(location.bucket)) {
+    throw ParquetError("s3 url '" + UrlForDisplay(url) + "' names an invalid bucket: " + kS3BucketRule);
+  }
   return location;
+}
+
+bool IsS3BucketName(std::string_view bucket) {
+  if (bucket.size() < 3 || bucket.size() > 63) return false;
+  auto alphanumeric = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  if (!alphanumeric(bucket.front()) || !alphanumeric(bucket.back())) return false;
+  bool only_digits_and_dots = true;
+  int dots = 0;
+  for (size_t i = 0; i < bucket.size(); i++) {
+    const char c = bucket[i];
+    if (!alphanumeric(c) && c != '.' && c != '-') return false;
+    if (c == '.' && bucket[i - 1] == '.') return false;  // i > 0: the first is alphanumeric
+    if (c == '.') dots++;
+    only_digits_and_dots = only_digits_and_dots && ((c >= '0' && c <= '9') || c == '.');
+  }
+  return !(only_digits_and_dots && dots == 3);  // not formatted as an IPv4 address
+}
+
+std::string S3RegionProblem(std::string_view region, const std::string& source) {
+  bool valid = !region.empty() && region.size() <= 64;
+  for (char c : region) valid = valid && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-');
+  if (valid) return "";
+  return "invalid " + source + " '" + std::string(region) + "': a region is lowercase letters, digits and hyphens";
+}
+
+std::string S3EndpointProblem(std::string_view endpoint, const std::string& source) {
+  std::string_view rest = endpoint;
+  const size_t scheme_end = rest.find("://");
+  bool valid = true;
+  if (scheme_end != std::string_view::npos) {
+    const std::string scheme = AsciiLowercase(std::string(rest.substr(0, scheme_end)));
+    valid = scheme == "http" || scheme == "https";
+    rest.remove_prefix(scheme_end + 3);
+  }
+  if (!rest.empty() && rest.back() == '/') rest.remove_suffix(1);
+  size_t at = 0;
+  if (!rest.empty() && rest[0] == '[') {  // an IPv6 literal
+    const size_t close = rest.find(']');
+    valid = valid && close != std::string_view::npos && close > 1;
+    for (size_t i = 1; valid && i < close; i++) valid = std::isxdigit(static_cast<unsigned char>(rest[i])) || rest[i] == ':' || rest[i] == '.';
+    at = valid ? close + 1 : rest.size();
+  } else {
+    while (at < rest.size() && (std::isalnum(static_cast<unsigned char>(rest[at])) || rest[at] == '.' || rest[at] == '-' || rest[at] == '_')) at++;
+    valid = valid && at > 0;
+  }
+  if (valid && at < rest.size()) {
+    const std::string_view port = rest.substr(at + 1);
+    valid = rest[at] == ':' && !port.empty() && port.size() <= 5 &&
+            port.find_first_not_of("0123456789") == std::string_view::npos && std::stoul(std::string(port)) <= 65535;
+  }
+  if (valid) return "";
+  return "invalid " + source + " '" + std::string(endpoint) +
+         "': an endpoint is host[:port] or http(s)://host[:port], without a path, query, fragment or user";
+}
+
+std::string CredentialProblem(std::string_view value, const std::string& source) {
+  for (unsigned char c : value) {
+    if (c < 0x20 || c == 0x7f) return "invalid " + source + ": it holds a control character";
+  }
+  return "";
+}
+
+std::string S3HeaderProblem(const std::vector<SecretString>& headers) {
+  static const char* const kRefused[] = {"host", "authorization", "content-type", "content-length", "content-md5",
+                                         "transfer-encoding", "connection", "expect", "range"};
+  for (const SecretString& header : headers) {
+    const std::string name = AsciiLowercase(std::string(header.view().substr(0, header.view().find(':'))));
+    bool refused = name.rfind("x-amz-", 0) == 0;
+    for (const char* refused_name : kRefused) refused = refused || name == refused_name;
+    if (refused) {
+      return "http_headers may not set " + name +
+             " for an s3 url: the request's signature or routing is the extension's (host, authorization, "
+             "content-*, transfer-encoding, connection, expect, range and x-amz-* are refused)";
+    }
+  }
+  return "";
 }
 
 namespace {
@@ -38,41 +125,90 @@ std::string Environment(const char* name) {
   return value == nullptr ? std::string() : std::string(value);
 }
 
-std::string Trim(const std::string& text) {
+// A credential from the environment, held as the other secrets are (the environment block
+// itself belongs to the process and is not wiped).
+SecretString EnvironmentSecret(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? SecretString() : SecretString(value);
+}
+
+std::string_view Trim(std::string_view text) {
   const size_t begin = text.find_first_not_of(" \t\r");
-  if (begin == std::string::npos) return "";
+  if (begin == std::string_view::npos) return "";
   return text.substr(begin, text.find_last_not_of(" \t\r") - begin + 1);
 }
 
-// Fills the empty credential fields of *options from section `profile` of an AWS
-// credentials file (INI: [profile] then key = value lines).
-void ReadCredentialsFile(const std::string& path, const std::string& profile, RemoteOptions* options) {
-  std::ifstream in(path);
-  if (!in) return;
-  std::string line;
-  bool in_section = false;
+// Credentials found outside the options: the environment or the credentials file.
+struct AmbientCredentials {
   SecretString key_id, secret, token;
-  while (std::getline(in, line)) {
-    line = Trim(line);
+  std::array<std::string, 3> names;  // of the three in errors: the variables, or the file's keys
+};
+
+constexpr size_t kMaxCredentialsFileBytes = 1 << 20;
+
+// Section `profile` of the AWS credentials file at `path` (INI: [profile] then key = value
+// lines); none when the file does not exist. The file is read as data files are (regular
+// files only, without blocking) into a wiping buffer, and parsed in place.
+AmbientCredentials ReadCredentialsFile(const std::string& path, const std::string& profile) {
+  AmbientCredentials found;
+  const std::string in_file = " of the credentials file '" + path + "'";
+  found.names = {"aws_access_key_id" + in_file, "aws_secret_access_key" + in_file, "aws_session_token" + in_file};
+  platform::FileStatus info;
+  if (platform::PathStatus(path, true, &info).kind == platform::SystemResult::Kind::kNotFound) return found;
+  const std::unique_ptr<RandomAccessFile> file = OpenLocalFile(path);
+  if (file->Size() > kMaxCredentialsFileBytes) {
+    throw ParquetError("cannot read the credentials file '" + path + "': larger than " + std::to_string(kMaxCredentialsFileBytes) + " bytes");
+  }
+  SecretString text(static_cast<size_t>(file->Size()), '\0');
+  file->ReadAt(0, text.size(), reinterpret_cast<uint8_t*>(text.data()));
+  std::string_view rest = text.view();
+  bool in_section = false;
+  while (!rest.empty()) {
+    const size_t end = std::min(rest.find('\n'), rest.size());
+    const std::string_view line = Trim(rest.substr(0, end));
+    rest.remove_prefix(std::min(end + 1, rest.size()));
     if (line.empty() || line[0] == '#' || line[0] == ';') continue;
     if (line.front() == '[' && line.back() == ']') {
       in_section = Trim(line.substr(1, line.size() - 2)) == profile;
       continue;
     }
-    if (!in_section) continue;
     const size_t equals = line.find('=');
-    if (equals == std::string::npos) continue;
-    const std::string name = Trim(line.substr(0, equals));
-    const std::string value = Trim(line.substr(equals + 1));
-    if (name == "aws_access_key_id") key_id = value;
-    if (name == "aws_secret_access_key") secret = value;
-    if (name == "aws_session_token") token = value;
-    WipeMemory(line.data(), line.size());
+    if (!in_section || equals == std::string_view::npos) continue;
+    const std::string_view name = Trim(line.substr(0, equals));
+    const std::string_view value = Trim(line.substr(equals + 1));
+    if (name == "aws_access_key_id") found.key_id = value;
+    if (name == "aws_secret_access_key") found.secret = value;
+    if (name == "aws_session_token") found.token = value;
   }
-  if (options->s3_access_key_id.empty() && !key_id.empty()) {
-    options->s3_access_key_id = key_id;
-    options->s3_secret_access_key = secret;
-    options->s3_session_token = token;
+  return found;
+}
+
+// The environment's credentials, else the credentials file's (AWS_PROFILE's section, default
+// "default"); none when neither has an access key id.
+AmbientCredentials FindAmbientCredentials() {
+  AmbientCredentials found;
+  found.key_id = EnvironmentSecret("AWS_ACCESS_KEY_ID");
+  if (!found.key_id.empty()) {
+    found.secret = EnvironmentSecret("AWS_SECRET_ACCESS_KEY");
+    found.token = EnvironmentSecret("AWS_SESSION_TOKEN");
+    found.names = {"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"};
+    return found;
+  }
+  std::string file = Environment("AWS_SHARED_CREDENTIALS_FILE");
+  if (file.empty() && !Environment("HOME").empty()) file = Environment("HOME") + "/.aws/credentials";
+  std::string profile = Environment("AWS_PROFILE");
+  if (profile.empty()) profile = "default";
+  if (file.empty()) return found;
+  return ReadCredentialsFile(file, profile);
+}
+
+// Throws unless the credentials of *resolved are free of control characters (a CR or LF in
+// a header value would end it and start another header, or another request).
+// `names` name the three (key id, secret, token) where they came from.
+void CheckCredentials(const RemoteOptions& resolved, const std::array<std::string, 3>& names) {
+  const SecretString* values[] = {&resolved.s3_access_key_id, &resolved.s3_secret_access_key, &resolved.s3_session_token};
+  for (size_t i = 0; i < 3; i++) {
+    if (std::string problem = CredentialProblem(values[i]->view(), names[i]); !problem.empty()) throw ParquetError(problem);
   }
 }
 
@@ -95,23 +231,35 @@ std::string Sha256Hex(const uint8_t* data, size_t size) {
 
 RemoteOptions ResolveS3Options(const RemoteOptions& options) {
   RemoteOptions resolved = options;
-  if (resolved.s3_access_key_id.empty() && !Environment("AWS_ACCESS_KEY_ID").empty()) {
-    resolved.s3_access_key_id = Environment("AWS_ACCESS_KEY_ID");
-    resolved.s3_secret_access_key = Environment("AWS_SECRET_ACCESS_KEY");
-    resolved.s3_session_token = Environment("AWS_SESSION_TOKEN");
-  }
+  std::array<std::string, 3> credential_names = {"s3_access_key_id", "s3_secret_access_key", "s3_session_token"};
   if (resolved.s3_access_key_id.empty()) {
-    std::string file = Environment("AWS_SHARED_CREDENTIALS_FILE");
-    if (file.empty() && !Environment("HOME").empty()) file = Environment("HOME") + "/.aws/credentials";
-    std::string profile = Environment("AWS_PROFILE");
-    if (profile.empty()) profile = "default";
-    if (!file.empty()) ReadCredentialsFile(file, profile, &resolved);
+    AmbientCredentials ambient = FindAmbientCredentials();
+    if (!ambient.key_id.empty()) {
+      // The credential rule (remote_file.h): a gated request never carries them.
+      if (options.ambient_credentials_allowed && !options.ambient_credentials_allowed->load()) {
+        throw ParquetError(options.ambient_credentials_refusal);
+      }
+      resolved.s3_access_key_id = std::move(ambient.key_id);
+      resolved.s3_secret_access_key = std::move(ambient.secret);
+      resolved.s3_session_token = std::move(ambient.token);
+      credential_names = std::move(ambient.names);
+    }
   }
-  if (resolved.s3_region.empty()) resolved.s3_region = Environment("AWS_REGION");
-  if (resolved.s3_region.empty()) resolved.s3_region = Environment("AWS_DEFAULT_REGION");
+  CheckCredentials(resolved, credential_names);
+  std::string region_source = "s3_region";
+  for (const char* variable : {"AWS_REGION", "AWS_DEFAULT_REGION"}) {
+    if (resolved.s3_region.empty()) resolved.s3_region = Environment(variable), region_source = variable;
+  }
   if (resolved.s3_region.empty()) resolved.s3_region = "us-east-1";
-  if (resolved.s3_endpoint.empty()) resolved.s3_endpoint = Environment("AWS_ENDPOINT_URL_S3");
-  if (resolved.s3_endpoint.empty()) resolved.s3_endpoint = Environment("AWS_ENDPOINT_URL");
+  if (std::string problem = S3RegionProblem(resolved.s3_region, region_source); !problem.empty()) throw ParquetError(problem);
+  std::string endpoint_source = "s3_endpoint";
+  for (const char* variable : {"AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"}) {
+    if (resolved.s3_endpoint.empty()) resolved.s3_endpoint = Environment(variable), endpoint_source = variable;
+  }
+  if (std::string problem = resolved.s3_endpoint.empty() ? "" : S3EndpointProblem(resolved.s3_endpoint, endpoint_source);
+      !problem.empty()) {
+    throw ParquetError(problem);
+  }
   if (resolved.s3_url_style == S3UrlStyle::kDefault) {
     resolved.s3_url_style = resolved.s3_endpoint.empty() ? S3UrlStyle::kVirtualHost : S3UrlStyle::kPath;
   }
@@ -122,6 +270,9 @@ RemoteOptions ResolveS3Options(const RemoteOptions& options) {
 }
 
 std::string S3HttpUrl(const RemoteOptions& resolved, const S3Location& location) {
+  // The bucket goes into the host name or the path: only a valid one (ParseS3Url checks
+  // URLs; this catches a bucket from anywhere else).
+  if (!IsS3BucketName(location.bucket)) throw ParquetError("invalid s3 bucket name: " + std::string(kS3BucketRule));
   const std::string key = PercentEncode(location.key, /*keep_slash=*/true);
   if (resolved.s3_url_style == S3UrlStyle::kPath) return resolved.s3_endpoint + "/" + location.bucket + "/" + key;
   const size_t host = resolved.s3_endpoint.find("://") + 3;
@@ -133,11 +284,15 @@ HttpRequest S3Request(const RemoteOptions& resolved, const std::string& http_url
   HttpRequest request;
   request.method = method;
   request.url = http_url;
+  // An S3 key is a name, not a path: "a/../b" is that key, not "b" (nor another bucket).
+  request.path_as_is = true;
   request.ca_file = TrustedCaFile(resolved);
   // Listings, upload ids and error documents: a page of 1000 keys is a few hundred KiB, so
   // a larger response is a hostile or broken endpoint, not one to buffer.
   request.max_body = kMaxS3ResponseBytes;
   if (!resolved.s3_access_key_id.empty()) {
+    // libcurl splits this at ':' and ends the service at a space: only a checked region.
+    if (std::string problem = S3RegionProblem(resolved.s3_region, "s3_region"); !problem.empty()) throw ParquetError(problem);
     request.aws_sigv4 = "aws:amz:" + resolved.s3_region + ":s3";
     request.aws_credentials = resolved.s3_access_key_id;
     request.aws_credentials += ":";
@@ -156,9 +311,21 @@ HttpRequest S3Request(const RemoteOptions& resolved, const std::string& http_url
   return request;
 }
 
+bool S3KeyHasDotSegment(const std::string& key) {
+  size_t start = 0;
+  while (start <= key.size()) {
+    size_t end = key.find('/', start);
+    if (end == std::string::npos) end = key.size();
+    const std::string_view segment(key.data() + start, end - start);
+    if (segment == "." || segment == "..") return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 #ifndef PQ_HAVE_EXPAT
 
-std::string ParseListObjectsV2(const std::string&, std::vector<S3Object>*) {
+std::string ParseListObjectsV2(const std::string&, const S3ListOptions&, std::vector<S3Object>*) {
   throw ParquetError("listing s3 objects is not supported by this build (built without expat's headers, "
                      "Debian package libexpat1-dev)");
 }
@@ -176,8 +343,10 @@ struct ExpatApi {
   decltype(&XML_ParserCreate) parser_create = nullptr;
   decltype(&XML_SetElementHandler) set_element_handler = nullptr;
   decltype(&XML_SetCharacterDataHandler) set_character_data_handler = nullptr;
+  decltype(&XML_SetStartDoctypeDeclHandler) set_start_doctype_decl_handler = nullptr;
   decltype(&XML_SetUserData) set_user_data = nullptr;
   decltype(&XML_Parse) parse = nullptr;
+  decltype(&XML_StopParser) stop_parser = nullptr;
   decltype(&XML_GetErrorCode) get_error_code = nullptr;
   decltype(&XML_ErrorString) error_string = nullptr;
   decltype(&XML_ParserFree) parser_free = nullptr;
@@ -192,8 +361,10 @@ const ExpatApi& Expat() {
     library.Bind(&api.parser_create, "XML_ParserCreate");
     library.Bind(&api.set_element_handler, "XML_SetElementHandler");
     library.Bind(&api.set_character_data_handler, "XML_SetCharacterDataHandler");
+    library.Bind(&api.set_start_doctype_decl_handler, "XML_SetStartDoctypeDeclHandler");
     library.Bind(&api.set_user_data, "XML_SetUserData");
     library.Bind(&api.parse, "XML_Parse");
+    library.Bind(&api.stop_parser, "XML_StopParser");
     library.Bind(&api.get_error_code, "XML_GetErrorCode");
     library.Bind(&api.error_string, "XML_ErrorString");
     library.Bind(&api.parser_free, "XML_ParserFree");
@@ -203,31 +374,81 @@ const ExpatApi& Expat() {
   return api;
 }
 
+// What every parse shares: the parser, so that a handler can stop it, and why it stopped.
+// No exception crosses expat's C frames: a handler records the reason and stops the parser.
+struct XmlParse {
+  XML_Parser parser = nullptr;
+  std::string refused;  // non-empty: the parse was stopped for this reason
+
+  void Refuse(const std::string& reason) {
+    if (!refused.empty()) return;
+    refused = reason;
+    Expat().stop_parser(parser, XML_FALSE);
+  }
+};
+
+template <typename Parse>
+Parse* StateOf(void* user) {
+  return static_cast<Parse*>(static_cast<XmlParse*>(user));
+}
+
+// A DOCTYPE is where entities are declared (expanded text, external files): no S3 response
+// has one.
+void OnDoctype(void* user, const XML_Char*, const XML_Char*, const XML_Char*, int) {
+  static_cast<XmlParse*>(user)->Refuse("it has a DOCTYPE, which s3 responses never have");
+}
+
 // The state of one ListObjectsV2 parse: the element path and the text of the current leaf.
-struct ListingParse {
+struct ListingParse : XmlParse {
   std::vector<std::string> path;
   std::string text;
   S3Object current;
-  std::vector<S3Object>* out;
+  const S3ListOptions* list = nullptr;
+  std::vector<S3Object>* out = nullptr;
   std::string token;
   bool truncated = false;
 };
 
 void OnStart(void* user, const XML_Char* name, const XML_Char**) {
-  auto* parse = static_cast<ListingParse*>(user);
+  auto* parse = StateOf<ListingParse>(user);
+  if (parse->path.size() == kMaxListingDepth) {
+    return parse->Refuse("its elements nest deeper than " + std::to_string(kMaxListingDepth));
+  }
   parse->path.emplace_back(name);
   parse->text.clear();
   if (parse->path.size() == 2 && parse->path[1] == "Contents") parse->current = S3Object();
 }
 
+// Adds the object just parsed to the listing if it is kept.
+void KeepObject(ListingParse* parse) {
+  const S3ListOptions& list = *parse->list;
+  bool keep = true;
+  try {
+    keep = !list.keep || list.keep(parse->current.key);
+  } catch (const std::exception& e) {
+    return parse->Refuse(e.what());
+  }
+  if (!keep) return;
+  if (parse->out->size() >= list.max_objects) {
+    return parse->Refuse("more than " + std::to_string(list.max_objects) + " objects match (the most a listing keeps)");
+  }
+  parse->out->push_back(std::move(parse->current));
+}
+
 void OnEnd(void* user, const XML_Char*) {
-  auto* parse = static_cast<ListingParse*>(user);
+  auto* parse = StateOf<ListingParse>(user);
+  if (!parse->refused.empty()) return;
   const std::vector<std::string>& path = parse->path;
   if (path.size() == 3 && path[1] == "Contents") {
-    if (path[2] == "Key") parse->current.key = parse->text;
+    if (path[2] == "Key") {
+      if (parse->text.size() > kMaxS3KeyBytes) {
+        return parse->Refuse("it holds a key longer than " + std::to_string(kMaxS3KeyBytes) + " bytes");
+      }
+      parse->current.key = parse->text;
+    }
     if (path[2] == "Size") parse->current.size = std::strtoull(parse->text.c_str(), nullptr, 10);
   } else if (path.size() == 2 && path[1] == "Contents") {
-    parse->out->push_back(parse->current);
+    KeepObject(parse);
   } else if (path.size() == 2 && path[1] == "NextContinuationToken") {
     parse->token = parse->text;
   } else if (path.size() == 2 && path[1] == "IsTruncated") {
@@ -238,11 +459,15 @@ void OnEnd(void* user, const XML_Char*) {
 }
 
 void OnText(void* user, const XML_Char* text, int length) {
-  static_cast<ListingParse*>(user)->text.append(text, static_cast<size_t>(length));
+  auto* parse = StateOf<ListingParse>(user);
+  if (parse->text.size() + static_cast<size_t>(length) > kMaxListingElementBytes) {
+    return parse->Refuse("an element is longer than " + std::to_string(kMaxListingElementBytes) + " bytes");
+  }
+  parse->text.append(text, static_cast<size_t>(length));
 }
 
 // The texts of the elements named `wanted`.
-struct TextsParse {
+struct TextsParse : XmlParse {
   std::string wanted;
   int depth_inside = 0;  // > 0: inside a wanted element
   std::string text;
@@ -250,7 +475,7 @@ struct TextsParse {
 };
 
 void OnTextsStart(void* user, const XML_Char* name, const XML_Char**) {
-  auto* parse = static_cast<TextsParse*>(user);
+  auto* parse = StateOf<TextsParse>(user);
   if (parse->depth_inside > 0) {
     parse->depth_inside++;
   } else if (parse->wanted == name) {
@@ -260,29 +485,33 @@ void OnTextsStart(void* user, const XML_Char* name, const XML_Char**) {
 }
 
 void OnTextsEnd(void* user, const XML_Char*) {
-  auto* parse = static_cast<TextsParse*>(user);
+  auto* parse = StateOf<TextsParse>(user);
   if (parse->depth_inside > 0 && --parse->depth_inside == 0) parse->out.push_back(parse->text);
 }
 
 void OnTextsText(void* user, const XML_Char* text, int length) {
-  auto* parse = static_cast<TextsParse*>(user);
+  auto* parse = StateOf<TextsParse>(user);
   if (parse->depth_inside > 0) parse->text.append(text, static_cast<size_t>(length));
 }
 
-// Runs expat over `xml` with the handlers; throws with `what` on malformed XML.
-void ParseXml(const std::string& xml, void* user, XML_StartElementHandler start, XML_EndElementHandler end,
+// Runs expat over `xml` with the handlers; throws with `what` on malformed XML, a DOCTYPE
+// or what a handler refused.
+void ParseXml(const std::string& xml, XmlParse* state, XML_StartElementHandler start, XML_EndElementHandler end,
               XML_CharacterDataHandler text, const char* what) {
   const ExpatApi& api = Expat();
   if (!api.error.empty()) throw ParquetError(api.error);
   XML_Parser parser = api.parser_create(nullptr);
   if (parser == nullptr) throw ParquetError(std::string("cannot parse ") + what + ": out of memory");
-  api.set_user_data(parser, user);
+  state->parser = parser;
+  api.set_user_data(parser, state);
   api.set_element_handler(parser, start, end);
   api.set_character_data_handler(parser, text);
+  api.set_start_doctype_decl_handler(parser, &OnDoctype);
   const bool ok = api.parse(parser, xml.data(), static_cast<int>(xml.size()), 1) != XML_STATUS_ERROR;
-  const std::string error = ok ? "" : api.error_string(api.get_error_code(parser));
+  const std::string error = !state->refused.empty() ? state->refused : ok ? "" : api.error_string(api.get_error_code(parser));
   api.parser_free(parser);
-  if (!ok) throw ParquetError(std::string("cannot parse ") + what + ": " + error);
+  state->parser = nullptr;
+  if (!error.empty()) throw ParquetError(std::string("cannot parse ") + what + ": " + error);
 }
 
 }  // namespace
@@ -294,8 +523,9 @@ std::vector<std::string> XmlElementTexts(const std::string& xml, const std::stri
   return parse.out;
 }
 
-std::string ParseListObjectsV2(const std::string& xml, std::vector<S3Object>* out) {
+std::string ParseListObjectsV2(const std::string& xml, const S3ListOptions& list, std::vector<S3Object>* out) {
   ListingParse parse;
+  parse.list = &list;
   parse.out = out;
   ParseXml(xml, &parse, &OnStart, &OnEnd, &OnText, "an s3 listing");
   if (parse.truncated && parse.token.empty()) {
@@ -306,14 +536,20 @@ std::string ParseListObjectsV2(const std::string& xml, std::vector<S3Object>* ou
 
 #endif  // PQ_HAVE_EXPAT
 
-std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::string& bucket,
-                                    const std::string& prefix) {
+std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::string& bucket, const std::string& prefix,
+                                    const S3ListOptions& list) {
   const RemoteOptions resolved = ResolveS3Options(options);
   const std::string bucket_url = S3HttpUrl(resolved, S3Location{bucket, ""});
   const std::string shown = "s3://" + bucket + "/" + prefix;
+  S3ListOptions within = list;
+  within.keep = [&](const std::string& key) {
+    return key.compare(0, prefix.size(), prefix) == 0 && (!list.keep || list.keep(key));
+  };
   std::vector<S3Object> objects;
+  std::unordered_set<size_t> tokens_seen;  // hashes: a hostile server's tokens take no memory
   std::string token;
   for (int page = 0;; page++) {
+    if (HttpInterruptRequested()) throw HttpInterrupted("interrupted");
     // Query parameters in sorted order, as SigV4's canonical request has them.
     std::string query = "?";
     if (!token.empty()) query += "continuation-token=" + PercentEncode(token, false) + "&";
@@ -321,9 +557,18 @@ std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::str
     HttpRequest request = S3Request(resolved, bucket_url + query, "GET", nullptr, 0);
     HttpResponse response = HttpPerformWithRetry(request, shown, options.attempts);
     if (response.status != 200) throw ParquetError(RemoteStatusError(response.status, "list " + shown));
-    token = ParseListObjectsV2(std::string(response.body.begin(), response.body.end()), &objects);
+    try {
+      token = ParseListObjectsV2(std::string(response.body.begin(), response.body.end()), within, &objects);
+    } catch (const ParquetError& e) {
+      throw ParquetError("cannot list " + shown + ": " + e.what());
+    }
     if (token.empty()) break;
-    if (page > 100000) throw ParquetError("cannot list " + shown + ": more than 100000 pages");
+    if (!tokens_seen.insert(std::hash<std::string>()(token)).second) {
+      throw ParquetError("cannot list " + shown + ": the server sent the same continuation token twice");
+    }
+    if (page + 1 >= kMaxListingPages) {
+      throw ParquetError("cannot list " + shown + ": more than " + std::to_string(kMaxListingPages) + " pages");
+    }
   }
   return objects;
 }

@@ -7,7 +7,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "format/io/http_client.h"
@@ -20,10 +22,39 @@ struct S3Location {
   std::string key;  // without the leading '/'; may be empty (the whole bucket)
 };
 
-// Splits "s3://bucket/key". Throws ParquetError for a URL without a bucket.
+// Splits "s3://bucket/key". Throws ParquetError for a URL without a bucket or with a
+// bucket that is not a valid name (IsS3BucketName).
 S3Location ParseS3Url(const std::string& url);
 
-// RemoteOptions with the S3 defaults filled in from the environment and ~/.aws/credentials.
+// Whether `bucket` is a bucket name by S3's rules: 3 to 63 lowercase letters, digits, dots
+// and hyphens, starting and ending with a letter or digit, no two dots in a row, not
+// formatted as an IPv4 address. Nothing else goes into a host name (virtual-host style)
+// or a path.
+bool IsS3BucketName(std::string_view bucket);
+constexpr const char* kS3BucketRule =
+    "bucket names are 3 to 63 lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit";
+
+// Checks of what routes and signs an S3 request; each returns "" or the error, naming
+// `source` (the option or environment variable the value came from):
+//   S3RegionProblem      a region is 1 to 64 of [a-z0-9-] (it goes into the signature's
+//                        scope, where ':' or a space would change what is signed);
+//   S3EndpointProblem    host[:port] or http(s)://host[:port], an optional final '/', no
+//                        path, query, fragment or user;
+//   CredentialProblem    a credential holds no control character (never quoted);
+//   S3HeaderProblem      http_headers sent with an S3 request set none of the headers
+//                        SigV4 signs or that route or frame the request: Host,
+//                        Authorization, Content-*, Transfer-Encoding, Connection, Expect,
+//                        Range, x-amz-*.
+std::string S3RegionProblem(std::string_view region, const std::string& source);
+std::string S3EndpointProblem(std::string_view endpoint, const std::string& source);
+std::string CredentialProblem(std::string_view value, const std::string& source);
+std::string S3HeaderProblem(const std::vector<SecretString>& headers);
+
+// RemoteOptions with the S3 defaults filled in from the environment and ~/.aws/credentials
+// (ambient credentials: refused with options.ambient_credentials_refusal while
+// options.ambient_credentials_allowed says no). Throws ParquetError for a credential with
+// a control character, an invalid region or endpoint (from the options or the environment)
+// and a credentials file that cannot be read (a missing one holds no credentials).
 RemoteOptions ResolveS3Options(const RemoteOptions& options);
 
 // The http(s) URL of an object (key percent-encoded, '/' kept) or, with an empty key, of
@@ -40,9 +71,33 @@ struct S3Object {
   uint64_t size = 0;
 };
 
-// Every object of `bucket` whose key starts with `prefix`, in key order (ListObjectsV2,
-// following continuation tokens).
-std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::string& bucket, const std::string& prefix);
+// Limits of a listing, whatever the server sends: S3 keys are at most 1024 bytes; no other
+// element of a listing (a continuation token included) may pass 4096 bytes nor nest deeper
+// than 16; a listing keeps at most kMaxListedObjects objects and follows at most
+// kMaxListingPages pages. A DOCTYPE (and so any entity declaration) is refused.
+constexpr size_t kMaxS3KeyBytes = 1024;
+constexpr size_t kMaxListingElementBytes = 4096;
+constexpr size_t kMaxListingDepth = 16;
+constexpr size_t kMaxListedObjects = 100000;
+constexpr int kMaxListingPages = 100000;
+
+struct S3ListOptions {
+  // Asked with each key as it is parsed: only the objects it accepts are kept (null: all).
+  std::function<bool(const std::string& key)> keep;
+  size_t max_objects = kMaxListedObjects;
+};
+
+// The objects of `bucket` whose key starts with `prefix` and that `list.keep` accepts, in
+// key order (ListObjectsV2, following continuation tokens). Keys outside the prefix (a
+// hostile or broken server) are skipped. Before each page it asks the thread's interrupt
+// check (HttpInterruptRequested, installed by the caller with HttpInterruptScope): yes ends
+// the listing with HttpInterrupted. Throws ParquetError naming s3://bucket/prefix when the
+// server fails, a limit above is passed, or a continuation token comes back again.
+std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::string& bucket, const std::string& prefix,
+                                    const S3ListOptions& list = {});
+
+// Whether `key` holds a "." or ".." segment (a key that a URL cannot name as it is).
+bool S3KeyHasDotSegment(const std::string& key);
 
 // Uploads the local file `local_path` as the object at `url` (s3://bucket/key): one PUT up
 // to kMultipartPartSize bytes, else a multipart upload in parts of that size, aborted
@@ -60,8 +115,9 @@ bool S3ObjectExists(const RemoteOptions& options, const std::string& url);
 // The text of every element named `element` in `xml` (expat), in document order.
 std::vector<std::string> XmlElementTexts(const std::string& xml, const std::string& element);
 
-// Parses one ListObjectsV2 response body: appends its objects to *out and returns the
-// continuation token ("" when the listing is complete). Exposed for unit tests.
-std::string ParseListObjectsV2(const std::string& xml, std::vector<S3Object>* out);
+// Parses one ListObjectsV2 response body: appends the objects `list` keeps to *out and
+// returns the continuation token ("" when the listing is complete). Throws ParquetError
+// (without a URL) for malformed XML, a DOCTYPE, a passed limit. Exposed for unit tests.
+std::string ParseListObjectsV2(const std::string& xml, const S3ListOptions& list, std::vector<S3Object>* out);
 
 }  // namespace parquet

@@ -1,6 +1,7 @@
 // The operating system interface (system.h) on Linux and other POSIX systems: descriptors,
 // pread/pwrite, stat, renameat2, dlopen, mmap. Linux-only calls (O_TMPFILE, renameat2,
-// copy_file_range, sync_file_range, MADV_HUGEPAGE) sit behind #ifdef with a portable path.
+// copy_file_range, sync_file_range, MADV_HUGEPAGE, malloc_trim) sit behind #ifdef with a
+// portable path.
 #ifndef _WIN32
 
 #include "format/platform/system.h"
@@ -8,6 +9,9 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -174,7 +178,7 @@ SystemResult File::Close() {
 }
 
 SystemResult OpenForReading(const std::string& path, File* out, FileStatus* status) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) return LastFailure();
   File file;
   FileAccess::Adopt(&file, fd);
@@ -194,7 +198,7 @@ SystemResult CreateForWriting(const std::string& path, File* out) {
 }
 
 SystemResult CreateExclusive(const std::string& path, File* out) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
   if (fd < 0) return LastFailure();
   FileAccess::Adopt(out, fd);
   return {};
@@ -272,6 +276,10 @@ SystemResult MakeDirectory(const std::string& path) {
 
 SystemResult RemoveFile(const std::string& path) {
   return ::unlink(path.c_str()) == 0 ? SystemResult{} : LastFailure();
+}
+
+SystemResult RemoveEmptyDirectory(const std::string& path) {
+  return ::rmdir(path.c_str()) == 0 ? SystemResult{} : LastFailure();
 }
 
 void RemoveTree(const std::string& path) {
@@ -406,6 +414,12 @@ void UnmapLargeArray(void* data, size_t bytes) {
 #else
   (void)bytes;
   std::free(data);
+#endif
+}
+
+void ReleaseFreeMemory() {
+#ifdef __GLIBC__
+  ::malloc_trim(0);
 #endif
 }
 

@@ -97,14 +97,16 @@ class File {
   intptr_t native_ = kClosed;
 };
 
-// Opens `path` for positional reads without blocking on a FIFO, and fills *status from the
+// Opens `path` for positional reads without blocking on a FIFO (nor making a terminal the
+// controlling one), and fills *status from the
 // open file. Only a regular file is left open (switched back to blocking reads); anything
 // else is reported through status->type and the file is closed. On Windows a device name
 // (CON, NUL, COM1, \\.\pipe\..., see DeviceNameError) gives kOther status without opening it.
 SystemResult OpenForReading(const std::string& path, File* out, FileStatus* status);
 // Creates or truncates `path` for writing.
 SystemResult CreateForWriting(const std::string& path, File* out);
-// Creates `path`, which must not exist (a symbolic link there is not followed): kExists.
+// Creates `path` for reading and writing; it must not exist (a symbolic link there is not
+// followed): kExists.
 SystemResult CreateExclusive(const std::string& path, File* out);
 // A nameless scratch file for reads and writes in `directory` (gone when closed); `beside`
 // names a path whose name a named fallback may extend.
@@ -118,6 +120,8 @@ SystemResult CopyRange(const File& from, uint64_t offset, uint64_t size, File& t
 SystemResult PathStatus(const std::string& path, bool follow_links, FileStatus* out);
 SystemResult MakeDirectory(const std::string& path);
 SystemResult RemoveFile(const std::string& path);
+// Removes a directory only if it is empty (rmdir, RemoveDirectoryW).
+SystemResult RemoveEmptyDirectory(const std::string& path);
 // Removes a file or a whole tree, ignoring what cannot be removed.
 void RemoveTree(const std::string& path);
 // Makes a file's or directory's contents durable (a directory that cannot be synced is fine).
@@ -165,6 +169,8 @@ uint64_t OpenFileLimit();
 // the system has them. Null when out of memory.
 void* MapLargeArray(size_t bytes);
 void UnmapLargeArray(void* data, size_t bytes);
+// Gives the heap's free pages back to the system (glibc's malloc_trim; elsewhere nothing).
+void ReleaseFreeMemory();
 
 // Run-time libraries (dlopen, LoadLibraryW). Null and *error set when it cannot be loaded.
 // The file names library `stem` ("curl") of ABI `version` goes by here, most usual first:

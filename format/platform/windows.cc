@@ -281,7 +281,7 @@ SystemResult CreateForWriting(const std::string& path, File* out) {
 
 SystemResult CreateExclusive(const std::string& path, File* out) {
   // CREATE_NEW fails on anything at the name, a symbolic link or junction included.
-  HANDLE handle = Open(path, GENERIC_WRITE | FILE_READ_ATTRIBUTES, FILE_SHARE_READ | FILE_SHARE_DELETE, CREATE_NEW,
+  HANDLE handle = Open(path, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_DELETE, CREATE_NEW,
                        FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT);
   if (handle == INVALID_HANDLE_VALUE) return LastFailure();
   FileAccess::Adopt(out, handle);
@@ -337,6 +337,10 @@ SystemResult MakeDirectory(const std::string& path) {
 
 SystemResult RemoveFile(const std::string& path) {
   return DeleteFileW(SystemPath(path).c_str()) ? SystemResult{} : LastFailure();
+}
+
+SystemResult RemoveEmptyDirectory(const std::string& path) {
+  return RemoveDirectoryW(SystemPath(path).c_str()) ? SystemResult{} : LastFailure();
 }
 
 void RemoveTree(const std::string& path) {
@@ -459,6 +463,8 @@ void UnmapLargeArray(void* data, size_t bytes) {
   (void)bytes;
   VirtualFree(data, 0, MEM_RELEASE);
 }
+
+void ReleaseFreeMemory() {}
 
 std::vector<std::string> SharedLibraryNames(const std::string& stem, int version) {
   return {"lib" + stem + "-x64.dll", "lib" + stem + ".dll", "lib" + stem + "-" + std::to_string(version) + ".dll"};

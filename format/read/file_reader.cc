@@ -48,6 +48,10 @@ std::unique_ptr<ParquetFileReader> ParquetFileReader::Open(std::unique_ptr<Rando
                        std::to_string(footer_length) + " does not fit in a file of " +
                        std::to_string(size) + " bytes");
   }
+  if (file->IsRemote() && footer_length > kMaxRemoteFooterBytes) {
+    throw ParquetError("remote file " + name + " states a footer of " + std::to_string(footer_length) +
+                       " bytes; a remote footer may hold at most " + std::to_string(kMaxRemoteFooterBytes));
+  }
   std::vector<uint8_t> footer;
   file->ReadAt(size - kFooterTrailerLength - footer_length, footer_length, &footer);
   reader->file_ = std::move(file);

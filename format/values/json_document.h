@@ -1,6 +1,6 @@
 // A JSON parser (RFC 8259, no extensions) that keeps the document as a tree of nodes
 // pointing into the text, without copying it: parquet_copy reads LIST, MAP and STRUCT
-// values from JSON text with it (ext/copy/copy_values.cc).
+// values from JSON text with it (ext/copy/copy_nested_values.cc).
 #pragma once
 
 #include <cstdint>

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "format/common/text_to_double.h"
 #include "format/values/logical_values.h"
 #include "format/values/text.h"
 
@@ -142,7 +143,7 @@ void AppendJsonHalf(uint16_t bits, std::string* out) {
   for (int precision = 0; precision < 5; precision++) {
     result = std::to_chars(buffer, buffer + sizeof buffer, magnitude, std::chars_format::scientific, precision);
     double parsed = 0;
-    std::from_chars(buffer, result.ptr, parsed, std::chars_format::scientific);
+    TextToDouble(buffer, result.ptr, parsed);
     if ((DoubleToHalf(parsed) & 0x7fff) == (bits & 0x7fff)) break;
   }
   AppendJavaScriptForm(buffer, static_cast<size_t>(result.ptr - buffer), std::signbit(value), out);

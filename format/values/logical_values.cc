@@ -1,6 +1,8 @@
 // Text and numeric forms of Parquet logical-type values; see logical_values.h.
 #include "format/values/logical_values.h"
 
+#include "format/common/text_to_double.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -395,14 +397,14 @@ size_t BigEndianMagnitudeDigits(const uint8_t* bytes, size_t len, bool negative,
   return reversed_count;
 }
 
-// Parses `text` as a double with std::from_chars, which is exact (correctly rounded) and
+// Parses `text` as a double with TextToDouble, which is exact (correctly rounded) and
 // locale-independent. Out-of-range results are mapped to ±inf or ±0 using
 // `decimal_exponent`, the power of ten of the leading digit.
 double ParseExactDouble(const char* begin, const char* end, bool negative,
                         int64_t decimal_exponent) {
   double value = 0;
-  const std::from_chars_result parsed = std::from_chars(begin, end, value);
-  if (parsed.ec == std::errc::result_out_of_range) {
+  const TextToDoubleResult parsed = TextToDouble(begin, end, value);
+  if (parsed.error == std::errc::result_out_of_range) {
     value = decimal_exponent > 0 ? std::numeric_limits<double>::infinity() : 0.0;
     return negative ? -value : value;
   }

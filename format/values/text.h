@@ -1,5 +1,5 @@
 // Small text helpers shared by the library and the extension, so each lives once: UTF-8
-// validation, decoding and encoding, hexadecimal digits and ASCII lowercase.
+// validation, decoding and encoding, hexadecimal digits, ASCII lowercase and NUL bytes shown.
 #pragma once
 
 #include <cstddef>
@@ -34,6 +34,13 @@ inline std::string AsciiLowercase(std::string text) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
   return text;
+}
+
+// `text` with each NUL byte written as the two characters \0, for messages.
+inline std::string ShowNulBytes(std::string_view text) {
+  std::string shown;
+  for (char c : text) shown += c == '\0' ? std::string_view("\\0") : std::string_view(&c, 1);
+  return shown;
 }
 
 }  // namespace parquet

@@ -84,6 +84,7 @@ ColumnMetaData ColumnChunkWriter::Metadata(int64_t offset) const {
     }
     if (IsFloatingPoint()) statistics.nan_count = ChunkNanCount();
     meta.statistics = std::move(statistics);
+    if (geospatial_ && geospatial_statistics_) meta.geospatial_statistics = geospatial_->Build(geospatial_bbox_);
   }
   meta.encoding_stats = encoding_stats_;
   SizeStatistics size;

@@ -35,6 +35,7 @@
 #include "format/metadata/schema.h"
 #include "format/index/statistics.h"
 #include "format/write/write_statistics.h"
+#include "format/write/geospatial_statistics.h"
 
 namespace parquet {
 
@@ -120,7 +121,15 @@ class ColumnChunkWriter {
   // The serialized bloom filter (header and bitset) of the chunk; empty when it has none.
   virtual std::string BloomFilterBytes() = 0;
 
+  // The envelopes and types of a GEOMETRY / GEOGRAPHY chunk's values (or of a column of
+  // WriterOptions::geoparquet); null for other columns.
+  const GeospatialAccumulator* geospatial() const { return geospatial_.get(); }
+
  protected:
+  std::unique_ptr<GeospatialAccumulator> geospatial_;
+  bool geospatial_statistics_ = false;  // ColumnMetaData gets them (the column is annotated)
+  bool geospatial_bbox_ = true;         // with a bounding box (not for GEOGRAPHY)
+
   // Typed hooks.
   virtual void FlushPageValues(std::string* out) = 0;  // the page's encoded values
   virtual size_t PageValueBytes() const = 0;           // their (estimated) size so far
@@ -153,9 +162,12 @@ class ColumnChunkWriter {
   // How many slots to append before the next look at the page size.
   size_t SlotsForNextStep() const;
 
+  // With content-defined chunking the chunker alone sizes pages (the typed writer sets
+  // page_full_ where a chunk ends): a cut by size or slot count would fall where the batches
+  // happen to end, and re-written data would not find its pages again.
   void UpdatePageFull() {
-    page_full_ = EstimatedPageBytes() >= options_.page_size || page_slots_ >= kMaxSlotsPerPage ||
-                 EncodingEnds();
+    page_full_ = EncodingEnds() || (!options_.cdc.enabled && (EstimatedPageBytes() >= options_.page_size ||
+                                                              page_slots_ >= kMaxSlotsPerPage));
   }
 
   void WriteDataPage();

@@ -272,6 +272,13 @@ void ParquetFileWriter::FinishColumn() {
       page_indexes_.push_back(std::move(pending));
     }
     row_group_bloom_filters_[static_cast<size_t>(current_column_)] = writer.BloomFilterBytes();
+    if (const GeospatialAccumulator* geospatial = writer.geospatial()) {
+      for (size_t i = 0; i < options_.geoparquet.columns.size(); i++) {
+        if (options_.geoparquet.columns[i].leaf_column != current_column_) continue;
+        geoparquet_summaries_.resize(options_.geoparquet.columns.size());
+        geoparquet_summaries_[i].Merge(*geospatial);
+      }
+    }
   } catch (...) {
     failed_ = true;
     throw;
@@ -365,6 +372,11 @@ void ParquetFileWriter::Close() {
   try {
     metadata_.created_by = options_.created_by;
     if (!options_.key_value_metadata.empty()) metadata_.key_value_metadata = options_.key_value_metadata;
+    if (!options_.geoparquet.version.empty() && !options_.geoparquet.columns.empty()) {
+      if (!metadata_.key_value_metadata) metadata_.key_value_metadata.emplace();
+      metadata_.key_value_metadata->push_back(
+          KeyValue{"geo", GeoParquetMetadataJson(options_.geoparquet, geoparquet_summaries_)});
+    }
     metadata_.column_orders = std::vector<ColumnOrder>(static_cast<size_t>(schema_.num_columns()),
                                                        ColumnOrder{ColumnOrder::Kind::TYPE_DEFINED_ORDER});
     // The page index: every column index, then every offset index.

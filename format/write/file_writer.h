@@ -40,12 +40,14 @@
 #include <vector>
 
 #include "format/crypto/encryption.h"
+#include "format/write/content_defined_chunking.h"
 #include "format/metadata/enums.h"
 #include "format/metadata/metadata.h"
 #include "format/common/physical_values.h"
 #include "format/metadata/schema.h"
 #include "format/common/version.h"
 #include "format/platform/system.h"
+#include "format/write/geoparquet_metadata.h"
 
 namespace parquet {
 
@@ -149,6 +151,15 @@ struct WriterOptions {
   // Memory then is this much plus the open pages and dictionaries, instead of the whole
   // compressed row group. SIZE_MAX: never spill.
   size_t buffered_pages_limit = 64 * 1024;
+  // The GeoParquet `geo` key/value metadata (geoparquet_metadata.h), written at Close with
+  // the geometry types and bounding box of every value written to its columns; those
+  // columns gather them even without a GEOMETRY / GEOGRAPHY annotation (GeoParquet 1.0
+  // files store plain BYTE_ARRAY). No version: none is written.
+  GeoParquetOptions geoparquet;
+  // Content-defined chunking (content_defined_chunking.h): when enabled, a data page also
+  // ends where a rolling hash of the column's values says so, so that equal runs of values
+  // give equal pages wherever they sit in the column.
+  ContentDefinedChunkingOptions cdc;
 };
 
 class ColumnChunkWriter;  // one column chunk being buffered (column_chunk_writer.h)
@@ -250,6 +261,7 @@ class ParquetFileWriter {
   std::string aad_file_unique_;
   std::unique_ptr<PageSpill> spill_;  // finished pages of the open row group beyond the limit
   std::unique_ptr<PageScratch> scratch_;
+  std::vector<GeospatialAccumulator> geoparquet_summaries_;  // per options_.geoparquet column
 };
 
 extern template void ParquetFileWriter::WriteBatch<bool>(int, size_t, const int16_t*, const int16_t*,

@@ -10,6 +10,7 @@
 #include "format/codec/compression.h"
 #include "format/encoding/bit_packing.h"
 #include "format/encoding/dictionary.h"
+#include "format/write/content_defined_chunking.h"
 #include "format/write/encoding_choice.h"
 #include "format/common/error.h"
 #include "format/write/page_encoders.h"
@@ -37,6 +38,8 @@ class TypedColumnChunkWriter final : public ColumnChunkWriter {
     if (bloom_filter) {
       if constexpr (!std::is_same_v<T, bool>) bloom_ = std::make_unique<BloomFilterBuilder>(options.bloom_filter_fpp);
     }
+    if constexpr (std::is_same_v<T, ByteArray>) SetUpGeospatial(column_index, node);
+    if (options.cdc.enabled) chunker_ = std::make_unique<ContentDefinedChunker>(options.cdc);
     if (encoding == Encoding::RLE_DICTIONARY) {
       if constexpr (std::is_same_v<T, bool>) {
         throw ParquetError("BOOLEAN column '" + column.dotted_path + "' cannot be dictionary-encoded");
@@ -85,11 +88,14 @@ class TypedColumnChunkWriter final : public ColumnChunkWriter {
       } else {
         end = pos + std::min(num_levels - pos, SlotsForNextStep());
       }
+      bool chunk_ends = false;
+      if (chunker_) end = FeedChunker(def, rep, values, pos, end, &chunk_ends);
       const size_t count = AppendLevels(def, rep, pos, end);
       if (count > 0) AppendValues(values, count);
       values += count;
       batch_values_left_ -= count;
       UpdatePageFull();
+      if (chunk_ends) page_full_ = true;  // the page ends at the next row boundary
       pos = end;
     }
   }
@@ -97,6 +103,42 @@ class TypedColumnChunkWriter final : public ColumnChunkWriter {
   std::string BloomFilterBytes() override { return bloom_ ? bloom_->Build() : std::string(); }
 
  private:
+  // Feeds slots [pos, end) (their levels and values, `values` being slot pos's first) to
+  // the content-defined chunker; returns the end of the slots fed: `end`, or the slot after
+  // which a chunk ends (*chunk_ends set).
+  size_t FeedChunker(const int16_t* def, const int16_t* rep, const T* values, size_t pos, size_t end, bool* chunk_ends) {
+    const int16_t max_def = column_.max_definition_level;
+    const bool repeated = column_.max_repetition_level > 0;
+    size_t value = 0;
+    for (size_t i = pos; i < end; ++i) {
+      const uint64_t levels = (repeated ? static_cast<uint64_t>(static_cast<uint16_t>(rep[i])) << 16 : 0) |
+                              (max_def > 0 ? static_cast<uint16_t>(def[i]) : 0);
+      const size_t level_bytes = (repeated ? 2 : 0) + (max_def > 0 ? 2 : 0);
+      uint64_t slot_hash = BloomHash(&levels, sizeof(levels));
+      size_t size = level_bytes;
+      if (max_def == 0 || def[i] == max_def) {
+        const T& v = values[value++];
+        uint64_t value_hash;
+        if constexpr (std::is_same_v<T, ByteArray>) {
+          value_hash = BloomHash(v.ptr, v.len);
+          size += v.len;
+        } else if constexpr (std::is_same_v<T, Int96>) {
+          value_hash = BloomHash(v.words, sizeof(v.words));
+          size += sizeof(v.words);
+        } else {
+          value_hash = BloomHash(&v, sizeof(v));
+          size += sizeof(v);
+        }
+        slot_hash ^= value_hash * 0x9E3779B97F4A7C15ULL;
+      }
+      if (chunker_->AddSlot(slot_hash, size)) {
+        *chunk_ends = true;
+        return i + 1;
+      }
+    }
+    return end;
+  }
+
   void AppendValues(const T* values, size_t count) {
     if (phase_ == EncodingPhase::kProbe) {
       sample_.AddAll(values, count);  // encoded when the page ends, once the encoding is chosen
@@ -106,6 +148,13 @@ class TypedColumnChunkWriter final : public ColumnChunkWriter {
     }
     page_min_max_.Update(values, count);
     if constexpr (std::is_same_v<T, ByteArray>) {
+      if (geospatial_) {
+        WkbSummary summary;
+        std::string error;
+        for (size_t i = 0; i < count; i++) {
+          if (SummarizeWkb(values[i].ptr, values[i].len, &summary, &error)) geospatial_->Add(summary);
+        }
+      }
       if (column_.physical_type == Type::BYTE_ARRAY) {
         uint64_t bytes = 0;
         for (size_t i = 0; i < count; i++) bytes += values[i].len;
@@ -208,8 +257,32 @@ class TypedColumnChunkWriter final : public ColumnChunkWriter {
     phase_ = EncodingPhase::kSettled;
   }
 
+  // GEOMETRY and GEOGRAPHY columns, and the plain ones WriterOptions::geoparquet names,
+  // gather their values' envelopes and types (and reject values that are not WKB).
+  void SetUpGeospatial(int column_index, const SchemaNode& node) {
+    if (column_.physical_type != Type::BYTE_ARRAY) return;
+    const auto kind = node.logical_type ? node.logical_type->kind : LogicalType::Kind::UNRECOGNIZED;
+    const bool annotated = kind == LogicalType::Kind::GEOMETRY || kind == LogicalType::Kind::GEOGRAPHY;
+    bool listed = false;
+    for (const GeoParquetColumn& geo : options_.geoparquet.columns) listed = listed || geo.leaf_column == column_index;
+    if (!annotated && !listed) return;
+    geospatial_ = std::make_unique<GeospatialAccumulator>();
+    geospatial_statistics_ = annotated;
+    geospatial_bbox_ = kind != LogicalType::Kind::GEOGRAPHY;
+  }
+
   void CheckValues(const T* values, size_t count) const {
     if constexpr (std::is_same_v<T, ByteArray>) {
+      if (geospatial_) {
+        WkbSummary summary;
+        std::string error;
+        for (size_t i = 0; i < count; i++) {
+          if (!SummarizeWkb(values[i].ptr, values[i].len, &summary, &error)) {
+            throw ParquetError("value " + std::to_string(i) + " of column '" + column_.dotted_path +
+                               "' is not valid WKB: " + error);
+          }
+        }
+      }
       if (column_.physical_type == Type::FIXED_LEN_BYTE_ARRAY) {
         const uint32_t length = static_cast<uint32_t>(column_.type_length);
         for (size_t i = 0; i < count; i++) {
@@ -332,6 +405,7 @@ class TypedColumnChunkWriter final : public ColumnChunkWriter {
   MinMax<T> min_max_;       // the pages before it
   int64_t page_unencoded_bytes_ = 0;
   std::unique_ptr<BloomFilterBuilder> bloom_;
+  std::unique_ptr<ContentDefinedChunker> chunker_;  // cdc: where pages end
 
   // Watching the dictionary.
   bool give_up_dictionary_ = false;

@@ -45,6 +45,25 @@ try {
   check("getLoadablePath() is the installed parquet.so",
         fs.existsSync(file) && file.startsWith(path.resolve("node_modules", "sqlite-parquet")), file);
 
+  check("getLoadablePath() picks lib/PLATFORM-ARCH/ of the running process",
+        file === path.join(path.dirname(require.resolve("sqlite-parquet")), "lib", `${process.platform}-${process.arch}`,
+                           process.platform === "win32" ? "parquet.dll" : "parquet.so"), file);
+  check("availablePlatforms() lists linux-arm64 and linux-x64",
+        ["linux-arm64", "linux-x64"].every((p) => loadable.availablePlatforms().includes(p)),
+        JSON.stringify(loadable.availablePlatforms()));
+  const arm64 = loadable.getLoadablePath("linux", "arm64");
+  check("getLoadablePath('linux', 'arm64') is the AArch64 build in lib/linux-arm64/",
+        arm64.endsWith(path.join("lib", "linux-arm64", "parquet.so")) &&
+        fs.readFileSync(arm64).readUInt16LE(18) === 183, arm64);  // ELF e_machine 183: EM_AARCH64
+  let lacking = "";
+  try {
+    loadable.getLoadablePath("freebsd", "riscv64");
+  } catch (error) {
+    lacking = error.message;
+  }
+  check("getLoadablePath() on a platform it lacks throws, naming it and what the package has",
+        lacking.includes("no build for freebsd-riscv64") && lacking.includes("linux-x64"), lacking);
+
   const Database = require("better-sqlite3");
   const db = new Database(":memory:");
   loadable.load(db);

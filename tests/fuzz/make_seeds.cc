@@ -6,7 +6,9 @@
 // Writes OUTDIR/thrift (footers, page headers, page indexes), OUTDIR/pages (column chunks
 // in the fuzz_pages input layout, fuzz_common.h), OUTDIR/read (whole files up to 128 KiB)
 // OUTDIR/writer (fixed pseudo-random inputs) and OUTDIR/copy (inputs of fuzz_copy that
-// set each of its options, declared types and schema= types). Prints how many seeds each got.
+// set each of its options, declared types and schema= types), OUTDIR/stored_schema and
+// OUTDIR/s3_listing (ListObjectsV2 responses, well-formed and hostile, with globs). Prints
+// how many seeds each got.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -15,6 +17,7 @@
 #include <iterator>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "format/common/error.h"
@@ -33,7 +36,7 @@ constexpr size_t kMaxPageSeed = 64 * 1024;
 constexpr int kMaxPageSeedsPerFile = 12;
 
 struct Counts {
-  int thrift = 0, pages = 0, read = 0, writer = 0, copy = 0, stored_schema = 0;
+  int thrift = 0, pages = 0, read = 0, writer = 0, copy = 0, stored_schema = 0, s3_listing = 0;
 };
 
 void WriteSeed(const fs::path& dir, const std::string& name, const std::string& bytes) {
@@ -250,6 +253,44 @@ void StoredSchemaSeeds(const fs::path& out, Counts* counts) {
   }
 }
 
+// Inputs of fuzz_s3_listing (layout: tests/fuzz/fuzz_s3_listing.cc): a cap byte, a glob line,
+// then a ListObjectsV2 response: pages as S3 sends them, and the hostile shapes the parser
+// refuses (a DOCTYPE with entities, a long key, a long token, deep nesting, unclosed XML).
+void S3ListingSeeds(const fs::path& out, Counts* counts) {
+  auto contents = [](const std::vector<std::string>& keys) {
+    std::string xml;
+    for (const std::string& key : keys) xml += "<Contents><Key>" + key + "</Key><Size>7</Size><ETag>\"e\"</ETag></Contents>";
+    return xml;
+  };
+  auto page = [](const std::string& truncated, const std::string& token, const std::string& body) {
+    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?><ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
+           "<Name>b</Name><Prefix>d/</Prefix><KeyCount>2</KeyCount><MaxKeys>1000</MaxKeys><IsTruncated>" +
+           truncated + "</IsTruncated>" + body +
+           (token.empty() ? "" : "<NextContinuationToken>" + token + "</NextContinuationToken>") + "</ListBucketResult>";
+  };
+  const std::vector<std::string> keys = {"d/a.parquet", "d/x=1/y=2/b.parquet", "d/.hidden/c.parquet", "d/_SUCCESS",
+                                         "d/../../e.parquet", "d/a&amp;b.parquet"};
+  const std::vector<std::pair<std::string, std::string>> seeds = {
+      {"\x80" "d/**/*.parquet\n", page("true", "tok/+=", contents(keys))},
+      {"\x80" "d/*.parquet\n", page("false", "", contents(keys))},
+      {"\x02**/a/**/*.parquet\n", page("false", "", contents({"a/a/a/a.parquet", "a/b.parquet", "d/a/x/a/y.parquet"}))},
+      {"\x80", page("true", "", contents(keys))},
+      {"\x80" "d/[a-c]?.parquet\n", page("false", "", contents({"d/a1.parquet", "d/d1.parquet"}))},
+      {"\x80**\n", "<?xml version=\"1.0\"?><!DOCTYPE ListBucketResult [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b "
+                    "\"&a;&a;&a;&a;&a;\">]><ListBucketResult><Contents><Key>&b;</Key></Contents></ListBucketResult>"},
+      {"\x80", page("false", "", contents({std::string(1025, 'k')}))},
+      {"\x80", page("true", std::string(4097, 't'), "")},
+      {"\x80", std::string(20, '<') + "<a><a><a><a><a><a><a><a><a><a><a><a><a><a><a><a><a><a>"},
+      {"\x80", "<Error><Code>SlowDown</Code><Message>m</Message></Error>"},
+      {"\x80", "<ListBucketResult><Contents><Key>d/x"},
+  };
+  int number = 0;
+  for (const auto& [head, body] : seeds) {
+    WriteSeed(out / "s3_listing", "listing-" + std::to_string(number++), head + body);
+    counts->s3_listing++;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -258,7 +299,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   fs::path out = argv[1];
-  for (const char* dir : {"thrift", "pages", "read", "writer", "copy", "stored_schema"}) {
+  for (const char* dir : {"thrift", "pages", "read", "writer", "copy", "stored_schema", "s3_listing", "geo_variant"}) {
     fs::remove_all(out / dir);
     fs::create_directories(out / dir);
   }
@@ -292,7 +333,20 @@ int main(int argc, char** argv) {
   }
   CopySeeds(out, &counts);
   StoredSchemaSeeds(out, &counts);
-  std::printf("fuzz_seeds: %d thrift, %d pages, %d read, %d writer, %d copy, %d stored_schema seeds in %s\n",
-              counts.thrift, counts.pages, counts.read, counts.writer, counts.copy, counts.stored_schema, out.c_str());
+  S3ListingSeeds(out, &counts);
+  // fuzz_geo_variant: WKB (first byte even) and JSON (odd).
+  const std::string wkb_seeds[] = {
+      std::string("\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\xf0\x3f\x00\x00\x00\x00\x00\x00\x00\x40", 21),
+      std::string("\x01\x03\x00\x00\x00\x01\x00\x00\x00\x02\x00\x00\x00", 13) + std::string(32, '\x11'),
+      std::string("\x01\x07\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x01\x40\x08\x00\x00\x00\x00\x00\x00\x40\x10\x00\x00\x00\x00\x00\x00", 30),
+      std::string("\x01\xb9\x0b\x00\x00", 5) + std::string(32, '\x22')};
+  int geo_number = 0;
+  for (const std::string& wkb : wkb_seeds) WriteSeed(out / "geo_variant", "wkb-" + std::to_string(geo_number++), '\x00' + wkb);
+  for (const char* json : {"{\"a\":[1,2.5,null,true,\"x\"],\"b\":{\"c\":-300}}", "[[],{},\"\\u00e9\"]", "9223372036854775807"}) {
+    WriteSeed(out / "geo_variant", "json-" + std::to_string(geo_number++), std::string("\x01") + json);
+  }
+  std::printf("fuzz_seeds: %d thrift, %d pages, %d read, %d writer, %d copy, %d stored_schema, %d s3_listing seeds in %s\n",
+              counts.thrift, counts.pages, counts.read, counts.writer, counts.copy, counts.stored_schema, counts.s3_listing,
+              out.c_str());
   return 0;
 }

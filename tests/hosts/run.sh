@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The hosts suite (`make hosts`, scripts/run_tests.sh hosts): real programs load
 # BUILDDIR/parquet.so and run tests/hosts/cases.json — the sqlite3 shell of the system and
-# of the newest SQLite of the matrix, a shell older than supported (must refuse), Debian's
+# of the newest SQLite of the matrix, of Debian 11's (3.34.1, older than 3.38's
+# sqlite3_vtab_in), a shell older than supported (must refuse), Debian's
 # python3, sqlite-utils and Node's better-sqlite3. Each host prints "ok ...", "FAIL ..." or
 # "SKIP ..." lines; a host that exits non-zero without a FAIL line (a crash) counts one
 # failure. The last line is "N passed, M failed".
@@ -11,7 +12,7 @@ cd "$(dirname "$0")/../.."
 builddir=$1 versions_dir=$2
 extension=$(cd "$builddir" && pwd)/parquet
 python=/usr/bin/python3  # Debian's: the pyenv python3 first on PATH cannot load extensions
-newest=3.53.2 too_old=3.34.0  # scripts/setup_sqlite_versions.sh
+newest=3.53.2 debian11=3.34.1 too_old=3.30.1  # scripts/setup_sqlite_versions.sh
 passed=0 failed=0 skipped=0
 
 host() {  # host NAME COMMAND...: runs one host, counting its lines
@@ -32,12 +33,13 @@ host() {  # host NAME COMMAND...: runs one host, counting its lines
   passed=$((passed + ok)) failed=$((failed + fail)) skipped=$((skipped + skip))
 }
 
-if ! bash scripts/setup_sqlite_versions.sh "$versions_dir" "$newest" "$too_old"; then
-  echo "FAIL hosts: cannot build SQLite $newest and $too_old"
+if ! bash scripts/setup_sqlite_versions.sh "$versions_dir" "$newest" "$debian11" "$too_old"; then
+  echo "FAIL hosts: cannot build SQLite $newest, $debian11 and $too_old"
   failed=$((failed + 1))
 fi
 host "sqlite3 shell (system)" "$python" tests/hosts/shell_host.py "$(command -v sqlite3)" "$extension"
 host "sqlite3 shell $newest" "$python" tests/hosts/shell_host.py "$versions_dir/$newest/sqlite3" "$extension"
+host "sqlite3 shell $debian11" "$python" tests/hosts/shell_host.py "$versions_dir/$debian11/sqlite3" "$extension"
 host "sqlite3 shell $too_old" "$python" tests/hosts/shell_host.py "$versions_dir/$too_old/sqlite3" "$extension"
 host "python" "$python" tests/hosts/python_host.py "$extension"
 host "sqlite-utils" "$python" tests/hosts/sqlite_utils_host.py "$(command -v sqlite-utils || echo sqlite-utils)" "$extension"

@@ -13,7 +13,7 @@ import time
 
 from hosts import CASES, Report, comparisons, setup_sql, sql_literal
 
-OLDEST_SUPPORTED = (3, 38, 0)  # ext/common/sqlite_api.h, kOldestSupportedSqlite
+OLDEST_SUPPORTED = (3, 31, 0)  # ext/common/sqlite_api.h, kOldestSupportedSqlite
 
 shell, extension = sys.argv[1], sys.argv[2]
 

@@ -25,6 +25,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -78,8 +79,8 @@ class Extension:
     def __init__(self, path):
         self.path = path
 
-    def connect(self):
-        db = sqlite3.connect(":memory:", isolation_level=None)
+    def connect(self, path=":memory:"):
+        db = sqlite3.connect(path, isolation_level=None)
         db.enable_load_extension(True)
         db.load_extension(self.path)
         return db
@@ -244,13 +245,17 @@ def main():
         test_without_libcurl(extension, nginx, data)
         test_conformance(extension, nginx, corpus)
         test_http(extension, nginx, data)
+        test_declare_errors(extension, nginx)
         test_wide_columns_used(extension, nginx, data)
         test_tls(extension, nginx, data, ca)
         test_faults(extension, fault_port, data)
         test_redirects(extension, nginx, fault_port, data)
         test_interrupt(extension, fault_port, data)
+        test_claimed_sizes(extension, fault_port, data)
+        test_interrupt_outside_scans(extension, fault_port)
         upload_to_s3(s3rver_port, data)
         test_s3(extension, s3_port, data)
+        test_footer_cache_per_endpoint(extension, fault_port, s3_port, s3rver_port, data)
     finally:
         for process in processes:
             process.terminate()
@@ -280,6 +285,13 @@ def make_data(extension, data):
             db.execute(f"""SELECT parquet_copy('SELECT id, a FROM src WHERE id % 4 = {day + (2 if region == "us" else 0) - 1}
                            AND id < 1000', {sql_text(str(directory / 'part-0.parquet'))})""")
     (data / "hive" / "_SUCCESS").write_text("")
+    # nul_column.parquet: a column whose name holds a NUL byte (no SQL can name one: the
+    # file's footer is patched, the name's length kept).
+    nul_column = data / "nul_column.parquet"
+    db.execute(f"SELECT parquet_copy('SELECT 1 AS nulXname', {sql_text(str(nul_column))})")
+    nul_column.write_bytes(nul_column.read_bytes().replace(b"nulXname", b"nul\0name"))
+    db.execute(f"""SELECT parquet_copy('SELECT id, s FROM src WHERE id < 30000', {sql_text(str(data / 'bloom.parquet'))},
+                   'bloom_filter=id,s', 'row_group_size=10000')""")
     db.close()
 
 
@@ -348,13 +360,24 @@ def test_http(extension, nginx, data):
     db.execute("SELECT count(*) FROM temp.big WHERE id < 0").fetchall()  # the first planning opens it once more
 
     # Metadata functions over https equal the local ones.
-    for function in ("parquet_metadata", "parquet_schema", "parquet_file_metadata", "parquet_kv_metadata"):
-        local = run(db, f"SELECT * FROM {function}({sql_text(str(big))})")
-        remote = run(db, f"SELECT * FROM {function}({sql_text(url)})")
+    for function, arguments in (("parquet_metadata", ""), ("parquet_schema", ""), ("parquet_file_metadata", ""),
+                                ("parquet_kv_metadata", ""), ("parquet_full_metadata", ""), ("parquet_bloom_probe", ", 'a', 7")):
+        local = run(db, f"SELECT * FROM {function}({sql_text(str(big))}{arguments})")
+        remote = run(db, f"SELECT * FROM {function}({sql_text(url)}{arguments})")
         local = [tuple(url if v == str(big) else v for v in row) for row in local] if isinstance(local, list) else local
         check(f"{function} over http equals the local result",
               local == remote and isinstance(remote, list) and (remote or function == "parquet_kv_metadata"),
               f"{repr(local)[:300]} vs {repr(remote)[:300]}")
+
+    # parquet_bloom_probe over https reads the filters through the same ranges: the value's
+    # row group may hold it, the others are excluded; an absent value is excluded everywhere.
+    bloom_url = nginx.url("data/bloom.parquet")
+    present = run(db, f"SELECT row_group_id, bloom_filter_excludes FROM parquet_bloom_probe({sql_text(bloom_url)}, 'id', 15000)")
+    absent = run(db, f"SELECT min(bloom_filter_excludes) FROM parquet_bloom_probe({sql_text(bloom_url)}, 's', 'no such name')")
+    local = run(db, f"SELECT row_group_id, bloom_filter_excludes FROM parquet_bloom_probe({sql_text(str(data / 'bloom.parquet'))}, 'id', 15000)")
+    check("parquet_bloom_probe over http: only the value's row group may hold it, as locally",
+          present == [(0, 1), (1, 0), (2, 1)] and present == local, f"{present} vs {local}")
+    check("parquet_bloom_probe over http excludes an absent value everywhere", absent == [(1,)], absent)
 
     # A one-column scan fetches that column's chunks and little else.
     before = len(nginx.requests())
@@ -429,6 +452,18 @@ def test_http(extension, nginx, data):
     check("a changed file's error names the url without its query string",
           isinstance(error, tuple) and "has changed since" in error[1] and "secret-sig-123" not in error[1]
           and nginx.url("data/changing.parquet") + "?..." in error[1], error)
+    db.close()
+
+
+def test_declare_errors(extension, nginx):
+    """A file whose columns cannot be declared: the error shows the URL without its query
+    string (a presigned signature) and says what is wrong with the column name."""
+    db = extension.connect()
+    url = nginx.url("data/nul_column.parquet") + "?X-Amz-Signature=presigned-secret-77"
+    error = run(db, f"CREATE VIRTUAL TABLE temp.nul USING parquet({sql_text(url)})")
+    check("a column name holding a NUL byte: a clear error, the url shown without its query string",
+          isinstance(error, tuple) and "column name 'nul\\0name' holds a NUL byte" in error[1]
+          and url_for_display(url) in error[1] and "presigned-secret-77" not in error[1], error)
     db.close()
 
 
@@ -517,7 +552,32 @@ def test_tls(extension, nginx, data, ca):
     error = table_rows(db, url, ", http_ca_file='/nonexistent/ca.pem'")
     check("http_ca_file naming a missing file: an error naming it", isinstance(error, tuple) and "/nonexistent/ca.pem" in error[1],
           error)
+    # A FIFO or a device as the CA file would block libcurl's open or read for ever: refused at once.
+    fifo = ca.parent / "ca.fifo"
+    os.mkfifo(fifo)
+    for what, path in (("a FIFO", str(fifo)), ("a device (/dev/zero)", "/dev/zero")):
+        error, seconds, _ = run_isolated(extension, [], f"SELECT * FROM parquet_schema({sql_text(url)}, 'http_ca_file={path}')",
+                                         timeout=20)
+        check(f"http_ca_file naming {what}: a prompt error naming it", error is not None and "is not a regular file" in error
+              and path in error and seconds < 5, (error, seconds))
+    rows = table_rows(db, nginx.url("data/big.parquet"), f", http_ca_file={sql_text(str(fifo))}")
+    check("plain http does not open http_ca_file (nothing to verify)", rows == local, rows if isinstance(rows, tuple) else len(rows))
     db.close()
+
+
+def run_interrupted(db, sql, delay=0.5):
+    """Runs sql while another thread calls db.interrupt() after `delay` seconds: (its rows or
+    the sqlite3.Error it raised, the seconds it took)."""
+    timer = threading.Timer(delay, db.interrupt)
+    started = time.monotonic()
+    timer.start()
+    try:
+        result = db.execute(sql).fetchall()
+    except sqlite3.Error as e:
+        result = e
+    elapsed = time.monotonic() - started
+    timer.join()
+    return result, elapsed
 
 
 def test_interrupt(extension, port, data):
@@ -526,7 +586,6 @@ def test_interrupt(extension, port, data):
     stays usable. Both ways a scan fetches: one request on the scanning thread (a full scan
     of one column: one coalesced range) and parallel requests (a point lookup: the pages of
     several columns)."""
-    import threading
     db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
     db.enable_load_extension(True)
     db.load_extension(extension.path)
@@ -540,15 +599,7 @@ def test_interrupt(extension, port, data):
     for what, query, after in queries:
         db.execute("DROP TABLE IF EXISTS temp.stalled")
         db.execute(f"CREATE VIRTUAL TABLE temp.stalled USING parquet('http://127.0.0.1:{port}/fault/stall/big.parquet?after={after}')")
-        timer = threading.Timer(0.5, db.interrupt)
-        started = time.monotonic()
-        timer.start()
-        try:
-            result = db.execute(query).fetchall()
-        except sqlite3.Error as e:
-            result = e
-        elapsed = time.monotonic() - started
-        timer.join()
+        result, elapsed = run_interrupted(db, query)
         check(f"interrupt during a stalled fetch ({what}): SQLITE_INTERRUPT",
               isinstance(result, sqlite3.OperationalError) and "interrupted" in str(result)
               and getattr(result, "sqlite_errorcode", sqlite3.SQLITE_INTERRUPT) == sqlite3.SQLITE_INTERRUPT, repr(result)[:300])
@@ -556,6 +607,88 @@ def test_interrupt(extension, port, data):
               f"{elapsed:.2f} s")
         check(f"after the interrupt ({what}) the connection still works",
               db.execute("SELECT count(*), sum(id) FROM temp.local").fetchone() == (200000, 199999 * 200000 // 2), "")
+    db.close()
+
+
+def test_claimed_sizes(extension, port, data):
+    """What a server claims bounds nothing: a 206 must say which bytes it holds, and a server
+    claiming a 64 GiB object with a 1 GiB footer gets a clear error while the reader's peak
+    memory stays small (measured in a child process: VmHWM)."""
+    db = extension.connect()
+    base = f"http://127.0.0.1:{port}/fault"
+    error = table_rows(db, f"{base}/nocontentrange/big.parquet")
+    check("a 206 without Content-Range: an error, not bytes of unknown place",
+          isinstance(error, tuple) and "Content-Range" in error[1], error if isinstance(error, tuple) else len(error))
+    db.close()
+    # Growth above the child's RSS once the extension and libcurl are loaded (a first remote
+    # open, of a small real file, loads them).
+    warm = [f"SELECT count(*) FROM parquet_metadata('{base}/ok/big.parquet')"]
+    error, _, growth_kib = run_isolated(extension, warm,
+                                        f"CREATE VIRTUAL TABLE temp.h USING parquet('{base}/huge/big.parquet', http_retries=0)",
+                                        timeout=300)
+    check("a claimed 1 GiB footer of a claimed 64 GiB object: a clear error",
+          error is not None and "footer of 1073741824 bytes" in error and "at most" in error, error)
+    check("a claimed 1 GiB footer: peak memory stays small (under 64 MiB above the RSS before)",
+          0 <= growth_kib < 64 << 10, f"{growth_kib >> 10} MiB")
+    print(f"      (memory the child took reading the claimed 1 GiB footer: {growth_kib >> 10} MiB above its RSS before)")
+
+
+def test_interrupt_outside_scans(extension, port):
+    """sqlite3_interrupt from another thread ends, within about a second, the remote requests
+    made outside a scan: CREATE VIRTUAL TABLE (a file, an S3 listing), planning a connected
+    table (xBestIndex opens the first file for its ORDER BY statistics), a metadata function,
+    and parquet_copy's upload. Each server stalls for 8 s before hanging up."""
+    db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    db.enable_load_extension(True)
+    db.load_extension(extension.path)
+    base = f"http://127.0.0.1:{port}/fault/stall/big.parquet"
+    s3 = (f"s3_endpoint=http://127.0.0.1:{port}', 's3_access_key_id=S3RVER', 's3_secret_access_key=S3RVER', "
+          "'http_retries=0")
+
+    # Requests 1-2 of a planned table are its CREATE (bytes 0-3, the footer tail); the 3rd is
+    # planning's reopen of the first file (its footer cached), the 4th the ORDER BY check's
+    # reopen, the 5th that check's first read of column id. planned stalls at the 3rd,
+    # order_checked at the 5th.
+    db.execute(f"CREATE VIRTUAL TABLE temp.planned USING parquet('{base}?after=2&hangup=8000&case=plan', http_retries=0)")
+    db.execute(f"CREATE VIRTUAL TABLE temp.order_checked USING parquet('{base}?after=4&hangup=8000&case=order', http_retries=0)")
+    cases = (("CREATE VIRTUAL TABLE of a stalled file",
+              f"CREATE VIRTUAL TABLE temp.c USING parquet('{base}?after=0&hangup=8000&case=create', http_retries=0)"),
+             ("CREATE VIRTUAL TABLE of a stalled S3 listing",
+              f"CREATE VIRTUAL TABLE temp.l USING parquet('s3://stalled/dir/*.parquet', s3_endpoint='http://127.0.0.1:{port}', "
+              "s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER', http_retries=0)"),
+             ("planning (xBestIndex) of a connected table", "SELECT id FROM temp.planned ORDER BY id LIMIT 1"),
+             ("the ORDER BY check of planning", "SELECT id FROM temp.order_checked ORDER BY id LIMIT 1"),
+             ("a metadata function", f"SELECT * FROM parquet_metadata('{base}?after=0&hangup=8000&case=metadata', 'http_retries=0')"),
+             ("parquet_copy's upload", f"SELECT parquet_copy('SELECT 1 AS a', 's3://stalled/out.parquet', '{s3}')"))
+    for what, sql in cases:
+        result, elapsed = run_interrupted(db, sql)
+        check(f"interrupt outside a scan ({what}): the statement fails as interrupted",
+              isinstance(result, sqlite3.Error) and "interrupt" in str(result).lower(), repr(result)[:300])
+        check(f"interrupt outside a scan ({what}): ends within about a second", elapsed < 1.6, f"{elapsed:.2f} s")
+    check("after those interrupts the connection still works", db.execute("SELECT 1").fetchone() == (1,), "")
+    db.close()
+
+
+def test_footer_cache_per_endpoint(extension, fault_port, s3_port, s3rver_port, data):
+    """The process-wide footer cache is keyed by the request, not by s3://bucket/key and the
+    version: a hostile endpoint (the fault server's /bkt/: the real object's ETag,
+    Last-Modified and size, zeroed bytes) read first does not change what a table reading the
+    real endpoint sees."""
+    db = extension.connect()
+    key = "cachecheck/big.parquet"  # read by nothing else: its footer is in no cache yet
+    subprocess.run(["curl", "-sf", "-o", "/dev/null", "-T", str(data / "big.parquet"), "--aws-sigv4", "aws:amz:us-east-1:s3",
+                    "--user", "S3RVER:S3RVER", "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD",
+                    f"http://127.0.0.1:{s3rver_port}/bkt/{key}"], check=True, env=child_env())
+    local = table_rows(db, str(data / "big.parquet"))
+    creds = ", s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER'"
+    hostile = table_rows(db, f"s3://bkt/{key}", f", s3_endpoint='http://127.0.0.1:{fault_port}'{creds}")
+    with urllib.request.urlopen(f"http://127.0.0.1:{fault_port}/__log") as response:
+        mimicked = [e for e in json.load(response) if e["mode"] == "mimic" and key in e["url"] and e["status"] == 206]
+    check("the hostile endpoint answered the tail with the real object's headers and zeroed bytes",
+          len(mimicked) >= 2 and isinstance(hostile, tuple), f"{len(mimicked)} {hostile if isinstance(hostile, tuple) else len(hostile)}")
+    real = table_rows(db, f"s3://bkt/{key}", f", s3_endpoint='http://127.0.0.1:{s3_port}'{creds}")
+    check("then the real endpoint's object reads as itself (no footer from the hostile endpoint's cache entry)",
+          real == local, real if isinstance(real, tuple) else len(real))
     db.close()
 
 
@@ -599,6 +732,20 @@ def test_faults(extension, port, data):
         error = table_rows(db, f"{base}/{mode}/big.parquet?after=4")
         check(f"object changing mid-scan ({mode}): an error, no mixed rows",
               isinstance(error, tuple) and "changed while being read" in error[1] and "?..." in error[1], error)
+
+    # Only RFC 9110 entity-tags and HTTP dates are taken from the server: anything else
+    # (a bare CR included) is never echoed to it, and the object is read as unversioned.
+    remote = table_rows(db, f"{base}/badetag/big.parquet")
+    seen = fault_log("badetag")
+    check("an ETag that is no entity-tag and a Last-Modified that is no date: the object reads, unversioned "
+          "(neither If-Match nor If-Unmodified-Since sent)",
+          remote == local and seen and all(e["ifMatch"] is None and e["ifUnmodifiedSince"] is None for e in seen),
+          remote if isinstance(remote, tuple) else [(e["ifMatch"], e["ifUnmodifiedSince"]) for e in seen[:3]])
+    remote = table_rows(db, f"{base}/crtag/big.parquet")
+    seen = fault_log("crtag")
+    check("an ETag holding a bare CR is not echoed in If-Match; the valid Last-Modified versions the object",
+          remote == local and all(e["ifMatch"] is None for e in seen) and any(e["ifUnmodifiedSince"] for e in seen),
+          remote if isinstance(remote, tuple) else [(e["ifMatch"], e["ifUnmodifiedSince"]) for e in seen[:3]])
 
     url = f"{base}/auth/big.parquet"
     error = table_rows(db, url)
@@ -773,8 +920,10 @@ def test_s3(extension, port, data):
     check("an s3 listing response over 16 MiB is an error, not buffered",
           isinstance(error, tuple) and "bytes a response to this request may hold" in error[1], error)
 
+    test_stored_table_planning(extension, db, port, creds)
     test_s3_write(db, port, endpoint, creds, function_creds)
     test_s3_redirects(db, port, endpoint, local)
+    test_s3_hostile_listings(extension, db, port, creds, function_creds)
 
     # Credentials from the environment and from a credentials file.
     os.environ["AWS_ACCESS_KEY_ID"] = "S3RVER"
@@ -782,6 +931,18 @@ def test_s3(extension, port, data):
     remote = table_rows(db, "s3://bkt/big.parquet", f", s3_endpoint='{endpoint}'")
     check("credentials from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY", remote == local,
           remote if isinstance(remote, tuple) else len(remote))
+    test_s3_credential_rule(extension, port, endpoint, local)
+    # A session token holding CR LF (which would end the header and smuggle another request):
+    # refused before anything is sent, from the environment and from the options.
+    before = len(proxy_log(port))
+    os.environ["AWS_SESSION_TOKEN"] = "tok\r\nGET /smuggled HTTP/1.1"
+    error = table_rows(db, "s3://bkt/big.parquet", f", s3_endpoint='{endpoint}'")
+    del os.environ["AWS_SESSION_TOKEN"]
+    check("AWS_SESSION_TOKEN holding CR LF: an error naming it, nothing sent",
+          isinstance(error, tuple) and "invalid AWS_SESSION_TOKEN: it holds a control character" in error[1]
+          and "smuggled" not in error[1] and len(proxy_log(port)) == before, error)
+    error = table_rows(db, "s3://bkt/big.parquet", creds + ", s3_session_token='tok\r\nX: y'")
+    check("s3_session_token holding CR LF: refused", isinstance(error, tuple) and "control character" in error[1], error)
     del os.environ["AWS_ACCESS_KEY_ID"], os.environ["AWS_SECRET_ACCESS_KEY"]
     with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as credentials:
         credentials.write("[default]\naws_access_key_id = nobody\naws_secret_access_key = x\n"
@@ -797,6 +958,179 @@ def test_s3(extension, port, data):
     error = table_rows(db, "s3://bkt/big.parquet", f", s3_endpoint='{endpoint}'")
     check("no credentials: the unsigned request is refused", isinstance(error, tuple) and "403" in error[1], error)
     db.close()
+
+
+def test_s3_credential_rule(extension, port, endpoint, local):
+    """The credential rule with the environment's credentials (AWS_ACCESS_KEY_ID is set):
+    the user's own CREATE VIRTUAL TABLE with s3_endpoint signs with them; the same table
+    connected from its database file in a later session does not (an error, nothing sent)
+    until the application calls parquet_allow_ambient_credentials(1); a stored table
+    without s3_endpoint (the endpoint from AWS_ENDPOINT_URL) signs as before."""
+    path = tempfile.mktemp(suffix=".db", prefix="pq-remote-rule-")
+    try:
+        db = extension.connect(path)
+        db.execute(f"CREATE VIRTUAL TABLE stored USING parquet('s3://bkt/big.parquet', s3_endpoint='{endpoint}')")
+        rows = run(db, "SELECT * FROM stored")
+        check("the rule: the user's own CREATE VIRTUAL TABLE with s3_endpoint signs with the environment's credentials",
+              rows == local, rows if isinstance(rows, tuple) else len(rows))
+        db.close()
+        db = extension.connect(path)
+        before = len(proxy_log(port))
+        error = run(db, "SELECT * FROM stored")
+        check("the rule: connected from the database file, it does not use them (an error saying how, nothing sent)",
+              isinstance(error, tuple) and "parquet_allow_ambient_credentials(1)" in error[1] and "s3_endpoint" in error[1]
+              and len(proxy_log(port)) == before, error if isinstance(error, tuple) else len(error))
+        allowed = run(db, "SELECT parquet_allow_ambient_credentials(1)")
+        rows = run(db, "SELECT * FROM stored")
+        check("the rule: after parquet_allow_ambient_credentials(1) it signs and reads", allowed == [(0,)] and rows == local,
+              rows if isinstance(rows, tuple) else len(rows))
+        db.execute("DROP TABLE stored")
+        os.environ["AWS_ENDPOINT_URL"] = endpoint
+        db.execute("CREATE VIRTUAL TABLE plain USING parquet('s3://bkt/big.parquet')")
+        db.close()
+        db = extension.connect(path)
+        rows = run(db, "SELECT * FROM plain")
+        check("the rule: a stored table without s3_endpoint (AWS_ENDPOINT_URL) signs with the environment's credentials",
+              rows == local, rows if isinstance(rows, tuple) else len(rows))
+        db.close()
+    finally:
+        os.environ.pop("AWS_ENDPOINT_URL", None)
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            if os.path.exists(path + suffix):
+                os.unlink(path + suffix)
+
+
+def run_isolated(extension, setup, sql, interrupt_after=None, timeout=30):
+    """Runs `sql` in a child python3 with the extension loaded (after the statements of `setup`), so
+    that a query that would never end or would grow without bound cannot take the suite with it:
+    sqlite3_interrupt() after `interrupt_after` seconds, killed after `timeout`. Returns (the error
+    message, "" without one, or None when killed; seconds the query took; its peak RSS (VmHWM) above
+    the RSS before it, in KiB)."""
+    script = f"""
+import sqlite3, sys, threading, time
+db = sqlite3.connect(':memory:', isolation_level=None, check_same_thread=False)
+db.enable_load_extension(True)
+db.load_extension({extension.path!r})
+for statement in {setup!r}:
+    db.execute(statement).fetchall()
+rss = [int(line.split()[1]) for line in open('/proc/self/status') if line.startswith('VmRSS:')][0]
+print('rss', rss, flush=True)
+interrupt_after = {interrupt_after!r}
+if interrupt_after is not None:
+    threading.Timer(interrupt_after, db.interrupt).start()
+started = time.monotonic()
+try:
+    db.execute({sql!r}).fetchall()
+    message = ''
+except sqlite3.Error as e:
+    message = str(e)
+print('seconds', time.monotonic() - started, flush=True)
+print('error', message, flush=True)
+print('peak', [int(line.split()[1]) for line in open('/proc/self/status') if line.startswith('VmHWM:')][0], flush=True)
+"""
+    env = dict(os.environ)
+    if "asan" in env.get("LD_PRELOAD", ""):
+        # ASan keeps freed blocks in a quarantine (256 MiB by default), which a peak RSS would
+        # count as if still in use: a small one makes the peak measure live memory.
+        env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":quarantine_size_mb=1:thread_local_quarantine_size_kb=64"
+    child = subprocess.Popen(["/usr/bin/python3", "-c", script], stdout=subprocess.PIPE, text=True, env=env)
+    peak = 0
+    deadline = time.monotonic() + timeout
+    while child.poll() is None and time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{child.pid}/status") as status:
+                peak = max([peak] + [int(line.split()[1]) for line in status if line.startswith("VmHWM:")])
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.05)
+    killed = child.poll() is None
+    if killed:
+        child.kill()
+    out = child.communicate()[0]
+    lines = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+    before = int(lines.get("rss", "0"))
+    peak = max(peak, int(lines.get("peak", "0")))  # the child's own, for a query too quick to be sampled
+    error = None if killed or "error" not in lines else lines["error"]
+    seconds = float(lines["seconds"]) if "seconds" in lines else timeout
+    return error, seconds, peak - before
+
+
+def test_s3_hostile_listings(extension, db, port, creds, function_creds):
+    """Listings from a hostile server (test_server.mjs's hostileListing): bounded memory and
+    time, clear errors; a partitioned overwrite deletes nothing outside its prefix."""
+    # A warm-up listing in the child first (libcurl and expat loaded) so that the RSS before
+    # the query counts them.
+    warm = [f"SELECT count(*) FROM parquet_metadata('s3://bkt/hive/'{function_creds})"]
+
+    def listing(mode, interrupt_after=None, timeout=30):
+        return run_isolated(extension, warm, f"SELECT * FROM parquet_metadata('s3://bkt/hostile/{mode}/*.parquet'{function_creds})",
+                            interrupt_after, timeout)
+
+    before = len(proxy_log(port))
+    error, seconds, grown = listing("endless", interrupt_after=5, timeout=12)
+    pages = [e for e in proxy_log(port)[before:] if "hostile%2Fendless" in e["url"]]
+    print(f"      endless listing: {len(pages)} pages of 1000 keys, peak RSS +{grown} KiB, ended after {seconds:.1f} s")
+    check("an endless listing (IsTruncated for ever, nothing matching): memory stays bounded (under 16 MiB more)",
+          len(pages) >= 20 and grown < 16 << 10, f"{len(pages)} pages of 1000 keys, peak RSS +{grown} KiB")
+    check("an endless listing is interrupted between pages (sqlite3_interrupt: within 2 s)",
+          error is not None and "interrupt" in error and seconds < 7, (error, seconds))
+    error, seconds, _ = listing("repeated", timeout=15)
+    check("a listing repeating its continuation token: an error naming the url",
+          error is not None and "same continuation token" in error and "s3://bkt/hostile/repeated/" in error, (error, seconds))
+    error, _, _ = listing("doctype", timeout=15)
+    check("a listing with a DOCTYPE (entities): refused", error is not None and "DOCTYPE" in error, error)
+    error, _, _ = listing("hugekey", timeout=15)
+    check("a listing with a key over 1024 bytes: refused", error is not None and "key longer than 1024 bytes" in error
+          and "kkkk" not in error, error)
+    error, seconds, _ = listing("many", timeout=60)
+    check("a listing of more than 100000 matching objects: a clear error",
+          error is not None and "more than 100000 objects match" in error, (error, seconds))
+
+    # Finding 4: a partitioned overwrite deletes only the listed keys below its prefix that hold
+    # no "." or ".." segment, and sends each path as it is (libcurl would resolve the dots).
+    db.execute("DROP TABLE IF EXISTS temp.dots")
+    db.execute("CREATE TEMP TABLE dots(k, v)")
+    db.execute("INSERT INTO dots VALUES (1, 'a'), (2, 'b')")
+    before = len(proxy_log(port))
+    rows = run(db, f"SELECT parquet_copy('SELECT k, v FROM temp.dots', 's3://bkt/hostile/dotkeys', 'partition_by=k', 'overwrite=1'{function_creds})")
+    deletes = [e["url"] for e in proxy_log(port)[before:] if e["method"] == "DELETE"]
+    check("a partitioned overwrite deletes no listed key outside its prefix or with a dot segment (only the stale one)",
+          rows == [(2,)] and deletes == ["/bkt/hostile/dotkeys/k%3D7/part-0.parquet"], (rows, deletes))
+
+
+def test_stored_table_planning(extension, created_db, port, creds):
+    """A remote table connected from a database file (written by another connection) is
+    planned without a request: no listing, footer or ORDER BY check before the scan. The
+    scan then lists and prunes as for the table created in this connection (temp.rh)."""
+    path = tempfile.mktemp(suffix=".db", prefix="pq-remote-plan-")
+    queries = ["SELECT * FROM {t} ORDER BY id",
+               "SELECT id, a FROM {t} WHERE region = 'us' AND day = 2 ORDER BY a, id",
+               "SELECT count(*) FROM {t} WHERE id BETWEEN 100 AND 200"]
+    try:
+        writer = extension.connect(path)
+        writer.execute(f"CREATE VIRTUAL TABLE stored USING parquet('s3://bkt/hive/**/*.parquet'{creds})")
+        writer.close()
+        db = extension.connect(path)
+        before = len(proxy_log(port))
+        plans = [db.execute("EXPLAIN QUERY PLAN " + query.format(t="stored")).fetchall() for query in queries]
+        planned = len(proxy_log(port)) - before
+        check("a stored remote table is planned without a request (EXPLAIN QUERY PLAN), SQLite sorting ORDER BY",
+              planned == 0 and any("USE TEMP B-TREE FOR ORDER BY" in str(row) for row in plans[0]),
+              f"{planned} requests, {plans[0]}")
+        for query in queries:
+            got = run(db, query.format(t="stored"))
+            expected = run(created_db, query.format(t="temp.rh"))
+            check(f"a stored remote table scans as the created one: {query.format(t='t')}",
+                  isinstance(got, list) and got == expected and len(got) > 0,
+                  got if isinstance(got, tuple) else f"{len(got)} vs {len(expected)}")
+            pruned = {k: v for k, v in scan_stats(db, "stored").items() if "files" in k or "row_groups" in k}
+            expected_pruned = {k: v for k, v in scan_stats(created_db, "rh").items() if "files" in k or "row_groups" in k}
+            check(f"... and prunes as the created one: {pruned}", pruned == expected_pruned and pruned, expected_pruned)
+        db.close()
+    finally:
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            if os.path.exists(path + suffix):
+                os.unlink(path + suffix)
 
 
 def proxy_log(port):

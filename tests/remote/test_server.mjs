@@ -14,20 +14,37 @@
 //       change412  the same, and If-Match answers 412
 //       norange    ignores Range: 200 with the whole file
 //       stall      after ?after=N requests (default 2), 206 responses send their headers and
-//                  half the body, then nothing more (the connection stays open)
+//                  half the body, then nothing more (the connection stays open; with
+//                  ?hangup=MS it is closed after MS milliseconds)
+//       nocontentrange  206 responses to ranges after the first carry no Content-Range
+//       huge       claims an object of 64 GiB (Content-Range) whose footer is 1 GiB: bytes 0-3
+//                  and the last 8 are a Parquet file's, the rest zeros; a range of more than
+//                  1 MiB gets its headers and 256 KiB, then the connection is closed
 //       auth       401 unless "Authorization: Bearer tok-123" and "X-Test: yes" are sent
 //       apikey     401 unless "X-Api-Key: key-123" is sent
 //       redirect   answers ?status=N (default 302) with Location: the ?to= parameter
 //       loop       redirects to itself, for ever
 //       longredirect  redirects to a Location of 20000 characters
+//       badetag    serves normally but with an ETag that is not an RFC 9110 entity-tag and a
+//                  Last-Modified that is not an HTTP date
+//       crtag      serves normally but with an ETag holding a bare CR (a response head
+//                  written by hand: node refuses to send one)
+//     /stalled... answers nothing (any method; its body is read): a server that stalls before
+//     its headers, closed after ?hangup=MS (default 8000) milliseconds. /bkt/KEY is a hostile S3
+//     endpoint: it forwards the request to --s3-upstream and answers with the real object's
+//     headers (ETag, Last-Modified, Content-Range, size), but every body byte after the first
+//     four zeroed.
 //     GET /__log returns the requests seen so far as JSON ({mode, range, status, host, apiKey,
-//     authorization}: the Host header says which origin, 127.0.0.1 or localhost, a request
+//     authorization, ifMatch, ifUnmodifiedSince}: the Host header says which origin, 127.0.0.1 or localhost, a request
 //     came through); ?delay=MS on any URL delays the answer by MS milliseconds.
 //  2. With --s3-upstream, a second port (--s3-port) that checks the AWS Signature Version 4
 //     of every request (the s3rver package only checks that the access key exists) with
 //     the S3RVER/S3RVER account, then forwards it to s3rver. List requests are forwarded
 //     with max-keys=2, so listings need continuation tokens. Part 2 of a multipart upload to a
 //     key containing "failpart" answers 500; a listing of prefix "hugelisting" answers 17 MiB.
+//     Listings of prefix "hostile/MODE/" are answered by hostileListing (below): endless pages,
+//     a repeated continuation token, a DOCTYPE with entities, a 2000-byte key, 100001 objects,
+//     keys with dot segments and keys outside the prefix.
 //     /redirect307/REST answers 307 to /REST on the same origin, /redirectaway/REST to
 //     http://localhost:PORT/REST (another origin); other requests are logged with their
 //     Host, whether they are signed and their x-amz-security-token.
@@ -56,8 +73,63 @@ function faultHandler(req, res) {
   return serveFault(req, res);
 }
 
+// The hostile S3 endpoint of /bkt/KEY (see the top of the file).
+function mimicS3(req, res) {
+  const upstream = new URL(args['s3-upstream']);
+  const entry = { mode: 'mimic', method: req.method, url: req.url, range: req.headers.range ?? null, status: 0 };
+  log.push(entry);
+  const forward = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url,
+                                 headers: req.headers }, (up) => {
+    const chunks = [];
+    up.on('data', (c) => chunks.push(c));
+    up.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const first = Number(/^bytes (\d+)-/.exec(up.headers['content-range'] ?? '')?.[1] ?? 0);
+      if (up.statusCode === 200 || up.statusCode === 206) body.fill(0, Math.max(0, 4 - first));
+      entry.status = up.statusCode;
+      const headers = { ...up.headers };
+      delete headers['transfer-encoding'];
+      send(res, up.statusCode, { ...headers, 'content-length': body.length }, body);
+    });
+  });
+  forward.on('error', (e) => send(res, 502, {}, String(e)));
+  forward.end();
+}
+
+// The claimed 64 GiB object of mode huge: PAR1, zeros, a footer length of 1 GiB, PAR1.
+function serveHuge(req, res, entry) {
+  const size = 64 * 2 ** 30;
+  const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+  if (!range) return send(res, 416, { 'content-range': `bytes */${size}` }, '');
+  const first = Number(range[1]);
+  const last = Math.min(Number(range[2]), size - 1);
+  const length = last + 1 - first;
+  const sent = length > (1 << 20) ? 256 << 10 : length;
+  const body = Buffer.alloc(sent);
+  const trailer = Buffer.from([0, 0, 0, 0x40, 0x50, 0x41, 0x52, 0x31]);  // 2^30 little-endian, "PAR1"
+  for (let i = 0; i < sent; i++) {
+    const at = first + i;
+    if (at < 4) body[i] = 'PAR1'.charCodeAt(at);
+    else if (at >= size - 8) body[i] = trailer[at - (size - 8)];
+  }
+  entry.status = 206;
+  res.writeHead(206, { etag: '"huge-1"', 'accept-ranges': 'bytes', 'content-range': `bytes ${first}-${last}/${size}`,
+                       'content-length': length });
+  res.write(body);
+  if (sent < length) setTimeout(() => res.destroy(), 20);
+  else res.end();
+}
+
 function serveFault(req, res) {
   if (req.url === '/__log') return send(res, 200, { 'content-type': 'application/json' }, JSON.stringify(log));
+  if (req.url.startsWith('/bkt/')) return mimicS3(req, res);
+  if (req.url.startsWith('/stalled')) {
+    log.push({ mode: 'stalled', method: req.method, url: req.url, status: 0 });
+    req.resume();
+    const hangup = Number(new URL(req.url, 'http://localhost').searchParams.get('hangup') ?? 8000);
+    setTimeout(() => res.destroy(), hangup);
+    return;
+  }
   const match = /^\/fault\/([a-z0-9]+)\/(.+)$/.exec(decodeURIComponent(req.url.split('?')[0]));
   if (!match) return send(res, 404, {}, 'not found');
   const [, mode, name] = match;
@@ -67,11 +139,15 @@ function serveFault(req, res) {
   const count = (counters.get(key) ?? 0) + 1;
   counters.set(key, count);
   const entry = { mode, name, range: req.headers.range ?? null, status: 0, host: req.headers.host,
-                  apiKey: req.headers['x-api-key'] ?? null, authorization: req.headers.authorization ?? null };
+                  apiKey: req.headers['x-api-key'] ?? null, authorization: req.headers.authorization ?? null,
+                  ifMatch: req.headers['if-match'] ?? null, ifUnmodifiedSince: req.headers['if-unmodified-since'] ?? null };
   log.push(entry);
   const reply = (status, headers, body) => {
     entry.status = status;
-    send(res, status, headers, body);
+    if (mode !== 'crtag') return send(res, status, headers, body);
+    const head = [`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`, 'Connection: close',
+                  ...Object.entries({ ...headers, etag: '"v1\r-1"' }).map(([k, v]) => `${k}: ${v}`)];
+    res.socket.end(Buffer.concat([Buffer.from(head.join('\r\n') + '\r\n\r\n', 'latin1'), Buffer.from(body ?? '')]));
   };
 
   if (mode === 'always500' || (mode === 'flaky500' && count % 2 === 0)) return reply(500, {}, 'injected failure');
@@ -83,11 +159,13 @@ function serveFault(req, res) {
   if (mode === 'redirect') return reply(Number(query.get('status') ?? 302), { location: query.get('to') }, '');
   if (mode === 'loop') return reply(302, { location: req.url }, '');
   if (mode === 'longredirect') return reply(302, { location: '/fault/ok/' + 'x'.repeat(20000) }, '');
+  if (mode === 'huge') return serveHuge(req, res, entry);
   const stat = fs.statSync(file);
   const after = Number(query.get('after') ?? 2);
   const changed = (mode === 'change' || mode === 'change412') && count > after;
-  const etag = `"v${changed ? 2 : 1}-${stat.size}"`;
-  const headers = { etag, 'last-modified': stat.mtime.toUTCString(), 'accept-ranges': 'bytes' };
+  const etag = mode === 'badetag' ? `v1-${stat.size}` : `"v${changed ? 2 : 1}-${stat.size}"`;
+  const lastModified = mode === 'badetag' ? 'yesterday' : stat.mtime.toUTCString();
+  const headers = { etag, 'last-modified': lastModified, 'accept-ranges': 'bytes' };
   if (mode === 'change412' && req.headers['if-match'] && req.headers['if-match'] !== etag) {
     return reply(412, {}, 'precondition failed');
   }
@@ -116,9 +194,11 @@ function serveFault(req, res) {
     entry.status = 206;
     res.writeHead(206, { ...partial, 'content-length': body.length });
     res.write(body.subarray(0, body.length >> 1));
+    if (query.get('hangup')) setTimeout(() => res.destroy(), Number(query.get('hangup')));
     return;  // never ends: the client has to give up (or be interrupted)
   }
   if (mode === 'short' && count > 1 && body.length > 1) body = body.subarray(0, body.length >> 1);
+  if (mode === 'nocontentrange' && first > 0) delete partial['content-range'];
   reply(206, { ...partial, 'content-length': body.length }, body);
 }
 
@@ -158,6 +238,38 @@ function verifySigV4(req, body) {
   return expected === signature ? null : 'signature does not match';
 }
 
+// The listing pages of prefix hostile/MODE/ (continuation tokens "pN" name page N):
+//   endless   IsTruncated=true for ever, each page 1000 new keys ending in .txt
+//   repeated  IsTruncated=true, always the continuation token "same"
+//   doctype   a DOCTYPE whose entities expand one key 1000-fold
+//   hugekey   one key of 2000 bytes (S3 allows 1024)
+//   many      101 pages of 1000 keys ending in .parquet (100001 objects would match *.parquet)
+//   dotkeys   hostile/dotkeys/../../../other-bucket/important.parquet, hostile/dotkeys/./k=9/part-0.parquet,
+//             elsewhere/outside.parquet (outside the prefix) and one stale hostile/dotkeys/k=7/part-0.parquet
+function hostileListing(mode, query) {
+  const prefix = `hostile/${mode}/`;
+  const page = Number((query.get('continuation-token') ?? 'p0').slice(1));
+  const contents = (keys) => keys.map((key) => `<Contents><Key>${key}</Key><Size>1</Size></Contents>`).join('');
+  const listing = (next, body) => '<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>bkt</Name>' +
+    `<IsTruncated>${next !== null}</IsTruncated>${next !== null ? `<NextContinuationToken>${next}</NextContinuationToken>` : ''}` +
+    `${body}</ListBucketResult>`;
+  const thousand = (suffix) => Array.from({ length: 1000 }, (_, i) => `${prefix}${page}-${i}${suffix}`);
+  switch (mode) {
+    case 'endless': return listing(`p${page + 1}`, contents(thousand('.txt')));
+    case 'repeated': return listing('same', contents([`${prefix}a.parquet`]));
+    case 'doctype':
+      return '<?xml version="1.0"?><!DOCTYPE ListBucketResult [<!ENTITY a "aaaaaaaaaa">' +
+        '<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>' +
+        `<ListBucketResult><IsTruncated>false</IsTruncated>${contents([`${prefix}&c;.parquet`])}</ListBucketResult>`;
+    case 'hugekey': return listing(null, contents([`${prefix}${'k'.repeat(2000)}.parquet`]));
+    case 'many': return listing(page < 100 ? `p${page + 1}` : null, contents(page < 100 ? thousand('.parquet') : [`${prefix}last.parquet`]));
+    case 'dotkeys':
+      return listing(null, contents([`${prefix}../../../other-bucket/important.parquet`, `${prefix}./k=9/part-0.parquet`,
+                                     'elsewhere/outside.parquet', `${prefix}k=7/part-0.parquet`]));
+    default: return null;
+  }
+}
+
 function s3Proxy(req, res) {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
@@ -185,6 +297,11 @@ function s3Proxy(req, res) {
       const filler = '<Contents><Key>hugelisting/x.parquet</Key></Contents>'.repeat(Math.ceil((17 << 20) / 56));
       return send(res, 200, { 'content-type': 'application/xml' },
         `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult>${filler}</ListBucketResult>`);
+    }
+    const listed = new URL(url, 'http://localhost').searchParams;
+    const hostile = /^hostile\/([a-z]+)\/$/.exec(listed.get('prefix') ?? '');
+    if (req.method === 'GET' && listed.get('list-type') === '2' && hostile && hostileListing(hostile[1], listed) !== null) {
+      return send(res, 200, { 'content-type': 'application/xml' }, hostileListing(hostile[1], listed));
     }
     if (req.method === 'GET' && /[?&]list-type=2(&|$)/.test(url)) url += '&max-keys=2';
     const upstream = new URL(args['s3-upstream']);

@@ -56,7 +56,7 @@ class JoinDb : public runtime_support::Connection {
   }
 
   int64_t Stat(const std::string& table, const std::string& member) {
-    return std::stoll(Rows("SELECT json_extract(parquet_scan_stats(" + Quote(table) + "), '$." + member + "')"));
+    return std::stoll(Rows("SELECT " + member + " FROM parquet_scan_stats(" + Quote(table) + ")"));
   }
 
   // The loops of `sql`'s plan, outermost first: "table:how", how being `index=<idxStr>` for
@@ -70,8 +70,14 @@ class JoinDb : public runtime_support::Connection {
       const std::string detail = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 3));
       const bool scan = detail.rfind("SCAN ", 0) == 0, search = detail.rfind("SEARCH ", 0) == 0;
       if (!scan && !search) continue;  // BLOOM FILTER, USE TEMP B-TREE, ...
-      const size_t name_start = detail.find(' ') + 1;
-      const size_t name_end = detail.find(' ', name_start);
+      size_t name_start = detail.find(' ') + 1;
+      // Before SQLite 3.36: "SCAN TABLE t AS a" where later versions say "SCAN a".
+      if (detail.compare(name_start, 6, "TABLE ") == 0) name_start += 6;
+      size_t name_end = detail.find(' ', name_start);
+      if (name_end != std::string::npos && detail.compare(name_end, 4, " AS ") == 0) {
+        name_start = name_end + 4;
+        name_end = detail.find(' ', name_start);
+      }
       std::string loop = detail.substr(name_start, name_end - name_start) + ":";
       const size_t vtab = detail.find("VIRTUAL TABLE INDEX ");
       if (vtab != std::string::npos) {

@@ -194,3 +194,34 @@ TEST_CASE("PatternPrefixes: GLOB's literal prefix, LIKE's case variants up to th
   CHECK(PatternPrefixes("_x", false).empty());
   CHECK(PatternPrefixes("x\xC3\xA9%", false) == std::vector<std::string>{"x", "X"});  // stops at non-ASCII
 }
+
+TEST_CASE("BBOX_INTERSECTS: plan round trip, exact row test on the WKB envelope, bounds only rule out all-NULL") {
+  const std::vector<std::string> names = {"geom", "id"};
+  const std::vector<PlanTerm> terms = {{0, ConstraintOp::kBboxIntersects}, {1, ConstraintOp::kEq}};
+  const std::string plan = EncodePlan(terms, names);
+  CHECK(plan == "geom BBOX_INTERSECTS ? AND id=?");
+  std::vector<PlanTerm> decoded;
+  REQUIRE(DecodePlan(plan.c_str(), names, &decoded));
+  REQUIRE(decoded.size() == 2);
+  CHECK(decoded[0].op == ConstraintOp::kBboxIntersects);
+  CHECK(decoded[0].column == 0);
+
+  // Box [0, 0] - [2, 2]; POINT(1 2) on its edge, POINT(3 4) outside, the empty polygon.
+  const ColumnFilter box = Filter(ConstraintOp::kBboxIntersects,
+                                  {SqlValue::Real(0), SqlValue::Real(0), SqlValue::Real(2), SqlValue::Real(2)});
+  const std::string inside("\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\xf0\x3f\x00\x00\x00\x00\x00\x00\x00\x40", 21);
+  const std::string outside("\x00\x00\x00\x00\x01\x40\x08\x00\x00\x00\x00\x00\x00\x40\x10\x00\x00\x00\x00\x00\x00", 21);
+  const std::string empty("\x01\x03\x00\x00\x00\x00\x00\x00\x00", 9);
+  CHECK(RowMatches(box, SqlValue::Blob(inside)));
+  CHECK(!RowMatches(box, SqlValue::Blob(outside)));
+  CHECK(!RowMatches(box, SqlValue::Blob(empty)));
+  CHECK(!RowMatches(box, SqlValue::Null()));
+  // Not WKB: kept, for SQLite's own call of the function to report the error.
+  CHECK(RowMatches(box, SqlValue::Blob(std::string("\x01\x01", 2))));
+  CHECK(RowMatches(box, SqlValue::Text("POINT(1 2)")));
+
+  ValueBounds bounds;
+  CHECK(MayMatch(box, bounds));
+  bounds.may_have_non_null = false;
+  CHECK(!MayMatch(box, bounds));
+}

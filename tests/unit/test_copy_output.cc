@@ -376,6 +376,51 @@ int InterruptAfterManyCalls(void* context) {
 
 }  // namespace
 
+TEST_CASE("copy output: appending moves new files in beside the old ones, or none of them") {
+  TempDir dir;
+  const std::string target = dir.File("data");
+  std::filesystem::create_directories(target + "/k=1");
+  WriteFile(target + "/k=1/part-0.parquet", "old");
+  WriteFile(target + "/notes.txt", "kept");  // appending never replaces anything, so other files may stay
+  {
+    StagedOutput staged(target, StagedOutput::Kind::kAppend, true);
+    std::filesystem::create_directories(staged.temp_path() + "/k=1");
+    std::filesystem::create_directories(staged.temp_path() + "/k=2");
+    WriteFile(staged.temp_path() + "/k=1/part-1.parquet", "new1");
+    WriteFile(staged.temp_path() + "/k=2/part-0.parquet", "new2");
+    staged.Commit();
+  }
+  CHECK(List(dir.path()) == Names{"data", "data/k=1", "data/k=1/part-0.parquet", "data/k=1/part-1.parquet", "data/k=2",
+                                  "data/k=2/part-0.parquet", "data/notes.txt"});
+  CHECK(ReadFile(target + "/k=1/part-0.parquet") == "old");
+
+  // A name taken while the copy ran: nothing of the new files stays, the directory made is removed.
+  {
+    StagedOutput staged(target, StagedOutput::Kind::kAppend, true);
+    std::filesystem::create_directories(staged.temp_path() + "/k=3");
+    std::filesystem::create_directories(staged.temp_path() + "/k=4");
+    WriteFile(staged.temp_path() + "/k=3/part-0.parquet", "three");
+    WriteFile(staged.temp_path() + "/k=4/part-0.parquet", "four");
+    std::filesystem::create_directories(target + "/k=4");
+    WriteFile(target + "/k=4/part-0.parquet", "someone else's");
+    CHECK_THROWS_WITH_AS(staged.Commit(), ("'" + target + "/k=4/part-0.parquet' appeared while writing it").c_str(), CopyError);
+  }
+  CHECK(List(dir.path()) == Names{"data", "data/k=1", "data/k=1/part-0.parquet", "data/k=1/part-1.parquet", "data/k=2",
+                                  "data/k=2/part-0.parquet", "data/k=4", "data/k=4/part-0.parquet", "data/notes.txt"});
+  CHECK(ReadFile(target + "/k=4/part-0.parquet") == "someone else's");
+
+  // Appending to a file is refused; to a missing directory makes it.
+  CHECK_THROWS_WITH_AS(StagedOutput(target + "/notes.txt", StagedOutput::Kind::kAppend, true),
+                       ("'" + target + "/notes.txt' exists and is not a directory (append=1 adds files to a directory)").c_str(),
+                       CopyError);
+  {
+    StagedOutput staged(dir.File("fresh"), StagedOutput::Kind::kAppend, true);
+    WriteFile(staged.temp_path() + "/part-0.parquet", "x");
+    staged.Commit();
+  }
+  CHECK(ReadFile(dir.File("fresh/part-0.parquet")) == "x");
+}
+
 TEST_CASE("copy output: an interrupt stops a long copy and leaves the target alone") {
   Database db;
   TempDir dir;

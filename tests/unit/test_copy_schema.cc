@@ -192,7 +192,8 @@ TEST_CASE("copy schema: the parquet table's declared types map back to their Par
   CHECK(Declared("TEXT JSON") == "JSON");
   CHECK(Declared("TEXT UUID") == "UUID");
   CHECK(Declared("BLOB BSON") == "BINARY");
-  CHECK(Declared("BLOB GEOMETRY") == "BINARY");
+  CHECK(Declared("BLOB GEOMETRY") == "GEOMETRY");
+  CHECK(Declared("BLOB GEOGRAPHY") == "GEOGRAPHY");
   CHECK(Declared("REAL DECIMAL(10,2)") == "DECIMAL(10,2)");
   CHECK(Declared("TEXT DECIMAL(25,2)") == "DECIMAL(25,2)");
   CHECK(Declared("TEXT DATE") == "DATE");

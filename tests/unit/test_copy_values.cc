@@ -487,9 +487,10 @@ TEST_CASE("copy values: the byte arena copies every size exactly (the inline sho
     stored.emplace_back(arena.Append(value.data(), value.size()), value);
   }
   // Checked after every append: a copy that wrote past its value would show in its neighbour.
-  for (const auto& [pointer, value] : stored) {
+  for (const auto& entry : stored) {  // no structured binding: CAPTURE's lambda (clang 14)
+    const std::vector<uint8_t>& value = entry.second;
     CAPTURE(value.size());
-    if (!value.empty()) CHECK(std::memcmp(pointer, value.data(), value.size()) == 0);
+    if (!value.empty()) CHECK(std::memcmp(entry.first, value.data(), value.size()) == 0);
   }
 }
 

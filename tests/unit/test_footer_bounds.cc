@@ -109,7 +109,10 @@ TEST_CASE("footer bounds: lists are charged at their header against a budget of 
   const std::string footer = Footer(false, 1, 1000000);
   size_t peak = 0;
   const std::string message = ParseError(footer, 100 * kMiB, &peak);
-  CHECK(message.find("thrift list of 1000000 elements would take 896000000 bytes of memory") == 0);
+  // The size of a ColumnChunk is the C++ library's business (896 bytes with libstdc++, less
+  // with libc++): the expected charge is computed from it.
+  CHECK(message.find("thrift list of 1000000 elements would take " + std::to_string(1000000 * sizeof(ColumnChunk)) +
+                     " bytes of memory") == 0);
   MESSAGE("peak heap: " << peak << " bytes");
   CHECK(peak < 1 * kMiB);
 }
@@ -119,7 +122,8 @@ TEST_CASE("footer bounds: many row groups stop at the budget (16 MiB + 64 bytes 
   const std::string footer = Footer(true, 375000, 1);
   size_t peak = 0;
   const std::string message = ParseError(footer, 300 * kMiB, &peak);
-  CHECK(message.find("thrift list of 1 elements would take 896 bytes of memory, more than") == 0);
+  CHECK(message.find("thrift list of 1 elements would take " + std::to_string(sizeof(ColumnChunk)) +
+                     " bytes of memory, more than") == 0);
   MESSAGE("footer: " << footer.size() << " bytes, peak heap: " << peak << " bytes");
   CHECK(peak < 16 * kMiB + 64 * footer.size() + 4 * kMiB);
 }

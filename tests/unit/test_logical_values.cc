@@ -609,7 +609,9 @@ TEST_CASE("ParseDecimal to big-endian bytes, and round trips") {
       {"184467440737095.51615", 5},
       {"0.0000000000000000000000000000000000000001", 40},
   };
-  for (const auto& [text, scale] : cases) {
+  for (const auto& entry : cases) {  // no structured binding: CHECK_MESSAGE's lambda (clang 14)
+    const auto& text = entry.first;
+    const auto& scale = entry.second;
     for (size_t width : {size_t{16}, size_t{17}, size_t{32}}) {
       std::vector<uint8_t> bytes(width);
       if (!ParseDecimal(text, scale, bytes.data(), width)) {

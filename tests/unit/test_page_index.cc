@@ -24,6 +24,7 @@
 #include "format/write/file_writer.h"
 #include "format/metadata/metadata.h"
 #include "format/index/page_index.h"
+#include "format/io/remote_file.h"
 #include "format/read/row_ranges.h"
 #include "tests/unit/temp_dir.h"
 #include "tests/unit/schema_elements.h"
@@ -771,8 +772,9 @@ std::vector<uint8_t> ReadFileBytes(const std::string& path) {
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
 }
 
-std::unique_ptr<ParquetFileReader> WithFooter(std::vector<uint8_t> bytes, size_t data_end, const FileMetaData& meta,
-                                              const std::string& extra, int64_t* extra_offset) {
+// The file's bytes up to data_end, then `extra`, then the footer of `meta`.
+std::vector<uint8_t> BytesWithFooter(std::vector<uint8_t> bytes, size_t data_end, const FileMetaData& meta,
+                                     const std::string& extra, int64_t* extra_offset) {
   bytes.resize(data_end);
   *extra_offset = static_cast<int64_t>(bytes.size());
   bytes.insert(bytes.end(), extra.begin(), extra.end());
@@ -782,7 +784,54 @@ std::unique_ptr<ParquetFileReader> WithFooter(std::vector<uint8_t> bytes, size_t
   uint32_t length = static_cast<uint32_t>(footer.size());
   for (int i = 0; i < 4; i++) bytes.push_back(static_cast<uint8_t>(length >> (8 * i)));
   for (char c : std::string("PAR1")) bytes.push_back(static_cast<uint8_t>(c));
-  return ParquetFileReader::Open(OpenMemoryFile(bytes.data(), bytes.size(), "corrupt.parquet"));
+  return bytes;
+}
+
+std::unique_ptr<ParquetFileReader> WithFooter(std::vector<uint8_t> bytes, size_t data_end, const FileMetaData& meta,
+                                              const std::string& extra, int64_t* extra_offset) {
+  const std::vector<uint8_t> file = BytesWithFooter(std::move(bytes), data_end, meta, extra, extra_offset);
+  return ParquetFileReader::Open(OpenMemoryFile(file.data(), file.size(), "corrupt.parquet"));
+}
+
+// A file in memory read as a remote one (IsRemote): the bounds on lengths a server's
+// claimed size would let through apply to it.
+class ReadAsRemote final : public RandomAccessFile {
+ public:
+  explicit ReadAsRemote(std::unique_ptr<RandomAccessFile> file) : file_(std::move(file)) {}
+  uint64_t Size() const override { return file_->Size(); }
+  void ReadAt(uint64_t offset, size_t length, uint8_t* out) override { file_->ReadAt(offset, length, out); }
+  using RandomAccessFile::ReadAt;
+  const std::string& Name() const override { return file_->Name(); }
+  bool IsRemote() const override { return true; }
+
+ private:
+  std::unique_ptr<RandomAccessFile> file_;
+};
+
+TEST_CASE("page index: a remote file's index module is bounded; a local file's only by the file") {
+  TempDir dir;
+  const std::string path = dir.File("t.parquet");
+  WriteTable(path, 1, 3000, SmallPages());
+  auto original = ParquetFileReader::Open(path);
+  FileMetaData meta = original->metadata();
+  const std::vector<uint8_t> bytes = ReadFileBytes(path);
+  const size_t data_end = bytes.size() - 8 - original->footer_length();
+  // The real offset index, padded past the bound (the padding follows the struct's end).
+  std::string extra = Serialize(*ReadOffsetIndex(*original, 0, 0));
+  extra.resize(kMaxRemotePageIndexBytes + 1);
+  ColumnChunk& chunk = meta.row_groups[0].columns[0];
+  chunk.offset_index_offset = static_cast<int64_t>(data_end);
+  chunk.offset_index_length = static_cast<int32_t>(extra.size());
+  int64_t offset = 0;
+  const std::vector<uint8_t> file = BytesWithFooter(bytes, data_end, meta, extra, &offset);
+  auto local = ParquetFileReader::Open(OpenMemoryFile(file.data(), file.size(), "padded.parquet"));
+  CHECK(ReadOffsetIndex(*local, 0, 0)->page_locations.size() == ReadOffsetIndex(*original, 0, 0)->page_locations.size());
+  auto remote = ParquetFileReader::Open(
+      std::make_unique<ReadAsRemote>(OpenMemoryFile(file.data(), file.size(), "https://h/padded.parquet")));
+  CHECK_THROWS_WITH_AS(ReadOffsetIndex(*remote, 0, 0),
+                       doctest::Contains("offset index of 16777217 bytes is larger than the 16777216 bytes a remote "
+                                         "file's page index module may hold"),
+                       ParquetError);
 }
 
 // The file at `path` with the offset index of (row group 0, column) replaced by `index`

@@ -6,6 +6,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -13,6 +15,9 @@
 #include "ext/common/options.h"
 #include "format/crypto/encryption.h"
 #include "format/crypto/secret.h"
+#include "format/io/http_client.h"
+#include "format/io/s3.h"
+#include "tests/unit/scoped_env.h"
 
 namespace parquet {
 namespace {
@@ -41,6 +46,14 @@ class WipeLog {
   ~WipeLog() {
     g_after_wipe_for_testing = nullptr;
     g_log = nullptr;
+  }
+  // The addresses of the regions of exactly `size` bytes that were wiped and then held zeros.
+  std::vector<uintptr_t> ZeroedRegionsOfSize(size_t size, bool or_larger = false) const {
+    std::vector<uintptr_t> addresses;
+    for (const WipedRegion& region : regions_) {
+      if (region.zeroed && (region.size == size || (or_larger && region.size > size))) addresses.push_back(region.address);
+    }
+    return addresses;
   }
   // Whether [data, data + size) lies in a region that was wiped and then held zeros.
   bool Wiped(uintptr_t address, size_t size) const {
@@ -122,6 +135,36 @@ TEST_CASE("secret: parsed option values are wiped") {
     value = reinterpret_cast<uintptr_t>(parsed.Find("footer_key")->text.data());
   }
   CHECK(log.Wiped(value, 32));
+}
+
+TEST_CASE("secret: remote credentials: libcurl's copies of the headers and the credentials file are wiped") {
+  test_support::CleanAwsEnvironment clean;
+  {
+    WipeLog log;
+    HttpRequest request;
+    request.url = "http://127.0.0.1:1/x.parquet";  // refused at once: the headers were handed to libcurl
+    request.headers.push_back(SecretString("X-Secret: wipe-me-0123456789abcdef"));
+    request.timeout_seconds = 5;
+    const uintptr_t ours = reinterpret_cast<uintptr_t>(request.headers[0].data());
+    const size_t size = request.headers[0].size();
+    CHECK_THROWS_AS(HttpPerform(request, "x.parquet"), ParquetError);
+    // A wiped region of the header's length that is not our own SecretString's buffer.
+    bool copy_wiped = false;
+    for (uintptr_t address : log.ZeroedRegionsOfSize(size)) copy_wiped = copy_wiped || address != ours;
+    CHECK(copy_wiped);
+  }
+  const std::string path = "secret_test_credentials.ini";
+  const std::string text = "[default]\naws_access_key_id = AKIAFILEKEY\naws_secret_access_key = file-secret-wiped\n";
+  { std::ofstream(path) << text; }
+  test_support::ScopedEnv file("AWS_SHARED_CREDENTIALS_FILE", path.c_str());
+  {
+    WipeLog log;
+    CHECK(ResolveS3Options(RemoteOptions()).s3_access_key_id == "AKIAFILEKEY");
+    // The file's bytes, read into a SecretString: its whole capacity is wiped, which the
+    // standard library may round up from the size (libc++ does).
+    CHECK_FALSE(log.ZeroedRegionsOfSize(text.size(), /*or_larger=*/true).empty());
+  }
+  std::remove(path.c_str());
 }
 
 }  // namespace

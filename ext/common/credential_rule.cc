@@ -1,0 +1,101 @@
+// The credential rule for remote tables and parquet_allow_ambient_credentials (see
+// credential_rule.h).
+#include "ext/common/credential_rule.h"
+
+#include <exception>
+#include <vector>
+
+#include "ext/common/schema_guard.h"
+
+namespace sqlite_parquet {
+
+namespace {
+
+constexpr const char* kFunctionName = "parquet_allow_ambient_credentials";
+
+// The options of `options` that choose where or how its requests go, by option name.
+std::vector<std::string> RoutingOptionsSet(const parquet::RemoteOptions& options) {
+  std::vector<std::string> names;
+  if (!options.s3_endpoint.empty()) names.push_back("s3_endpoint");
+  if (!options.s3_region.empty()) names.push_back("s3_region");
+  if (options.s3_url_style != parquet::S3UrlStyle::kDefault) names.push_back("s3_url_style");
+  if (!options.http_headers.empty()) names.push_back("http_headers");
+  if (!options.http_ca_file.empty()) names.push_back("http_ca_file");
+  return names;
+}
+
+}  // namespace
+
+parquet::SecretString CredentialRule::DefinitionKey(int argc, const char* const* argv) {
+  parquet::SecretString key;
+  for (int i = 3; i < argc; i++) {
+    key += argv[i];
+    key += '\0';
+  }
+  return key;
+}
+
+void CredentialRule::NoteCreated(int argc, const char* const* argv) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  created_.insert(DefinitionKey(argc, argv));
+}
+
+std::shared_ptr<const parquet::RemoteOptions> CredentialRule::Apply(bool create, const std::string& schema,
+                                                                    const std::string& table, int argc,
+                                                                    const char* const* argv,
+                                                                    std::shared_ptr<const parquet::RemoteOptions> options) {
+  if (create || schema == "temp" || !options->s3_access_key_id.empty()) return options;
+  const std::vector<std::string> routing = RoutingOptionsSet(*options);
+  if (routing.empty()) return options;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (created_.count(DefinitionKey(argc, argv)) != 0) return options;
+  }
+  std::string names;
+  for (const std::string& name : routing) names += (names.empty() ? "" : ", ") + name;
+  auto gated = std::make_shared<parquet::RemoteOptions>(*options);
+  gated->ambient_credentials_allowed = allowed_;
+  gated->ambient_credentials_refusal =
+      "parquet table " + table + " of database " + schema + " was read from the database file and its options set " +
+      names +
+      ": s3 credentials from the environment or the credentials file are not used for it (a database file must "
+      "not send the user's credentials where it chooses); give the table s3_access_key_id and "
+      "s3_secret_access_key, or let this connection's tables use them with SELECT " + kFunctionName + "(1)";
+  return gated;
+}
+
+namespace {
+
+void AllowAmbientCredentials(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  auto* rule = static_cast<std::shared_ptr<CredentialRule>*>(sqlite3_user_data(ctx));
+  try {
+    // SQLITE_DIRECTONLY has gaps in some load orders and versions (schema_guard.h): refuse
+    // while a table or index of a database file names us.
+    if (const std::string object = FindSchemaObjectCalling(sqlite3_context_db_handle(ctx), kFunctionName);
+        !object.empty()) {
+      sqlite3_result_error(ctx, (std::string(kFunctionName) + ": refusing while " + object + " calls " +
+                                 kFunctionName + " in its schema (only the application may allow this)").c_str(), -1);
+      return;
+    }
+  } catch (const std::exception& e) {
+    sqlite3_result_error(ctx, (std::string(kFunctionName) + ": " + e.what()).c_str(), -1);
+    return;
+  }
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+    sqlite3_result_error(ctx, (std::string(kFunctionName) + ": expected 1 (allow) or 0 (refuse), not NULL").c_str(), -1);
+    return;
+  }
+  sqlite3_result_int(ctx, (*rule)->SetAllowed(sqlite3_value_int(argv[0]) != 0) ? 1 : 0);
+}
+
+void DeleteRule(void* rule) { delete static_cast<std::shared_ptr<CredentialRule>*>(rule); }
+
+}  // namespace
+
+int RegisterAmbientCredentialsFunction(sqlite3* db, std::shared_ptr<CredentialRule> rule) {
+  return sqlite3_create_function_v2(db, kFunctionName, 1, SQLITE_UTF8 | SQLITE_DIRECTONLY,
+                                    new std::shared_ptr<CredentialRule>(std::move(rule)), AllowAmbientCredentials,
+                                    nullptr, nullptr, DeleteRule);
+}
+
+}  // namespace sqlite_parquet

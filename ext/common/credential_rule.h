@@ -1,0 +1,57 @@
+// The credential rule for remote tables (README, Security, "Remote credentials"): the
+// ambient S3 credentials (the AWS_* environment variables, ~/.aws/credentials) never sign
+// a request whose endpoint, region, URL style, headers or CA bundle a database file chose.
+//
+// A `parquet` table read from a database file (connected, not created by CREATE VIRTUAL
+// TABLE on this connection; temp tables always are this connection's) whose options set
+// any of s3_endpoint, s3_region, s3_url_style, http_headers or http_ca_file and give no
+// s3_access_key_id of their own does not use ambient credentials: a request that would
+// use them fails, saying so, and nothing is sent. The application lifts this for its
+// connection with parquet_allow_ambient_credentials(1), a SQLITE_DIRECTONLY function that
+// also refuses to run while a schema object of a database file calls it (schema_guard.h),
+// so only the application's own SQL can. Tables whose options set none of those (an
+// s3://bucket/key on AWS's default endpoint, or an endpoint from AWS_ENDPOINT_URL) and
+// tables with their own credentials are unaffected.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "ext/common/sqlite_api.h"
+#include "format/crypto/secret.h"
+#include "format/io/remote_file.h"
+
+namespace sqlite_parquet {
+
+// One connection's state: the application's opt-in and the definitions it created.
+class CredentialRule {
+ public:
+  // Notes the arguments of a table created on this connection (xCreate): connecting a
+  // table with the same arguments later (after SQLite reloads the schema) is as trusted.
+  void NoteCreated(int argc, const char* const* argv);
+
+  // The remote options table `table` of `schema` uses: `options` itself, or, for a table
+  // read from a database file whose options route its requests without credentials of
+  // their own, a copy whose ambient credentials wait for the opt-in.
+  std::shared_ptr<const parquet::RemoteOptions> Apply(bool create, const std::string& schema, const std::string& table,
+                                                      int argc, const char* const* argv,
+                                                      std::shared_ptr<const parquet::RemoteOptions> options);
+
+  // Sets the opt-in; returns the previous setting.
+  bool SetAllowed(bool allowed) { return allowed_->exchange(allowed); }
+
+ private:
+  static parquet::SecretString DefinitionKey(int argc, const char* const* argv);
+
+  std::shared_ptr<std::atomic<bool>> allowed_ = std::make_shared<std::atomic<bool>>(false);
+  std::mutex mutex_;
+  std::set<parquet::SecretString> created_;  // the arguments hold secrets (http_headers)
+};
+
+// Registers parquet_allow_ambient_credentials(on) on `db`, acting on `rule`.
+int RegisterAmbientCredentialsFunction(sqlite3* db, std::shared_ptr<CredentialRule> rule);
+
+}  // namespace sqlite_parquet

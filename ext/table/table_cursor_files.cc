@@ -1,0 +1,369 @@
+// The files of a `parquet` table's scan (table_cursor.h): which files the constraints on
+// partition keys, filename and rowid leave in it (OpenNextFile), opening them or taking
+// them from the cursor's kept files, the filters a file tests per row and its row-group
+// pruner (SetUpFileFilters), the rows the join index names (ChooseJoinIndex, IndexedRows),
+// and the rows before a file (RowsBeforeFile, for rowids).
+#include "ext/table/table_cursor.h"
+
+#include "format/common/error.h"
+#include "format/values/logical_values.h"
+
+namespace sqlite_parquet {
+
+namespace {
+
+// The day numbers of the years 0000..9999, whose DATE text is "YYYY-MM-DD" (IntegerRangeOf).
+constexpr int32_t kFirstFourDigitYearDay = -719528;  // 0000-01-01
+constexpr int32_t kLastFourDigitYearDay = 2932896;   // 9999-12-31
+
+}  // namespace
+
+// Rows of the files before the current one (counted from their footers when a scan skipped
+// them unopened).
+int64_t RowsBeforeFile(ParquetCursor* cursor, const ParquetTable& table) {
+  if (cursor->rows_before_file >= 0) return cursor->rows_before_file;
+  int64_t rows = 0;
+  for (size_t f = 0; f < cursor->file_index; f++) {
+    if (table.file_rows[f] < 0) {
+      table.file_rows[f] =
+          parquet::ParquetFileReader::Open(table.files[f], table.options.decryption.get(), table.options.remote.get())
+              ->num_rows();
+      cursor->stats.files_opened++;
+    }
+    rows += table.file_rows[f];
+  }
+  cursor->rows_before_file = rows;
+  return rows;
+}
+
+// The value of partition key or filename column `column` for file `index`.
+SqlValue FileConstant(const ParquetTable& table, int column, size_t index) {
+  if (column == table.filename_column()) return SqlValue::Text(table.files[index]);
+  const size_t key = static_cast<size_t>(column - table.hive_column());
+  const HiveValue& value = table.hive_values[index][key];
+  if (value.is_null) return SqlValue::Null();
+  switch (table.hive_keys[key].type) {
+    case HiveType::kInteger: return SqlValue::Integer(value.integer);
+    case HiveType::kReal: return SqlValue::Real(value.real);
+    case HiveType::kText: break;
+  }
+  return SqlValue::Text(value.text);
+}
+
+namespace {
+
+// Sets range->lo and hi for comparison `op` from `at_least` and `above`, the first values
+// of the window [valid_lo, valid_hi] that compare >= and > the constant (valid_hi + 1 when
+// none does); an empty range (no value passes) when the comparison holds for none.
+void SetComparisonRange(ConstraintOp op, __int128 at_least, __int128 above, IntegerRange* range) {
+  __int128 lo = range->valid_lo, hi = range->valid_hi;
+  switch (op) {
+    case ConstraintOp::kNe: range->outside = true; [[fallthrough]];
+    case ConstraintOp::kEq: lo = at_least; hi = above - 1; break;
+    case ConstraintOp::kLt: hi = at_least - 1; break;
+    case ConstraintOp::kLe: hi = above - 1; break;
+    case ConstraintOp::kGt: lo = above; break;
+    default: lo = at_least; break;  // kGe
+  }
+  if (lo > hi) lo = 0, hi = -1;  // (within the window otherwise: int64_t holds both)
+  range->lo = static_cast<int64_t>(lo);
+  range->hi = static_cast<int64_t>(hi);
+}
+
+// The range of stored integers equivalent to `filter` on a column mapped by `mapping`
+// (IntegerRange); inactive when there is none. For DATE text, found by binary search over
+// the days of years 0000..9999 with the same comparison RowMatches makes on their text.
+IntegerRange IntegerRangeOf(const ColumnFilter& filter, const ColumnMapping& mapping) {
+  IntegerRange range;
+  if (!filter.active || mapping.leaf_column < 0) return range;
+  switch (filter.op) {
+    case ConstraintOp::kEq: case ConstraintOp::kNe: case ConstraintOp::kLt:
+    case ConstraintOp::kLe: case ConstraintOp::kGt: case ConstraintOp::kGe: break;
+    default: return range;
+  }
+  const SqlValue& constant = filter.values[0];
+  if (constant.is_null()) return range;
+  if (mapping.kind == ValueKind::kInt32 || mapping.kind == ValueKind::kInt64) {
+    // INTEGER against an integer constant: SQLite's comparison is the integers' order.
+    if (constant.type != SqlValue::Type::kInteger) return range;
+    range.active = true;
+    range.is64 = mapping.kind == ValueKind::kInt64;
+    SetComparisonRange(filter.op, constant.integer, __int128{constant.integer} + 1, &range);
+    return range;
+  }
+  if (mapping.kind != ValueKind::kDate || mapping.timestamp_form != TimestampForm::kText) return range;
+  FormatBuffer buffer;
+  auto compare = [&constant, &mapping, &buffer](int64_t day) {
+    ParquetValue date;
+    date.integer = day;
+    SqlValue text;
+    ToSqlValue(mapping, date, &buffer, &text);  // text: cannot fail
+    return CompareSqlValues(text, constant);
+  };
+  // The first day whose text compares >= (or, strictly, >) the constant; one past the last
+  // day when there is none.
+  auto first_day = [&compare](bool strictly) {
+    int64_t lo = kFirstFourDigitYearDay, hi = int64_t{kLastFourDigitYearDay} + 1;
+    while (lo < hi) {
+      const int64_t mid = lo + (hi - lo) / 2;
+      const int cmp = compare(mid);
+      if (strictly ? cmp > 0 : cmp >= 0) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo;
+  };
+  range.active = true;
+  range.valid_lo = kFirstFourDigitYearDay;
+  range.valid_hi = kLastFourDigitYearDay;
+  SetComparisonRange(filter.op, first_day(false), first_day(true), &range);
+  return range;
+}
+
+}  // namespace
+
+// The filters of the current file: which run per row, and the row-group pruner. A filter on
+// a column whose values in this file are not of the table's class (union_by_name) is left
+// to SQLite, except NULL tests.
+void SetUpFileFilters(ParquetCursor* cursor, const ParquetTable& table) {
+  cursor->row_filters.clear();
+  cursor->row_filter_ranges.clear();
+  std::vector<FileColumnFilter> prunable;
+  for (size_t i = 0; i < cursor->filters.size(); i++) {
+    const ColumnFilter& filter = cursor->filters[i];
+    if (filter.column < 0 || filter.column >= table.hive_column() || !filter.active) continue;
+    if (static_cast<int>(i) == cursor->indexed_filter) continue;  // the join index found its rows
+    const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(filter.column)];
+    if (mapping.kind == ValueKind::kNested) continue;
+    const bool always_null = mapping.kind == ValueKind::kNull || mapping.leaf_column < 0;
+    const bool null_test = filter.op == ConstraintOp::kIsNull || filter.op == ConstraintOp::kIsNotNull;
+    if (!always_null && !null_test &&
+        ValueClassOfKind(mapping) != table.pushdown[static_cast<size_t>(filter.column)].value_class) {
+      continue;
+    }
+    cursor->row_filters.push_back(i);
+    cursor->row_filter_ranges.push_back(always_null ? IntegerRange() : IntegerRangeOf(filter, mapping));
+    prunable.push_back(FileColumnFilter{&filter, &mapping});
+  }
+  cursor->pruner = std::make_unique<RowGroupPruner>(*cursor->file, std::move(prunable));
+}
+
+// Moves the cursor's current file (if any) to its kept files, or closes it (KeptFiles::Put).
+// The caller has collected its counters (CollectReaderCounters); its column readers stay
+// until OpenFile replaces them.
+void KeepCurrentFile(ParquetCursor* cursor) {
+  if (cursor->decompress_ahead) {
+    cursor->decompress_ahead->Stop();  // its readers may still hold it; the file moves on
+    cursor->decompress_ahead.reset();
+  }
+  if (cursor->file) cursor->kept_files.Put(cursor->file_index, std::move(cursor->file));
+  cursor->file.reset();
+}
+
+namespace {
+
+// Opens file `index` of the table (its footer read). When that fails while the cursor keeps
+// files, they are closed and the opening is tried once more: each kept file holds a file
+// descriptor, and the process may have run out of them.
+std::unique_ptr<parquet::ParquetFileReader> OpenTableFile(ParquetCursor* cursor, const ParquetTable& table,
+                                                          size_t index) {
+  auto open = [&] {
+    return parquet::ParquetFileReader::Open(table.files[index], table.options.decryption.get(),
+                                            table.options.remote.get());
+  };
+  if (!cursor->kept_files.empty()) {
+    try {
+      return open();
+    } catch (const parquet::ParquetError&) {
+      cursor->kept_files.Clear();
+    }
+  }
+  return open();
+}
+
+// Files smaller than this are decompressed by the scan itself: starting and joining the
+// worker thread costs tens of microseconds, about what decompressing a megabyte saves, and a
+// nested loop rescans its inner table once per outer row.
+constexpr uint64_t kDecompressAheadMinFileBytes = 1 << 20;
+
+// Whether the cursor's scan of its current file decompresses ahead: a scan of every row
+// (no constraint, no LIMIT) of a local, unencrypted file of at least a megabyte, where every
+// page is sure to be read, so the worker's work is never wasted.
+bool DecompressesAhead(const ParquetCursor& cursor, const ParquetTable& table) {
+  return table.options.decompress_ahead && !table.options.decryption && !cursor.file->file().IsRemote() &&
+         cursor.file->file().Size() >= kDecompressAheadMinFileBytes && cursor.filters.empty() &&
+         cursor.rowid_filters.empty() && cursor.limit_remaining < 0 && cursor.indexed_filter < 0;
+}
+
+// Makes file `index` the cursor's current file, from the kept files or opened (its footer
+// read). The readers of the previous file are closed first, and the file itself is kept.
+void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
+  CollectReaderCounters(cursor);
+  cursor->pruner.reset();
+  for (ColumnState& state : cursor->states) state = ColumnState();
+  if (cursor->batch_cache) cursor->batch_cache->ForgetReaders();
+  KeepCurrentFile(cursor);
+  cursor->mappings.clear();
+  cursor->file_index = index;
+  cursor->row_group = 0;
+  cursor->group_entered = false;
+  cursor->row = 0;
+  cursor->file = cursor->kept_files.Take(index);
+  if (cursor->file) {
+    cursor->transfer_counted = cursor->file->file().Transfer();  // its opening was counted then
+  } else {
+    cursor->transfer_counted = parquet::TransferCounters();
+    cursor->file = OpenTableFile(cursor, table, index);
+    cursor->stats.files_opened++;
+  }
+  cursor->mappings = MapFileColumns(table, *cursor->file, table.files[index]);
+  table.file_rows[index] = cursor->file->num_rows();
+  SetUpFileFilters(cursor, table);
+  if (DecompressesAhead(*cursor, table)) {
+    cursor->decompress_ahead = std::make_shared<parquet::DecompressAhead>(*cursor->file, cursor->memory_budget,
+                                                                          table.options.verify_crc);
+  }
+}
+
+// The join index's rows of the cursor's scan in file `index`, rows [begin, end).
+std::pair<const uint64_t*, const uint64_t*> IndexedRowSpan(const ParquetCursor& cursor, size_t index, int64_t begin,
+                                                           int64_t end) {
+  const std::vector<uint64_t>& rows = cursor.indexed_positions;
+  const uint64_t lo = RowPosition::Pack(index, std::max<int64_t>(begin, 0));
+  const uint64_t hi = RowPosition::Pack(index, std::min<int64_t>(end, (int64_t{1} << RowPosition::kRowBits) - 1));
+  const uint64_t* data = rows.data();
+  return {data + (std::lower_bound(rows.begin(), rows.end(), lo) - rows.begin()),
+          data + (std::lower_bound(rows.begin(), rows.end(), hi) - rows.begin())};
+}
+
+bool HasIndexedRowsIn(const ParquetCursor& cursor, size_t index, int64_t begin, int64_t end) {
+  const auto [from, to] = IndexedRowSpan(cursor, index, begin, end);
+  return from != to;
+}
+
+}  // namespace
+
+// The join index's rows of the current file in [begin, end), as rows of the row group
+// starting at file row `first`.
+parquet::RowRanges IndexedRows(const ParquetCursor& cursor, int64_t begin, int64_t end, int64_t first) {
+  parquet::RowRanges ranges;
+  const auto [from, to] = IndexedRowSpan(cursor, cursor.file_index, begin, end);
+  for (const uint64_t* p = from; p != to; p++) {
+    const int64_t row = RowPosition::Row(*p) - first;
+    ranges.Append(row, row + 1);
+  }
+  return ranges;
+}
+
+// Opens the first file at or after `from` that the constraints on partition keys,
+// filename and rowid leave in the scan; false when there is none.
+bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from) {
+  // Rows before `from`, while they are known without opening skipped files.
+  int64_t before = cursor->rows_before_file;
+  if (cursor->file && before >= 0) before += cursor->file->num_rows();
+  if (!cursor->file) before = from == 0 ? 0 : -1;
+  for (size_t index = from; index < table.files.size(); index++) {
+    bool keep = true;
+    for (size_t i : cursor->file_filters) {
+      const ColumnFilter& filter = cursor->filters[i];
+      keep = keep && RowMatches(filter, FileConstant(table, filter.column, index));
+    }
+    if (keep && cursor->indexed_filter >= 0) keep = HasIndexedRowsIn(*cursor, index, 0, INT64_MAX);
+    if (keep && !cursor->rowid_filters.empty()) {
+      // Row positions need the rows of every earlier file (file_index moves to `index` for
+      // RowsBeforeFile, so the current file is put away under its own index first).
+      CollectReaderCounters(cursor);
+      KeepCurrentFile(cursor);
+      cursor->file_index = index;
+      cursor->rows_before_file = before;
+      before = RowsBeforeFile(cursor, table);
+      if (before >= cursor->rowid_hi) {
+        cursor->stats.files_pruned += static_cast<int64_t>(table.files.size() - index);
+        return false;
+      }
+      if (table.file_rows[index] >= 0 && before + table.file_rows[index] <= cursor->rowid_lo) keep = false;
+    }
+    if (!keep) {
+      cursor->stats.files_pruned++;
+      if (before >= 0) before = table.file_rows[index] >= 0 ? before + table.file_rows[index] : -1;
+      continue;
+    }
+    OpenFile(cursor, table, index);
+    cursor->rows_before_file = before;
+    return true;
+  }
+  return false;
+}
+
+// Sets up the join index for the scan xFilter starts (*stats: the new scan's): which filter
+// it answers and the rows it names. A kept index (files unchanged) is used from the first
+// lookup. Otherwise one is built at the first lookup of a column whose lookups statistics
+// cannot prune (ColumnPushdown::unprunable: that lookup would decode a quarter of the rows
+// or more, and building costs less than such a scan), else once this statement's lookups of
+// the column have decoded a quarter of the table's rows without one (a sorted column's
+// lookups decode a page each): building reads the column once, so lookups never cost much
+// more than with the index from the start.
+void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats* stats) {
+  const int previous_lookup = cursor->unindexed_lookup_column;
+  cursor->unindexed_lookup_column = -1;
+  cursor->indexed_filter = -1;
+  cursor->indexed_positions.clear();
+  for (size_t i = 0; i < cursor->filters.size(); i++) {
+    const ColumnFilter& filter = cursor->filters[i];
+    if (!filter.active || !JoinIndexApplies(table, filter.column, filter.op)) continue;
+    if (filter.op == ConstraintOp::kIs && filter.values[0].is_null()) continue;
+    const size_t column = static_cast<size_t>(filter.column);
+    if (cursor->lookup_state.empty()) {
+      cursor->lookup_rows.assign(table.file_columns.size(), 0);
+      cursor->lookup_state.assign(table.file_columns.size(), 0);
+      cursor->join_indexes.resize(table.file_columns.size());
+    }
+    std::shared_ptr<JoinIndex>& index = cursor->join_indexes[column];
+    if (!index) {
+      // cursor->stats are still the previous scan's.
+      if (previous_lookup == filter.column) cursor->lookup_rows[column] += cursor->stats.rows_decoded;
+      const bool asked = cursor->lookup_state[column] & 1, refused = cursor->lookup_state[column] & 2;
+      const bool may_build = !refused && (asked ? cursor->lookup_rows[column] * 4 >= table.estimated_rows
+                                                : table.pushdown[column].unprunable);
+      // (The first lookup asks only when the table keeps an index of the column: asking
+      // checks every file's size and time.)
+      if ((!asked && table.join_indexes.Has(filter.column)) || may_build) {
+        JoinIndexSource source;
+        source.files = &table.files;
+        source.decryption = table.options.decryption.get();
+        source.verify_crc = table.options.verify_crc;
+        source.open_file = cursor->file.get();
+        source.open_index = cursor->file_index;
+        source.mapping_of = [&table, column](const parquet::ParquetFileReader& file, size_t f) {
+          return MapFileColumns(table, file, table.files[f])[column];
+        };
+        source.check_interrupt = [cursor, &table] { CheckInterrupt(cursor, table); };
+        source.rows_per_interrupt_check = kRowsPerInterruptProbe;
+        bool built = false;
+        index = table.join_indexes.Get(filter.column, source, static_cast<uint64_t>(table.options.join_index_memory),
+                                       may_build, &built);
+        stats->join_index_built = built ? 1 : 0;
+      }
+      cursor->lookup_state[column] |= may_build && !index ? 3 : 1;
+    }
+    if (!index) {
+      cursor->unindexed_lookup_column = filter.column;
+      continue;
+    }
+    for (const SqlValue& value : filter.values) index->Lookup(value, &cursor->indexed_positions);
+    if (filter.values.size() > 1) {
+      std::sort(cursor->indexed_positions.begin(), cursor->indexed_positions.end());
+      cursor->indexed_positions.erase(
+          std::unique(cursor->indexed_positions.begin(), cursor->indexed_positions.end()),
+          cursor->indexed_positions.end());
+    }
+    cursor->indexed_filter = static_cast<int>(i);
+    stats->join_index_bytes = static_cast<int64_t>(index->bytes());
+    stats->join_index_hits = index->hits();
+    return;
+  }
+}
+
+}  // namespace sqlite_parquet

@@ -1,0 +1,189 @@
+// The JSON to Variant encoder of variant_encoder.h.
+#include "format/values/variant_encoder.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <vector>
+
+#include "format/values/json_document.h"
+
+namespace parquet {
+
+namespace {
+
+uint32_t BytesFor(uint64_t max_value) { return max_value < 0x100 ? 1 : max_value < 0x10000 ? 2 : max_value < 0x1000000 ? 3 : 4; }
+
+void AppendUnsigned(uint64_t value, uint32_t size, std::string* out) {
+  for (uint32_t i = 0; i < size; i++) out->push_back(static_cast<char>(value >> (8 * i)));
+}
+
+class VariantEncoder {
+ public:
+  explicit VariantEncoder(const JsonDocument& document) : document_(document) {}
+
+  // Collects the keys of every object, then encodes.
+  void Encode(std::string* metadata, std::string* value) {
+    CollectKeys(0);
+    uint32_t id = 0;
+    for (auto& entry : keys_) entry.second = id++;  // sorted: std::map orders the keys bytewise
+    EncodeMetadata(metadata);
+    value->clear();
+    EncodeValue(0, value);
+  }
+
+ private:
+  std::string_view KeyOf(const JsonNode& node, std::string* scratch) const {
+    if (!node.key_escaped) return node.key;
+    UnescapeJsonString(node.key, scratch);
+    return *scratch;
+  }
+
+  void CollectKeys(int32_t index) {
+    const JsonNode& node = document_.node(index);
+    if (node.kind != JsonNode::Kind::kArray && node.kind != JsonNode::Kind::kObject) return;
+    for (int32_t child = node.first_child; child >= 0; child = document_.node(child).next_sibling) {
+      if (node.kind == JsonNode::Kind::kObject) {
+        std::string scratch;
+        keys_.emplace(std::string(KeyOf(document_.node(child), &scratch)), 0);
+      }
+      CollectKeys(child);
+    }
+  }
+
+  void EncodeMetadata(std::string* out) const {
+    uint64_t total = 0;
+    for (const auto& entry : keys_) total += entry.first.size();
+    const uint32_t offset_size = BytesFor(std::max<uint64_t>(total, keys_.size()));
+    out->clear();
+    // version 1, sorted_strings, offset_size - 1 in the top two bits
+    out->push_back(static_cast<char>(1 | 0x10 | ((offset_size - 1) << 6)));
+    AppendUnsigned(keys_.size(), offset_size, out);
+    uint64_t offset = 0;
+    AppendUnsigned(0, offset_size, out);
+    for (const auto& entry : keys_) {
+      offset += entry.first.size();
+      AppendUnsigned(offset, offset_size, out);
+    }
+    for (const auto& entry : keys_) out->append(entry.first);
+  }
+
+  static void Primitive(uint8_t type_id, std::string* out) { out->push_back(static_cast<char>(type_id << 2)); }
+
+  void EncodeNumber(std::string_view text, std::string* out) {
+    const bool integral = text.find_first_of(".eE") == std::string_view::npos;
+    int64_t integer = 0;
+    if (integral) {
+      const auto result = std::from_chars(text.data(), text.data() + text.size(), integer);
+      if (result.ec == std::errc() && result.ptr == text.data() + text.size()) {
+        if (integer >= INT8_MIN && integer <= INT8_MAX) {
+          Primitive(3, out);
+          AppendUnsigned(static_cast<uint64_t>(integer), 1, out);
+        } else if (integer >= INT16_MIN && integer <= INT16_MAX) {
+          Primitive(4, out);
+          AppendUnsigned(static_cast<uint64_t>(integer), 2, out);
+        } else if (integer >= INT32_MIN && integer <= INT32_MAX) {
+          Primitive(5, out);
+          AppendUnsigned(static_cast<uint64_t>(integer), 4, out);
+        } else {
+          Primitive(6, out);
+          AppendUnsigned(static_cast<uint64_t>(integer), 8, out);
+        }
+        return;
+      }
+    }
+    const double real = std::strtod(std::string(text).c_str(), nullptr);
+    uint64_t bits;
+    std::memcpy(&bits, &real, 8);
+    Primitive(7, out);
+    AppendUnsigned(bits, 8, out);
+  }
+
+  void EncodeString(std::string_view text, std::string* out) {
+    if (text.size() < 64) {
+      out->push_back(static_cast<char>(1 | (text.size() << 2)));
+    } else {
+      Primitive(16, out);
+      AppendUnsigned(text.size(), 4, out);
+    }
+    out->append(text);
+  }
+
+  void EncodeValue(int32_t index, std::string* out) {
+    const JsonNode& node = document_.node(index);
+    switch (node.kind) {
+      case JsonNode::Kind::kNull: Primitive(0, out); return;
+      case JsonNode::Kind::kTrue: Primitive(1, out); return;
+      case JsonNode::Kind::kFalse: Primitive(2, out); return;
+      case JsonNode::Kind::kNumber: EncodeNumber(node.text, out); return;
+      case JsonNode::Kind::kString: {
+        if (!node.escaped) return EncodeString(node.text, out);
+        std::string text;
+        UnescapeJsonString(node.text, &text);
+        return EncodeString(text, out);
+      }
+      case JsonNode::Kind::kArray:
+      case JsonNode::Kind::kObject: EncodeContainer(node, out); return;
+    }
+  }
+
+  void EncodeContainer(const JsonNode& node, std::string* out) {
+    const bool object = node.kind == JsonNode::Kind::kObject;
+    // Members: (field id, child); an object keeps the last of repeated keys, in key order.
+    std::vector<std::pair<uint32_t, int32_t>> members;
+    for (int32_t child = node.first_child; child >= 0; child = document_.node(child).next_sibling) {
+      uint32_t id = 0;
+      if (object) {
+        std::string scratch;
+        id = keys_.find(std::string(KeyOf(document_.node(child), &scratch)))->second;
+        auto same = std::find_if(members.begin(), members.end(), [id](const auto& m) { return m.first == id; });
+        if (same != members.end()) {
+          same->second = child;
+          continue;
+        }
+      }
+      members.emplace_back(id, child);
+    }
+    if (object) std::sort(members.begin(), members.end());  // ids follow key order
+    std::string values;
+    std::vector<uint64_t> offsets{0};
+    for (const auto& member : members) {
+      EncodeValue(member.second, &values);
+      offsets.push_back(values.size());
+    }
+    const uint32_t offset_size = BytesFor(values.size());
+    const bool large = members.size() > 255;
+    uint32_t header;
+    uint32_t id_size = 1;
+    if (object) {
+      id_size = BytesFor(keys_.empty() ? 0 : keys_.size() - 1);
+      header = 2 | ((offset_size - 1) << 2) | ((id_size - 1) << 4) | (large ? 1u << 6 : 0);
+    } else {
+      header = 3 | ((offset_size - 1) << 2) | (large ? 1u << 4 : 0);
+    }
+    out->push_back(static_cast<char>(header));
+    AppendUnsigned(members.size(), large ? 4 : 1, out);
+    if (object) {
+      for (const auto& member : members) AppendUnsigned(member.first, id_size, out);
+    }
+    for (uint64_t offset : offsets) AppendUnsigned(offset, offset_size, out);
+    out->append(values);
+  }
+
+  const JsonDocument& document_;
+  std::map<std::string, uint32_t> keys_;  // key -> field id
+};
+
+}  // namespace
+
+bool EncodeJsonAsVariant(std::string_view json, std::string* metadata, std::string* value, std::string* error) {
+  JsonDocument document;
+  if (!document.Parse(json, error)) return false;
+  VariantEncoder(document).Encode(metadata, value);
+  return true;
+}
+
+}  // namespace parquet
