@@ -6,11 +6,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <string>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "format/io/metadata_store.h"
+#include "format/platform/system.h"
 
 namespace parquet {
 
@@ -79,10 +80,10 @@ std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path);
 // descriptor shows now (size, mtime, inode and device).
 std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path, MetadataStore* store);
 
-// Reads through `fd`, a descriptor open for reading that the file takes over (and closes,
-// also when this throws); `name` names it in messages. For a file this process created and
-// must not reopen by name (parquet_copy's output, read back before it is published).
-std::unique_ptr<RandomAccessFile> OpenLocalDescriptor(int fd, const std::string& name);
+// Reads through `file`, open for reading, which it takes over (and closes, also when this
+// throws); `name` names it in messages. For a file this process created and must not
+// reopen by name (parquet_copy's output, read back before it is published).
+std::unique_ptr<RandomAccessFile> OpenLocalFile(platform::File file, const std::string& name);
 
 // The whole of a small file, opened as OpenLocalFile opens it (regular files only, without
 // blocking). Throws ParquetError when it cannot be read or holds more than max_bytes.
