@@ -215,14 +215,14 @@ class RemoteFile final : public RandomAccessFile {
 
  private:
   // The size, the version and the tail of the object, in one request: the last bytes
-  // (Range: bytes=-N, N the tail of `known`, the object's cached footer, else
-  // kFirstTailRequest), with If-None-Match when `known` has a strong ETag, so that a 304
+  // (Range: bytes=-N, N at least kFirstTailRequest, more when the tail of `known`, the
+  // object's cached footer, is longer), with If-None-Match when `known` has a strong ETag, so that a 304
   // confirms `known`. A server that answers a suffix range with something else (the whole
   // object in a 200, cut at N bytes; a 416; another range, as s3rver does) costs a second
   // request for the tail (and a third, bytes 0-3, when its answer did not give the size).
   std::shared_ptr<const CachedFooter> OpenTail(std::shared_ptr<const CachedFooter> known) {
     HttpRequest request = request_;
-    const uint64_t asked = known ? std::max<uint64_t>(known->tail.size(), 8) : kFirstTailRequest;
+    const uint64_t asked = std::max<uint64_t>(known ? known->tail.size() : 0, kFirstTailRequest);
     request.suffix_length = asked;
     request.max_body = asked;
     request.keep_truncated_body = true;  // a 200 of the whole object stops at `asked` bytes
