@@ -255,7 +255,7 @@ def main():
         test_claimed_sizes(extension, fault_port, data)
         test_interrupt_outside_scans(extension, fault_port)
         upload_to_s3(s3rver_port, data)
-        test_s3(extension, s3_port, data)
+        test_s3(extension, s3_port, s3rver_port, data)
         test_footer_cache_per_endpoint(extension, fault_port, s3_port, s3rver_port, data)
     finally:
         for process in processes:
@@ -781,9 +781,7 @@ def test_footer_cache_per_endpoint(extension, fault_port, s3_port, s3rver_port, 
     real endpoint sees."""
     db = extension.connect()
     key = "cachecheck/big.parquet"  # read by nothing else: its footer is in no cache yet
-    subprocess.run(["curl", "-sf", "-o", "/dev/null", "-T", str(data / "big.parquet"), "--aws-sigv4", "aws:amz:us-east-1:s3",
-                    "--user", "S3RVER:S3RVER", "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD",
-                    f"http://127.0.0.1:{s3rver_port}/bkt/{key}"], check=True, env=child_env())
+    put_object(s3rver_port, data / "big.parquet", key)
     local = table_rows(db, str(data / "big.parquet"))
     creds = ", s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER'"
     hostile = table_rows(db, f"s3://bkt/{key}", f", s3_endpoint='http://127.0.0.1:{fault_port}'{creds}")
@@ -968,13 +966,10 @@ def upload_to_s3(s3rver_port, data):
     for path in [data / "big.parquet"] + sorted((data / "hive").rglob("*")):
         if path.is_dir():
             continue
-        key = urllib.parse.quote(path.relative_to(data).as_posix())
-        subprocess.run(["curl", "-sf", "-o", "/dev/null", "-T", str(path), "--aws-sigv4", "aws:amz:us-east-1:s3",
-                        "--user", "S3RVER:S3RVER", "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD",
-                        f"http://127.0.0.1:{s3rver_port}/bkt/{key}"], check=True, env=child_env())
+        put_object(s3rver_port, path, path.relative_to(data).as_posix())
 
 
-def test_s3(extension, port, data):
+def test_s3(extension, port, s3rver_port, data):
     db = extension.connect()
     endpoint = f"http://127.0.0.1:{port}"
     creds = f", s3_endpoint='{endpoint}', s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER'"
@@ -1026,6 +1021,7 @@ def test_s3(extension, port, data):
           isinstance(error, tuple) and "bytes a response to this request may hold" in error[1], error)
 
     test_stored_table_planning(extension, db, port, creds)
+    test_s3_open_requests(db, port, s3rver_port, data, creds)
     test_s3_write(db, port, endpoint, creds, function_creds)
     test_s3_redirects(db, port, endpoint, local)
     test_s3_hostile_listings(extension, db, port, creds, function_creds)
@@ -1063,6 +1059,41 @@ def test_s3(extension, port, data):
     error = table_rows(db, "s3://bkt/big.parquet", f", s3_endpoint='{endpoint}'")
     check("no credentials: the unsigned request is refused", isinstance(error, tuple) and "403" in error[1], error)
     db.close()
+
+
+def test_s3_open_requests(db, port, s3rver_port, data, creds):
+    """Over S3 as over HTTP: CREATE and a point lookup in at most 4 requests (the suffix with
+    footer and page indexes, the lookup's check answered 304, the pages), and an object
+    replaced between two statements read as its new version."""
+    put_object(s3rver_port, data / "big.parquet", "opencount/big.parquet")
+    before = len(proxy_log(port))
+    db.execute(f"CREATE VIRTUAL TABLE temp.s3lk USING parquet('s3://bkt/opencount/big.parquet'{creds})")
+    row = db.execute("SELECT * FROM temp.s3lk WHERE id = 123457").fetchall()
+    logged = [(e["range"], e["status"]) for e in proxy_log(port)[before:]]
+    db.execute(f"CREATE VIRTUAL TABLE temp.s3lk_local USING parquet({sql_text(str(data / 'big.parquet'))})")
+    expected = db.execute("SELECT * FROM temp.s3lk_local WHERE id = 123457").fetchall()
+    check("s3: point lookup, CREATE included: at most 4 requests (footer and page indexes, check, pages)",
+          row == expected and len(row) == 1 and len(logged) <= 4 and logged[:2] == [("bytes=-262144", 206), ("bytes=-262144", 304)],
+          f"{row} {logged}")
+    replaced = data / "s3-replaced.parquet"
+    db.execute(f"SELECT parquet_copy('SELECT 1 AS x', {sql_text(str(replaced))})")
+    put_object(s3rver_port, replaced, "opencount/replaced.parquet")
+    db.execute(f"CREATE VIRTUAL TABLE temp.s3rp USING parquet('s3://bkt/opencount/replaced.parquet'{creds})")
+    first = db.execute("SELECT * FROM temp.s3rp").fetchall()
+    db.execute(f"SELECT parquet_copy('SELECT 2 AS x UNION ALL SELECT 3', {sql_text(str(replaced))}, 'overwrite=1')")
+    put_object(s3rver_port, replaced, "opencount/replaced.parquet")
+    before = len(proxy_log(port))
+    second = db.execute("SELECT * FROM temp.s3rp ORDER BY x").fetchall()
+    logged = [(e["range"], e["status"]) for e in proxy_log(port)[before:]]
+    check("s3: an object replaced between two statements is read as its new version (one request: its new tail)",
+          first == [(1,)] and second == [(2,), (3,)] and logged == [("bytes=-262144", 206)], f"{first} {second} {logged}")
+
+
+def put_object(s3rver_port, path, key):
+    """Uploads `path` as s3://bkt/KEY (straight to s3rver)."""
+    subprocess.run(["curl", "-sf", "-o", "/dev/null", "-T", str(path), "--aws-sigv4", "aws:amz:us-east-1:s3",
+                    "--user", "S3RVER:S3RVER", "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD",
+                    f"http://127.0.0.1:{s3rver_port}/bkt/{urllib.parse.quote(key)}"], check=True, env=child_env())
 
 
 def test_s3_credential_rule(extension, port, endpoint, local):

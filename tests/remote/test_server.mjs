@@ -61,7 +61,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { pipeline } from 'node:stream';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith('--') ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []));
@@ -188,11 +187,18 @@ function serveFault(req, res) {
   }
   if (!range || mode === 'norange') {
     if (stat.size > 0 && req.headers.range) {
-      // Streamed, so that a client that stops reading (it asked for a range) ends the transfer.
+      // Written 64 KiB a millisecond, so that entry.bytes shows where a client that stops
+      // reading (it asked for a range) ended the transfer.
       entry.status = 200;
       res.writeHead(200, { ...headers, 'content-length': stat.size });
-      const stream = fs.createReadStream(file).on('data', (chunk) => { entry.bytes += chunk.length; });
-      return pipeline(stream, res, () => {});
+      const bytes = fs.readFileSync(file);
+      const writeNext = () => {
+        if (res.destroyed || entry.bytes >= bytes.length) return res.end();
+        const chunk = bytes.subarray(entry.bytes, entry.bytes + (64 << 10));
+        entry.bytes += chunk.length;
+        res.write(chunk, () => setTimeout(writeNext, 1));
+      };
+      return writeNext();
     }
     const bytes = fs.readFileSync(file);
     return reply(200, { ...headers, 'content-length': bytes.length }, bytes);
@@ -305,8 +311,10 @@ function s3Proxy(req, res) {
       return send(res, 307, { location: to }, '');
     }
     const problem = verifySigV4(req, body);
-    log.push({ mode: 's3', method: req.method, url: req.url, status: problem ? 403 : 0, problem, host: req.headers.host,
-               signed: req.headers.authorization !== undefined, sessionToken: req.headers['x-amz-security-token'] ?? null });
+    const entry = { mode: 's3', method: req.method, url: req.url, status: problem ? 403 : 0, problem, host: req.headers.host,
+                    signed: req.headers.authorization !== undefined, sessionToken: req.headers['x-amz-security-token'] ?? null,
+                    range: req.headers.range ?? null, ifNoneMatch: req.headers['if-none-match'] ?? null };
+    log.push(entry);
     if (problem) {
       return send(res, 403, { 'content-type': 'application/xml' },
         `<?xml version="1.0" encoding="UTF-8"?><Error><Code>SignatureDoesNotMatch</Code><Message>${problem}</Message></Error>`);
@@ -332,6 +340,7 @@ function s3Proxy(req, res) {
     const forwardRequest = () => {
       const forward = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: url, headers },
         (up) => {
+          entry.status = up.statusCode;
           res.writeHead(up.statusCode, up.headers);
           up.pipe(res);
         });
@@ -342,7 +351,8 @@ function s3Proxy(req, res) {
     // 0-N. The object's size (a HEAD) turns it into the range S3 would send.
     const suffix = /^bytes=-(\d+)$/.exec(headers.range ?? '');
     if (req.method !== 'GET' || !suffix) return later(forwardRequest);
-    const head = http.request({ host: upstream.hostname, port: upstream.port, method: 'HEAD', path: url, headers }, (up) => {
+    const { range, ...unranged } = headers;
+    const head = http.request({ host: upstream.hostname, port: upstream.port, method: 'HEAD', path: url, headers: unranged }, (up) => {
       up.resume();
       const size = Number(up.headers['content-length'] ?? 0);
       if (up.statusCode === 200 && size > 0) headers.range = `bytes=${Math.max(0, size - Number(suffix[1]))}-${size - 1}`;
