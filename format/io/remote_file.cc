@@ -79,10 +79,6 @@ class FooterCache {
       entries_.pop_back();
     }
   }
-  void Forget(const std::string& key) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    Erase(key);
-  }
   void Clear() {
     std::lock_guard<std::mutex> lock(mutex_);
     entries_.clear();
@@ -216,8 +212,8 @@ class RemoteFile final : public RandomAccessFile {
  private:
   // The size, the version and the tail of the object, in one request: the last bytes
   // (Range: bytes=-N, N at least kFirstTailRequest, more when the tail of `known`, the
-  // object's cached footer, is longer), with If-None-Match when `known` has a strong ETag, so that a 304
-  // confirms `known`. A server that answers a suffix range with something else (the whole
+  // object's cached footer, is longer), with If-None-Match when `known` has a strong ETag,
+  // so that a 304 confirms `known`. A server that answers a suffix range with something else (the whole
   // object in a 200, cut at N bytes; a 416; another range, as s3rver does) costs a second
   // request for the tail (and a third, bytes 0-3, when its answer did not give the size).
   std::shared_ptr<const CachedFooter> OpenTail(std::shared_ptr<const CachedFooter> known) {
