@@ -1,18 +1,19 @@
 #!/usr/bin/python3
 """The persistent metadata cache (metadata_cache=NAME, issue 40 part 3) on a glob of many S3
 objects behind a distant bucket: s3rver behind tests/remote/test_server.mjs's SigV4 proxy,
-whose object reads (ranged GETs) answer --delay ms late (listings and uploads are not
-delayed). Each query runs in a new process (no footer cached in the process):
+which answers every request --delay ms late (listings included: the proxy pages them by 2
+keys). Each query runs in a new process (no footer cached in the process):
 
-  uncached       a table without metadata_cache: every object's first request and footer
-  cached, cold   the first process with metadata_cache (CREATE cached the first footer): the
-                 footers are read and stored
-  cached, warm   a new process: no footer request, only each object's first request (its
-                 validation: bytes 0-3, ETag and size), 64 objects at a time, 8 in parallel
   listing only   every file pruned by filename: the listing alone, the same in every run
+  uncached       a table without metadata_cache: each object's opening request (a suffix
+                 range: size, ETag and the tail with the footer), one object after another
+  cached, cold   the first process with metadata_cache (CREATE cached the first footer): the
+                 footers are read and stored; opening requests 64 objects ahead, 8 in parallel
+  cached, warm   a new process: each object's one request carries If-None-Match with the
+                 stored ETag and is answered 304 (no footer byte), 8 in parallel
 
-Requests are counted from the proxy's log, by range (bytes=0-3: validations; others: footers
-and data). usage: bench/metadata_cache_bench.py [--build build] [--files 1000] [--delay 50]
+Requests are counted from the proxy's log. usage:
+bench/metadata_cache_bench.py [--build build] [--files 1000] [--delay 50]
 """
 import argparse
 import json
@@ -77,10 +78,10 @@ def measure(extension, port, tmp, files):
         before = len(remote_test.proxy_log(port))
         rows, seconds = remote_test.query_in_new_process(extension, database, f"SELECT count(*), sum(v) FROM {table}{where}")
         entries = remote_test.proxy_log(port)[before:]
-        validations, others = remote_test.object_reads(entries, "mcb/")
+        confirmed, others = remote_test.object_reads(entries, "mcb/")
         listings = [e for e in entries if e["method"] == "GET" and "list-type=2" in e["url"]]
-        results[label] = {"rows": rows, "seconds": round(seconds, 2), "validations": len(validations),
-                          "other_object_reads": len(others), "listing_pages": len(listings)}
+        results[label] = {"rows": rows, "seconds": round(seconds, 2), "object_requests_answered_304": len(confirmed),
+                          "other_object_requests": len(others), "listing_pages": len(listings)}
         print(label, results[label], flush=True)
     return results
 

@@ -145,20 +145,19 @@ SqliteMetadataStore::State SqliteMetadataStore::Check(std::string* problem) {
   return State::kReady;
 }
 
-std::shared_ptr<const parquet::FileTail> SqliteMetadataStore::Find(const parquet::FileVersion& version) {
+std::shared_ptr<const parquet::StoredTail> SqliteMetadataStore::Find(const std::string& key) {
   if (!ready_) return nullptr;
-  if (auto it = pending_.find(version.key); it != pending_.end()) {
-    const Pending& entry = it->second;
-    return entry.version.size == version.size && entry.version.validator == version.validator ? entry.tail : nullptr;
+  if (auto it = pending_.find(key); it != pending_.end()) {
+    return std::make_shared<parquet::StoredTail>(parquet::StoredTail{it->second.version, *it->second.tail});
   }
   StatementGuard find;
   if (!Prepare(db_,
                "SELECT size, validator, tail_offset, CASE WHEN typeof(tail) = 'blob' AND length(tail) <= ?2 THEN tail END, "
-               "last_used FROM " + qualified_ + " WHERE file_key = ?1 LIMIT 4",
+               "last_used, file FROM " + qualified_ + " WHERE file_key = ?1 LIMIT 4",
                &find)) {
     return nullptr;
   }
-  BindText(find.stmt, 1, version.key);
+  BindText(find.stmt, 1, key);
   sqlite3_bind_int64(find.stmt, 2, static_cast<sqlite3_int64>(parquet::kMaxStoredTailBytes));
   while (sqlite3_step(find.stmt) == SQLITE_ROW) {
     // Every value is checked for its type: the row may have been written by anyone.
@@ -167,25 +166,22 @@ std::shared_ptr<const parquet::FileTail> SqliteMetadataStore::Find(const parquet
       continue;
     }
     const sqlite3_int64 size = sqlite3_column_int64(find.stmt, 0), offset = sqlite3_column_int64(find.stmt, 2);
-    const char* validator = static_cast<const char*>(sqlite3_column_blob(find.stmt, 1));
-    const int validator_bytes = sqlite3_column_bytes(find.stmt, 1);
-    if (size < 0 || static_cast<uint64_t>(size) != version.size || offset < 0 || validator == nullptr ||
-        static_cast<size_t>(validator_bytes) != version.validator.size() ||
-        std::memcmp(validator, version.validator.data(), version.validator.size()) != 0) {
-      continue;
-    }
     const auto* bytes = static_cast<const uint8_t*>(sqlite3_column_blob(find.stmt, 3));
     const int length = sqlite3_column_bytes(find.stmt, 3);
-    if (bytes == nullptr || length <= 0) continue;
-    auto tail = std::make_shared<parquet::FileTail>();
-    tail->offset = static_cast<uint64_t>(offset);
-    tail->bytes.assign(bytes, bytes + length);
-    if (!parquet::FitsFileEnd(*tail, version.size)) continue;
+    if (size < 0 || offset < 0 || bytes == nullptr || length <= 0) continue;
+    auto stored = std::make_shared<parquet::StoredTail>();
+    stored->version.key = key;
+    stored->version.size = static_cast<uint64_t>(size);
+    const char* validator = static_cast<const char*>(sqlite3_column_blob(find.stmt, 1));
+    stored->version.validator.assign(validator ? validator : "", static_cast<size_t>(sqlite3_column_bytes(find.stmt, 1)));
+    stored->tail.offset = static_cast<uint64_t>(offset);
+    stored->tail.bytes.assign(bytes, bytes + length);
+    if (!parquet::FitsFileEnd(stored->tail, stored->version.size)) continue;
     if (sqlite3_column_type(find.stmt, 4) != SQLITE_INTEGER ||
         sqlite3_column_int64(find.stmt, 4) < Now() - kLastUseGranularity) {
-      used_.push_back(version.key);
+      used_.push_back(key);
     }
-    return tail;
+    return stored;
   }
   return nullptr;
 }

@@ -9,8 +9,8 @@
 //
 // A row is one version of one file (parquet::FileVersion: key, size and validator) and the
 // bytes [tail_offset, size) of it. Rows are data from a database file that may be hostile:
-// the library uses one only when the file (or its server) shows that very size and
-// validator now, and parses it like the file's own bytes; a row of the wrong types or
+// the library uses one only when the file shows that very size and validator now (a remote
+// server: its 304 to If-None-Match with the row's ETag), and parses it like the file's own bytes; a row of the wrong types or
 // lengths is skipped, one that does not parse is deleted and the file read again.
 //
 // A file whose row already holds its version is not written again (a file opened from the
@@ -63,7 +63,7 @@ class SqliteMetadataStore final : public parquet::MetadataStore {
   bool ready() const { return ready_; }
   bool writable() const { return writable_; }
 
-  std::shared_ptr<const parquet::FileTail> Find(const parquet::FileVersion& version) override;
+  std::shared_ptr<const parquet::StoredTail> Find(const std::string& key) override;
   bool Remembers() const override { return ready_ && writable_; }
   void Remember(const parquet::FileVersion& version, std::shared_ptr<const parquet::FileTail> tail) override;
   void Forget(const parquet::FileVersion& version) override;

@@ -194,7 +194,8 @@ parquet::ValidatedRemoteFile TakeValidatedFile(ParquetCursor* cursor, const Parq
     }
     std::vector<std::string> urls;
     for (size_t f : indexes) urls.push_back(table.files[f]);
-    std::vector<parquet::ValidatedRemoteFile> validated = parquet::ValidateRemoteFiles(urls, table.options.remote.get());
+    std::vector<parquet::ValidatedRemoteFile> validated =
+        parquet::ValidateRemoteFiles(urls, table.options.remote.get(), table.metadata_store.get());
     for (size_t i = 0; i < indexes.size(); i++) cursor->validated_files[indexes[i]] = std::move(validated[i]);
   }
   auto it = cursor->validated_files.find(index);
@@ -212,7 +213,7 @@ std::unique_ptr<parquet::ParquetFileReader> OpenTableFile(ParquetCursor* cursor,
   auto open = [&] {
     std::unique_ptr<parquet::RandomAccessFile> validated;
     if (store != nullptr && store->ready() && parquet::IsRemoteUrl(table.files[index])) {
-      validated = parquet::FinishRemoteOpen(TakeValidatedFile(cursor, table, index), store);
+      validated = parquet::FinishRemoteOpen(TakeValidatedFile(cursor, table, index));
     }
     return parquet::ParquetFileReader::OpenWithStore(table.files[index], table.options.decryption.get(),
                                                      table.options.remote.get(), store, std::move(validated));

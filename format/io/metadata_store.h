@@ -36,20 +36,25 @@ constexpr uint64_t kMaxStoredTailBytes = 80ull << 20;  // a 64 MiB remote footer
 constexpr uint64_t kMaxStoredPageIndexSpan = 4ull << 20;
 
 // Whether `tail` can stand for the end of a file of `size` bytes: it ends exactly at the
-// end, holds at least the footer's length and magic, starts after the first magic, and is
-// within kMaxStoredTailBytes.
+// end, holds at least the footer's length and magic, and is within kMaxStoredTailBytes.
 inline bool FitsFileEnd(const FileTail& tail, uint64_t size) {
   const uint64_t length = tail.bytes.size();
-  return length >= 8 && length <= kMaxStoredTailBytes && tail.offset >= 4 && tail.offset <= size &&
-         length == size - tail.offset;
+  return length >= 8 && length <= kMaxStoredTailBytes && tail.offset <= size && length == size - tail.offset;
 }
+
+// What a store holds for a key: one version of the file and its tail.
+struct StoredTail {
+  FileVersion version;
+  FileTail tail;
+};
 
 class MetadataStore {
  public:
   virtual ~MetadataStore() = default;
-  // The tail stored for exactly `version` (key, size and validator), or null. Called on the
-  // thread that opens the file.
-  virtual std::shared_ptr<const FileTail> Find(const FileVersion& version) = 0;
+  // What is stored for `key` (any version), or null; the opener uses it only for the version
+  // the file shows now (local: size and validator compared; remote: the server's 304 to
+  // If-None-Match with the stored ETag). Called on the thread that opens the file.
+  virtual std::shared_ptr<const StoredTail> Find(const std::string& key) = 0;
   // Whether Remember keeps anything (a store that cannot write: no tail is read for it).
   virtual bool Remembers() const { return true; }
   // Keeps `tail` for `version` (a store may write later, or not at all).

@@ -53,14 +53,18 @@ class LocalFile final : public RandomAccessFile {
 
   // Serves reads inside the end of the file from `store`'s tail of this version, if any.
   void UseStoredTail(MetadataStore& store) {
-    std::shared_ptr<const FileTail> tail = store.Find(*Version());
-    if (tail && FitsFileEnd(*tail, size_)) stored_tail_ = std::move(tail);
+    std::shared_ptr<const StoredTail> stored = store.Find(path_);
+    if (stored && stored->version.size == size_ && stored->version.validator == validator_ &&
+        FitsFileEnd(stored->tail, size_)) {
+      stored_tail_ = std::move(stored);
+    }
   }
 
   void ReadAt(uint64_t offset, size_t length, uint8_t* out) override {
     CheckRange(offset, length);
-    if (stored_tail_ && offset >= stored_tail_->offset) {
-      if (length > 0) std::memcpy(out, stored_tail_->bytes.data() + (offset - stored_tail_->offset), length);
+    if (stored_tail_ && offset >= stored_tail_->tail.offset) {
+      const FileTail& tail = stored_tail_->tail;
+      if (length > 0) std::memcpy(out, tail.bytes.data() + (offset - tail.offset), length);
       return;
     }
     size_t done = 0;
@@ -83,7 +87,7 @@ class LocalFile final : public RandomAccessFile {
   uint64_t size_;
   std::string path_;
   std::string validator_;
-  std::shared_ptr<const FileTail> stored_tail_;  // FitsFileEnd
+  std::shared_ptr<const StoredTail> stored_tail_;  // of this version, FitsFileEnd
 };
 
 class MemoryFile final : public RandomAccessFile {
