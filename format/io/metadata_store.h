@@ -1,8 +1,9 @@
 // A persistent store of files' metadata bytes (the extension's metadata_cache table): what
 // opening a file may take instead of reading its footer again, keyed by one version of the
 // file. The library never trusts what a store returns: a tail is used only when the file
-// (or its server) says now that it has exactly that version and size, only as the bytes at
-// the end of the file, and it is parsed and bounds-checked like the file's own bytes.
+// shows now exactly that size and validator (a remote server: its 304 to If-None-Match with
+// the stored ETag), only as the bytes at the end of the file, and it is parsed and
+// bounds-checked like the file's own bytes.
 #pragma once
 
 #include <cstdint>
