@@ -30,8 +30,6 @@
 
 const char* const parquet_fuzz::kSqlFuzzTarget = "fuzz_metadata_cache";
 
-extern "C" int sqlite3_parquet_init(sqlite3* db, char** error_message, const sqlite3_api_routines* api);
-
 namespace {
 
 namespace fs = std::filesystem;
@@ -163,14 +161,13 @@ void Rewrite(sqlite3* db, ByteSource& in) {
 }
 
 void RunInput(ByteSource& in) {
-  const fs::path db_path = Fixture() / ("run_" + std::to_string(getpid()) + ".db");
-  fs::copy_file(Fixture() / "template.db", db_path, fs::copy_options::overwrite_existing);
+  const parquet_fuzz::DatabaseCopy copy(Fixture());
   {
-    sqlite3* db = Open(db_path.string());
+    sqlite3* db = Open(copy.path());
     Rewrite(db, in);
     sqlite3_close(db);
   }
-  sqlite3* db = Open(db_path.string());
+  sqlite3* db = Open(copy.path());
   std::string error;
   for (int round = 0; round < 2; round++) {  // the second scan reads what the first may have rewritten
     Exec(db, "SELECT * FROM t", &error);
@@ -178,18 +175,12 @@ void RunInput(ByteSource& in) {
     Exec(db, "SELECT b FROM t WHERE a = 7 LIMIT 1", &error);
   }
   sqlite3_close(db);
-  std::error_code ignored;
-  fs::remove(db_path, ignored);
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const bool registered = [] {
-    sqlite3_auto_extension(reinterpret_cast<void (*)(void)>(sqlite3_parquet_init));
-    return true;
-  }();
-  (void)registered;
+  parquet_fuzz::RegisterExtension();
   ByteSource in(data, size);
   RunInput(in);
   return 0;

@@ -1,10 +1,12 @@
 // Shared pieces of the fuzz targets that run SQL on database files through the linked-in
 // extension (fuzz_stored_schema.cc, fuzz_metadata_cache.cc): failing with the target's name,
-// running SQL whose errors must carry a message, opening a database, a fixture directory.
+// running SQL whose errors must carry a message, opening a database, a fixture directory, a
+// copy of the fixture database per input, registering the extension.
 #pragma once
 
 #include <sqlite3.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -42,6 +44,40 @@ inline std::filesystem::path MakeFixtureDirectory() {
   std::string pattern = std::string("/tmp/") + kSqlFuzzTarget + "_XXXXXX";
   if (mkdtemp(pattern.data()) == nullptr) Fail("mkdtemp");
   return pattern;
+}
+
+// A copy of `fixture`/template.db for one input, removed when this goes out of scope.
+class DatabaseCopy {
+ public:
+  explicit DatabaseCopy(const std::filesystem::path& fixture)
+      : path_(fixture / ("run_" + std::to_string(getpid()) + ".db")) {
+    std::filesystem::copy_file(fixture / "template.db", path_, std::filesystem::copy_options::overwrite_existing);
+  }
+  ~DatabaseCopy() {
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+  }
+  DatabaseCopy(const DatabaseCopy&) = delete;
+  DatabaseCopy& operator=(const DatabaseCopy&) = delete;
+  std::string path() const { return path_.string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace parquet_fuzz
+
+extern "C" int sqlite3_parquet_init(sqlite3* db, char** error_message, const sqlite3_api_routines* api);
+
+namespace parquet_fuzz {
+
+// Every connection the target opens gets the linked-in extension (once per process).
+inline void RegisterExtension() {
+  static const bool registered = [] {
+    sqlite3_auto_extension(reinterpret_cast<void (*)(void)>(sqlite3_parquet_init));
+    return true;
+  }();
+  (void)registered;
 }
 
 }  // namespace parquet_fuzz

@@ -25,8 +25,6 @@
 
 const char* const parquet_fuzz::kSqlFuzzTarget = "fuzz_stored_schema";
 
-extern "C" int sqlite3_parquet_init(sqlite3* db, char** error_message, const sqlite3_api_routines* api);
-
 namespace {
 
 namespace fs = std::filesystem;
@@ -98,11 +96,10 @@ bool ColumnNames(sqlite3* db, std::set<std::string>* names) {
 }
 
 void RunInput(ByteSource& in) {
-  const fs::path db_path = Fixture() / ("run_" + std::to_string(getpid()) + ".db");
-  fs::copy_file(Fixture() / "template.db", db_path, fs::copy_options::overwrite_existing);
+  const parquet_fuzz::DatabaseCopy copy(Fixture());
   std::set<std::string> stored_names = {"filename", "file_row_number"};
   {
-    sqlite3* db = Open(db_path.string());
+    sqlite3* db = Open(copy.path());
     Exec(db, "PRAGMA writable_schema=ON");
     switch (in.Below(8)) {
       case 0: Exec(db, "DROP TABLE t_schema"); break;  // no list
@@ -145,7 +142,7 @@ void RunInput(ByteSource& in) {
     }
     sqlite3_close(db);
   }
-  sqlite3* db = Open(db_path.string());
+  sqlite3* db = Open(copy.path());
   std::set<std::string> declared;
   if (ColumnNames(db, &declared)) {
     for (const std::string& name : declared) {
@@ -163,18 +160,12 @@ void RunInput(ByteSource& in) {
   Exec(db, "SELECT count(*) FROM t WHERE rowid > 0", &error);
   Exec(db, "SELECT filename, file_row_number FROM t LIMIT 2", &error);
   sqlite3_close(db);
-  std::error_code ignored;
-  fs::remove(db_path, ignored);
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const bool registered = [] {
-    sqlite3_auto_extension(reinterpret_cast<void (*)(void)>(sqlite3_parquet_init));
-    return true;
-  }();
-  (void)registered;
+  parquet_fuzz::RegisterExtension();
   ByteSource in(data, size);
   RunInput(in);
   return 0;
