@@ -392,7 +392,7 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc
     cursor->stats.objects_listed = static_cast<int64_t>(mutable_table->unreported_listing.entries);
     mutable_table->unreported_listing = ListingCounts();
     cursor->stats_pending = true;
-    cursor->rows_before_file = 0;
+    cursor->rows_before_file = cursor->files == table.files ? 0 : -1;
     bool reuse = same_files && cursor->file && cursor->file_index == 0;
     for (size_t i : cursor->file_filters) {
       reuse = reuse && RowMatches(cursor->filters[i], FileConstant(table, *cursor->files, cursor->filters[i].column, 0));

@@ -269,6 +269,7 @@ bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from)
   int64_t before = cursor->rows_before_file;
   if (cursor->file && before >= 0) before += cursor->file->num_rows();
   if (!cursor->file) before = from == 0 ? 0 : -1;
+  if (cursor->files != table.files) before = -1;  // a narrowed listing: counted in the whole one when asked
   const FileSet& files = *cursor->files;
   for (size_t index = from; index < files.paths.size(); index++) {
     bool keep = true;
