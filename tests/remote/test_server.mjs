@@ -48,8 +48,13 @@
 //     /redirect307/REST answers 307 to /REST on the same origin, /redirectaway/REST to
 //     http://localhost:PORT/REST (another origin); other requests are logged with their
 //     Host, whether they are signed and their x-amz-security-token.
+//  3. With --s3-direct-port, a third port that forwards every request to --s3-upstream as it
+//     is (s3rver's own pages of 1000 keys), each answer --s3-direct-delay milliseconds late
+//     (default 0: the latency of a distant server for bench/hive_listing_bench.py), and logs
+//     them ({mode: 's3direct', method, url}): the count of listing requests.
 //
 // usage: node test_server.mjs --data DIR --port N [--s3-port N --s3-upstream http://127.0.0.1:N]
+//                             [--s3-direct-port N [--s3-direct-delay MS]]
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -315,7 +320,33 @@ function s3Proxy(req, res) {
   });
 }
 
+// The plain forwarding port (3. above).
+function s3Direct(req, res) {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    log.push({ mode: 's3direct', method: req.method, url: req.url });
+    const upstream = new URL(args['s3-upstream']);
+    const forward = () => {
+      const request = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+        (up) => {
+          res.writeHead(up.statusCode, up.headers);
+          up.pipe(res);
+        });
+      request.on('error', (e) => send(res, 502, {}, String(e)));
+      request.end(Buffer.concat(chunks));
+    };
+    const delay = Number(args['s3-direct-delay'] ?? 0);
+    if (delay > 0) return setTimeout(forward, delay);
+    forward();
+  });
+}
+
 http.createServer({ keepAlive: true }, faultHandler).listen(Number(args.port), '127.0.0.1', () => console.log('fault server listening'));
 if (args['s3-port']) {
   http.createServer(s3Proxy).listen(Number(args['s3-port']), '127.0.0.1', () => console.log('s3 proxy listening'));
+}
+if (args['s3-direct-port']) {
+  http.createServer({ keepAlive: true }, s3Direct).listen(Number(args['s3-direct-port']), '127.0.0.1',
+    () => console.log('s3 direct port listening'));
 }
