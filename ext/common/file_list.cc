@@ -494,7 +494,26 @@ class RemoteExpansion {
     }
   }
 
+  // A listing of everything below `prefix` or below a directory above it (down to the
+  // expansion's own prefix) that the cache keeps: it holds every file below `prefix`.
+  const DirectoryListings::Entry* KeptListingAbove(const std::string& prefix) const {
+    if (!listing_.cache) return nullptr;
+    if (const DirectoryListings::Entry* kept = listing_.cache->Find("all:" + prefix_)) return kept;
+    for (size_t slash = prefix.find('/', prefix_.size()); slash != std::string::npos; slash = prefix.find('/', slash + 1)) {
+      if (const DirectoryListings::Entry* kept = listing_.cache->Find("all:" + prefix.substr(0, slash + 1))) return kept;
+    }
+    return nullptr;
+  }
+
   void Expand(const std::string& prefix) {
+    if (const DirectoryListings::Entry* kept = KeptListingAbove(prefix)) {
+      for (const std::string& key : kept->names) {
+        if (key.compare(0, prefix.size(), prefix) == 0 && Wanted(key)) {
+          files_.push_back("s3://" + location_.bucket + "/" + key);
+        }
+      }
+      return;
+    }
     const std::string directory = prefix.substr(0, prefix.rfind('/') + 1);
     const std::vector<std::string_view> segments = PathSegments(directory);
     const bool by_level = listing_.wanted_directory && listing_.list_by_level && listing_.list_by_level(segments);

@@ -867,19 +867,33 @@ def make_s3_hive_dataset(extension, bucket_dir, prefix, years=range(2015, 2025),
     3 files a day: 10,080 objects) into s3rver's bucket directory as s3rver stores them: the
     object's bytes in KEY._S3rver_object and their MD5 in KEY._S3rver_object.md5 (written
     here, not uploaded: 10,080 PUTs take minutes); every object is the same small Parquet
-    file (columns id, v). Returns (objects, rows per object)."""
+    file (columns id, v). Each directory also gets a "folder" marker object (its key ending
+    in '/', as the S3 console makes them; listings skip them): s3rver reports a common
+    prefix of a delimiter listing only for directories holding an object directly, where S3
+    reports every one. Returns (data objects, rows per object)."""
     source = bucket_dir.parent / "hive_object.parquet"
     db = extension.connect()
     db.execute(f"SELECT parquet_copy('SELECT 1 AS id, 10 AS v UNION ALL SELECT 2, 20', {sql_text(str(source))})")
     db.close()
     content = source.read_bytes()
     md5 = hashlib.md5(content).hexdigest()
+    empty = bucket_dir.parent / "folder_marker"
+    empty.write_bytes(b"")
+    empty_md5 = hashlib.md5(b"").hexdigest()
+
+    def folder(directory):
+        directory.mkdir(parents=True)
+        os.link(empty, directory / "._S3rver_object")
+        (directory / "._S3rver_object.md5").write_text(empty_md5)
+
     objects = 0
     for year in years:
+        folder(bucket_dir / prefix / f"year={year}")
         for month in range(1, 13):
+            folder(bucket_dir / prefix / f"year={year}" / f"month={month}")
             for day in range(1, days + 1):
                 directory = bucket_dir / prefix / f"year={year}" / f"month={month}" / f"day={day}"
-                directory.mkdir(parents=True)
+                folder(directory)
                 for n in range(files_per_day):
                     stored = directory / f"part-{n}.parquet._S3rver_object"
                     os.link(source, stored)
@@ -1226,16 +1240,10 @@ def test_stored_table_planning(extension, created_db, port, creds):
             check(f"a stored remote table scans as the created one: {query.format(t='t')}",
                   isinstance(got, list) and got == expected and len(got) > 0,
                   got if isinstance(got, tuple) else f"{len(got)} vs {len(expected)}")
-            # The files it opens and the row groups it prunes; a hive filter lists only the
-            # matching partitions (the created table filters its whole listing).
-            stored_stats, created_stats = scan_stats(db, "stored"), scan_stats(created_db, "rh")
-            pruned = {k: v for k, v in stored_stats.items() if k == "files_opened" or "row_groups" in k}
-            expected_pruned = {k: v for k, v in created_stats.items() if k == "files_opened" or "row_groups" in k}
-            listed = stored_stats["files_total"] - stored_stats["files_pruned"]
-            kept = created_stats["files_total"] - created_stats["files_pruned"]
-            check(f"... and prunes as the created one: {pruned}, {listed} files kept of {stored_stats['files_total']} listed",
-                  pruned == expected_pruned and pruned and listed == kept
-                  and stored_stats["files_total"] == (1 if "region" in query else 4), (expected_pruned, created_stats))
+            # (The first query listed every file: the connection's scans use that listing.)
+            pruned = {k: v for k, v in scan_stats(db, "stored").items() if "files" in k or "row_groups" in k}
+            expected_pruned = {k: v for k, v in scan_stats(created_db, "rh").items() if "files" in k or "row_groups" in k}
+            check(f"... and prunes as the created one: {pruned}", pruned == expected_pruned and pruned, expected_pruned)
         db.close()
     finally:
         for suffix in ("", "-journal", "-wal", "-shm"):
