@@ -1,6 +1,6 @@
 // Expansion of a path argument into the sorted list of files it names: a plain file, a
 // directory, or a glob. Used by the metadata functions and by datasets of many files.
-// Pure C++ over POSIX (opendir, stat); no SQLite.
+// Pure C++ over POSIX (opendir, stat) and s3.h's listings; no SQLite.
 //
 //   file        the file itself (whatever its name), when it exists and is not a directory
 //   directory   every file whose name ends in ".parquet" (any case) below it, recursively,
@@ -16,6 +16,11 @@
 //               A wildcard never matches a leading "." of a name unless the pattern
 //               segment itself starts with "." (as in the shell). Only files match;
 //               directories matched by the last segment are ignored.
+//
+// A listing may be narrowed (ListingOptions, which the parquet table's listing_pruning.h
+// fills from a query's partition constraints): directories it refuses are neither read
+// (local walks) nor listed below (s3), and levels it asks for are listed one at a time
+// with a delimiter; directory reads and listings can be kept for reuse and are counted.
 //
 // A path that exists is taken as a file or directory even when it contains glob
 // characters. The result is sorted by byte value and has no duplicates; paths keep the

@@ -254,8 +254,9 @@ void StoredSchemaSeeds(const fs::path& out, Counts* counts) {
 }
 
 // Inputs of fuzz_s3_listing (layout: tests/fuzz/fuzz_s3_listing.cc): a cap byte, a glob line,
-// then a ListObjectsV2 response: pages as S3 sends them, and the hostile shapes the parser
-// refuses (a DOCTYPE with entities, a long key, a long token, deep nesting, unclosed XML).
+// then a ListObjectsV2 response: pages as S3 sends them (with common prefixes too), and the
+// hostile shapes the parser refuses (a DOCTYPE with entities, a long key, a long token, deep
+// nesting, unclosed XML).
 void S3ListingSeeds(const fs::path& out, Counts* counts) {
   auto contents = [](const std::vector<std::string>& keys) {
     std::string xml;
@@ -283,6 +284,12 @@ void S3ListingSeeds(const fs::path& out, Counts* counts) {
       {"\x80", std::string(20, '<') + "<a><a><a><a><a><a><a><a><a><a><a><a><a><a><a><a><a><a>"},
       {"\x80", "<Error><Code>SlowDown</Code><Message>m</Message></Error>"},
       {"\x80", "<ListBucketResult><Contents><Key>d/x"},
+      // Delimiter listings (bit 6 of the cap byte): common prefixes, one too long.
+      {"\xc0" "d/year=*/month=*/*.parquet\n",
+       page("false", "", contents({"d/a.parquet"}) + "<CommonPrefixes><Prefix>d/year=2024/</Prefix></CommonPrefixes>"
+                         "<CommonPrefixes><Prefix>d/x=1/</Prefix></CommonPrefixes>")},
+      {"\x41" "d/**\n", page("false", "", "<CommonPrefixes><Prefix>d/a/</Prefix></CommonPrefixes><CommonPrefixes><Prefix>" +
+                                                std::string(1030, 'p') + "/</Prefix></CommonPrefixes>")},
   };
   int number = 0;
   for (const auto& [head, body] : seeds) {
