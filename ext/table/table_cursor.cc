@@ -6,10 +6,10 @@
 // table_cursor_files.cc's, the cells it serves table_cursor_columns.cc's. How a scan works
 // is in the manual (parquet_vtab.cc).
 #include "ext/table/table_cursor.h"
-#include "ext/table/listing_pruning.h"
 
 #include <cstring>
 #include "ext/common/sqlite_values.h"
+#include "ext/table/listing_pruning.h"
 #include "ext/common/vtab_errors.h"
 #include "format/common/error.h"
 #include "format/io/remote_file.h"
@@ -382,7 +382,6 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc
     std::shared_ptr<const FileSet> files = ScanFiles(mutable_table, cursor->filters, !cursor->rowid_filters.empty());
     if (cursor->files && files != cursor->files && files->paths == cursor->files->paths) files = cursor->files;
     const bool same_files = files == cursor->files;
-    const std::shared_ptr<const FileSet> previous_files = std::move(cursor->files);
     cursor->files = std::move(files);
     ScanStats stats;
     ChooseJoinIndex(cursor, table, &stats);
