@@ -8,6 +8,7 @@
 #include <tuple>
 #include <utility>
 
+#include "format/common/error.h"
 #include "format/io/random_access_file.h"
 #include "format/io/s3.h"
 #include "format/platform/system.h"
@@ -482,8 +483,21 @@ class RemoteExpansion {
       list.requests = &listing_.counts->requests;
       list.entries = &listing_.counts->entries;
     }
+    // One expansion keeps the limits of one listing (s3.h), whatever a server answers a
+    // walk level by level with (every level's prefixes, each leading to more).
+    if (listings_made_ >= static_cast<uint64_t>(parquet::kMaxListingPages)) {
+      throw parquet::ParquetError("cannot list s3://" + location_.bucket + "/" + prefix_ + ": more than " +
+                                  std::to_string(parquet::kMaxListingPages) + " listings");
+    }
+    listings_made_++;
     for (parquet::S3Object& object : parquet::ListS3Objects(options_, location_.bucket, prefix, list)) {
       entry.names.push_back(std::move(object.key));
+    }
+    entries_kept_ += entry.names.size() + entry.prefixes.size();
+    if (entries_kept_ > parquet::kMaxListedObjects) {
+      throw parquet::ParquetError("cannot list s3://" + location_.bucket + "/" + prefix_ + ": more than " +
+                                  std::to_string(parquet::kMaxListedObjects) +
+                                  " objects match (the most a listing keeps)");
     }
     if (!listing_.cache) {
       uncached_ = std::move(entry);
@@ -550,6 +564,8 @@ class RemoteExpansion {
   size_t prefix_segments_ = 0;
   DirectoryListings::Entry uncached_;
   std::vector<std::string> files_;
+  uint64_t listings_made_ = 0;  // ListS3Objects calls of this expansion
+  size_t entries_kept_ = 0;     // objects and common prefixes they kept
 };
 
 }  // namespace
