@@ -2,7 +2,7 @@
 """Listing a hive dataset on S3 for a query of one month (issue 40, part 2): the remote suite's
 dataset of 10,080 objects in year=/month=/day= directories (tests/remote/remote_test.py's
 make_s3_hive_dataset, written into s3rver's storage), read through test_server.mjs's plain
-port to s3rver, which answers every request 50 ms late (--s3-direct-delay) and logs it.
+port to s3rver, which answers every request 50 ms late (--s3-delay) and logs it.
 
 A table stored in a database file (created by another connection) is queried from a new
 connection for WHERE year = 2020 AND month = 3: once with `filename = ''` added (every file
@@ -73,7 +73,7 @@ def main():
         processes.append(s3rver)
         server = subprocess.Popen(["node", str(ROOT / "tests/remote/test_server.mjs"), "--data", str(tmp / "data"),
                                    "--port", str(fault_port), "--s3-upstream", f"http://127.0.0.1:{s3rver_port}",
-                                   "--s3-direct-port", str(direct_port), "--s3-direct-delay", args.delay],
+                                   "--s3-direct-port", str(direct_port), "--s3-delay", args.delay],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, env=remote_test.child_env())
         processes.append(server)
         remote_test.wait_for_port(fault_port, server, "test_server.mjs", "/dev/null")
