@@ -590,11 +590,12 @@ std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::str
       throw ParquetError("cannot list " + shown + ": " + e.what());
     }
     if (list.common_prefixes) {
-      // Only prefixes below the one asked for, each ending in the delimiter.
+      // Only prefixes below the one asked for, each ending in the delimiter (which may
+      // follow the prefix at once: keys with an empty segment).
       std::vector<std::string>& prefixes = *list.common_prefixes;
       prefixes.erase(std::remove_if(prefixes.begin() + static_cast<std::ptrdiff_t>(prefixes_before), prefixes.end(),
                                     [&](const std::string& p) {
-                                      return p.size() < prefix.size() + list.delimiter.size() + 1 ||
+                                      return list.delimiter.empty() || p.size() < prefix.size() + list.delimiter.size() ||
                                              p.compare(0, prefix.size(), prefix) != 0 ||
                                              p.compare(p.size() - list.delimiter.size(), std::string::npos,
                                                        list.delimiter) != 0;
