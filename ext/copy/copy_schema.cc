@@ -7,6 +7,8 @@
 #include <system_error>
 #include <utility>
 
+#include "format/metadata/schema.h"
+
 namespace sqlite_parquet {
 
 namespace {
@@ -658,17 +660,9 @@ void AppendElements(const CopyField& field, FieldRepetitionType repetition, int3
       element.logical_type = logical;
       break;
     }
-    case CopyKind::kDecimal: {
-      LogicalType logical;
-      logical.kind = LogicalType::Kind::DECIMAL;
-      logical.decimal_precision = type.precision;
-      logical.decimal_scale = type.scale;
-      element.logical_type = logical;
-      element.converted_type = ConvertedType::DECIMAL;
-      element.precision = type.precision;
-      element.scale = type.scale;
+    case CopyKind::kDecimal:
+      parquet::AnnotateDecimal(&element, type.precision, type.scale);
       break;
-    }
     case CopyKind::kDate:
       SetLogical(&element, LogicalType::Kind::DATE);
       element.converted_type = ConvertedType::DATE;

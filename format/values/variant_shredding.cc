@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "format/common/error.h"
+#include "format/metadata/schema.h"
 #include "format/values/variant.h"
 
 namespace parquet {
@@ -106,13 +107,7 @@ void AppendTyped(const VariantShredding& s, int32_t* next_field_id, std::vector<
       element.converted_type = ConvertedType::UTF8;
       break;
     case Kind::kDecimal:
-      logical.kind = LogicalType::Kind::DECIMAL;
-      logical.decimal_precision = s.precision;
-      logical.decimal_scale = s.scale;
-      element.logical_type = logical;
-      element.converted_type = ConvertedType::DECIMAL;
-      element.precision = s.precision;
-      element.scale = s.scale;
+      AnnotateDecimal(&element, s.precision, s.scale);
       if (s.precision > 18) element.type_length = 16;
       break;
     default:

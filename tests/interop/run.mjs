@@ -980,14 +980,17 @@ function sortedJson(v) {
   return JSON.stringify(v);
 }
 
-async function checkVariant(args, duck, dir, report) {
-  const docs = makeJsonDocuments();
-  const file = path.join(dir, 'variant.parquet');
-  const extension = path.resolve(root, args.build, 'parquet');
-  const lines = [`.load '${extension}'`, 'CREATE TABLE docs(id INTEGER, doc TEXT);', 'BEGIN;'];
+// The sqlite3 shell lines that load the extension and fill table docs(id, doc).
+function docsTableLines(args, docs) {
+  const lines = [`.load '${path.resolve(root, args.build, 'parquet')}'`, 'CREATE TABLE docs(id INTEGER, doc TEXT);', 'BEGIN;'];
   for (const d of docs) lines.push(`INSERT INTO docs VALUES (${d.id}, ${d.doc === null ? 'NULL' : q(d.doc)});`);
-  lines.push('COMMIT;', `SELECT parquet_copy('SELECT * FROM docs ORDER BY id', ${q(file)}, 'variant=doc', 'row_group_size=100');`);
-  sqlite(args, { sql: lines.join('\n') + '\n' });
+  lines.push('COMMIT;');
+  return lines;
+}
+
+// DuckDB reads `file`'s VARIANT column doc as the documents' values: each row's JSON, put
+// through `normal`, as the document's.
+async function compareDuckDBVariant(duck, file, docs, normal) {
   const problems = [];
   const read = (await duck.runAndReadAll(
     `SELECT id, typeof(doc) AS t, CAST(doc AS JSON)::VARCHAR AS j FROM read_parquet('${file}') ORDER BY id`)).getRowObjectsJS();
@@ -996,11 +999,20 @@ async function checkVariant(args, duck, dir, report) {
     if (read[i].t !== 'VARIANT') problems.push(`row ${i}: DuckDB type ${read[i].t}`);
     // DuckDB 1.5.6 does not tell SQL NULL from a top-level variant null (both are IS NULL
     // and cast to the JSON 'null'): both count as null here.
-    const expected = docs[i].doc === null || docs[i].doc === 'null' ? null : sortedJson(JSON.parse(docs[i].doc));
-    const actual = read[i].j === null || read[i].j === 'null' ? null : sortedJson(JSON.parse(read[i].j));
+    const expected = docs[i].doc === null || docs[i].doc === 'null' ? null : normal(docs[i].doc);
+    const actual = read[i].j === null || read[i].j === 'null' ? null : normal(read[i].j);
     if (expected !== actual) problems.push(`row ${i}: DuckDB ${JSON.stringify(read[i].j)} expected ${JSON.stringify(docs[i].doc)}`);
   }
-  report('variant duckdb-reads-ours', problems);
+  return problems;
+}
+
+async function checkVariant(args, duck, dir, report) {
+  const docs = makeJsonDocuments();
+  const file = path.join(dir, 'variant.parquet');
+  const lines = docsTableLines(args, docs);
+  lines.push(`SELECT parquet_copy('SELECT * FROM docs ORDER BY id', ${q(file)}, 'variant=doc', 'row_group_size=100');`);
+  sqlite(args, { sql: lines.join('\n') + '\n' });
+  report('variant duckdb-reads-ours', await compareDuckDBVariant(duck, file, docs, (text) => sortedJson(JSON.parse(text))));
 }
 
 // VARIANT shredding: JSON objects with a field of every type JSON gives a variant (int8,
@@ -1145,11 +1157,8 @@ async function checkShreddedStatistics(duck, file, docs) {
 
 async function checkVariantShredding(args, duck, dir, report, hyparquet, compressors, wasm, arrow) {
   const docs = makeShreddingDocuments();
-  const extension = path.resolve(root, args.build, 'parquet');
   const files = { plain: [], explicit: [`shredding=${SHREDDING_SPEC}`], auto: ['shredding=auto'] };
-  const lines = [`.load '${extension}'`, 'CREATE TABLE docs(id INTEGER, doc TEXT);', 'BEGIN;'];
-  for (const d of docs) lines.push(`INSERT INTO docs VALUES (${d.id}, ${d.doc === null ? 'NULL' : q(d.doc)});`);
-  lines.push('COMMIT;');
+  const lines = docsTableLines(args, docs);
   for (const [name, options] of Object.entries(files)) {
     const file = path.join(dir, `shredded-${name}.parquet`);
     lines.push(`SELECT parquet_copy('SELECT * FROM docs ORDER BY id', ${q(file)}, ${['variant=doc', 'row_group_size=150', ...options].map(q).join(', ')});`);
@@ -1168,17 +1177,7 @@ async function checkVariantShredding(args, duck, dir, report, hyparquet, compres
   const expectedNull = (d) => d.doc === null || d.doc === 'null';
   for (const name of ['explicit', 'auto']) {
     const file = path.join(dir, `shredded-${name}.parquet`);
-    const problems = [];
-    const read = (await duck.runAndReadAll(
-      `SELECT id, typeof(doc) AS t, CAST(doc AS JSON)::VARCHAR AS j FROM read_parquet('${file}') ORDER BY id`)).getRowObjectsJS();
-    if (read.length !== docs.length) problems.push(`${read.length} rows, expected ${docs.length}`);
-    for (let i = 0; i < Math.min(read.length, docs.length); i++) {
-      if (read[i].t !== 'VARIANT') problems.push(`row ${i}: DuckDB type ${read[i].t}`);
-      // (As in checkVariant: DuckDB reads a top-level variant null as SQL NULL.)
-      const expected = expectedNull(docs[i]) ? null : exactJson(docs[i].doc);
-      const actual = read[i].j === null || read[i].j === 'null' ? null : exactJson(read[i].j);
-      if (expected !== actual) problems.push(`row ${i}: DuckDB ${read[i].j} expected ${docs[i].doc}`);
-    }
+    const problems = await compareDuckDBVariant(duck, file, docs, exactJson);
     report(`variant-shredding ${name} duckdb-reads-ours`, problems);
 
     if (name === 'explicit') {
