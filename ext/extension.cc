@@ -18,8 +18,15 @@ SQLITE_EXTENSION_INIT1
 #include "ext/common/schema_guard.h"
 #include "ext/common/version_function.h"
 
-extern "C" __attribute__((visibility("default"))) int sqlite3_parquet_init(sqlite3* db, char** error_message,
-                                                                          const sqlite3_api_routines* api) {
+// The one exported symbol: a DLL exports what is marked dllexport (and then nothing else),
+// an ELF module what has default visibility (the version script hides the rest).
+#ifdef _WIN32
+#define PQ_EXPORT __declspec(dllexport)
+#else
+#define PQ_EXPORT __attribute__((visibility("default")))
+#endif
+
+extern "C" PQ_EXPORT int sqlite3_parquet_init(sqlite3* db, char** error_message, const sqlite3_api_routines* api) {
   // The API table pointer is process-wide; connections loading the extension in several
   // threads must not all write it (a data race, even if each writes the same value).
   static std::once_flag api_set;

@@ -5,8 +5,10 @@
 # `install_deps.sh dist` what `make dist` and `make test-dist` use (Debian's source packages
 # are fetched with dpkg-dev's dpkg-source, Debian 11's packages unpacked with dpkg-deb, the
 # wheel is tested in a python3-venv venv, the extension with Debian's sqlite-utils, the npm
-# package with node and npm);
-# `install_deps.sh clang` clang with LLVM's libc++ (the portable-source build, build-clang/).
+# package with node and npm; `make dist` builds parquet.dll too, with mingw-w64);
+# `install_deps.sh clang` clang with LLVM's libc++ (the portable-source build, build-clang/);
+# `install_deps.sh windows` what the Windows build and its suite use (mingw-w64 with posix
+# threads, wine to run the Windows programs).
 set -euo pipefail
 
 PACKAGES=(build-essential cmake pkg-config libsqlite3-dev sqlite3 libzstd-dev libsnappy-dev
@@ -21,6 +23,12 @@ if [[ ${1:-} == fuzz ]]; then
 fi
 if [[ ${1:-} == clang ]]; then
   PACKAGES+=(clang libc++-dev libc++abi-dev)
+fi
+if [[ ${1:-} == dist || ${1:-} == windows ]]; then
+  PACKAGES+=(dpkg-dev g++-mingw-w64-x86-64-posix binutils-mingw-w64-x86-64 perl)
+fi
+if [[ ${1:-} == windows ]]; then
+  PACKAGES+=(wine wine64)
 fi
 if [[ ${1:-} == dist ]]; then
   PACKAGES+=(dpkg-dev binutils python3 python3-venv sqlite-utils

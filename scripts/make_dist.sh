@@ -4,8 +4,12 @@
 #                                        (needs only glibc 2.28 or later), stripped
 #   dist/linux-arm64/parquet.so          the same for Linux arm64 (AArch64)
 #   dist/sqlite_parquet-V-py3-none-manylinux_2_28_{x86_64,aarch64}.whl   the Python packages
-#   dist/sqlite-parquet-V.tgz            the npm package: lib/linux-x64/parquet.so and
-#                                        lib/linux-arm64/parquet.so (index.js picks by
+#   dist/parquet.dll                     the same for Windows x64 (mingw-w64 cross build:
+#                                        imports only Windows' own DLLs)
+#   dist/sqlite_parquet-V-py3-none-win_amd64.whl    its Python package
+#   dist/sqlite-parquet-V.tgz            the npm package: lib/linux-x64/parquet.so,
+#                                        lib/linux-arm64/parquet.so and
+#                                        lib/win32-x64/parquet.dll (index.js picks by
 #                                        process.platform and process.arch)
 # The extension is built in DIST_BUILD (default build-dist/; arm64 in DIST_BUILD-arm64/, with
 # Debian's aarch64-linux-gnu cross compiler) with -DSTATIC_DEPS=ON: every
@@ -100,12 +104,21 @@ glibc_arm64=$(stage "$arm64_build/parquet.so" linux-arm64 aarch64-linux-gnu-stri
 /usr/bin/python3 bindings/python/build_wheel.py --version "$version" --binary dist/linux-arm64/parquet.so \
   --glibc "$glibc_arm64" --arch aarch64 --out-dir dist >/dev/null
 
+# Windows x64: parquet.dll cross-built with mingw-w64 (scripts/build_windows.sh; its
+# libraries are cached in WINDOWS_BUILD, shared with the windows suite), and its wheel.
+windows=${WINDOWS_BUILD:-build-windows}
+bash scripts/build_windows.sh "$windows"
+x86_64-w64-mingw32-strip --strip-unneeded -o dist/parquet.dll "$windows/parquet.dll"
+/usr/bin/python3 bindings/python/build_wheel.py --version "$version" --binary dist/parquet.dll --windows \
+  --out-dir dist >/dev/null
+
 # One npm package for every platform: lib/PLATFORM-ARCH/ (Node's names), index.js picks.
 npm_stage=$build/npm-package
-rm -rf "$npm_stage" && mkdir -p "$npm_stage/lib/linux-x64" "$npm_stage/lib/linux-arm64"
+rm -rf "$npm_stage" && mkdir -p "$npm_stage/lib/linux-x64" "$npm_stage/lib/linux-arm64" "$npm_stage/lib/win32-x64"
 cp bindings/node/{index.js,index.d.ts,package.json,README.md} "$npm_stage/"
 cp dist/parquet.so "$npm_stage/lib/linux-x64/"
 cp dist/linux-arm64/parquet.so "$npm_stage/lib/linux-arm64/"
+cp dist/parquet.dll "$npm_stage/lib/win32-x64/"
 (cd "$npm_stage" && npm pkg set version="$version" 'cpu[]=arm64' &&
   npm pack --silent --pack-destination "$PWD/../../dist" >/dev/null)
 

@@ -19,6 +19,9 @@
 #   sqlite-api: every SQLite routine ext/ calls is in the oldest supported SQLite's API
 #   table or guarded by a run-time version check (tests/sqlite_api_check.sh; not in
 #   sanitizer builds: it reads the sources, not the build)
+#   windows: the Windows x64 parquet.dll, cross-built with mingw-w64 in WINDOWS_BUILD
+#   (default build-windows), its imports and exports, and sqlite3.exe and the sql suite's
+#   runner loading it under wine (tests/windows/run.sh)
 #   layering: the tree's layering rules and the links of README.md and docs/ (tests/layering_check.sh; not in sanitizer builds)
 #   fuzz: each fuzz target (tests/fuzz/) replays its committed regressions one test per
 #   file, then its seeds (made by BUILDDIR/fuzz_seeds) plus FUZZ_SMOKE_SECONDS (default 3)
@@ -33,13 +36,13 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 if (($# < 3)); then
-  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|differential|conformance|interop|runtime|hosts|remote|sqlite-api|layering|fuzz ...]" >&2
+  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|differential|conformance|interop|runtime|hosts|remote|sqlite-api|layering|fuzz|windows ...]" >&2
   exit 2
 fi
 logdir=$1 builddir=$2 label=$3
 shift 3
 suites=("$@")
-((${#suites[@]})) || suites=(unit sql differential conformance interop runtime hosts remote sqlite-api layering fuzz)
+((${#suites[@]})) || suites=(unit sql differential conformance interop runtime hosts remote sqlite-api layering fuzz windows)
 mkdir -p "$logdir"
 versions_dir=${SQLITE_VERSIONS_DIR:-build/sqlite-versions}
 
@@ -141,6 +144,12 @@ for suite in "${suites[@]}"; do
         [[ -d tests/fuzz/regressions/$short ]] && regressions=(tests/fuzz/regressions/$short)
         run "$name" "$target" -seconds="${FUZZ_SMOKE_SECONDS:-3}" -corpus="$seeds/$short" "${regressions[@]}"
       done ;;
+    windows)
+      # parquet.dll cross-built with mingw-w64 and tested under wine (tests/windows/run.sh);
+      # not in sanitizer builds (it is its own build, in WINDOWS_BUILD, default build-windows).
+      if ! grep -q '^SANITIZE:BOOL=ON' "$builddir/CMakeCache.txt" 2>/dev/null; then
+        run windows bash tests/windows/run.sh "${WINDOWS_BUILD:-build-windows}"
+      fi ;;
     dist)
       run dist bash tests/dist/run.sh "$builddir" "${DIST_BUILD:-build-dist}" ;;
     *)

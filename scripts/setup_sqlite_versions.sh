@@ -12,6 +12,8 @@
 # build fails. Builds JOBS (default 2) versions at once.
 #
 # Usage: scripts/setup_sqlite_versions.sh DIR [VERSION...]   (default: every version below)
+#        scripts/setup_sqlite_versions.sh --source DIR VERSION OUT   only unpacks VERSION's
+#        amalgamation and shell.c into OUT (for the Windows shell: scripts/build_windows.sh)
 set -euo pipefail
 
 # version   package (npm, or debian:SUITE)  file in the package (or source version)  why it is in the matrix
@@ -42,6 +44,11 @@ SHELL_SOURCES=(
   "3.52.0 sqlite3@6.0.1         deps/sqlite-autoconf-3520000.tar.gz"
 )
 
+source_only=
+if [[ ${1:-} == --source ]]; then
+  source_only=1
+  shift
+fi
 dir=${1:?usage: $0 DIR [VERSION...]}
 shift
 wanted=("$@")
@@ -179,6 +186,16 @@ build_version() {  # build_version VERSION (its package and its shell source dow
   }
 }
 
+if [[ -n $source_only ]]; then
+  version=${wanted[0]:?usage: $0 --source DIR VERSION OUT}
+  out=${wanted[1]:?usage: $0 --source DIR VERSION OUT}
+  line=$(entry_for "$version")
+  read -r _ package file _ <<<"$line"
+  [[ $file == *.tar.gz ]] || { echo "setup_sqlite_versions: $version has no shell.c of its own" >&2; exit 1; }
+  download "$package"
+  unpack "$version" "$out"
+  exit 0
+fi
 if ((${#wanted[@]} == 0)); then
   for line in "${MATRIX[@]}"; do wanted+=("${line%% *}"); done
 fi

@@ -4,6 +4,8 @@
 #  - format/read/ and format/write/ do not include each other (both sit on the lower layers);
 #  - the lower layers (common, metadata, encoding, codec, values) include neither read/,
 #    write/ nor io/;
+#  - only format/platform/ includes operating-system headers (unistd.h, fcntl.h, sys/*,
+#    dirent.h, dlfcn.h, windows.h and the like), and it includes nothing else of format/;
 #  - every source file of format/ and ext/ opens with a comment saying what it is for;
 #  - every relative link and #anchor of README.md and docs/*.md resolves
 #    (tests/doc_links_check.py).
@@ -30,6 +32,11 @@ for lower in common metadata encoding codec values; do
   check "format/$lower/ includes none of read/, write/, io/" \
     "$(grep -rnE '#include *"format/(read|write|io)/' "format/$lower/" || true)"
 done
+os_headers='#include *<(unistd|fcntl|dirent|dlfcn|windows|winbase|io|direct|pthread|glob|fnmatch)\.h>|#include *<sys/'
+check "only format/platform/ includes operating-system headers" \
+  "$(grep -rnE "$os_headers" format/ ext/ | grep -v '^format/platform/' || true)"
+check "format/platform/ includes nothing of format/ but itself" \
+  "$(grep -rnE '#include *"format/' format/platform/ | grep -v '"format/platform/' || true)"
 check "format/ has no source file outside a layer folder" \
   "$(find format -maxdepth 1 -type f \( -name '*.h' -o -name '*.cc' \) || true)"
 check "every source of format/ and ext/ opens with a comment" \

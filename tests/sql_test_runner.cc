@@ -48,6 +48,9 @@
 //   ${ROOT}             the repository root (absolute)
 //   ${TMPDIR}           a fresh temporary directory for this file, removed afterwards
 //
+// Also built for Windows (scripts/build_windows_tests.sh, with the SQLite amalgamation) and
+// run under wine by the windows suite; the few POSIX calls have Windows equivalents below.
+//
 // Output: each failing record as "file:line: ..." with the SQL, expected and actual; then
 // "file: N passed, M failed" per file and finally exactly "sql: N passed, M failed".
 // The exit status is 1 when anything failed (2 on a usage error).
@@ -67,7 +70,13 @@
 #include <system_error>
 #include <vector>
 
+#ifdef _WIN32
+#include <io.h>
+#define write _write
+#define STDOUT_FILENO 1
+#else
 #include <unistd.h>
+#endif
 
 #include "tests/expected_sqlite_version.h"
 
@@ -141,7 +150,11 @@ extern "C" void __ubsan_on_report() { WriteCurrent("sanitizer report"); }
 namespace {
 
 void InstallCrashHandlers() {
+#ifdef SIGBUS
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) std::signal(sig, OnFatalSignal);
+#else
+  for (int sig : {SIGSEGV, SIGFPE, SIGILL, SIGABRT}) std::signal(sig, OnFatalSignal);
+#endif
 #if defined(__SANITIZE_ADDRESS__)
   __sanitizer_set_death_callback(OnSanitizerDeath);
 #endif
@@ -499,7 +512,18 @@ Counts RunFile(const std::string& file, const Options& opts) {
   if (ec) tmpl = "/tmp/sql_test.XXXXXX";
   std::vector<char> tmpbuf(tmpl.begin(), tmpl.end());
   tmpbuf.push_back('\0');
+#ifdef _WIN32
+  // No mkdtemp: a name made unique by _mktemp, then created (retried if taken meanwhile).
+  bool made = false;
+  for (int attempt = 0; attempt < 100 && !made; ++attempt) {
+    std::vector<char> candidate = tmpbuf;
+    made = _mktemp(candidate.data()) != nullptr && fs::create_directory(candidate.data(), ec);
+    if (made) tmpbuf = candidate;
+  }
+  if (!made) {
+#else
   if (mkdtemp(tmpbuf.data()) == nullptr) {
+#endif
     std::printf("%s: cannot create a temporary directory: %s\n", file.c_str(),
                 std::strerror(errno));
     ++counts.failed;

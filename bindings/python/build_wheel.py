@@ -6,6 +6,9 @@ RECORD. No setuptools, no build isolation, nothing downloaded; the output is rep
 (fixed timestamps, sorted entries).
 
     build_wheel.py --version 0.1.0 --binary dist/parquet.so --glibc 2.28 --arch x86_64 --out-dir dist
+    build_wheel.py --version 0.1.0 --binary dist/parquet.dll --windows --out-dir dist
+
+The Windows wheel (tag win_amd64) carries sqlite_parquet/parquet.dll instead.
 """
 import argparse
 import base64
@@ -28,14 +31,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--version", required=True)
     parser.add_argument("--binary", required=True, help="the self-contained parquet.so")
-    parser.add_argument("--glibc", required=True, help="oldest glibc the binary needs, e.g. 2.28")
+    parser.add_argument("--glibc", help="oldest glibc the binary needs, e.g. 2.28 (Linux)")
     parser.add_argument("--arch", default="x86_64", choices=["x86_64", "aarch64"],
                         help="the binary's machine, as the manylinux platform tag names it")
+    parser.add_argument("--windows", action="store_true", help="a Windows x64 parquet.dll")
     parser.add_argument("--out-dir", required=True)
     args = parser.parse_args()
+    if args.windows == bool(args.glibc):
+        parser.error("give --glibc (Linux) or --windows, one of them")
 
-    major, minor = args.glibc.split(".")[:2]
-    tag = f"py3-none-manylinux_{major}_{minor}_{args.arch}"
+    if args.windows:
+        tag, binary_name, system = "py3-none-win_amd64", "parquet.dll", "Microsoft :: Windows"
+    else:
+        major, minor = args.glibc.split(".")[:2]
+        tag, binary_name, system = f"py3-none-manylinux_{major}_{minor}_{args.arch}", "parquet.so", "POSIX :: Linux"
     dist_info = f"{PACKAGE}-{args.version}.dist-info"
     with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
         description = f.read()
@@ -50,14 +59,14 @@ def main() -> None:
         f'"""The sqlite-parquet version (the repository\'s VERSION file)."""\n'
         f'__version__ = "{args.version}"\n'.encode(), False)
     with open(args.binary, "rb") as f:
-        files[f"{PACKAGE}/parquet.so"] = (f.read(), True)
+        files[f"{PACKAGE}/{binary_name}"] = (f.read(), True)
     files[f"{dist_info}/METADATA"] = (
         "Metadata-Version: 2.1\n"
         f"Name: {DISTRIBUTION}\n"
         f"Version: {args.version}\n"
         "Summary: Read and write Parquet files from SQLite: the sqlite-parquet extension\n"
         "Requires-Python: >=3.8\n"
-        "Classifier: Operating System :: POSIX :: Linux\n"
+        f"Classifier: Operating System :: {system}\n"
         "Description-Content-Type: text/markdown\n"
         f"\n{description}".encode(), False)
     files[f"{dist_info}/WHEEL"] = (

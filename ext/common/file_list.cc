@@ -2,12 +2,7 @@
 // file_list.h for the rules).
 #include "ext/common/file_list.h"
 
-#include <dirent.h>
-#include <sys/stat.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <memory>
 #include <set>
 #include <tuple>
@@ -15,20 +10,27 @@
 
 #include "format/io/random_access_file.h"
 #include "format/io/s3.h"
+#include "format/platform/system.h"
 #include "format/values/text.h"
 
 namespace sqlite_parquet {
 
 namespace {
 
-std::string Join(const std::string& directory, const std::string& name) {
+namespace platform = parquet::platform;
+using SystemKind = platform::SystemResult::Kind;
+
+std::string Join(const std::string& directory, const std::string& name, char separator = '/') {
   if (directory.empty()) return name;
-  if (directory.back() == '/') return directory + name;
-  return directory + "/" + name;
+  if (std::string_view(platform::kPathSeparators).find(directory.back()) != std::string_view::npos ||
+      directory.size() == platform::PathRootLength(directory)) {
+    return directory + name;  // ends in a separator, or is a bare drive root like "C:"
+  }
+  return directory + separator + name;
 }
 
 // The directory to open for a joined path prefix ("" is the current directory).
-const char* OpenName(const std::string& directory) { return directory.empty() ? "." : directory.c_str(); }
+std::string OpenName(const std::string& directory) { return directory.empty() ? "." : directory; }
 
 bool EndsWithParquet(const std::string& name) {
   static constexpr std::string_view kSuffix = ".parquet";
@@ -38,27 +40,11 @@ bool EndsWithParquet(const std::string& name) {
 // The names in a directory (without "." and ".."), or an error. `missing_ok`: a directory
 // that does not exist (or is not one) gives no names instead of an error.
 std::vector<std::string> ListDirectory(const std::string& directory, bool missing_ok) {
-  std::unique_ptr<DIR, int (*)(DIR*)> dir(opendir(OpenName(directory)), closedir);
-  if (!dir) {
-    const int err = errno;
-    if (missing_ok && (err == ENOENT || err == ENOTDIR)) return {};
-    throw FileListError("cannot read directory '" + (directory.empty() ? std::string(".") : directory) +
-                        "': " + std::strerror(err));
-  }
   std::vector<std::string> names;
-  for (;;) {
-    errno = 0;
-    const dirent* entry = readdir(dir.get());
-    if (entry == nullptr) {
-      if (errno != 0) {
-        const int err = errno;
-        throw FileListError("cannot read directory '" + (directory.empty() ? std::string(".") : directory) +
-                            "': " + std::strerror(err));
-      }
-      break;
-    }
-    if (std::strcmp(entry->d_name, ".") == 0 || std::strcmp(entry->d_name, "..") == 0) continue;
-    names.emplace_back(entry->d_name);
+  const platform::SystemResult listed = platform::ListDirectory(OpenName(directory), &names);
+  if (!listed.ok()) {
+    if (missing_ok && (listed.kind == SystemKind::kNotFound || listed.kind == SystemKind::kNotDirectory)) return {};
+    throw FileListError("cannot read directory '" + OpenName(directory) + "': " + listed.text);
   }
   std::sort(names.begin(), names.end());
   return names;
@@ -66,26 +52,27 @@ std::vector<std::string> ListDirectory(const std::string& directory, bool missin
 
 enum class EntryKind { kMissing, kFile, kDirectory };
 
-// stat() follows symbolic links; a path that does not exist (a dangling or looping link
-// included) is missing, one that cannot be looked at (permissions) an error.
-EntryKind KindOf(const std::string& path, struct stat* st) {
-  if (stat(path.c_str(), st) != 0) {
-    const int err = errno;
-    if (err == ENOENT || err == ENOTDIR || err == ELOOP || err == ENAMETOOLONG) return EntryKind::kMissing;
-    throw FileListError("cannot access '" + path + "': " + std::strerror(err));
+// Follows symbolic links; a path that does not exist (a dangling or looping link included)
+// is missing, one that cannot be looked at (permissions) an error.
+EntryKind KindOf(const std::string& path, platform::FileStatus* st) {
+  const platform::SystemResult found = platform::PathStatus(path, true, st);
+  if (!found.ok()) {
+    if (found.kind == SystemKind::kNotFound || found.kind == SystemKind::kNotDirectory ||
+        found.kind == SystemKind::kUnresolvable) {
+      return EntryKind::kMissing;
+    }
+    throw FileListError("cannot access '" + path + "': " + found.text);
   }
-  return S_ISDIR(st->st_mode) ? EntryKind::kDirectory : EntryKind::kFile;
+  return st->type == platform::FileType::kDirectory ? EntryKind::kDirectory : EntryKind::kFile;
 }
 
-using DirectoryId = std::pair<dev_t, ino_t>;
-
-void CollectParquetFiles(const std::string& directory, const struct stat& directory_stat,
-                         std::set<DirectoryId>* visited, std::vector<std::string>* out) {
-  if (!visited->insert({directory_stat.st_dev, directory_stat.st_ino}).second) return;
+void CollectParquetFiles(const std::string& directory, const platform::FileStatus& directory_stat,
+                         std::set<platform::FileIdentity>* visited, std::vector<std::string>* out) {
+  if (!visited->insert(directory_stat.identity).second) return;
   for (const std::string& name : ListDirectory(directory, false)) {
     if (name[0] == '.' || name[0] == '_') continue;
     const std::string path = Join(directory, name);
-    struct stat st;
+    platform::FileStatus st;
     switch (KindOf(path, &st)) {
       case EntryKind::kDirectory: CollectParquetFiles(path, st, visited, out); break;
       case EntryKind::kFile:
@@ -142,13 +129,18 @@ size_t MatchBracket(std::string_view pattern, size_t p, char c, bool* matched) {
 
 struct Expander {
   std::vector<std::string> segments;
-  std::set<std::tuple<dev_t, ino_t, size_t>> visited;  // (directory, segment) pairs already expanded
+  // What follows each segment in the pattern ('/' after the last): a Windows pattern may use
+  // '\\' or '/', and the matched paths keep the pattern's own separators.
+  std::vector<char> separators;
+  std::set<std::pair<platform::FileIdentity, size_t>> visited;  // (directory, segment) pairs already expanded
   std::vector<std::string> out;
+
+  char SeparatorBefore(size_t index) const { return index == 0 ? '/' : separators[index - 1]; }
 
   // `path` matched segments[index]: a file when it is the last segment, else a directory
   // to expand the next segment below.
   void Match(const std::string& path, size_t index) {
-    struct stat st;
+    platform::FileStatus st;
     const EntryKind kind = KindOf(path, &st);
     if (index + 1 == segments.size()) {
       if (kind == EntryKind::kFile) out.push_back(path);
@@ -162,15 +154,15 @@ struct Expander {
     const std::string& segment = segments[index];
     const bool last = index + 1 == segments.size();
     if (segment == "**") {
-      struct stat st;
+      platform::FileStatus st;
       if (KindOf(OpenName(directory), &st) != EntryKind::kDirectory) return;
-      if (!visited.insert({st.st_dev, st.st_ino, index}).second) return;
+      if (!visited.insert({st.identity, index}).second) return;
       if (last) {
         // Every file below, at any depth.
         for (const std::string& name : ListDirectory(directory, true)) {
           if (name[0] == '.') continue;
-          const std::string path = Join(directory, name);
-          struct stat child;
+          const std::string path = Join(directory, name, separators[index]);
+          platform::FileStatus child;
           EntryKind kind = KindOf(path, &child);
           if (kind == EntryKind::kFile) out.push_back(path);
           if (kind == EntryKind::kDirectory) Expand(path, index);
@@ -180,19 +172,19 @@ struct Expander {
       Expand(directory, index + 1);  // no directory at all
       for (const std::string& name : ListDirectory(directory, true)) {
         if (name[0] == '.') continue;
-        const std::string path = Join(directory, name);
-        struct stat child;
+        const std::string path = Join(directory, name, separators[index]);
+        platform::FileStatus child;
         if (KindOf(path, &child) == EntryKind::kDirectory) Expand(path, index);
       }
       return;
     }
     if (!HasGlobCharacters(segment)) {
-      Match(Join(directory, Unescape(segment)), index);
+      Match(Join(directory, Unescape(segment), SeparatorBefore(index)), index);
       return;
     }
     for (const std::string& name : ListDirectory(directory, true)) {
       if (!MatchGlobSegment(segment, name)) continue;
-      Match(Join(directory, name), index);
+      Match(Join(directory, name, SeparatorBefore(index)), index);
     }
   }
 };
@@ -201,7 +193,7 @@ struct Expander {
 
 bool HasGlobCharacters(std::string_view path) {
   for (size_t i = 0; i < path.size(); i++) {
-    if (path[i] == '\\') {
+    if (path[i] == '\\' && !platform::kWindows) {  // a path separator on Windows, not an escape
       i++;
       continue;
     }
@@ -274,11 +266,11 @@ bool MatchGlobSegment(std::string_view pattern, std::string_view name) {
 std::vector<std::string> ExpandFilePath(const std::string& path) {
   if (path.empty()) throw FileListError("empty path");
   if (std::string error = parquet::PathNulByteError(path); !error.empty()) throw FileListError(error);
-  struct stat st;
+  platform::FileStatus st;
   const EntryKind kind = KindOf(path, &st);
   if (kind == EntryKind::kFile) return {path};
   if (kind == EntryKind::kDirectory) {
-    std::set<DirectoryId> visited;
+    std::set<platform::FileIdentity> visited;
     std::vector<std::string> files;
     CollectParquetFiles(path, st, &visited, &files);
     if (files.empty()) throw FileListError("no parquet files in directory '" + path + "'");
@@ -286,14 +278,23 @@ std::vector<std::string> ExpandFilePath(const std::string& path) {
     return files;
   }
   if (!HasGlobCharacters(path)) {
-    errno = 0;
-    stat(path.c_str(), &st);
-    throw FileListError("cannot open '" + path + "': " + std::strerror(errno != 0 ? errno : ENOENT));
+    const platform::SystemResult found = platform::PathStatus(path, true, &st);
+    throw FileListError("cannot open '" + path + "': " + (found.ok() ? std::string("No such file or directory") : found.text));
   }
 
   Expander expander;
-  std::string base = path[0] == '/' ? "/" : "";
-  for (std::string_view segment : PathSegments(path)) expander.segments.emplace_back(segment);
+  const size_t root = platform::PathRootLength(path);
+  std::string base = path.substr(0, root);
+  size_t start = root;
+  while (start <= path.size()) {
+    size_t slash = path.find_first_of(platform::kPathSeparators, start);
+    if (slash == std::string::npos) slash = path.size();
+    if (slash > start) {
+      expander.segments.push_back(path.substr(start, slash - start));
+      expander.separators.push_back(slash < path.size() ? path[slash] : '/');
+    }
+    start = slash + 1;
+  }
   if (!expander.segments.empty()) expander.Expand(base, 0);
   std::vector<std::string>& files = expander.out;
   std::sort(files.begin(), files.end());
@@ -415,8 +416,8 @@ bool PathNamesDataset(const std::string& path) {
     const std::string url_path = path.substr(0, path.find_first_of("?#"));
     return HasGlobCharacters(url_path) || url_path.back() == '/';
   }
-  struct stat info;
-  if (::stat(path.c_str(), &info) == 0) return S_ISDIR(info.st_mode);
+  platform::FileStatus info;
+  if (platform::PathStatus(path, true, &info).ok()) return info.type == platform::FileType::kDirectory;
   return HasGlobCharacters(path);
 }
 

@@ -1,6 +1,6 @@
 // Expansion of a path argument into the sorted list of files it names: a plain file, a
 // directory, or a glob. Used by the metadata functions and by datasets of many files.
-// Pure C++ over POSIX (opendir, stat); no SQLite.
+// Pure C++ over the platform layer (format/platform/system.h); no SQLite.
 //
 //   file        the file itself (whatever its name), when it exists and is not a directory
 //   directory   every file whose name ends in ".parquet" (any case) below it, recursively,

@@ -10,6 +10,7 @@
 
 #include "format/common/error.h"
 #include "format/io/remote_file.h"
+#include "format/platform/system.h"
 #include "format/values/text.h"
 
 namespace sqlite_parquet {
@@ -90,7 +91,7 @@ std::vector<HivePair> HivePairs(std::string_view path) {
   std::vector<HivePair> pairs;
   size_t start = 0;
   while (true) {
-    size_t slash = path.find('/', start);
+    size_t slash = path.find_first_of(parquet::platform::kPathSeparators, start);
     if (slash == std::string_view::npos) break;  // the last segment is the file name
     std::string_view segment = path.substr(start, slash - start);
     size_t equals = segment.find('=');

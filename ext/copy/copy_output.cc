@@ -1,15 +1,7 @@
 // Atomic placement of parquet_copy's output (see copy_output.h).
 #include "ext/copy/copy_output.h"
 
-#include <fcntl.h>
-#include <stdio.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <system_error>
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -19,9 +11,9 @@ namespace sqlite_parquet {
 
 namespace {
 
-constexpr int kMaxTempAttempts = 10000;
+namespace platform = parquet::platform;
 
-std::string ErrnoText(int error) { return std::strerror(error); }
+constexpr int kMaxTempAttempts = 10000;
 
 bool EndsWith(const std::string& text, const std::string& suffix) {
   return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -30,30 +22,66 @@ bool EndsWith(const std::string& text, const std::string& suffix) {
 // Throws unless every entry under `path` is a partition directory (recursively checked) or
 // a .parquet file.
 void CheckReplaceableTree(const std::string& target, const std::string& path) {
-  std::error_code error;
-  std::filesystem::directory_iterator it(path, error);
-  if (error) throw CopyError("cannot read directory '" + path + "': " + error.message());
-  for (; it != std::filesystem::directory_iterator(); it.increment(error)) {
-    if (error) throw CopyError("cannot read directory '" + path + "': " + error.message());
-    const std::string name = it->path().filename().string();
-    const std::filesystem::file_status status = it->symlink_status();
-    if (std::filesystem::is_directory(status) && IsPartitionDirectoryName(name)) {
-      CheckReplaceableTree(target, it->path().string());
-    } else if (!(std::filesystem::is_regular_file(status) && EndsWith(name, ".parquet") && name[0] != '.')) {
-      throw CopyError("refusing to replace directory '" + target + "': it holds '" + it->path().string() +
+  std::vector<std::string> names;
+  if (platform::SystemResult listed = platform::ListDirectory(path, &names); !listed.ok()) {
+    throw CopyError("cannot read directory '" + path + "': " + listed.text);
+  }
+  std::sort(names.begin(), names.end());
+  for (const std::string& name : names) {
+    const std::string entry = path + "/" + name;
+    platform::FileStatus status;
+    const bool seen = platform::PathStatus(entry, false, &status).ok();
+    if (seen && status.type == platform::FileType::kDirectory && IsPartitionDirectoryName(name)) {
+      CheckReplaceableTree(target, entry);
+    } else if (!(seen && status.type == platform::FileType::kRegular && EndsWith(name, ".parquet") && name[0] != '.')) {
+      throw CopyError("refusing to replace directory '" + target + "': it holds '" + entry +
                       "', which parquet_copy does not write (remove it, or write elsewhere)");
     }
   }
-  if (error) throw CopyError("cannot read directory '" + path + "': " + error.message());
 }
 
+// Syncs every file and directory of the tree (symbolic links are not followed), then the root.
 void SyncTree(const std::string& path) {
-  std::error_code error;
-  for (std::filesystem::recursive_directory_iterator it(path, error), end; !error && it != end; it.increment(error)) {
-    if (it->is_regular_file() || it->is_directory()) SyncPath(it->path().string());
+  std::vector<std::string> names;
+  if (platform::SystemResult listed = platform::ListDirectory(path, &names); !listed.ok()) {
+    throw CopyError("cannot read directory '" + path + "': " + listed.text);
   }
-  if (error) throw CopyError("cannot read directory '" + path + "': " + error.message());
+  for (const std::string& name : names) {
+    const std::string entry = path + "/" + name;
+    platform::FileStatus status;
+    if (!platform::PathStatus(entry, false, &status).ok()) continue;
+    if (status.type == platform::FileType::kDirectory) {
+      SyncTree(entry);
+    } else if (status.type == platform::FileType::kRegular) {
+      SyncPath(entry);
+    }
+  }
   SyncPath(path);
+}
+
+// One entry of a tree, its path relative to the root joined with '/'.
+struct TreeEntry {
+  std::string relative;
+  bool directory;
+};
+
+// Every directory and file under `root` (symbolic links are not followed), each directory
+// before what it holds.
+void ListTree(const std::string& root, const std::string& relative, std::vector<TreeEntry>* out) {
+  const std::string path = relative.empty() ? root : root + "/" + relative;
+  std::vector<std::string> names;
+  if (platform::SystemResult listed = platform::ListDirectory(path, &names); !listed.ok()) {
+    throw CopyError("cannot read directory '" + path + "': " + listed.text);
+  }
+  std::sort(names.begin(), names.end());
+  for (const std::string& name : names) {
+    const std::string entry = relative.empty() ? name : relative + "/" + name;
+    platform::FileStatus status;
+    const bool directory = platform::PathStatus(root + "/" + entry, false, &status).ok() &&
+                           status.type == platform::FileType::kDirectory;
+    out->push_back({entry, directory});
+    if (directory) ListTree(root, entry, out);
+  }
 }
 
 }  // namespace
@@ -64,103 +92,110 @@ bool IsPartitionDirectoryName(const std::string& name) {
 }
 
 void SyncPath(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw CopyError("cannot open '" + path + "' to sync it: " + ErrnoText(errno));
-  const int rc = ::fsync(fd);
-  const int saved = errno;
-  ::close(fd);
-  // Some file systems cannot fsync a directory (EINVAL); the data itself was synced.
-  if (rc != 0 && saved != EINVAL) throw CopyError("cannot sync '" + path + "': " + ErrnoText(saved));
+  if (platform::SystemResult synced = platform::SyncPath(path); !synced.ok()) {
+    throw CopyError("cannot sync '" + path + "': " + synced.text);
+  }
 }
 
-int CreateExclusiveFile(const std::string& path) {
+platform::File CreateExclusiveFile(const std::string& path) {
   if (std::string error = parquet::PathNulByteError(path); !error.empty()) throw CopyError(error);
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-  if (fd < 0) throw CopyError("cannot create '" + path + "': " + ErrnoText(errno));
-  return fd;
+  platform::File file;
+  if (platform::SystemResult created = platform::CreateExclusive(path, &file); !created.ok()) {
+    throw CopyError("cannot create '" + path + "': " + created.text);
+  }
+  return file;
 }
 
 StagedOutput::StagedOutput(const std::string& target, Kind kind, bool overwrite)
     : target_(target), kind_(kind), overwrite_(overwrite) {
   if (std::string error = parquet::PathNulByteError(target); !error.empty()) throw CopyError(error);
-  while (target_.size() > 1 && target_.back() == '/') target_.pop_back();
-  const size_t slash = target_.rfind('/');
+  if (std::string error = platform::DeviceNameError(target); !error.empty()) {
+    throw CopyError("cannot write to '" + target + "': " + error);
+  }
+  const std::string separators = platform::kWindows ? "/\\" : "/";
+  while (target_.size() > 1 && separators.find(target_.back()) != std::string::npos) target_.pop_back();
+  const size_t slash = target_.find_last_of(separators);
   if (slash == std::string::npos) {
     directory_ = ".";
     name_ = target_;
   } else {
-    directory_ = slash == 0 ? "/" : target_.substr(0, slash);
+    directory_ = slash == 0 ? target_.substr(0, 1) : target_.substr(0, slash);
     name_ = target_.substr(slash + 1);
   }
   if (name_.empty() || name_ == "." || name_ == ".." || target_ == "/") {
     throw CopyError("cannot write to '" + target + "': it does not name a file");
   }
 
-  struct stat info;
+  platform::FileStatus info;
+  platform::SystemResult found = platform::PathStatus(target_, true, &info);
   if (kind_ == Kind::kAppend) {
-    if (::stat(target_.c_str(), &info) == 0 && !S_ISDIR(info.st_mode)) {
+    if (found.ok() && info.type != platform::FileType::kDirectory) {
       throw CopyError("'" + target_ + "' exists and is not a directory (append=1 adds files to a directory)");
     }
-  } else if (::stat(target_.c_str(), &info) == 0) {
+  } else if (found.ok()) {
     if (!overwrite_) {
       throw CopyError("'" + target_ + "' already exists (overwrite=0)");
     }
-    if (kind_ == Kind::kFile && S_ISDIR(info.st_mode)) {
+    if (kind_ == Kind::kFile && info.type == platform::FileType::kDirectory) {
       throw CopyError("'" + target_ + "' is a directory");
     }
     if (kind_ == Kind::kDirectory) {
-      if (!S_ISDIR(info.st_mode)) throw CopyError("'" + target_ + "' exists and is not a directory");
+      if (info.type != platform::FileType::kDirectory) throw CopyError("'" + target_ + "' exists and is not a directory");
       CheckReplaceableTree(target_, target_);
     }
-  } else if (errno != ENOENT) {
-    throw CopyError("cannot write to '" + target_ + "': " + ErrnoText(errno));
+  } else if (found.kind != platform::SystemResult::Kind::kNotFound) {
+    throw CopyError("cannot write to '" + target_ + "': " + found.text);
   }
 
-  const std::string prefix = (directory_ == "/" ? std::string("/") : directory_ + "/") + "." + name_ + ".parquet_copy-";
+  const std::string prefix = Beside("." + name_ + ".parquet_copy-");
   for (int attempt = 0; attempt < kMaxTempAttempts; ++attempt) {
     const std::string candidate = prefix + std::to_string(attempt) + ".tmp";
+    platform::SystemResult created;
     if (kind_ == Kind::kFile) {
-      // Kept open: the file is only ever used through this descriptor (see the header).
-      const int fd = ::open(candidate.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-      if (fd >= 0) {
-        temp_fd_ = fd;
-        temp_path_ = candidate;
-        return;
-      }
-    } else if (::mkdir(candidate.c_str(), 0777) == 0) {
+      // Kept open: the file is only ever used through this handle (see the header).
+      created = platform::CreateExclusive(candidate, &temp_file_);
+    } else {
+      created = platform::MakeDirectory(candidate);
+    }
+    if (created.ok()) {
       temp_path_ = candidate;
       return;
     }
-    if (errno == ENOENT) throw CopyError("cannot write to '" + target_ + "': directory '" + directory_ + "' does not exist");
-    if (errno != EEXIST) {
+    if (created.kind == platform::SystemResult::Kind::kNotFound) {
+      throw CopyError("cannot write to '" + target_ + "': directory '" + directory_ + "' does not exist");
+    }
+    if (created.kind != platform::SystemResult::Kind::kExists) {
       throw CopyError("cannot create a temporary " + std::string(kind_ == Kind::kFile ? "file" : "directory") +
-                      " beside '" + target_ + "': " + ErrnoText(errno));
+                      " beside '" + target_ + "': " + created.text);
     }
   }
   throw CopyError("cannot create a temporary file beside '" + target_ + "': too many leftover temporary files");
 }
 
-StagedOutput::~StagedOutput() {
-  Abandon();
-  if (temp_fd_ >= 0) ::close(temp_fd_);
+StagedOutput::~StagedOutput() { Abandon(); }
+
+std::string StagedOutput::Beside(const std::string& name) const {
+  return (directory_ == "/" || (directory_.size() == 1 && platform::kWindows && directory_ == "\\")
+              ? directory_
+              : directory_ + "/") +
+         name;
 }
 
-int StagedOutput::DuplicateTempFile() const {
-  if (temp_fd_ < 0) throw CopyError("the output for '" + target_ + "' has no temporary file");
-  const int fd = ::fcntl(temp_fd_, F_DUPFD_CLOEXEC, 0);
-  if (fd < 0) throw CopyError("cannot write the temporary file of '" + target_ + "': " + ErrnoText(errno));
-  return fd;
+platform::File StagedOutput::DuplicateTempFile() const {
+  if (!temp_file_.is_open()) throw CopyError("the output for '" + target_ + "' has no temporary file");
+  platform::File duplicate;
+  if (platform::SystemResult made = temp_file_.Duplicate(&duplicate); !made.ok()) {
+    throw CopyError("cannot write the temporary file of '" + target_ + "': " + made.text);
+  }
+  return duplicate;
 }
 
 void StagedOutput::Abandon() noexcept {
   if (done_ || temp_path_.empty()) return;
   done_ = true;
-  if (kind_ == Kind::kFile) {
-    ::unlink(temp_path_.c_str());
-  } else {
-    std::error_code ignored;
-    std::filesystem::remove_all(temp_path_, ignored);
-  }
+  // Closed first: Windows cannot delete a file that is still open without delete sharing.
+  temp_file_ = platform::File();
+  platform::RemoveTree(temp_path_);
 }
 
 void StagedOutput::Commit() {
@@ -181,150 +216,149 @@ void StagedOutput::Commit() {
 }
 
 void StagedOutput::CommitFile() {
-  if (::fsync(temp_fd_) != 0) throw CopyError("cannot sync '" + temp_path_ + "': " + ErrnoText(errno));
-  struct stat written;
-  struct stat at_name;
-  if (::fstat(temp_fd_, &written) != 0 || ::lstat(temp_path_.c_str(), &at_name) != 0 ||
-      written.st_dev != at_name.st_dev || written.st_ino != at_name.st_ino) {
+  if (platform::SystemResult synced = temp_file_.Sync(); !synced.ok()) {
+    throw CopyError("cannot sync '" + temp_path_ + "': " + synced.text);
+  }
+  platform::FileStatus written;
+  platform::FileStatus at_name;
+  if (!temp_file_.Status(&written).ok() || !platform::PathStatus(temp_path_, false, &at_name).ok() ||
+      !(written.identity == at_name.identity)) {
     throw CopyError("the temporary file '" + temp_path_ + "' was replaced while writing; '" + target_ +
                     "' is left as it was");
   }
-  struct stat replaced;
-  if (::stat(target_.c_str(), &replaced) == 0 && S_ISREG(replaced.st_mode)) {
+  platform::FileStatus replaced;
+  if (platform::PathStatus(target_, true, &replaced).ok() && replaced.type == platform::FileType::kRegular) {
     // Replacing a file must not widen who can read it: keep its owner and group where this
     // process may set them (root; or a group it belongs to), then its permission bits.
-    if (::fchown(temp_fd_, replaced.st_uid, replaced.st_gid) != 0) {
-      [[maybe_unused]] const int ignored = ::fchown(temp_fd_, static_cast<uid_t>(-1), replaced.st_gid);
-    }
-    if (::fchmod(temp_fd_, replaced.st_mode & 0777) != 0) {
-      throw CopyError("cannot set the permissions of '" + temp_path_ + "': " + ErrnoText(errno));
+    if (platform::SystemResult taken = temp_file_.TakePermissionsOf(replaced); !taken.ok()) {
+      throw CopyError("cannot set the permissions of '" + temp_path_ + "': " + taken.text);
     }
   }
+  // Closed before the move: Windows does not rename a file open without delete sharing.
+  temp_file_ = platform::File();
   if (overwrite_) {
-    if (::rename(temp_path_.c_str(), target_.c_str()) != 0) {
-      throw CopyError("cannot move the output to '" + target_ + "': " + ErrnoText(errno));
+    if (platform::SystemResult moved = platform::RenameReplacing(temp_path_, target_); !moved.ok()) {
+      throw CopyError("cannot move the output to '" + target_ + "': " + moved.text);
     }
     return;
   }
-  if (::renameat2(AT_FDCWD, temp_path_.c_str(), AT_FDCWD, target_.c_str(), RENAME_NOREPLACE) == 0) return;
-  if (errno == EEXIST) throw CopyError("'" + target_ + "' already exists (overwrite=0)");
-  if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP) {
-    throw CopyError("cannot move the output to '" + target_ + "': " + ErrnoText(errno));
+  platform::SystemResult moved = platform::RenameNoReplace(temp_path_, target_);
+  if (moved.ok()) return;
+  if (moved.kind == platform::SystemResult::Kind::kExists) throw CopyError("'" + target_ + "' already exists (overwrite=0)");
+  if (moved.kind != platform::SystemResult::Kind::kNotSupported) {
+    throw CopyError("cannot move the output to '" + target_ + "': " + moved.text);
   }
   // No RENAME_NOREPLACE here: a hard link fails just the same when the target exists.
-  if (::link(temp_path_.c_str(), target_.c_str()) == 0) {
-    ::unlink(temp_path_.c_str());
+  platform::SystemResult linked = platform::HardLink(temp_path_, target_);
+  if (linked.ok()) {
+    platform::RemoveFile(temp_path_);
     return;
   }
-  if (errno == EEXIST) throw CopyError("'" + target_ + "' already exists (overwrite=0)");
-  struct stat info;
-  if (::stat(target_.c_str(), &info) == 0) throw CopyError("'" + target_ + "' already exists (overwrite=0)");
-  if (::rename(temp_path_.c_str(), target_.c_str()) != 0) {
-    throw CopyError("cannot move the output to '" + target_ + "': " + ErrnoText(errno));
+  if (linked.kind == platform::SystemResult::Kind::kExists) throw CopyError("'" + target_ + "' already exists (overwrite=0)");
+  platform::FileStatus info;
+  if (platform::PathStatus(target_, true, &info).ok()) throw CopyError("'" + target_ + "' already exists (overwrite=0)");
+  if (platform::SystemResult renamed = platform::RenameReplacing(temp_path_, target_); !renamed.ok()) {
+    throw CopyError("cannot move the output to '" + target_ + "': " + renamed.text);
   }
 }
 
 void StagedOutput::CommitDirectory() {
   SyncTree(temp_path_);
-  struct stat info;
-  const bool exists = ::stat(target_.c_str(), &info) == 0;
+  platform::FileStatus info;
+  const bool exists = platform::PathStatus(target_, true, &info).ok();
   if (!exists) {
-    if (::renameat2(AT_FDCWD, temp_path_.c_str(), AT_FDCWD, target_.c_str(), RENAME_NOREPLACE) == 0) return;
-    if (errno == EEXIST || errno == ENOTEMPTY) throw CopyError("'" + target_ + "' appeared while writing it");
-    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP) {
-      throw CopyError("cannot move the output to '" + target_ + "': " + ErrnoText(errno));
+    platform::SystemResult moved = platform::RenameNoReplace(temp_path_, target_);
+    if (moved.ok()) return;
+    if (moved.kind == platform::SystemResult::Kind::kExists) throw CopyError("'" + target_ + "' appeared while writing it");
+    if (moved.kind != platform::SystemResult::Kind::kNotSupported) {
+      throw CopyError("cannot move the output to '" + target_ + "': " + moved.text);
     }
-    if (::rename(temp_path_.c_str(), target_.c_str()) != 0) {
-      throw CopyError("cannot move the output to '" + target_ + "': " + ErrnoText(errno));
+    if (platform::SystemResult renamed = platform::RenameReplacing(temp_path_, target_); !renamed.ok()) {
+      throw CopyError("cannot move the output to '" + target_ + "': " + renamed.text);
     }
     return;
   }
   if (!overwrite_) throw CopyError("'" + target_ + "' already exists (overwrite=0)");
-  if (!S_ISDIR(info.st_mode)) throw CopyError("'" + target_ + "' exists and is not a directory");
+  if (info.type != platform::FileType::kDirectory) throw CopyError("'" + target_ + "' exists and is not a directory");
   CheckReplaceableTree(target_, target_);
-  {
-    const int tree = ::open(temp_path_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    const int rc = tree < 0 ? -1 : ::fchmod(tree, info.st_mode & 07777);
-    const int saved = errno;
-    if (tree >= 0) ::close(tree);
-    if (rc != 0) throw CopyError("cannot set the permissions of '" + temp_path_ + "': " + ErrnoText(saved));
+  if (platform::SystemResult set = platform::SetDirectoryPermissions(temp_path_, info.permissions); !set.ok()) {
+    throw CopyError("cannot set the permissions of '" + temp_path_ + "': " + set.text);
   }
   // Swap old and new in one step; the old tree is then at the temporary name.
-  if (::renameat2(AT_FDCWD, temp_path_.c_str(), AT_FDCWD, target_.c_str(), RENAME_EXCHANGE) == 0) {
-    std::error_code ignored;
-    std::filesystem::remove_all(temp_path_, ignored);
+  platform::SystemResult exchanged = platform::ExchangePaths(temp_path_, target_);
+  if (exchanged.ok()) {
+    platform::RemoveTree(temp_path_);
     return;
   }
-  if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP) {
-    throw CopyError("cannot move the output to '" + target_ + "': " + ErrnoText(errno));
+  if (exchanged.kind != platform::SystemResult::Kind::kNotSupported) {
+    throw CopyError("cannot move the output to '" + target_ + "': " + exchanged.text);
   }
   // No exchange: move the old tree aside, the new one in, then delete the old one.
   std::string aside;
   for (int attempt = 0; attempt < kMaxTempAttempts && aside.empty(); ++attempt) {
-    const std::string candidate =
-        (directory_ == "/" ? std::string("/") : directory_ + "/") + "." + name_ + ".parquet_copy-old-" + std::to_string(attempt);
-    struct stat unused;
-    if (::lstat(candidate.c_str(), &unused) != 0 && errno == ENOENT) aside = candidate;
+    const std::string candidate = Beside("." + name_ + ".parquet_copy-old-" + std::to_string(attempt));
+    platform::FileStatus unused;
+    if (platform::PathStatus(candidate, false, &unused).kind == platform::SystemResult::Kind::kNotFound) aside = candidate;
   }
-  if (aside.empty() || ::rename(target_.c_str(), aside.c_str()) != 0) {
-    throw CopyError("cannot move the old '" + target_ + "' aside: " + ErrnoText(errno));
+  if (aside.empty()) throw CopyError("cannot move the old '" + target_ + "' aside: too many leftover directories");
+  if (platform::SystemResult moved = platform::RenameReplacing(target_, aside); !moved.ok()) {
+    throw CopyError("cannot move the old '" + target_ + "' aside: " + moved.text);
   }
-  if (::rename(temp_path_.c_str(), target_.c_str()) != 0) {
-    const int saved = errno;
-    ::rename(aside.c_str(), target_.c_str());
-    throw CopyError("cannot move the output to '" + target_ + "': " + ErrnoText(saved));
+  if (platform::SystemResult moved = platform::RenameReplacing(temp_path_, target_); !moved.ok()) {
+    platform::RenameReplacing(aside, target_);
+    throw CopyError("cannot move the output to '" + target_ + "': " + moved.text);
   }
-  std::error_code ignored;
-  std::filesystem::remove_all(aside, ignored);
+  platform::RemoveTree(aside);
 }
 
 void StagedOutput::CommitAppend() {
-  struct stat info;
-  if (::stat(target_.c_str(), &info) != 0) {  // nothing to append to: the new tree is the target
+  platform::FileStatus info;
+  if (!platform::PathStatus(target_, true, &info).ok()) {  // nothing to append to: the new tree is the target
     CommitDirectory();
     return;
   }
-  if (!S_ISDIR(info.st_mode)) throw CopyError("'" + target_ + "' exists and is not a directory");
+  if (info.type != platform::FileType::kDirectory) throw CopyError("'" + target_ + "' exists and is not a directory");
   SyncTree(temp_path_);
   // The new tree's entries first (moving files out while iterating would disturb it).
-  std::vector<std::filesystem::directory_entry> entries;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(temp_path_)) entries.push_back(entry);
+  std::vector<TreeEntry> entries;
+  ListTree(temp_path_, "", &entries);
   std::vector<std::pair<std::string, std::string>> moved;  // (temporary, final)
   std::vector<std::string> made;                           // directories created in the target
   try {
-    for (const auto& entry : entries) {
-      const std::string relative = entry.path().lexically_relative(temp_path_).string();
-      const std::string destination = target_ + "/" + relative;
-      if (entry.is_directory()) {
-        if (::mkdir(destination.c_str(), 0777) == 0) {
+    for (const TreeEntry& entry : entries) {
+      const std::string destination = target_ + "/" + entry.relative;
+      if (entry.directory) {
+        platform::SystemResult created = platform::MakeDirectory(destination);
+        if (created.ok()) {
           made.push_back(destination);
-        } else if (errno != EEXIST) {
-          throw CopyError("cannot create directory '" + destination + "': " + ErrnoText(errno));
+        } else if (created.kind != platform::SystemResult::Kind::kExists) {
+          throw CopyError("cannot create directory '" + destination + "': " + created.text);
         }
         continue;
       }
-      const std::string source = entry.path().string();
-      if (::renameat2(AT_FDCWD, source.c_str(), AT_FDCWD, destination.c_str(), RENAME_NOREPLACE) != 0) {
-        if (errno == EEXIST) throw CopyError("'" + destination + "' appeared while writing it");
-        if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP) {
-          throw CopyError("cannot move the output to '" + destination + "': " + ErrnoText(errno));
+      const std::string source = temp_path_ + "/" + entry.relative;
+      platform::SystemResult placed = platform::RenameNoReplace(source, destination);
+      if (!placed.ok()) {
+        if (placed.kind == platform::SystemResult::Kind::kExists) throw CopyError("'" + destination + "' appeared while writing it");
+        if (placed.kind != platform::SystemResult::Kind::kNotSupported) {
+          throw CopyError("cannot move the output to '" + destination + "': " + placed.text);
         }
-        if (::link(source.c_str(), destination.c_str()) != 0) {
-          throw CopyError(errno == EEXIST ? "'" + destination + "' appeared while writing it"
-                                          : "cannot move the output to '" + destination + "': " + ErrnoText(errno));
+        if (platform::SystemResult linked = platform::HardLink(source, destination); !linked.ok()) {
+          throw CopyError(linked.kind == platform::SystemResult::Kind::kExists
+                              ? "'" + destination + "' appeared while writing it"
+                              : "cannot move the output to '" + destination + "': " + linked.text);
         }
-        ::unlink(source.c_str());
+        platform::RemoveFile(source);
       }
       moved.emplace_back(source, destination);
     }
-    for (const auto& [source, destination] : moved) SyncPath(std::filesystem::path(destination).parent_path().string());
+    for (const auto& [source, destination] : moved) SyncPath(destination.substr(0, destination.rfind('/')));
   } catch (...) {
-    for (auto it = moved.rbegin(); it != moved.rend(); ++it) ::rename(it->second.c_str(), it->first.c_str());
-    for (auto it = made.rbegin(); it != made.rend(); ++it) ::rmdir(it->c_str());
+    for (auto it = moved.rbegin(); it != moved.rend(); ++it) platform::RenameReplacing(it->second, it->first);
+    for (auto it = made.rbegin(); it != made.rend(); ++it) platform::RemoveEmptyDirectory(*it);
     throw;
   }
-  std::error_code ignored;
-  std::filesystem::remove_all(temp_path_, ignored);
+  platform::RemoveTree(temp_path_);
 }
 
 }  // namespace sqlite_parquet

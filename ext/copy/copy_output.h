@@ -36,6 +36,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "format/platform/system.h"
+
 namespace sqlite_parquet {
 
 class CopyError : public std::runtime_error {
@@ -59,9 +61,9 @@ class StagedOutput {
 
   const std::string& target() const { return target_; }
   const std::string& temp_path() const { return temp_path_; }
-  // A new descriptor (the caller closes it) of the temporary file (Kind::kFile), open for
+  // A second handle (the caller closes it) of the temporary file (Kind::kFile), open for
   // writing at offset 0.
-  int DuplicateTempFile() const;
+  parquet::platform::File DuplicateTempFile() const;
 
   // Makes the temporary output durable and moves it to the target.
   void Commit();
@@ -72,12 +74,14 @@ class StagedOutput {
   void CommitFile();
   void CommitDirectory();
   void CommitAppend();
+  // `name` in the target's directory.
+  std::string Beside(const std::string& name) const;
 
   std::string target_;
   std::string directory_;  // the directory holding target and temporary ("." if none given)
   std::string name_;       // the target's last path component
   std::string temp_path_;
-  int temp_fd_ = -1;  // Kind::kFile: the descriptor the temporary file was created with
+  parquet::platform::File temp_file_;  // Kind::kFile: the handle the temporary file was created with
   Kind kind_;
   bool overwrite_;
   bool done_ = false;
@@ -90,8 +94,8 @@ bool IsPartitionDirectoryName(const std::string& name);
 void SyncPath(const std::string& path);
 
 // Creates `path`, which must not exist (O_EXCL; a symlink there is not followed), and
-// returns its descriptor, open for reading and writing (parquet_copy reads its files back
-// through a duplicate). Throws CopyError.
-int CreateExclusiveFile(const std::string& path);
+// returns it open for reading and writing (parquet_copy reads its files back through a
+// duplicate). Throws CopyError.
+parquet::platform::File CreateExclusiveFile(const std::string& path);
 
 }  // namespace sqlite_parquet

@@ -1,10 +1,6 @@
 // The partitions of parquet_copy's output and their files (copy_partitions.h).
 #include "ext/copy/copy_partitions.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -27,8 +23,9 @@ void MakeDirectories(const std::string& root, const std::string& relative) {
     size_t end = relative.find('/', start);
     if (end == std::string::npos) end = relative.size();
     path += "/" + relative.substr(start, end - start);
-    if (::mkdir(path.c_str(), 0777) != 0 && errno != EEXIST) {
-      throw CopyError("cannot create directory '" + path + "': " + std::strerror(errno));
+    const parquet::platform::SystemResult made = parquet::platform::MakeDirectory(path);
+    if (!made.ok() && made.kind != parquet::platform::SystemResult::Kind::kExists) {
+      throw CopyError("cannot create directory '" + path + "': " + made.text);
     }
     start = end + 1;
   }
@@ -124,10 +121,8 @@ CopyPartition* CopyPartitions::FileToClose() {
   return oldest;
 }
 
-CopyPartitions::~CopyPartitions() {
-  for (WrittenFile& file : files_) {
-    if (file.read_fd >= 0) ::close(file.read_fd);
-  }
+void CopyPartitions::CloseReadFiles() {
+  for (WrittenFile& file : files_) file.read_file = parquet::platform::File();
 }
 
 std::string CopyPartitions::NextFileName(CopyPartition& partition) {
@@ -137,8 +132,9 @@ std::string CopyPartitions::NextFileName(CopyPartition& partition) {
     if (name.find("{uuid}") != std::string::npos) ReplaceAll(&name, "{uuid}", NewUuid());
     name += ".parquet";
     std::string relative = partition.directory.empty() ? name : partition.directory + "/" + name;
-    struct stat info;
-    if (naming_.existing_root.empty() || ::lstat((naming_.existing_root + "/" + relative).c_str(), &info) != 0) {
+    parquet::platform::FileStatus info;
+    if (naming_.existing_root.empty() ||
+        !parquet::platform::PathStatus(naming_.existing_root + "/" + relative, false, &info).ok()) {
       return relative;
     }
   }
@@ -147,25 +143,22 @@ std::string CopyPartitions::NextFileName(CopyPartition& partition) {
 parquet::ParquetFileWriter& CopyPartitions::OpenWriter(CopyPartition& partition, const StagedOutput& output,
                                                        const CopyLayout& layout) {
   std::string file;
-  int fd = -1;
+  parquet::platform::File out;
   WrittenFile written;
   if (naming_.directory_output) {
     MakeDirectories(output.temp_path(), partition.directory);
     written.relative = NextFileName(partition);
     file = output.temp_path() + "/" + written.relative;
-    fd = CreateExclusiveFile(file);
+    out = CreateExclusiveFile(file);
   } else {
     file = output.temp_path();
-    fd = output.DuplicateTempFile();
+    out = output.DuplicateTempFile();
   }
-  written.read_fd = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
-  if (written.read_fd < 0) {
-    const int saved = errno;
-    ::close(fd);
-    throw CopyError("cannot keep a descriptor of '" + file + "': " + std::strerror(saved));
+  if (parquet::platform::SystemResult kept = out.Duplicate(&written.read_file); !kept.ok()) {
+    throw CopyError("cannot keep a descriptor of '" + file + "': " + kept.text);
   }
   files_.push_back(std::move(written));
-  partition.writer = std::make_unique<parquet::ParquetFileWriter>(fd, file, layout.schema(), layout.writer_options());
+  partition.writer = std::make_unique<parquet::ParquetFileWriter>(std::move(out), file, layout.schema(), layout.writer_options());
   ++open_writers_;
   return *partition.writer;
 }

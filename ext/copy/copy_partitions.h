@@ -40,7 +40,7 @@ struct FileNaming {
 // (return_stats, verify: the file is never reopened by name).
 struct WrittenFile {
   std::string relative;  // under the output root ("" for a single-file output)
-  int read_fd = -1;      // owned by CopyPartitions until taken
+  parquet::platform::File read_file;  // a second handle, owned by CopyPartitions until taken
 };
 
 struct CopyPartition {
@@ -65,14 +65,16 @@ class CopyPartitions {
  public:
   // The partitions of `layout`'s partition columns (none: a single partition).
   CopyPartitions(const CopyLayout& layout, FileNaming naming);
-  ~CopyPartitions();
   CopyPartitions(const CopyPartitions&) = delete;
   CopyPartitions& operator=(const CopyPartitions&) = delete;
 
   // append=1: the existing target whose file names new files avoid.
   void SetExistingRoot(std::string root) { naming_.existing_root = std::move(root); }
-  // The files created so far, in creation order; their read_fd may be taken (then -1).
+  // The files created so far, in creation order; their read_file may be taken (then closed).
   std::vector<WrittenFile>& files() { return files_; }
+  // Closes the read handles not taken, before the output is moved into place (Windows
+  // cannot rename a directory while files in it are open).
+  void CloseReadFiles();
 
   bool partitioned() const { return partitioned_; }
 

@@ -1,19 +1,35 @@
 // Staging and upload of parquet_copy's output for s3:// targets (see copy_remote.h).
 #include "ext/copy/copy_remote.h"
 
-#include <stdlib.h>
-
 #include <algorithm>
-#include <filesystem>
-#include <system_error>
 
 #include "ext/copy/copy_output.h"
 #include "format/common/error.h"
 #include "format/io/s3.h"
+#include "format/platform/system.h"
 
 namespace sqlite_parquet {
 
 namespace {
+
+namespace platform = parquet::platform;
+
+// Appends the regular files under `root` + "/" + `relative` to *out, as paths relative to
+// root joined with '/' (the object names below the target's prefix).
+void CollectStagedFiles(const std::string& root, const std::string& relative, std::vector<std::string>* out) {
+  const std::string directory = relative.empty() ? root : root + "/" + relative;
+  std::vector<std::string> names;
+  if (platform::SystemResult listed = platform::ListDirectory(directory, &names); !listed.ok()) {
+    throw CopyError("cannot read the staged output '" + directory + "': " + listed.text);
+  }
+  for (const std::string& name : names) {
+    const std::string entry = relative.empty() ? name : relative + "/" + name;
+    platform::FileStatus status;
+    if (!platform::PathStatus(root + "/" + entry, false, &status).ok()) continue;
+    if (status.type == platform::FileType::kDirectory) CollectStagedFiles(root, entry, out);
+    if (status.type == platform::FileType::kRegular) out->push_back(entry);
+  }
+}
 
 // "s3://b/p" without trailing slashes (the prefix of a partitioned output).
 std::string TrimSlashes(std::string url) {
@@ -50,17 +66,13 @@ RemoteCopyTarget::RemoteCopyTarget(const std::string& url, bool directory, bool 
   } catch (const parquet::ParquetError& e) {
     throw CopyError(e.what());
   }
-  const char* tmpdir = std::getenv("TMPDIR");
-  std::string pattern = std::string(tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp") + "/parquet_copy-XXXXXX";
-  if (mkdtemp(pattern.data()) == nullptr) throw CopyError("cannot create a staging directory in " + pattern);
-  staging_ = pattern;
+  if (platform::SystemResult made = platform::MakeTempDirectory("parquet_copy-", &staging_); !made.ok()) {
+    throw CopyError("cannot create a staging directory " + made.text);
+  }
   local_target_ = staging_ + "/output";
 }
 
-RemoteCopyTarget::~RemoteCopyTarget() {
-  std::error_code ignored;
-  std::filesystem::remove_all(staging_, ignored);
-}
+RemoteCopyTarget::~RemoteCopyTarget() { platform::RemoveTree(staging_); }
 
 void RemoteCopyTarget::Upload() {
   try {
@@ -69,9 +81,7 @@ void RemoteCopyTarget::Upload() {
       return;
     }
     std::vector<std::string> relative;
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(local_target_)) {
-      if (entry.is_regular_file()) relative.push_back(std::filesystem::relative(entry.path(), local_target_).string());
-    }
+    CollectStagedFiles(local_target_, "", &relative);
     std::sort(relative.begin(), relative.end());
     std::vector<std::string> uploaded;
     try {
@@ -94,8 +104,6 @@ void RemoteCopyTarget::Upload() {
     }
   } catch (const parquet::ParquetError& e) {
     throw CopyError(e.what());
-  } catch (const std::filesystem::filesystem_error& e) {
-    throw CopyError(std::string("cannot read the staged output: ") + e.what());
   }
 }
 

@@ -115,9 +115,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-#ifdef __GLIBC__  // (defined by the standard headers above)
-#include <malloc.h>  // malloc_trim
-#endif
 
 #include "ext/copy/copy_layout.h"
 #include "ext/copy/copy_output.h"
@@ -136,6 +133,7 @@
 #include "ext/common/sqlite_values.h"
 #include "format/io/random_access_file.h"
 #include "format/read/file_reader.h"
+#include "format/platform/system.h"
 #include "format/read/file_verifier.h"
 #include "format/write/file_writer.h"
 #include "format/values/logical_values.h"
@@ -631,6 +629,7 @@ class Copier {
       });
     }
     if (settings_.return_stats || settings_.verify) ReadBack(report);
+    partitions_.CloseReadFiles();
     staged_->Commit();
   }
 
@@ -652,10 +651,8 @@ class Copier {
     report->assign("[");
     for (WrittenFile& file : partitions_.files()) {
       const std::string name = FinalName(file);
-      const int fd = file.read_fd;
-      file.read_fd = -1;
       std::unique_ptr<parquet::ParquetFileReader> reader =
-          parquet::ParquetFileReader::Open(parquet::OpenLocalDescriptor(fd, name), keys.get());
+          parquet::ParquetFileReader::Open(parquet::OpenLocalFile(std::move(file.read_file), name), keys.get());
       if (settings_.verify) parquet::VerifyFile(*reader);
       if (settings_.return_stats) {
         if (report->size() > 1) *report += ',';
@@ -751,11 +748,9 @@ void ParquetCopyFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
         sqlite3_result_int64(ctx, rows);
       }
     }
-#ifdef __GLIBC__
     // The copy's buffers were freed; give their pages back to the system rather than leave
     // them in the allocator's free lists (where a next copy would fragment them further).
-    malloc_trim(0);
-#endif
+    parquet::platform::ReleaseFreeMemory();
   } catch (const QueryError& e) {
     if (e.code() == SQLITE_NOMEM) {
       sqlite3_result_error_nomem(ctx);

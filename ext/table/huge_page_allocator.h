@@ -1,16 +1,16 @@
 // An allocator for the large arrays of the join index (join_index.h): arrays of tens of
 // megabytes, filled from end to end as the index is built.
 // Allocations of 2 MiB or more are mapped directly and advised to use transparent huge
-// pages, so filling them costs a page fault per 2 MiB instead of one per 4 KiB (on a
+// pages (format/platform/system.h's MapLargeArray), so filling them costs a page fault per 2 MiB instead of one per 4 KiB (on a
 // virtual machine a fault costs about a microsecond: some 6 ms per 24 MiB array). Smaller
 // ones come from operator new. A mapped array takes whole huge pages: what it really holds
 // (HugePageReservedBytes) is what the join index counts against its budget.
 #pragma once
 
-#include <sys/mman.h>
-
 #include <cstddef>
 #include <new>
+
+#include "format/platform/system.h"
 
 namespace sqlite_parquet {
 
@@ -34,9 +34,8 @@ struct HugePageAllocator {
     const size_t bytes = n * sizeof(T);
     if (bytes < kHugePage) return static_cast<T*>(::operator new(bytes));
     const size_t reserved = HugePageReservedBytes(bytes);
-    void* p = ::mmap(nullptr, reserved, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    ::madvise(p, reserved, MADV_HUGEPAGE);  // only advice: fine if refused
+    void* p = parquet::platform::MapLargeArray(reserved);
+    if (p == nullptr) throw std::bad_alloc();
     return static_cast<T*>(p);
   }
 
@@ -45,7 +44,7 @@ struct HugePageAllocator {
     if (bytes < kHugePage) {
       ::operator delete(p);
     } else {
-      ::munmap(p, HugePageReservedBytes(bytes));
+      parquet::platform::UnmapLargeArray(p, HugePageReservedBytes(bytes));
     }
   }
 

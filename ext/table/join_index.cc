@@ -2,8 +2,6 @@
 // values up, and keeping it per table while the files are unchanged (see join_index.h).
 #include "ext/table/join_index.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -11,6 +9,7 @@
 #include "ext/common/parquet_to_sql.h"
 #include "format/read/column_reader.h"
 #include "format/common/error.h"
+#include "format/platform/system.h"
 
 namespace sqlite_parquet {
 
@@ -86,14 +85,14 @@ std::vector<int64_t> FilesSignature(const std::vector<std::string>& files) {
   std::vector<int64_t> signature;
   signature.reserve(files.size() * 3);
   for (const std::string& path : files) {
-    struct stat info;
-    if (::stat(path.c_str(), &info) != 0) {
+    parquet::platform::FileStatus info;
+    if (!parquet::platform::PathStatus(path, true, &info).ok()) {
       signature.insert(signature.end(), {-1, -1, -1});
       continue;
     }
-    signature.push_back(static_cast<int64_t>(info.st_size));
-    signature.push_back(static_cast<int64_t>(info.st_mtim.tv_sec));
-    signature.push_back(static_cast<int64_t>(info.st_mtim.tv_nsec));
+    signature.push_back(static_cast<int64_t>(info.size));
+    signature.push_back(info.modified_seconds);
+    signature.push_back(info.modified_nanoseconds);
   }
   return signature;
 }

@@ -1,9 +1,10 @@
 // KeptFiles: the bounds on the files cursors keep open between scans (kept_files.h).
 #include "ext/table/kept_files.h"
 
-#include <sys/resource.h>
 
 #include <atomic>
+
+#include "format/platform/system.h"
 
 namespace sqlite_parquet {
 
@@ -31,9 +32,9 @@ bool ReserveProcessSlot() {
 size_t KeptFiles::ProcessCount() { return process_kept_files.load(std::memory_order_relaxed); }
 
 size_t KeptFiles::ProcessLimit() {
-  struct rlimit limit {};
-  if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return kProcessFilesUnlimited;
-  const rlim_t quarter = limit.rlim_cur / 4;
+  const uint64_t limit = parquet::platform::OpenFileLimit();
+  if (limit == 0) return kProcessFilesUnlimited;
+  const uint64_t quarter = limit / 4;
   return quarter < kProcessFilesUnlimited ? static_cast<size_t>(quarter) : kProcessFilesUnlimited;
 }
 

@@ -2,7 +2,6 @@
 // files, reading the schema (one file's, or every file's with union_by_name), the hive
 // partition columns, and declaring the table to SQLite (xCreate, xConnect, xDisconnect).
 // The manual is in parquet_vtab.cc.
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstring>
@@ -25,6 +24,7 @@
 #include "ext/common/sql_value.h"
 #include "format/common/error.h"
 #include "format/io/remote_file.h"
+#include "format/platform/system.h"
 #include "format/values/text.h"
 
 namespace sqlite_parquet {
@@ -166,13 +166,13 @@ void UnionFileColumns(ParquetTable* table, const parquet::ParquetFileReader& fil
 // says it is a directory.
 std::vector<std::string> ListFiles(const std::string& path, const parquet::RemoteOptions& remote) {
   if (parquet::IsRemoteUrl(path)) return ExpandRemotePath(path, remote);
-  struct stat info;
-  const bool exists = ::stat(path.c_str(), &info) == 0;
+  parquet::platform::FileStatus info;
+  const bool exists = parquet::platform::PathStatus(path, true, &info).ok();
   if (!exists && !HasGlobCharacters(path)) return {path};
   try {
     return ExpandFilePath(path);
   } catch (const FileListError&) {
-    if (exists && S_ISDIR(info.st_mode)) {
+    if (exists && info.type == parquet::platform::FileType::kDirectory) {
       throw FileListError("'" + path + "' is a directory with no .parquet files below it");
     }
     throw;

@@ -13,15 +13,13 @@
 
 #ifdef PQ_HAVE_CURL
 #include <curl/curl.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #endif
 
 #include "format/io/runtime_library.h"
+#include "format/platform/system.h"
 #include "format/values/text.h"
 
 namespace parquet {
@@ -161,7 +159,7 @@ const CurlApi& Curl() {
   static CurlApi api;
   static std::once_flag once;
   std::call_once(once, [] {
-    RuntimeLibrary library("libcurl.so.4");
+    RuntimeLibrary library(platform::SharedLibraryNames("curl", 4));
     library.Bind(&api.global_init, "curl_global_init");
     library.Bind(&api.easy_init, "curl_easy_init");
     library.Bind(&api.easy_setopt, "curl_easy_setopt");
@@ -177,7 +175,10 @@ const CurlApi& Curl() {
     library.Bind(&api.url_get, "curl_url_get");
     library.Bind(&api.url_cleanup, "curl_url_cleanup");
     library.Bind(&api.free_text, "curl_free");
-    api.error = library.Problem("remote urls", "libcurl4 (or your system's libcurl 7.75 or later)");
+    api.error = library.Problem("remote urls", platform::kWindows
+                                                    ? "curl for Windows (libcurl 7.75 or later) and put the folder "
+                                                      "holding libcurl-x64.dll on PATH"
+                                                    : "the Debian package libcurl4 (or your system's libcurl 7.75 or later)");
     if (api.error.empty() && api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
       api.error = "remote urls need libcurl: curl_global_init failed";
     }
@@ -338,26 +339,24 @@ std::optional<Origin> OriginOf(const CurlApi& api, const std::string& url) {
 // kMaxCaFileBytes.
 std::string ReadCaBundle(const std::string& path, const std::string& shown_url) {
   const std::string refused = "cannot read " + shown_url + ": the CA file '" + path + "' ";
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) throw ParquetError(refused + "cannot be opened: " + std::strerror(errno));
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat st;
-  if (::fstat(fd, &st) != 0) throw ParquetError(refused + "cannot be read: " + std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) throw ParquetError(refused + "is not a regular file");
-  if (static_cast<uint64_t>(st.st_size) > kMaxCaFileBytes) {
+  platform::File file;
+  platform::FileStatus status;
+  if (platform::SystemResult opened = platform::OpenForReading(path, &file, &status); !opened.ok()) {
+    throw ParquetError(refused + "cannot be opened: " + opened.text);
+  }
+  if (status.type != platform::FileType::kRegular) throw ParquetError(refused + "is not a regular file");
+  if (status.size > kMaxCaFileBytes) {
     throw ParquetError(refused + "is larger than " + std::to_string(kMaxCaFileBytes >> 20) + " MiB");
   }
-  std::string bytes(static_cast<size_t>(st.st_size), '\0');
+  std::string bytes(static_cast<size_t>(status.size), '\0');
   size_t done = 0;
   while (done < bytes.size()) {
-    const ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw ParquetError(refused + "cannot be read: " + std::strerror(errno));
+    size_t n = 0;
+    if (platform::SystemResult read = file.ReadAt(done, bytes.data() + done, bytes.size() - done, &n); !read.ok()) {
+      throw ParquetError(refused + "cannot be read: " + read.text);
+    }
     if (n == 0) break;  // shrank meanwhile
-    done += static_cast<size_t>(n);
+    done += n;
   }
   bytes.resize(done);
   return bytes;

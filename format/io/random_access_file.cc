@@ -1,15 +1,11 @@
 // Local-file (pread) and in-memory implementations of RandomAccessFile.
 #include "format/io/random_access_file.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 
 #include "format/common/error.h"
+#include "format/platform/system.h"
 #include "format/values/text.h"
 
 namespace parquet {
@@ -45,8 +41,8 @@ namespace {
 
 class LocalFile final : public RandomAccessFile {
  public:
-  LocalFile(int fd, uint64_t size, std::string path) : fd_(fd), size_(size), path_(std::move(path)) {}
-  ~LocalFile() override { ::close(fd_); }
+  LocalFile(platform::File file, uint64_t size, std::string path)
+      : file_(std::move(file)), size_(size), path_(std::move(path)) {}
 
   uint64_t Size() const override { return size_; }
   const std::string& Name() const override { return path_; }
@@ -55,22 +51,21 @@ class LocalFile final : public RandomAccessFile {
     CheckRange(offset, length);
     size_t done = 0;
     while (done < length) {
-      ssize_t n = ::pread(fd_, out + done, length - done, static_cast<off_t>(offset + done));
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        throw ParquetError("cannot read " + path_ + ": " + std::strerror(errno));
+      size_t n = 0;
+      if (platform::SystemResult read = file_.ReadAt(offset + done, out + done, length - done, &n); !read.ok()) {
+        throw ParquetError("cannot read " + path_ + ": " + read.text);
       }
       if (n == 0) {
         throw ParquetError("unexpected end of file in " + path_ +
                            " (was it truncated while being read?)");
       }
-      done += static_cast<size_t>(n);
+      done += n;
     }
   }
   using RandomAccessFile::ReadAt;
 
  private:
-  int fd_;
+  platform::File file_;
   uint64_t size_;
   std::string path_;
 };
@@ -103,39 +98,29 @@ std::string PathNulByteError(const std::string& path) {
 
 std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path) {
   if (std::string error = PathNulByteError(path); !error.empty()) throw ParquetError(error);
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) throw ParquetError("cannot open '" + path + "': " + std::strerror(errno));
-  struct stat st;
-  if (::fstat(fd, &st) != 0) {
-    int err = errno;
-    ::close(fd);
-    throw ParquetError("cannot stat '" + path + "': " + std::strerror(err));
+  if (std::string error = platform::DeviceNameError(path); !error.empty()) {
+    throw ParquetError("cannot open '" + path + "': " + error);
   }
-  if (S_ISDIR(st.st_mode)) {
-    ::close(fd);
+  platform::File file;
+  platform::FileStatus status;
+  if (platform::SystemResult opened = platform::OpenForReading(path, &file, &status); !opened.ok()) {
+    throw ParquetError("cannot open '" + path + "': " + opened.text);
+  }
+  if (status.type == platform::FileType::kDirectory) {
     throw ParquetError("cannot open '" + path + "': it is a directory");
   }
-  if (!S_ISREG(st.st_mode)) {
-    ::close(fd);
+  if (status.type != platform::FileType::kRegular) {
     throw ParquetError("cannot open '" + path + "': not a regular file");
   }
-  const int flags = ::fcntl(fd, F_GETFL);
-  if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
-    int err = errno;
-    ::close(fd);
-    throw ParquetError("cannot open '" + path + "': " + std::strerror(err));
-  }
-  return std::make_unique<LocalFile>(fd, static_cast<uint64_t>(st.st_size), path);
+  return std::make_unique<LocalFile>(std::move(file), status.size, path);
 }
 
-std::unique_ptr<RandomAccessFile> OpenLocalDescriptor(int fd, const std::string& name) {
-  struct stat st;
-  if (::fstat(fd, &st) != 0) {
-    int err = errno;
-    ::close(fd);
-    throw ParquetError("cannot stat '" + name + "': " + std::strerror(err));
+std::unique_ptr<RandomAccessFile> OpenLocalFile(platform::File file, const std::string& name) {
+  platform::FileStatus status;
+  if (platform::SystemResult found = file.Status(&status); !found.ok()) {
+    throw ParquetError("cannot stat '" + name + "': " + found.text);
   }
-  return std::make_unique<LocalFile>(fd, static_cast<uint64_t>(st.st_size), name);
+  return std::make_unique<LocalFile>(std::move(file), status.size, name);
 }
 
 std::string ReadSmallFile(const std::string& path, size_t max_bytes) {

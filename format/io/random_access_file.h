@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "format/platform/system.h"
+
 namespace parquet {
 
 // A byte range of a file: [offset, offset + length).
@@ -64,10 +66,10 @@ class RandomAccessFile {
 // stream. A path holding a NUL byte is refused (PathNulByteError).
 std::unique_ptr<RandomAccessFile> OpenLocalFile(const std::string& path);
 
-// Reads through `fd`, a descriptor open for reading that the file takes over (and closes,
-// also when this throws); `name` names it in messages. For a file this process created and
-// must not reopen by name (parquet_copy's output, read back before it is published).
-std::unique_ptr<RandomAccessFile> OpenLocalDescriptor(int fd, const std::string& name);
+// Reads through `file`, open for reading, which it takes over (and closes, also when this
+// throws); `name` names it in messages. For a file this process created and must not
+// reopen by name (parquet_copy's output, read back before it is published).
+std::unique_ptr<RandomAccessFile> OpenLocalFile(platform::File file, const std::string& name);
 
 // The whole of a small file, opened as OpenLocalFile opens it (regular files only, without
 // blocking). Throws ParquetError when it cannot be read or holds more than max_bytes.

@@ -3,7 +3,6 @@
 
 #include <openssl/evp.h>
 
-#include <sys/stat.h>
 
 #include <array>
 #include <cctype>
@@ -22,6 +21,7 @@
 #include "format/common/error.h"
 #include "format/io/random_access_file.h"
 #include "format/io/runtime_library.h"
+#include "format/platform/system.h"
 #include "format/values/text.h"
 
 namespace parquet {
@@ -153,8 +153,8 @@ AmbientCredentials ReadCredentialsFile(const std::string& path, const std::strin
   AmbientCredentials found;
   const std::string in_file = " of the credentials file '" + path + "'";
   found.names = {"aws_access_key_id" + in_file, "aws_secret_access_key" + in_file, "aws_session_token" + in_file};
-  struct stat info;
-  if (::stat(path.c_str(), &info) != 0 && errno == ENOENT) return found;
+  platform::FileStatus info;
+  if (platform::PathStatus(path, true, &info).kind == platform::SystemResult::Kind::kNotFound) return found;
   const std::unique_ptr<RandomAccessFile> file = OpenLocalFile(path);
   if (file->Size() > kMaxCredentialsFileBytes) {
     throw ParquetError("cannot read the credentials file '" + path + "': larger than " + std::to_string(kMaxCredentialsFileBytes) + " bytes");
@@ -357,7 +357,7 @@ const ExpatApi& Expat() {
   static ExpatApi api;
   static std::once_flag once;
   std::call_once(once, [] {
-    RuntimeLibrary library("libexpat.so.1");
+    RuntimeLibrary library(platform::SharedLibraryNames("expat", 1));
     library.Bind(&api.parser_create, "XML_ParserCreate");
     library.Bind(&api.set_element_handler, "XML_SetElementHandler");
     library.Bind(&api.set_character_data_handler, "XML_SetCharacterDataHandler");
@@ -368,7 +368,8 @@ const ExpatApi& Expat() {
     library.Bind(&api.get_error_code, "XML_GetErrorCode");
     library.Bind(&api.error_string, "XML_ErrorString");
     library.Bind(&api.parser_free, "XML_ParserFree");
-    api.error = library.Problem("s3 listings and uploads", "libexpat1");
+    api.error = library.Problem("s3 listings and uploads", platform::kWindows ? "libexpat.dll (Expat) on PATH"
+                                                                                   : "the Debian package libexpat1");
   });
   return api;
 }

@@ -5,9 +5,6 @@
 // (column_chunk_writer.h), whose finished pages may wait in a PageSpill (page_spill.h).
 #include "format/write/file_writer.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -19,6 +16,7 @@
 #include "format/write/column_chunk_writer.h"
 #include "format/codec/compression.h"
 #include "format/common/error.h"
+#include "format/platform/system.h"
 #include "format/write/page_spill.h"
 #include "format/write/typed_column_writer.h"
 
@@ -88,18 +86,13 @@ bool EncodingApplies(Encoding encoding, Type type) {
 
 ParquetFileWriter::ParquetFileWriter(const std::string& path, std::vector<SchemaElement> schema,
                                      WriterOptions options)
-    : ParquetFileWriter(-1, path, std::move(schema), std::move(options)) {}
+    : ParquetFileWriter(platform::File(), path, std::move(schema), std::move(options)) {}
 
-ParquetFileWriter::ParquetFileWriter(int fd, const std::string& path, std::vector<SchemaElement> schema,
+ParquetFileWriter::ParquetFileWriter(platform::File file, const std::string& path, std::vector<SchemaElement> schema,
                                      WriterOptions options)
     : path_(path) {
-  // Owns `fd` from here on: closed if anything below throws.
-  struct AdoptedFile {
-    int fd;
-    ~AdoptedFile() {
-      if (fd >= 0) ::close(fd);
-    }
-  } adopted{fd};
+  // Owns `file` from here on: closed if anything below throws.
+  platform::File adopted = std::move(file);
   schema_ = Schema::FromElements(schema);
   options_ = std::move(options);
   if (schema_.num_columns() == 0) throw ParquetError("schema '" + schema[0].name + "' has no columns");
@@ -159,26 +152,23 @@ ParquetFileWriter::ParquetFileWriter(int fd, const std::string& path, std::vecto
     spill_ = std::make_unique<PageSpill>(path_, options_.buffered_pages_limit);
   }
 
-  if (adopted.fd >= 0) {
-    fd_ = adopted.fd;
-    adopted.fd = -1;
-  } else {
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd_ < 0) throw ParquetError("cannot create '" + path_ + "': " + std::strerror(errno));
+  if (adopted.is_open()) {
+    file_ = std::move(adopted);
+  } else if (std::string error = platform::DeviceNameError(path_); !error.empty()) {
+    throw ParquetError("cannot create '" + path_ + "': " + error);
+  } else if (platform::SystemResult created = platform::CreateForWriting(path_, &file_); !created.ok()) {
+    throw ParquetError("cannot create '" + path_ + "': " + created.text);
   }
   try {
     const bool encrypted_footer = options_.encryption != nullptr && !options_.encryption->plaintext_footer;
     WriteBytes(encrypted_footer ? kEncryptedMagic : kMagic, sizeof(kMagic));
   } catch (...) {
-    ::close(fd_);
-    fd_ = -1;
+    file_ = platform::File();
     throw;
   }
 }
 
-ParquetFileWriter::~ParquetFileWriter() {
-  if (fd_ >= 0) ::close(fd_);
-}
+ParquetFileWriter::~ParquetFileWriter() = default;
 
 void ParquetFileWriter::RequireWritable() const {
   if (closed_) throw ParquetError("parquet writer for '" + path_ + "' is already closed");
@@ -261,7 +251,7 @@ void ParquetFileWriter::FinishColumn() {
     const int64_t chunk_offset = static_cast<int64_t>(offset_);
     WriteBytes(writer.dictionary_page().data(), writer.dictionary_page().size());
     for (const auto& [spill_offset, size] : writer.spilled_pages()) {
-      spill_->CopyTo(fd_, spill_offset, size, path_);
+      spill_->CopyTo(file_, spill_offset, size, path_);
       offset_ += size;
     }
     for (const std::string& page : writer.data_pages()) WriteBytes(page.data(), page.size());
@@ -550,35 +540,24 @@ int32_t ParquetFileWriter::IndexLength(const std::string& index) const {
 }
 
 void ParquetFileWriter::WriteBytes(const void* data, size_t size) {
-  const char* pos = static_cast<const char*>(data);
-  while (size > 0) {
-    ssize_t written = ::write(fd_, pos, size);
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      failed_ = true;
-      throw ParquetError("cannot write to '" + path_ + "': " + std::strerror(errno));
-    }
-    pos += written;
-    size -= static_cast<size_t>(written);
-    offset_ += static_cast<uint64_t>(written);
+  if (platform::SystemResult written = file_.Write(data, size); !written.ok()) {
+    failed_ = true;
+    throw ParquetError("cannot write to '" + path_ + "': " + written.text);
   }
+  offset_ += size;
 }
 
 void ParquetFileWriter::StartWriteback() {
-#ifdef __linux__
-  if (fd_ < 0 || offset_ <= writeback_offset_) return;
+  if (!file_.is_open() || offset_ <= writeback_offset_) return;
   // Best effort: when it fails, the final fsync does all the writing, as without it.
-  (void)::sync_file_range(fd_, static_cast<off_t>(writeback_offset_), static_cast<off_t>(offset_ - writeback_offset_),
-                          SYNC_FILE_RANGE_WRITE);
+  file_.StartWriteback(writeback_offset_, offset_);
   writeback_offset_ = offset_;
-#endif
 }
 
 void ParquetFileWriter::CloseFile() {
-  if (fd_ < 0) return;
-  const int fd = fd_;
-  fd_ = -1;
-  if (::close(fd) != 0) throw ParquetError("cannot close '" + path_ + "': " + std::strerror(errno));
+  if (platform::SystemResult closed = file_.Close(); !closed.ok()) {
+    throw ParquetError("cannot close '" + path_ + "': " + closed.text);
+  }
 }
 
 template void ParquetFileWriter::WriteBatch<bool>(int, size_t, const int16_t*, const int16_t*,

@@ -46,6 +46,7 @@
 #include "format/common/physical_values.h"
 #include "format/metadata/schema.h"
 #include "format/common/version.h"
+#include "format/platform/system.h"
 #include "format/write/geoparquet_metadata.h"
 
 namespace parquet {
@@ -173,10 +174,10 @@ class ParquetFileWriter {
   // a malformed schema, invalid options or a file that cannot be created.
   ParquetFileWriter(const std::string& path, std::vector<SchemaElement> schema,
                     WriterOptions options = {});
-  // Writes to `fd`, an empty file open for writing that the writer takes over (and closes,
+  // Writes to `file`, an empty file open for writing that the writer takes over (and closes,
   // also when the constructor throws); `path` names it in messages, and the spill file goes
-  // beside it. The file is never opened by name. fd < 0: as the constructor above.
-  ParquetFileWriter(int fd, const std::string& path, std::vector<SchemaElement> schema,
+  // beside it. The file is never opened by name. A closed File: as the constructor above.
+  ParquetFileWriter(platform::File file, const std::string& path, std::vector<SchemaElement> schema,
                     WriterOptions options = {});
   ~ParquetFileWriter();
   ParquetFileWriter(const ParquetFileWriter&) = delete;
@@ -235,7 +236,7 @@ class ParquetFileWriter {
   };
 
   std::string path_;
-  int fd_ = -1;
+  platform::File file_;
   uint64_t offset_ = 0;
   uint64_t writeback_offset_ = 0;  // bytes before this were handed to StartWriteback already
   Schema schema_;

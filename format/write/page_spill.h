@@ -10,6 +10,8 @@
 #include <string>
 #include <utility>
 
+#include "format/platform/system.h"
+
 namespace parquet {
 
 class PageSpill {
@@ -17,7 +19,6 @@ class PageSpill {
   // `output_path`: the file being written (the spill file goes beside it); `limit`: bytes of
   // pages the open row group's chunks may hold in memory.
   PageSpill(std::string output_path, size_t limit) : output_path_(std::move(output_path)), limit_(limit) {}
-  ~PageSpill();
   PageSpill(const PageSpill&) = delete;
   PageSpill& operator=(const PageSpill&) = delete;
 
@@ -29,8 +30,8 @@ class PageSpill {
   // Appends `data` to the spill file; returns its offset there.
   uint64_t Append(const std::string& data);
 
-  // Copies `size` bytes at `offset` of the spill file to `out_fd` at its file position.
-  void CopyTo(int out_fd, uint64_t offset, uint64_t size, const std::string& out_path);
+  // Copies `size` bytes at `offset` of the spill file to `out` at its file position.
+  void CopyTo(platform::File& out, uint64_t offset, uint64_t size, const std::string& out_path);
 
   // After a row group: forget the spilled bytes (the file keeps no blocks).
   void Reset();
@@ -41,7 +42,7 @@ class PageSpill {
   std::string output_path_;
   size_t limit_;
   size_t held_ = 0;
-  int fd_ = -1;
+  platform::File file_;
   uint64_t size_ = 0;
   bool use_copy_file_range_ = true;
 };

@@ -98,12 +98,12 @@ TEST_CASE("copy output: the temporary file is written only through the descripto
   const std::string victim = dir.File("victim.txt");
   WriteFile(victim, "precious");
   StagedOutput staged(target, StagedOutput::Kind::kFile, true);
-  const int fd = staged.DuplicateTempFile();
+  parquet::platform::File file = staged.DuplicateTempFile();
   // Someone who can write the directory swaps a symlink in at the temporary name.
   REQUIRE(::unlink(staged.temp_path().c_str()) == 0);
   REQUIRE(::symlink(victim.c_str(), staged.temp_path().c_str()) == 0);
-  REQUIRE(::write(fd, "output", 6) == 6);
-  ::close(fd);
+  REQUIRE(file.Write("output", 6).ok());
+  REQUIRE(file.Close().ok());
   CHECK_THROWS_WITH_AS(staged.Commit(),
                        ("the temporary file '" + staged.temp_path() + "' was replaced while writing; '" + target +
                         "' is left as it was").c_str(),

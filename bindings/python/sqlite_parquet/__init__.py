@@ -15,8 +15,10 @@ __all__ = ["__version__", "loadable_path", "load"]
 
 def loadable_path() -> str:
     """Absolute path of the extension's shared object inside this package (for
-    sqlite3.Connection.load_extension, the sqlite3 shell's .load, or other tools)."""
-    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "parquet.so")
+    sqlite3.Connection.load_extension, the sqlite3 shell's .load, or other tools):
+    parquet.dll in the Windows wheel, parquet.so in the Linux one."""
+    name = "parquet.dll" if os.name == "nt" else "parquet.so"
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
 
 
 def load(conn: sqlite3.Connection) -> None:

@@ -1,0 +1,182 @@
+// The operating system behind one small interface: every file, directory, rename, run-time
+// library and large mapping that the format library and the extension ask of the system goes
+// through here, so only format/platform/ includes OS headers (tests/layering_check.sh).
+// posix.cc implements it for Linux and other POSIX systems, windows.cc for Windows; each
+// compiles to nothing on the other. Paths are UTF-8 everywhere; on Windows they become
+// UTF-16 at the system call. Failures come back as SystemResult (the kinds callers tell
+// apart, and the system's own words), so each caller words its error as before.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace parquet::platform {
+
+#ifdef _WIN32
+constexpr bool kWindows = true;
+#else
+constexpr bool kWindows = false;
+#endif
+
+// Why a call failed (kind kNone: it did not).
+struct SystemResult {
+  enum class Kind {
+    kNone,
+    kNotFound,       // nothing at the path (ENOENT; ERROR_FILE_NOT_FOUND, ERROR_PATH_NOT_FOUND)
+    kNotDirectory,   // a path component is not a directory (ENOTDIR)
+    kUnresolvable,   // a symbolic link loop or a name too long (ELOOP, ENAMETOOLONG)
+    kExists,         // the target exists (EEXIST, ENOTEMPTY; ERROR_ALREADY_EXISTS, ERROR_FILE_EXISTS)
+    kNotSupported,   // this system or file system cannot do it (EINVAL, ENOSYS, ENOTSUP)
+    kOther,
+  };
+  Kind kind = Kind::kNone;
+  std::string text;  // the system's message, e.g. "No such file or directory"
+
+  bool ok() const { return kind == Kind::kNone; }
+};
+
+enum class FileType { kRegular, kDirectory, kSymbolicLink, kOther };
+
+// What identifies a file while it exists: device and inode, or volume serial and file index.
+struct FileIdentity {
+  uint64_t device = 0;
+  uint64_t object = 0;
+  bool operator==(const FileIdentity& other) const { return device == other.device && object == other.object; }
+  bool operator<(const FileIdentity& other) const {
+    return device != other.device ? device < other.device : object < other.object;
+  }
+};
+
+struct FileStatus {
+  FileType type = FileType::kOther;
+  uint64_t size = 0;
+  FileIdentity identity;
+  int64_t modified_seconds = 0;
+  int64_t modified_nanoseconds = 0;
+  uint32_t permissions = 0;  // POSIX st_mode bits (07777 part); 0 on Windows
+  uint32_t owner = 0;        // POSIX uid and gid; 0 on Windows
+  uint32_t group = 0;
+};
+
+// An open file, closed when destroyed (a descriptor or a HANDLE). Move-only.
+class File {
+ public:
+  File() = default;
+  ~File();
+  File(File&& other) noexcept : native_(other.native_) { other.native_ = kClosed; }
+  File& operator=(File&& other) noexcept;
+  File(const File&) = delete;
+  File& operator=(const File&) = delete;
+
+  bool is_open() const { return native_ != kClosed; }
+
+  // Up to `length` bytes at `offset` into out; *got is 0 at the end of the file.
+  SystemResult ReadAt(uint64_t offset, void* out, size_t length, size_t* got) const;
+  // All of data at the file position (which moves past it), or at `offset`.
+  SystemResult Write(const void* data, size_t size);
+  SystemResult WriteAt(uint64_t offset, const void* data, size_t size);
+  SystemResult Sync();
+  SystemResult Truncate(uint64_t size);
+  SystemResult Status(FileStatus* out) const;
+  // A second File for the same open file (same position), for a writer that takes it over.
+  SystemResult Duplicate(File* out) const;
+  // Gives the file the owner and group (where this process may set them) and then the
+  // permission bits of `replaced`, the file it will replace. Windows: nothing to do (the
+  // file has the directory's inherited ACL, as the replaced one had).
+  SystemResult TakePermissionsOf(const FileStatus& replaced);
+  // Asks the system to start writing [from, to) to disk now (best effort; Linux only).
+  void StartWriteback(uint64_t from, uint64_t to);
+  // Closes now, reporting what the close reported (a write error surfacing late).
+  SystemResult Close();
+
+ private:
+  friend struct FileAccess;
+  static constexpr intptr_t kClosed = -1;  // also INVALID_HANDLE_VALUE
+  intptr_t native_ = kClosed;
+};
+
+// Opens `path` for positional reads without blocking on a FIFO (nor making a terminal the
+// controlling one), and fills *status from the
+// open file. Only a regular file is left open (switched back to blocking reads); anything
+// else is reported through status->type and the file is closed. On Windows a device name
+// (CON, NUL, COM1, \\.\pipe\..., see DeviceNameError) gives kOther status without opening it.
+SystemResult OpenForReading(const std::string& path, File* out, FileStatus* status);
+// Creates or truncates `path` for writing.
+SystemResult CreateForWriting(const std::string& path, File* out);
+// Creates `path` for reading and writing; it must not exist (a symbolic link there is not
+// followed): kExists.
+SystemResult CreateExclusive(const std::string& path, File* out);
+// A nameless scratch file for reads and writes in `directory` (gone when closed); `beside`
+// names a path whose name a named fallback may extend.
+SystemResult CreateScratchFile(const std::string& directory, const std::string& beside, File* out);
+
+// Copies `size` bytes at `offset` of `from` to `to` at its position. *in_kernel: try the
+// system's own copy (copy_file_range) first; turned false where it does not work.
+SystemResult CopyRange(const File& from, uint64_t offset, uint64_t size, File& to, bool* in_kernel);
+
+// stat (follow_links) or lstat.
+SystemResult PathStatus(const std::string& path, bool follow_links, FileStatus* out);
+SystemResult MakeDirectory(const std::string& path);
+SystemResult RemoveFile(const std::string& path);
+// Removes a directory only if it is empty (rmdir, RemoveDirectoryW).
+SystemResult RemoveEmptyDirectory(const std::string& path);
+// Removes a file or a whole tree, ignoring what cannot be removed.
+void RemoveTree(const std::string& path);
+// Makes a file's or directory's contents durable (a directory that cannot be synced is fine).
+SystemResult SyncPath(const std::string& path);
+// The names in a directory, without "." and "..", in no particular order.
+SystemResult ListDirectory(const std::string& directory, std::vector<std::string>* names);
+
+// Moves `from` to `to`, replacing a file there (Windows: MoveFileExW with
+// MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH, retried for a while when another
+// process holds the old file open without sharing its deletion).
+SystemResult RenameReplacing(const std::string& from, const std::string& to);
+// Moves `from` to `to` only if nothing is there, atomically (kExists); kNotSupported where
+// the file system cannot tell (then a caller may fall back to HardLink or a checked rename).
+SystemResult RenameNoReplace(const std::string& from, const std::string& to);
+SystemResult HardLink(const std::string& from, const std::string& to);
+// Swaps two paths in one step; kNotSupported where the system cannot (Windows).
+SystemResult ExchangePaths(const std::string& a, const std::string& b);
+// Sets a directory's permission bits without following a symbolic link; Windows: nothing.
+SystemResult SetDirectoryPermissions(const std::string& path, uint32_t permissions);
+
+// A new, private directory under the system's temporary directory (TMPDIR or /tmp; the
+// user's temporary folder on Windows), named `prefix` and a unique suffix.
+SystemResult MakeTempDirectory(const std::string& prefix, std::string* made);
+
+// The error for a path that names a device rather than a file (Windows: CON, PRN, AUX, NUL,
+// COM1-9, LPT1-9 in any directory and with any extension, and \\.\ or \\?\ device paths
+// such as \\.\pipe\name), or "" when it names none. POSIX devices and FIFOs are caught
+// when opened (OpenForReading's status), so this is "" there.
+std::string DeviceNameError(const std::string& path);
+// The Windows rule of DeviceNameError, on every system (windows_paths.cc; unit-tested on Linux).
+std::string WindowsDeviceNameError(const std::string& path);
+
+// The characters that separate path components: "/" ("/\\" on Windows).
+constexpr const char* kPathSeparators = kWindows ? "/\\" : "/";
+// The length of the path's root, which globs and joins leave alone: "/" on POSIX; on
+// Windows a drive (C:\ or C:), a share (\\server\share\) or the long forms (\\?\C:\ and
+// \\?\UNC\server\share\).
+size_t PathRootLength(const std::string& path);
+size_t WindowsRootLength(const std::string& path);
+
+// The soft limit on open files of the process, or 0 when it has none (Windows).
+uint64_t OpenFileLimit();
+
+// Large arrays (2 MiB and up) mapped directly, with transparent huge pages asked for where
+// the system has them. Null when out of memory.
+void* MapLargeArray(size_t bytes);
+void UnmapLargeArray(void* data, size_t bytes);
+// Gives the heap's free pages back to the system (glibc's malloc_trim; elsewhere nothing).
+void ReleaseFreeMemory();
+
+// Run-time libraries (dlopen, LoadLibraryW). Null and *error set when it cannot be loaded.
+// The file names library `stem` ("curl") of ABI `version` goes by here, most usual first:
+// {"libcurl.so.4"}; on Windows {"libcurl-x64.dll", "libcurl.dll", "libcurl-4.dll"}.
+std::vector<std::string> SharedLibraryNames(const std::string& stem, int version);
+void* LoadSharedLibrary(const std::string& name, std::string* error);
+void* FindSharedLibrarySymbol(void* library, const char* name);
+
+}  // namespace parquet::platform

@@ -1,0 +1,220 @@
+// Tests of the operating-system layer (format/platform/system.h) as the format library and
+// the extension use it: exclusive creation, positional reads and writes, duplicated handles,
+// renames that replace or refuse to, identities, listings, scratch files, run-time library
+// names, and the Windows device-name rule (pure string logic, so checked here on Linux).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "format/io/runtime_library.h"
+#include "format/platform/system.h"
+#include "tests/unit/temp_dir.h"
+
+namespace platform = parquet::platform;
+using Kind = platform::SystemResult::Kind;
+using test_support::TempDir;
+
+namespace {
+
+std::string Contents(const std::string& path) {
+  platform::File file;
+  platform::FileStatus status;
+  REQUIRE(platform::OpenForReading(path, &file, &status).ok());
+  REQUIRE(status.type == platform::FileType::kRegular);
+  std::string text(status.size, '\0');
+  size_t got = 0;
+  REQUIRE(file.ReadAt(0, text.data(), text.size(), &got).ok());
+  CHECK(got == text.size());
+  return text;
+}
+
+void Write(const std::string& path, const std::string& text) {
+  platform::File file;
+  REQUIRE(platform::CreateForWriting(path, &file).ok());
+  REQUIRE(file.Write(text.data(), text.size()).ok());
+  REQUIRE(file.Close().ok());
+}
+
+}  // namespace
+
+TEST_CASE("platform: exclusive creation refuses an existing name; a duplicate shares the position") {
+  TempDir dir;
+  const std::string path = dir.File("a.bin");
+  platform::File file;
+  REQUIRE(platform::CreateExclusive(path, &file).ok());
+  platform::File again;
+  const platform::SystemResult refused = platform::CreateExclusive(path, &again);
+  CHECK(refused.kind == Kind::kExists);
+  CHECK(!refused.text.empty());
+  CHECK(!again.is_open());
+
+  platform::File duplicate;
+  REQUIRE(file.Duplicate(&duplicate).ok());
+  REQUIRE(file.Write("abc", 3).ok());
+  REQUIRE(duplicate.Write("def", 3).ok());
+  REQUIRE(duplicate.Close().ok());
+  REQUIRE(file.Close().ok());
+  CHECK(Contents(path) == "abcdef");
+
+  platform::File missing;
+  CHECK(platform::CreateExclusive(dir.File("no/such/dir/x"), &missing).kind == Kind::kNotFound);
+}
+
+TEST_CASE("platform: positional reads stop at the end; directories are reported, not opened") {
+  TempDir dir;
+  Write(dir.File("f"), "0123456789");
+  platform::File file;
+  platform::FileStatus status;
+  REQUIRE(platform::OpenForReading(dir.File("f"), &file, &status).ok());
+  CHECK(status.size == 10);
+  char buffer[8] = {};
+  size_t got = 0;
+  REQUIRE(file.ReadAt(6, buffer, sizeof(buffer), &got).ok());
+  CHECK(got == 4);
+  CHECK(std::string(buffer, got) == "6789");
+  REQUIRE(file.ReadAt(10, buffer, sizeof(buffer), &got).ok());
+  CHECK(got == 0);
+
+  platform::File directory;
+  REQUIRE(platform::OpenForReading(dir.path(), &directory, &status).ok());
+  CHECK(status.type == platform::FileType::kDirectory);
+  CHECK(!directory.is_open());
+  CHECK(platform::OpenForReading(dir.File("missing"), &directory, &status).kind == Kind::kNotFound);
+}
+
+TEST_CASE("platform: renames replace or refuse, and the identity follows the file") {
+  TempDir dir;
+  Write(dir.File("new"), "new");
+  Write(dir.File("old"), "old");
+  platform::FileStatus before;
+  REQUIRE(platform::PathStatus(dir.File("new"), true, &before).ok());
+
+  CHECK(platform::RenameNoReplace(dir.File("new"), dir.File("old")).kind != Kind::kNone);
+  CHECK(Contents(dir.File("old")) == "old");
+  REQUIRE(platform::RenameReplacing(dir.File("new"), dir.File("old")).ok());
+  CHECK(Contents(dir.File("old")) == "new");
+  platform::FileStatus after;
+  REQUIRE(platform::PathStatus(dir.File("old"), true, &after).ok());
+  CHECK(after.identity == before.identity);
+  CHECK(platform::PathStatus(dir.File("new"), true, &after).kind == Kind::kNotFound);
+
+  // Renaming over a file another handle still reads: the reader keeps the old bytes.
+  Write(dir.File("next"), "next");
+  platform::File reader;
+  platform::FileStatus status;
+  REQUIRE(platform::OpenForReading(dir.File("old"), &reader, &status).ok());
+  REQUIRE(platform::RenameReplacing(dir.File("next"), dir.File("old")).ok());
+  char buffer[3];
+  size_t got = 0;
+  REQUIRE(reader.ReadAt(0, buffer, 3, &got).ok());
+  CHECK(std::string(buffer, got) == "new");
+  CHECK(Contents(dir.File("old")) == "next");
+}
+
+TEST_CASE("platform: listings, directories and trees") {
+  TempDir dir;
+  REQUIRE(platform::MakeDirectory(dir.File("k=1")).ok());
+  CHECK(platform::MakeDirectory(dir.File("k=1")).kind == Kind::kExists);
+  Write(dir.File("k=1/a.parquet"), "a");
+  Write(dir.File("b.parquet"), "b");
+  std::vector<std::string> names;
+  REQUIRE(platform::ListDirectory(dir.path(), &names).ok());
+  std::sort(names.begin(), names.end());
+  CHECK(names == std::vector<std::string>{"b.parquet", "k=1"});
+  CHECK(platform::ListDirectory(dir.File("none"), &names).kind == Kind::kNotFound);
+  CHECK(platform::ListDirectory(dir.File("b.parquet"), &names).kind == Kind::kNotDirectory);
+  CHECK(platform::SyncPath(dir.File("k=1")).ok());
+  platform::RemoveTree(dir.File("k=1"));
+  platform::FileStatus status;
+  CHECK(platform::PathStatus(dir.File("k=1"), false, &status).kind == Kind::kNotFound);
+
+  std::string staging;
+  REQUIRE(platform::MakeTempDirectory("platform_test-", &staging).ok());
+  REQUIRE(platform::PathStatus(staging, true, &status).ok());
+  CHECK(status.type == platform::FileType::kDirectory);
+  platform::RemoveTree(staging);
+  CHECK(platform::PathStatus(staging, true, &status).kind == Kind::kNotFound);
+}
+
+TEST_CASE("platform: a scratch file has no name, reads back what was written, and copies out") {
+  TempDir dir;
+  platform::File scratch;
+  REQUIRE(platform::CreateScratchFile(dir.path(), dir.File("out.parquet"), &scratch).ok());
+  CHECK(dir.Entries().empty());
+  REQUIRE(scratch.WriteAt(0, "hello world", 11).ok());
+  platform::File out;
+  REQUIRE(platform::CreateForWriting(dir.File("out.parquet"), &out).ok());
+  for (bool in_kernel : {true, false}) {
+    REQUIRE(platform::CopyRange(scratch, 6, 5, out, &in_kernel).ok());
+  }
+  REQUIRE(out.Close().ok());
+  CHECK(Contents(dir.File("out.parquet")) == "worldworld");
+  REQUIRE(scratch.Truncate(0).ok());
+  platform::FileStatus status;
+  REQUIRE(scratch.Status(&status).ok());
+  CHECK(status.size == 0);
+}
+
+TEST_CASE("platform: large arrays map and unmap") {
+  const size_t bytes = size_t{4} << 20;
+  auto* data = static_cast<unsigned char*>(platform::MapLargeArray(bytes));
+  REQUIRE(data != nullptr);
+  data[0] = 1;
+  data[bytes - 1] = 2;
+  CHECK(data[0] + data[bytes - 1] == 3);
+  platform::UnmapLargeArray(data, bytes);
+}
+
+TEST_CASE("platform: a run-time library loads from the first of its names that exists") {
+  CHECK(platform::SharedLibraryNames("curl", 4) == std::vector<std::string>{"libcurl.so.4"});
+  parquet::RuntimeLibrary missing({"libno_such_library.so.9", "libno_such_library.so.8"});
+  const std::string problem = missing.Problem("tests", "nothing");
+  CHECK(problem.find("libno_such_library.so.9 or libno_such_library.so.8 cannot be loaded (") == 0);
+  CHECK(problem.find("and tests need it: install nothing") != std::string::npos);
+
+  parquet::RuntimeLibrary found({"libno_such_library.so.9", "libc.so.6"});
+  size_t (*length)(const char*) = nullptr;
+  found.Bind(&length, "strlen");
+  const bool bound = length != nullptr;
+  REQUIRE(bound);
+  CHECK(length("four") == 4u);
+  CHECK(found.Problem("tests", "nothing").empty());
+  int (*absent)() = nullptr;
+  found.Bind(&absent, "no_such_function_anywhere");
+  CHECK(found.Problem("tests", "nothing") == "the libc.so.6 found lacks functions that tests need");
+}
+
+TEST_CASE("platform: windows device names and device paths are refused, ordinary names are not") {
+  for (const char* device : {"CON", "nul", "NUL.parquet", "C:\\data\\con.txt", "dir/Com1", "LPT9.parquet",
+                             "aux .parquet", "C:nul", "conout$", "\\\\.\\pipe\\name", "//./pipe/name",
+                             "\\\\.\\PhysicalDrive0", "\\\\?\\GLOBALROOT\\Device\\Null", "\\\\.\\UNC\\s\\x"}) {
+    INFO(device);
+    CHECK(!platform::WindowsDeviceNameError(device).empty());
+  }
+  CHECK(platform::WindowsDeviceNameError("nul.parquet") == "'nul.parquet' is a windows device name, not a file");
+  CHECK(platform::WindowsDeviceNameError("\\\\.\\pipe\\x") == "'\\\\.\\pipe\\x' names a device or pipe, not a file");
+  for (const char* file : {"console.parquet", "nullable.parquet", "COM10", "LPT", "data/con_x.parquet",
+                           "C:\\data\\a.parquet", "\\\\server\\share\\nul_not.parquet", "\\\\?\\C:\\long\\a.parquet",
+                           "\\\\?\\UNC\\server\\share\\a.parquet", "\\\\.\\C:\\a.parquet", "caf\xc3\xa9.parquet"}) {
+    INFO(file);
+    CHECK(platform::WindowsDeviceNameError(file).empty());
+  }
+  // On Linux the rule is the file type seen when opening (a FIFO, a device), not the name.
+  CHECK(platform::DeviceNameError("nul.parquet").empty());
+}
+
+TEST_CASE("platform: the roots of windows paths") {
+  CHECK(platform::WindowsRootLength("C:\\data\\a.parquet") == 3);
+  CHECK(platform::WindowsRootLength("c:/data") == 3);
+  CHECK(platform::WindowsRootLength("C:data") == 2);
+  CHECK(platform::WindowsRootLength("\\data") == 1);
+  CHECK(platform::WindowsRootLength("data\\x") == 0);
+  CHECK(platform::WindowsRootLength("\\\\server\\share\\dir\\a") == std::string("\\\\server\\share\\").size());
+  CHECK(platform::WindowsRootLength("//server/share") == std::string("//server/share").size());
+  CHECK(platform::WindowsRootLength("\\\\?\\C:\\long\\a") == 7);
+  CHECK(platform::WindowsRootLength("\\\\?\\UNC\\server\\share\\a") == std::string("\\\\?\\UNC\\server\\share\\").size());
+  CHECK(platform::PathRootLength("/data/a") == 1);
+  CHECK(platform::PathRootLength("data/a") == 0);
+}
