@@ -314,18 +314,26 @@ void ShreddedVariantWriter::Write(const std::string& metadata, const std::string
   metadata_ = nullptr;
 }
 
+ShreddedVariantWriter::Scratch& ShreddedVariantWriter::ScratchAt(int depth) {
+  while (scratch_.size() <= static_cast<size_t>(depth)) scratch_.emplace_back();
+  return scratch_[static_cast<size_t>(depth)];
+}
+
 void ShreddedVariantWriter::WriteNode(const Node& node, const uint8_t* value, size_t length, int16_t rep, int depth,
                                       VariantLeafSink* sink) {
   if (depth > kMaxVariantDepth) throw ParquetError("variant nesting deeper than " + std::to_string(kMaxVariantDepth) + " levels");
   const int16_t present = static_cast<int16_t>(node.def + 1);
   const Kind kind = node.shredding->kind;
   if (kind == Kind::kObject && (value[0] & 3) == 2) {
-    std::vector<VariantField> fields;
+    Scratch& scratch = ScratchAt(depth);
+    std::vector<VariantField>& fields = scratch.fields;
     ReadVariantObjectFields(*metadata_, value, length, &fields);
     const auto& shredded = node.shredding->fields;
     // Both lists are in key order: walk them together.
-    std::vector<const VariantField*> leftover;
-    std::vector<const VariantField*> matched(shredded.size(), nullptr);
+    std::vector<const VariantField*>& leftover = scratch.leftover;
+    std::vector<const VariantField*>& matched = scratch.matched;
+    leftover.clear();
+    matched.assign(shredded.size(), nullptr);
     size_t s = 0;
     for (const VariantField& field : fields) {
       while (s < shredded.size() && std::string_view(shredded[s].first) < field.key) ++s;
@@ -339,7 +347,8 @@ void ShreddedVariantWriter::WriteNode(const Node& node, const uint8_t* value, si
       sink->Level(node.value_leaf, node.def, rep);
     } else {
       // The leftover fields as an object of their own (ids and values as they were).
-      std::vector<std::pair<const uint8_t*, size_t>> bytes;
+      std::vector<std::pair<const uint8_t*, size_t>>& bytes = scratch.elements;
+      bytes.clear();
       size_t total = 0;
       uint32_t max_id = 0;
       for (const VariantField* field : leftover) {
@@ -379,7 +388,7 @@ void ShreddedVariantWriter::WriteNode(const Node& node, const uint8_t* value, si
     return;
   }
   if (kind == Kind::kArray && (value[0] & 3) == 3) {
-    std::vector<std::pair<const uint8_t*, size_t>> elements;
+    std::vector<std::pair<const uint8_t*, size_t>>& elements = ScratchAt(depth).elements;
     ReadVariantArrayElements(value, length, &elements);
     sink->Level(node.value_leaf, node.def, rep);
     const Node& element = node.children[0];

@@ -29,6 +29,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -38,10 +39,9 @@
 
 #include "format/metadata/enums.h"
 #include "format/metadata/metadata.h"
+#include "format/values/variant.h"
 
 namespace parquet {
-
-class VariantMetadata;
 
 // What the typed_value of one variant position holds.
 struct VariantShredding {
@@ -117,8 +117,18 @@ class ShreddedVariantWriter {
   bool WritePrimitive(const Node& node, const uint8_t* value, size_t length, int16_t rep, VariantLeafSink* sink);
   static void WriteMissing(const Node& node, int16_t def, int16_t rep, VariantLeafSink* sink);
 
+  // Buffers of one nesting depth, kept between rows (a deque: deeper levels are added while
+  // shallower ones are in use).
+  struct Scratch {
+    std::vector<VariantField> fields;
+    std::vector<const VariantField*> leftover, matched;
+    std::vector<std::pair<const uint8_t*, size_t>> elements;  // array elements, or leftover field bytes
+  };
+  Scratch& ScratchAt(int depth);
+
   std::vector<VariantLeaf> leaves_;
   std::unique_ptr<Node> root_;
+  std::deque<Scratch> scratch_;
   const VariantMetadata* metadata_ = nullptr;  // during Write
   std::string residual_;                        // the leftover fields of a partially shredded object
 };
