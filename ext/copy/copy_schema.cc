@@ -356,6 +356,10 @@ bool ParseShapeFields(Lexer& lexer, char close, bool colon, parquet::VariantShre
         *error = "field " + name + " is named twice";
         return false;
       }
+      if (SameName(earlier.first, name)) {
+        *error = "fields " + earlier.first + " and " + name + " differ only in case (DuckDB would read them wrongly)";
+        return false;
+      }
     }
     out->fields.emplace_back(std::move(name), std::move(field));
   } while (lexer.Accept(','));

@@ -542,6 +542,15 @@ void AddSample(VariantShreddingChooser::Stats* stats, const VariantMetadata& met
   }
 }
 
+bool SameNameIgnoringAsciiCase(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
 int DecimalPrecisionFor(int digits) { return digits <= 9 ? 9 : digits <= 18 ? 18 : 38; }
 
 // The shredding of a position whose values are `stats`, against `denominator` values (the
@@ -584,13 +593,17 @@ std::optional<VariantShredding> ChooseAt(const VariantShreddingChooser::Stats& s
       std::optional<VariantShredding> field = ChooseAt(*child, stats.objects, &child_support);
       if (field) chosen.push_back({child_support, {name, std::move(*field)}});
     }
-    if (chosen.empty()) return std::nullopt;
-    if (chosen.size() > VariantShreddingChooser::kMaxShreddedFields) {
-      std::stable_sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-      chosen.resize(VariantShreddingChooser::kMaxShreddedFields);
-      std::sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) { return a.second.first < b.second.first; });
+    // The most frequent first; of names equal but for ASCII case only the first (DuckDB
+    // matches struct fields ignoring case and renames the second); at most kMaxShreddedFields.
+    std::stable_sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (auto& entry : chosen) {
+      if (s.fields.size() == VariantShreddingChooser::kMaxShreddedFields) break;
+      bool clash = false;
+      for (const auto& kept : s.fields) clash = clash || SameNameIgnoringAsciiCase(kept.first, entry.second.first);
+      if (!clash) s.fields.push_back(std::move(entry.second));
     }
-    for (auto& entry : chosen) s.fields.push_back(std::move(entry.second));
+    if (s.fields.empty()) return std::nullopt;
+    std::sort(s.fields.begin(), s.fields.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   } else if (s.kind == Kind::kArray) {
     if (!stats.elements) return std::nullopt;
     uint64_t element_support = 0;

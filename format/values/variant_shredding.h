@@ -142,7 +142,9 @@ class ShreddedVariantWriter {
 // when more than half of the values there are of it, where a field counts against every
 // object at its parent position (so a field is shredded only if present, with that class,
 // in most of them). An object position keeps at most kMaxShreddedFields of its qualifying
-// fields (the most frequent; ties by name) and is shredded only if it keeps one; an array
+// fields (the most frequent; ties by name), of fields whose names differ only in ASCII case
+// the most frequent (DuckDB matches struct fields ignoring case), and is shredded only if
+// it keeps one; an array
 // position only if its elements are shredded. Nesting deeper than kMaxShreddingDepth
 // positions stays unshredded.
 class VariantShreddingChooser {

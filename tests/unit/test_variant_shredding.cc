@@ -214,4 +214,6 @@ TEST_CASE("variant shredding: the choice from samples") {
   CHECK(Chosen({"[]", "[]"}) == "none");  // no elements to choose from
   CHECK(Chosen({R"({"o":{"p":{"q":true}}})"}) == "{o:{p:{q:BOOLEAN}}}");
   CHECK(Chosen({R"({"a b":1,"c\"d":2})"}) == R"({"a b":INT8,"c""d":INT8})");
+  // Of names equal but for case, the most frequent only.
+  CHECK(Chosen({R"({"a":1,"A":"x"})", R"({"a":2,"A":"y"})", R"({"a":3})"}) == "{a:INT8}");
 }
