@@ -349,7 +349,10 @@ int main(int argc, char** argv) {
       std::string("\x01\xb9\x0b\x00\x00", 5) + std::string(32, '\x22')};
   int geo_number = 0;
   for (const std::string& wkb : wkb_seeds) WriteSeed(out / "geo_variant", "wkb-" + std::to_string(geo_number++), '\x00' + wkb);
-  for (const char* json : {"{\"a\":[1,2.5,null,true,\"x\"],\"b\":{\"c\":-300}}", "[[],{},\"\\u00e9\"]", "9223372036854775807"}) {
+  // (The last two match the fuzz target's fixed shredding {a:INT64,b:[{c:STRING}],d:DECIMAL(9,2)}.)
+  for (const char* json : {"{\"a\":[1,2.5,null,true,\"x\"],\"b\":{\"c\":-300}}", "[[],{},\"\\u00e9\"]", "9223372036854775807",
+                           "{\"a\":5,\"b\":[{\"c\":\"s\",\"e\":1},null,{\"c\":2}],\"d\":12.50,\"z\":0.001}",
+                           "[{\"a\":1,\"b\":[]},{\"a\":\"x\",\"d\":1e3},{\"a\":123456789012345678901234567890.5}]"}) {
     WriteSeed(out / "geo_variant", "json-" + std::to_string(geo_number++), std::string("\x01") + json);
   }
   std::printf("fuzz_seeds: %d thrift, %d pages, %d read, %d writer, %d copy, %d stored_schema, %d s3_listing seeds in %s\n",
