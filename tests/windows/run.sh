@@ -10,7 +10,7 @@
 #   - tests/windows/windows_paths.test: drive letters, both separators, \\?\ long paths, a
 #     non-ASCII name and globs over it, hive directories and **, overwriting a file another
 #     handle reads, an interrupted copy that leaves the old file, encryption, device names;
-#   - WINDOWS_SQL_FILES of the sql suite (default below) through the Windows runner.
+#   - the whole sql suite (sql/*.test, or WINDOWS_SQL_FILES) through the Windows runner.
 # Prints "windows: N passed, M failed" last.
 #   usage: tests/windows/run.sh WINDOWS_BUILD
 set -uo pipefail
@@ -116,8 +116,12 @@ check "sqlite3.exe: a 3 MB gzip file decompressed ahead on a worker thread" \
 
 # The sql suite's runner for Windows. Relative paths: the runner's working directory is the
 # repository (Z:\...), so ${ROOT} and ${PARQUET_TESTING} are drive-letter paths.
-files=(tests/windows/windows_paths.test ${WINDOWS_SQL_FILES:-sql/copy.test sql/copy_partition.test sql/encryption.test sql/datasets.test sql/metadata.test})
+files=(tests/windows/windows_paths.test ${WINDOWS_SQL_FILES:-sql/*.test})
 runner_log=$work/runner.log
+# The share \\parquet-test\share of windows_paths.test: an empty folder of this run (wine
+# maps a UNC name \\SERVER\SHARE to $WINEPREFIX/dosdevices/unc/SERVER/SHARE).
+mkdir -p "$work/share" "$WINEPREFIX/dosdevices/unc/parquet-test"
+ln -sfn "$work/share" "$WINEPREFIX/dosdevices/unc/parquet-test/share"
 PARQUET_TESTING=$testing wine "$out/sql_test_runner.exe" --extension "$(windows_path "$dll")" --root . "${files[@]}" \
   >"$runner_log" 2>&1
 tr -d '\r' <"$runner_log" | grep -v ': [0-9]* passed, 0 failed$' | grep -v '^sql: ' | sed 's/^/  /'
