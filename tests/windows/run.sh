@@ -10,7 +10,9 @@
 #   - tests/windows/windows_paths.test: drive letters, both separators, \\?\ long paths, a
 #     non-ASCII name and globs over it, hive directories and **, overwriting a file another
 #     handle reads, an interrupted copy that leaves the old file, encryption, device names;
-#   - the whole sql suite (sql/*.test, or WINDOWS_SQL_FILES) through the Windows runner.
+#   - the whole sql suite (sql/*.test, or WINDOWS_SQL_FILES) through the Windows runner;
+#   - the differential suite's program for Windows, a smaller run (WINDOWS_DIFFERENTIAL_ARGS,
+#     default 4 tables of 100 queries; the Linux suites run 12 of 250).
 # Prints "windows: N passed, M failed" last.
 #   usage: tests/windows/run.sh WINDOWS_BUILD
 set -uo pipefail
@@ -128,9 +130,23 @@ tr -d '\r' <"$runner_log" | grep -v ': [0-9]* passed, 0 failed$' | grep -v '^sql
 runner_counts=$(tr -d '\r' <"$runner_log" | sed -n 's/^sql: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
 if [[ -n $runner_counts ]]; then
   read -r runner_passed runner_failed <<<"$runner_counts"
-  echo "sql_test_runner.exe: $runner_passed passed, $runner_failed failed (${files[*]})"
+  echo "sql_test_runner.exe: $runner_passed passed, $runner_failed failed (${#files[@]} files)"
   passed=$((passed + runner_passed)) failed=$((failed + runner_failed))
 else
   check "sql_test_runner.exe runs under wine" 1 "$(tail -3 "$runner_log" | tr '\n' ' ')"
+fi
+
+# The differential suite: random tables and queries, parquet against native, under wine.
+differential_log=$work/differential.log
+wine "$out/differential_tests.exe" --extension "$(windows_path "$dll")" ${WINDOWS_DIFFERENTIAL_ARGS:---tables 4 --queries 100} \
+  >"$differential_log" 2>&1
+tr -d '\r' <"$differential_log" | grep -E '^(FAILED|differential: seed)' | sed 's/^/  /'
+differential_counts=$(tr -d '\r' <"$differential_log" | sed -n 's/^differential: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
+if [[ -n $differential_counts ]]; then
+  read -r differential_passed differential_failed <<<"$differential_counts"
+  echo "differential_tests.exe: $differential_passed passed, $differential_failed failed"
+  passed=$((passed + differential_passed)) failed=$((failed + differential_failed))
+else
+  check "differential_tests.exe runs under wine" 1 "$(tr -d '\r' <"$differential_log" | tail -3 | tr '\n' ' ')"
 fi
 finish
