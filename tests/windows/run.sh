@@ -27,6 +27,17 @@ check() {  # check NAME CONDITION-EXIT-STATUS [DETAIL]
   fi
 }
 finish() { echo "windows: $passed passed, $failed failed"; exit $((failed > 0)); }
+add_counts() {  # add_counts PROGRAM LABEL LOG: adds the "LABEL: N passed, M failed" of a test program
+  local counts program_passed program_failed
+  counts=$(tr -d '\r' <"$3" | sed -n "s/^$2: \([0-9]*\) passed, \([0-9]*\) failed\$/\1 \2/p")
+  if [[ -z $counts ]]; then
+    check "$1 runs under wine" 1 "$(tr -d '\r' <"$3" | tail -3 | tr '\n' ' ')"
+    return
+  fi
+  read -r program_passed program_failed <<<"$counts"
+  echo "$1: $program_passed passed, $program_failed failed"
+  passed=$((passed + program_passed)) failed=$((failed + program_failed))
+}
 
 if ! bash scripts/install_deps.sh windows || ! bash scripts/build_windows.sh "$out"; then
   check "scripts/build_windows.sh builds parquet.dll and the test programs" 1
@@ -127,26 +138,12 @@ ln -sfn "$work/share" "$WINEPREFIX/dosdevices/unc/parquet-test/share"
 PARQUET_TESTING=$testing wine "$out/sql_test_runner.exe" --extension "$(windows_path "$dll")" --root . "${files[@]}" \
   >"$runner_log" 2>&1
 tr -d '\r' <"$runner_log" | grep -v ': [0-9]* passed, 0 failed$' | grep -v '^sql: ' | sed 's/^/  /'
-runner_counts=$(tr -d '\r' <"$runner_log" | sed -n 's/^sql: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
-if [[ -n $runner_counts ]]; then
-  read -r runner_passed runner_failed <<<"$runner_counts"
-  echo "sql_test_runner.exe: $runner_passed passed, $runner_failed failed (${#files[@]} files)"
-  passed=$((passed + runner_passed)) failed=$((failed + runner_failed))
-else
-  check "sql_test_runner.exe runs under wine" 1 "$(tail -3 "$runner_log" | tr '\n' ' ')"
-fi
+add_counts sql_test_runner.exe sql "$runner_log"
 
 # The differential suite: random tables and queries, parquet against native, under wine.
 differential_log=$work/differential.log
 wine "$out/differential_tests.exe" --extension "$(windows_path "$dll")" ${WINDOWS_DIFFERENTIAL_ARGS:---tables 4 --queries 100} \
   >"$differential_log" 2>&1
 tr -d '\r' <"$differential_log" | grep -E '^(FAILED|differential: seed)' | sed 's/^/  /'
-differential_counts=$(tr -d '\r' <"$differential_log" | sed -n 's/^differential: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
-if [[ -n $differential_counts ]]; then
-  read -r differential_passed differential_failed <<<"$differential_counts"
-  echo "differential_tests.exe: $differential_passed passed, $differential_failed failed"
-  passed=$((passed + differential_passed)) failed=$((failed + differential_failed))
-else
-  check "differential_tests.exe runs under wine" 1 "$(tr -d '\r' <"$differential_log" | tail -3 | tr '\n' ' ')"
-fi
+add_counts differential_tests.exe differential "$differential_log"
 finish
