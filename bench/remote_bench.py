@@ -7,13 +7,17 @@
                  plus the footer (at most 1.05x)
   latency        the point lookup through a server answering every request 50 ms late
                  (tests/remote/test_server.mjs ?delay=50): under 0.5 s
+  in all         CREATE and the point lookup, requests and seconds, and a full scan of
+                 three columns (CREATE included), each with 50 ms per request, over HTTP (the
+                 fault server's ?delay=50) and over S3 (s3rver behind the suite's SigV4 proxy,
+                 --s3-delay 50; with --s3, which needs tests/remote/node_modules)
 
 The file is bench/run.mjs's ours_snappy.parquet of N rows when it exists
 (build/bench-data/rows-N/), else a lineitem-shaped file written here with parquet_copy
 (l_orderkey ascending, 122,880-row row groups, page index). nginx serves it; requests are
 counted by parquet_scan_stats and checked against nginx's access log.
 
-usage: bench/remote_bench.py [--build build] [--rows 6000000] [--file PATH] [--keep]
+usage: bench/remote_bench.py [--build build] [--rows 6000000] [--file PATH] [--keep] [--s3]
 """
 import argparse
 import json
@@ -24,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "remote"))
@@ -48,6 +53,7 @@ def main():
     parser.add_argument("--rows", type=int, default=6000000)
     parser.add_argument("--file")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (and a generated file)")
+    parser.add_argument("--s3", action="store_true", help="also measure over S3 (s3rver, tests/remote/node_modules)")
     args = parser.parse_args()
     extension = remote_test.Extension(os.path.abspath(os.path.join(args.build, "parquet")))
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="pq-remote-bench-"))
@@ -65,12 +71,27 @@ def main():
     try:
         nginx = remote_test.Nginx(tmp, ROOT / "tests", data)
         processes.append(nginx.process)
-        port = remote_test.free_port()
-        server = subprocess.Popen(["node", str(ROOT / "tests/remote/test_server.mjs"), "--data", str(data), "--port", str(port)],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        port, s3_port, s3rver_port = remote_test.free_port(), remote_test.free_port(), remote_test.free_port()
+        s3_arguments = []
+        if args.s3:
+            s3rver = subprocess.Popen(["node", "--openssl-legacy-provider", str(ROOT / "tests/remote/node_modules/s3rver/bin/s3rver.js"),
+                                       "-d", str(tmp / "s3"), "-a", "127.0.0.1", "-p", str(s3rver_port), "--silent",
+                                       "--configure-bucket", "bkt"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+            processes.append(s3rver)
+            remote_test.wait_for_port(s3rver_port, s3rver, "s3rver", "/dev/null")
+            s3_arguments = ["--s3-port", str(s3_port), "--s3-upstream", f"http://127.0.0.1:{s3rver_port}", "--s3-delay", "50"]
+        server = subprocess.Popen(["node", str(ROOT / "tests/remote/test_server.mjs"), "--data", str(data), "--port", str(port),
+                                   *s3_arguments], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         processes.append(server)
         remote_test.wait_for_port(port, server, "test_server.mjs", "/dev/null")
         results = measure(extension, nginx, port, file, size)
+        remote_test.FAULT_PORT = port
+        results["in_all_http_50ms"] = measure_in_all(extension, f"http://127.0.0.1:{port}/fault/ok/lineitem.parquet?delay=50&case={{case}}", "")
+        if args.s3:
+            for case in ("point_lookup", "full_scan"):
+                remote_test.put_object(s3rver_port, file, f"{case}/lineitem.parquet")
+            creds = f", s3_endpoint='http://127.0.0.1:{s3_port}', s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER'"
+            results["in_all_s3_50ms"] = measure_in_all(extension, "s3://bkt/{case}/lineitem.parquet", creds)
     finally:
         for process in processes:
             process.terminate()
@@ -82,6 +103,7 @@ def main():
     print(json.dumps(results, indent=2))
     targets = [
         ("point lookup: at most 4 requests after the footer", results["point_lookup"]["requests_after_footer"] <= 4),
+        ("point lookup over HTTP, CREATE included: at most 4 requests", results["in_all_http_50ms"]["point_lookup"]["requests"] <= 4),
         ("point lookup: under 1% of the file's bytes", results["point_lookup"]["fraction_of_file"] < 0.01),
         ("one column: at most 1.05x its compressed size plus the footer", results["one_column"]["ratio"] <= 1.05),
         ("point lookup with 50 ms per request: under 0.5 s", results["latency_50ms"]["seconds"] < 0.5),
@@ -90,6 +112,31 @@ def main():
         print(f"{'met    ' if met else 'MISSED '} {name}")
     print("DuckDB httpfs: not measured (its extension is downloaded at run time; this machine is offline)")
     return 0
+
+
+def measure_in_all(extension, url, options):
+    """CREATE and a point lookup, then CREATE and a full scan of three columns, each in a new
+    connection and of a URL no footer cache holds (`url` with {case}): requests (the
+    server's log) and seconds."""
+    results = {}
+    for name, query in (("point_lookup", "SELECT * FROM temp.t WHERE l_orderkey = 750000"),
+                        ("full_scan", "SELECT sum(l_quantity), max(l_shipdate), max(l_comment) FROM temp.t")):
+        db = extension.connect()
+        before = len(request_log())
+        started = time.monotonic()
+        db.execute(f"CREATE VIRTUAL TABLE temp.t USING parquet({remote_test.sql_text(url.format(case=name))}{options})")
+        rows = db.execute(query).fetchall()
+        seconds = time.monotonic() - started
+        assert rows, query
+        results[name] = {"requests": len(request_log()) - before, "seconds": round(seconds, 3)}
+        db.close()
+    return results
+
+
+def request_log():
+    """The fault server's and the S3 proxy's requests so far."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{remote_test.FAULT_PORT}/__log") as response:
+        return [e for e in json.load(response) if e["mode"] in ("ok", "s3")]
 
 
 def measure(extension, nginx, port, file, size):
@@ -107,7 +154,7 @@ def measure(extension, nginx, port, file, size):
     assert rows == expected and rows, "point lookup over http differs from the local read"
     stats = remote_test.scan_stats(db, "lineitem")
     point = {"key": key, "rows": len(rows), "requests": stats["http_requests"],
-             "requests_after_footer": stats["http_requests"] - 1,  # the reopen's bytes 0-3 (footer cached)
+             "requests_after_footer": stats["http_requests"] - 1,  # the statement's check of the file (a 304)
              "bytes": stats["http_bytes_fetched"], "fraction_of_file": stats["http_bytes_fetched"] / size}
 
     db.execute("SELECT sum(l_quantity) FROM temp.lineitem").fetchall()

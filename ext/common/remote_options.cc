@@ -98,6 +98,9 @@ bool MakeRemoteOptions(const ParsedOptions& parsed, std::shared_ptr<const parque
     *error = "s3_access_key_id and s3_secret_access_key go together: give both or neither";
     return false;
   }
+  // The opens made with these options (a table's, a metadata function call's) check each
+  // object once per statement (a table ends its statements, vtab::Close).
+  options->statement_checks = std::make_shared<parquet::RemoteStatementChecks>();
   *out = std::move(options);
   return true;
 }

@@ -61,6 +61,8 @@ struct ColumnPushdown {
   bool unprunable = false;    // first file: an integer column whose equality lookups keep a
                               // quarter of the rows or more by statistics, and no bloom filter
                               // or dictionary-only chunk (the join index)
+  int64_t rows_per_page = 0;  // first file, ordered columns: rows per data page (what one
+                              // lookup of a value decodes; 0 when not known)
 };
 
 struct ParquetTable {

@@ -79,6 +79,10 @@ int Close(sqlite3_vtab_cursor* base) {
     FinishScan(cursor);
   } catch (...) {
   }
+  // The statement's scan ends: its checks of the remote files' versions no longer hold, and
+  // the next statement checks each file it opens once again (remote_file.h).
+  const ParquetTable& table = *TableOf(base);
+  if (table.options.remote && table.options.remote->statement_checks) table.options.remote->statement_checks->EndStatement();
   delete cursor;
   return SQLITE_OK;
 }

@@ -301,7 +301,8 @@ bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from)
 // it answers and the rows it names. A kept index (files unchanged) is used from the first
 // lookup. Otherwise one is built at the first lookup of a column whose lookups statistics
 // cannot prune (ColumnPushdown::unprunable: that lookup would decode a quarter of the rows
-// or more, and building costs less than such a scan), else once this statement's lookups of
+// or more, and building costs less than such a scan) or of an IN list on an ordered column
+// whose values' pages (ColumnPushdown::rows_per_page each) add up to a quarter, else once this statement's lookups of
 // the column have decoded a quarter of the table's rows without one (a sorted column's
 // lookups decode a page each): building reads the column once, so lookups never cost much
 // more than with the index from the start.
@@ -325,8 +326,13 @@ void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats
       // cursor->stats are still the previous scan's.
       if (previous_lookup == filter.column) cursor->lookup_rows[column] += cursor->stats.rows_decoded;
       const bool asked = cursor->lookup_state[column] & 1, refused = cursor->lookup_state[column] & 2;
-      const bool may_build = !refused && (asked ? cursor->lookup_rows[column] * 4 >= table.estimated_rows
-                                                : table.pushdown[column].unprunable);
+      // An IN list on an ordered column is as many lookups at once, a page each.
+      const int64_t list_rows = filter.op == ConstraintOp::kIn
+                                    ? static_cast<int64_t>(filter.values.size()) * table.pushdown[column].rows_per_page
+                                    : 0;
+      const bool may_build =
+          !refused && (asked ? cursor->lookup_rows[column] * 4 >= table.estimated_rows
+                             : table.pushdown[column].unprunable || (list_rows > 0 && list_rows * 4 >= table.estimated_rows));
       // (The first lookup asks only when the table keeps an index of the column: asking
       // checks every file's size and time.)
       if ((!asked && table.join_indexes.Has(filter.column)) || may_build) {

@@ -368,6 +368,8 @@ int ConnectTable(sqlite3* db, CredentialRule* rule, int argc, const char* const*
       }
       table->owns_stored_schema = true;
     }
+    // CREATE's checks of the remote files end with it: the next statement checks them again.
+    if (table->options.remote->statement_checks) table->options.remote->statement_checks->EndStatement();
   } catch (const std::bad_alloc&) {
     return SQLITE_NOMEM;
   } catch (const parquet::HttpInterrupted&) {

@@ -42,6 +42,23 @@ double LookupShareByStatistics(const std::deque<ValueBounds>& groups, const std:
   return kept / probes / total;
 }
 
+// The data pages of a column chunk: its encoding_stats' count when the writer gave them,
+// else its uncompressed size over 1 MiB (the usual page size), at least one.
+int64_t DataPagesOf(const parquet::ColumnMetaData& meta) {
+  int64_t pages = 0;
+  if (meta.encoding_stats) {
+    for (const parquet::PageEncodingStats& s : *meta.encoding_stats) {
+      if ((s.page_type == parquet::PageType::DATA_PAGE || s.page_type == parquet::PageType::DATA_PAGE_V2) &&
+          s.count > 0) {
+        pages += s.count;
+      }
+    }
+  }
+  if (pages > 0) return pages;
+  constexpr int64_t kUsualPageBytes = 1 << 20;
+  return std::max<int64_t>(1, meta.total_uncompressed_size / kUsualPageBytes);
+}
+
 // Marks the file columns whose row groups in `file` (the first file) are in ascending order
 // by statistics (max of each <= min of the next, all bounds usable), and those whose
 // lookups statistics, bloom filters and dictionaries cannot prune (ColumnPushdown::unprunable); with
@@ -58,6 +75,7 @@ void FindOrderedColumns(ParquetTable* table, const parquet::ParquetFileReader& f
     if (mapping.kind == ValueKind::kNested || mapping.leaf_column < 0 || file.num_row_groups() == 0) continue;
     const parquet::StatisticsContext context = parquet::MakeStatisticsContext(file.metadata(), schema, mapping.leaf_column);
     bool bounded = true, no_nulls = true, declared_sorted = true, may_prune = false;
+    int64_t data_pages = 0;
     std::deque<ValueBounds> groups;  // per row group while all have bounds
     std::vector<int64_t> group_rows;
     for (int rg = 0; rg < file.num_row_groups() && bounded; rg++) {
@@ -73,6 +91,7 @@ void FindOrderedColumns(ParquetTable* table, const parquet::ParquetFileReader& f
       may_prune = may_prune || meta->bloom_filter_offset.has_value() || parquet::ChunkIsFullyDictionaryEncoded(*meta);
       ValueBounds& bounds = groups.emplace_back();
       group_rows.push_back(file.row_group_num_rows(rg));
+      data_pages += DataPagesOf(*meta);
       if (meta->statistics) {
         BoundsFromStatistics(parquet::DecodeStatistics(*meta->statistics, context), mapping, file.row_group_num_rows(rg),
                              &bounds);
@@ -89,6 +108,11 @@ void FindOrderedColumns(ParquetTable* table, const parquet::ParquetFileReader& f
     bool ordered = bounded;
     for (size_t g = 1; ordered && g < groups.size(); g++) ordered = CompareSqlValues(*groups[g - 1].max, *groups[g].min) <= 0;
     table->pushdown[c].ordered = ordered;
+    if (ordered && data_pages > 0) {
+      int64_t rows = 0;
+      for (int64_t n : group_rows) rows += n;
+      table->pushdown[c].rows_per_page = std::max<int64_t>(1, rows / data_pages);
+    }
     // A lookup that keeps a quarter of the rows or more (ChooseJoinIndex's threshold), of
     // integer keys (text keys cost too much memory to index on speculation).
     const bool integer_keys = mapping.kind == ValueKind::kInt32 || mapping.kind == ValueKind::kInt64;

@@ -233,6 +233,7 @@ HandlePool& Pool() {
 struct Transfer {
   HttpResponse* response;
   uint64_t max_body;
+  bool keep_truncated;
   const std::atomic<bool>* abort;
   bool too_long = false;
   bool interrupted = false;
@@ -266,6 +267,7 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
   }
   if (transfer->max_body > 0 && body.size() + n > transfer->max_body) {
     transfer->too_long = true;
+    if (transfer->keep_truncated) body.insert(body.end(), data, data + (transfer->max_body - body.size()));
     return 0;  // aborts the transfer
   }
   body.insert(body.end(), data, data + n);
@@ -385,7 +387,7 @@ HttpResponse PerformExchange(const CurlApi& api, const HttpRequest& request, con
   if (curl == nullptr) throw ParquetError("cannot read " + shown_url + ": curl_easy_init failed");
 
   HttpResponse response;
-  Transfer transfer{&response, request.max_body, request.abort};
+  Transfer transfer{&response, request.max_body, request.keep_truncated_body, request.abort};
   auto set = [&](CURLoption option, auto value, const char* what) {
     const CURLcode code = api.easy_setopt(curl, option, value);
     if (code != CURLE_OK) {
@@ -437,8 +439,10 @@ HttpResponse PerformExchange(const CurlApi& api, const HttpRequest& request, con
   std::string range;
   if (request.range) {
     range = std::to_string(request.range->first) + "-" + std::to_string(request.range->second);
-    set(CURLOPT_RANGE, range.c_str(), "CURLOPT_RANGE");
+  } else if (request.suffix_length) {
+    range = "-" + std::to_string(*request.suffix_length);
   }
+  if (!range.empty()) set(CURLOPT_RANGE, range.c_str(), "CURLOPT_RANGE");
   auto add_header = [&](const char* header) {
     curl_slist* grown = api.slist_append(resources.headers, header);
     if (grown == nullptr) throw ParquetError("cannot request " + shown_url + ": out of memory");
@@ -458,7 +462,9 @@ HttpResponse PerformExchange(const CurlApi& api, const HttpRequest& request, con
   }
 
   const CURLcode code = api.easy_perform(curl);
-  if (code != CURLE_OK) {
+  const bool cut_as_asked = code == CURLE_WRITE_ERROR && transfer.too_long && request.keep_truncated_body;
+  response.truncated = cut_as_asked;
+  if (code != CURLE_OK && !cut_as_asked) {
     if (transfer.interrupted) throw HttpInterrupted("interrupted");
     if (code == CURLE_PEER_FAILED_VERIFICATION) {
       throw ParquetError("cannot read " + shown_url +
@@ -472,7 +478,7 @@ HttpResponse PerformExchange(const CurlApi& api, const HttpRequest& request, con
     if (transfer.too_long) {
       throw ParquetError("cannot read " + shown_url + ": the server sent more than the " +
                          std::to_string(request.max_body) +
-                         (request.range ? " bytes asked for (does it ignore Range requests?)"
+                         (request.range || request.suffix_length ? " bytes asked for (does it ignore Range requests?)"
                                         : " bytes a response to this request may hold"));
     }
     throw HttpTransportError("cannot read " + shown_url + ": " + api.easy_strerror(code));

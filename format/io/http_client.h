@@ -59,6 +59,8 @@ struct HttpRequest {
   std::vector<std::string> any_origin_headers;
   // Byte range [first, last] (inclusive, as in the Range header).
   std::optional<std::pair<uint64_t, uint64_t>> range;
+  // Or the last suffix_length bytes (Range: bytes=-N), whatever the object's size.
+  std::optional<uint64_t> suffix_length;
   // "aws:amz:REGION:s3": sign with SigV4 using aws_credentials ("KEY:SECRET").
   std::string aws_sigv4;
   SecretString aws_credentials;
@@ -67,6 +69,9 @@ struct HttpRequest {
   // Bodies longer than this abort the transfer (a server that ignores Range must not make
   // us download a whole object). 0: no limit.
   uint64_t max_body = 0;
+  // With max_body: a longer body ends the transfer with its first max_body bytes kept and
+  // HttpResponse::truncated set, instead of an error (the caller reads the headers).
+  bool keep_truncated_body = false;
   long timeout_seconds = 60;
   // PEM file of the CAs to trust instead of libcurl's default bundle: read here (opened
   // without blocking, a regular file of at most kMaxCaFileBytes) and handed to libcurl as a
@@ -83,6 +88,7 @@ struct HttpResponse {
   long status = 0;
   std::vector<std::pair<std::string, std::string>> headers;  // names lowercased, last response only
   std::vector<uint8_t> body;
+  bool truncated = false;  // the body was cut at max_body (HttpRequest::keep_truncated_body)
 
   // The value of header `name` (lowercase), "" when absent.
   std::string Header(const std::string& name) const;

@@ -12,6 +12,7 @@
 #include <list>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <system_error>
 #include <thread>
@@ -46,15 +47,16 @@ struct ObjectVersion {
   std::string Key() const { return etag + "\n" + last_modified; }
 };
 
-// The bytes kept of an unchanged object: the tail holding the footer.
+// The bytes kept of an object: its version, size and the tail holding the footer.
 struct CachedFooter {
+  ObjectVersion version;
   uint64_t size = 0;
   uint64_t tail_offset = 0;
   std::vector<uint8_t> tail;
 };
 
-// Footers of recently opened remote files, keyed by URL and version; least recently used
-// entries go first beyond kMaxEntries or kMaxBytes.
+// Footers of recently opened remote files, keyed by request identity (one version each, the
+// last seen); least recently used entries go first beyond kMaxEntries or kMaxBytes.
 class FooterCache {
  public:
   std::shared_ptr<const CachedFooter> Find(const std::string& key) {
@@ -69,13 +71,7 @@ class FooterCache {
   }
   void Put(const std::string& key, std::shared_ptr<const CachedFooter> footer) {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
-      if (it->first == key) {
-        bytes_ -= Bytes(*it->second);
-        entries_.erase(it);
-        break;
-      }
-    }
+    Erase(key);
     bytes_ += Bytes(*footer);
     entries_.emplace_front(key, std::move(footer));
     while (entries_.size() > 1 && (entries_.size() > kMaxEntries || bytes_ > kMaxBytes)) {
@@ -93,6 +89,15 @@ class FooterCache {
   static constexpr size_t kMaxEntries = 128;
   static constexpr uint64_t kMaxBytes = 32ull << 20;
   static uint64_t Bytes(const CachedFooter& footer) { return footer.tail.size(); }
+  void Erase(const std::string& key) {
+    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+      if (it->first == key) {
+        bytes_ -= Bytes(*it->second);
+        entries_.erase(it);
+        return;
+      }
+    }
+  }
   std::mutex mutex_;
   std::list<std::pair<std::string, std::shared_ptr<const CachedFooter>>> entries_;
   uint64_t bytes_ = 0;
@@ -154,6 +159,20 @@ bool ParseContentRange(const std::string& text, uint64_t* first, uint64_t* last,
   return false;
 }
 
+// A response's Content-Length (of a 200: the object's size), if it is a plain number.
+std::optional<uint64_t> ContentLength(const HttpResponse& response) {
+  const std::string text = response.Header("content-length");
+  if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  return std::stoull(text);
+}
+
+// What a statement's check of an object compares: its version and size.
+std::string CheckKey(const CachedFooter& footer) { return footer.version.Key() + "\n" + std::to_string(footer.size); }
+
+// A strong entity-tag compares byte for byte (If-Match, If-None-Match on a range); a weak one
+// ("W/") only says two representations are equivalent.
+bool IsStrongEntityTag(const std::string& etag) { return !etag.empty() && etag.rfind("W/", 0) != 0; }
+
 constexpr uint64_t kPrefetchBudget = 256ull << 20;  // bytes one Prefetch holds at most
 constexpr uint64_t kMaxTailExtension = 16ull << 20;  // a read reaching into the tail joins it (and the cache) up to this
 constexpr uint64_t kOnDemandBudget = 64ull << 20;   // bytes of on-demand reads kept
@@ -162,56 +181,164 @@ class RemoteFile final : public RandomAccessFile {
  public:
   RemoteFile(const std::string& url, const RemoteOptions& options)
       : shown_url_(UrlForDisplay(url)), attempts_(std::max(1, options.attempts)),
-        request_(PrepareRemoteRequest(url, options)), request_identity_(RequestIdentity(request_)) {}
+        request_(PrepareRemoteRequest(url, options)), request_identity_(RequestIdentity(request_)),
+        checks_(options.statement_checks) {}
 
   uint64_t Size() const override { return size_; }
   const std::string& Name() const override { return shown_url_; }
   TransferCounters Transfer() const override { return TransferCounters{requests_.load(), bytes_.load()}; }
 
-  // The first request (bytes 0-3: size, version, magic), then the footer tail.
+  // Opens the object: from the footer cache when this statement checked it already, else
+  // with OpenTail.
   void Open() {
+    std::shared_ptr<const CachedFooter> footer = Footers().Find(request_identity_);
+    if (footer && checks_ && checks_->Checked(request_identity_) == CheckKey(*footer)) {
+      UseVersion(footer->version, footer->size);
+    } else {
+      footer = OpenTail(std::move(footer));
+    }
+    tail_offset_ = footer->tail_offset;
+    AddSegment(footer->tail_offset, footer->tail, Kind::kPinned);
+    if (!version_.empty() && checks_) checks_->Note(request_identity_, CheckKey(*footer));
+  }
+
+  // The object's tail as OpenTail fetched it or the cache held it (FetchRemoteTail).
+  RemoteTail Tail() const {
+    RemoteTail tail{size_, version_.etag, version_.last_modified, tail_offset_, {}, requests_.load()};
+    if (auto it = segments_.find(tail_offset_); it != segments_.end()) tail.bytes = it->second.bytes;
+    return tail;
+  }
+
+ private:
+  // The size, the version and the tail of the object, in one request: the last bytes
+  // (Range: bytes=-N, N at least kFirstTailRequest, more when the tail of `known`, the
+  // object's cached footer, is longer), with If-None-Match when `known` has a strong ETag,
+  // so that a 304 confirms `known`. A server that answers a suffix range with something else (the whole
+  // object in a 200, cut at N bytes; a 416; another range, as s3rver does) costs a second
+  // request for the tail (and a third, bytes 0-3, when its answer did not give the size).
+  std::shared_ptr<const CachedFooter> OpenTail(std::shared_ptr<const CachedFooter> known) {
+    HttpRequest request = request_;
+    const uint64_t asked = std::max<uint64_t>(known ? known->tail.size() : 0, kFirstTailRequest);
+    request.suffix_length = asked;
+    request.max_body = asked;
+    request.keep_truncated_body = true;  // a 200 of the whole object stops at `asked` bytes
+    const bool conditional = known && IsStrongEntityTag(known->version.etag);
+    if (conditional) request.any_origin_headers.push_back("If-None-Match: " + known->version.etag);
+    HttpResponse response = Perform(request);
+    auto footer = std::make_shared<CachedFooter>();
+    footer->version = ObjectVersion::Of(response);
+    uint64_t first = 0, last = 0, total = 0;
+    std::optional<uint64_t> size;  // known, the tail still to fetch
+    switch (response.status) {
+      case 304:
+        // Not modified: what `known` holds is the object's (a 304 naming another ETag is not).
+        if (!conditional || (!footer->version.etag.empty() && footer->version.etag != known->version.etag)) {
+          throw ParquetError("cannot read " + shown_url_ + ": the server answered 304 (not modified) to a request "
+                             "that does not allow it");
+        }
+        UseVersion(known->version, known->size);
+        return known;
+      case 206:
+        if (!ParseContentRange(response.Header("content-range"), &first, &last, &total) || first > last ||
+            last >= total) {
+          throw ParquetError("cannot read " + shown_url_ + ": the server's partial response (HTTP 206) has no valid "
+                             "Content-Range");
+        }
+        if (last == total - 1 && total - first == std::min(asked, total)) {  // the suffix asked for
+          if (response.truncated || response.body.size() != total - first) {
+            throw ParquetError("cannot read " + shown_url_ + ": asked for the last " + std::to_string(total - first) +
+                               " bytes, received " + std::to_string(response.body.size()) +
+                               (response.truncated ? " or more" : ""));
+          }
+          footer->tail_offset = first;
+          footer->tail = std::move(response.body);
+          UseVersion(footer->version, total);
+          return Keep(std::move(footer));
+        }
+        size = total;  // another range: the server does not take suffixes, its size is known
+        break;
+      case 200:
+        if (!response.truncated) {  // the whole object, no longer than `asked`
+          footer->tail = std::move(response.body);
+          UseVersion(footer->version, footer->tail.size());
+          return Keep(std::move(footer));
+        }
+        size = ContentLength(response);
+        break;
+      case 416:
+        // A suffix is satisfiable for any object but an empty one: "bytes */0".
+        if (ParseContentRange(response.Header("content-range"), &first, &last, &total) && first > last) {
+          if (total == 0) {
+            UseVersion(footer->version, 0);
+            return Keep(std::move(footer));
+          }
+          size = total;
+        }
+        break;
+      default:
+        throw ParquetError(RemoteStatusError(response.status, "read " + shown_url_));
+    }
+    if (!size) size = ProbeSize(&footer->version);
+    UseVersion(footer->version, *size);
+    if (size_ == 0) return Keep(std::move(footer));
+    const uint64_t tail_length = std::min(size_, std::clamp(size_ / 1000, kMinFooterPrefetch, kMaxFooterPrefetch));
+    ObjectVersion seen;
+    footer->tail_offset = size_ - tail_length;
+    footer->tail = FetchRange(footer->tail_offset, tail_length, nullptr, &seen);
+    if (footer->version.empty() && !seen.empty()) {
+      footer->version = seen;
+      UseVersion(seen, size_);  // (unversioned until now: no condition was set)
+    }
+    return Keep(std::move(footer));
+  }
+
+  // The size and version of the object from bytes 0-3 (a server that did not say them in
+  // its answer to the suffix range); the version only when *version has none.
+  uint64_t ProbeSize(ObjectVersion* version) {
     HttpRequest request = request_;
     request.range = std::make_pair(uint64_t{0}, uint64_t{3});
     request.max_body = 4;
     HttpResponse response = Perform(request);
     uint64_t first = 0, last = 0, total = 0;
+    uint64_t size = 0;
     if (response.status == 206) {
       if (!ParseContentRange(response.Header("content-range"), &first, &last, &total) || first != 0 ||
           response.body.size() != std::min<uint64_t>(total, 4)) {
         throw ParquetError("cannot read " + shown_url_ + ": the server's partial response is malformed");
       }
-      size_ = total;
+      size = total;
     } else if (response.status == 200) {
-      size_ = response.body.size();  // the whole object, at most 4 bytes (max_body)
+      size = response.body.size();  // the whole object, at most 4 bytes (max_body)
     } else if (response.status == 416) {
-      size_ = ParseContentRange(response.Header("content-range"), &first, &last, &total) ? total : 0;
-      if (size_ != 0) throw ParquetError("cannot read " + shown_url_ + ": the server refuses range requests");
+      size = ParseContentRange(response.Header("content-range"), &first, &last, &total) ? total : 0;
+      if (size != 0) throw ParquetError("cannot read " + shown_url_ + ": the server refuses range requests");
     } else {
       throw ParquetError(RemoteStatusError(response.status, "read " + shown_url_));
     }
-    version_ = ObjectVersion::Of(response);
-    if (!version_.etag.empty() && version_.etag.rfind("W/", 0) != 0) {
+    if (version->empty()) *version = ObjectVersion::Of(response);
+    return size;
+  }
+
+  // The object's version and size become this file's; later requests are conditional on it.
+  void UseVersion(const ObjectVersion& version, uint64_t size) {
+    size_ = size;
+    version_ = version;
+    if (IsStrongEntityTag(version_.etag)) {
       request_.any_origin_headers.push_back("If-Match: " + version_.etag);
     } else if (!version_.last_modified.empty()) {
       request_.any_origin_headers.push_back("If-Unmodified-Since: " + version_.last_modified);
     }
-    if (!response.body.empty()) AddSegment(0, std::move(response.body), Kind::kPinned);
-    if (size_ <= 4) return;
-
-    const std::string cache_key = request_identity_ + "\n" + version_.Key();
-    if (!version_.empty()) {
-      if (std::shared_ptr<const CachedFooter> cached = Footers().Find(cache_key); cached && cached->size == size_) {
-        tail_offset_ = cached->tail_offset;
-        AddSegment(cached->tail_offset, cached->tail, Kind::kPinned);
-        return;
-      }
-    }
-    const uint64_t tail_length = std::min(size_ - 4, std::clamp(size_ / 1000, kMinFooterPrefetch, kMaxFooterPrefetch));
-    tail_offset_ = size_ - tail_length;
-    AddSegment(tail_offset_, FetchRange(tail_offset_, tail_length), Kind::kPinned);
-    RememberFooter();
   }
 
+  // `footer`, the object this file now reads (its version and size UseVersion'd), kept in
+  // the footer cache when versioned.
+  std::shared_ptr<const CachedFooter> Keep(std::shared_ptr<CachedFooter> footer) {
+    footer->size = size_;
+    if (!footer->version.empty()) Footers().Put(request_identity_, footer);
+    return footer;
+  }
+
+ public:
   void ReadAt(uint64_t offset, size_t length, uint8_t* out) override {
     CheckRange(offset, length);
     uint64_t position = offset;
@@ -333,7 +460,9 @@ class RemoteFile final : public RandomAccessFile {
 
   // One ranged GET of [offset, offset + length), checked to be of the version opened;
   // `abort` (may be null) stops it from another thread.
-  std::vector<uint8_t> FetchRange(uint64_t offset, uint64_t length, const std::atomic<bool>* abort = nullptr) {
+  // *seen (may be null) receives the version the response names.
+  std::vector<uint8_t> FetchRange(uint64_t offset, uint64_t length, const std::atomic<bool>* abort = nullptr,
+                                  ObjectVersion* seen = nullptr) {
     HttpRequest request = request_;
     request.abort = abort;
     request.range = std::make_pair(offset, offset + length - 1);
@@ -347,6 +476,7 @@ class RemoteFile final : public RandomAccessFile {
       throw ParquetError(RemoteStatusError(response.status, "read " + shown_url_));
     }
     const ObjectVersion version = ObjectVersion::Of(response);
+    if (seen != nullptr) *seen = version;
     if (!version_.etag.empty() && version.etag != version_.etag) {
       throw ChangedError("its ETag changed from " + version_.etag + " to " + version.etag);
     }
@@ -435,16 +565,18 @@ class RemoteFile final : public RandomAccessFile {
   void RememberFooter() {
     if (version_.empty()) return;
     auto footer = std::make_shared<CachedFooter>();
+    footer->version = version_;
     footer->size = size_;
     footer->tail_offset = tail_offset_;
     footer->tail = segments_.at(tail_offset_).bytes;
-    Footers().Put(request_identity_ + "\n" + version_.Key(), std::move(footer));
+    Footers().Put(request_identity_, std::move(footer));
   }
 
   std::string shown_url_;
   int attempts_;
   HttpRequest request_;  // the GET every request starts from
   std::string request_identity_;  // RequestIdentity(request_) before any If-Match: the cache's key
+  std::shared_ptr<RemoteStatementChecks> checks_;  // may be null
   ObjectVersion version_;
   uint64_t size_ = 0;
   uint64_t tail_offset_ = 0;  // 0: no pinned tail
@@ -516,6 +648,28 @@ std::unique_ptr<RandomAccessFile> OpenFileOrUrl(const std::string& path, const R
 }
 
 void ClearRemoteFooterCache() { Footers().Clear(); }
+
+std::string RemoteStatementChecks::Checked(const std::string& identity) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = checked_.find(identity);
+  return it == checked_.end() ? "" : it->second;
+}
+
+void RemoteStatementChecks::Note(const std::string& identity, const std::string& version) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  checked_[identity] = version;
+}
+
+void RemoteStatementChecks::EndStatement() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  checked_.clear();
+}
+
+RemoteTail FetchRemoteTail(const std::string& url, const RemoteOptions& options) {
+  RemoteFile file(url, options);
+  file.Open();
+  return file.Tail();
+}
 
 void RunFetchWorkers(size_t threads, const std::function<void(const std::atomic<bool>* stop)>& work) {
   if (threads <= 1) {

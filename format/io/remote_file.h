@@ -1,14 +1,19 @@
 // Parquet files behind https:// (and http://) URLs and in S3 (s3://bucket/key), read as
 // RandomAccessFile with as few bytes and round trips as the reader needs:
 //
-//   - Opening asks for bytes 0-3 (the magic; the response's Content-Range gives the size
-//     and its ETag / Last-Modified the version), then one tail of about size/1000 bytes,
-//     clamped to 16 KiB..256 KiB, which holds the footer (and usually the page indexes):
-//     a larger footer costs one more request. Tails are kept in a bounded process-wide
-//     cache keyed by the request (the URL actually asked: endpoint, URL style, bucket and
-//     key; the access key id, never the secret; the headers; the CA bundle), hashed, and by
-//     the object's version, so reopening an unchanged file costs one request, and one
-//     endpoint's bytes are never taken for another's.
+//   - Opening asks for the last bytes of the object in one request (Range: bytes=-N, N the
+//     larger of kFirstTailRequest and the tail kept of it before): the response's Content-Range gives
+//     the size, its ETag / Last-Modified the version, its bytes the footer (and usually the
+//     page indexes); a larger footer costs one more request. A server that does not answer a
+//     suffix range with those bytes (a 200, a 416, another range) gets today's two requests:
+//     the size (from that response, else bytes 0-3), then the tail (OpenTail).
+//   - Tails are kept in a bounded process-wide cache keyed by the request (the URL actually
+//     asked: endpoint, URL style, bucket and key; the access key id, never the secret; the
+//     headers; the CA bundle), hashed, with the object's version, so one endpoint's bytes
+//     are never taken for another's. Reopening a cached object asks for the same suffix with
+//     If-None-Match: a 304 confirms the cached tail, a changed object sends its new one.
+//   - Opens that share RemoteOptions::statement_checks check an object once per statement:
+//     an object checked in the statement opens from the cache without a request.
 //   - Every later request carries If-Match (or If-Unmodified-Since) and its response's
 //     version is compared: an object that changed between requests is an error, never
 //     mixed data.
@@ -24,7 +29,9 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -58,7 +65,40 @@ struct RemoteOptions {
   // with ambient_credentials_refusal. Null: always allowed.
   std::shared_ptr<const std::atomic<bool>> ambient_credentials_allowed;
   std::string ambient_credentials_refusal;
+  // The objects checked in the current statement (RemoteStatementChecks); null: every open
+  // checks its object.
+  std::shared_ptr<class RemoteStatementChecks> statement_checks;
 };
+
+// The remote objects whose version the opens sharing this (a table's, a metadata function
+// call's) checked with their server in the current statement, by request identity. An object
+// checked in the statement is opened again (planning, the scan, a nested loop's rescans)
+// from the footer cache without a request. The owner ends the statement (a table at the end
+// of CREATE and when a scan's cursor closes: planning and the scan that follows share a check).
+class RemoteStatementChecks {
+ public:
+  // The version (opaque) of the object with `identity` checked in this statement, or "".
+  std::string Checked(const std::string& identity) const;
+  void Note(const std::string& identity, const std::string& version);
+  void EndStatement();
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::string, std::string> checked_;
+};
+
+// What an open learns of a remote object: its size, its validator and its last bytes (the
+// footer and usually the page indexes), in one request where the server takes a suffix
+// range (or none: an object checked in the statement, whose tail is cached).
+struct RemoteTail {
+  uint64_t size = 0;
+  std::string etag;           // an RFC 9110 entity-tag, or ""
+  std::string last_modified;  // an HTTP-date, or "" (neither: unversioned)
+  uint64_t offset = 0;        // bytes holds [offset, size)
+  std::vector<uint8_t> bytes;
+  uint64_t requests = 0;  // requests made (retries included)
+};
+RemoteTail FetchRemoteTail(const std::string& url, const RemoteOptions& options);
 
 // The CA bundle requests verify TLS peers against: options.http_ca_file, else the
 // CURL_CA_BUNDLE environment variable (as the curl tool reads it), else "" (libcurl's own).
@@ -88,8 +128,14 @@ constexpr uint64_t kCoalesceGap = 64 * 1024;
 constexpr uint64_t kMaxPieceSize = 8 * 1024 * 1024;
 constexpr int kParallelRequests = 8;
 constexpr uint64_t kMinOnDemandRead = 32 * 1024;
-constexpr uint64_t kMinFooterPrefetch = 16 * 1024;
-constexpr uint64_t kMaxFooterPrefetch = 256 * 1024;
+constexpr uint64_t kMinFooterPrefetch = 16 * 1024;   // the tail of a fallback open: size/1000,
+constexpr uint64_t kMaxFooterPrefetch = 256 * 1024;  // clamped to these
+// The suffix an open asks for at least (the size is not known yet): today's tail of a file of
+// 256 MB or more, where a point lookup's request count matters most. The footer and usually
+// the page indexes of the row groups near the end come in one request (a 164 MB lineitem file
+// of 49 row groups and 14 columns: footer 88 KiB, and the page indexes of its middle row group
+// 230 KiB from the end); a file smaller than this comes whole.
+constexpr uint64_t kFirstTailRequest = 256 * 1024;
 
 // Bounds on the structures whose length a remote file states, as its server claims its
 // size: a footer, and one column index or offset index (a page-index module). A local

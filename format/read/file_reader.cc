@@ -29,16 +29,15 @@ std::unique_ptr<ParquetFileReader> ParquetFileReader::Open(std::unique_ptr<Rando
   if (size < kMagicLength + kFooterTrailerLength) {
     throw ParquetError("not a parquet file: " + name + " is only " + std::to_string(size) + " bytes");
   }
+  // Only the end is checked: the trailing magic, the footer length and the footer itself
+  // (a Thrift structure that must parse and agree with itself) tell a Parquet file, and the
+  // leading magic would cost a remote file a request of its own. Column chunks never start
+  // before byte 4 (ColumnChunkRange), so the first bytes are never read as data.
   uint8_t trailer[kFooterTrailerLength];
   file->ReadAt(size - kFooterTrailerLength, kFooterTrailerLength, trailer);
-  uint8_t head[kMagicLength];
-  file->ReadAt(0, kMagicLength, head);
   const bool encrypted_footer = std::memcmp(trailer + 4, "PARE", 4) == 0;
-  if (!encrypted_footer && (std::memcmp(trailer + 4, "PAR1", 4) != 0 || std::memcmp(head, "PAR1", 4) != 0)) {
-    throw ParquetError("not a parquet file: " + name + " lacks the PAR1 magic bytes");
-  }
-  if (encrypted_footer && std::memcmp(head, "PARE", 4) != 0) {
-    throw ParquetError("not a parquet file: " + name + " ends in PARE but does not start with it");
+  if (!encrypted_footer && std::memcmp(trailer + 4, "PAR1", 4) != 0) {
+    throw ParquetError("not a parquet file: " + name + " does not end with the PAR1 magic bytes");
   }
   uint32_t footer_length = static_cast<uint32_t>(trailer[0]) | (static_cast<uint32_t>(trailer[1]) << 8) |
                            (static_cast<uint32_t>(trailer[2]) << 16) |

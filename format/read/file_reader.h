@@ -1,10 +1,12 @@
-// Opening a Parquet file: validates the magic bytes, reads and parses the footer
+// Opening a Parquet file: validates the trailing magic bytes, reads and parses the footer
 // (FileMetaData), rebuilds the schema and checks the row groups against it. Column data is
 // read through ColumnChunkReader (column_reader.h).
 //
 // File layout:  "PAR1" <column chunks...> <FileMetaData, thrift compact> <4-byte LE footer length> "PAR1"
 // An encrypted footer ends in "PARE" instead: <FileCryptoMetaData> <encrypted FileMetaData>
-// <4-byte LE length of both> "PARE" (the file starts with "PARE" too). A plaintext footer of
+// <4-byte LE length of both> "PARE" (the file starts with "PARE" too). The leading magic is
+// not checked (as Arrow and DuckDB do not): the end tells a Parquet file, and a remote file's
+// start would cost a request. A plaintext footer of
 // an encrypted file is followed by its 28-byte signature (nonce and GCM tag), inside the
 // length. Open decrypts the footer and the ColumnMetaData of encrypted columns with the keys
 // of FileDecryptionProperties (encryption.h); column_cipher gives the column reader the

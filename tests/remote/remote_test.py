@@ -245,6 +245,7 @@ def main():
         test_without_libcurl(extension, nginx, data)
         test_conformance(extension, nginx, corpus)
         test_http(extension, nginx, data)
+        test_open_requests(extension, nginx, fault_port, data)
         test_declare_errors(extension, nginx)
         test_wide_columns_used(extension, nginx, data)
         test_tls(extension, nginx, data, ca)
@@ -254,7 +255,7 @@ def main():
         test_claimed_sizes(extension, fault_port, data)
         test_interrupt_outside_scans(extension, fault_port)
         upload_to_s3(s3rver_port, data)
-        test_s3(extension, s3_port, data)
+        test_s3(extension, s3_port, s3rver_port, data)
         test_footer_cache_per_endpoint(extension, fault_port, s3_port, s3rver_port, data)
     finally:
         for process in processes:
@@ -350,14 +351,20 @@ def test_http(extension, nginx, data):
     url = nginx.url("data/big.parquet")
     size = big.stat().st_size
 
-    # Opening: the magic and the footer tail, two requests; a reopen hits the footer cache.
+    # Opening: one request, the last 256 KiB (size, ETag, footer and page indexes); each later
+    # statement checks the file again with If-None-Match (a 304 when unchanged) at its first
+    # open, and only there (planning and the scan share it).
+    tail = 256 * 1024
     before = len(nginx.requests())
     db.execute(f"CREATE VIRTUAL TABLE temp.big USING parquet({sql_text(url)})")
     opened = nginx.requests()[before:]
-    tail = max(16 * 1024, min(256 * 1024, size // 1000))
-    check("opening costs two requests: bytes 0-3 and the footer tail",
-          [r[2] for r in opened] == ["bytes=0-3", f"bytes={size - tail}-{size - 1}"], repr(opened))
+    check("opening costs one request: a suffix range of the last 256 KiB",
+          [(r[2], r[3], r[4]) for r in opened] == [(f"bytes=-{tail}", "206", str(tail))], repr(opened))
+    before = len(nginx.requests())
     db.execute("SELECT count(*) FROM temp.big WHERE id < 0").fetchall()  # the first planning opens it once more
+    logged = nginx.requests()[before:]
+    check("the next statement (planning and the scan open the file) checks it once: a 304",
+          [(r[2], r[3]) for r in logged] == [(f"bytes=-{tail}", "304")], repr(logged))
 
     # Metadata functions over https equal the local ones.
     for function, arguments in (("parquet_metadata", ""), ("parquet_schema", ""), ("parquet_file_metadata", ""),
@@ -393,9 +400,9 @@ def test_http(extension, nginx, data):
           f"{stats['http_requests']} vs {len(logged)}")
     check("parquet_scan_stats bytes equal the bytes nginx sent",
           stats["http_bytes_fetched"] == sum(int(r[4]) for r in logged), f"{stats} {logged}")
-    check("a reopen is one request (footer cache), then the row groups",
-          logged and logged[0][2] == "bytes=0-3" and all(r[2] != f"bytes={size - tail}-{size - 1}" for r in logged),
-          repr(logged[:3]))
+    check("a later statement checks the file once: the same suffix, answered 304, then the row groups",
+          logged and logged[0][2:5] == (f"bytes=-{tail}", "304", "0")
+          and all(r[2] != f"bytes=-{tail}" for r in logged[1:]), repr(logged[:3]))
 
     # A point lookup on the sorted key (every column): few requests, a small fraction of the
     # file. After the reopen's bytes 0-3 (footer cached): the row group's page indexes in one
@@ -407,9 +414,11 @@ def test_http(extension, nginx, data):
     db.execute(f"CREATE VIRTUAL TABLE temp.big_local USING parquet({sql_text(str(big))})")
     expected = db.execute("SELECT * FROM temp.big_local WHERE id = 123457").fetchall()
     check("point lookup returns the row", row == expected and len(row) == 1 and row[0][:2] == (123457, 123457 * 7 % 1000), row)
-    check("point lookup: at most 4 requests after the footer (parquet_scan_stats)",
-          stats["http_requests"] - 1 <= 4 and logged[:1] and logged[0][2] == "bytes=0-3", f"{stats['http_requests']} {logged}")
-    check("point lookup: the page indexes cost one small request", len(logged) >= 2 and int(logged[1][4]) < 4096, logged)
+    check("point lookup: the check of the file, then at most 3 requests (parquet_scan_stats)",
+          stats["http_requests"] <= 4 and logged[:1] and logged[0][2:4] == (f"bytes=-{tail}", "304"),
+          f"{stats['http_requests']} {logged}")
+    check("point lookup: the page indexes came with the footer (the 256 KiB tail): after the check only pages",
+          len(logged) >= 2 and all(int(r[4]) > 8192 for r in logged[1:]), logged)
 
     # The plan passes the columns read to the scan without showing them: EXPLAIN QUERY PLAN
     # of the remote table reads as the local table's does.
@@ -453,6 +462,100 @@ def test_http(extension, nginx, data):
           isinstance(error, tuple) and "has changed since" in error[1] and "secret-sig-123" not in error[1]
           and nginx.url("data/changing.parquet") + "?..." in error[1], error)
     db.close()
+
+
+def test_open_requests(extension, nginx, port, data):
+    """Opening a remote file is one request: a suffix range (the last 256 KiB) gives the size,
+    the ETag and the footer. A table checks a file once per statement (If-None-Match: a 304
+    when unchanged); a file replaced between statements is read as its new version. Servers
+    without suffix ranges get two requests, never the whole file."""
+    db = extension.connect()
+    big = data / "big.parquet"
+    size = big.stat().st_size
+    tail = 256 * 1024
+
+    # A point lookup in all, CREATE included, on a file no cache holds: the footer and the
+    # page indexes (CREATE's one request), the lookup statement's check (a 304), the pages.
+    shutil.copy(big, data / "lookup.parquet")
+    before = len(nginx.requests())
+    db.execute(f"CREATE VIRTUAL TABLE temp.lk USING parquet({sql_text(nginx.url('data/lookup.parquet'))})")
+    row = db.execute("SELECT * FROM temp.lk WHERE id = 123457").fetchall()
+    stats = scan_stats(db, "lk")
+    logged = nginx.requests()[before:]
+    db.execute(f"CREATE VIRTUAL TABLE temp.lk_local USING parquet({sql_text(str(big))})")
+    expected = db.execute("SELECT * FROM temp.lk_local WHERE id = 123457").fetchall()
+    check("point lookup, CREATE included: at most 4 requests (footer and page indexes, check, pages; 7 before)",
+          row == expected and len(row) == 1 and len(logged) <= 4 and logged[0][2:4] == (f"bytes=-{tail}", "206"),
+          f"{row} {logged}")
+    check("point lookup: parquet_scan_stats counts the scan's requests (all but CREATE's and the first planning's "
+          "check, which the scan shares)", stats["http_requests"] == len(logged) - 2, f"{stats['http_requests']} {logged}")
+    before = len(nginx.requests())
+    row = db.execute("SELECT * FROM temp.lk WHERE id = 123456").fetchall()
+    stats = scan_stats(db, "lk")
+    logged = nginx.requests()[before:]
+    check("a later point lookup: the check (a 304) and the pages, all counted by parquet_scan_stats",
+          len(row) == 1 and 2 <= len(logged) <= 3 and logged[0][3] == "304" and stats["http_requests"] == len(logged),
+          f"{stats['http_requests']} {logged}")
+
+    # Checked once per statement: two cursors of one table (a self-join) open the file twice
+    # and check it once.
+    replaced = data / "replaced.parquet"
+    db.execute(f"SELECT parquet_copy('SELECT 1 AS x, ''a'' AS s', {sql_text(str(replaced))})")
+    db.execute(f"CREATE VIRTUAL TABLE temp.rp USING parquet({sql_text(nginx.url('data/replaced.parquet'))})")
+    first = db.execute("SELECT * FROM temp.rp").fetchall()
+    before = len(nginx.requests())
+    joined = db.execute("SELECT a.x, b.s FROM temp.rp a, temp.rp b").fetchall()
+    logged = nginx.requests()[before:]
+    check("a statement opening a file twice (a self-join) checks it once: one 304",
+          first == [(1, "a")] and joined == [(1, "a")] and [r[3] for r in logged] == ["304"], f"{joined} {logged}")
+    old_size = replaced.stat().st_size
+    db.execute(f"""SELECT parquet_copy('SELECT 2 AS x, ''bb'' AS s UNION ALL SELECT 3, ''cc''', {sql_text(str(replaced))},
+                   'overwrite=1')""")
+    before = len(nginx.requests())
+    second = db.execute("SELECT * FROM temp.rp ORDER BY x").fetchall()
+    logged = nginx.requests()[before:]
+    check("a file replaced between two statements is noticed: the next reads the new version, its new tail in the "
+          "check's one request", second == [(2, "bb"), (3, "cc")] and replaced.stat().st_size != old_size
+          and [(r[2], r[3]) for r in logged] == [(f"bytes=-{tail}", "206")], f"{second} {logged}")
+
+    # A file smaller than the suffix: 206 with all of it (Content-Range bytes 0-(size-1)/size).
+    small = data / "hive" / "region=eu" / "day=1" / "part-0.parquet"
+    before = len(nginx.requests())
+    rows = run(db, f"SELECT count(*) FROM parquet_metadata({sql_text(nginx.url('data/hive/region=eu/day=1/part-0.parquet'))})")
+    logged = nginx.requests()[before:]
+    check("a file smaller than the suffix asked for: one request, all of it",
+          isinstance(rows, list) and [(r[2], r[3], r[4]) for r in logged] == [(f"bytes=-{tail}", "206", str(small.stat().st_size))],
+          f"{rows} {logged}")
+
+    # Not Parquet: a clear error from the end of the file (the start is not read).
+    (data / "notes.txt").write_text("these are notes, not a parquet file\n" * 10)
+    error = run(db, f"CREATE VIRTUAL TABLE temp.np USING parquet({sql_text(nginx.url('data/notes.txt'))})")
+    check("a remote file that is not Parquet: an error naming it",
+          isinstance(error, tuple) and "not a parquet file" in error[1] and "PAR1" in error[1], error)
+
+    # Servers that do not take suffix ranges: the size from their answer, then the tail.
+    base = f"http://127.0.0.1:{port}/fault"
+    local = table_rows(db, str(big))
+    fallback_tail = max(16 * 1024, min(256 * 1024, size // 1000))
+    for mode, status in (("nosuffix", 200), ("suffix416", 416), ("suffixhead", 206)):
+        before = len(fault_server_log())
+        db.execute("DROP TABLE IF EXISTS temp.fb")
+        db.execute(f"CREATE VIRTUAL TABLE temp.fb USING parquet({sql_text(f'{base}/{mode}/big.parquet')})")
+        opened = fault_server_log()[before:]
+        remote = db.execute("SELECT * FROM temp.fb").fetchall()
+        check(f"a server answering a suffix range with {status} ({mode}): opened in two requests (the suffix, the tail), "
+              "same rows", remote == local and [(e["range"], e["status"]) for e in opened] ==
+              [(f"bytes=-{tail}", status), (f"bytes={size - fallback_tail}-{size - 1}", 206)],
+              f"{[(e['range'], e['status'], e['bytes']) for e in opened]} {len(remote)}")
+        if mode == "nosuffix":
+            check("a 200 with the whole file is cut short: the client stops after 256 KiB (the server read "
+                  "under half of the file)", opened and opened[0]["bytes"] < size // 2, opened[:1])
+    db.close()
+
+
+def fault_server_log():
+    with urllib.request.urlopen(f"http://127.0.0.1:{FAULT_PORT}/__log") as response:
+        return json.load(response)
 
 
 def test_declare_errors(extension, nginx):
@@ -508,8 +611,9 @@ def test_wide_columns_used(extension, nginx, data):
     check("past the bound a new column set reads every column", index_number(after) == -(2**31), index_number(after))
     after_ok = same_as_local(after)
     after_bytes = scan_stats(db, "wide")["http_bytes_fetched"]
-    check("past the bound: the same rows as the local table, every column prefetched",
-          after_ok and after_bytes >= total_bytes * 0.9, f"{after_ok} {after_bytes} of {total_bytes}")
+    check("past the bound: the same rows as the local table, every column prefetched (but the chunks the 256 KiB "
+          "tail read at opening holds)", after_ok and after_bytes >= (total_bytes - 256 * 1024) * 0.9,
+          f"{after_ok} {after_bytes} of {total_bytes}")
     check("past the bound a known column set keeps its handle", index_number(narrow) < 0 and same_as_local(narrow), "")
     db.close()
 
@@ -591,11 +695,12 @@ def test_interrupt(extension, port, data):
     db.load_extension(extension.path)
     local = str(data / "big.parquet")
     db.execute(f"CREATE VIRTUAL TABLE temp.local USING parquet({sql_text(local)})")
-    # Requests 1-2 open the table (bytes 0-3, the footer tail), the scan's reopen is the 3rd
-    # (footer cached); requests after `after` stall. The point lookup's 4th request is its
-    # page indexes (one range, fetched on the scanning thread), then two page ranges in parallel.
-    queries = (("one request on the scanning thread", "SELECT sum(x) FROM temp.stalled", 3),
-               ("parallel requests", "SELECT * FROM temp.stalled WHERE id = 123457", 4))
+    # Request 1 opens the table (the tail: footer and page indexes), the statement's check
+    # of it is the 2nd (a 304, no body: it cannot stall); requests after `after` stall. The
+    # sum's 3rd request is column x (one range, fetched on the scanning thread), the point
+    # lookup's 3rd and 4th its two page ranges, in parallel.
+    queries = (("one request on the scanning thread", "SELECT sum(x) FROM temp.stalled", 2),
+               ("parallel requests", "SELECT * FROM temp.stalled WHERE id = 123457", 2))
     for what, query, after in queries:
         db.execute("DROP TABLE IF EXISTS temp.stalled")
         db.execute(f"CREATE VIRTUAL TABLE temp.stalled USING parquet('http://127.0.0.1:{port}/fault/stall/big.parquet?after={after}')")
@@ -645,10 +750,10 @@ def test_interrupt_outside_scans(extension, port):
     s3 = (f"s3_endpoint=http://127.0.0.1:{port}', 's3_access_key_id=S3RVER', 's3_secret_access_key=S3RVER', "
           "'http_retries=0")
 
-    # Requests 1-2 of a planned table are its CREATE (bytes 0-3, the footer tail); the 3rd is
-    # planning's reopen of the first file (its footer cached), the 4th the ORDER BY check's
-    # reopen, the 5th that check's first read of column id. planned stalls at the 3rd,
-    # order_checked at the 5th.
+    # Request 1 of a planned table is its CREATE (the tail); the 2nd is planning's check of
+    # the first file (a 304: it cannot stall; the ORDER BY check's reopen shares it), the 3rd
+    # that check's first read of column id. planned stalls at the 3rd, order_checked at the 5th
+    # (the check's third read).
     db.execute(f"CREATE VIRTUAL TABLE temp.planned USING parquet('{base}?after=2&hangup=8000&case=plan', http_retries=0)")
     db.execute(f"CREATE VIRTUAL TABLE temp.order_checked USING parquet('{base}?after=4&hangup=8000&case=order', http_retries=0)")
     cases = (("CREATE VIRTUAL TABLE of a stalled file",
@@ -676,9 +781,7 @@ def test_footer_cache_per_endpoint(extension, fault_port, s3_port, s3rver_port, 
     real endpoint sees."""
     db = extension.connect()
     key = "cachecheck/big.parquet"  # read by nothing else: its footer is in no cache yet
-    subprocess.run(["curl", "-sf", "-o", "/dev/null", "-T", str(data / "big.parquet"), "--aws-sigv4", "aws:amz:us-east-1:s3",
-                    "--user", "S3RVER:S3RVER", "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD",
-                    f"http://127.0.0.1:{s3rver_port}/bkt/{key}"], check=True, env=child_env())
+    put_object(s3rver_port, data / "big.parquet", key)
     local = table_rows(db, str(data / "big.parquet"))
     creds = ", s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER'"
     hostile = table_rows(db, f"s3://bkt/{key}", f", s3_endpoint='http://127.0.0.1:{fault_port}'{creds}")
@@ -727,7 +830,7 @@ def test_faults(extension, port, data):
     check("a server ignoring Range: a clear error", isinstance(error, tuple) and "range" in error[1].lower(), error)
 
     for mode in ("change", "change412"):
-        # Requests: 2 at CREATE, 1 at the scan's reopen (footer cached), then row groups;
+        # Requests: 1 at CREATE, 1 at the statement's check (If-None-Match), then row groups;
         # the object changes after the 4th, in the middle of the scan.
         error = table_rows(db, f"{base}/{mode}/big.parquet?after=4")
         check(f"object changing mid-scan ({mode}): an error, no mixed rows",
@@ -863,13 +966,10 @@ def upload_to_s3(s3rver_port, data):
     for path in [data / "big.parquet"] + sorted((data / "hive").rglob("*")):
         if path.is_dir():
             continue
-        key = urllib.parse.quote(path.relative_to(data).as_posix())
-        subprocess.run(["curl", "-sf", "-o", "/dev/null", "-T", str(path), "--aws-sigv4", "aws:amz:us-east-1:s3",
-                        "--user", "S3RVER:S3RVER", "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD",
-                        f"http://127.0.0.1:{s3rver_port}/bkt/{key}"], check=True, env=child_env())
+        put_object(s3rver_port, path, path.relative_to(data).as_posix())
 
 
-def test_s3(extension, port, data):
+def test_s3(extension, port, s3rver_port, data):
     db = extension.connect()
     endpoint = f"http://127.0.0.1:{port}"
     creds = f", s3_endpoint='{endpoint}', s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER'"
@@ -921,6 +1021,7 @@ def test_s3(extension, port, data):
           isinstance(error, tuple) and "bytes a response to this request may hold" in error[1], error)
 
     test_stored_table_planning(extension, db, port, creds)
+    test_s3_open_requests(db, port, s3rver_port, data, creds)
     test_s3_write(db, port, endpoint, creds, function_creds)
     test_s3_redirects(db, port, endpoint, local)
     test_s3_hostile_listings(extension, db, port, creds, function_creds)
@@ -958,6 +1059,41 @@ def test_s3(extension, port, data):
     error = table_rows(db, "s3://bkt/big.parquet", f", s3_endpoint='{endpoint}'")
     check("no credentials: the unsigned request is refused", isinstance(error, tuple) and "403" in error[1], error)
     db.close()
+
+
+def test_s3_open_requests(db, port, s3rver_port, data, creds):
+    """Over S3 as over HTTP: CREATE and a point lookup in at most 4 requests (the suffix with
+    footer and page indexes, the lookup's check answered 304, the pages), and an object
+    replaced between two statements read as its new version."""
+    put_object(s3rver_port, data / "big.parquet", "opencount/big.parquet")
+    before = len(proxy_log(port))
+    db.execute(f"CREATE VIRTUAL TABLE temp.s3lk USING parquet('s3://bkt/opencount/big.parquet'{creds})")
+    row = db.execute("SELECT * FROM temp.s3lk WHERE id = 123457").fetchall()
+    logged = [(e["range"], e["status"]) for e in proxy_log(port)[before:]]
+    db.execute(f"CREATE VIRTUAL TABLE temp.s3lk_local USING parquet({sql_text(str(data / 'big.parquet'))})")
+    expected = db.execute("SELECT * FROM temp.s3lk_local WHERE id = 123457").fetchall()
+    check("s3: point lookup, CREATE included: at most 4 requests (footer and page indexes, check, pages)",
+          row == expected and len(row) == 1 and len(logged) <= 4 and logged[:2] == [("bytes=-262144", 206), ("bytes=-262144", 304)],
+          f"{row} {logged}")
+    replaced = data / "s3-replaced.parquet"
+    db.execute(f"SELECT parquet_copy('SELECT 1 AS x', {sql_text(str(replaced))})")
+    put_object(s3rver_port, replaced, "opencount/replaced.parquet")
+    db.execute(f"CREATE VIRTUAL TABLE temp.s3rp USING parquet('s3://bkt/opencount/replaced.parquet'{creds})")
+    first = db.execute("SELECT * FROM temp.s3rp").fetchall()
+    db.execute(f"SELECT parquet_copy('SELECT 2 AS x UNION ALL SELECT 3', {sql_text(str(replaced))}, 'overwrite=1')")
+    put_object(s3rver_port, replaced, "opencount/replaced.parquet")
+    before = len(proxy_log(port))
+    second = db.execute("SELECT * FROM temp.s3rp ORDER BY x").fetchall()
+    logged = [(e["range"], e["status"]) for e in proxy_log(port)[before:]]
+    check("s3: an object replaced between two statements is read as its new version (one request: its new tail)",
+          first == [(1,)] and second == [(2,), (3,)] and logged == [("bytes=-262144", 206)], f"{first} {second} {logged}")
+
+
+def put_object(s3rver_port, path, key):
+    """Uploads `path` as s3://bkt/KEY (straight to s3rver)."""
+    subprocess.run(["curl", "-sf", "-o", "/dev/null", "-T", str(path), "--aws-sigv4", "aws:amz:us-east-1:s3",
+                    "--user", "S3RVER:S3RVER", "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD",
+                    f"http://127.0.0.1:{s3rver_port}/bkt/{urllib.parse.quote(key)}"], check=True, env=child_env())
 
 
 def test_s3_credential_rule(extension, port, endpoint, local):

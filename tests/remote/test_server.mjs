@@ -13,6 +13,9 @@
 //       change     after ?after=N requests (default 2), the ETag differs (If-Match is ignored)
 //       change412  the same, and If-Match answers 412
 //       norange    ignores Range: 200 with the whole file
+//       nosuffix   a suffix range (bytes=-N) answers 200 with the whole file; others work
+//       suffix416  a suffix range answers 416 (Content-Range: bytes */SIZE); others work
+//       suffixhead a suffix range of N answers bytes 0-N, as s3rver does; others work
 //       stall      after ?after=N requests (default 2), 206 responses send their headers and
 //                  half the body, then nothing more (the connection stays open; with
 //                  ?hangup=MS it is closed after MS milliseconds)
@@ -34,13 +37,17 @@
 //     endpoint: it forwards the request to --s3-upstream and answers with the real object's
 //     headers (ETag, Last-Modified, Content-Range, size), but every body byte after the first
 //     four zeroed.
+//     Every mode takes suffix ranges (bytes=-N: the last N bytes) unless it says otherwise, and
+//     answers If-None-Match naming the current ETag with 304.
 //     GET /__log returns the requests seen so far as JSON ({mode, range, status, host, apiKey,
 //     authorization, ifMatch, ifUnmodifiedSince}: the Host header says which origin, 127.0.0.1 or localhost, a request
 //     came through); ?delay=MS on any URL delays the answer by MS milliseconds.
 //  2. With --s3-upstream, a second port (--s3-port) that checks the AWS Signature Version 4
 //     of every request (the s3rver package only checks that the access key exists) with
 //     the S3RVER/S3RVER account, then forwards it to s3rver. List requests are forwarded
-//     with max-keys=2, so listings need continuation tokens. Part 2 of a multipart upload to a
+//     with max-keys=2, so listings need continuation tokens. A GET of a suffix range
+//     (bytes=-N), which s3rver reads as bytes 0-N, reaches it as the last N bytes, as S3 sends
+//     them (the fault server's /bkt/ keeps s3rver's answer). Part 2 of a multipart upload to a
 //     key containing "failpart" answers 500; a listing of prefix "hugelisting" answers 17 MiB.
 //     Listings of prefix "hostile/MODE/" are answered by hostileListing (below): endless pages,
 //     a repeated continuation token, a DOCTYPE with entities, a 2000-byte key, 100001 objects,
@@ -49,7 +56,7 @@
 //     http://localhost:PORT/REST (another origin); other requests are logged with their
 //     Host, whether they are signed and their x-amz-security-token.
 //
-// usage: node test_server.mjs --data DIR --port N [--s3-port N --s3-upstream http://127.0.0.1:N]
+// usage: node test_server.mjs --data DIR --port N [--s3-port N --s3-upstream http://127.0.0.1:N [--s3-delay MS]]
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -138,12 +145,13 @@ function serveFault(req, res) {
   const key = mode + '/' + name + '?' + (req.url.split('?')[1] ?? '');  // each query string counts apart
   const count = (counters.get(key) ?? 0) + 1;
   counters.set(key, count);
-  const entry = { mode, name, range: req.headers.range ?? null, status: 0, host: req.headers.host,
+  const entry = { mode, name, range: req.headers.range ?? null, status: 0, bytes: 0, host: req.headers.host,
                   apiKey: req.headers['x-api-key'] ?? null, authorization: req.headers.authorization ?? null,
                   ifMatch: req.headers['if-match'] ?? null, ifUnmodifiedSince: req.headers['if-unmodified-since'] ?? null };
   log.push(entry);
   const reply = (status, headers, body) => {
     entry.status = status;
+    entry.bytes = body?.length ?? 0;
     if (mode !== 'crtag') return send(res, status, headers, body);
     const head = [`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`, 'Connection: close',
                   ...Object.entries({ ...headers, etag: '"v1\r-1"' }).map(([k, v]) => `${k}: ${v}`)];
@@ -169,8 +177,29 @@ function serveFault(req, res) {
   if (mode === 'change412' && req.headers['if-match'] && req.headers['if-match'] !== etag) {
     return reply(412, {}, 'precondition failed');
   }
-  const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+  if (req.headers['if-none-match'] === etag && mode !== 'badetag') return reply(304, headers, '');
+  const suffix = /^bytes=-(\d+)$/.exec(req.headers.range ?? '');
+  if (suffix && mode === 'suffix416') return reply(416, { 'content-range': `bytes */${stat.size}` }, '');
+  let range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+  if (suffix && mode === 'suffixhead') range = [null, '0', suffix[1]];
+  else if (suffix && mode !== 'nosuffix' && Number(suffix[1]) > 0) {
+    range = [null, String(Math.max(0, stat.size - Number(suffix[1]))), String(stat.size - 1)];
+  }
   if (!range || mode === 'norange') {
+    if (stat.size > 0 && req.headers.range) {
+      // Written 64 KiB a millisecond, so that entry.bytes shows where a client that stops
+      // reading (it asked for a range) ended the transfer.
+      entry.status = 200;
+      res.writeHead(200, { ...headers, 'content-length': stat.size });
+      const bytes = fs.readFileSync(file);
+      const writeNext = () => {
+        if (res.destroyed || entry.bytes >= bytes.length) return res.end();
+        const chunk = bytes.subarray(entry.bytes, entry.bytes + (64 << 10));
+        entry.bytes += chunk.length;
+        res.write(chunk, () => setTimeout(writeNext, 1));
+      };
+      return writeNext();
+    }
     const bytes = fs.readFileSync(file);
     return reply(200, { ...headers, 'content-length': bytes.length }, bytes);
   }
@@ -282,8 +311,10 @@ function s3Proxy(req, res) {
       return send(res, 307, { location: to }, '');
     }
     const problem = verifySigV4(req, body);
-    log.push({ mode: 's3', method: req.method, url: req.url, status: problem ? 403 : 0, problem, host: req.headers.host,
-               signed: req.headers.authorization !== undefined, sessionToken: req.headers['x-amz-security-token'] ?? null });
+    const entry = { mode: 's3', method: req.method, url: req.url, status: problem ? 403 : 0, problem, host: req.headers.host,
+                    signed: req.headers.authorization !== undefined, sessionToken: req.headers['x-amz-security-token'] ?? null,
+                    range: req.headers.range ?? null, ifNoneMatch: req.headers['if-none-match'] ?? null };
+    log.push(entry);
     if (problem) {
       return send(res, 403, { 'content-type': 'application/xml' },
         `<?xml version="1.0" encoding="UTF-8"?><Error><Code>SignatureDoesNotMatch</Code><Message>${problem}</Message></Error>`);
@@ -305,14 +336,38 @@ function s3Proxy(req, res) {
     }
     if (req.method === 'GET' && /[?&]list-type=2(&|$)/.test(url)) url += '&max-keys=2';
     const upstream = new URL(args['s3-upstream']);
-    const forward = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: url, headers: req.headers },
-      (up) => {
-        res.writeHead(up.statusCode, up.headers);
-        up.pipe(res);
-      });
-    forward.on('error', (e) => send(res, 502, {}, String(e)));
-    forward.end(body);
+    const headers = { ...req.headers };
+    const forwardRequest = () => {
+      const forward = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: url, headers },
+        (up) => {
+          entry.status = up.statusCode;
+          res.writeHead(up.statusCode, up.headers);
+          up.pipe(res);
+        });
+      forward.on('error', (e) => send(res, 502, {}, String(e)));
+      forward.end(body);
+    };
+    // S3 answers a suffix range (bytes=-N) with the last N bytes; s3rver reads it as bytes
+    // 0-N. The object's size (a HEAD) turns it into the range S3 would send.
+    const suffix = /^bytes=-(\d+)$/.exec(headers.range ?? '');
+    if (req.method !== 'GET' || !suffix) return later(forwardRequest);
+    const { range, ...unranged } = headers;
+    const head = http.request({ host: upstream.hostname, port: upstream.port, method: 'HEAD', path: url, headers: unranged }, (up) => {
+      up.resume();
+      const size = Number(up.headers['content-length'] ?? 0);
+      if (up.statusCode === 200 && size > 0) headers.range = `bytes=${Math.max(0, size - Number(suffix[1]))}-${size - 1}`;
+      later(forwardRequest);
+    });
+    head.on('error', (e) => send(res, 502, {}, String(e)));
+    head.end();
   });
+}
+
+// --s3-delay MS: every S3 request is answered MS milliseconds late (bench/remote_bench.py).
+function later(action) {
+  const delay = Number(args['s3-delay'] ?? 0);
+  if (delay > 0) setTimeout(action, delay);
+  else action();
 }
 
 http.createServer({ keepAlive: true }, faultHandler).listen(Number(args.port), '127.0.0.1', () => console.log('fault server listening'));

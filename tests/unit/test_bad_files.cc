@@ -30,6 +30,7 @@
 #include "format/read/column_reader.h"
 #include "format/common/error.h"
 #include "format/read/file_reader.h"
+#include "format/io/random_access_file.h"
 #include "format/metadata/metadata.h"
 #include "format/metadata/nested_schema.h"
 #include "format/read/record_assembler.h"
@@ -383,6 +384,20 @@ std::map<std::string, std::string> ReadRegistry(const std::string& path) {
     entries[line.substr(0, tab)] = line.substr(tab + 1);
   }
   return entries;
+}
+
+TEST_CASE("bad files: only a file's end tells Parquet: its first four bytes are not checked") {
+  // (A remote file's start would cost a request of its own; Arrow and DuckDB check the end.)
+  std::string file = OneColumnFile(DataPage(1, 4, Le32(7)), CompressionCodec::UNCOMPRESSED, 1);
+  file.replace(0, 4, "XXXX");
+  auto reader = ParquetFileReader::Open(
+      OpenMemoryFile(reinterpret_cast<const uint8_t*>(file.data()), file.size(), "headless.parquet"), nullptr);
+  CHECK(reader->num_rows() == 1);
+  file.replace(file.size() - 4, 4, "PAR2");
+  CHECK_THROWS_WITH_AS(
+      ParquetFileReader::Open(OpenMemoryFile(reinterpret_cast<const uint8_t*>(file.data()), file.size(), "tail.bin"),
+                              nullptr),
+      "not a parquet file: tail.bin does not end with the PAR1 magic bytes", ParquetError);
 }
 
 TEST_CASE("bad files: every corrupt file fails fast, in bounded memory, with its registered error") {

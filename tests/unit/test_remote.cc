@@ -570,3 +570,16 @@ TEST_CASE("remote: only RFC 9110 entity-tags and HTTP dates are taken from a ser
     CHECK_FALSE(parquet::IsHttpDate(invalid));
   }
 }
+
+TEST_CASE("remote: a statement's checks hold until the statement ends") {
+  parquet::RemoteStatementChecks checks;
+  CHECK(checks.Checked("identity-a").empty());
+  checks.Note("identity-a", "\"v1\"\n\n100");
+  checks.Note("identity-b", "\"w\"\n\n7");
+  CHECK(checks.Checked("identity-a") == "\"v1\"\n\n100");
+  checks.Note("identity-a", "\"v2\"\n\n120");  // checked again: the latest version
+  CHECK(checks.Checked("identity-a") == "\"v2\"\n\n120");
+  checks.EndStatement();
+  CHECK(checks.Checked("identity-a").empty());
+  CHECK(checks.Checked("identity-b").empty());
+}
