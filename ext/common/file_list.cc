@@ -8,6 +8,7 @@
 #include <tuple>
 #include <utility>
 
+#include "format/common/error.h"
 #include "format/io/random_access_file.h"
 #include "format/io/s3.h"
 #include "format/platform/system.h"
@@ -39,16 +40,42 @@ bool EndsWithParquet(const std::string& name) {
 
 // The names in a directory (without "." and ".."), or an error. `missing_ok`: a directory
 // that does not exist (or is not one) gives no names instead of an error.
-std::vector<std::string> ListDirectory(const std::string& directory, bool missing_ok) {
+std::vector<std::string> ReadDirectory(const std::string& directory, bool missing_ok, ListingCounts* counts) {
   std::vector<std::string> names;
   const platform::SystemResult listed = platform::ListDirectory(OpenName(directory), &names);
   if (!listed.ok()) {
     if (missing_ok && (listed.kind == SystemKind::kNotFound || listed.kind == SystemKind::kNotDirectory)) return {};
     throw FileListError("cannot read directory '" + OpenName(directory) + "': " + listed.text);
   }
+  if (counts) {
+    counts->requests++;
+    counts->entries += names.size();
+  }
   std::sort(names.begin(), names.end());
   return names;
 }
+
+// The directory reads of one local expansion, through the listing's cache and counts, and
+// its test of the directories it may skip.
+class LocalLister {
+ public:
+  explicit LocalLister(const ListingOptions& options) : options_(options) {}
+
+  std::vector<std::string> Names(const std::string& directory, bool missing_ok) const {
+    if (options_.cache == nullptr) return ReadDirectory(directory, missing_ok, options_.counts);
+    if (const DirectoryListings::Entry* kept = options_.cache->Find(directory)) return kept->names;
+    DirectoryListings::Entry entry;
+    entry.names = ReadDirectory(directory, missing_ok, options_.counts);
+    return options_.cache->Put(directory, std::move(entry)).names;
+  }
+
+  bool Wanted(std::string_view directory_name) const {
+    return !options_.wanted_directory || options_.wanted_directory(directory_name);
+  }
+
+ private:
+  const ListingOptions& options_;
+};
 
 enum class EntryKind { kMissing, kFile, kDirectory };
 
@@ -66,15 +93,17 @@ EntryKind KindOf(const std::string& path, platform::FileStatus* st) {
   return st->type == platform::FileType::kDirectory ? EntryKind::kDirectory : EntryKind::kFile;
 }
 
-void CollectParquetFiles(const std::string& directory, const platform::FileStatus& directory_stat,
+void CollectParquetFiles(const LocalLister& lister, const std::string& directory, const platform::FileStatus& directory_stat,
                          std::set<platform::FileIdentity>* visited, std::vector<std::string>* out) {
   if (!visited->insert(directory_stat.identity).second) return;
-  for (const std::string& name : ListDirectory(directory, false)) {
+  for (const std::string& name : lister.Names(directory, false)) {
     if (name[0] == '.' || name[0] == '_') continue;
     const std::string path = Join(directory, name);
     platform::FileStatus st;
     switch (KindOf(path, &st)) {
-      case EntryKind::kDirectory: CollectParquetFiles(path, st, visited, out); break;
+      case EntryKind::kDirectory:
+        if (lister.Wanted(name)) CollectParquetFiles(lister, path, st, visited, out);
+        break;
       case EntryKind::kFile:
         if (EndsWithParquet(name)) out->push_back(path);
         break;
@@ -128,6 +157,8 @@ size_t MatchBracket(std::string_view pattern, size_t p, char c, bool* matched) {
 }
 
 struct Expander {
+  explicit Expander(const LocalLister& l) : lister(l) {}
+  const LocalLister& lister;
   std::vector<std::string> segments;
   // What follows each segment in the pattern ('/' after the last): a Windows pattern may use
   // '\\' or '/', and the matched paths keep the pattern's own separators.
@@ -139,12 +170,12 @@ struct Expander {
 
   // `path` matched segments[index]: a file when it is the last segment, else a directory
   // to expand the next segment below.
-  void Match(const std::string& path, size_t index) {
+  void Match(const std::string& path, std::string_view name, size_t index) {
     platform::FileStatus st;
     const EntryKind kind = KindOf(path, &st);
     if (index + 1 == segments.size()) {
       if (kind == EntryKind::kFile) out.push_back(path);
-    } else if (kind == EntryKind::kDirectory) {
+    } else if (kind == EntryKind::kDirectory && lister.Wanted(name)) {
       Expand(path, index + 1);
     }
   }
@@ -159,32 +190,33 @@ struct Expander {
       if (!visited.insert({st.identity, index}).second) return;
       if (last) {
         // Every file below, at any depth.
-        for (const std::string& name : ListDirectory(directory, true)) {
+        for (const std::string& name : lister.Names(directory, true)) {
           if (name[0] == '.') continue;
           const std::string path = Join(directory, name, separators[index]);
           platform::FileStatus child;
           EntryKind kind = KindOf(path, &child);
           if (kind == EntryKind::kFile) out.push_back(path);
-          if (kind == EntryKind::kDirectory) Expand(path, index);
+          if (kind == EntryKind::kDirectory && lister.Wanted(name)) Expand(path, index);
         }
         return;
       }
       Expand(directory, index + 1);  // no directory at all
-      for (const std::string& name : ListDirectory(directory, true)) {
+      for (const std::string& name : lister.Names(directory, true)) {
         if (name[0] == '.') continue;
         const std::string path = Join(directory, name, separators[index]);
         platform::FileStatus child;
-        if (KindOf(path, &child) == EntryKind::kDirectory) Expand(path, index);
+        if (KindOf(path, &child) == EntryKind::kDirectory && lister.Wanted(name)) Expand(path, index);
       }
       return;
     }
     if (!HasGlobCharacters(segment)) {
-      Match(Join(directory, Unescape(segment), SeparatorBefore(index)), index);
+      const std::string name = Unescape(segment);
+      Match(Join(directory, name, SeparatorBefore(index)), name, index);
       return;
     }
-    for (const std::string& name : ListDirectory(directory, true)) {
+    for (const std::string& name : lister.Names(directory, true)) {
       if (!MatchGlobSegment(segment, name)) continue;
-      Match(Join(directory, name, SeparatorBefore(index)), index);
+      Match(Join(directory, name, SeparatorBefore(index)), name, index);
     }
   }
 };
@@ -263,17 +295,19 @@ bool MatchGlobSegment(std::string_view pattern, std::string_view name) {
   return p == pattern.size();
 }
 
-std::vector<std::string> ExpandFilePath(const std::string& path) {
+std::vector<std::string> ExpandFilePath(const std::string& path, const ListingOptions& listing) {
   if (path.empty()) throw FileListError("empty path");
   if (std::string error = parquet::PathNulByteError(path); !error.empty()) throw FileListError(error);
+  const bool pruned = static_cast<bool>(listing.wanted_directory);
+  const LocalLister lister(listing);
   platform::FileStatus st;
   const EntryKind kind = KindOf(path, &st);
   if (kind == EntryKind::kFile) return {path};
   if (kind == EntryKind::kDirectory) {
     std::set<platform::FileIdentity> visited;
     std::vector<std::string> files;
-    CollectParquetFiles(path, st, &visited, &files);
-    if (files.empty()) throw FileListError("no parquet files in directory '" + path + "'");
+    CollectParquetFiles(lister, path, st, &visited, &files);
+    if (files.empty() && !pruned) throw FileListError("no parquet files in directory '" + path + "'");
     std::sort(files.begin(), files.end());
     return files;
   }
@@ -282,7 +316,7 @@ std::vector<std::string> ExpandFilePath(const std::string& path) {
     throw FileListError("cannot open '" + path + "': " + (found.ok() ? std::string("No such file or directory") : found.text));
   }
 
-  Expander expander;
+  Expander expander(lister);
   const size_t root = platform::PathRootLength(path);
   std::string base = path.substr(0, root);
   size_t start = root;
@@ -299,7 +333,7 @@ std::vector<std::string> ExpandFilePath(const std::string& path) {
   std::vector<std::string>& files = expander.out;
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
-  if (files.empty()) throw FileListError("no files match '" + path + "'");
+  if (files.empty() && !pruned) throw FileListError("no files match '" + path + "'");
   return files;
 }
 
@@ -333,10 +367,12 @@ std::string LiteralPrefix(std::string_view pattern) {
 
 }  // namespace
 
-bool MatchGlobPath(std::string_view pattern, std::string_view path) {
-  const std::vector<std::string_view> globs = PathSegments(pattern);
-  // reached[p]: the segments so far can be matched by globs[0..p). A "**" at p reaches p + 1
-  // without a segment and stays at p by taking one.
+namespace {
+
+// The glob states after matching `path`'s segments: states[p] when the segments can be
+// matched by globs[0..p). A "**" at p reaches p + 1 without a segment and stays at p by
+// taking one. Empty when no state is left.
+std::vector<char> GlobStates(const std::vector<std::string_view>& globs, std::string_view path) {
   std::vector<char> reached(globs.size() + 1, 0), next(globs.size() + 1, 0);
   auto through_double_stars = [&](std::vector<char>* states) {
     for (size_t p = 0; p < globs.size(); p++) {
@@ -357,14 +393,194 @@ bool MatchGlobPath(std::string_view pattern, std::string_view path) {
       }
       any = any || next[p] || next[p + 1];
     }
-    if (!any) return false;
+    if (!any) return {};
     through_double_stars(&next);
     reached.swap(next);
   }
-  return reached[globs.size()] != 0;
+  return reached;
 }
 
-std::vector<std::string> ExpandRemotePath(const std::string& url, const parquet::RemoteOptions& options) {
+}  // namespace
+
+bool MatchGlobPath(std::string_view pattern, std::string_view path) {
+  const std::vector<std::string_view> globs = PathSegments(pattern);
+  const std::vector<char> states = GlobStates(globs, path);
+  return !states.empty() && states[globs.size()] != 0;
+}
+
+bool GlobMayMatchBelow(std::string_view pattern, std::string_view directory) {
+  const std::vector<std::string_view> globs = PathSegments(pattern);
+  const std::vector<char> states = GlobStates(globs, directory);
+  // A path below has at least one more segment, which a glob not yet at its end can take.
+  for (size_t p = 0; p < globs.size() && p < states.size(); p++) {
+    if (states[p]) return true;
+  }
+  return false;
+}
+
+namespace {
+
+bool HasHiddenSegmentBelow(std::string_view key, size_t first_segment) {
+  const std::vector<std::string_view> segments = PathSegments(key);
+  for (size_t i = first_segment; i < segments.size(); i++) {
+    if (segments[i][0] == '.' || segments[i][0] == '_') return true;
+  }
+  return false;
+}
+
+// One expansion of an s3 glob or prefix: listed from its literal prefix, one listing of
+// everything below it or, where ListingOptions::list_by_level asks, a directory at a time,
+// skipping the directories ListingOptions::wanted_directory refuses.
+class RemoteExpansion {
+ public:
+  RemoteExpansion(const parquet::RemoteOptions& options, const ListingOptions& listing, const parquet::S3Location& location,
+                  bool directory)
+      : options_(options), listing_(listing), location_(location), directory_(directory) {
+    prefix_ = directory ? location.key : LiteralPrefix(location.key);
+    // The segments of the directory the listing starts in (the prefix up to its last '/').
+    prefix_segments_ = PathSegments(std::string_view(prefix_).substr(0, prefix_.rfind('/') + 1)).size();
+  }
+
+  std::vector<std::string> Run() {
+    Expand(prefix_);
+    return std::move(files_);
+  }
+
+ private:
+  // Whether `key` is a file the argument names (the glob's or the directory's rules).
+  bool Names(const std::string& key) const {
+    if (key.empty() || key.back() == '/') return false;  // "directory" placeholder objects
+    if (!directory_) return MatchGlobPath(location_.key, key);
+    return EndsWithParquet(key) && !HasHiddenSegmentBelow(key, PathSegments(location_.key).size());
+  }
+
+  // Whether every directory segment of `key` (not its last, the file name) is wanted.
+  bool Wanted(std::string_view key) const {
+    if (!listing_.wanted_directory) return true;
+    const std::vector<std::string_view> segments = PathSegments(key);
+    for (size_t i = 0; i + 1 < segments.size(); i++) {
+      if (!listing_.wanted_directory(segments[i])) return false;
+    }
+    return true;
+  }
+
+  // The listing of `prefix` (with the delimiter when `by_level`), from the cache when kept.
+  const DirectoryListings::Entry& List(const std::string& prefix, bool by_level) {
+    const std::string cache_key = (by_level ? "level:" : "all:") + prefix;
+    if (listing_.cache) {
+      if (const DirectoryListings::Entry* kept = listing_.cache->Find(cache_key)) return *kept;
+    }
+    parquet::S3ListOptions list;
+    // Each key is matched as the listing is parsed: only what the argument names is kept
+    // (s3.h's limits), whatever the query.
+    list.keep = [this](const std::string& key) { return Names(key); };
+    DirectoryListings::Entry entry;
+    if (by_level) {
+      list.delimiter = "/";
+      list.common_prefixes = &entry.prefixes;
+    }
+    if (listing_.counts) {
+      list.requests = &listing_.counts->requests;
+      list.entries = &listing_.counts->entries;
+    }
+    // One expansion keeps the limits of one listing (s3.h), whatever a server answers a
+    // walk level by level with (every level's prefixes, each leading to more).
+    if (listings_made_ >= static_cast<uint64_t>(parquet::kMaxListingPages)) {
+      throw parquet::ParquetError("cannot list s3://" + location_.bucket + "/" + prefix_ + ": more than " +
+                                  std::to_string(parquet::kMaxListingPages) + " listings");
+    }
+    listings_made_++;
+    for (parquet::S3Object& object : parquet::ListS3Objects(options_, location_.bucket, prefix, list)) {
+      entry.names.push_back(std::move(object.key));
+    }
+    entries_kept_ += entry.names.size() + entry.prefixes.size();
+    if (entries_kept_ > parquet::kMaxListedObjects) {
+      throw parquet::ParquetError("cannot list s3://" + location_.bucket + "/" + prefix_ + ": more than " +
+                                  std::to_string(parquet::kMaxListedObjects) +
+                                  " objects match (the most a listing keeps)");
+    }
+    if (!listing_.cache) {
+      uncached_ = std::move(entry);
+      return uncached_;
+    }
+    return listing_.cache->Put(cache_key, std::move(entry));
+  }
+
+  void Keep(const std::vector<std::string>& keys) {
+    for (const std::string& key : keys) {
+      if (Wanted(key)) files_.push_back("s3://" + location_.bucket + "/" + key);
+    }
+  }
+
+  // A listing of everything below `prefix` or below a directory above it (down to the
+  // expansion's own prefix) that the cache keeps: it holds every file below `prefix`.
+  const DirectoryListings::Entry* KeptListingAbove(const std::string& prefix) const {
+    if (!listing_.cache) return nullptr;
+    if (const DirectoryListings::Entry* kept = listing_.cache->Find("all:" + prefix_)) return kept;
+    for (size_t slash = prefix.find('/', prefix_.size()); slash != std::string::npos; slash = prefix.find('/', slash + 1)) {
+      if (const DirectoryListings::Entry* kept = listing_.cache->Find("all:" + prefix.substr(0, slash + 1))) return kept;
+    }
+    return nullptr;
+  }
+
+  void Expand(const std::string& prefix) {
+    if (const DirectoryListings::Entry* kept = KeptListingAbove(prefix)) {
+      for (const std::string& key : kept->names) {
+        if (key.compare(0, prefix.size(), prefix) == 0 && Wanted(key)) {
+          files_.push_back("s3://" + location_.bucket + "/" + key);
+        }
+      }
+      return;
+    }
+    const std::string directory = prefix.substr(0, prefix.rfind('/') + 1);
+    const std::vector<std::string_view> segments = PathSegments(directory);
+    const bool by_level = listing_.wanted_directory && listing_.list_by_level && listing_.list_by_level(segments);
+    if (!by_level) {
+      Keep(List(prefix, false).names);
+      return;
+    }
+    const DirectoryListings::Entry& entry = List(prefix, true);
+    Keep(entry.names);
+    // Copied: expanding a subdirectory may add to the cache.
+    const std::vector<std::string> subdirectories = entry.prefixes;
+    for (const std::string& subdirectory : subdirectories) {
+      const std::vector<std::string_view> below = PathSegments(subdirectory);
+      if (below.empty()) continue;
+      const std::string_view name = below.back();
+      if (directory_ ? (below.size() > prefix_segments_ && (name[0] == '.' || name[0] == '_'))
+                     : !GlobMayMatchBelow(location_.key, subdirectory)) {
+        continue;
+      }
+      if (!listing_.wanted_directory(name)) continue;
+      Expand(subdirectory);
+    }
+  }
+
+  const parquet::RemoteOptions& options_;
+  const ListingOptions& listing_;
+  const parquet::S3Location& location_;
+  const bool directory_;
+  std::string prefix_;
+  size_t prefix_segments_ = 0;
+  DirectoryListings::Entry uncached_;
+  std::vector<std::string> files_;
+  uint64_t listings_made_ = 0;  // ListS3Objects calls of this expansion
+  size_t entries_kept_ = 0;     // objects and common prefixes they kept
+};
+
+}  // namespace
+
+const DirectoryListings::Entry* DirectoryListings::Find(const std::string& key) const {
+  auto it = entries_.find(key);
+  return it == entries_.end() ? nullptr : &it->second;
+}
+
+const DirectoryListings::Entry& DirectoryListings::Put(const std::string& key, Entry entry) {
+  return entries_[key] = std::move(entry);
+}
+
+std::vector<std::string> ExpandRemotePath(const std::string& url, const parquet::RemoteOptions& options,
+                                          const ListingOptions& listing) {
   if (std::string error = parquet::PathNulByteError(url); !error.empty()) throw FileListError(error);
   if (!parquet::IsS3Url(url)) {
     // '?' starts the query string of an http(s) URL; only its path can hold a glob.
@@ -384,27 +600,10 @@ std::vector<std::string> ExpandRemotePath(const std::string& url, const parquet:
     if (location.key.empty()) throw FileListError("'" + url + "' names a bucket: add a key, a prefix ending in '/' or a glob");
     return {url};
   }
-  const std::string prefix = directory ? location.key : LiteralPrefix(location.key);
-  const size_t prefix_segments = PathSegments(prefix).size();
-  // Each key is matched as the listing is parsed: only matches are kept (s3.h's limits).
-  parquet::S3ListOptions list;
-  list.keep = [&](const std::string& key) {
-    if (key.empty() || key.back() == '/') return false;  // "directory" placeholder objects
-    if (!directory) return MatchGlobPath(location.key, key);
-    if (!EndsWithParquet(key)) return false;
-    const std::vector<std::string_view> segments = PathSegments(key);
-    for (size_t i = prefix_segments; i < segments.size(); i++) {
-      if (segments[i][0] == '.' || segments[i][0] == '_') return false;
-    }
-    return true;
-  };
-  std::vector<std::string> files;
-  for (const parquet::S3Object& object : parquet::ListS3Objects(options, location.bucket, prefix, list)) {
-    files.push_back("s3://" + location.bucket + "/" + object.key);
-  }
+  std::vector<std::string> files = RemoteExpansion(options, listing, location, directory).Run();
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
-  if (files.empty()) {
+  if (files.empty() && !listing.wanted_directory) {
     throw FileListError(directory ? "no parquet files under '" + url + "'" : "no files match '" + url + "'");
   }
   return files;

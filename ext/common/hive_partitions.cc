@@ -87,27 +87,62 @@ std::string EscapePartitionText(std::string_view text) {
   return escaped;
 }
 
+std::optional<HivePair> HiveSegment(std::string_view segment) {
+  const size_t equals = segment.find('=');
+  if (equals == std::string_view::npos || equals == 0) return std::nullopt;
+  const std::string_view raw = segment.substr(equals + 1);
+  std::optional<std::string> value;
+  if (raw != kHiveNullValue) value = PercentDecode(raw);
+  return HivePair{PercentDecode(segment.substr(0, equals)), std::move(value)};
+}
+
+bool ParseHiveValue(const HiveKey& key, const std::optional<std::string>& text, HiveValue* out) {
+  *out = HiveValue();
+  if (!text) return true;
+  out->is_null = false;
+  out->text = *text;
+  switch (key.type) {
+    case HiveType::kInteger: return ParseInteger(out->text, &out->integer);
+    case HiveType::kReal: return ParseReal(out->text, &out->real);
+    case HiveType::kText: break;
+  }
+  return true;
+}
+
+SqlValue HiveSqlValue(const HiveKey& key, const HiveValue& value) {
+  if (value.is_null) return SqlValue::Null();
+  switch (key.type) {
+    case HiveType::kInteger: return SqlValue::Integer(value.integer);
+    case HiveType::kReal: return SqlValue::Real(value.real);
+    case HiveType::kText: break;
+  }
+  return SqlValue::Text(value.text);
+}
+
 std::vector<HivePair> HivePairs(std::string_view path) {
   std::vector<HivePair> pairs;
   size_t start = 0;
   while (true) {
     size_t slash = path.find_first_of(parquet::platform::kPathSeparators, start);
     if (slash == std::string_view::npos) break;  // the last segment is the file name
-    std::string_view segment = path.substr(start, slash - start);
-    size_t equals = segment.find('=');
-    if (equals != std::string_view::npos && equals > 0) {
-      std::string key = PercentDecode(segment.substr(0, equals));
-      std::string_view raw = segment.substr(equals + 1);
-      std::optional<std::string> value;
-      if (raw != kHiveNullValue) value = PercentDecode(raw);
-      bool replaced = false;
-      for (auto& pair : pairs) {
-        if (pair.first == key) {
-          pair.second = value;
-          replaced = true;
+    std::optional<HivePair> segment = HiveSegment(path.substr(start, slash - start));
+    if (segment) {
+      std::string& key = segment->first;
+      std::optional<std::string>& value = segment->second;
+      bool repeated = false;
+      for (const HivePair& pair : pairs) {
+        if (pair.first != key) continue;
+        repeated = true;
+        // A value differing from the one above would make a directory's value not the
+        // value of every file below it, which listings pruned by the query rely on.
+        if (pair.second != value) {
+          auto shown = [](const std::optional<std::string>& v) { return v ? "'" + *v + "'" : std::string("NULL"); };
+          throw parquet::ParquetError("partition key " + key + " has two values in path " +
+                                      parquet::PathForDisplay(std::string(path)) + ": " + shown(pair.second) +
+                                      " and below it " + shown(value));
         }
       }
-      if (!replaced) pairs.emplace_back(std::move(key), std::move(value));
+      if (!repeated) pairs.emplace_back(std::move(key), std::move(value));
     }
     start = slash + 1;
   }
@@ -153,12 +188,7 @@ std::vector<std::vector<HiveValue>> CollectHiveValues(const std::vector<std::str
       const HiveKey& key = keys[k];
       for (const HivePair& pair : pairs) {
         if (pair.first != key.name || !pair.second) continue;
-        value.is_null = false;
-        value.text = *pair.second;
-        const bool fits = key.type == HiveType::kInteger ? ParseInteger(value.text, &value.integer)
-                          : key.type == HiveType::kReal  ? ParseReal(value.text, &value.real)
-                                                         : true;
-        if (!fits) {
+        if (!ParseHiveValue(key, pair.second, &value)) {
           throw parquet::ParquetError("partition value " + key.name + "='" + value.text + "' of parquet file " +
                                       parquet::PathForDisplay(files[f]) + " is not " + HiveTypeName(key.type) + ", the type column " +
                                       key.name + " was given when table " + table + " was created (recreate the table)");

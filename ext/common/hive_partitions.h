@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "ext/common/sql_value.h"
+
 namespace sqlite_parquet {
 
 // The directory value that stands for NULL (and for an empty value when writing).
@@ -38,8 +40,20 @@ struct HiveValue {
 // A key and its decoded value (nullopt: NULL) from one directory segment.
 using HivePair = std::pair<std::string, std::optional<std::string>>;
 
+// The key and value of one directory segment "key=value" (nullopt: not such a segment).
+std::optional<HivePair> HiveSegment(std::string_view segment);
+
+// The value of `key` for the decoded directory value `text` (nullopt: NULL); false when it
+// is not of the key's type.
+bool ParseHiveValue(const HiveKey& key, const std::optional<std::string>& text, HiveValue* out);
+
+// `value` of `key` as SQLite sees it (INTEGER, REAL, TEXT viewing value.text, or NULL).
+SqlValue HiveSqlValue(const HiveKey& key, const HiveValue& value);
+
 // The key=value directory segments of `path` (not its last segment, the file name),
-// percent-decoded, in path order; a key repeated deeper takes the deeper value.
+// percent-decoded, in path order. A key repeated deeper must repeat its value (a
+// directory's value is that of every file below it): another value throws
+// parquet::ParquetError naming the path.
 std::vector<HivePair> HivePairs(std::string_view path);
 
 // The partition keys of `files`' paths, in order of first appearance, each typed by all

@@ -37,9 +37,35 @@ CopyLayout::CopyLayout(const std::vector<ResultColumn>& result, const CopySettin
 
 bool CopyLayout::all_typed() const {
   for (const CopyColumn* column : data_columns_) {
-    if (!column->type) return false;
+    if (!column->type || column->type->shred_auto) return false;
   }
   return true;
+}
+
+// shredding=: 'auto' marks every VARIANT column, COL:... the column named, which must be a
+// VARIANT (by variant= or schema=).
+void CopyLayout::ResolveShredding() {
+  if (settings_.shred_all_auto) {
+    bool any = false;
+    for (CopyColumn* column : data_columns_) {
+      if (column->type && column->type->kind == CopyKind::kVariant) column->type->shred_auto = any = true;
+    }
+    if (!any) throw CopyError("shredding: no column is written as VARIANT (name the JSON columns in variant=)");
+  }
+  for (const ShreddingSpec& spec : settings_.shredding) {
+    CopyColumn& column = DataColumn("shredding", spec.column);
+    if (!column.type || column.type->kind != CopyKind::kVariant) {
+      throw CopyError("shredding: column " + column.name + " is not a VARIANT column (name it in variant=)");
+    }
+    column.type->shred_auto = spec.automatic;
+    if (!spec.automatic) column.type->shredding = std::make_shared<const parquet::VariantShredding>(spec.shredding);
+  }
+}
+
+void CopyLayout::SetVariantShredding(size_t data_column, std::optional<parquet::VariantShredding> shredding) {
+  CopyColumn& column = *data_columns_[data_column];
+  column.type->shred_auto = false;
+  if (shredding) column.type->shredding = std::make_shared<const parquet::VariantShredding>(std::move(*shredding));
 }
 
 CopyColumn* CopyLayout::FindColumn(std::string_view name) {
@@ -82,6 +108,7 @@ void CopyLayout::ResolveColumnOptions() {
     column.type = type;
   }
   for (const std::string& name : settings_.variant_columns) DataColumn("variant", name).type = VariantType();
+  ResolveShredding();
   for (const CopySettings::ColumnCompression& entry : settings_.codecs) {
     DataColumn(entry.codec ? "compression." + entry.name : "compression_level." + entry.name, entry.name);
   }
@@ -138,6 +165,10 @@ void CopyLayout::Resolve(const std::vector<unsigned>& seen) {
 void CopyLayout::CollectLeafTypes(const CopyType& type) {
   if (!type.is_nested()) {
     leaf_types_.push_back(PhysicalTypeOf(type));
+    return;
+  }
+  if (type.kind == CopyKind::kVariant) {
+    for (const parquet::VariantLeaf& leaf : parquet::VariantLeaves(type.shredding.get())) leaf_types_.push_back(leaf.physical_type);
     return;
   }
   for (const CopyField& child : type.children) CollectLeafTypes(child.type);

@@ -55,8 +55,12 @@ class CopyLayout {
   const CopyColumn& data_column(size_t i) const { return *data_columns_[i]; }
   // The result indices of partition_by's columns, in its order (none: one output file).
   const std::vector<int>& partition_columns() const { return partition_columns_; }
-  // Whether every stored column has its type before the first row.
+  // Whether every stored column has its type before the first row (a VARIANT column with
+  // shredding=auto has not: its shredding comes from the first row group's values).
   bool all_typed() const;
+  // Gives a VARIANT column with shredding=auto the shredding chosen from its values
+  // (nullopt: unshredded). Before Resolve.
+  void SetVariantShredding(size_t data_column, std::optional<parquet::VariantShredding> shredding);
 
   // Gives each stored column without a type the one its values' storage classes call for
   // (seen[i]: the kSeen* bits of data column i, copy_schema.h), then derives the schema,
@@ -79,6 +83,7 @@ class CopyLayout {
   // A stored column named by `option`: an error when there is none or it is a partition column.
   CopyColumn& DataColumn(const std::string& option, const std::string& name);
   void ResolveColumnOptions();
+  void ResolveShredding();
   void CollectLeafTypes(const CopyType& type);
   void ResolveEncodings();
   void ResolveCompression();

@@ -15,6 +15,7 @@
 #include "format/values/logical_values.h"
 #include "format/values/text.h"
 #include "format/values/variant_encoder.h"
+#include "format/values/variant_shredding.h"
 
 namespace sqlite_parquet {
 
@@ -320,8 +321,14 @@ void PrepareLeaf(const CopyType& type, int16_t def, int16_t rep, std::vector<Lea
     leaf.physical_type = PhysicalTypeOf(type);
     return;
   }
-  if (type.kind == CopyKind::kVariant) {  // required metadata and value
-    for (const CopyField& child : type.children) PrepareLeaf(child.type, def, rep, leaves, next);
+  if (type.kind == CopyKind::kVariant) {  // only top level: the leaves of its layout
+    for (const parquet::VariantLeaf& layout : parquet::VariantLeaves(type.shredding.get())) {
+      LeafData& leaf = (*leaves)[(*next)++];
+      leaf.Clear();
+      leaf.max_definition_level = layout.max_definition_level;
+      leaf.max_repetition_level = layout.max_repetition_level;
+      leaf.physical_type = layout.physical_type;
+    }
   } else if (type.kind == CopyKind::kStruct) {
     for (const CopyField& child : type.children) PrepareLeaf(child.type, static_cast<int16_t>(def + 1), rep, leaves, next);
   } else if (type.kind == CopyKind::kList) {
@@ -338,17 +345,39 @@ void TruncateLeaf(LeafData* leaf, const LeafMark& mark);
 
 namespace {
 
-// VARIANT: each TEXT (or BLOB) of JSON encoded as Variant metadata and value.
+// The leaves of a VARIANT column as the shredded writer fills them.
+class VariantLeafData : public parquet::VariantLeafSink {
+ public:
+  explicit VariantLeafData(std::vector<LeafData>* leaves) : leaves_(*leaves) {}
+  void Level(int leaf, int16_t def, int16_t rep) override { Entry(leaf, def, rep); }
+  void Boolean(int leaf, int16_t def, int16_t rep, bool value) override { Entry(leaf, def, rep).AppendBool(value); }
+  void Int32(int leaf, int16_t def, int16_t rep, int32_t value) override { Entry(leaf, def, rep).int32s.push_back(value); }
+  void Int64(int leaf, int16_t def, int16_t rep, int64_t value) override { Entry(leaf, def, rep).int64s.push_back(value); }
+  void Double(int leaf, int16_t def, int16_t rep, double value) override { Entry(leaf, def, rep).doubles.push_back(value); }
+  void Bytes(int leaf, int16_t def, int16_t rep, const uint8_t* data, size_t size) override {
+    LeafData& target = Entry(leaf, def, rep);
+    const uint8_t* copy = size > 0 ? target.arena.Append(data, size) : nullptr;
+    target.byte_arrays.push_back(parquet::ByteArray{copy, static_cast<uint32_t>(size)});
+  }
+
+ private:
+  LeafData& Entry(int leaf, int16_t def, int16_t rep) {
+    LeafData& target = leaves_[static_cast<size_t>(leaf)];
+    target.AppendLevel(def);
+    if (target.max_repetition_level > 0) target.rep_levels.push_back(rep);
+    return target;
+  }
+  std::vector<LeafData>& leaves_;
+};
+
+// VARIANT: each TEXT (or BLOB) of JSON encoded as Variant metadata and value, split into the
+// shredded columns when the type has a shredding.
 bool ConvertVariant(const CopyType& type, const ValueColumn& column, bool null_on_error, std::vector<LeafData>* leaves,
                     ConversionFailure* failure) {
   ValueColumn::Reader reader(column);
-  LeafData& metadata = (*leaves)[0];
-  LeafData& value = (*leaves)[1];
+  parquet::ShreddedVariantWriter writer(type.shredding.get());
+  VariantLeafData sink(leaves);
   std::string metadata_bytes, value_bytes, error;
-  auto put = [](const std::string& bytes, LeafData* leaf) {
-    const uint8_t* data = bytes.empty() ? nullptr : leaf->arena.Append(bytes.data(), bytes.size());
-    leaf->byte_arrays.push_back(parquet::ByteArray{data, static_cast<uint32_t>(bytes.size())});
-  };
   for (size_t row = 0; row < column.size(); ++row) {
     const SqlValue v = reader.Next();
     bool ok = false;
@@ -362,17 +391,29 @@ bool ConvertVariant(const CopyType& type, const ValueColumn& column, bool null_o
       failure->message = DescribeFailure(v, type) + " (" + error + ")";
       return false;
     }
-    const int16_t level = ok ? 1 : 0;
-    metadata.AppendLevel(level);
-    value.AppendLevel(level);
-    if (!ok) continue;
-    put(metadata_bytes, &metadata);
-    put(value_bytes, &value);
+    if (ok) {
+      writer.Write(metadata_bytes, value_bytes, &sink);
+    } else {
+      writer.WriteNull(&sink);
+    }
   }
   return true;
 }
 
 }  // namespace
+
+std::optional<parquet::VariantShredding> ChooseVariantShredding(const std::vector<const ValueColumn*>& samples) {
+  parquet::VariantShreddingChooser chooser;
+  std::string metadata, value, error;
+  for (const ValueColumn* column : samples) {
+    ValueColumn::Reader reader(*column);
+    for (size_t row = 0; row < column->size(); ++row) {
+      const SqlValue v = reader.Next();
+      if (IsBytes(v) && parquet::EncodeJsonAsVariant(v.bytes, &metadata, &value, &error)) chooser.Add(metadata, value);
+    }
+  }
+  return chooser.Choose();
+}
 
 bool ConvertNested(const CopyType& type, const ValueColumn& column, bool null_on_error, std::vector<LeafData>* leaves,
                    ConversionFailure* failure) {

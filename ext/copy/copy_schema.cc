@@ -2,9 +2,12 @@
 // mapping, and the Parquet SchemaElements of a field (see copy_schema.h).
 #include "ext/copy/copy_schema.h"
 
+#include <algorithm>
 #include <charconv>
 #include <system_error>
 #include <utility>
+
+#include "format/metadata/schema.h"
 
 namespace sqlite_parquet {
 
@@ -316,6 +319,172 @@ bool ParseTypeAt(Lexer& lexer, CopyType* out, std::string* error, int depth) {
   return false;
 }
 
+// ---- shredding= ----
+
+struct ShreddingName {
+  const char* name;
+  parquet::VariantShredding::Kind kind;
+};
+
+constexpr ShreddingName kShreddingNames[] = {
+    {"BOOLEAN", parquet::VariantShredding::Kind::kBoolean}, {"BOOL", parquet::VariantShredding::Kind::kBoolean},
+    {"INT8", parquet::VariantShredding::Kind::kInt8},       {"TINYINT", parquet::VariantShredding::Kind::kInt8},
+    {"INT16", parquet::VariantShredding::Kind::kInt16},     {"SMALLINT", parquet::VariantShredding::Kind::kInt16},
+    {"INT32", parquet::VariantShredding::Kind::kInt32},     {"INTEGER", parquet::VariantShredding::Kind::kInt32},
+    {"INT", parquet::VariantShredding::Kind::kInt32},       {"INT64", parquet::VariantShredding::Kind::kInt64},
+    {"BIGINT", parquet::VariantShredding::Kind::kInt64},    {"DOUBLE", parquet::VariantShredding::Kind::kDouble},
+    {"STRING", parquet::VariantShredding::Kind::kString},   {"VARCHAR", parquet::VariantShredding::Kind::kString},
+};
+
+bool ParseShape(Lexer& lexer, parquet::VariantShredding* out, std::string* error, int depth);
+
+// The fields of an object shape up to `close`: NAME ':' SHAPE (braces) or NAME SHAPE (STRUCT).
+bool ParseShapeFields(Lexer& lexer, char close, bool colon, parquet::VariantShredding* out, std::string* error,
+                      int depth) {
+  out->kind = parquet::VariantShredding::Kind::kObject;
+  do {
+    std::string name;
+    if (!lexer.Name(&name, error)) return false;
+    if (colon && !lexer.Accept(':')) {
+      *error = "expected ':' after field " + name + " at: " + lexer.Rest();
+      return false;
+    }
+    parquet::VariantShredding field;
+    if (!ParseShape(lexer, &field, error, depth + 1)) return false;
+    for (const auto& earlier : out->fields) {
+      if (earlier.first == name) {
+        *error = "field " + name + " is named twice";
+        return false;
+      }
+      if (SameName(earlier.first, name)) {
+        *error = "fields " + earlier.first + " and " + name + " differ only in case (DuckDB would read them wrongly)";
+        return false;
+      }
+    }
+    out->fields.emplace_back(std::move(name), std::move(field));
+  } while (lexer.Accept(','));
+  if (!lexer.Accept(close)) {
+    *error = std::string("expected ',' or '") + close + "' at: " + lexer.Rest();
+    return false;
+  }
+  std::sort(out->fields.begin(), out->fields.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return true;
+}
+
+bool ParseShape(Lexer& lexer, parquet::VariantShredding* out, std::string* error, int depth) {
+  if (depth > kMaxNesting) {
+    *error = "shapes nested deeper than " + std::to_string(kMaxNesting) + " levels";
+    return false;
+  }
+  *out = parquet::VariantShredding();
+  if (lexer.Accept('{')) {
+    if (!ParseShapeFields(lexer, '}', true, out, error, depth)) return false;
+  } else if (lexer.Accept('[')) {
+    out->kind = parquet::VariantShredding::Kind::kArray;
+    out->element.emplace_back();
+    if (!ParseShape(lexer, &out->element[0], error, depth + 1)) return false;
+    if (!lexer.Accept(']')) {
+      *error = "expected ']' at: " + lexer.Rest();
+      return false;
+    }
+  } else {
+    const std::string_view word = lexer.Word();
+    const std::string name = UpperCase(word);
+    bool known = false;
+    if (name == "STRUCT") {
+      if (!lexer.Accept('(')) {
+        *error = "expected '(' after STRUCT";
+        return false;
+      }
+      if (!ParseShapeFields(lexer, ')', false, out, error, depth)) return false;
+      known = true;
+    } else if (name == "DECIMAL") {
+      int64_t precision = 0, scale = 0;
+      if (!lexer.Accept('(') || !lexer.Integer(&precision) || (lexer.Accept(',') && !lexer.Integer(&scale)) ||
+          !lexer.Accept(')')) {
+        *error = "expected DECIMAL(precision, scale) at: DECIMAL" + lexer.Rest();
+        return false;
+      }
+      if (precision < 1 || precision > parquet::kMaxVariantDecimalPrecision || scale > precision) {
+        *error = "DECIMAL(" + std::to_string(precision) + "," + std::to_string(scale) +
+                 ") is not a variant decimal (precision 1 to 38, scale at most the precision)";
+        return false;
+      }
+      out->kind = parquet::VariantShredding::Kind::kDecimal;
+      out->precision = static_cast<int32_t>(precision);
+      out->scale = static_cast<int32_t>(scale);
+      known = true;
+    }
+    for (const ShreddingName& entry : kShreddingNames) {
+      if (!known && name == entry.name) {
+        out->kind = entry.kind;
+        known = true;
+      }
+    }
+    if (!known) {
+      *error = word.empty() ? "expected a shredding type at: " + lexer.Rest()
+                            : "unknown shredding type: " + std::string(word) +
+                                  " (BOOLEAN, INT8..INT64, DOUBLE, DECIMAL(p,s), STRING, {...} or [...])";
+      return false;
+    }
+  }
+  while (lexer.Accept('[')) {  // DuckDB's T[]
+    if (!lexer.Accept(']')) {
+      *error = "expected ']' at: " + lexer.Rest();
+      return false;
+    }
+    parquet::VariantShredding array;
+    array.kind = parquet::VariantShredding::Kind::kArray;
+    array.element.push_back(std::move(*out));
+    *out = std::move(array);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool ParseShreddingOption(std::string_view text, bool* all_auto, std::vector<ShreddingSpec>* out, std::string* error) {
+  *all_auto = false;
+  out->clear();
+  if (UpperCase(Trim(text)) == "AUTO") {
+    *all_auto = true;
+    return true;
+  }
+  Lexer lexer(text);
+  do {
+    ShreddingSpec spec;
+    if (!lexer.Name(&spec.column, error)) return false;
+    for (const ShreddingSpec& earlier : *out) {
+      if (SameName(earlier.column, spec.column)) {
+        *error = "column " + spec.column + " is named twice";
+        return false;
+      }
+    }
+    if (!lexer.Accept(':')) {
+      *error = "expected ':' after column " + spec.column + " at: " + lexer.Rest();
+      return false;
+    }
+    Lexer saved = lexer;
+    if (UpperCase(lexer.Word()) == "AUTO" && (lexer.AtEnd() || lexer.Peek() == ',')) {
+      spec.automatic = true;
+    } else {
+      lexer = saved;
+      if (!ParseShape(lexer, &spec.shredding, error, 0)) {
+        *error = "column " + spec.column + ": " + *error;
+        return false;
+      }
+    }
+    out->push_back(std::move(spec));
+  } while (lexer.Accept(','));
+  if (!lexer.AtEnd()) {
+    *error = "expected ',' or the end at: " + lexer.Rest();
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
 // ---- Declared types ----
 
 std::optional<CopyType> Simple(CopyKind kind) {
@@ -451,18 +620,9 @@ void AppendElements(const CopyField& field, FieldRepetitionType repetition, int3
         AppendElements(child, FieldRepetitionType::OPTIONAL, next_field_id, out);
       }
       return;
-    case CopyKind::kVariant: {
-      element.num_children = static_cast<int32_t>(type.children.size());
-      LogicalType logical;
-      logical.kind = LogicalType::Kind::VARIANT;
-      logical.variant_specification_version = 1;
-      element.logical_type = logical;
-      out->push_back(std::move(element));
-      for (const CopyField& child : type.children) {
-        AppendElements(child, FieldRepetitionType::REQUIRED, next_field_id, out);
-      }
+    case CopyKind::kVariant:
+      parquet::AppendVariantSchemaElements(field.name, repetition, type.shredding.get(), next_field_id, out);
       return;
-    }
     default:
       break;
   }
@@ -504,17 +664,9 @@ void AppendElements(const CopyField& field, FieldRepetitionType repetition, int3
       element.logical_type = logical;
       break;
     }
-    case CopyKind::kDecimal: {
-      LogicalType logical;
-      logical.kind = LogicalType::Kind::DECIMAL;
-      logical.decimal_precision = type.precision;
-      logical.decimal_scale = type.scale;
-      element.logical_type = logical;
-      element.converted_type = ConvertedType::DECIMAL;
-      element.precision = type.precision;
-      element.scale = type.scale;
+    case CopyKind::kDecimal:
+      parquet::AnnotateDecimal(&element, type.precision, type.scale);
       break;
-    }
     case CopyKind::kDate:
       SetLogical(&element, LogicalType::Kind::DATE);
       element.converted_type = ConvertedType::DATE;
@@ -734,8 +886,6 @@ CopyType TypeFromStorageClasses(unsigned seen) {
 CopyType VariantType() {
   CopyType type;
   type.kind = CopyKind::kVariant;
-  type.children.push_back(CopyField{"metadata", Simple(CopyKind::kBinary).value()});
-  type.children.push_back(CopyField{"value", Simple(CopyKind::kBinary).value()});
   return type;
 }
 
@@ -826,6 +976,7 @@ void AppendSchemaElements(const CopyField& field, int32_t* next_field_id, std::v
 
 int LeafCount(const CopyType& type) {
   if (!type.is_nested()) return 1;
+  if (type.kind == CopyKind::kVariant) return static_cast<int>(parquet::VariantLeaves(type.shredding.get()).size());
   int count = 0;
   for (const CopyField& child : type.children) count += LeafCount(child.type);
   return count;

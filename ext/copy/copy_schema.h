@@ -20,11 +20,13 @@
 //   TIME[(unit[, UTC])]           unit MILLIS | MICROS | NANOS (default MICROS)
 //   TIMESTAMP[(unit[, UTC])]      isAdjustedToUTC only with UTC (both default to local time)
 //   LIST<T>  MAP<K,V>  STRUCT<name T, ...>
-//   VARIANT                       JSON text written as an (unshredded) Variant; top level only
+//   VARIANT                       JSON text written as a Variant (shredded as the shredding=
+//                                 option says: ParseShreddingOption); top level only
 // Names in schema= and STRUCT<...> are bare words or quoted with "...", `...` or [...].
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,6 +34,7 @@
 
 #include "format/metadata/enums.h"
 #include "format/metadata/metadata.h"
+#include "format/values/variant_shredding.h"
 
 namespace sqlite_parquet {
 
@@ -63,7 +66,7 @@ enum class CopyKind : uint8_t {
   kList,    // children[0]: the element
   kMap,     // children[0]: the key, children[1]: the value
   kStruct,  // children: the fields
-  kVariant,  // JSON text as VARIANT: children `metadata` and `value` (BINARY, required); VariantType()
+  kVariant,  // JSON text as VARIANT (format/values/variant_shredding.h): VariantType()
 };
 
 struct CopyField;
@@ -79,6 +82,10 @@ struct CopyType {
   parquet::EdgeInterpolationAlgorithm edges = parquet::EdgeInterpolationAlgorithm::SPHERICAL;  // kGeography
   bool plain_wkb = false;  // kGeometry, kGeography: plain BYTE_ARRAY, no annotation (GeoParquet 1.0 files)
   std::vector<CopyField> children;                     // kList, kMap, kStruct
+  // kVariant: the typed_value columns (null: unshredded); shred_auto: to be chosen from the
+  // first row group's values (parquet_copy's ResolveTypes), until then `shredding` is null.
+  std::shared_ptr<const parquet::VariantShredding> shredding;
+  bool shred_auto = false;
 
   bool is_nested() const {
     return kind == CopyKind::kList || kind == CopyKind::kMap || kind == CopyKind::kStruct || kind == CopyKind::kVariant;
@@ -96,9 +103,28 @@ inline constexpr unsigned kSeenReal = 2;
 inline constexpr unsigned kSeenText = 4;
 inline constexpr unsigned kSeenBlob = 8;
 
-// VARIANT (unshredded): an optional group annotated VARIANT(1) of required binary
-// `metadata` and `value` (VariantEncoding.md). Only as a top-level column.
+// VARIANT, unshredded: an optional group annotated VARIANT(1) of required binary
+// `metadata` and `value` (VariantEncoding.md); with `shredding` set, the shredded layout of
+// format/values/variant_shredding.h. Only as a top-level column.
 CopyType VariantType();
+
+// One column of the shredding= option.
+struct ShreddingSpec {
+  std::string column;
+  bool automatic = false;             // COL:auto
+  parquet::VariantShredding shredding;  // otherwise
+};
+// shredding='auto' (every VARIANT column chosen from its values: *all_auto) or
+// 'COL:SHAPE, ...' with
+//   SHAPE := '{' NAME ':' SHAPE (',' NAME ':' SHAPE)* '}'        an object's fields
+//          | 'STRUCT' '(' NAME SHAPE (',' NAME SHAPE)* ')'        the same, DuckDB's spelling
+//          | '[' SHAPE ']' | SHAPE '[]'                           an array's elements
+//          | 'auto'                                               (a whole column only)
+//          | BOOLEAN | INT8 | TINYINT | INT16 | SMALLINT | INT32 | INTEGER | INT
+//          | INT64 | BIGINT | DOUBLE | DECIMAL(p,s) (p <= 38) | STRING | VARCHAR
+// NAMEs as in schema= (bare or quoted); an object's names must be distinct (case-sensitive,
+// as Variant field names are). Returns false with *error on bad syntax.
+bool ParseShreddingOption(std::string_view text, bool* all_auto, std::vector<ShreddingSpec>* out, std::string* error);
 
 // Parses one type (the whole text). Returns false with *error set on bad syntax or
 // parameters out of range.

@@ -132,6 +132,7 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
       .AddString("geometry")
       .AddString("geography")
       .AddString("variant")
+      .AddString("shredding")
       .AddEnum("geoparquet_version", {"none", "v1", "v2", "both"})
       .AddInteger("file_size_bytes", 1, std::numeric_limits<int64_t>::max())
       .AddInteger("row_groups_per_file", 1, std::numeric_limits<int32_t>::max())
@@ -270,6 +271,11 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
   }
   if (const OptionValue* value = parsed.Find("variant")) {
     if (!ParseNameList(value->text, &settings->variant_columns, &error)) throw CopyError("variant: " + error);
+  }
+  if (const OptionValue* value = parsed.Find("shredding")) {
+    if (!ParseShreddingOption(value->text.view(), &settings->shred_all_auto, &settings->shredding, &error)) {
+      throw CopyError("shredding: " + error);
+    }
   }
   settings->geoparquet_version =
       static_cast<CopySettings::GeoParquetVersion>(parsed.GetEnumIndex("geoparquet_version", 3));

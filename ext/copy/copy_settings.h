@@ -53,6 +53,9 @@ struct CopySettings {
   };
   std::vector<GeoColumn> geo_columns;
   std::vector<std::string> variant_columns;  // variant='col,...': JSON text written as VARIANT
+  // shredding='auto' (shred_all_auto) or 'col:shape,...' (copy_schema.h ParseShreddingOption).
+  bool shred_all_auto = false;
+  std::vector<ShreddingSpec> shredding;
   // geoparquet_version=: the `geo` metadata and whether geometry columns are annotated
   // (v1: plain BYTE_ARRAY + geo 1.0.0; v2: GEOMETRY + geo 2.0.0; both: GEOMETRY + geo
   // 1.0.0; none: GEOMETRY, no geo).

@@ -36,6 +36,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -235,6 +236,11 @@ bool ConvertColumn(const CopyType& type, const ValueColumn& column, bool null_on
 // each cell as it reads it once the column types are fixed).
 bool AppendFlatValue(const CopyType& type, const SqlValue& value, bool null_on_error, LeafData* leaf,
                      std::string* message);
+
+// shredding=auto: the shredding of a VARIANT column chosen (parquet::VariantShreddingChooser)
+// from the JSON values of `samples` (values that are not JSON text are left out); nullopt
+// when nothing qualifies.
+std::optional<parquet::VariantShredding> ChooseVariantShredding(const std::vector<const ValueColumn*>& samples);
 
 // parquet::ParseDate with a memory of the texts of exactly ten bytes ("YYYY-MM-DD") it
 // parsed: a direct-mapped table of 4096 entries (64 KiB, allocated on first use) holding

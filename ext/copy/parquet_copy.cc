@@ -50,7 +50,9 @@
 //   geometry='COL[:crs],...', geography='COL[:crs][:algorithm],...'   WKB columns written
 //                            as GEOMETRY / GEOGRAPHY with GeospatialStatistics
 //   geoparquet_version=none|v1|v2|both   the GeoParquet `geo` metadata (default both)
-//   variant=COL,...          JSON text written as (unshredded) VARIANT
+//   variant=COL,...          JSON text written as VARIANT
+//   shredding=auto|'COL:SHAPE,...'   VARIANT columns shredded into typed_value columns
+//                            (auto: chosen from the first row group; syntax in copy_schema.h)
 //   s3_region, s3_endpoint, s3_url_style, s3_access_key_id, s3_secret_access_key,
 //   s3_session_token, http_retries   for an s3:// target (copy_remote.h, remote_options.h)
 //   encryption=aes_gcm|aes_gcm_ctr   Parquet modular encryption (the options below need it)
@@ -364,6 +366,13 @@ class Copier {
     partitions_.ForEach([&](const CopyPartition& partition) {
       for (size_t i = 0; i < seen.size(); ++i) seen[i] |= partition.values[i].seen();
     });
+    for (size_t i = 0; i < layout_.num_data_columns(); ++i) {
+      const std::optional<CopyType>& type = layout_.data_column(i).type;
+      if (!type || !type->shred_auto) continue;
+      std::vector<const ValueColumn*> samples;
+      partitions_.ForEach([&](const CopyPartition& partition) { samples.push_back(&partition.values[i]); });
+      layout_.SetVariantShredding(i, ChooseVariantShredding(samples));
+    }
     layout_.Resolve(seen);
     flat_.clear();
     flat_cells_.clear();

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ext/common/column_mapping.h"
+#include "ext/common/file_list.h"
 #include "ext/table/constraints.h"
 #include "ext/common/hive_partitions.h"
 #include "ext/table/join_index.h"
@@ -65,6 +66,14 @@ struct ColumnPushdown {
                               // lookup of a value decodes; 0 when not known)
 };
 
+// The files one scan reads, in path order, with their partition values: the table's whole
+// listing, or a listing narrowed by the scan's partition constraints (listing_pruning.h).
+struct FileSet {
+  std::vector<std::string> paths;
+  std::vector<std::vector<HiveValue>> hive_values;  // [file][key]
+  mutable std::vector<int64_t> rows;                // rows of each file, -1 until a scan opened it
+};
+
 struct ParquetTable {
   sqlite3_vtab base;  // must come first
   sqlite3* db = nullptr;
@@ -73,18 +82,21 @@ struct ParquetTable {
   TableOptions options;
   // The columns come from the stored schema (stored_schema.h) when connecting; the file
   // list, the partition values and the row estimate wait for the first planning
-  // (ListTableFiles), so that connecting touches no file.
-  bool files_listed = false;
+  // (ListTableFiles), so that connecting touches no file. Null until listed, then kept
+  // for the table's lifetime (the connection's).
+  std::shared_ptr<const FileSet> files;
+  // A dataset with partition keys whose planning lists nothing: each scan lists what its
+  // partition constraints leave (listing_pruning.h) unless the whole listing is there.
+  std::optional<bool> listing_prunable;  // unset: not decided yet (ListingPrunable)
+  DirectoryListings listings;            // directory reads and s3 listings kept for reuse
+  ListingCounts unreported_listing;      // listing work no scan's stats counted yet
   bool owns_stored_schema = false;  // `<name>_schema` is this table's (xDestroy drops it)
   // A remote table connected from a database file (not created here): planning it makes no
   // request (no listing, footer or ORDER BY check); the scan (xFilter) lists its files.
   bool plan_without_io = false;
   std::string unusable;             // why a table without a usable stored schema cannot be read
-  std::vector<std::string> files;
-  mutable std::vector<int64_t> file_rows;  // rows of each file, -1 until a scan opened it
   std::vector<FileColumn> file_columns;
   std::vector<HiveKey> hive_keys;
-  std::vector<std::vector<HiveValue>> hive_values;  // [file][key]
   std::vector<std::string> column_names;            // every column, as declared
   std::vector<ColumnPushdown> pushdown;             // every column
   // ORDER BY: a single file whose row groups' sorting_columns declare this column
@@ -110,6 +122,11 @@ std::string FieldName(const parquet::Schema& schema, size_t field);
 // The table's files, partition values and row counts, listed at the first planning of a
 // connected table (after SQLite's SQLITE_VTAB_DIRECTONLY check); throws on a listing error.
 void ListTableFiles(ParquetTable* table);
+// The files `paths` with their partition values (the table's keys) and unknown row counts.
+std::shared_ptr<const FileSet> MakeFileSet(const ParquetTable& table, std::vector<std::string> paths);
+// The files of the table's path (file_list.h) listed with `listing`. A plain path that does
+// not exist is passed on as it is, so that opening it reports the system's error.
+std::vector<std::string> ListFiles(const ParquetTable& table, const ListingOptions& listing);
 // The mappings of the table's file columns for one file; throws (naming the file) when
 // the file does not fit the table (manual: schemas of many files).
 std::vector<ColumnMapping> MapFileColumns(const ParquetTable& table, const parquet::ParquetFileReader& file,

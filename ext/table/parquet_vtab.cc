@@ -69,7 +69,10 @@
 // key reads NULL, as does the value __HIVE_DEFAULT_PARTITION__. A key's declared type is
 // INTEGER when all its values are 64-bit integers, else REAL when all are numbers, else
 // TEXT; values are converted to that type. A key whose name equals a file column gets the
-// usual suffix.
+// usual suffix. A key named again deeper in a path must repeat its value. A connected
+// table with partition keys over a directory or glob is planned without listing, and each
+// scan lists only the key=value directories its partition constraints leave
+// (listing_pruning.h), unless the connection has the whole listing already.
 //
 // HOW A SCAN WORKS
 //
@@ -107,7 +110,8 @@
 // table `<table>_schema` of the table's own schema (stored_schema.h; dropped and renamed
 // with the table), and xConnect declares the table from that list. The file list, the
 // partition values, the row estimate and the row-group order statistics wait for the
-// first planning (xBestIndex, which SQLite runs only for a direct use); the columns stay
+// first planning (xBestIndex, which SQLite runs only for a direct use; for a remote or
+// hive-partitioned table, the first scan); the columns stay
 // as CREATE found them: a file that no longer fits them is an error naming it when a scan
 // reaches it (a new column of a union_by_name table, or a new partition key, is not read).
 // A table without a usable stored list (created by an older version, or a `_schema`

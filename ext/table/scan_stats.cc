@@ -74,6 +74,8 @@ const Field kFields[] = {
     PQ_FIELD(rows_returned),
     PQ_FIELD(http_requests),
     PQ_FIELD(http_bytes_fetched),
+    PQ_FIELD(list_requests),
+    PQ_FIELD(objects_listed),
     PQ_FIELD(join_index_built),
     PQ_FIELD(join_index_bytes),
     PQ_FIELD(join_index_hits),

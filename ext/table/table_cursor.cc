@@ -9,6 +9,7 @@
 
 #include <cstring>
 #include "ext/common/sqlite_values.h"
+#include "ext/table/listing_pruning.h"
 #include "ext/common/vtab_errors.h"
 #include "format/common/error.h"
 #include "format/io/remote_file.h"
@@ -326,8 +327,6 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc
   TransferInterruptScope interruptible(cursor, table);
   try {
     FinishScan(cursor);
-    // A table planned without I/O lists its files at its first scan.
-    ListTableFiles(reinterpret_cast<ParquetTable*>(base->pVtab));
     cursor->eof = true;
     cursor->fast_next_end = 0;
     cursor->columns_used = cursor->remote ? table.columns_used_handles.ColumnsUsedOf(idx_num) : 0;
@@ -380,15 +379,26 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc
         cursor->file_filters.push_back(i);
       }
     }
+    // The scan's files: a table planned without I/O lists them at its first scan, a
+    // dataset with partition keys possibly only those its constraints leave
+    // (listing_pruning.h). The same files as the previous scan keep its kept files.
+    ParquetTable* mutable_table = TableOf(base);
+    std::shared_ptr<const FileSet> files = ScanFiles(mutable_table, cursor->filters, !cursor->rowid_filters.empty());
+    if (cursor->files && files != cursor->files && files->paths == cursor->files->paths) files = cursor->files;
+    const bool same_files = files == cursor->files;
+    cursor->files = std::move(files);
     ScanStats stats;
     ChooseJoinIndex(cursor, table, &stats);
     cursor->stats = stats;
-    cursor->stats.files_total = static_cast<int64_t>(table.files.size());
+    cursor->stats.files_total = static_cast<int64_t>(cursor->files->paths.size());
+    cursor->stats.list_requests = static_cast<int64_t>(mutable_table->unreported_listing.requests);
+    cursor->stats.objects_listed = static_cast<int64_t>(mutable_table->unreported_listing.entries);
+    mutable_table->unreported_listing = ListingCounts();
     cursor->stats_pending = true;
-    cursor->rows_before_file = 0;
-    bool reuse = cursor->file && cursor->file_index == 0;
+    cursor->rows_before_file = cursor->files == table.files ? 0 : -1;
+    bool reuse = same_files && cursor->file && cursor->file_index == 0;
     for (size_t i : cursor->file_filters) {
-      reuse = reuse && RowMatches(cursor->filters[i], FileConstant(table, cursor->filters[i].column, 0));
+      reuse = reuse && RowMatches(cursor->filters[i], FileConstant(table, *cursor->files, cursor->filters[i].column, 0));
     }
     if (reuse) {
       // Still the first file: keep its footer and readers.
@@ -410,6 +420,11 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc
       cursor->pruner.reset();
       if (cursor->batch_cache) cursor->batch_cache->ForgetReaders();
       KeepCurrentFile(cursor);
+      if (!same_files) {
+        // Kept files and batches are known by their index in the previous files.
+        cursor->kept_files.Clear();
+        cursor->batch_cache.reset();
+      }
       if (!OpenNextFile(cursor, table, 0)) {
         FinishScan(cursor);
         return SQLITE_OK;

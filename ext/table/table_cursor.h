@@ -136,6 +136,9 @@ struct ParquetCursor {
   // where the interrupt probe is due, whichever comes first (0: Next goes through Advance).
   int64_t fast_next_end = 0;
 
+  // The files of the scan (the table's whole listing, or one its partition constraints
+  // narrowed) and the current one's index in them.
+  std::shared_ptr<const FileSet> files;
   size_t file_index = 0;
   std::unique_ptr<parquet::ParquetFileReader> file;  // the current file, or null
   // The current file's worker decompressing the next pages of each column a full scan
@@ -188,7 +191,7 @@ void CheckInterrupt(ParquetCursor* cursor, const ParquetTable& table);
 
 // Defined in table_cursor_files.cc (the files and rows a scan visits):
 int64_t RowsBeforeFile(ParquetCursor* cursor, const ParquetTable& table);
-SqlValue FileConstant(const ParquetTable& table, int column, size_t index);
+SqlValue FileConstant(const ParquetTable& table, const FileSet& files, int column, size_t index);
 void SetUpFileFilters(ParquetCursor* cursor, const ParquetTable& table);
 void KeepCurrentFile(ParquetCursor* cursor);
 parquet::RowRanges IndexedRows(const ParquetCursor& cursor, int64_t begin, int64_t end, int64_t first);

@@ -183,7 +183,7 @@ int NestedColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ct
     std::string message = "the value of nested column '" +
                           schema.node(schema.top_level_fields()[static_cast<size_t>(mapping.nested_field)]).name +
                           "' in row " + std::to_string(RowInFile(cursor)) + " of " +
-                          parquet::PathForDisplay(table->files[cursor->file_index]) +
+                          parquet::PathForDisplay(cursor->files->paths[cursor->file_index]) +
                           " is " + std::to_string(state->json.size()) +
                           " bytes of JSON, more than SQLite's maximum length of " + std::to_string(limit) +
                           " bytes (SQLITE_MAX_LENGTH)";
@@ -202,7 +202,7 @@ int NestedColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ct
   if (column == table->file_row_number_column()) {
     sqlite3_result_int64(ctx, RowInFile(cursor));
   } else {
-    ResultSqlValue(ctx, FileConstant(*table, column, cursor->file_index));
+    ResultSqlValue(ctx, FileConstant(*table, *cursor->files, column, cursor->file_index));
   }
   return SQLITE_OK;
 }

@@ -5,6 +5,8 @@
 // and the rows before a file (RowsBeforeFile, for rowids).
 #include "ext/table/table_cursor.h"
 
+#include <algorithm>
+
 #include "format/common/error.h"
 #include "format/values/logical_values.h"
 
@@ -18,36 +20,39 @@ constexpr int32_t kLastFourDigitYearDay = 2932896;   // 9999-12-31
 
 }  // namespace
 
-// Rows of the files before the current one (counted from their footers when a scan skipped
-// them unopened).
+// Rows of the files before the current one, in the table's whole listing (counted from
+// their footers when a scan skipped them unopened). A scan of a narrowed listing has its
+// file's place in the whole listing found first (only xRowid asks: constraints on the rowid
+// make the scan read the whole listing).
 int64_t RowsBeforeFile(ParquetCursor* cursor, const ParquetTable& table) {
   if (cursor->rows_before_file >= 0) return cursor->rows_before_file;
+  size_t position = cursor->file_index;
+  if (cursor->files != table.files) {
+    ListTableFiles(TableOf(&cursor->base));
+    const std::vector<std::string>& paths = table.files->paths;
+    position = static_cast<size_t>(
+        std::lower_bound(paths.begin(), paths.end(), cursor->files->paths[cursor->file_index]) - paths.begin());
+  }
+  const FileSet& whole = *table.files;
   int64_t rows = 0;
-  for (size_t f = 0; f < cursor->file_index; f++) {
-    if (table.file_rows[f] < 0) {
-      table.file_rows[f] =
-          parquet::ParquetFileReader::Open(table.files[f], table.options.decryption.get(), table.options.remote.get())
+  for (size_t f = 0; f < position; f++) {
+    if (whole.rows[f] < 0) {
+      whole.rows[f] =
+          parquet::ParquetFileReader::Open(whole.paths[f], table.options.decryption.get(), table.options.remote.get())
               ->num_rows();
       cursor->stats.files_opened++;
     }
-    rows += table.file_rows[f];
+    rows += whole.rows[f];
   }
   cursor->rows_before_file = rows;
   return rows;
 }
 
-// The value of partition key or filename column `column` for file `index`.
-SqlValue FileConstant(const ParquetTable& table, int column, size_t index) {
-  if (column == table.filename_column()) return SqlValue::Text(table.files[index]);
+// The value of partition key or filename column `column` for file `index` of `files`.
+SqlValue FileConstant(const ParquetTable& table, const FileSet& files, int column, size_t index) {
+  if (column == table.filename_column()) return SqlValue::Text(files.paths[index]);
   const size_t key = static_cast<size_t>(column - table.hive_column());
-  const HiveValue& value = table.hive_values[index][key];
-  if (value.is_null) return SqlValue::Null();
-  switch (table.hive_keys[key].type) {
-    case HiveType::kInteger: return SqlValue::Integer(value.integer);
-    case HiveType::kReal: return SqlValue::Real(value.real);
-    case HiveType::kText: break;
-  }
-  return SqlValue::Text(value.text);
+  return HiveSqlValue(table.hive_keys[key], files.hive_values[index][key]);
 }
 
 namespace {
@@ -170,7 +175,7 @@ namespace {
 std::unique_ptr<parquet::ParquetFileReader> OpenTableFile(ParquetCursor* cursor, const ParquetTable& table,
                                                           size_t index) {
   auto open = [&] {
-    return parquet::ParquetFileReader::Open(table.files[index], table.options.decryption.get(),
+    return parquet::ParquetFileReader::Open(cursor->files->paths[index], table.options.decryption.get(),
                                             table.options.remote.get());
   };
   if (!cursor->kept_files.empty()) {
@@ -218,8 +223,8 @@ void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
     cursor->file = OpenTableFile(cursor, table, index);
     cursor->stats.files_opened++;
   }
-  cursor->mappings = MapFileColumns(table, *cursor->file, table.files[index]);
-  table.file_rows[index] = cursor->file->num_rows();
+  cursor->mappings = MapFileColumns(table, *cursor->file, cursor->files->paths[index]);
+  cursor->files->rows[index] = cursor->file->num_rows();
   SetUpFileFilters(cursor, table);
   if (DecompressesAhead(*cursor, table)) {
     cursor->decompress_ahead = std::make_shared<parquet::DecompressAhead>(*cursor->file, cursor->memory_budget,
@@ -264,11 +269,13 @@ bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from)
   int64_t before = cursor->rows_before_file;
   if (cursor->file && before >= 0) before += cursor->file->num_rows();
   if (!cursor->file) before = from == 0 ? 0 : -1;
-  for (size_t index = from; index < table.files.size(); index++) {
+  if (cursor->files != table.files) before = -1;  // a narrowed listing: counted in the whole one when asked
+  const FileSet& files = *cursor->files;
+  for (size_t index = from; index < files.paths.size(); index++) {
     bool keep = true;
     for (size_t i : cursor->file_filters) {
       const ColumnFilter& filter = cursor->filters[i];
-      keep = keep && RowMatches(filter, FileConstant(table, filter.column, index));
+      keep = keep && RowMatches(filter, FileConstant(table, files, filter.column, index));
     }
     if (keep && cursor->indexed_filter >= 0) keep = HasIndexedRowsIn(*cursor, index, 0, INT64_MAX);
     if (keep && !cursor->rowid_filters.empty()) {
@@ -280,14 +287,14 @@ bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from)
       cursor->rows_before_file = before;
       before = RowsBeforeFile(cursor, table);
       if (before >= cursor->rowid_hi) {
-        cursor->stats.files_pruned += static_cast<int64_t>(table.files.size() - index);
+        cursor->stats.files_pruned += static_cast<int64_t>(files.paths.size() - index);
         return false;
       }
-      if (table.file_rows[index] >= 0 && before + table.file_rows[index] <= cursor->rowid_lo) keep = false;
+      if (files.rows[index] >= 0 && before + files.rows[index] <= cursor->rowid_lo) keep = false;
     }
     if (!keep) {
       cursor->stats.files_pruned++;
-      if (before >= 0) before = table.file_rows[index] >= 0 ? before + table.file_rows[index] : -1;
+      if (before >= 0) before = files.rows[index] >= 0 ? before + files.rows[index] : -1;
       continue;
     }
     OpenFile(cursor, table, index);
@@ -311,6 +318,8 @@ void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats
   cursor->unindexed_lookup_column = -1;
   cursor->indexed_filter = -1;
   cursor->indexed_positions.clear();
+  // An index numbers the rows of the whole listing.
+  if (cursor->files != table.files) return;
   for (size_t i = 0; i < cursor->filters.size(); i++) {
     const ColumnFilter& filter = cursor->filters[i];
     if (!filter.active || !JoinIndexApplies(table, filter.column, filter.op)) continue;
@@ -337,13 +346,13 @@ void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats
       // checks every file's size and time.)
       if ((!asked && table.join_indexes.Has(filter.column)) || may_build) {
         JoinIndexSource source;
-        source.files = &table.files;
+        source.files = &table.files->paths;
         source.decryption = table.options.decryption.get();
         source.verify_crc = table.options.verify_crc;
         source.open_file = cursor->file.get();
         source.open_index = cursor->file_index;
         source.mapping_of = [&table, column](const parquet::ParquetFileReader& file, size_t f) {
-          return MapFileColumns(table, file, table.files[f])[column];
+          return MapFileColumns(table, file, table.files->paths[f])[column];
         };
         source.check_interrupt = [cursor, &table] { CheckInterrupt(cursor, table); };
         source.rows_per_interrupt_check = kRowsPerInterruptProbe;

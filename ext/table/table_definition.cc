@@ -106,12 +106,13 @@ std::vector<ColumnMapping> MapFileColumns(const ParquetTable& table, const parqu
         if (same) mappings[c] = std::move(mapping);
       }
       if (!same) {
-        // The columns were stored when the table was created, from the first file then.
-        const bool first = path == table.files[0];
+        // The columns were stored when the table was created, from the first file then
+        // (the first of the whole listing, when there is one).
+        const bool first = !table.files || table.files->paths.empty() || path == table.files->paths[0];
         throw parquet::ParquetError(
             "parquet file " + parquet::PathForDisplay(path) +
             (first ? " has changed since table " + table.name + " was created"
-                   : " does not match the schema of " + parquet::PathForDisplay(table.files[0])) +
+                   : " does not match the schema of " + parquet::PathForDisplay(table.files->paths[0])) +
             ": column " + std::to_string(c + 1) + " is " + found + " in that file but " +
             (expected ? "'" + expected->name + " " + expected->declared_type + "'" + (expected->nested ? " (nested)" : "")
                       : std::string("no column")) +
@@ -161,37 +162,19 @@ void UnionFileColumns(ParquetTable* table, const parquet::ParquetFileReader& fil
   }
 }
 
-// The files of the table (file_list.h). A plain path that does not exist is passed on as
-// it is, so that opening it reports the system's error; a directory without Parquet files
-// says it is a directory.
-std::vector<std::string> ListFiles(const std::string& path, const parquet::RemoteOptions& remote) {
-  if (parquet::IsRemoteUrl(path)) return ExpandRemotePath(path, remote);
-  parquet::platform::FileStatus info;
-  const bool exists = parquet::platform::PathStatus(path, true, &info).ok();
-  if (!exists && !HasGlobCharacters(path)) return {path};
-  try {
-    return ExpandFilePath(path);
-  } catch (const FileListError&) {
-    if (exists && info.type == parquet::platform::FileType::kDirectory) {
-      throw FileListError("'" + path + "' is a directory with no .parquet files below it");
-    }
-    throw;
-  }
-}
-
 // xCreate: the columns from the files: lists them, reads the first footer (every footer
-// with union_by_name) and the partition keys of the paths.
-void ReadColumnsFromFiles(ParquetTable* table) {
-  table->files = ListFiles(table->options.filename, *table->options.remote);
+// with union_by_name) and the partition keys of the paths; returns the files.
+std::vector<std::string> ReadColumnsFromFiles(ParquetTable* table) {
+  std::vector<std::string> files = ListFiles(*table, ListingOptions());
   {
     // Each footer is closed before the next is opened.
-    auto first = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get(),
+    auto first = parquet::ParquetFileReader::Open(files[0], table->options.decryption.get(),
                                                  table->options.remote.get());
     const parquet::Schema& schema = first->schema();
     const size_t num_fields = schema.top_level_fields().size();
-    if (num_fields == 0) throw parquet::ParquetError("parquet file " + parquet::PathForDisplay(table->files[0]) + " has no columns");
+    if (num_fields == 0) throw parquet::ParquetError("parquet file " + parquet::PathForDisplay(files[0]) + " has no columns");
     if (table->options.union_by_name) {
-      UnionFileColumns(table, *first, table->files[0]);
+      UnionFileColumns(table, *first, files[0]);
     } else {
       for (size_t f = 0; f < num_fields; f++) {
         ColumnMapping mapping = MapTopLevelField(schema, static_cast<int>(f), table->options.mapping);
@@ -199,27 +182,21 @@ void ReadColumnsFromFiles(ParquetTable* table) {
             FileColumn{FieldName(schema, f), mapping.declared_type, mapping.kind == ValueKind::kNested});
       }
     }
-    table->estimated_rows = first->num_rows() * static_cast<int64_t>(table->files.size());
+    table->estimated_rows = first->num_rows() * static_cast<int64_t>(files.size());
   }
   if (table->options.union_by_name) {
-    for (size_t i = 1; i < table->files.size(); i++) {
-      auto file = parquet::ParquetFileReader::Open(table->files[i], table->options.decryption.get(),
+    for (size_t i = 1; i < files.size(); i++) {
+      auto file = parquet::ParquetFileReader::Open(files[i], table->options.decryption.get(),
                                                   table->options.remote.get());
-      UnionFileColumns(table, *file, table->files[i]);
+      UnionFileColumns(table, *file, files[i]);
     }
   }
   // Automatic only for a directory or glob: a single named file is read as it is.
   const bool hive = table->options.hive_partitioning
                         ? *table->options.hive_partitioning
-                        : PathNamesDataset(table->options.filename) && !HivePairs(table->files[0]).empty();
-  if (hive) table->hive_keys = CollectHiveKeys(table->files);
-}
-
-// The partition values and row counts of table->files, which are then listed.
-void FinishFileList(ParquetTable* table) {
-  table->hive_values = CollectHiveValues(table->files, table->hive_keys, table->name);
-  table->file_rows.assign(table->files.size(), -1);
-  table->files_listed = true;
+                        : PathNamesDataset(table->options.filename) && !HivePairs(files[0]).empty();
+  if (hive) table->hive_keys = CollectHiveKeys(files);
+  return files;
 }
 
 std::vector<StoredColumn> StoredColumnsOf(const ParquetTable& table) {
@@ -336,8 +313,8 @@ int ConnectTable(sqlite3* db, CredentialRule* rule, int argc, const char* const*
     if (create) rule->NoteCreated(argc, argv);
     table->options.remote = rule->Apply(create, table->schema_name, table->name, argc, argv, table->options.remote);
     if (create) {
-      ReadColumnsFromFiles(table.get());
-      FinishFileList(table.get());
+      std::vector<std::string> files = ReadColumnsFromFiles(table.get());
+      table->files = MakeFileSet(*table, std::move(files));
     } else {
       std::vector<StoredColumn> columns;
       std::string problem;
@@ -389,9 +366,35 @@ int ConnectTable(sqlite3* db, CredentialRule* rule, int argc, const char* const*
 // The table's files, listed at the first planning of a connected table (after SQLite's
 // SQLITE_VTAB_DIRECTONLY check): the file list is not needed to declare the columns.
 void ListTableFiles(ParquetTable* table) {
-  if (table->files_listed) return;
-  table->files = ListFiles(table->options.filename, *table->options.remote);
-  FinishFileList(table);
+  if (table->files) return;
+  ListingOptions listing;
+  listing.counts = &table->unreported_listing;
+  table->files = MakeFileSet(*table, ListFiles(*table, listing));
+}
+
+std::shared_ptr<const FileSet> MakeFileSet(const ParquetTable& table, std::vector<std::string> paths) {
+  auto files = std::make_shared<FileSet>();
+  files->hive_values = CollectHiveValues(paths, table.hive_keys, table.name);
+  files->rows.assign(paths.size(), -1);
+  files->paths = std::move(paths);
+  return files;
+}
+
+// A directory without Parquet files says it is a directory.
+std::vector<std::string> ListFiles(const ParquetTable& table, const ListingOptions& listing) {
+  const std::string& path = table.options.filename;
+  if (parquet::IsRemoteUrl(path)) return ExpandRemotePath(path, *table.options.remote, listing);
+  parquet::platform::FileStatus info;
+  const bool exists = parquet::platform::PathStatus(path, true, &info).ok();
+  if (!exists && !HasGlobCharacters(path)) return {path};
+  try {
+    return ExpandFilePath(path, listing);
+  } catch (const FileListError&) {
+    if (exists && info.type == parquet::platform::FileType::kDirectory) {
+      throw FileListError("'" + path + "' is a directory with no .parquet files below it");
+    }
+    throw;
+  }
 }
 
 

@@ -137,12 +137,12 @@ bool OrderVerified(ParquetTable* table) {
   if (table->order_check != ParquetTable::OrderCheck::kUnchecked) {
     return table->order_check == ParquetTable::OrderCheck::kAscending;
   }
-  bool ascending = table->order_candidate_column >= 0 && table->files.size() == 1;
+  bool ascending = table->order_candidate_column >= 0 && table->files->paths.size() == 1;
   try {
     std::unique_ptr<parquet::ParquetFileReader> file;
     ColumnMapping mapping;
     if (ascending) {
-      file = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get(),
+      file = parquet::ParquetFileReader::Open(table->files->paths[0], table->options.decryption.get(),
                                               table->options.remote.get());
       // Still the column FindOrderedColumns saw (the file may have changed since).
       const auto candidate = static_cast<size_t>(table->order_candidate_column);
@@ -201,10 +201,10 @@ void ReadOrderStatistics(ParquetTable* table) {
   try {
     // Only an aid to planning: a file whose statistics cannot be read is simply not known
     // to be ordered (a scan reports real errors).
-    auto first = parquet::ParquetFileReader::Open(table->files[0], table->options.decryption.get(),
+    auto first = parquet::ParquetFileReader::Open(table->files->paths[0], table->options.decryption.get(),
                                                   table->options.remote.get());
-    table->estimated_rows = first->num_rows() * static_cast<int64_t>(table->files.size());
-    FindOrderedColumns(table, *first, table->files.size() == 1);
+    table->estimated_rows = first->num_rows() * static_cast<int64_t>(table->files->paths.size());
+    FindOrderedColumns(table, *first, table->files->paths.size() == 1);
   } catch (const parquet::HttpInterrupted&) {
     table->order_statistics_read = false;  // the next planning asks again
     throw;  // the statement ends (xBestIndex)

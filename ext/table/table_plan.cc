@@ -10,6 +10,7 @@
 #include "ext/common/connection_interrupt.h"
 #include "ext/table/bbox_function.h"
 #include "ext/table/constraints.h"
+#include "ext/table/listing_pruning.h"
 #include "ext/table/parquet_table.h"
 #include "ext/table/plan_cost.h"
 #include "ext/table/remote_prefetch.h"
@@ -138,7 +139,7 @@ int PlanScan(ParquetTable* table, sqlite3_index_info* info) {
   // A table planned without I/O (whose footers planning never reads): a fixed guess, which
   // the pushed constraints scale as for any table.
   constexpr int64_t kUnreadRowEstimate = 1000000;
-  const int64_t known_rows = table->plan_without_io ? kUnreadRowEstimate : table->estimated_rows;
+  const int64_t known_rows = table->order_statistics_read ? table->estimated_rows : kUnreadRowEstimate;
   const double rows = static_cast<double>(std::max<int64_t>(known_rows, 1));
   std::vector<PlanTerm> terms;
   int limit_index = -1, offset_index = -1;
@@ -256,7 +257,9 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
     // end at sqlite3_interrupt() too, and the statement with them: the interrupt is not lost.
     std::optional<ConnectionInterruptScope> interruptible;
     if (parquet::IsRemoteUrl(table->options.filename)) interruptible.emplace(table->db);
-    if (!table->plan_without_io) {
+    // A dataset with partition keys not listed yet is planned without listing: each scan
+    // lists what its partition constraints leave (listing_pruning.h).
+    if (!table->plan_without_io && (table->files || !ListingPrunable(table))) {
       ListTableFiles(table);
       ReadOrderStatistics(table);  // a table planned without I/O never consumes ORDER BY
     }

@@ -4,6 +4,7 @@
 #include <openssl/evp.h>
 
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cerrno>
@@ -407,6 +408,7 @@ struct ListingParse : XmlParse {
   std::vector<S3Object>* out = nullptr;
   std::string token;
   bool truncated = false;
+  size_t kept = 0;  // objects and common prefixes kept by this parse
 };
 
 void OnStart(void* user, const XML_Char* name, const XML_Char**) {
@@ -423,16 +425,33 @@ void OnStart(void* user, const XML_Char* name, const XML_Char**) {
 void KeepObject(ListingParse* parse) {
   const S3ListOptions& list = *parse->list;
   bool keep = true;
+  if (list.entries) ++*list.entries;
   try {
     keep = !list.keep || list.keep(parse->current.key);
   } catch (const std::exception& e) {
     return parse->Refuse(e.what());
   }
   if (!keep) return;
-  if (parse->out->size() >= list.max_objects) {
+  if (parse->kept >= list.max_objects) {
     return parse->Refuse("more than " + std::to_string(list.max_objects) + " objects match (the most a listing keeps)");
   }
+  parse->kept++;
   parse->out->push_back(std::move(parse->current));
+}
+
+// Adds the common prefix just parsed (a listing with a delimiter).
+void KeepCommonPrefix(ListingParse* parse) {
+  const S3ListOptions& list = *parse->list;
+  if (list.entries) ++*list.entries;
+  if (list.common_prefixes == nullptr) return;
+  if (parse->text.size() > kMaxS3KeyBytes) {
+    return parse->Refuse("it holds a common prefix longer than " + std::to_string(kMaxS3KeyBytes) + " bytes");
+  }
+  if (parse->kept >= list.max_objects) {
+    return parse->Refuse("more than " + std::to_string(list.max_objects) + " objects match (the most a listing keeps)");
+  }
+  parse->kept++;
+  list.common_prefixes->push_back(parse->text);
 }
 
 void OnEnd(void* user, const XML_Char*) {
@@ -449,6 +468,8 @@ void OnEnd(void* user, const XML_Char*) {
     if (path[2] == "Size") parse->current.size = std::strtoull(parse->text.c_str(), nullptr, 10);
   } else if (path.size() == 2 && path[1] == "Contents") {
     KeepObject(parse);
+  } else if (path.size() == 3 && path[1] == "CommonPrefixes" && path[2] == "Prefix") {
+    KeepCommonPrefix(parse);
   } else if (path.size() == 2 && path[1] == "NextContinuationToken") {
     parse->token = parse->text;
   } else if (path.size() == 2 && path[1] == "IsTruncated") {
@@ -527,6 +548,7 @@ std::string ParseListObjectsV2(const std::string& xml, const S3ListOptions& list
   ListingParse parse;
   parse.list = &list;
   parse.out = out;
+  parse.kept = out->size() + (list.common_prefixes ? list.common_prefixes->size() : 0);
   ParseXml(xml, &parse, &OnStart, &OnEnd, &OnText, "an s3 listing");
   if (parse.truncated && parse.token.empty()) {
     throw ParquetError("s3 listing is truncated but has no continuation token");
@@ -545,6 +567,9 @@ std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::str
   within.keep = [&](const std::string& key) {
     return key.compare(0, prefix.size(), prefix) == 0 && (!list.keep || list.keep(key));
   };
+  if (!list.delimiter.empty() && list.common_prefixes == nullptr) {
+    throw ParquetError("cannot list " + shown + ": a delimiter needs somewhere to put the common prefixes");
+  }
   std::vector<S3Object> objects;
   std::unordered_set<size_t> tokens_seen;  // hashes: a hostile server's tokens take no memory
   std::string token;
@@ -553,14 +578,29 @@ std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::str
     // Query parameters in sorted order, as SigV4's canonical request has them.
     std::string query = "?";
     if (!token.empty()) query += "continuation-token=" + PercentEncode(token, false) + "&";
+    if (!list.delimiter.empty()) query += "delimiter=" + PercentEncode(list.delimiter, false) + "&";
     query += "list-type=2&prefix=" + PercentEncode(prefix, false);
     HttpRequest request = S3Request(resolved, bucket_url + query, "GET", nullptr, 0);
-    HttpResponse response = HttpPerformWithRetry(request, shown, options.attempts);
+    HttpResponse response = HttpPerformWithRetry(request, shown, options.attempts, list.requests);
     if (response.status != 200) throw ParquetError(RemoteStatusError(response.status, "list " + shown));
+    const size_t prefixes_before = list.common_prefixes ? list.common_prefixes->size() : 0;
     try {
       token = ParseListObjectsV2(std::string(response.body.begin(), response.body.end()), within, &objects);
     } catch (const ParquetError& e) {
       throw ParquetError("cannot list " + shown + ": " + e.what());
+    }
+    if (list.common_prefixes) {
+      // Only prefixes below the one asked for, each ending in the delimiter (which may
+      // follow the prefix at once: keys with an empty segment).
+      std::vector<std::string>& prefixes = *list.common_prefixes;
+      prefixes.erase(std::remove_if(prefixes.begin() + static_cast<std::ptrdiff_t>(prefixes_before), prefixes.end(),
+                                    [&](const std::string& p) {
+                                      return list.delimiter.empty() || p.size() < prefix.size() + list.delimiter.size() ||
+                                             p.compare(0, prefix.size(), prefix) != 0 ||
+                                             p.compare(p.size() - list.delimiter.size(), std::string::npos,
+                                                       list.delimiter) != 0;
+                                    }),
+                     prefixes.end());
     }
     if (token.empty()) break;
     if (!tokens_seen.insert(std::hash<std::string>()(token)).second) {

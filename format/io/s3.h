@@ -84,12 +84,23 @@ constexpr int kMaxListingPages = 100000;
 struct S3ListOptions {
   // Asked with each key as it is parsed: only the objects it accepts are kept (null: all).
   std::function<bool(const std::string& key)> keep;
-  size_t max_objects = kMaxListedObjects;
+  size_t max_objects = kMaxListedObjects;  // objects and common prefixes kept
+  // With a delimiter ("/"), the keys holding it after the prefix come back as their common
+  // prefixes (the "directories" one level down, each ending in the delimiter), appended to
+  // *common_prefixes (required then) in key order; kept objects are those directly at the
+  // prefix's level.
+  std::string delimiter;
+  std::vector<std::string>* common_prefixes = nullptr;
+  // Grown as the listing goes (may be null): requests made (retries included), and the
+  // objects and common prefixes the server returned, kept or not.
+  uint64_t* requests = nullptr;
+  uint64_t* entries = nullptr;
 };
 
 // The objects of `bucket` whose key starts with `prefix` and that `list.keep` accepts, in
-// key order (ListObjectsV2, following continuation tokens). Keys outside the prefix (a
-// hostile or broken server) are skipped. Before each page it asks the thread's interrupt
+// key order (ListObjectsV2, following continuation tokens), and with a delimiter the
+// common prefixes. Keys and common prefixes outside the prefix (a hostile or broken
+// server) are skipped. Before each page it asks the thread's interrupt
 // check (HttpInterruptRequested, installed by the caller with HttpInterruptScope): yes ends
 // the listing with HttpInterrupted. Throws ParquetError naming s3://bucket/prefix when the
 // server fails, a limit above is passed, or a continuation token comes back again.
@@ -115,7 +126,8 @@ bool S3ObjectExists(const RemoteOptions& options, const std::string& url);
 // The text of every element named `element` in `xml` (expat), in document order.
 std::vector<std::string> XmlElementTexts(const std::string& xml, const std::string& element);
 
-// Parses one ListObjectsV2 response body: appends the objects `list` keeps to *out and
+// Parses one ListObjectsV2 response body: appends the objects `list` keeps to *out (and its
+// common prefixes to *list.common_prefixes, when set), counts them in *list.entries and
 // returns the continuation token ("" when the listing is complete). Throws ParquetError
 // (without a URL) for malformed XML, a DOCTYPE, a passed limit. Exposed for unit tests.
 std::string ParseListObjectsV2(const std::string& xml, const S3ListOptions& list, std::vector<S3Object>* out);

@@ -189,6 +189,17 @@ LogicalType Integer(int8_t bit_width, bool is_signed) {
 
 }  // namespace
 
+void AnnotateDecimal(SchemaElement* element, int32_t precision, int32_t scale) {
+  LogicalType logical;
+  logical.kind = LogicalType::Kind::DECIMAL;
+  logical.decimal_precision = precision;
+  logical.decimal_scale = scale;
+  element->logical_type = logical;
+  element->converted_type = ConvertedType::DECIMAL;
+  element->precision = precision;
+  element->scale = scale;
+}
+
 std::optional<LogicalType> EffectiveLogicalType(const SchemaNode& node) {
   using Kind = LogicalType::Kind;
   if (HasRecognizedLogicalType(node)) return node.logical_type;

@@ -55,6 +55,10 @@ std::optional<LogicalType> EffectiveLogicalType(const SchemaNode& node);
 // True for a node whose only annotation is the legacy ConvertedType INTERVAL.
 bool IsInterval(const SchemaNode& node);
 
+// Annotates an element written as DECIMAL(precision, scale): the LogicalType, and the
+// legacy ConvertedType with the element's precision and scale (for older readers).
+void AnnotateDecimal(SchemaElement* element, int32_t precision, int32_t scale);
+
 // Everything a column reader needs to know about one leaf column.
 struct ColumnDescriptor {
   int node = 0;                       // index into Schema::nodes()

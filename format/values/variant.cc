@@ -280,9 +280,51 @@ bool ReadVariantObjectFields(const VariantMetadata& metadata, const uint8_t* val
   fields->clear();
   for (uint64_t i = 0; i < layout.count; ++i) {
     const ElementBytes element = layout.Element(i);
-    fields->push_back({metadata.Key(layout.FieldId(i)), element.value, element.length});
+    const uint32_t id = layout.FieldId(i);
+    fields->push_back({metadata.Key(id), id, element.value, element.length});
   }
   return true;
+}
+
+bool ReadVariantArrayElements(const uint8_t* value, size_t length, std::vector<std::pair<const uint8_t*, size_t>>* elements) {
+  Need(length, 1, "value header");
+  if ((value[0] & 3) != 3) return false;
+  const ContainerLayout layout = ParseContainer(false, value[0] >> 2, value + 1, length - 1);
+  elements->clear();
+  for (uint64_t i = 0; i < layout.count; ++i) {
+    const ElementBytes element = layout.Element(i);
+    elements->emplace_back(element.value, element.length);
+  }
+  return true;
+}
+
+size_t VariantValueSize(const uint8_t* value, size_t length) {
+  Need(length, 1, "value header");
+  const uint32_t header = value[0] >> 2;
+  size_t size = 1;
+  switch (value[0] & 3) {
+    case 0: {
+      static constexpr uint8_t kFixedSizes[] = {0, 0, 0, 1, 2, 4, 8, 8, 5, 9, 17, 4, 8, 8, 4, 0, 0, 8, 8, 8, 16};
+      if (header == 15 || header == 16) {
+        Need(length - 1, 4, "length");
+        size += 4 + ReadUnsigned(value + 1, 4);
+      } else if (header < sizeof(kFixedSizes)) {
+        size += kFixedSizes[header];
+      } else {
+        throw ParquetError("variant primitive type id " + std::to_string(header) + " is not supported");
+      }
+      break;
+    }
+    case 1: size += header; break;
+    default: {
+      const ContainerLayout layout = ParseContainer((value[0] & 3) == 2, header, value + 1, length - 1);
+      const uint32_t values_size = ReadUnsigned(layout.offsets + layout.count * layout.offset_size, layout.offset_size);
+      size = static_cast<size_t>(layout.values - value) + values_size;
+      break;
+    }
+  }
+  Need(length, size, "value");
+  return size;
 }
 
 std::string VariantToJson(const uint8_t* metadata, size_t metadata_length, const uint8_t* value,

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace parquet {
@@ -55,6 +56,7 @@ void AppendVariantJson(const VariantMetadata& metadata, const uint8_t* value, si
 // its value (views into the buffers given to ReadVariantObjectFields).
 struct VariantField {
   std::string_view key;
+  uint32_t id = 0;  // its index in the metadata dictionary
   const uint8_t* value = nullptr;
   size_t length = 0;
 };
@@ -64,6 +66,15 @@ struct VariantField {
 // type. Offsets and field ids are checked as AppendVariantJson checks them.
 bool ReadVariantObjectFields(const VariantMetadata& metadata, const uint8_t* value, size_t length,
                              std::vector<VariantField>* fields);
+
+// When value[0..length) is a variant array, replaces *elements with views of its elements
+// (each exactly its encoded bytes) and returns true; false for any other variant type.
+bool ReadVariantArrayElements(const uint8_t* value, size_t length, std::vector<std::pair<const uint8_t*, size_t>>* elements);
+
+// The number of bytes of the one encoded value that starts at value[0] (a value of an
+// object field may be followed by others: this is where it ends). Throws ParquetError when
+// it does not fit in `length`.
+size_t VariantValueSize(const uint8_t* value, size_t length);
 
 // Convenience: the JSON text of a metadata + value pair.
 std::string VariantToJson(const uint8_t* metadata, size_t metadata_length, const uint8_t* value,

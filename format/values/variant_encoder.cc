@@ -15,6 +15,8 @@ namespace parquet {
 
 namespace {
 
+__extension__ typedef unsigned __int128 UInt128;  // GCC/Clang extension: decimal16 values
+
 uint32_t BytesFor(uint64_t max_value) { return max_value < 0x100 ? 1 : max_value < 0x10000 ? 2 : max_value < 0x1000000 ? 3 : 4; }
 
 void AppendUnsigned(uint64_t value, uint32_t size, std::string* out) {
@@ -95,11 +97,43 @@ class VariantEncoder {
         return;
       }
     }
+    if (EncodeDecimal(text, out)) return;
     const double real = std::strtod(std::string(text).c_str(), nullptr);
     uint64_t bits;
     std::memcpy(&bits, &real, 8);
     Primitive(7, out);
     AppendUnsigned(bits, 8, out);
+  }
+
+  // A number without exponent whose digits (leading zeros aside) number at most 38, with at
+  // most 38 after the point: decimal4/8/16 by the digit count (9, 18, 38), the scale the
+  // number of digits after the point. False (a double then) otherwise, and for a negative
+  // zero, which a decimal cannot hold.
+  static bool EncodeDecimal(std::string_view text, std::string* out) {
+    if (text.find_first_of("eE") != std::string_view::npos) return false;
+    const bool negative = !text.empty() && text[0] == '-';
+    UInt128 unscaled = 0;
+    int digits = 0, scale = 0;
+    bool fraction = false;
+    for (size_t i = negative ? 1 : 0; i < text.size(); ++i) {
+      const char c = text[i];
+      if (c == '.') {
+        fraction = true;
+        continue;
+      }
+      if (c < '0' || c > '9') return false;
+      if (fraction && ++scale > 38) return false;
+      if (unscaled == 0 && c == '0') continue;
+      if (++digits > 38) return false;
+      unscaled = unscaled * 10 + static_cast<unsigned>(c - '0');
+    }
+    if (unscaled == 0 && negative) return false;
+    const uint32_t width = digits <= 9 ? 4 : digits <= 18 ? 8 : 16;
+    Primitive(width == 4 ? 8 : width == 8 ? 9 : 10, out);
+    out->push_back(static_cast<char>(scale));
+    const UInt128 twos = negative ? ~unscaled + 1 : unscaled;
+    for (uint32_t i = 0; i < width; i++) out->push_back(static_cast<char>(static_cast<uint64_t>(twos >> (8 * i)) & 0xff));
+    return true;
   }
 
   void EncodeString(std::string_view text, std::string* out) {

@@ -372,7 +372,10 @@ void ParquetFileWriter::Close() {
   try {
     metadata_.created_by = options_.created_by;
     if (!options_.key_value_metadata.empty()) metadata_.key_value_metadata = options_.key_value_metadata;
-    if (!options_.geoparquet.version.empty() && !options_.geoparquet.columns.empty()) {
+    // A `geo` entry the caller gave in key_value_metadata is written as given, in place of ours.
+    bool caller_geo = false;
+    for (const KeyValue& entry : options_.key_value_metadata) caller_geo = caller_geo || entry.key == "geo";
+    if (!options_.geoparquet.version.empty() && !options_.geoparquet.columns.empty() && !caller_geo) {
       if (!metadata_.key_value_metadata) metadata_.key_value_metadata.emplace();
       metadata_.key_value_metadata->push_back(
           KeyValue{"geo", GeoParquetMetadataJson(options_.geoparquet, geoparquet_summaries_)});

@@ -154,7 +154,8 @@ struct WriterOptions {
   // The GeoParquet `geo` key/value metadata (geoparquet_metadata.h), written at Close with
   // the geometry types and bounding box of every value written to its columns; those
   // columns gather them even without a GEOMETRY / GEOGRAPHY annotation (GeoParquet 1.0
-  // files store plain BYTE_ARRAY). No version: none is written.
+  // files store plain BYTE_ARRAY). No version: none is written; a `geo` entry in
+  // key_value_metadata is written instead of this one (the caller's wins).
   GeoParquetOptions geoparquet;
   // Content-defined chunking (content_defined_chunking.h): when enabled, a data page also
   // ends where a rolling hash of the column's values says so, so that equal runs of values

@@ -9,7 +9,11 @@
 // mixed storage classes (integers, reals, numeric and other text, blobs, NULLs) in an
 // untyped or typed native table joined to each column, `IN (SELECT ...)`, and the parquet
 // table joined to itself, each with the join index and without it (join_index_memory=0),
-// against the same joins of the native table.
+// against the same joins of the native table. A hive-partitioned table (one or two keys,
+// some INTEGER keys spelled several ways: k=01 and k=1) is also read as `hd.hp`, connected
+// afresh from a database file before each query, so that its scans list only the
+// directories their partition constraints leave (listing_pruning.h): every query and join
+// runs on it too.
 //
 // Usage: differential_tests --extension build/parquet [--tables N] [--queries N] [--dir D]
 // The seed is random unless DIFFERENTIAL_SEED is set; it is printed first and with every
@@ -53,7 +57,7 @@ struct Rng {
 };
 
 enum class Gen {
-  kId, kSmallInt, kBigInt, kUInt32, kUInt64, kDouble, kFloat, kDecimal, kWideDecimal, kText, kTextNum, kBlob, kDate,
+  kId, kSmallInt, kBigInt, kUInt32, kUInt64, kDouble, kFloat, kDecimal, kWideDecimal, kText, kTextNum, kDigits, kBlob, kDate,
   kTimestamp, kTime, kUuid, kBool,
 };
 
@@ -87,6 +91,8 @@ const std::vector<std::string> kTextPool = {"",   "a",  "A",   "ab",  "Ab",   "a
                                             "ba", "12", "012", "1e3", " 5",   "5",    "5.0",  "\xc3\xa9", "\xc3\xa9" "a", "z",
                                             "_",  "%",  "a%b", "[x",  "zz~", "m\xc3\xa1s", "A_b", "aa", "Z", "9"};
 const std::vector<std::string> kNumericTextPool = {"1", "2", "10", "-3", "1.5", "02", "1e1", "abc", "", "7"};
+// Integers in several spellings: as partition directories (k=01, k=1, k=+4) one INTEGER key.
+const std::vector<std::string> kDigitsPool = {"1", "01", "2", "002", "10", "-3", "+4"};
 
 // A SQL literal for one generated value of a column (NULL included).
 std::string GenerateValue(Rng& rng, const ColumnSpec& c, int64_t row) {
@@ -128,6 +134,7 @@ std::string GenerateValue(Rng& rng, const ColumnSpec& c, int64_t row) {
       return Quote(s);
     }
     case Gen::kTextNum: return Quote(rng.Pick(kNumericTextPool));
+    case Gen::kDigits: return Quote(rng.Pick(kDigitsPool));
     case Gen::kBlob: {
       std::string s;
       for (int i = rng.Range(0, 3); i > 0; i--) s += "\x00\x01" "1a\xff"[rng.Int(5)];
@@ -232,6 +239,8 @@ struct Table {
   std::string description;
   std::string source;  // the parquet(...) arguments of p
   int64_t rows = 0;
+  bool hive = false;                 // partitioned: also read as hd.hp (see the top of this file)
+  int64_t whole_list_requests = 0;   // directories a scan of hd.hp reads without constraints
 };
 
 std::string QuoteIdentifier(const std::string& name) { return "\"" + name + "\""; }
@@ -375,6 +384,18 @@ struct Runner {
   int64_t pruned_files = 0, pruned_statistics = 0, pruned_bloom = 0, pruned_dictionary = 0, pruned_pages = 0,
           pruned_positions = 0;
   int64_t joins_indexed = 0;  // join queries answered with a join index
+  int64_t hive_listings_pruned = 0;  // queries of hd.hp that read fewer directories than the whole tree
+  int hive_tables = 0;
+
+  // Connects hd.hp afresh (DETACH and ATTACH): nothing of its dataset is listed.
+  bool FreshHive() { return db.Exec("DETACH hd; ATTACH '" + dir + "/hive.db' AS hd"); }
+
+  // The tables a query of p also runs on: p, and hd.hp when t is partitioned.
+  static std::vector<std::string> ParquetTables(const Table& t) {
+    std::vector<std::string> tables = {"p"};
+    if (t.hive) tables.push_back("hd.hp");
+    return tables;
+  }
 
   // Compares `sql_for` on the native table n with the parquet tables p (join index) and p0
   // (join_index_memory=0), as multisets of rows.
@@ -383,10 +404,17 @@ struct Runner {
     std::vector<std::string> expected, actual;
     const bool ok_n = db.Query(sql_for("n"), "", &expected);
     std::sort(expected.begin(), expected.end());
-    for (const char* table : {"p", "p0"}) {
+    std::vector<std::string> tables = {"p", "p0"};
+    if (t.hive) tables.push_back("hd.hp");
+    for (const std::string& name : tables) {
+      const char* table = name.c_str();
+      if (name == "hd.hp" && !FreshHive()) {
+        Fail(t, "reattaching hd: " + db.error, "", "", {}, {});
+        return;
+      }
       const bool ok_p = db.Query(sql_for(table), "", &actual);
       std::vector<std::string> stats;
-      if (table[1] == '\0' && db.Query("SELECT join_index_bytes > 0 FROM parquet_scan_stats('p')", "", &stats) &&
+      if (name == "p" && db.Query("SELECT join_index_bytes > 0 FROM parquet_scan_stats('p')", "", &stats) &&
           stats.size() == 1 && stats[0] == "i1") {
         joins_indexed++;
       }
@@ -477,7 +505,7 @@ struct Runner {
   bool BuildTable(int index, Table* t) {
     static const std::vector<std::pair<Gen, std::string>> kTypes = {
         {Gen::kSmallInt, "INT32"},  {Gen::kBigInt, "INT64"},    {Gen::kUInt32, "UINT32"}, {Gen::kDouble, "DOUBLE"},
-        {Gen::kFloat, "FLOAT"},     {Gen::kDecimal, "DECIMAL(9,2)"}, {Gen::kText, "STRING"}, {Gen::kTextNum, "STRING"},
+        {Gen::kFloat, "FLOAT"},     {Gen::kDecimal, "DECIMAL(9,2)"}, {Gen::kText, "STRING"}, {Gen::kTextNum, "STRING"}, {Gen::kDigits, "STRING"},
         {Gen::kBlob, "BINARY"},     {Gen::kDate, "DATE"},       {Gen::kTimestamp, "TIMESTAMP(MILLIS)"},
         {Gen::kBool, "BOOLEAN"},    {Gen::kSmallInt, "INT64"},  {Gen::kText, "STRING"},
         {Gen::kUInt64, "UINT64"},   {Gen::kWideDecimal, "DECIMAL(20,3)"}, {Gen::kTime, "TIME(MILLIS)"},
@@ -524,11 +552,21 @@ struct Runner {
     if (rng.Chance(50)) options.push_back("bloom_filter=*");
     if (!t->sorted_column.empty()) options.push_back("sorting_columns=" + t->sorted_column);
     std::string target = dir + "/t" + std::to_string(index);
+    // Partition keys of few values: one, and a second of at most seven values.
     std::string partition;
-    if (rng.Chance(20)) {
+    if (rng.Chance(30)) {
+      std::vector<const ColumnSpec*> keys, small;
       for (const ColumnSpec& s : specs) {
         if (s.name == t->sorted_column) continue;  // sorting_columns must be stored in the files
-        if (s.gen == Gen::kBool || (s.gen == Gen::kSmallInt && s.null_percent < 100)) partition = s.name;
+        const bool few = s.gen == Gen::kBool || s.gen == Gen::kDigits;
+        if (few || s.gen == Gen::kTextNum || (s.gen == Gen::kSmallInt && s.null_percent < 100)) keys.push_back(&s);
+        if (few) small.push_back(&s);
+      }
+      if (!keys.empty()) {
+        const ColumnSpec* first = rng.Pick(keys);
+        partition = first->name;
+        const ColumnSpec* second = small.empty() || !rng.Chance(50) ? nullptr : rng.Pick(small);
+        if (second && second != first) partition += ", " + second->name;
       }
     }
     if (!partition.empty()) {
@@ -580,6 +618,20 @@ struct Runner {
     if (!db.Exec("INSERT INTO n(rowid, " + select + "file_row_number) SELECT rowid, " + select +
                  "file_row_number FROM p")) {
       return false;
+    }
+    // The partitioned dataset again, as a table of the database file hd that each query
+    // connects afresh; and the directories its whole tree takes to list.
+    t->hive = !partition.empty();
+    if (!db.Exec("DROP TABLE IF EXISTS hd.hp")) return false;
+    if (t->hive) {
+      std::vector<std::string> requests;
+      if (!db.Exec("CREATE VIRTUAL TABLE hd.hp USING parquet(" + t->source + ")") || !FreshHive() ||
+          !db.Query("SELECT count(*) FROM hd.hp", "", &requests) ||
+          !db.Query("SELECT list_requests FROM parquet_scan_stats('hp')", "", &requests) || requests.size() != 1) {
+        return false;
+      }
+      t->whole_list_requests = std::atoll(requests[0].c_str() + 1);
+      hive_tables++;
     }
     t->rows = rows;
     t->samples.assign(t->columns.size(), {});
@@ -657,52 +709,59 @@ struct Runner {
     std::vector<std::string> expected, actual;
     const bool ok_n = db.Query(sql_for("n"), parameter, &expected);
     const std::string error_n = db.error;
-    const bool ok_p = db.Query(sql_for("p"), parameter, &actual);
-    std::vector<std::string> stats;
-    if (db.Query("SELECT files_pruned > 0, row_groups_pruned_by_statistics > 0, row_groups_pruned_by_bloom_filter > 0, "
-                 "row_groups_pruned_by_dictionary > 0, pages_pruned_by_page_index > 0, "
-                 "row_groups_pruned_by_row_position > 0 FROM parquet_scan_stats('p')",
-                 "", &stats) &&
-        stats.size() == 1) {
-      const std::string& r = stats[0];  // "i0|i1|..."
-      pruned_files += r[1] == '1';
-      pruned_statistics += r[4] == '1';
-      pruned_bloom += r[7] == '1';
-      pruned_dictionary += r[10] == '1';
-      pruned_pages += r[13] == '1';
-      pruned_positions += r[16] == '1';
-    }
-    if (ok_n != ok_p) {
-      Fail(t, "one failed: " + (ok_n ? db.error : error_n), sql_for("p"), parameter, expected, actual);
-      return;
-    }
-    if (!ok_n) {
-      passed++;
-      return;
-    }
-    if (mode == kLimitAny) {
-      // Which rows a LIMIT without ORDER BY returns is not defined: the count must match
-      // and every row must be one the unlimited query returns.
-      std::vector<std::string> all;
-      std::string unlimited = "SELECT " + select_list + " FROM n" + (no_where ? "" : " WHERE " + where);
-      db.Query(unlimited, parameter, &all);
-      std::sort(all.begin(), all.end());
-      bool subset = actual.size() == expected.size();
-      std::vector<std::string> sorted = actual;
-      std::sort(sorted.begin(), sorted.end());
-      subset = subset && std::includes(all.begin(), all.end(), sorted.begin(), sorted.end());
-      if (!subset) {
-        Fail(t, "LIMIT rows differ", sql_for("p"), parameter, expected, actual);
+    if (mode != kOrdered) std::sort(expected.begin(), expected.end());
+    for (const std::string& name : ParquetTables(t)) {
+      const char* table = name.c_str();
+      if (name == "hd.hp" && !FreshHive()) {
+        Fail(t, "reattaching hd: " + db.error, "", "", {}, {});
         return;
       }
-    } else {
-      if (mode != kOrdered) {
-        std::sort(expected.begin(), expected.end());
-        std::sort(actual.begin(), actual.end());
+      const bool ok_p = db.Query(sql_for(table), parameter, &actual);
+      std::vector<std::string> stats;
+      if (name == "p" &&
+          db.Query("SELECT files_pruned > 0, row_groups_pruned_by_statistics > 0, row_groups_pruned_by_bloom_filter > 0, "
+                   "row_groups_pruned_by_dictionary > 0, pages_pruned_by_page_index > 0, "
+                   "row_groups_pruned_by_row_position > 0 FROM parquet_scan_stats('p')",
+                   "", &stats) &&
+          stats.size() == 1) {
+        const std::string& r = stats[0];  // "i0|i1|..."
+        pruned_files += r[1] == '1';
+        pruned_statistics += r[4] == '1';
+        pruned_bloom += r[7] == '1';
+        pruned_dictionary += r[10] == '1';
+        pruned_pages += r[13] == '1';
+        pruned_positions += r[16] == '1';
       }
-      if (expected != actual) {
-        Fail(t, "rows differ", sql_for("p"), parameter, expected, actual);
+      if (name == "hd.hp" && db.Query("SELECT list_requests FROM parquet_scan_stats('hp')", "", &stats) &&
+          stats.size() == 1 && std::atoll(stats[0].c_str() + 1) < t.whole_list_requests) {
+        hive_listings_pruned++;
+      }
+      if (ok_n != ok_p) {
+        Fail(t, "one failed: " + (ok_n ? db.error : error_n), sql_for(table), parameter, expected, actual);
         return;
+      }
+      if (!ok_n) continue;
+      if (mode == kLimitAny) {
+        // Which rows a LIMIT without ORDER BY returns is not defined: the count must match
+        // and every row must be one the unlimited query returns.
+        std::vector<std::string> all;
+        std::string unlimited = "SELECT " + select_list + " FROM n" + (no_where ? "" : " WHERE " + where);
+        db.Query(unlimited, parameter, &all);
+        std::sort(all.begin(), all.end());
+        bool subset = actual.size() == expected.size();
+        std::vector<std::string> sorted = actual;
+        std::sort(sorted.begin(), sorted.end());
+        subset = subset && std::includes(all.begin(), all.end(), sorted.begin(), sorted.end());
+        if (!subset) {
+          Fail(t, "LIMIT rows differ", sql_for(table), parameter, expected, actual);
+          return;
+        }
+      } else {
+        if (mode != kOrdered) std::sort(actual.begin(), actual.end());
+        if (expected != actual) {
+          Fail(t, "rows differ", sql_for(table), parameter, expected, actual);
+          return;
+        }
       }
     }
     passed++;
@@ -1077,6 +1136,10 @@ int main(int argc, char** argv) {
         sqlite3_result_int64(context, static_cast<sqlite3_int64>(sql_random.Next()));
       },
       nullptr, nullptr);
+  if (!runner.db.Exec("ATTACH '" + dir + "/hive.db' AS hd")) {
+    std::fprintf(stderr, "cannot attach %s/hive.db: %s\n", dir.c_str(), runner.db.error.c_str());
+    return 2;
+  }
   RunComparisonMatrix(runner);
   RunBboxDifferential(runner, std::max(2, tables / 3), std::max(10, queries / 5));
   for (int t = 0; t < tables; t++) {
@@ -1105,7 +1168,13 @@ int main(int argc, char** argv) {
   std::printf("differential: sorting_columns claims written %d, refused by parquet_copy %d\n", runner.claims_kept,
               runner.claims_refused);
   std::printf("differential: join queries answered with a join index %" PRId64 "\n", runner.joins_indexed);
+  std::printf("differential: partitioned tables %d, their queries that listed fewer directories than the whole tree %" PRId64
+              "\n", runner.hive_tables, runner.hive_listings_pruned);
   std::printf("differential: slowest query %.0f ms: %s\n", runner.db.slowest_ms, runner.db.slowest_sql.c_str());
+  if (runner.hive_tables > 0 && runner.hive_listings_pruned == 0) {
+    std::printf("FAILED (seed %" PRIu64 "): no query of a partitioned table listed fewer directories\n", runner.seed);
+    runner.failed++;
+  }
   if (tables >= 4 && runner.joins_indexed == 0) {
     std::printf("FAILED (seed %" PRIu64 "): no join query used the join index\n", runner.seed);
     runner.failed++;

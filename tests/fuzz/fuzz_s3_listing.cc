@@ -4,12 +4,14 @@
 // model on small inputs).
 //
 // Input: byte 0 sets the most objects kept (bit 7 set: the default, kMaxListedObjects;
-// else 1 + the low 4 bits); then a glob up to the first '\n' (none: every key is kept),
-// then the response body.
+// else 1 + the low 4 bits) and whether common prefixes are collected (bit 6, as a listing
+// with a delimiter does); then a glob up to the first '\n' (none: every key is kept), then
+// the response body.
 //
 // What must hold: the parse ends with a token or a ParquetError; each object kept matches
-// the glob, has a key of at most kMaxS3KeyBytes, and at most the cap are kept; a token is at
-// most kMaxListingElementBytes; MatchGlobPath agrees with the model.
+// the glob, has a key of at most kMaxS3KeyBytes, and at most the cap are kept, common
+// prefixes included, which are no longer than keys; a token is at most
+// kMaxListingElementBytes; MatchGlobPath and GlobMayMatchBelow agree with the model.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -51,6 +53,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string input(reinterpret_cast<const char*>(data) + 1, size - 1);
   parquet::S3ListOptions list;
   if ((data[0] & 0x80) == 0) list.max_objects = 1 + (data[0] & 15);
+  std::vector<std::string> prefixes;
+  if (data[0] & 0x40) list.common_prefixes = &prefixes;
   const size_t newline = input.find('\n');
   const std::string glob = newline == std::string::npos ? "" : input.substr(0, newline);
   const std::string xml = newline == std::string::npos ? input : input.substr(newline + 1);
@@ -63,7 +67,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     token = parquet::ParseListObjectsV2(xml, list, &objects);
   } catch (const parquet::ParquetError&) {
   }
-  if (objects.size() > list.max_objects) abort();
+  if (objects.size() + prefixes.size() > list.max_objects) abort();
+  for (const std::string& prefix : prefixes) {
+    if (prefix.size() > parquet::kMaxS3KeyBytes) abort();
+    // A directory below which the glob may match: some path one segment longer matches
+    // the model when GlobMayMatchBelow says so (checked for a plain name).
+    if (!glob.empty() && !sqlite_parquet::GlobMayMatchBelow(glob, prefix)) {
+      const std::string below = std::string(prefix) + "/x";
+      if (sqlite_parquet::MatchGlobPath(glob, below)) abort();
+    }
+  }
   if (token.size() > parquet::kMaxListingElementBytes) abort();
   for (const parquet::S3Object& object : objects) {
     if (object.key.size() > parquet::kMaxS3KeyBytes) abort();

@@ -254,8 +254,9 @@ void StoredSchemaSeeds(const fs::path& out, Counts* counts) {
 }
 
 // Inputs of fuzz_s3_listing (layout: tests/fuzz/fuzz_s3_listing.cc): a cap byte, a glob line,
-// then a ListObjectsV2 response: pages as S3 sends them, and the hostile shapes the parser
-// refuses (a DOCTYPE with entities, a long key, a long token, deep nesting, unclosed XML).
+// then a ListObjectsV2 response: pages as S3 sends them (with common prefixes too), and the
+// hostile shapes the parser refuses (a DOCTYPE with entities, a long key, a long token, deep
+// nesting, unclosed XML).
 void S3ListingSeeds(const fs::path& out, Counts* counts) {
   auto contents = [](const std::vector<std::string>& keys) {
     std::string xml;
@@ -283,6 +284,12 @@ void S3ListingSeeds(const fs::path& out, Counts* counts) {
       {"\x80", std::string(20, '<') + "<a><a><a><a><a><a><a><a><a><a><a><a><a><a><a><a><a><a>"},
       {"\x80", "<Error><Code>SlowDown</Code><Message>m</Message></Error>"},
       {"\x80", "<ListBucketResult><Contents><Key>d/x"},
+      // Delimiter listings (bit 6 of the cap byte): common prefixes, one too long.
+      {"\xc0" "d/year=*/month=*/*.parquet\n",
+       page("false", "", contents({"d/a.parquet"}) + "<CommonPrefixes><Prefix>d/year=2024/</Prefix></CommonPrefixes>"
+                         "<CommonPrefixes><Prefix>d/x=1/</Prefix></CommonPrefixes>")},
+      {"\x41" "d/**\n", page("false", "", "<CommonPrefixes><Prefix>d/a/</Prefix></CommonPrefixes><CommonPrefixes><Prefix>" +
+                                                std::string(1030, 'p') + "/</Prefix></CommonPrefixes>")},
   };
   int number = 0;
   for (const auto& [head, body] : seeds) {
@@ -342,7 +349,10 @@ int main(int argc, char** argv) {
       std::string("\x01\xb9\x0b\x00\x00", 5) + std::string(32, '\x22')};
   int geo_number = 0;
   for (const std::string& wkb : wkb_seeds) WriteSeed(out / "geo_variant", "wkb-" + std::to_string(geo_number++), '\x00' + wkb);
-  for (const char* json : {"{\"a\":[1,2.5,null,true,\"x\"],\"b\":{\"c\":-300}}", "[[],{},\"\\u00e9\"]", "9223372036854775807"}) {
+  // (The last two match the fuzz target's fixed shredding {a:INT64,b:[{c:STRING}],d:DECIMAL(9,2)}.)
+  for (const char* json : {"{\"a\":[1,2.5,null,true,\"x\"],\"b\":{\"c\":-300}}", "[[],{},\"\\u00e9\"]", "9223372036854775807",
+                           "{\"a\":5,\"b\":[{\"c\":\"s\",\"e\":1},null,{\"c\":2}],\"d\":12.50,\"z\":0.001}",
+                           "[{\"a\":1,\"b\":[]},{\"a\":\"x\",\"d\":1e3},{\"a\":123456789012345678901234567890.5}]"}) {
     WriteSeed(out / "geo_variant", "json-" + std::to_string(geo_number++), std::string("\x01") + json);
   }
   std::printf("fuzz_seeds: %d thrift, %d pages, %d read, %d writer, %d copy, %d stored_schema, %d s3_listing seeds in %s\n",

@@ -5,7 +5,8 @@
 // parquet_metadata() statistics (min, max, null_count) against the values it read. Then
 // GEOMETRY both ways (checkGeometry): DuckDB reads our GEOMETRY with the same WKB and our
 // bounding boxes, we read DuckDB's (GEOPARQUET_VERSION V1, V2, BOTH) and prune by them.
-// And VARIANT (checkVariant): DuckDB reads our VARIANT columns with the same JSON values.
+// And VARIANT (checkVariant): DuckDB reads our VARIANT columns with the same JSON values;
+// shredded (checkVariantShredding) too, and hyparquet and parquet-wasm read them.
 //
 // Usage: node tests/interop/run.mjs [--build DIR] [--sqlite3 PATH] [--keep DIR] [--only NAME,...]
 // One check per file and engine (plus the statistics and bloom filter checks per file);
@@ -979,14 +980,17 @@ function sortedJson(v) {
   return JSON.stringify(v);
 }
 
-async function checkVariant(args, duck, dir, report) {
-  const docs = makeJsonDocuments();
-  const file = path.join(dir, 'variant.parquet');
-  const extension = path.resolve(root, args.build, 'parquet');
-  const lines = [`.load '${extension}'`, 'CREATE TABLE docs(id INTEGER, doc TEXT);', 'BEGIN;'];
+// The sqlite3 shell lines that load the extension and fill table docs(id, doc).
+function docsTableLines(args, docs) {
+  const lines = [`.load '${path.resolve(root, args.build, 'parquet')}'`, 'CREATE TABLE docs(id INTEGER, doc TEXT);', 'BEGIN;'];
   for (const d of docs) lines.push(`INSERT INTO docs VALUES (${d.id}, ${d.doc === null ? 'NULL' : q(d.doc)});`);
-  lines.push('COMMIT;', `SELECT parquet_copy('SELECT * FROM docs ORDER BY id', ${q(file)}, 'variant=doc', 'row_group_size=100');`);
-  sqlite(args, { sql: lines.join('\n') + '\n' });
+  lines.push('COMMIT;');
+  return lines;
+}
+
+// DuckDB reads `file`'s VARIANT column doc as the documents' values: each row's JSON, put
+// through `normal`, as the document's.
+async function compareDuckDBVariant(duck, file, docs, normal) {
   const problems = [];
   const read = (await duck.runAndReadAll(
     `SELECT id, typeof(doc) AS t, CAST(doc AS JSON)::VARCHAR AS j FROM read_parquet('${file}') ORDER BY id`)).getRowObjectsJS();
@@ -995,11 +999,225 @@ async function checkVariant(args, duck, dir, report) {
     if (read[i].t !== 'VARIANT') problems.push(`row ${i}: DuckDB type ${read[i].t}`);
     // DuckDB 1.5.6 does not tell SQL NULL from a top-level variant null (both are IS NULL
     // and cast to the JSON 'null'): both count as null here.
-    const expected = docs[i].doc === null || docs[i].doc === 'null' ? null : sortedJson(JSON.parse(docs[i].doc));
-    const actual = read[i].j === null || read[i].j === 'null' ? null : sortedJson(JSON.parse(read[i].j));
+    const expected = docs[i].doc === null || docs[i].doc === 'null' ? null : normal(docs[i].doc);
+    const actual = read[i].j === null || read[i].j === 'null' ? null : normal(read[i].j);
     if (expected !== actual) problems.push(`row ${i}: DuckDB ${JSON.stringify(read[i].j)} expected ${JSON.stringify(docs[i].doc)}`);
   }
-  report('variant duckdb-reads-ours', problems);
+  return problems;
+}
+
+async function checkVariant(args, duck, dir, report) {
+  const docs = makeJsonDocuments();
+  const file = path.join(dir, 'variant.parquet');
+  const lines = docsTableLines(args, docs);
+  lines.push(`SELECT parquet_copy('SELECT * FROM docs ORDER BY id', ${q(file)}, 'variant=doc', 'row_group_size=100');`);
+  sqlite(args, { sql: lines.join('\n') + '\n' });
+  report('variant duckdb-reads-ours', await compareDuckDBVariant(duck, file, docs, (text) => sortedJson(JSON.parse(text))));
+}
+
+// VARIANT shredding: JSON objects with a field of every type JSON gives a variant (int8,
+// int16, int32, int64, double, decimal4/8/16, short and long strings, booleans, nulls),
+// nested objects and arrays, and values that do not fit the shredding (another type,
+// missing fields, extra fields, non-objects, NULL), written unshredded, with an explicit
+// shredding and with shredding=auto. DuckDB reads every shredded file with the values of
+// the documents (numbers compared by exact value: its decimals and doubles print in their
+// own forms); our parquet table reads each shredded file exactly as the unshredded one;
+// hyparquet (which rebuilds shredded variants) reads the same values (numbers as doubles)
+// but for its one gap (withoutNestedLeftovers);
+// parquet-wasm (arrow-rs 0.8.0, no variant support) opens the file and sees the
+// metadata/value/typed_value struct.
+const SHREDDING_SPEC = 'doc:{i8:TINYINT,i16:SMALLINT,i32:INTEGER,i64:BIGINT,dbl:DOUBLE,dec4:DECIMAL(9,2),' +
+  'dec8:DECIMAL(18,4),dec16:DECIMAL(38,6),str:VARCHAR,long:VARCHAR,flag:BOOLEAN,nul:BIGINT,tags:VARCHAR[],' +
+  'nested:{a:BIGINT,b:[{c:VARCHAR}],d:{e:DECIMAL(9,2)}}}';
+
+function makeShreddingDocuments() {
+  const rnd = makeRandom(4242);
+  const digits = (n) => Array.from({ length: n }, (_, i) => String(i === 0 ? 1 + rnd.int(9) : rnd.int(10))).join('');
+  const sign = () => (rnd.int(3) === 0 ? '-' : '');
+  const str = () => JSON.stringify(['', 'a', 'short text', 'é"\\\n', 'ünïcødé'][rnd.int(5)] + rnd.int(100));
+  const fields = {
+    i8: () => String(rnd.int(256) - 128),
+    i16: () => String(rnd.int(60000) - 30000),
+    i32: () => String((rnd.int(1 << 30) - (1 << 29)) * 3),
+    i64: () => sign() + digits(12 + rnd.int(7)),
+    dbl: () => `${sign()}${rnd.int(100000)}e${rnd.int(9) - 6}`,
+    dec4: () => `${sign()}${rnd.int(1000000)}.${digits(2)}`,
+    dec8: () => `${sign()}${digits(10)}.${digits(4)}`,
+    dec16: () => `${sign()}${digits(25)}.${digits(6)}`,
+    str,
+    long: () => JSON.stringify('a longer string '.repeat(5 + rnd.int(5)) + rnd.int(1000)),
+    flag: () => (rnd.int(2) ? 'true' : 'false'),
+    nul: () => 'null',
+    tags: () => `[${Array.from({ length: rnd.int(4) }, () => (rnd.int(8) === 0 ? ['null', '7', '{"t":1}'][rnd.int(3)] : str())).join(',')}]`,
+    nested: () => `{"a":${rnd.int(1000)},"b":[${Array.from({ length: rnd.int(3) }, () => (rnd.int(6) ? `{"c":${str()}}` : `{"c":1,"x":2}`)).join(',')}],"d":{"e":${rnd.int(10000)}.${digits(2)}}${rnd.int(5) ? '' : ',"z":[1]'}}`,
+  };
+  const misfit = () => ['"oops"', '{"o":1}', '[1,2]', 'null', '1.5', '12345678901234567890123', 'true', '2.5e3'][rnd.int(8)];
+  return Array.from({ length: 400 }, (_, id) => {
+    const k = rnd.int(25);
+    if (k === 0) return { id, doc: null };
+    if (k === 1) return { id, doc: JSON.stringify(`not an object ${id}`) };
+    if (k === 2) return { id, doc: '[1,"two",3.25,null]' };
+    if (k === 3) return { id, doc: 'null' };
+    if (k === 4) return { id, doc: '{}' };
+    const members = [];
+    for (const [name, make] of Object.entries(fields)) {
+      const r = rnd.int(20);
+      if (r === 0) continue;  // missing
+      members.push(`"${name}":${r === 1 ? misfit() : make()}`);
+    }
+    if (rnd.int(4) === 0) members.push(`"extra${rnd.int(3)}":${fields.str()}`);
+    return { id, doc: `{${members.join(',')}}` };
+  });
+}
+
+// A number's exact value in one form: digits without leading or trailing zeros, and the
+// power of ten ("-12.50" and "-1.25e1" both "-125e-1").
+function canonicalNumber(text) {
+  const [, minus, whole, fraction = '', exponent = '0'] = text.match(/^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/);
+  let mantissa = (whole + fraction).replace(/^0+/, '');
+  if (mantissa === '') return '0';
+  let power = Number(exponent) - fraction.length;
+  const zeros = mantissa.match(/0*$/)[0].length;
+  mantissa = mantissa.slice(0, mantissa.length - zeros);
+  power += zeros;
+  return `${minus}${mantissa}e${power}`;
+}
+
+// JSON text with every number replaced by its exact value (as a string), members sorted.
+function exactJson(text) {
+  const marked = text.replace(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g,
+    (m) => (m[0] === '"' ? m : JSON.stringify(`#${canonicalNumber(m)}`)));
+  return sortedJson(JSON.parse(marked));
+}
+
+// Two JS values equal, numbers (and bigints) as doubles within a relative 1e-15.
+function sameLoosely(a, b) {
+  if (typeof a === 'bigint') a = Number(a);
+  if (typeof b === 'bigint') b = Number(b);
+  if (typeof a === 'number' && typeof b === 'number') return a === b || Math.abs(a - b) <= 1e-15 * Math.max(Math.abs(a), Math.abs(b));
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameLoosely(x, b[i]));
+  if (a && typeof a === 'object') {
+    if (!b || typeof b !== 'object' || Array.isArray(b)) return false;
+    const ka = Object.keys(a).sort(), kb = Object.keys(b).sort();
+    return ka.join('\u0000') === kb.join('\u0000') && ka.every((k) => sameLoosely(a[k], b[k]));
+  }
+  return a === b;
+}
+
+// hyparquet 1.31.5 rebuilds shredded variants but drops the leftover fields (`value`) of a
+// partially shredded object below the top level: the documents' `nested.z` and the `x` of
+// `nested.b`'s elements (DuckDB and our reader keep them). What it is expected to return.
+function withoutNestedLeftovers(doc) {
+  const nested = doc?.nested;
+  if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
+    delete nested.z;
+    if (Array.isArray(nested.b)) {
+      for (const e of nested.b) if (e && typeof e === 'object' && !Array.isArray(e) && 'c' in e) delete e.x;
+    }
+  }
+  return doc;
+}
+
+// DuckDB's parquet_metadata shows, per row group (150 rows), the statistics of the flat
+// typed_value columns: min and max of the values of the field's type, and the rest as nulls.
+async function checkShreddedStatistics(duck, file, docs) {
+  const ranges = { i8: 8, i16: 16, i32: 32, i64: 64 };
+  const problems = [];
+  const meta = (await duck.runAndReadAll(
+    `SELECT row_group_id, path_in_schema, stats_min_value, stats_max_value, stats_null_count FROM parquet_metadata('${file}')`)).getRowObjectsJS();
+  for (const field of ['i8', 'i16', 'i32', 'i64', 'str', 'flag']) {
+    for (let group = 0; group * 150 < docs.length; group++) {
+      const rows = docs.slice(group * 150, (group + 1) * 150);
+      const fitting = [];
+      for (const d of rows) {
+        // Integers as "#digits" strings (exact beyond 2^53).
+        const marked = d.doc?.replace(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g, (m) => (/^-?\d+$/.test(m) ? `"#${m}"` : m));
+        const value = d.doc === null ? undefined : JSON.parse(marked)?.[field];
+        if (value === undefined) continue;
+        if (field === 'str') {
+          if (typeof value === 'string' && !value.startsWith('#')) fitting.push(value);
+        } else if (field === 'flag') {
+          if (typeof value === 'boolean') fitting.push(value);
+        } else {
+          const text = typeof value === 'string' && value.startsWith('#') ? value.slice(1) : null;
+          const bits = BigInt(ranges[field] - 1);
+          if (text !== null && BigInt(text) >= -(1n << bits) && BigInt(text) < (1n << bits)) fitting.push(BigInt(text));
+        }
+      }
+      const sorted = [...fitting].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const show = (v) => (v === undefined ? null : String(v));
+      const expected = `${show(sorted[0])}|${show(sorted.at(-1))}|${rows.length - fitting.length}`;
+      const entry = meta.find((m) => Number(m.row_group_id) === group && m.path_in_schema === `doc, typed_value, ${field}, typed_value`);
+      const actual = entry ? `${entry.stats_min_value}|${entry.stats_max_value}|${entry.stats_null_count}` : 'no column';
+      if (actual !== expected) problems.push(`${field} row group ${group}: ${actual} expected ${expected}`);
+    }
+  }
+  return problems;
+}
+
+async function checkVariantShredding(args, duck, dir, report, hyparquet, compressors, wasm, arrow) {
+  const docs = makeShreddingDocuments();
+  const files = { plain: [], explicit: [`shredding=${SHREDDING_SPEC}`], auto: ['shredding=auto'] };
+  const lines = docsTableLines(args, docs);
+  for (const [name, options] of Object.entries(files)) {
+    const file = path.join(dir, `shredded-${name}.parquet`);
+    lines.push(`SELECT parquet_copy('SELECT * FROM docs ORDER BY id', ${q(file)}, ${['variant=doc', 'row_group_size=150', ...options].map(q).join(', ')});`);
+    lines.push(`CREATE VIRTUAL TABLE "${name}" USING parquet(${q(file)});`);
+  }
+  lines.push(`.mode list`, `SELECT 'leaves|' || count(*) FROM parquet_metadata(${q(path.join(dir, 'shredded-auto.parquet'))}) WHERE row_group_id = 0 AND path_in_schema LIKE '%typed_value';`);
+  lines.push(`SELECT 'differ|' || count(*) FROM plain p JOIN explicit e USING (id) JOIN auto a USING (id) WHERE p.doc IS NOT e.doc OR p.doc IS NOT a.doc;`);
+  const out = sqlite(args, { sql: lines.join('\n') + '\n' }).split('\n');
+  const ours = [];
+  const autoLeaves = Number(out.find((l) => l.startsWith('leaves|'))?.slice(7));
+  if (!(autoLeaves >= 10)) ours.push(`shredding=auto shredded ${autoLeaves} typed_value columns, expected at least 10`);
+  const differ = out.find((l) => l.startsWith('differ|'));
+  if (differ !== 'differ|0') ours.push(`our reader: ${differ} rows of the shredded files differ from the unshredded file`);
+  report('variant-shredding ours-shredded-equals-unshredded', ours);
+
+  const expectedNull = (d) => d.doc === null || d.doc === 'null';
+  for (const name of ['explicit', 'auto']) {
+    const file = path.join(dir, `shredded-${name}.parquet`);
+    const problems = await compareDuckDBVariant(duck, file, docs, exactJson);
+    report(`variant-shredding ${name} duckdb-reads-ours`, problems);
+
+    if (name === 'explicit') {
+      let stats;
+      try {
+        stats = await checkShreddedStatistics(duck, file, docs);
+      } catch (e) {
+        stats = [`failed: ${String(e.message ?? e).split('\n')[0]}`];
+      }
+      report('variant-shredding explicit duckdb-statistics', stats);
+    }
+
+    const bytes = new Uint8Array(fs.readFileSync(file));
+    const hy = [];
+    try {
+      const rows = await hyparquet.parquetReadObjects({ file: bytes.buffer, compressors });
+      if (rows.length !== docs.length) hy.push(`${rows.length} rows, expected ${docs.length}`);
+      for (let i = 0; i < Math.min(rows.length, docs.length); i++) {
+        const expected = expectedNull(docs[i]) ? null : withoutNestedLeftovers(JSON.parse(docs[i].doc));
+        const actual = rows[i].doc ?? null;
+        if (!sameLoosely(expected, actual)) {
+          hy.push(`row ${i}: hyparquet ${JSON.stringify(actual, (k, v) => (typeof v === 'bigint' ? `${v}n` : v))} expected ${docs[i].doc}`);
+        }
+      }
+    } catch (e) {
+      hy.push(`read failed: ${String(e.message ?? e).split('\n')[0]}`);
+    }
+    report(`variant-shredding ${name} hyparquet-reads-ours`, hy);
+
+    const aw = [];
+    try {
+      const table = arrow.tableFromIPC(wasm.readParquet(bytes).intoIPCStream());
+      if (table.numRows !== docs.length) aw.push(`${table.numRows} rows, expected ${docs.length}`);
+      const type = String(table.schema.fields.find((f) => f.name === 'doc')?.type);
+      if (!/^Struct<\{metadata:Binary, value:Binary, typed_value:Struct/.test(type)) aw.push(`doc read as ${type}`);
+    } catch (e) {
+      aw.push(`read failed: ${String(e.message ?? e).split('\n')[0]}`);
+    }
+    report(`variant-shredding ${name} parquet-wasm-opens-ours`, aw);
+  }
 }
 
 async function main() {
@@ -1087,7 +1305,10 @@ async function main() {
       }
     }
     if (!args.only || args.only.includes('geometry')) await checkGeometry(args, duck, dir, report);
-    if (!args.only || args.only.includes('variant')) await checkVariant(args, duck, dir, report);
+    if (!args.only || args.only.includes('variant')) {
+      await checkVariant(args, duck, dir, report);
+      await checkVariantShredding(args, duck, dir, report, hyparquet, compressors, wasm, arrow);
+    }
     if (!args.only || args.only.includes('datasets')) {
       const duck2 = await (await duckdb.DuckDBInstance.create(':memory:')).connect();
       for (const [name, check] of [

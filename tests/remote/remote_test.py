@@ -6,8 +6,9 @@ here on loopback, and survives the faults a small server injects.
                                its access log is the independent count of requests; also
                                https, with a throwaway CA and certificate made here (openssl)
   test_server.mjs              the fault injector (500s, dropped connections, short bodies,
-                               stalls, objects changing mid-scan, Range ignored, auth) and a SigV4
-                               checking proxy in front of s3rver
+                               stalls, objects changing mid-scan, Range ignored, auth), a SigV4
+                               checking proxy in front of s3rver and a plain port to it that
+                               logs the requests (the count of listings)
   s3rver (npm)                 the S3 server (bucket, objects, ListObjectsV2)
 
 Runs with Debian's python3 (its sqlite3 loads extensions). Prints one line per check and
@@ -16,6 +17,7 @@ Runs with Debian's python3 (its sqlite3 loads extensions). Prints one line per c
 usage: remote_test.py --extension build/parquet --corpus ../shared/parquet-testing
 """
 import argparse
+import hashlib
 import json
 import os
 import pathlib
@@ -225,7 +227,7 @@ def main():
         nginx = Nginx(tmp, corpus, data, tls=(cert, key))
         processes.append(nginx.process)
         global FAULT_PORT
-        fault_port, s3_port, s3rver_port = free_port(), free_port(), free_port()
+        fault_port, s3_port, s3rver_port, s3_direct_port = free_port(), free_port(), free_port(), free_port()
         FAULT_PORT = fault_port
         s3rver_log = tmp / "s3rver.log"
         # s3rver makes its continuation tokens with DES, which OpenSSL 3 keeps in its legacy provider.
@@ -236,7 +238,8 @@ def main():
         processes.append(s3rver)
         server_log = tmp / "test_server.log"
         server = subprocess.Popen(["node", str(HERE / "test_server.mjs"), "--data", str(data), "--port", str(fault_port),
-                                   "--s3-port", str(s3_port), "--s3-upstream", f"http://127.0.0.1:{s3rver_port}"],
+                                   "--s3-port", str(s3_port), "--s3-upstream", f"http://127.0.0.1:{s3rver_port}",
+                                   "--s3-direct-port", str(s3_direct_port)],
                                   stdout=open(server_log, "w"), stderr=subprocess.STDOUT, env=child_env())
         processes.append(server)
         wait_for_port(fault_port, server, "test_server.mjs", server_log)
@@ -257,6 +260,7 @@ def main():
         upload_to_s3(s3rver_port, data)
         test_s3(extension, s3_port, s3rver_port, data)
         test_footer_cache_per_endpoint(extension, fault_port, s3_port, s3rver_port, data)
+        test_s3_hive_listing(extension, s3_direct_port, tmp / "s3" / "bkt")
     finally:
         for process in processes:
             process.terminate()
@@ -961,6 +965,119 @@ def url_for_display(url):
     return url.split("?")[0] + "?..." if "?" in url else url
 
 
+def make_s3_hive_dataset(extension, bucket_dir, prefix, years=range(2015, 2025), days=28, files_per_day=3):
+    """Puts objects PREFIX/year=Y/month=M/day=D/part-N.parquet (10 years, 12 months, 28 days and
+    3 files a day: 10,080 objects) into s3rver's bucket directory as s3rver stores them: the
+    object's bytes in KEY._S3rver_object and their MD5 in KEY._S3rver_object.md5 (written
+    here, not uploaded: 10,080 PUTs take minutes); every object is the same small Parquet
+    file (columns id, v). Each directory also gets a "folder" marker object (its key ending
+    in '/', as the S3 console makes them; listings skip them): s3rver reports a common
+    prefix of a delimiter listing only for directories holding an object directly, where S3
+    reports every one. Returns (data objects, rows per object)."""
+    source = bucket_dir.parent / "hive_object.parquet"
+    db = extension.connect()
+    db.execute(f"SELECT parquet_copy('SELECT 1 AS id, 10 AS v UNION ALL SELECT 2, 20', {sql_text(str(source))})")
+    db.close()
+    content = source.read_bytes()
+    md5 = hashlib.md5(content).hexdigest()
+    empty = bucket_dir.parent / "folder_marker"
+    empty.write_bytes(b"")
+    empty_md5 = hashlib.md5(b"").hexdigest()
+
+    def folder(directory):
+        directory.mkdir(parents=True)
+        os.link(empty, directory / "._S3rver_object")
+        (directory / "._S3rver_object.md5").write_text(empty_md5)
+
+    objects = 0
+    for year in years:
+        folder(bucket_dir / prefix / f"year={year}")
+        for month in range(1, 13):
+            folder(bucket_dir / prefix / f"year={year}" / f"month={month}")
+            for day in range(1, days + 1):
+                directory = bucket_dir / prefix / f"year={year}" / f"month={month}" / f"day={day}"
+                folder(directory)
+                for n in range(files_per_day):
+                    stored = directory / f"part-{n}.parquet._S3rver_object"
+                    os.link(source, stored)
+                    (directory / f"part-{n}.parquet._S3rver_object.md5").write_text(md5)
+                    objects += 1
+    return objects, 2
+
+
+def direct_log():
+    """The requests test_server.mjs's plain port to s3rver forwarded."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{FAULT_PORT}/__log") as response:
+        return [e for e in json.load(response) if e["mode"] == "s3direct"]
+
+
+def test_s3_hive_listing(extension, direct_port, bucket_dir):
+    """A hive dataset of 10,080 objects in year=/month=/day= directories, read by a table
+    connected from a database file (nothing listed before its first scan): a query for one
+    month lists the years, that year's months and everything below the month (under 2% of
+    the objects), which parquet_scan_stats counts and the server's log confirms; the rows
+    equal those of the table created in this connection, which lists everything once."""
+    objects, rows = make_s3_hive_dataset(extension, bucket_dir, "many")
+    creds = f", s3_endpoint='http://127.0.0.1:{direct_port}', s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER'"
+    path = tempfile.mktemp(suffix=".db", prefix="pq-hive-listing-")
+    try:
+        writer = extension.connect(path)
+        writer.execute(f"CREATE VIRTUAL TABLE stored USING parquet('s3://bkt/many/'{creds})")
+        writer.close()
+        db = extension.connect(path)
+        db.execute(f"CREATE VIRTUAL TABLE temp.whole USING parquet('s3://bkt/many/'{creds})")
+
+        def listings_of(query, table="stored"):
+            """The query's rows, its scan stats and the listing requests the server saw."""
+            before = len(direct_log())
+            got = run(db, query.format(t=table))
+            listed = [e for e in direct_log()[before:] if e["method"] == "GET" and "list-type=2" in e["url"]]
+            return got, scan_stats(db, table), len(listed)
+
+        month = "SELECT count(*), count(DISTINCT day), sum(v) FROM {t} WHERE year = 2020 AND month = 3"
+        got, stats, requests = listings_of(month)
+        expected = run(db, month.format(t="whole"))
+        check(f"one month of {objects} s3 objects lists {stats['objects_listed']} of them (under 2%) in "
+              f"{stats['list_requests']} requests: the years, the year's months, the month's objects",
+              got == expected == [(28 * 3 * rows, 28, 28 * 3 * 30)] and stats["objects_listed"] < 0.02 * objects
+              and stats["list_requests"] == requests == 3 and stats["files_total"] == 28 * 3,
+              f"{got} {expected} {stats} {requests}")
+        # The next scans reuse the listings kept: another day of that month lists nothing.
+        got, stats, requests = listings_of("SELECT count(*) FROM {t} WHERE year = 2020 AND month = 3 AND day = 5")
+        check("a day of a month already listed: no listing request", got == [(3 * rows,)] and requests == 0
+              and stats["list_requests"] == 0 and stats["files_total"] == 3, f"{got} {stats} {requests}")
+        # A range enumerates its level with a delimiter and lists below each value kept.
+        queries = ["SELECT count(*), sum(v) FROM {t} WHERE year = 2019 AND month = 12 AND day BETWEEN 3 AND 6",
+                   "SELECT count(*), sum(v) FROM {t} WHERE year = 2018 AND month IN (1, 2) AND day > 27",
+                   "SELECT count(*), sum(v) FROM {t} WHERE year >= 2023 AND month < 2 AND day = 1",
+                   "SELECT count(*), sum(v) FROM {t} WHERE year = 2017 AND month IS NULL",
+                   "SELECT count(*), sum(v) FROM {t} WHERE month = 7 AND day = 7"]
+        for query in queries:
+            db.close()
+            db = extension.connect(path)
+            db.execute(f"CREATE VIRTUAL TABLE temp.whole USING parquet('s3://bkt/many/'{creds})")
+            got, stats, requests = listings_of(query)
+            expected = run(db, query.format(t="whole"))
+            check(f"{query.format(t='t')}: the rows of the whole listing, {stats['list_requests']} requests, "
+                  f"{stats['objects_listed']} objects listed",
+                  isinstance(got, list) and got == expected and stats["list_requests"] == requests
+                  and (stats["objects_listed"] < 0.02 * objects or "year =" not in query and "year >=" not in query),
+                  f"{got} {expected} {stats} {requests}")
+        # A join on a partition key: each lookup lists what its value leaves, once.
+        db.execute("CREATE TEMP TABLE days(d)")
+        db.execute("INSERT INTO days VALUES (1), ('02'), (28), (29)")
+        join = "SELECT d, count(*) FROM days CROSS JOIN {t} ON {t}.day = d WHERE {t}.year = 2016 AND {t}.month = 6 GROUP BY d"
+        got = run(db, join.format(t="stored"))
+        check("a join on the day key: each lookup's rows as with the whole listing",
+              got == run(db, join.format(t="whole")) and sorted(str(row) for row in got) ==
+              sorted(str(row) for row in [(1, 3 * rows), ("02", 3 * rows), (28, 3 * rows)]), got)
+        db.close()
+    finally:
+        for suffix in ("", "-journal"):
+            if os.path.exists(path + suffix):
+                os.unlink(path + suffix)
+
+
 def upload_to_s3(s3rver_port, data):
     """Puts big.parquet and the hive dataset into bucket bkt (straight to s3rver)."""
     for path in [data / "big.parquet"] + sorted((data / "hive").rglob("*")):
@@ -1259,6 +1376,7 @@ def test_stored_table_planning(extension, created_db, port, creds):
             check(f"a stored remote table scans as the created one: {query.format(t='t')}",
                   isinstance(got, list) and got == expected and len(got) > 0,
                   got if isinstance(got, tuple) else f"{len(got)} vs {len(expected)}")
+            # (The first query listed every file: the connection's scans use that listing.)
             pruned = {k: v for k, v in scan_stats(db, "stored").items() if "files" in k or "row_groups" in k}
             expected_pruned = {k: v for k, v in scan_stats(created_db, "rh").items() if "files" in k or "row_groups" in k}
             check(f"... and prunes as the created one: {pruned}", pruned == expected_pruned and pruned, expected_pruned)

@@ -55,8 +55,12 @@
 //     /redirect307/REST answers 307 to /REST on the same origin, /redirectaway/REST to
 //     http://localhost:PORT/REST (another origin); other requests are logged with their
 //     Host, whether they are signed and their x-amz-security-token.
+//  3. With --s3-direct-port, a third port that forwards every request to --s3-upstream as it
+//     is (s3rver's own pages of 1000 keys; suffix ranges as in 2.) and logs them ({mode:
+//     's3direct', method, url}): the count of listing requests of a big dataset.
 //
-// usage: node test_server.mjs --data DIR --port N [--s3-port N --s3-upstream http://127.0.0.1:N [--s3-delay MS]]
+// usage: node test_server.mjs --data DIR --port N [--s3-port N --s3-upstream http://127.0.0.1:N [--s3-delay MS]
+//                             [--s3-direct-port N]]
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -335,31 +339,48 @@ function s3Proxy(req, res) {
       return send(res, 200, { 'content-type': 'application/xml' }, hostileListing(hostile[1], listed));
     }
     if (req.method === 'GET' && /[?&]list-type=2(&|$)/.test(url)) url += '&max-keys=2';
-    const upstream = new URL(args['s3-upstream']);
-    const headers = { ...req.headers };
-    const forwardRequest = () => {
-      const forward = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: url, headers },
-        (up) => {
-          entry.status = up.statusCode;
-          res.writeHead(up.statusCode, up.headers);
-          up.pipe(res);
-        });
-      forward.on('error', (e) => send(res, 502, {}, String(e)));
-      forward.end(body);
-    };
-    // S3 answers a suffix range (bytes=-N) with the last N bytes; s3rver reads it as bytes
-    // 0-N. The object's size (a HEAD) turns it into the range S3 would send.
-    const suffix = /^bytes=-(\d+)$/.exec(headers.range ?? '');
-    if (req.method !== 'GET' || !suffix) return later(forwardRequest);
-    const { range, ...unranged } = headers;
-    const head = http.request({ host: upstream.hostname, port: upstream.port, method: 'HEAD', path: url, headers: unranged }, (up) => {
-      up.resume();
-      const size = Number(up.headers['content-length'] ?? 0);
-      if (up.statusCode === 200 && size > 0) headers.range = `bytes=${Math.max(0, size - Number(suffix[1]))}-${size - 1}`;
-      later(forwardRequest);
-    });
-    head.on('error', (e) => send(res, 502, {}, String(e)));
-    head.end();
+    forwardToUpstream(req, res, url, body, entry);
+  });
+}
+
+// Forwards a request to s3rver (after --s3-delay) and its answer back; `entry` (may be null)
+// is the request's log entry, which gets the status.
+function forwardToUpstream(req, res, url, body, entry) {
+  const upstream = new URL(args['s3-upstream']);
+  const headers = { ...req.headers };
+  const forwardRequest = () => {
+    const forward = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: url, headers },
+      (up) => {
+        if (entry) entry.status = up.statusCode;
+        res.writeHead(up.statusCode, up.headers);
+        up.pipe(res);
+      });
+    forward.on('error', (e) => send(res, 502, {}, String(e)));
+    forward.end(body);
+  };
+  // S3 answers a suffix range (bytes=-N) with the last N bytes; s3rver reads it as bytes
+  // 0-N. The object's size (a HEAD) turns it into the range S3 would send.
+  const suffix = /^bytes=-(\d+)$/.exec(headers.range ?? '');
+  if (req.method !== 'GET' || !suffix) return later(forwardRequest);
+  const { range, ...unranged } = headers;
+  const head = http.request({ host: upstream.hostname, port: upstream.port, method: 'HEAD', path: url, headers: unranged }, (up) => {
+    up.resume();
+    const size = Number(up.headers['content-length'] ?? 0);
+    if (up.statusCode === 200 && size > 0) headers.range = `bytes=${Math.max(0, size - Number(suffix[1]))}-${size - 1}`;
+    later(forwardRequest);
+  });
+  head.on('error', (e) => send(res, 502, {}, String(e)));
+  head.end();
+}
+
+// The plain forwarding port (3. above).
+function s3Direct(req, res) {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const entry = { mode: 's3direct', method: req.method, url: req.url, status: 0 };
+    log.push(entry);
+    forwardToUpstream(req, res, req.url, Buffer.concat(chunks), entry);
   });
 }
 
@@ -373,4 +394,8 @@ function later(action) {
 http.createServer({ keepAlive: true }, faultHandler).listen(Number(args.port), '127.0.0.1', () => console.log('fault server listening'));
 if (args['s3-port']) {
   http.createServer(s3Proxy).listen(Number(args['s3-port']), '127.0.0.1', () => console.log('s3 proxy listening'));
+}
+if (args['s3-direct-port']) {
+  http.createServer({ keepAlive: true }, s3Direct).listen(Number(args['s3-direct-port']), '127.0.0.1',
+    () => console.log('s3 direct port listening'));
 }

@@ -54,6 +54,19 @@ void operator delete(void* block) noexcept { Free(block); }
 void operator delete[](void* block) noexcept { Free(block); }
 void operator delete(void* block, size_t) noexcept { Free(block); }
 void operator delete[](void* block, size_t) noexcept { Free(block); }
+// The nothrow forms too: ASan's runtime defines them itself (libstdc++'s would call the
+// ones above), and std::stable_sort's temporary buffer comes from them, freed by the sized
+// delete above, which expects the header.
+void* operator new(size_t size, const std::nothrow_t&) noexcept {
+  try {
+    return Allocate(size);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+void* operator new[](size_t size, const std::nothrow_t& tag) noexcept { return operator new(size, tag); }
+void operator delete(void* block, const std::nothrow_t&) noexcept { Free(block); }
+void operator delete[](void* block, const std::nothrow_t&) noexcept { Free(block); }
 
 namespace testing_support {
 

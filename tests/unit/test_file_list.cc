@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -15,7 +16,11 @@
 #include "ext/common/file_list.h"
 
 
+using sqlite_parquet::DirectoryListings;
 using sqlite_parquet::ExpandFilePath;
+using sqlite_parquet::GlobMayMatchBelow;
+using sqlite_parquet::ListingCounts;
+using sqlite_parquet::ListingOptions;
 using sqlite_parquet::FileListError;
 using sqlite_parquet::HasGlobCharacters;
 using sqlite_parquet::MatchGlobPath;
@@ -143,6 +148,16 @@ TEST_CASE("file list: whole-path matching (s3 keys)") {
   CHECK_FALSE(MatchGlobPath("d", "d/e"));
 }
 
+TEST_CASE("file list: whether a glob may match below a directory") {
+  CHECK(GlobMayMatchBelow("d/y=*/m=*/*.parquet", "d/y=1/"));
+  CHECK(GlobMayMatchBelow("d/y=*/m=*/*.parquet", "d/y=1/m=2"));
+  CHECK_FALSE(GlobMayMatchBelow("d/y=*/m=*/*.parquet", "d/x=1/"));
+  CHECK_FALSE(GlobMayMatchBelow("d/y=*/m=*/*.parquet", "d/y=1/m=2/f.parquet"));  // nothing is below a file
+  CHECK(GlobMayMatchBelow("d/**/*.parquet", "d/a/b/c/"));
+  CHECK_FALSE(GlobMayMatchBelow("d/**/*.parquet", "d/.hidden/"));
+  CHECK(GlobMayMatchBelow("d/**", "d/a"));
+}
+
 // Six `**` against a key of 200 segments that fails only at its end: trying every split of
 // the key between the `**` (the recursive matcher before issue 34) grows as segments^6
 // (0.65 s at 61 segments, so about 14 minutes at 200); one pass over the key's segments per
@@ -251,4 +266,51 @@ TEST_CASE("file list: symbolic-link loops are walked once") {
   REQUIRE_FALSE(globbed.empty());
   CHECK(globbed.front() == a);
   CHECK(globbed.size() <= 2);  // the loop is entered at most once
+}
+
+// The walks a query narrows: directories wanted_directory refuses are neither read nor
+// walked, in a directory expansion and in every kind of glob segment; the directories read
+// and the names they held are counted, and a cache answers a second walk without reading.
+TEST_CASE("file list: walks skip the directories not wanted, count and reuse their reads") {
+  TempTree t;
+  for (const char* year : {"y=1", "y=2", "y=3"}) {
+    for (const char* month : {"m=1", "m=2"}) t.File(std::string("ds/") + year + "/" + month + "/f.parquet");
+  }
+  const std::string root = t.root() + "/ds";
+  ListingCounts counts;
+  ListingOptions listing;
+  listing.counts = &counts;
+  CHECK(ExpandFilePath(root, listing).size() == 6);
+  CHECK(counts.requests == 1 + 3 + 6);  // ds, each year, each month
+  CHECK(counts.entries == 3 + 6 + 6);
+  std::vector<std::string> asked;
+  listing.wanted_directory = [&asked](std::string_view name) {
+    asked.emplace_back(name);
+    return name != "y=1" && name != "y=3" && name != "m=1";
+  };
+  // Reads: ds, y=2, y=2/m=2 (`**` reads each twice: for the segment after it and for the
+  // directories it descends into; a literal last segment needs no read).
+  const std::vector<std::pair<std::string, uint64_t>> cases = {
+      {root, 3}, {root + "/**/*.parquet", 6}, {root + "/y=*/m=*/*.parquet", 3}, {root + "/*/*/f.parquet", 2}};
+  for (const auto& [path, reads] : cases) {
+    CAPTURE(path);
+    counts = ListingCounts();
+    CHECK(ExpandFilePath(path, listing) == std::vector<std::string>{root + "/y=2/m=2/f.parquet"});
+    CHECK(counts.requests == reads);
+  }
+  CHECK(std::find(asked.begin(), asked.end(), "y=3") != asked.end());
+  // Everything refused: no file, and no error (a query's partitions can be empty).
+  listing.wanted_directory = [](std::string_view name) { return name.rfind("y=", 0) != 0; };
+  CHECK(ExpandFilePath(root, listing).empty());
+  CHECK(ExpandFilePath(root + "/y=*/m=*/*.parquet", listing).empty());
+  // The cache: a second walk reads nothing.
+  DirectoryListings cache;
+  listing.wanted_directory = nullptr;
+  listing.cache = &cache;
+  counts = ListingCounts();
+  CHECK(ExpandFilePath(root, listing).size() == 6);
+  CHECK(counts.requests == 10);
+  counts = ListingCounts();
+  CHECK(ExpandFilePath(root + "/**/*.parquet", listing).size() == 6);
+  CHECK(counts.requests == 0);
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ext/common/hive_partitions.h"
+#include "format/common/error.h"
 
 using namespace sqlite_parquet;
 
@@ -21,16 +22,20 @@ TEST_CASE("HivePairs reads the key=value directories, not the file name") {
   CHECK(HivePairs("k=v").empty());              // a file name only
 }
 
-TEST_CASE("HivePairs decodes escapes, maps the default partition to NULL and keeps the deepest value") {
+TEST_CASE("HivePairs decodes escapes, maps the default partition to NULL and refuses a key with two values") {
   auto pairs = HivePairs("a%3Db=x%2Fy/k=__HIVE_DEFAULT_PARTITION__/f.parquet");
   REQUIRE(pairs.size() == 2);
   CHECK(pairs[0].first == "a=b");
   CHECK(*pairs[0].second == "x/y");
   CHECK(pairs[1].first == "k");
   CHECK(!pairs[1].second.has_value());
-  pairs = HivePairs("k=1/k=2/f.parquet");
+  pairs = HivePairs("k=1/x/k=1/f.parquet");  // the same value again
   REQUIRE(pairs.size() == 1);
-  CHECK(*pairs[0].second == "2");
+  CHECK(*pairs[0].second == "1");
+  CHECK_THROWS_WITH_AS(HivePairs("d/k=1/k=2/f.parquet"),
+                       "partition key k has two values in path d/k=1/k=2/f.parquet: '1' and below it '2'",
+                       parquet::ParquetError);
+  CHECK_THROWS_AS(HivePairs("k=1/k=__HIVE_DEFAULT_PARTITION__/f.parquet"), parquet::ParquetError);
   CHECK(*HivePairs("k=/f.parquet")[0].second == "");  // empty, not NULL
 }
 

@@ -185,6 +185,40 @@ TEST_CASE("remote: ListObjectsV2 responses") {
                        doctest::Contains("no continuation token"), parquet::ParquetError);
 }
 
+TEST_CASE("remote: ListObjectsV2 with a delimiter gives the common prefixes, and counts what came") {
+  std::vector<parquet::S3Object> objects;
+  std::vector<std::string> prefixes;
+  uint64_t entries = 0;
+  parquet::S3ListOptions level;
+  level.delimiter = "/";
+  level.common_prefixes = &prefixes;
+  level.entries = &entries;
+  level.keep = [](const std::string& key) { return key != "d/skip.parquet"; };
+  const std::string page =
+      "<ListBucketResult><IsTruncated>false</IsTruncated><Prefix>d/</Prefix><Delimiter>/</Delimiter>"
+      "<Contents><Key>d/a.parquet</Key><Size>1</Size></Contents>"
+      "<Contents><Key>d/skip.parquet</Key><Size>1</Size></Contents>"
+      "<CommonPrefixes><Prefix>d/year=2023/</Prefix></CommonPrefixes>"
+      "<CommonPrefixes><Prefix>d/year=2024/</Prefix></CommonPrefixes></ListBucketResult>";
+  CHECK(parquet::ParseListObjectsV2(page, level, &objects).empty());
+  REQUIRE(objects.size() == 1);
+  CHECK(objects[0].key == "d/a.parquet");
+  CHECK(prefixes == std::vector<std::string>{"d/year=2023/", "d/year=2024/"});
+  CHECK(entries == 4);  // objects and prefixes returned, kept or not
+  // Common prefixes count against max_objects too, and are as long as keys at most.
+  level.max_objects = 2;
+  objects.clear();
+  prefixes.clear();
+  CHECK_THROWS_WITH_AS(parquet::ParseListObjectsV2(page, level, &objects), doctest::Contains("more than 2 objects match"),
+                       parquet::ParquetError);
+  level.max_objects = parquet::kMaxListedObjects;
+  prefixes.clear();
+  const std::string long_prefix = "<ListBucketResult><CommonPrefixes><Prefix>" + std::string(1100, 'p') +
+                                  "/</Prefix></CommonPrefixes></ListBucketResult>";
+  CHECK_THROWS_WITH_AS(parquet::ParseListObjectsV2(long_prefix, level, &objects),
+                       doctest::Contains("common prefix longer than 1024 bytes"), parquet::ParquetError);
+}
+
 // A listing of `count` objects d/0.parquet, d/1.parquet, ...
 std::string ListingOf(int count) {
   std::string xml = "<ListBucketResult><IsTruncated>false</IsTruncated>";

@@ -38,12 +38,38 @@ TEST_CASE("variant encoder: primitives") {
   CHECK(v.size() == 9);  // int64
   CHECK(RoundTrip("1.5") == "1.5");
   CHECK(RoundTrip("1e300") == "1e+300");
-  CHECK(RoundTrip("18446744073709551616") == "18446744073709552000.0");  // beyond int64: double
+  CHECK(RoundTrip("18446744073709551616") == "18446744073709551616");  // beyond int64: decimal16
   CHECK(RoundTrip("\"\"") == "\"\"");
   CHECK(RoundTrip("\"a\\\"b\\u00e9\"") == "\"a\\\"b\xc3\xa9\"");
   const std::string long_text(100, 'x');
   CHECK(RoundTrip("\"" + long_text + "\"", &m, &v) == "\"" + long_text + "\"");
   CHECK(v[0] == static_cast<char>(16 << 2));  // a long string primitive
+}
+
+TEST_CASE("variant encoder: exact decimals, doubles where a decimal cannot hold the number") {
+  std::string m, v;
+  CHECK(RoundTrip("1.50", &m, &v) == "1.50");  // decimal4, scale 2, unscaled 150
+  CHECK(v == std::string("\x20\x02\x96\x00\x00\x00", 6));
+  CHECK(RoundTrip("-0.001", &m, &v) == "-0.001");
+  CHECK(v == std::string("\x20\x03\xff\xff\xff\xff", 6));
+  CHECK(RoundTrip("12345678901.5", &m, &v) == "12345678901.5");  // 12 digits: decimal8
+  CHECK(v[0] == static_cast<char>(9 << 2));
+  CHECK(v.size() == 10);
+  const std::string digits38 = "1234567890123456789012345678.9012345678";
+  CHECK(RoundTrip(digits38, &m, &v) == digits38);  // decimal16, scale 10
+  CHECK(v[0] == static_cast<char>(10 << 2));
+  CHECK(v[1] == 10);
+  CHECK(RoundTrip("-" + digits38) == "-" + digits38);
+  CHECK(RoundTrip("0.000") == "0.000");
+  // More than 38 digits, an exponent, a negative zero: double.
+  CHECK(RoundTrip("12345678901234567890123456789.0123456789", &m, &v) == "1.2345678901234568e+28");
+  CHECK(v[0] == static_cast<char>(7 << 2));
+  CHECK(RoundTrip("2.5e3", &m, &v) == "2500.0");
+  CHECK(v[0] == static_cast<char>(7 << 2));
+  CHECK(RoundTrip("-0.0", &m, &v) == "-0.0");
+  CHECK(v[0] == static_cast<char>(7 << 2));
+  CHECK(RoundTrip("0." + std::string(39, '1'), &m, &v).rfind("0.111", 0) == 0);  // 39 fraction digits
+  CHECK(v[0] == static_cast<char>(7 << 2));
 }
 
 TEST_CASE("variant encoder: objects and arrays") {
