@@ -4,9 +4,10 @@
 # Debian's source packages (scripts/debian_sources.sh): the codecs at the versions of the
 # installed -dev packages, OpenSSL at the newest version the archive serves (its headers
 # come from this build, so it need not match the installed libssl-dev). OpenSSL is
-# configured for what the extension uses (libcrypto only, built alone: no-shared no-tests
-# no-engine no-module no-dso); that is most of the time here, about 8 minutes on
-# 2 cores the first time.
+# configured for what the extension uses: libcrypto alone with AES (GCM, CTR), SHA-256 and
+# its random generator; no engines, modules or DSOs, no other algorithms, and no
+# configuration file read at start (no-autoload-config: on Windows OPENSSLDIR would be a
+# folder any user may create, C:\usr\local\ssl). That is most of the time here.
 # Result: OUTDIR/prefix/{include,lib}, kept while OUTDIR/prefix/versions (the source versions
 # and this script's checksum) is unchanged, so later runs take a second.
 #   usage: scripts/build_mingw_deps.sh OUTDIR
@@ -38,10 +39,12 @@ toolchain=$here/../cmake/mingw-w64-x86_64.cmake
 dir_of() { find "$src" -maxdepth 1 -type d -name "$1-*" | head -1; }
 log=$out/build.log
 : >"$log"
-step() {  # step NAME COMMAND...: runs it, its output in build.log
-  echo "== $1" >>"$log"
+step() {  # step NAME COMMAND...: runs it, its output and wall seconds in build.log
+  local name=$1 started=$SECONDS
+  echo "== $name" >>"$log"
   shift
   "$@" >>"$log" 2>&1 || { tail -30 "$log" >&2; echo "build_mingw_deps: building failed (see $log)" >&2; exit 1; }
+  echo "== $name took $((SECONDS - started)) s" >>"$log"
 }
 make_vars=(CC="$cc" AR=$triple-ar RANLIB=$triple-ranlib CFLAGS="-O2" TARGET_SYSTEM=Windows_NT)
 
@@ -80,7 +83,10 @@ cp -r "$brotli/c/include/brotli" "$prefix/include/"
 
 ssl=$(dir_of openssl)
 step openssl-configure env -C "$ssl" CC="$cc" AR=$triple-ar RANLIB=$triple-ranlib RC=$triple-windres \
-  perl Configure mingw64 no-shared no-tests no-engine no-module no-dso no-ui-console \
+  perl Configure mingw64 no-shared no-tests no-engine no-module no-dso no-ui-console no-autoload-config \
+  no-legacy no-sock no-ssl no-tls no-dtls no-cms no-ts no-ocsp no-ct no-srp no-srtp no-comp no-ec no-dh no-dsa \
+  no-aria no-bf no-blake2 no-camellia no-cast no-chacha no-poly1305 no-des no-idea no-md4 no-mdc2 no-rc2 no-rc4 \
+  no-rmd160 no-seed no-siphash no-siv no-sm2 no-sm3 no-sm4 no-whirlpool no-scrypt no-ocb \
   --prefix="$prefix" --libdir=lib
 step openssl-headers make -C "$ssl" -j "$jobs" build_generated
 step openssl make -C "$ssl" -j "$jobs" libcrypto.a

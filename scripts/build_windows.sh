@@ -4,12 +4,14 @@
 #                     codec and crypto libraries into OUT/mingw-deps, cached)
 #   OUT/sqlite3.exe   a Windows SQLite shell from the amalgamation of SQLITE_WINDOWS_VERSION
 #                     (default 3.52.0; scripts/setup_sqlite_versions.sh fetches it), and
-#   OUT/sql_test_runner.exe   the sql suite's runner with that SQLite linked in, both for
-#                     the windows suite under wine (SQLite is compiled once, then kept)
+#   OUT/sql_test_runner.exe   the sql suite's runner with that SQLite linked in, and
+#   OUT/differential_tests.exe  the differential suite's program, all three for the
+#                     windows suite under wine (SQLite is compiled once, then kept)
 # The headers of libcurl and expat (loaded at run time, never linked) are the installed
 # Debian packages' (libcurl4-openssl-dev, libexpat1-dev): both select the Windows types
 # by the compiler's _WIN32, so one copy serves both systems.
-#   usage: scripts/build_windows.sh OUT
+#   usage: scripts/build_windows.sh OUT   (warnings are errors unless WINDOWS_WERROR=OFF; one
+#   setting for the windows suite and make dist, so neither recompiles what the other built)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mkdir -p "${1:?usage: $0 OUT}" && cd "$1" && pwd)
@@ -24,7 +26,7 @@ cp -rp "$curl_dir" "$headers/curl"  # -p: unchanged times, so nothing recompiles
 cp -p /usr/include/expat.h /usr/include/expat_external.h "$headers/"
 
 cmake --log-level=WARNING -S . -B "$out/ext" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/mingw-w64-x86_64.cmake" \
-  -DCMAKE_BUILD_TYPE=Release -DSANITIZE=OFF -DWERROR="${WERROR:-ON}" -DSTATIC_DEPS=ON \
+  -DCMAKE_BUILD_TYPE=Release -DSANITIZE=OFF -DWERROR="${WINDOWS_WERROR:-ON}" -DSTATIC_DEPS=ON \
   -DSTATIC_DEPS_PREFIX="$out/mingw-deps/prefix" -DPQ_CURL_INCLUDE_DIR="$headers" -DPQ_EXPAT_INCLUDE_DIR="$headers"
 cmake --build "$out/ext" -j "$jobs" --target parquet
 cp "$out/ext/parquet.dll" "$out/parquet.dll"
@@ -48,4 +50,10 @@ if [[ ! -f $out/sql_test_runner.exe || tests/sql_test_runner.cc -nt $out/sql_tes
       $sqlite/sqlite3.o -nt $out/sql_test_runner.exe ]]; then
   $triple-g++-posix -std=c++20 -O1 -Wall -Wextra -Werror -I. -I"$sqlite" tests/sql_test_runner.cc "$sqlite/sqlite3.o" \
     -static -o "$out/sql_test_runner.exe"
+fi
+# The differential suite's program (tests/differential/differential_test.cc), the same way.
+if [[ ! -f $out/differential_tests.exe || tests/differential/differential_test.cc -nt $out/differential_tests.exe ||
+      $sqlite/sqlite3.o -nt $out/differential_tests.exe ]]; then
+  $triple-g++-posix -std=c++20 -O1 -Wall -Wextra -Werror -I. -I"$sqlite" tests/differential/differential_test.cc \
+    "$sqlite/sqlite3.o" -static -o "$out/differential_tests.exe"
 fi

@@ -6,6 +6,9 @@
 #    write/ nor io/;
 #  - only format/platform/ includes operating-system headers (unistd.h, fcntl.h, sys/*,
 #    dirent.h, dlfcn.h, windows.h and the like), and it includes nothing else of format/;
+#  - thread_local variables of format/ and ext/ are pointers or scalars, never objects with
+#    a destructor (mingw-w64 runs those after the thread's emulated TLS is freed: the crash
+#    at the end of parquet_copy's writer thread, format/codec/compression.cc);
 #  - every source file of format/ and ext/ opens with a comment saying what it is for;
 #  - every relative link and #anchor of README.md and docs/*.md resolves
 #    (tests/doc_links_check.py).
@@ -32,11 +35,14 @@ for lower in common metadata encoding codec values; do
   check "format/$lower/ includes none of read/, write/, io/" \
     "$(grep -rnE '#include *"format/(read|write|io)/' "format/$lower/" || true)"
 done
-os_headers='#include *<(unistd|fcntl|dirent|dlfcn|windows|winbase|io|direct|pthread|glob|fnmatch)\.h>|#include *<sys/'
+os_headers='#include *<(unistd|fcntl|dirent|dlfcn|windows|winbase|io|direct|pthread|glob|fnmatch|malloc)\.h>|#include *<sys/'
 check "only format/platform/ includes operating-system headers" \
   "$(grep -rnE "$os_headers" format/ ext/ | grep -v '^format/platform/' || true)"
 check "format/platform/ includes nothing of format/ but itself" \
   "$(grep -rnE '#include *"format/' format/platform/ | grep -v '"format/platform/' || true)"
+check "thread_local variables are pointers or scalars (no destructor at thread exit)" \
+  "$(grep -rnE '^\s*(static\s+)?thread_local\b' format/ ext/ |
+     grep -vE 'thread_local\s+[^=;]*\*\s*[A-Za-z_][A-Za-z0-9_]*\s*[=;]|thread_local\s+(const\s+)?(bool|int|unsigned|size_t|u?int[0-9]+_t|double)\b' || true)"
 check "format/ has no source file outside a layer folder" \
   "$(find format -maxdepth 1 -type f \( -name '*.h' -o -name '*.cc' \) || true)"
 check "every source of format/ and ext/ opens with a comment" \

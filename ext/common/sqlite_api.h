@@ -45,4 +45,12 @@ inline sqlite3_value* VtabRhsValue(sqlite3_index_info* info, int i) {
   return rhs;
 }
 
+// Whether LIKE and GLOB match BLOBs in the running SQLite: true unless it was compiled with
+// SQLITE_LIKE_DOESNT_MATCH_BLOBS (Debian's and our test builds are; sqlite.org's sqlite3.exe,
+// Python's on Windows and macOS's are not). Then SQLite's LIKE optimization hands a virtual
+// table text bounds (c >= 'A' AND c < 'b' for c LIKE 'a%') that a BLOB never satisfies
+// though it matches the LIKE, so those bounds must not filter BLOB columns (table_plan.cc).
+// Also true where sqlite3_compileoption_used is compiled out: then only pushdown is lost.
+inline bool LikeMatchesBlobs() { return sqlite3_compileoption_used("LIKE_DOESNT_MATCH_BLOBS") == 0; }
+
 }  // namespace sqlite_parquet

@@ -123,6 +123,15 @@ ColumnFilter MakeColumnFilter(NumericAffinity* affinity, const PlanTerm& term, s
     filter.active = true;
     return filter;
   }
+  if (value_class == ValueClass::kBlob && argument != nullptr && sqlite3_value_type(argument) == SQLITE_TEXT &&
+      (term.op == ConstraintOp::kLt || term.op == ConstraintOp::kLe || term.op == ConstraintOp::kGt ||
+       term.op == ConstraintOp::kGe) &&
+      LikeMatchesBlobs()) {
+    // Perhaps a bound of SQLite's LIKE optimization, which BLOBs matching the LIKE do not
+    // satisfy (sqlite_api.h): SQLite checks it (table_plan.cc), nothing is filtered here.
+    filter.active = false;
+    return filter;
+  }
   std::vector<SqlValue> pending;
   bool exact = true;
   if (term.op == ConstraintOp::kIn) {

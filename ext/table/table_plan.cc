@@ -83,6 +83,12 @@ bool AcceptConstraint(const ParquetTable& table, sqlite3_index_info* info, int i
     const int type = sqlite3_value_type(rhs);
     if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) return false;
   }
+  if (p.value_class == ValueClass::kBlob && LikeMatchesBlobs() &&
+      (op == ConstraintOp::kLt || op == ConstraintOp::kLe || op == ConstraintOp::kGt || op == ConstraintOp::kGe)) {
+    // Maybe a bound of SQLite's LIKE optimization (sqlite_api.h, LikeMatchesBlobs): SQLite
+    // keeps its check, and a text bound filters nothing here (MakeColumnFilter).
+    return true;
+  }
   // Columns whose conversion can fail (timestamps to epoch units) keep SQLite's check, so
   // that the error is not lost with the row.
   bool can_fail = false;

@@ -1,6 +1,6 @@
 // Page compression codecs on top of zlib, snappy, brotli, zstd and lz4. Every decompressor
 // writes into the caller's fixed-size buffer and treats any output beyond it as an error;
-// per-thread decompression contexts are reused between calls.
+// codec contexts are reused between calls (ContextPool).
 #include "format/codec/compression.h"
 
 #include <brotli/decode.h>
@@ -18,8 +18,10 @@
 #include <climits>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "format/common/error.h"
 #include "format/common/physical_values.h"
@@ -38,6 +40,56 @@ constexpr size_t kHadoopLz4BufferSize = 256 * 1024;
 constexpr size_t kHadoopLz4MaxBlockInput = kHadoopLz4BufferSize - (kHadoopLz4BufferSize / 255 + 16);
 
 constexpr uint32_t kLz4FrameMagic = 0x184D2204;
+
+// Codec contexts (zlib inflate streams, zstd and lz4 frame contexts), reused between calls:
+// each call takes one for its duration and gives it back, whichever thread it runs on.
+// Not thread_local objects: a thread_local with a destructor is destroyed at thread exit,
+// and with mingw-w64 (emulated TLS, libstdc++'s pthread-key fallback for thread_local
+// destructors) that runs after the thread's TLS memory is freed, so the destructor freed
+// garbage and parquet.dll crashed when parquet_copy's writer thread or a scan's
+// decompress-ahead worker ended (tests/windows/run.sh). Holds at most as many contexts as
+// threads ever used one at once; they are freed when the library is unloaded.
+template <class Context>
+class ContextPool {
+ public:
+  class Lease {
+   public:
+    Lease(ContextPool* pool, std::unique_ptr<Context> context) : pool_(pool), context_(std::move(context)) {}
+    ~Lease() { pool_->GiveBack(std::move(context_)); }
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    Context* operator->() const { return context_.get(); }
+
+   private:
+    ContextPool* pool_;
+    std::unique_ptr<Context> context_;
+  };
+
+  Lease Take() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!idle_.empty()) {
+        std::unique_ptr<Context> context = std::move(idle_.back());
+        idle_.pop_back();
+        return Lease(this, std::move(context));
+      }
+    }
+    return Lease(this, std::make_unique<Context>());
+  }
+
+ private:
+  void GiveBack(std::unique_ptr<Context> context) noexcept {
+    std::lock_guard<std::mutex> lock(mutex_);
+    try {
+      idle_.push_back(std::move(context));
+    } catch (...) {
+      // No memory to keep it: it is freed here instead.
+    }
+  }
+
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<Context>> idle_;
+};
 
 constexpr int kDefaultBrotliQuality = 8;
 constexpr int kDefaultLz4Level = 1;
@@ -166,10 +218,13 @@ bool StartsWithZlibHeader(const uint8_t* data, size_t size) {
          ((method_and_window << 8) | flags) % 31 == 0;
 }
 
-// One inflate stream per thread, reset for each page.
-class ThreadInflateStream {
+// An inflate stream, reset for each page.
+class InflateStream {
  public:
-  ~ThreadInflateStream() {
+  InflateStream() = default;
+  InflateStream(const InflateStream&) = delete;
+  InflateStream& operator=(const InflateStream&) = delete;
+  ~InflateStream() {
     if (initialized_) inflateEnd(&stream_);
   }
 
@@ -191,11 +246,12 @@ class ThreadInflateStream {
   bool initialized_ = false;
 };
 
-thread_local ThreadInflateStream thread_inflate_stream;
+ContextPool<InflateStream> inflate_streams;
 
 void Inflate(DeflateWrapper wrapper, const uint8_t* src, size_t src_size, uint8_t* dst,
              size_t dst_size) {
-  z_stream* stream = thread_inflate_stream.Start(WindowBitsFor(wrapper));
+  const ContextPool<InflateStream>::Lease lease = inflate_streams.Take();
+  z_stream* stream = lease->Start(WindowBitsFor(wrapper));
   size_t input_pos = 0;
   size_t output_pos = 0;
   uint8_t overflow_byte = 0;
@@ -391,9 +447,12 @@ void CompressBrotli(const uint8_t* src, size_t src_size, std::optional<int> leve
 // ---------------------------------------------------------------------------------------------
 // ZSTD
 
-class ThreadZstdContexts {
+class ZstdContexts {
  public:
-  ~ThreadZstdContexts() {
+  ZstdContexts() = default;
+  ZstdContexts(const ZstdContexts&) = delete;
+  ZstdContexts& operator=(const ZstdContexts&) = delete;
+  ~ZstdContexts() {
     ZSTD_freeDCtx(decompression_);
     ZSTD_freeDCtx(stream_decompression_);
     ZSTD_freeCCtx(compression_);
@@ -467,12 +526,12 @@ class ThreadZstdContexts {
   std::optional<int> compression_level_;  // the level compression_ is set up for
 };
 
-thread_local ThreadZstdContexts thread_zstd_contexts;
+ContextPool<ZstdContexts> zstd_contexts;
 
 void DecompressZstd(const uint8_t* src, size_t src_size, uint8_t* dst, size_t dst_size) {
   // Decodes every concatenated frame straight into dst; zstd stops at dst_size.
-  const size_t result =
-      ZSTD_decompressDCtx(thread_zstd_contexts.Decompression(), dst, dst_size, src, src_size);
+  const ContextPool<ZstdContexts>::Lease contexts = zstd_contexts.Take();
+  const size_t result = ZSTD_decompressDCtx(contexts->Decompression(), dst, dst_size, src, src_size);
   if (ZSTD_isError(result)) {
     if (ZSTD_getErrorCode(result) == ZSTD_error_dstSize_tooSmall) ThrowTooLarge("zstd", dst_size);
     throw ParquetError(std::string("zstd data is corrupt: ") + ZSTD_getErrorName(result));
@@ -486,7 +545,8 @@ void DecompressZstd(const uint8_t* src, size_t src_size, uint8_t* dst, size_t ds
 }
 
 void DecompressZstdPieces(CompressedPieces& pieces, size_t src_size, uint8_t* dst, size_t dst_size) {
-  ZSTD_DCtx* context = thread_zstd_contexts.StreamDecompression();
+  const ContextPool<ZstdContexts>::Lease contexts = zstd_contexts.Take();
+  ZSTD_DCtx* context = contexts->StreamDecompression();
   ZSTD_outBuffer out{dst, dst_size, 0};
   size_t src_left = src_size;
   size_t hint = 1;  // zstd's: 0 once a frame is complete (skippable frames included)
@@ -519,7 +579,8 @@ void CompressZstd(const uint8_t* src, size_t src_size, std::optional<int> level,
   const size_t start = out->size();
   ReserveExactly(out, start + ZSTD_compressBound(src_size));
   out->resize(start + ZSTD_compressBound(src_size));
-  const size_t result = ZSTD_compress2(thread_zstd_contexts.CompressionAtLevel(compression_level),
+  const ContextPool<ZstdContexts>::Lease contexts = zstd_contexts.Take();
+  const size_t result = ZSTD_compress2(contexts->CompressionAtLevel(compression_level),
                                        out->data() + start, out->size() - start, src, src_size);
   if (ZSTD_isError(result)) {
     out->resize(start);
@@ -591,9 +652,12 @@ bool TryDecompressHadoopLz4(const uint8_t* src, size_t src_size, uint8_t* dst, s
   return output_pos == dst_size;
 }
 
-class ThreadLz4FrameContext {
+class Lz4FrameContext {
  public:
-  ~ThreadLz4FrameContext() { LZ4F_freeDecompressionContext(context_); }
+  Lz4FrameContext() = default;
+  Lz4FrameContext(const Lz4FrameContext&) = delete;
+  Lz4FrameContext& operator=(const Lz4FrameContext&) = delete;
+  ~Lz4FrameContext() { LZ4F_freeDecompressionContext(context_); }
 
   LZ4F_dctx* Start() {
     if (context_ == nullptr) {
@@ -611,12 +675,13 @@ class ThreadLz4FrameContext {
   LZ4F_dctx* context_ = nullptr;
 };
 
-thread_local ThreadLz4FrameContext thread_lz4_frame_context;
+ContextPool<Lz4FrameContext> lz4_frame_contexts;
 
 // Returns false unless the input is one or more LZ4 frames decoding to exactly dst_size bytes.
 bool TryDecompressLz4Frame(const uint8_t* src, size_t src_size, uint8_t* dst, size_t dst_size) {
   if (src_size < 4 || LoadLittleEndian32(src) != kLz4FrameMagic) return false;
-  LZ4F_dctx* context = thread_lz4_frame_context.Start();
+  const ContextPool<Lz4FrameContext>::Lease lease = lz4_frame_contexts.Take();
+  LZ4F_dctx* context = lease->Start();
   size_t input_pos = 0;
   size_t output_pos = 0;
   uint8_t overflow_byte = 0;

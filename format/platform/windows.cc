@@ -97,11 +97,34 @@ SystemResult Failure(DWORD error) {
   // The same words as on Linux where the meaning is the same, so messages (and the tests
   // that check them) do not depend on the system.
   if (result.kind == SystemResult::Kind::kNotFound) result.text = "No such file or directory";
+  if (result.kind == SystemResult::Kind::kNotDirectory) result.text = "Not a directory";
   if (error == ERROR_ALREADY_EXISTS || error == ERROR_FILE_EXISTS) result.text = "File exists";
   return result;
 }
 
 SystemResult LastFailure() { return Failure(GetLastError()); }
+
+// The last error of a call on `path`. Windows says "path not found" also when a component
+// of the path is a file; POSIX says ENOTDIR then, and so does this (kNotDirectory), found
+// by looking at the path's parents up to the first that exists.
+SystemResult PathFailure(const std::string& path) {
+  const DWORD error = GetLastError();
+  if (error != ERROR_PATH_NOT_FOUND) return Failure(error);
+  const size_t root = WindowsRootLength(path);
+  std::string parent = path;
+  for (;;) {
+    while (parent.size() > root && (parent.back() == '/' || parent.back() == '\\')) parent.pop_back();
+    const size_t separator = parent.find_last_of("/\\");
+    if (separator == std::string::npos || separator < root || parent.size() <= root) break;
+    parent.resize(separator);
+    if (parent.size() <= root) break;
+    const DWORD attributes = GetFileAttributesW(SystemPath(parent).c_str());
+    if (attributes == INVALID_FILE_ATTRIBUTES) continue;
+    if ((attributes & FILE_ATTRIBUTE_DIRECTORY) == 0) return Failure(ERROR_DIRECTORY);
+    break;
+  }
+  return Failure(error);
+}
 
 HANDLE Handle(intptr_t native) { return reinterpret_cast<HANDLE>(native); }
 
@@ -262,7 +285,7 @@ SystemResult OpenForReading(const std::string& path, File* out, FileStatus* stat
   }
   // Backup semantics: a directory opens too, so the caller can say it is one.
   HANDLE handle = Open(path, GENERIC_READ, kShareAll, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS);
-  if (handle == INVALID_HANDLE_VALUE) return LastFailure();
+  if (handle == INVALID_HANDLE_VALUE) return PathFailure(path);
   File file;
   FileAccess::Adopt(&file, handle);
   SystemResult result = file.Status(status);
@@ -274,7 +297,7 @@ SystemResult OpenForReading(const std::string& path, File* out, FileStatus* stat
 SystemResult CreateForWriting(const std::string& path, File* out) {
   HANDLE handle = Open(path, GENERIC_WRITE | FILE_READ_ATTRIBUTES, FILE_SHARE_READ | FILE_SHARE_DELETE, CREATE_ALWAYS,
                        FILE_ATTRIBUTE_NORMAL);
-  if (handle == INVALID_HANDLE_VALUE) return LastFailure();
+  if (handle == INVALID_HANDLE_VALUE) return PathFailure(path);
   FileAccess::Adopt(out, handle);
   return {};
 }
@@ -283,7 +306,7 @@ SystemResult CreateExclusive(const std::string& path, File* out) {
   // CREATE_NEW fails on anything at the name, a symbolic link or junction included.
   HANDLE handle = Open(path, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_DELETE, CREATE_NEW,
                        FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT);
-  if (handle == INVALID_HANDLE_VALUE) return LastFailure();
+  if (handle == INVALID_HANDLE_VALUE) return PathFailure(path);
   FileAccess::Adopt(out, handle);
   return {};
 }
@@ -325,22 +348,22 @@ SystemResult PathStatus(const std::string& path, bool follow_links, FileStatus* 
   }
   HANDLE handle = Open(path, FILE_READ_ATTRIBUTES, kShareAll, OPEN_EXISTING,
                        FILE_FLAG_BACKUP_SEMANTICS | (follow_links ? 0 : FILE_FLAG_OPEN_REPARSE_POINT));
-  if (handle == INVALID_HANDLE_VALUE) return LastFailure();
+  if (handle == INVALID_HANDLE_VALUE) return PathFailure(path);
   const SystemResult result = StatusOfHandle(handle, out);
   CloseHandle(handle);
   return result;
 }
 
 SystemResult MakeDirectory(const std::string& path) {
-  return CreateDirectoryW(SystemPath(path).c_str(), nullptr) ? SystemResult{} : LastFailure();
+  return CreateDirectoryW(SystemPath(path).c_str(), nullptr) ? SystemResult{} : PathFailure(path);
 }
 
 SystemResult RemoveFile(const std::string& path) {
-  return DeleteFileW(SystemPath(path).c_str()) ? SystemResult{} : LastFailure();
+  return DeleteFileW(SystemPath(path).c_str()) ? SystemResult{} : PathFailure(path);
 }
 
 SystemResult RemoveEmptyDirectory(const std::string& path) {
-  return RemoveDirectoryW(SystemPath(path).c_str()) ? SystemResult{} : LastFailure();
+  return RemoveDirectoryW(SystemPath(path).c_str()) ? SystemResult{} : PathFailure(path);
 }
 
 void RemoveTree(const std::string& path) {
@@ -364,11 +387,11 @@ void RemoveTree(const std::string& path) {
 
 SystemResult SyncPath(const std::string& path) {
   const DWORD attributes = GetFileAttributesW(SystemPath(path).c_str());
-  if (attributes == INVALID_FILE_ATTRIBUTES) return LastFailure();
+  if (attributes == INVALID_FILE_ATTRIBUTES) return PathFailure(path);
   // Directories cannot be flushed on Windows; MOVEFILE_WRITE_THROUGH made the rename durable.
   if ((attributes & FILE_ATTRIBUTE_DIRECTORY) != 0) return {};
   HANDLE handle = Open(path, GENERIC_WRITE, kShareAll, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL);
-  if (handle == INVALID_HANDLE_VALUE) return LastFailure();
+  if (handle == INVALID_HANDLE_VALUE) return PathFailure(path);
   const bool flushed = FlushFileBuffers(handle) != 0;
   const DWORD error = GetLastError();
   CloseHandle(handle);
@@ -378,7 +401,7 @@ SystemResult SyncPath(const std::string& path) {
 SystemResult ListDirectory(const std::string& directory, std::vector<std::string>* names) {
   names->clear();
   const DWORD attributes = GetFileAttributesW(SystemPath(directory).c_str());
-  if (attributes == INVALID_FILE_ATTRIBUTES) return LastFailure();
+  if (attributes == INVALID_FILE_ATTRIBUTES) return PathFailure(directory);
   if ((attributes & FILE_ATTRIBUTE_DIRECTORY) == 0) return Failure(ERROR_DIRECTORY);
   const char last = directory.empty() ? '\\' : directory.back();
   const std::string pattern = directory + (last == '\\' || last == '/' || last == ':' ? "*" : "\\*");

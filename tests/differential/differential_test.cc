@@ -20,7 +20,6 @@
 // failure, so `DIFFERENTIAL_SEED=<seed> build/differential_tests ...` repeats a run.
 // The last line is "differential: N passed, M failed"; the exit status is 1 on failure.
 #include <sqlite3.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -33,6 +32,7 @@
 #include <filesystem>
 #include <iterator>
 #include <limits>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -1098,17 +1098,25 @@ int main(int argc, char** argv) {
   const char* seed_text = std::getenv("DIFFERENTIAL_SEED");
   runner.seed = seed_text ? std::strtoull(seed_text, nullptr, 10)
                           : static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
-                                (static_cast<uint64_t>(getpid()) << 32);
+                                (static_cast<uint64_t>(std::random_device{}()) << 32);
   runner.rng.state = runner.seed;
   std::printf("differential: seed %" PRIu64 " (set DIFFERENTIAL_SEED to repeat)\n", runner.seed);
   const bool own_dir = dir.empty();
   if (own_dir) {
-    char pattern[] = "/tmp/differential-XXXXXX";
-    if (!mkdtemp(pattern)) {
-      std::perror("mkdtemp");
+    // A new directory in the system's temporary folder (also on Windows, where the windows
+    // suite runs this program under wine): named by the seed, created only if not there.
+    std::error_code error;
+    std::filesystem::path base = std::filesystem::temp_directory_path(error);
+    if (error) base = "/tmp";
+    for (int attempt = 0; dir.empty() && attempt < 100; attempt++) {
+      const std::filesystem::path candidate =
+          base / ("differential-" + std::to_string(runner.seed) + "-" + std::to_string(attempt));
+      if (std::filesystem::create_directory(candidate, error)) dir = candidate.string();
+    }
+    if (dir.empty()) {
+      std::fprintf(stderr, "differential: cannot create a temporary directory in %s\n", base.string().c_str());
       return 2;
     }
-    dir = pattern;
   }
   runner.dir = dir;
   if (sqlite3_open(":memory:", &runner.db.db) != SQLITE_OK) return 2;

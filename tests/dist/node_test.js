@@ -55,6 +55,10 @@ try {
   check("getLoadablePath('linux', 'arm64') is the AArch64 build in lib/linux-arm64/",
         arm64.endsWith(path.join("lib", "linux-arm64", "parquet.so")) &&
         fs.readFileSync(arm64).readUInt16LE(18) === 183, arm64);  // ELF e_machine 183: EM_AARCH64
+  const windows = loadable.getLoadablePath("win32", "x64");
+  check("getLoadablePath('win32', 'x64') is the Windows DLL in lib/win32-x64/",
+        windows.endsWith(path.join("lib", "win32-x64", "parquet.dll")) &&
+        fs.readFileSync(windows).subarray(0, 2).toString() === "MZ", windows);  // a PE file
   let lacking = "";
   try {
     loadable.getLoadablePath("freebsd", "riscv64");
