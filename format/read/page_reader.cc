@@ -65,6 +65,7 @@ void PageReader::Reset(int row_group) {
   const uint64_t tail = uint64_t{file_.footer_length()} + 8;
   data_end_ = std::max(chunk_end_, size > tail ? size - tail : 0);
   next_page_offset_ = chunk_begin_;
+  jumped_page_end_ = 0;
   window_size_ = 0;
   body_ = nullptr;
   body_fetched_ = false;
@@ -253,6 +254,7 @@ void PageReader::JumpTo(const PageJump& jump) {
   page_ordinal_ = dictionary_pages_ + static_cast<int>(jump.page) - 1;
   // Read the page (header and body: its compressed_page_size) in one read of just it.
   const uint64_t page_end = std::min<uint64_t>(data_end_, next_page_offset_ + static_cast<uint64_t>(jump.size));
+  jumped_page_end_ = page_end;
   if (page_end > next_page_offset_) {
     Fetch(next_page_offset_, static_cast<size_t>(page_end - next_page_offset_), std::max(chunk_end_, page_end), 0);
   }
@@ -293,6 +295,10 @@ void PageReader::ReadPageHeader() {
   page_offset_ = offset;
   uint64_t limit = chunk_end_;
   size_t want = kPageHeaderGuess;
+  // A page smaller than the guess, landed on by a jump: the first try reads only the page
+  // (the bytes after it, a page not selected, would cost a remote file a request).
+  if (jumped_page_end_ > offset) want = static_cast<size_t>(std::min<uint64_t>(want, jumped_page_end_ - offset));
+  jumped_page_end_ = 0;
   size_t header_size = 0;
   while (cipher_ == nullptr) {
     const size_t available = static_cast<size_t>(std::min<uint64_t>(want, limit - offset));

@@ -270,6 +270,9 @@ class PageReader {
   uint64_t chunk_end_ = 0;
   uint64_t data_end_ = 0;
   uint64_t next_page_offset_ = 0;  // file offset of the next page header
+  // Where the page a jump (JumpTo) landed on ends, by the offset index; 0 once its header
+  // is read. Its header's read stays inside it: a remote file fetched just that page.
+  uint64_t jumped_page_end_ = 0;
   // The read window: file bytes [window_offset_, window_offset_ + window_size_).
   std::vector<uint8_t> window_;
   SharedReadWindow* shared_window_ = nullptr;  // when set, the window's bytes are there

@@ -794,19 +794,63 @@ std::unique_ptr<ParquetFileReader> WithFooter(std::vector<uint8_t> bytes, size_t
 }
 
 // A file in memory read as a remote one (IsRemote): the bounds on lengths a server's
-// claimed size would let through apply to it.
+// claimed size would let through apply to it, and the readers read no more than they ask
+// for. `reads` records each read's [begin, end).
 class ReadAsRemote final : public RandomAccessFile {
  public:
   explicit ReadAsRemote(std::unique_ptr<RandomAccessFile> file) : file_(std::move(file)) {}
   uint64_t Size() const override { return file_->Size(); }
-  void ReadAt(uint64_t offset, size_t length, uint8_t* out) override { file_->ReadAt(offset, length, out); }
+  void ReadAt(uint64_t offset, size_t length, uint8_t* out) override {
+    reads.emplace_back(offset, offset + length);
+    file_->ReadAt(offset, length, out);
+  }
   using RandomAccessFile::ReadAt;
   const std::string& Name() const override { return file_->Name(); }
   bool IsRemote() const override { return true; }
 
+  std::vector<std::pair<uint64_t, uint64_t>> reads;
+
  private:
   std::unique_ptr<RandomAccessFile> file_;
 };
+
+TEST_CASE("column reader: a jump to a page smaller than a header guess reads nothing past that page") {
+  // A remote file fetches the selected pages only: a byte after the page a skip lands on
+  // (the next page, not selected) would be a request of its own (a point lookup's fifth).
+  TempDir dir;
+  const std::string path = dir.File("t.parquet");
+  WriterOptions options = SmallPages();
+  options.page_size = 64;  // 8 ids a page: pages of well under 256 bytes
+  WriteTable(path, 1, 200, options);
+  const std::vector<uint8_t> bytes = ReadFileBytes(path);
+  auto source = std::make_unique<ReadAsRemote>(OpenMemoryFile(bytes.data(), bytes.size(), "https://h/t.parquet"));
+  ReadAsRemote* remote = source.get();
+  auto file = ParquetFileReader::Open(std::move(source));
+  const std::vector<PageLocation> pages = ReadOffsetIndex(*file, 0, 0)->page_locations;
+  REQUIRE(pages.size() > 4);
+  const PageLocation& target = pages[2];
+  REQUIRE(target.compressed_page_size < 256);
+  auto reader = ColumnChunkReader::Make(*file, 0, 0);
+  remote->reads.clear();
+  CHECK(reader->Skip(static_cast<size_t>(target.first_row_index)) == static_cast<size_t>(target.first_row_index));
+  Column got = ReadSlots(reader.get(), 1);
+  CHECK(got == Column{std::to_string(target.first_row_index)});
+  const uint64_t page_end = static_cast<uint64_t>(target.offset) + static_cast<uint64_t>(target.compressed_page_size);
+  // The page indexes (after every row group's data; the reader's offset index) aside.
+  uint64_t indexes = bytes.size();
+  for (const ColumnChunk& chunk : file->metadata().row_groups[0].columns) {
+    indexes = std::min(indexes, static_cast<uint64_t>(chunk.column_index_offset.value_or(static_cast<int64_t>(indexes))));
+    indexes = std::min(indexes, static_cast<uint64_t>(chunk.offset_index_offset.value_or(static_cast<int64_t>(indexes))));
+  }
+  REQUIRE(page_end < indexes);
+  int data_reads = 0;
+  for (const auto& [begin, end] : remote->reads) {
+    if (begin >= indexes) continue;
+    data_reads++;
+    CHECK_MESSAGE(end <= page_end, "read [" << begin << ", " << end << ") past the page's end " << page_end);
+  }
+  CHECK(data_reads > 0);
+}
 
 TEST_CASE("page index: a remote file's index module is bounded; a local file's only by the file") {
   TempDir dir;
