@@ -21,8 +21,19 @@ constexpr double kScanOverhead = 10;
 // own assumption for an equality on an index without ANALYZE statistics.
 constexpr double kDefaultRowsPerKey = 10;
 
+// The share of rows assumed for one value of a hive partition key.
+constexpr double kPartitionValueShare = 0.05;
+
 // The fraction of rows a constraint is expected to keep.
 double Selectivity(const CostedConstraint& c, double table_rows) {
+  if (c.partition_key) {
+    switch (c.op) {
+      case ConstraintOp::kEq:
+      case ConstraintOp::kIs: return kPartitionValueShare;
+      case ConstraintOp::kIn: return std::min(1.0, 10.0 * kPartitionValueShare);  // ten values, as SQLite
+      default: break;
+    }
+  }
   switch (c.op) {
     case ConstraintOp::kEq:
     case ConstraintOp::kIs:

@@ -10,6 +10,8 @@
 //     only the fraction of rows it selects, but at least a page of each column read;
 //   - an equality (or IN) answered by the join index (join_index.h) reads no key column:
 //     each matching row costs a page fetch of each column read, part of a page decoded;
+//   - a hive partition key selects whole files: a value is assumed to hold a twentieth of
+//     the rows (the values are not known before listing), nothing decoded to test it;
 //   - any other constraint (unsorted, statistics rarely prune it) scans the filter columns
 //     of every row: one lookup is a full column scan, which is what SQLite must compare
 //     with putting the table in the outer loop.
@@ -31,6 +33,7 @@ struct CostedConstraint {
   ConstraintOp op = ConstraintOp::kEq;
   ConstraintReach reach = ConstraintReach::kFullScan;
   bool row_position = false;  // rowid or file_row_number (unique values)
+  bool partition_key = false;  // a hive key: each value keeps kPartitionValueShare of the rows
   double rows_per_key = 0;    // kJoinIndex: average rows per value when known (0: unknown)
 };
 

@@ -113,6 +113,10 @@ CostedConstraint CostOf(const ParquetTable& table, int column, ConstraintOp op) 
   } else if (c.row_position || (column < static_cast<int>(table.pushdown.size()) &&
                                 table.pushdown[static_cast<size_t>(column)].ordered)) {
     c.reach = ConstraintReach::kSorted;
+  } else if (column >= table.hive_column() && column < table.filename_column()) {
+    // A partition key skips whole files (and their directories) without decoding anything.
+    c.reach = ConstraintReach::kSorted;
+    c.partition_key = true;
   }
   return c;
 }
@@ -170,7 +174,10 @@ int PlanScan(ParquetTable* table, sqlite3_index_info* info) {
     info->aConstraintUsage[i].omit = omit ? 1 : 0;
     all_omitted = all_omitted && omit;
     costed.push_back(CostOf(*table, constraint.iColumn, *op));
-    if (constraint.iColumn >= 0 && constraint.iColumn < 64) filter_columns |= uint64_t{1} << constraint.iColumn;
+    // Partition keys and filename are per file: nothing is decoded to test them.
+    if (constraint.iColumn >= 0 && constraint.iColumn < table->hive_column() && constraint.iColumn < 64) {
+      filter_columns |= uint64_t{1} << constraint.iColumn;
+    }
   }
   // ORDER BY one column the single file is sorted by, ascending (checked on first use).
   const bool order_consumed = info->nOrderBy == 1 && info->aOrderBy[0].desc == 0 &&
