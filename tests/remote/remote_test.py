@@ -1059,9 +1059,12 @@ def test_s3_hive_listing(extension, direct_port, bucket_dir):
             db.execute(f"CREATE VIRTUAL TABLE temp.whole USING parquet('s3://bkt/many/'{creds})")
             got, stats, requests = listings_of(query)
             expected = run(db, query.format(t="whole"))
+            # Below SQLite 3.38 an IN is one scan per value: the stats are the last scan's.
+            per_value = " IN (" in query and sqlite3.sqlite_version_info < (3, 38, 0)
             check(f"{query.format(t='t')}: the rows of the whole listing, {stats['list_requests']} requests, "
                   f"{stats['objects_listed']} objects listed",
-                  isinstance(got, list) and got == expected and stats["list_requests"] == requests
+                  isinstance(got, list) and got == expected
+                  and (0 < stats["list_requests"] <= requests if per_value else stats["list_requests"] == requests)
                   and (stats["objects_listed"] < 0.02 * objects or "year =" not in query and "year >=" not in query),
                   f"{got} {expected} {stats} {requests}")
         # A join on a partition key: each lookup lists what its value leaves, once.
