@@ -292,7 +292,9 @@ TEST_CASE("file list: walks skip the directories not wanted, count and reuse the
   // directories it descends into; a literal last segment needs no read).
   const std::vector<std::pair<std::string, uint64_t>> cases = {
       {root, 3}, {root + "/**/*.parquet", 6}, {root + "/y=*/m=*/*.parquet", 3}, {root + "/*/*/f.parquet", 2}};
-  for (const auto& [path, reads] : cases) {
+  for (const auto& listed : cases) {
+    const std::string& path = listed.first;
+    const uint64_t reads = listed.second;
     CAPTURE(path);
     counts = ListingCounts();
     CHECK(ExpandFilePath(path, listing) == std::vector<std::string>{root + "/y=2/m=2/f.parquet"});

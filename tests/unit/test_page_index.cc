@@ -844,7 +844,8 @@ TEST_CASE("column reader: a jump to a page smaller than a header guess reads not
   }
   REQUIRE(page_end < indexes);
   int data_reads = 0;
-  for (const auto& [begin, end] : remote->reads) {
+  for (const auto& read : remote->reads) {
+    const uint64_t begin = read.first, end = read.second;
     if (begin >= indexes) continue;
     data_reads++;
     CHECK_MESSAGE(end <= page_end, "read [" << begin << ", " << end << ") past the page's end " << page_end);
