@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ext/common/schema_guard.h"
+#include "format/platform/system.h"
 
 namespace sqlite_parquet {
 
@@ -62,6 +63,34 @@ std::shared_ptr<const parquet::RemoteOptions> CredentialRule::Apply(bool create,
       "not send the user's credentials where it chooses); give the table s3_access_key_id and "
       "s3_secret_access_key, or let this connection's tables use them with SELECT " + kFunctionName + "(1)";
   return gated;
+}
+
+std::shared_ptr<const NetworkPathGate> CredentialRule::GateNetworkPaths(bool create, const std::string& schema,
+                                                                        const std::string& table, int argc,
+                                                                        const char* const* argv,
+                                                                        const std::vector<std::string>& paths,
+                                                                        bool windows) {
+  if (!windows || create || schema == "temp") return nullptr;
+  const std::string* network = nullptr;
+  for (const std::string& path : paths) {
+    if (!path.empty() && parquet::platform::IsWindowsNetworkPath(path)) {
+      network = &path;
+      break;
+    }
+  }
+  if (network == nullptr) return nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (created_.count(DefinitionKey(argc, argv)) != 0) return nullptr;
+  }
+  auto gate = std::make_shared<NetworkPathGate>();
+  gate->allowed = allowed_;
+  gate->refusal = "parquet table " + table + " of database " + schema +
+                  " was read from the database file and names the network path '" + *network +
+                  "': opening it would make Windows log in to that server with the user's credentials, so it is not "
+                  "opened (a database file must not choose where the user's credentials go); to read it, let this "
+                  "connection's tables use network paths with SELECT " + kFunctionName + "(1)";
+  return gate;
 }
 
 namespace {

@@ -12,6 +12,12 @@
 // so only the application's own SQL can. Tables whose options set none of those (an
 // s3://bucket/key on AWS's default endpoint, or an endpoint from AWS_ENDPOINT_URL) and
 // tables with their own credentials are unaffected.
+//
+// The same opt-in covers the user's Windows logon: on Windows, opening a network path
+// (\\server\share\..., //server/share/..., \\?\UNC\...: platform::IsWindowsNetworkPath) logs
+// in to that server as the user (SMB, NTLM). A table read from a database file whose path
+// or http_ca_file is one is refused (its listing fails, before anything is opened) until
+// the application calls parquet_allow_ambient_credentials(1).
 #pragma once
 
 #include <atomic>
@@ -19,12 +25,20 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "ext/common/sqlite_api.h"
 #include "format/crypto/secret.h"
 #include "format/io/remote_file.h"
 
 namespace sqlite_parquet {
+
+// A table's refusal to open network paths until the connection's opt-in (see above).
+struct NetworkPathGate {
+  std::shared_ptr<const std::atomic<bool>> allowed;  // the connection's opt-in
+  std::string refusal;                               // the error while it is off
+  bool Open() const { return allowed->load(); }
+};
 
 // One connection's state: the application's opt-in and the definitions it created.
 class CredentialRule {
@@ -39,6 +53,15 @@ class CredentialRule {
   std::shared_ptr<const parquet::RemoteOptions> Apply(bool create, const std::string& schema, const std::string& table,
                                                       int argc, const char* const* argv,
                                                       std::shared_ptr<const parquet::RemoteOptions> options);
+
+  // The gate of table `table` of `schema` naming `paths` (its path, its http_ca_file; empty
+  // ones skipped): null when the table was created on this connection, is a temp table,
+  // names no network path, or when `windows` is false (only Windows takes such strings as
+  // network paths: the string rule is the same everywhere, so the unit tests pass true).
+  std::shared_ptr<const NetworkPathGate> GateNetworkPaths(bool create, const std::string& schema,
+                                                          const std::string& table, int argc,
+                                                          const char* const* argv,
+                                                          const std::vector<std::string>& paths, bool windows);
 
   // Sets the opt-in; returns the previous setting.
   bool SetAllowed(bool allowed) { return allowed_->exchange(allowed); }

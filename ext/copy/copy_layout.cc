@@ -3,6 +3,7 @@
 #include "ext/copy/copy_layout.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <utility>
 
 #include "ext/copy/copy_output.h"
@@ -15,17 +16,15 @@ namespace sqlite_parquet {
 
 CopyLayout::CopyLayout(const std::vector<ResultColumn>& result, const CopySettings& settings)
     : settings_(settings) {
-  std::vector<std::string> used;
+  // Repeated names get _1, _2, ...: the next suffix to try for each name is remembered, so
+  // that a query of thousands of columns of one name stays linear.
+  std::unordered_map<std::string, int> next_suffix;
   for (size_t i = 0; i < result.size(); ++i) {
     const std::string& name = result[i].name;
     std::string unique = name;
-    for (int suffix = 1;; ++suffix) {
-      bool clash = false;
-      for (const std::string& earlier : used) clash = clash || SameName(earlier, unique);
-      if (!clash) break;
-      unique = name + "_" + std::to_string(suffix);
-    }
-    used.push_back(unique);
+    int& suffix = next_suffix[parquet::AsciiLowercase(name)];
+    while (column_index_.count(parquet::AsciiLowercase(unique)) != 0) unique = name + "_" + std::to_string(++suffix);
+    column_index_.emplace(parquet::AsciiLowercase(unique), columns_.size());
     CopyColumn column;
     column.name = unique;
     column.result_index = static_cast<int>(i);
@@ -69,10 +68,8 @@ void CopyLayout::SetVariantShredding(size_t data_column, std::optional<parquet::
 }
 
 CopyColumn* CopyLayout::FindColumn(std::string_view name) {
-  for (CopyColumn& column : columns_) {
-    if (SameName(column.name, name)) return &column;
-  }
-  return nullptr;
+  const auto found = column_index_.find(parquet::AsciiLowercase(std::string(name)));
+  return found == column_index_.end() ? nullptr : &columns_[found->second];
 }
 
 CopyColumn& CopyLayout::DataColumn(const std::string& option, const std::string& name) {

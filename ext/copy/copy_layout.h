@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "ext/copy/copy_schema.h"
@@ -92,6 +93,9 @@ class CopyLayout {
 
   const CopySettings& settings_;
   std::vector<CopyColumn> columns_;
+  // Each column's name in ASCII lower case -> its index in columns_: options naming columns
+  // resolve in time linear in their length, however many names they hold.
+  std::unordered_map<std::string, size_t> column_index_;
   std::vector<CopyColumn*> data_columns_;  // into columns_, which never grows after the constructor
   std::vector<int> partition_columns_;
   bool resolved_ = false;

@@ -4,13 +4,16 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <system_error>
+#include <unordered_map>
 #include <vector>
 
 #include "ext/copy/copy_conversion.h"
 #include "ext/copy/copy_values.h"
 #include "format/common/text_to_double.h"
+#include "format/io/http_client.h"
 #include "format/values/json_document.h"
 #include "format/values/logical_values.h"
 #include "format/values/text.h"
@@ -58,6 +61,20 @@ class NestedWriter {
   bool Failed(const std::string& path, const std::string& what) {
     *detail_ = (path.empty() ? std::string() : path + ": ") + what;
     return false;
+  }
+
+  // A STRUCT type's fields by ASCII-lowercased name (distinct: schema= refuses names that
+  // differ only in case), built once per type.
+  const std::unordered_map<std::string, size_t>& FieldIndex(const CopyType& type) {
+    auto [entry, inserted] = field_indexes_.try_emplace(&type);
+    if (inserted) {
+      for (size_t f = 0; f < type.children.size(); ++f) {
+        std::string name = type.children[f].name;
+        for (char& c : name) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+        entry->second.emplace(std::move(name), f);
+      }
+    }
+    return entry->second;
   }
 
   // The key of an object member, unescaped if needed.
@@ -228,22 +245,26 @@ class NestedWriter {
       }
       case CopyKind::kStruct: {
         if (node.kind != JsonNode::Kind::kObject) return Failed(path, "expected a JSON object");
-        // Every member must name a field.
+        // Every member must name a field; each field takes the first member of its exact
+        // name, else the first of its name in another case. One pass over the members with
+        // the type's field index (linear however many members repeat a name).
+        const std::unordered_map<std::string, size_t>& fields = FieldIndex(type);
+        std::vector<int32_t> exact(type.children.size(), -1), loose(type.children.size(), -1);
         for (int32_t child = node.first_child; child >= 0; child = Node(child).next_sibling) {
           const std::string_view key = KeyOf(Node(child));
-          bool known = false;
-          for (const CopyField& field : type.children) known = known || SameName(field.name, key);
-          if (!known) return Failed(path, "no field named \"" + std::string(key) + "\" in " + DescribeCopyType(type));
+          lower_scratch_.assign(key);
+          for (char& c : lower_scratch_) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+          const auto found = fields.find(lower_scratch_);
+          if (found == fields.end()) {
+            return Failed(path, "no field named \"" + std::string(key) + "\" in " + DescribeCopyType(type));
+          }
+          if (loose[found->second] < 0) loose[found->second] = child;
+          if (exact[found->second] < 0 && key == type.children[found->second].name) exact[found->second] = child;
         }
         int child_leaf = leaf;
-        for (const CopyField& field : type.children) {
-          int32_t match = -1;
-          for (int32_t child = node.first_child; child >= 0 && match < 0; child = Node(child).next_sibling) {
-            if (KeyOf(Node(child)) == field.name) match = child;
-          }
-          for (int32_t child = node.first_child; child >= 0 && match < 0; child = Node(child).next_sibling) {
-            if (SameName(KeyOf(Node(child)), field.name)) match = child;
-          }
+        for (size_t f = 0; f < type.children.size(); ++f) {
+          const CopyField& field = type.children[f];
+          const int32_t match = exact[f] >= 0 ? exact[f] : loose[f];
           if (!WriteField(field.type, child_leaf, match, here, rep, rep_depth,
                           path.empty() ? field.name : path + "." + field.name)) {
             return false;
@@ -301,6 +322,8 @@ class NestedWriter {
   std::string* detail_ = nullptr;
   std::string string_scratch_;
   std::string key_scratch_;
+  std::string lower_scratch_;
+  std::unordered_map<const CopyType*, std::unordered_map<std::string, size_t>> field_indexes_;
 };
 
 // Sizes of a leaf's buffers, to undo a partly written row.
@@ -372,6 +395,19 @@ class VariantLeafData : public parquet::VariantLeafSink {
 
 // VARIANT: each TEXT (or BLOB) of JSON encoded as Variant metadata and value, split into the
 // shredded columns when the type has a shredding.
+// The interrupt check of a long value's encoding: the query thread's (parquet_copy runs
+// under a ConnectionInterruptScope), so sqlite3_interrupt() stops a copy inside one value.
+const std::function<bool()> kInterruptCheck = [] { return parquet::HttpInterruptRequested(); };
+
+// EncodeJsonAsVariant, ending the copy (as an interrupt, never a NULL of null_on_type_error)
+// when sqlite3_interrupt() comes during the value.
+bool EncodeVariant(std::string_view json, std::string* metadata, std::string* value, std::string* error) {
+  bool interrupted = false;
+  const bool ok = parquet::EncodeJsonAsVariant(json, metadata, value, error, &kInterruptCheck, &interrupted);
+  if (interrupted) throw parquet::HttpInterrupted("interrupted");
+  return ok;
+}
+
 bool ConvertVariant(const CopyType& type, const ValueColumn& column, bool null_on_error, std::vector<LeafData>* leaves,
                     ConversionFailure* failure) {
   ValueColumn::Reader reader(column);
@@ -382,7 +418,7 @@ bool ConvertVariant(const CopyType& type, const ValueColumn& column, bool null_o
     const SqlValue v = reader.Next();
     bool ok = false;
     if (IsBytes(v)) {
-      ok = parquet::EncodeJsonAsVariant(v.bytes, &metadata_bytes, &value_bytes, &error);
+      ok = EncodeVariant(v.bytes, &metadata_bytes, &value_bytes, &error);
     } else if (v.type != SqlValue::Type::kNull) {
       error = "expected JSON text";
     }
@@ -409,7 +445,7 @@ std::optional<parquet::VariantShredding> ChooseVariantShredding(const std::vecto
     ValueColumn::Reader reader(*column);
     for (size_t row = 0; row < column->size(); ++row) {
       const SqlValue v = reader.Next();
-      if (IsBytes(v) && parquet::EncodeJsonAsVariant(v.bytes, &metadata, &value, &error)) chooser.Add(metadata, value);
+      if (IsBytes(v) && EncodeVariant(v.bytes, &metadata, &value, &error)) chooser.Add(metadata, value);
     }
   }
   return chooser.Choose();

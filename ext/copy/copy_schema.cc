@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <charconv>
 #include <system_error>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "format/metadata/schema.h"
@@ -21,6 +23,11 @@ using parquet::TimeUnit;
 using parquet::Type;
 
 constexpr int kMaxNesting = 32;
+// The most names (columns and fields at every level) one schema= or shredding= option
+// holds: parsing stays well under a millisecond, and the writer's leaves stay bounded.
+constexpr int kMaxOptionFields = 10000;
+// Error messages quote at most this much of the option's remaining text.
+constexpr size_t kMaxQuotedText = 80;
 constexpr int32_t kMaxFixedLength = 65536;
 constexpr int32_t kMaxDecimalPrecision = 76;
 
@@ -119,15 +126,32 @@ class Lexer {
     std::from_chars(text_.data() + start, text_.data() + pos_, *value);
     return true;
   }
+  // The text left, for messages: at most kMaxQuotedText bytes of it (cut at a character
+  // boundary), so that an error on a long option stays short.
   std::string Rest() {
     SkipSpace();
-    return pos_ < text_.size() ? std::string(text_.substr(pos_)) : std::string("end of text");
+    if (pos_ >= text_.size()) return "end of text";
+    std::string_view rest = text_.substr(pos_);
+    if (rest.size() <= kMaxQuotedText) return std::string(rest);
+    size_t cut = kMaxQuotedText;
+    while (cut > 0 && (static_cast<unsigned char>(rest[cut]) & 0xC0) == 0x80) --cut;
+    return std::string(rest.substr(0, cut)) + "...";
+  }
+  // Counts one more name of the option; false with *error past kMaxOptionFields.
+  bool CountField(std::string* error) {
+    if (++fields_ <= kMaxOptionFields) return true;
+    *error = "more than " + std::to_string(kMaxOptionFields) + " names (columns and fields) in one option";
+    return false;
   }
 
  private:
   std::string_view text_;
   size_t pos_ = 0;
+  int fields_ = 0;
 };
+
+// A name in ASCII upper case: the key under which SameName's equal names collide.
+std::string NameKey(std::string_view name) { return UpperCase(name); }
 
 bool ParseUnit(std::string_view word, TimeUnit* unit) {
   const std::string upper = UpperCase(word);
@@ -170,14 +194,13 @@ constexpr NamedKind kSimpleKinds[] = {
 bool ParseTypeAt(Lexer& lexer, CopyType* out, std::string* error, int depth);
 
 bool ParseFieldList(Lexer& lexer, char terminator, std::vector<CopyField>* out, std::string* error, int depth) {
+  std::unordered_set<std::string> seen;  // NameKey of each earlier name: linear in the list
   for (;;) {
     CopyField field;
-    if (!lexer.Name(&field.name, error)) return false;
-    for (const CopyField& earlier : *out) {
-      if (SameName(earlier.name, field.name)) {
-        *error = "duplicate column name in schema: " + field.name;
-        return false;
-      }
+    if (!lexer.Name(&field.name, error) || !lexer.CountField(error)) return false;
+    if (!seen.insert(NameKey(field.name)).second) {
+      *error = "duplicate column name in schema: " + field.name;
+      return false;
     }
     if (lexer.AtEnd() || lexer.Peek() == ',' || lexer.Peek() == terminator) {
       *error = "missing type for column " + field.name;
@@ -336,31 +359,50 @@ constexpr ShreddingName kShreddingNames[] = {
     {"STRING", parquet::VariantShredding::Kind::kString},   {"VARCHAR", parquet::VariantShredding::Kind::kString},
 };
 
-bool ParseShape(Lexer& lexer, parquet::VariantShredding* out, std::string* error, int depth);
+// Shapes are bounded by the Parquet schema they make, which a file may nest at most
+// parquet::kMaxSchemaDepth levels deep: the VARIANT group takes one, each array three
+// (typed_value, its repeated list group, the element group), each object two (typed_value
+// and the field's group), each scalar one (typed_value).
+constexpr int kShapeLevels = parquet::kMaxSchemaDepth - 1;
+constexpr int kArrayLevels = 3;
+constexpr int kObjectLevels = 2;
+
+// A shape `depth` schema levels below its column's group. *levels: the schema levels it
+// takes (above). depth + levels never exceeds kShapeLevels, checked as each level is added
+// (the T[] suffixes included), so no shape deeper than that is ever built, and recursion
+// stays within kShapeLevels / kObjectLevels calls.
+bool ParseShape(Lexer& lexer, parquet::VariantShredding* out, std::string* error, int depth, int* levels);
+
+std::string ShapeTooDeep() {
+  return "shapes nested too deeply (their Parquet schema would be deeper than " +
+         std::to_string(parquet::kMaxSchemaDepth) + " levels: an array takes " + std::to_string(kArrayLevels) +
+         ", an object " + std::to_string(kObjectLevels) + ")";
+}
 
 // The fields of an object shape up to `close`: NAME ':' SHAPE (braces) or NAME SHAPE (STRUCT).
 bool ParseShapeFields(Lexer& lexer, char close, bool colon, parquet::VariantShredding* out, std::string* error,
-                      int depth) {
+                      int depth, int* levels) {
   out->kind = parquet::VariantShredding::Kind::kObject;
+  *levels = kObjectLevels + 1;
+  std::unordered_map<std::string, std::string> seen;  // NameKey -> the name as written
   do {
     std::string name;
-    if (!lexer.Name(&name, error)) return false;
+    if (!lexer.Name(&name, error) || !lexer.CountField(error)) return false;
     if (colon && !lexer.Accept(':')) {
       *error = "expected ':' after field " + name + " at: " + lexer.Rest();
       return false;
     }
-    parquet::VariantShredding field;
-    if (!ParseShape(lexer, &field, error, depth + 1)) return false;
-    for (const auto& earlier : out->fields) {
-      if (earlier.first == name) {
-        *error = "field " + name + " is named twice";
-        return false;
-      }
-      if (SameName(earlier.first, name)) {
-        *error = "fields " + earlier.first + " and " + name + " differ only in case (DuckDB would read them wrongly)";
-        return false;
-      }
+    const auto [earlier, inserted] = seen.emplace(NameKey(name), name);
+    if (!inserted) {
+      *error = earlier->second == name ? "field " + name + " is named twice"
+                                       : "fields " + earlier->second + " and " + name +
+                                             " differ only in case (DuckDB would read them wrongly)";
+      return false;
     }
+    parquet::VariantShredding field;
+    int field_levels = 0;
+    if (!ParseShape(lexer, &field, error, depth + kObjectLevels, &field_levels)) return false;
+    *levels = std::max(*levels, field_levels + kObjectLevels);
     out->fields.emplace_back(std::move(name), std::move(field));
   } while (lexer.Accept(','));
   if (!lexer.Accept(close)) {
@@ -371,18 +413,22 @@ bool ParseShapeFields(Lexer& lexer, char close, bool colon, parquet::VariantShre
   return true;
 }
 
-bool ParseShape(Lexer& lexer, parquet::VariantShredding* out, std::string* error, int depth) {
-  if (depth > kMaxNesting) {
-    *error = "shapes nested deeper than " + std::to_string(kMaxNesting) + " levels";
+bool ParseShape(Lexer& lexer, parquet::VariantShredding* out, std::string* error, int depth, int* levels) {
+  const auto too_deep = [error] {
+    *error = ShapeTooDeep();
     return false;
-  }
+  };
+  if (depth + 1 > kShapeLevels) return too_deep();
   *out = parquet::VariantShredding();
+  *levels = 1;
   if (lexer.Accept('{')) {
-    if (!ParseShapeFields(lexer, '}', true, out, error, depth)) return false;
+    if (!ParseShapeFields(lexer, '}', true, out, error, depth, levels)) return false;
   } else if (lexer.Accept('[')) {
     out->kind = parquet::VariantShredding::Kind::kArray;
     out->element.emplace_back();
-    if (!ParseShape(lexer, &out->element[0], error, depth + 1)) return false;
+    int element_levels = 0;
+    if (!ParseShape(lexer, &out->element[0], error, depth + kArrayLevels, &element_levels)) return false;
+    *levels = element_levels + kArrayLevels;
     if (!lexer.Accept(']')) {
       *error = "expected ']' at: " + lexer.Rest();
       return false;
@@ -396,7 +442,7 @@ bool ParseShape(Lexer& lexer, parquet::VariantShredding* out, std::string* error
         *error = "expected '(' after STRUCT";
         return false;
       }
-      if (!ParseShapeFields(lexer, ')', false, out, error, depth)) return false;
+      if (!ParseShapeFields(lexer, ')', false, out, error, depth, levels)) return false;
       known = true;
     } else if (name == "DECIMAL") {
       int64_t precision = 0, scale = 0;
@@ -428,11 +474,13 @@ bool ParseShape(Lexer& lexer, parquet::VariantShredding* out, std::string* error
       return false;
     }
   }
-  while (lexer.Accept('[')) {  // DuckDB's T[]
+  while (lexer.Accept('[')) {  // DuckDB's T[]: an array around it, bounded before it is built
     if (!lexer.Accept(']')) {
       *error = "expected ']' at: " + lexer.Rest();
       return false;
     }
+    if (depth + *levels + kArrayLevels > kShapeLevels) return too_deep();
+    *levels += kArrayLevels;
     parquet::VariantShredding array;
     array.kind = parquet::VariantShredding::Kind::kArray;
     array.element.push_back(std::move(*out));
@@ -451,14 +499,13 @@ bool ParseShreddingOption(std::string_view text, bool* all_auto, std::vector<Shr
     return true;
   }
   Lexer lexer(text);
+  std::unordered_set<std::string> seen;  // NameKey of each earlier column
   do {
     ShreddingSpec spec;
-    if (!lexer.Name(&spec.column, error)) return false;
-    for (const ShreddingSpec& earlier : *out) {
-      if (SameName(earlier.column, spec.column)) {
-        *error = "column " + spec.column + " is named twice";
-        return false;
-      }
+    if (!lexer.Name(&spec.column, error) || !lexer.CountField(error)) return false;
+    if (!seen.insert(NameKey(spec.column)).second) {
+      *error = "column " + spec.column + " is named twice";
+      return false;
     }
     if (!lexer.Accept(':')) {
       *error = "expected ':' after column " + spec.column + " at: " + lexer.Rest();
@@ -469,7 +516,8 @@ bool ParseShreddingOption(std::string_view text, bool* all_auto, std::vector<Shr
       spec.automatic = true;
     } else {
       lexer = saved;
-      if (!ParseShape(lexer, &spec.shredding, error, 0)) {
+      int levels = 0;
+      if (!ParseShape(lexer, &spec.shredding, error, 0, &levels)) {
         *error = "column " + spec.column + ": " + *error;
         return false;
       }

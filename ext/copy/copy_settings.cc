@@ -13,10 +13,34 @@
 #include "format/codec/compression.h"
 #include "format/common/error.h"
 #include "format/common/text_to_double.h"
+#include "format/platform/system.h"
 
 namespace sqlite_parquet {
 
 namespace {
+
+void ReplaceAll(std::string* text, std::string_view from, const std::string& to) {
+  for (size_t at = text->find(from); at != std::string::npos; at = text->find(from, at + to.size())) {
+    text->replace(at, from.size(), to);
+  }
+}
+
+// `text` with control characters written as \xNN, for messages.
+std::string ShowControlCharacters(std::string_view text) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string shown;
+  for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7F) {
+      shown += "\\x";
+      shown += kHex[byte >> 4];
+      shown += kHex[byte & 15];
+    } else {
+      shown += c;
+    }
+  }
+  return shown;
+}
 
 const char* const kCodecWords[] = {"uncompressed", "snappy", "gzip", "brotli", "zstd", "lz4_raw"};
 const parquet::CompressionCodec kCodecs[] = {
@@ -235,6 +259,20 @@ void ParseSettings(const std::vector<parquet::SecretString>& arguments, CopySett
     }
     if (pattern.find('/') != std::string_view::npos || pattern.find('\0') != std::string_view::npos || pattern[0] == '.') {
       throw CopyError("filename_pattern '" + std::string(pattern) + "' must be a file name (no '/', not starting with '.')");
+    }
+    // A file name on every system, so that the dataset can be copied to any: the names it
+    // makes ({i} any number, {uuid} any UUID; reserved names hold one digit at most, so
+    // the digits 0 to 9 stand for every {i}) hold no '\', ':', control character or
+    // character Windows refuses, and none is a Windows device name (COM{i} is COM1).
+    for (char digit = '0'; digit <= '9'; ++digit) {
+      std::string name(pattern);
+      ReplaceAll(&name, "{i}", std::string(1, digit));
+      ReplaceAll(&name, "{uuid}", "123e4567-e89b-42d3-a456-426614174000");
+      name += ".parquet";
+      if (const std::string why = parquet::platform::PortableFileNameError(name); !why.empty()) {
+        throw CopyError("filename_pattern '" + ShowControlCharacters(pattern) + "' must be a file name on every system: '" +
+                        ShowControlCharacters(name) + "' " + why);
+      }
     }
     settings->filename_pattern = std::string(pattern);
   }

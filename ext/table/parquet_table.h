@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ext/common/column_mapping.h"
+#include "ext/common/credential_rule.h"
 #include "ext/common/file_list.h"
 #include "ext/table/constraints.h"
 #include "ext/common/hive_partitions.h"
@@ -98,6 +99,9 @@ struct ParquetTable {
   // request (no listing, footer or ORDER BY check); the scan (xFilter) lists its files.
   bool plan_without_io = false;
   std::string unusable;             // why a table without a usable stored schema cannot be read
+  // A table read from a database file that names a Windows network path: ListFiles refuses
+  // while the connection has not opted in (credential_rule.h). Null otherwise.
+  std::shared_ptr<const NetworkPathGate> network_path_gate;
   std::vector<FileColumn> file_columns;
   std::vector<HiveKey> hive_keys;
   std::vector<std::string> column_names;            // every column, as declared
@@ -127,6 +131,9 @@ std::string FieldName(const parquet::Schema& schema, size_t field);
 // The table's files, partition values and row counts, listed at the first planning of a
 // connected table (after SQLite's SQLITE_VTAB_DIRECTONLY check); throws on a listing error.
 void ListTableFiles(ParquetTable* table);
+// Throws the table's network path refusal while the connection has not opted in
+// (ParquetTable::network_path_gate); ListTableFiles and ListFiles call it.
+void CheckNetworkPathGate(const ParquetTable& table);
 // The files `paths` with their partition values (the table's keys) and unknown row counts.
 std::shared_ptr<const FileSet> MakeFileSet(const ParquetTable& table, std::vector<std::string> paths);
 // The files of the table's path (file_list.h) listed with `listing`. A plain path that does

@@ -9,6 +9,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "ext/common/credential_rule.h"
@@ -242,14 +244,15 @@ void UseStoredColumns(ParquetTable* table, const std::vector<StoredColumn>& colu
 int DeclareTable(sqlite3* db, ParquetTable* table, char** error_out) {
   std::string sql = "CREATE TABLE x(";
   std::vector<std::string> used_names;
+  // Lowercased names taken, and the next suffix to try for each name: linear in the
+  // columns, however many share a name (a file or a stored list may hold 32767).
+  std::unordered_set<std::string> taken;
+  std::unordered_map<std::string, int> next_suffix;
   auto add_column = [&](const std::string& name, const std::string& type) {
     std::string unique = name;
-    for (int suffix = 1;; suffix++) {
-      bool clash = false;
-      for (const std::string& used : used_names) clash = clash || parquet::AsciiLowercase(used) == parquet::AsciiLowercase(unique);
-      if (!clash) break;
-      unique = name + "_" + std::to_string(suffix);
-    }
+    int& suffix = next_suffix[parquet::AsciiLowercase(name)];
+    while (taken.count(parquet::AsciiLowercase(unique)) != 0) unique = name + "_" + std::to_string(++suffix);
+    taken.insert(parquet::AsciiLowercase(unique));
     if (!used_names.empty()) sql += ", ";
     used_names.push_back(unique);
     sql += QuoteIdentifier(unique);
@@ -325,6 +328,11 @@ int ConnectTable(sqlite3* db, CredentialRule* rule, int argc, const char* const*
     }
     if (create) rule->NoteCreated(argc, argv);
     table->options.remote = rule->Apply(create, table->schema_name, table->name, argc, argv, table->options.remote);
+    table->network_path_gate = rule->GateNetworkPaths(
+        create, table->schema_name, table->name, argc, argv,
+        {parquet::IsRemoteUrl(table->options.filename) ? std::string() : table->options.filename,
+         table->options.remote->http_ca_file},
+        parquet::platform::kWindows);
     if (!table->options.metadata_cache.empty()) {
       table->metadata_store = std::make_unique<SqliteMetadataStore>(
           db, table->schema_name, table->options.metadata_cache, table->options.metadata_cache_size);
@@ -390,9 +398,16 @@ int ConnectTable(sqlite3* db, CredentialRule* rule, int argc, const char* const*
 
 }  // namespace
 
+// A network path a database file named waits for the application's opt-in (Windows; see
+// credential_rule.h): checked before each listing and each planning.
+void CheckNetworkPathGate(const ParquetTable& table) {
+  if (table.network_path_gate && !table.network_path_gate->Open()) throw parquet::ParquetError(table.network_path_gate->refusal);
+}
+
 // The table's files, listed at the first planning of a connected table (after SQLite's
 // SQLITE_VTAB_DIRECTONLY check): the file list is not needed to declare the columns.
 void ListTableFiles(ParquetTable* table) {
+  CheckNetworkPathGate(*table);  // also when listed: the opt-in may have been withdrawn
   if (table->files) return;
   ListingOptions listing;
   listing.counts = &table->unreported_listing;
@@ -409,6 +424,7 @@ std::shared_ptr<const FileSet> MakeFileSet(const ParquetTable& table, std::vecto
 
 // A directory without Parquet files says it is a directory.
 std::vector<std::string> ListFiles(const ParquetTable& table, const ListingOptions& listing) {
+  CheckNetworkPathGate(table);
   const std::string& path = table.options.filename;
   if (parquet::IsRemoteUrl(path)) return ExpandRemotePath(path, *table.options.remote, listing);
   parquet::platform::FileStatus info;

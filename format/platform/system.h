@@ -147,12 +147,27 @@ SystemResult SetDirectoryPermissions(const std::string& path, uint32_t permissio
 SystemResult MakeTempDirectory(const std::string& prefix, std::string* made);
 
 // The error for a path that names a device rather than a file (Windows: CON, PRN, AUX, NUL,
-// COM1-9, LPT1-9 in any directory and with any extension, and \\.\ or \\?\ device paths
-// such as \\.\pipe\name), or "" when it names none. POSIX devices and FIFOs are caught
-// when opened (OpenForReading's status), so this is "" there.
+// COM0-9, LPT0-9 (and COM¹²³, LPT¹²³) in any directory and with any extension, and the
+// device namespaces \\.\, \\?\ (but for \\?\C:\ and \\?\UNC\) and the NT prefix \??\,
+// such as \\.\pipe\name or \??\GLOBALROOT\...), or "" when it names none. POSIX devices
+// and FIFOs are caught when opened (OpenForReading's status), so this is "" there.
 std::string DeviceNameError(const std::string& path);
 // The Windows rule of DeviceNameError, on every system (windows_paths.cc; unit-tested on Linux).
 std::string WindowsDeviceNameError(const std::string& path);
+
+// Whether Windows takes `path` as a network path, whose opening makes it connect to a server
+// and log in there with the user's credentials (SMB, NTLM): \\server\share\..., the same
+// with '/' (//server/share/...), \\?\UNC\..., \\.\UNC\... and \??\UNC\.... A string rule,
+// on every system (windows_paths.cc; unit-tested on Linux); enforced where Windows reads
+// the path (the credential rule, ext/common/credential_rule.h).
+bool IsWindowsNetworkPath(const std::string& path);
+
+// Why `name` cannot be the name of a file on every system ("" when it can): empty, "." or
+// "..", holding '/', '\\', ':', a control character or one of <>"|?*, ending with a dot or a
+// space, or a Windows device name (CON, NUL, COM1, LPT1, ... with any extension or trailing
+// dots and spaces). A string rule, on every system (parquet_copy's filename_pattern), so that
+// what is written on one system can be copied to another.
+std::string PortableFileNameError(const std::string& name);
 
 // The characters that separate path components: "/" ("/\\" on Windows).
 constexpr const char* kPathSeparators = kWindows ? "/\\" : "/";

@@ -22,23 +22,34 @@ bool EqualsIgnoringCase(const std::string& a, const char* b) {
 }
 
 // Whether a path component is a reserved device name: CON, PRN, AUX, NUL, COM0-9, LPT0-9,
-// CONIN$, CONOUT$, whatever extension follows and with trailing spaces or dots ignored
-// ("nul.parquet", "COM1 .txt" and "con." all name the device).
+// COM and LPT with a superscript 1, 2 or 3 (UTF-8), CONIN$, CONOUT$, whatever extension
+// follows and with trailing spaces or dots ignored ("nul.parquet", "COM1 .txt" and "con."
+// all name the device).
 bool IsReservedName(const std::string& component) {
   std::string stem = component.substr(0, component.find_first_of(".:"));
   while (!stem.empty() && stem.back() == ' ') stem.pop_back();
   for (const char* name : {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"}) {
     if (EqualsIgnoringCase(stem, name)) return true;
   }
-  if (stem.size() == 4 && (EqualsIgnoringCase(stem.substr(0, 3), "COM") || EqualsIgnoringCase(stem.substr(0, 3), "LPT"))) {
-    return stem[3] >= '0' && stem[3] <= '9';
-  }
-  return false;
+  const bool com_or_lpt =
+      stem.size() >= 4 && (EqualsIgnoringCase(stem.substr(0, 3), "COM") || EqualsIgnoringCase(stem.substr(0, 3), "LPT"));
+  if (!com_or_lpt) return false;
+  const std::string number = stem.substr(3);
+  if (number.size() == 1) return number[0] >= '0' && number[0] <= '9';
+  // U+00B9, U+00B2, U+00B3: Windows takes COM¹ like COM1.
+  return number == "\xC2\xB9" || number == "\xC2\xB2" || number == "\xC2\xB3";
+}
+
+// \??\ (either separator): the NT object manager's prefix, which the Win32 path functions
+// pass through as it is: \??\pipe\x, \??\GLOBALROOT\..., \??\UNC\host\share\....
+bool HasNtPrefix(const std::string& path) {
+  return path.size() >= 4 && IsSeparator(path[0]) && path[1] == '?' && path[2] == '?' && IsSeparator(path[3]);
 }
 
 }  // namespace
 
 std::string WindowsDeviceNameError(const std::string& path) {
+  if (HasNtPrefix(path)) return "'" + path + "' names a device or pipe, not a file (an NT path: \\??\\)";
   // \\.\anything and \\?\ paths other than \\?\X:\... and \\?\UNC\... are the device
   // namespace: named pipes (\\.\pipe\name), mailslots, physical drives, consoles.
   if (path.size() >= 4 && IsSeparator(path[0]) && IsSeparator(path[1]) && (path[2] == '.' || path[2] == '?') &&
@@ -54,6 +65,31 @@ std::string WindowsDeviceNameError(const std::string& path) {
   std::string last = path.substr(start);
   if (last.size() >= 2 && last[1] == ':' && start == 0) last = last.substr(2);  // "C:nul"
   if (IsReservedName(last)) return "'" + last + "' is a windows device name, not a file";
+  return "";
+}
+
+bool IsWindowsNetworkPath(const std::string& path) {
+  if (HasNtPrefix(path)) {  // \??\UNC\host\share
+    return path.size() >= 8 && EqualsIgnoringCase(path.substr(4, 3), "UNC") && IsSeparator(path[7]);
+  }
+  if (path.size() < 2 || !IsSeparator(path[0]) || !IsSeparator(path[1])) return false;
+  // \\.\ and \\?\ are the local device and long-path forms, but for their UNC\ (\\?\UNC\host).
+  if (path.size() >= 4 && (path[2] == '.' || path[2] == '?') && IsSeparator(path[3])) {
+    return path.size() >= 8 && EqualsIgnoringCase(path.substr(4, 3), "UNC") && IsSeparator(path[7]);
+  }
+  return true;  // \\server\share, //server/share, \\\share (any two separators)
+}
+
+std::string PortableFileNameError(const std::string& name) {
+  if (name.empty() || name == "." || name == "..") return "not a file name";
+  for (unsigned char c : name) {
+    if (c < 0x20 || c == 0x7F) return "holds a control character";
+    if (c == '/' || c == '\\') return "holds a path separator ('/' or '\\')";
+    if (c == ':') return "holds ':' (a drive or, on Windows, an alternate data stream)";
+    if (std::strchr("<>\"|?*", c) != nullptr) return std::string("holds '") + static_cast<char>(c) + "', which Windows refuses in names";
+  }
+  if (name.back() == '.' || name.back() == ' ') return "ends with a dot or a space, which Windows drops";
+  if (IsReservedName(name)) return "is a windows device name";
   return "";
 }
 

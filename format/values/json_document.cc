@@ -7,11 +7,16 @@
 
 namespace parquet {
 
-bool JsonDocument::Parse(std::string_view text, std::string* error) {
+bool JsonDocument::Parse(std::string_view text, std::string* error, const std::function<bool()>* interrupted,
+                         unsigned interval, bool* was_interrupted) {
   text_ = text;
   pos_ = 0;
   nodes_.clear();
   error_ = error;
+  interrupted_ = interrupted;
+  interval_ = interval == 0 ? 1 : interval;
+  was_interrupted_ = was_interrupted;
+  if (was_interrupted_ != nullptr) *was_interrupted_ = false;
   SkipSpace();
   if (ParseValue(0) < 0) return false;
   SkipSpace();
@@ -104,6 +109,11 @@ int32_t JsonDocument::ParseValue(int depth) {
     return -1;
   }
   const int32_t index = static_cast<int32_t>(nodes_.size());
+  if (interrupted_ != nullptr && static_cast<size_t>(index) % interval_ == interval_ - 1 && (*interrupted_)()) {
+    *error_ = "interrupted";
+    if (was_interrupted_ != nullptr) *was_interrupted_ = true;
+    return -1;
+  }
   nodes_.emplace_back();
   const size_t start = pos_;
   const char c = text_[pos_];

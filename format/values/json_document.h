@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,7 +30,10 @@ struct JsonNode {
 class JsonDocument {
  public:
   // Parses `text` as one JSON value; false with *error set (naming the offset) when it is not.
-  bool Parse(std::string_view text, std::string* error);
+  // With `interrupted`, asks it every `interval` values and stops when it says yes: false,
+  // *error "interrupted" and *was_interrupted set.
+  bool Parse(std::string_view text, std::string* error, const std::function<bool()>* interrupted = nullptr,
+             unsigned interval = 4096, bool* was_interrupted = nullptr);
   const JsonNode& node(int32_t index) const { return nodes_[static_cast<size_t>(index)]; }
   const JsonNode& root() const { return nodes_[0]; }
 
@@ -47,6 +51,9 @@ class JsonDocument {
   size_t pos_ = 0;
   std::vector<JsonNode> nodes_;
   std::string* error_ = nullptr;
+  const std::function<bool()>* interrupted_ = nullptr;
+  unsigned interval_ = 4096;
+  bool* was_interrupted_ = nullptr;
 };
 
 // The content of a JSON string (between its quotes, already validated by the parser) with

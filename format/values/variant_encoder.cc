@@ -23,15 +23,20 @@ void AppendUnsigned(uint64_t value, uint32_t size, std::string* out) {
   for (uint32_t i = 0; i < size; i++) out->push_back(static_cast<char>(value >> (8 * i)));
 }
 
+// Thrown inside the encoder when its interrupt check says yes; caught by EncodeJsonAsVariant.
+struct EncodingInterrupted {};
+
 class VariantEncoder {
  public:
-  explicit VariantEncoder(const JsonDocument& document) : document_(document) {}
+  VariantEncoder(const JsonDocument& document, const std::function<bool()>* interrupted)
+      : document_(document), interrupted_(interrupted) {}
 
   // Collects the keys of every object, then encodes.
   void Encode(std::string* metadata, std::string* value) {
     CollectKeys(0);
     uint32_t id = 0;
     for (auto& entry : keys_) entry.second = id++;  // sorted: std::map orders the keys bytewise
+    member_of_id_.assign(keys_.size(), kNoMember);
     EncodeMetadata(metadata);
     value->clear();
     EncodeValue(0, value);
@@ -44,7 +49,15 @@ class VariantEncoder {
     return *scratch;
   }
 
+  // Counts one value visited; asks the interrupt check every kVariantInterruptInterval.
+  void Step() {
+    if (interrupted_ != nullptr && ++steps_ % kVariantInterruptInterval == 0 && (*interrupted_)()) {
+      throw EncodingInterrupted();
+    }
+  }
+
   void CollectKeys(int32_t index) {
+    Step();
     const JsonNode& node = document_.node(index);
     if (node.kind != JsonNode::Kind::kArray && node.kind != JsonNode::Kind::kObject) return;
     for (int32_t child = node.first_child; child >= 0; child = document_.node(child).next_sibling) {
@@ -147,6 +160,7 @@ class VariantEncoder {
   }
 
   void EncodeValue(int32_t index, std::string* out) {
+    Step();
     const JsonNode& node = document_.node(index);
     switch (node.kind) {
       case JsonNode::Kind::kNull: Primitive(0, out); return;
@@ -166,20 +180,27 @@ class VariantEncoder {
 
   void EncodeContainer(const JsonNode& node, std::string* out) {
     const bool object = node.kind == JsonNode::Kind::kObject;
-    // Members: (field id, child); an object keeps the last of repeated keys, in key order.
+    // Members: (field id, child); an object keeps the last of repeated keys, in key order. A
+    // repeated key is found through member_of_id_ (field id -> its index in `members`),
+    // shared by all objects and cleared again below, before the members are encoded (which
+    // uses it for the nested objects): linear however many members repeat a key.
     std::vector<std::pair<uint32_t, int32_t>> members;
+    std::string scratch;
     for (int32_t child = node.first_child; child >= 0; child = document_.node(child).next_sibling) {
       uint32_t id = 0;
       if (object) {
-        std::string scratch;
         id = keys_.find(std::string(KeyOf(document_.node(child), &scratch)))->second;
-        auto same = std::find_if(members.begin(), members.end(), [id](const auto& m) { return m.first == id; });
-        if (same != members.end()) {
-          same->second = child;
+        size_t& slot = member_of_id_[id];
+        if (slot != kNoMember) {
+          members[slot].second = child;
           continue;
         }
+        slot = members.size();
       }
       members.emplace_back(id, child);
+    }
+    if (object) {
+      for (const auto& member : members) member_of_id_[member.first] = kNoMember;
     }
     if (object) std::sort(members.begin(), members.end());  // ids follow key order
     std::string values;
@@ -207,16 +228,33 @@ class VariantEncoder {
     out->append(values);
   }
 
+  static constexpr size_t kNoMember = static_cast<size_t>(-1);
+
   const JsonDocument& document_;
+  const std::function<bool()>* interrupted_;
+  uint64_t steps_ = 0;
   std::map<std::string, uint32_t> keys_;  // key -> field id
+  std::vector<size_t> member_of_id_;       // field id -> index among the current object's members
 };
 
 }  // namespace
 
-bool EncodeJsonAsVariant(std::string_view json, std::string* metadata, std::string* value, std::string* error) {
+bool EncodeJsonAsVariant(std::string_view json, std::string* metadata, std::string* value, std::string* error,
+                         const std::function<bool()>* interrupted, bool* was_interrupted) {
+  if (was_interrupted != nullptr) *was_interrupted = false;
   JsonDocument document;
-  if (!document.Parse(json, error)) return false;
-  VariantEncoder(document).Encode(metadata, value);
+  bool parse_interrupted = false;
+  if (!document.Parse(json, error, interrupted, kVariantInterruptInterval, &parse_interrupted)) {
+    if (was_interrupted != nullptr) *was_interrupted = parse_interrupted;
+    return false;
+  }
+  try {
+    VariantEncoder(document, interrupted).Encode(metadata, value);
+  } catch (const EncodingInterrupted&) {
+    *error = "interrupted";
+    if (was_interrupted != nullptr) *was_interrupted = true;
+    return false;
+  }
   return true;
 }
 

@@ -9,12 +9,21 @@
 // fewest bytes that hold them).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
 namespace parquet {
 
-// False with *error saying why when `json` is not one JSON value.
-bool EncodeJsonAsVariant(std::string_view json, std::string* metadata, std::string* value, std::string* error);
+// False with *error saying why when `json` is not one JSON value. Time and memory are
+// linear in the text's length (an object's repeated keys included: the last one is kept).
+// `interrupted`, when given, is asked every kVariantInterruptInterval values while the text
+// is parsed and encoded; when it says yes, the encoding stops at once: false, with
+// *was_interrupted set (when given) and *error "interrupted".
+bool EncodeJsonAsVariant(std::string_view json, std::string* metadata, std::string* value, std::string* error,
+                         const std::function<bool()>* interrupted = nullptr, bool* was_interrupted = nullptr);
+
+// How many JSON values are parsed or encoded between two calls of the interrupt check.
+inline constexpr unsigned kVariantInterruptInterval = 4096;
 
 }  // namespace parquet

@@ -338,3 +338,88 @@ TEST_CASE("copy schema: nested fields use the spec's three-level layouts") {
   CHECK(schema.column(3).max_definition_level == 4);  // m.attrs.key_value.value
   CHECK(schema.column(3).max_repetition_level == 1);
 }
+
+// Issue 45, finding 3: no option string can exhaust the stack or take quadratic time.
+namespace {
+
+std::string ShreddingError(const std::string& text) {
+  bool all_auto = false;
+  std::vector<ShreddingSpec> specs;
+  std::string error;
+  if (ParseShreddingOption(text, &all_auto, &specs, &error)) return "ok";
+  return error;
+}
+
+std::string Repeat(const std::string& piece, int times) {
+  std::string text;
+  for (int i = 0; i < times; ++i) text += piece;
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("copy schema: shredding shapes are bounded before they are built") {
+  const std::string too_deep =
+      "column v: shapes nested too deeply (their Parquet schema would be deeper than 64 levels: an array takes 3, "
+      "an object 2)";
+  // DuckDB's T[] suffixes: 20,000 of them overflowed the stack (the shape was built, then
+  // copied and destroyed recursively); each now counts as an array's three schema levels
+  // before it is added. Every shape accepted is one a Parquet file can hold (64 levels).
+  CHECK(ShreddingError("v:INT64" + Repeat("[]", 20000)) == too_deep);
+  CHECK(ShreddingError("v:INT64" + Repeat("[]", 20)) == "ok");  // 1 + 3 * 20 levels
+  CHECK(ShreddingError("v:INT64" + Repeat("[]", 21)) == too_deep);
+  // Brackets, braces and suffixes together: the levels above and below never more than 63.
+  CHECK(ShreddingError("v:" + Repeat("[", 10) + "INT64" + Repeat("[]", 10) + Repeat("]", 10)) == "ok");
+  CHECK(ShreddingError("v:" + Repeat("[", 10) + "INT64" + Repeat("[]", 11) + Repeat("]", 10)) == too_deep);
+  CHECK(ShreddingError("v:" + Repeat("{a:", 10) + "INT64" + Repeat("[]", 14) + Repeat("}", 10)) == "ok");
+  CHECK(ShreddingError("v:" + Repeat("{a:", 10) + "INT64" + Repeat("[]", 15) + Repeat("}", 10)) == too_deep);
+  CHECK(ShreddingError("v:{a:INT64[]}[]" + Repeat("[]", 18)) == "ok");  // an object of 6 levels, 19 suffixes
+  CHECK(ShreddingError("v:{a:INT64[]}[]" + Repeat("[]", 19)) == too_deep);
+  CHECK(ShreddingError("v:" + Repeat("{a:", 31) + "INT64" + Repeat("}", 31)) == "ok");
+  CHECK(ShreddingError("v:" + Repeat("{a:", 32) + "INT64" + Repeat("}", 32)) == too_deep);
+  CHECK(ShreddingError("v:" + Repeat("STRUCT(a ", 31) + "INT64" + Repeat(")", 31)) == "ok");
+  CHECK(ShreddingError("v:" + Repeat("[", 100000) + "INT64" + Repeat("]", 100000)) == too_deep);
+  CHECK(ShreddingError("v:" + Repeat("STRUCT(a ", 100000)) == too_deep);
+  CHECK(ShreddingError("v:" + Repeat("{a:[", 100000)) == too_deep);
+}
+
+TEST_CASE("copy schema: option names are counted and checked for duplicates in linear time") {
+  // 10,000 names at most in one option (80,000 took 31 s to parse before: every name was
+  // compared with every earlier one).
+  std::string fields = "v:{";
+  for (int i = 0; i < 9999; ++i) fields += (i ? ",f" : "f") + std::to_string(i) + ":INT64";
+  CHECK(ShreddingError(fields + "}") == "ok");
+  CHECK(ShreddingError(fields + ",g:INT64}") == "column v: more than 10000 names (columns and fields) in one option");
+  std::string many = "v:{";
+  for (int i = 0; i < 80000; ++i) many += (i ? ",f" : "f") + std::to_string(i) + ":INT64";
+  CHECK(ShreddingError(many + "}") == "column v: more than 10000 names (columns and fields) in one option");
+  // Duplicates are still found, anywhere in a long list, with the same messages.
+  CHECK(ShreddingError(fields + ",f5000:STRING}").find("more than 10000") != std::string::npos);
+  CHECK(ShreddingError("v:{a:INT64,b:INT64,c:STRING,b:DOUBLE}") == "column v: field b is named twice");
+  CHECK(ShreddingError("v:{abc:INT64,x:INT64,ABC:DOUBLE}") ==
+        "column v: fields abc and ABC differ only in case (DuckDB would read them wrongly)");
+  CHECK(ShreddingError("v:{a:INT64,b:{a:INT64}}") == "ok");  // other objects' names are their own
+  CHECK(ShreddingError("v:INT64, w:STRING, V:DOUBLE") == "column V is named twice");
+  std::vector<CopyField> parsed;
+  std::string error;
+  std::string schema;
+  for (int i = 0; i < 5000; ++i) schema += (i ? ", c" : "c") + std::to_string(i) + " STRUCT<x INT32>";
+  CHECK(ParseSchemaOverride(schema, &parsed, &error));  // 10,000 names: 5,000 columns, a field each
+  CHECK(!ParseSchemaOverride(schema + ", d INT32", &parsed, &error));
+  CHECK(error == "more than 10000 names (columns and fields) in one option");
+  CHECK(!ParseSchemaOverride("a INT32, b STRUCT<a INT32, b INT32, A INT64>", &parsed, &error));
+  CHECK(error == "duplicate column name in schema: A");
+  CHECK(!ParseSchemaOverride("a INT32, b INT32, A INT64", &parsed, &error));
+  CHECK(error == "duplicate column name in schema: A");
+  CHECK(ParseSchemaOverride("a INT32, b STRUCT<a INT32>", &parsed, &error));
+  std::string deep = Repeat("STRUCT<a ", 100000);
+  CHECK(!ParseSchemaOverride("c " + deep, &parsed, &error));
+  CHECK(error == "types nested deeper than 32 levels");
+  // A message quotes at most 80 bytes of the text left, cut at a character boundary.
+  CHECK(!ParseSchemaOverride("a INT32 " + Repeat("x", 10000), &parsed, &error));
+  CHECK(error == "expected ',' or the end at: " + Repeat("x", 80) + "...");
+  CHECK(!ParseSchemaOverride("a INT32 " + Repeat("\xc3\xa9", 100), &parsed, &error));
+  CHECK(error == "expected ',' or the end at: " + Repeat("\xc3\xa9", 40) + "...");
+  CHECK(!ParseSchemaOverride("a INT32 x" + Repeat("\xc3\xa9", 100), &parsed, &error));
+  CHECK(error == "expected ',' or the end at: x" + Repeat("\xc3\xa9", 39) + "...");
+}

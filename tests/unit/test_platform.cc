@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "format/io/runtime_library.h"
@@ -217,4 +218,79 @@ TEST_CASE("platform: the roots of windows paths") {
   CHECK(platform::WindowsRootLength("\\\\?\\UNC\\server\\share\\a") == std::string("\\\\?\\UNC\\server\\share\\").size());
   CHECK(platform::PathRootLength("/data/a") == 1);
   CHECK(platform::PathRootLength("data/a") == 0);
+}
+
+// Issue 45, finding 7: the NT prefix \??\ passes the Win32 path functions through to the
+// object manager: a pipe, GLOBALROOT, another server. Refused like \\.\.
+TEST_CASE("platform: NT-prefixed paths are device paths") {
+  for (const char* path : {"\\??\\pipe\\x", "\\??\\UNC\\host\\share\\x.parquet", "\\??\\GLOBALROOT\\Device\\Null",
+                           "\\??\\C:\\data\\a.parquet", "/?" "?/pipe/x", "\\?" "?/pipe\\x"}) {
+    INFO(path);
+    CHECK(platform::WindowsDeviceNameError(path).find("names a device or pipe, not a file") != std::string::npos);
+  }
+  CHECK(platform::WindowsDeviceNameError("\\??\\pipe\\x") ==
+        "'\\??\\pipe\\x' names a device or pipe, not a file (an NT path: \\??\\)");
+  for (const char* path : {"??\\a.parquet", "\\?\\a.parquet", "\\???\\a.parquet", "data\\??\\a.parquet"}) {
+    INFO(path);
+    CHECK(platform::WindowsDeviceNameError(path).empty());
+  }
+  // COM and LPT with a superscript digit are devices too.
+  for (const char* device : {"COM\xc2\xb9", "lpt\xc2\xb3.parquet", "C:\\x\\Com\xc2\xb2 .txt"}) {
+    INFO(device);
+    CHECK(!platform::WindowsDeviceNameError(device).empty());
+  }
+  CHECK(platform::WindowsDeviceNameError("COM\xc2\xb9\xc2\xb9").empty());
+}
+
+// Issue 45, finding 8: the paths whose opening makes Windows log in to a server.
+TEST_CASE("platform: windows network paths") {
+  for (const char* path : {"\\\\host\\share\\x.parquet", "//host/share/x.parquet", "\\/host/share", "/\\host\\share",
+                           "\\\\?\\UNC\\host\\share\\x.parquet", "//?/unc/host/share", "\\\\.\\UNC\\host\\share\\x",
+                           "\\??\\UNC\\host\\share\\x.parquet", "\\\\host\\pipe\\name", "\\\\\\share\\x",
+                           "\\\\.host\\share\\x", "\\\\attacker@SSL@443\\DavWWWRoot\\x.parquet"}) {
+    INFO(path);
+    CHECK(platform::IsWindowsNetworkPath(path));
+  }
+  for (const char* path : {"C:\\data\\a.parquet", "c:/data/a", "\\data\\a", "/data/a", "data\\a", "",
+                           "\\\\?\\C:\\long\\a.parquet", "\\\\.\\pipe\\name", "\\\\?\\GLOBALROOT\\x", "\\??\\C:\\a",
+                           "\\??\\UNCx\\a", "\\\\?\\UNCx\\a", "C:\\\\host\\share", "data//host/share"}) {
+    INFO(path);
+    CHECK(!platform::IsWindowsNetworkPath(path));
+  }
+}
+
+// Issue 45, finding 6: a name that is a file's name on every system.
+TEST_CASE("platform: portable file names") {
+  for (const char* name : {"part-1.parquet", "data_0.parquet", "caf\xc3\xa9 1.parquet", "x..y.parquet", "COM10.parquet",
+                           "console.parquet", ".hidden"}) {
+    INFO(name);
+    CHECK(platform::PortableFileNameError(name).empty());
+  }
+  const std::pair<const char*, const char*> refused[] = {
+      {"", "not a file name"},
+      {"..", "not a file name"},
+      {"a/b.parquet", "holds a path separator ('/' or '\\')"},
+      {"x\\..\\..\\evil-1.parquet", "holds a path separator ('/' or '\\')"},
+      {"data:stream-1.parquet", "holds ':' (a drive or, on Windows, an alternate data stream)"},
+      {"a\tb.parquet", "holds a control character"},
+      {"a\x7f.parquet", "holds a control character"},
+      {"a\nb", "holds a control character"},
+      {"a*b.parquet", "holds '*', which Windows refuses in names"},
+      {"a?.parquet", "holds '?', which Windows refuses in names"},
+      {"a<b>.parquet", "holds '<', which Windows refuses in names"},
+      {"a|b", "holds '|', which Windows refuses in names"},
+      {"a\"b", "holds '\"', which Windows refuses in names"},
+      {"name.", "ends with a dot or a space, which Windows drops"},
+      {"name ", "ends with a dot or a space, which Windows drops"},
+      {"COM1.parquet", "is a windows device name"},
+      {"con", "is a windows device name"},
+      {"Nul .parquet", "is a windows device name"},
+      {"aux..parquet", "is a windows device name"},
+      {"LPT9.x.parquet", "is a windows device name"},
+      {"conin$.parquet", "is a windows device name"},
+  };
+  for (const auto& entry : refused) {
+    INFO(entry.first);
+    CHECK(platform::PortableFileNameError(entry.first) == entry.second);
+  }
 }

@@ -3,6 +3,7 @@
 // smallest integer type, the sorted key dictionary, and wide offsets where they are needed.
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <string>
 
 #include "format/values/variant.h"
@@ -99,4 +100,52 @@ TEST_CASE("variant encoder: invalid JSON is an error") {
   CHECK(!parquet::EncodeJsonAsVariant("{\"a\":", &m, &v, &error));
   CHECK(!error.empty());
   CHECK(!parquet::EncodeJsonAsVariant("", &m, &v, &error));
+}
+
+// Issue 45, finding 5: repeated keys were found by searching every earlier member (300,000
+// keys: 20 s); the last one still wins, nested objects keep their own members, and a long
+// value asks the interrupt check as it goes.
+TEST_CASE("variant encoder: repeated keys keep the last, in nested objects too") {
+  CHECK(RoundTrip("{\"a\":1,\"b\":2,\"a\":3,\"b\":{\"a\":4,\"a\":5},\"c\":6}") == "{\"a\":3,\"b\":{\"a\":5},\"c\":6}");
+  CHECK(RoundTrip("[{\"x\":1,\"x\":2},{\"x\":3},{\"y\":1,\"x\":4,\"y\":2}]") == "[{\"x\":2},{\"x\":3},{\"x\":4,\"y\":2}]");
+  // An object's repeated key set before a nested object that repeats it too.
+  CHECK(RoundTrip("{\"k\":{\"k\":1,\"k\":{\"k\":2,\"k\":3}},\"k\":{\"k\":4,\"k\":5}}") == "{\"k\":{\"k\":5}}");
+  std::string json = "{";
+  for (int i = 0; i < 20000; i++) json += (i ? ",\"k" : "\"k") + std::to_string(i % 100) + "\":" + std::to_string(i);
+  json += "}";
+  const std::string decoded = RoundTrip(json);
+  CHECK(decoded.find("\"k0\":19900,") != std::string::npos);
+  CHECK(decoded.find("\"k99\":19999}") != std::string::npos);
+}
+
+TEST_CASE("variant encoder: a long value asks the interrupt check and stops when it says yes") {
+  std::string json = "{";
+  for (int i = 0; i < 100000; i++) json += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":[1,2]";
+  json += "}";
+  std::string m, v, error;
+  int asked = 0;
+  const std::function<bool()> never = [&asked] {
+    ++asked;
+    return false;
+  };
+  bool interrupted = true;
+  REQUIRE(parquet::EncodeJsonAsVariant(json, &m, &v, &error, &never, &interrupted));
+  CHECK(!interrupted);
+  // 300,001 values (an object, 100,000 arrays of two) parsed, their keys collected, then
+  // encoded: asked every kVariantInterruptInterval in each pass (73 times).
+  CHECK(asked >= 3 * 300000 / static_cast<int>(parquet::kVariantInterruptInterval) - 3);
+  for (int stop_at : {1, 50, 100, 200}) {  // while parsing, collecting keys, encoding
+    INFO(stop_at);
+    int calls = 0;
+    const std::function<bool()> stop = [&calls, stop_at] { return ++calls >= stop_at; };
+    CHECK(!parquet::EncodeJsonAsVariant(json, &m, &v, &error, &stop, &interrupted));
+    CHECK(interrupted);
+    CHECK(error == "interrupted");
+    CHECK(calls == stop_at);
+  }
+  // Without a check nothing is asked; a short value never asks.
+  int short_calls = 0;
+  const std::function<bool()> count = [&short_calls] { return ++short_calls > 0; };
+  CHECK(parquet::EncodeJsonAsVariant("{\"a\":[1,2,3]}", &m, &v, &error, &count, &interrupted));
+  CHECK(short_calls == 0);
 }
