@@ -1,8 +1,10 @@
 // StatementEffectsGuard and the module of its restoring table (statement_effects.h).
 #include "ext/common/statement_effects.h"
 
+#include <chrono>
+#include <cstdint>
 #include <cstring>
-#include <new>
+#include <exception>
 #include <random>
 
 #include "ext/common/options.h"
@@ -96,13 +98,18 @@ sqlite3_module changes_restorer_module = {
 };
 
 std::string RandomName() {
-  std::random_device device;
+  uint64_t bits = 0;
+  try {
+    std::random_device device;
+    bits = (static_cast<uint64_t>(device()) << 32) ^ device();
+  } catch (const std::exception&) {
+    // No system source of randomness: the clock and an address, still unknown to any file.
+    bits = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+           static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&bits));
+  }
   static const char kHex[] = "0123456789abcdef";
   std::string name = "parquet_changes_";
-  for (int i = 0; i < 4; i++) {
-    const unsigned bits = device();
-    for (int shift = 0; shift < 16; shift += 4) name += kHex[(bits >> shift) & 15];
-  }
+  for (int shift = 60; shift >= 0; shift -= 4) name += kHex[(bits >> shift) & 15];
   return name;
 }
 

@@ -10,7 +10,10 @@
 // ChangesRestorerName() of this module, which keeps nothing (cost: a loop of that many rows
 // in memory, only after a write of the extension changed the value). The table's name holds
 // random digits chosen once per process, so no database file can have a table of that name
-// stand in for it (it is also checked: none may exist in main).
+// stand in for it (it is also checked: none may exist in main). That INSERT writes no row
+// but is a write statement of main: where main cannot be written (opened read-only, PRAGMA
+// query_only, an authorizer's refusal, a lock another connection holds) changes() keeps the
+// value the extension's write left. total_changes() counts both.
 #pragma once
 
 #include <string>
