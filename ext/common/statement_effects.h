@@ -12,8 +12,9 @@
 // random digits chosen once per process, so no database file can have a table of that name
 // stand in for it (it is also checked: none may exist in main). That INSERT writes no row
 // but is a write statement of main: where main cannot be written (opened read-only, PRAGMA
-// query_only, an authorizer's refusal, a lock another connection holds) changes() keeps the
-// value the extension's write left. total_changes() counts both.
+// query_only, an authorizer's refusal, a lock another connection holds past the busy
+// timeout) changes() keeps the value the extension's write left. total_changes() counts
+// both.
 #pragma once
 
 #include <string>
