@@ -15,6 +15,7 @@ SQLITE_EXTENSION_INIT1
 #include "ext/table/parquet_vtab.h"
 #include "ext/table/scan_stats.h"
 #include "ext/common/credential_rule.h"
+#include "ext/common/statement_effects.h"
 #include "ext/common/schema_guard.h"
 #include "ext/common/version_function.h"
 
@@ -48,6 +49,7 @@ extern "C" PQ_EXPORT int sqlite3_parquet_init(sqlite3* db, char** error_message,
   int rc = sqlite_parquet::RegisterParquetModule(db, credential_rule);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterAmbientCredentialsFunction(db, credential_rule);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterMetadataFunctions(db);
+  if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterChangesRestorer(db);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterParquetCopy(db);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterScanStatsFunction(db);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterVersionFunction(db);

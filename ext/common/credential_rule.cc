@@ -41,17 +41,19 @@ void CredentialRule::NoteCreated(int argc, const char* const* argv) {
   created_.insert(DefinitionKey(argc, argv));
 }
 
+bool CredentialRule::FromDatabaseFile(bool create, const std::string& schema, int argc, const char* const* argv) {
+  if (create || schema == "temp") return false;
+  std::lock_guard<std::mutex> lock(mutex_);
+  return created_.count(DefinitionKey(argc, argv)) == 0;
+}
+
 std::shared_ptr<const parquet::RemoteOptions> CredentialRule::Apply(bool create, const std::string& schema,
                                                                     const std::string& table, int argc,
                                                                     const char* const* argv,
                                                                     std::shared_ptr<const parquet::RemoteOptions> options) {
-  if (create || schema == "temp" || !options->s3_access_key_id.empty()) return options;
+  if (!options->s3_access_key_id.empty()) return options;
   const std::vector<std::string> routing = RoutingOptionsSet(*options);
-  if (routing.empty()) return options;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (created_.count(DefinitionKey(argc, argv)) != 0) return options;
-  }
+  if (routing.empty() || !FromDatabaseFile(create, schema, argc, argv)) return options;
   std::string names;
   for (const std::string& name : routing) names += (names.empty() ? "" : ", ") + name;
   auto gated = std::make_shared<parquet::RemoteOptions>(*options);
@@ -95,36 +97,51 @@ std::shared_ptr<const NetworkPathGate> CredentialRule::GateNetworkPaths(bool cre
 
 namespace {
 
-void AllowAmbientCredentials(sqlite3_context* ctx, int, sqlite3_value** argv) {
-  auto* rule = static_cast<std::shared_ptr<CredentialRule>*>(sqlite3_user_data(ctx));
+constexpr const char* kCacheFunctionName = "parquet_allow_metadata_cache_writes";
+
+// What a registered opt-in function acts on.
+struct OptIn {
+  std::shared_ptr<CredentialRule> rule;
+  const char* name;
+  bool (CredentialRule::*set)(bool);
+};
+
+void AllowOptIn(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  const OptIn* opt_in = static_cast<const OptIn*>(sqlite3_user_data(ctx));
+  const std::string name = opt_in->name;
   try {
     // SQLITE_DIRECTONLY has gaps in some load orders and versions (schema_guard.h): refuse
     // while a table or index of a database file names us.
-    if (const std::string object = FindSchemaObjectCalling(sqlite3_context_db_handle(ctx), kFunctionName);
+    if (const std::string object = FindSchemaObjectCalling(sqlite3_context_db_handle(ctx), opt_in->name);
         !object.empty()) {
-      sqlite3_result_error(ctx, (std::string(kFunctionName) + ": refusing while " + object + " calls " +
-                                 kFunctionName + " in its schema (only the application may allow this)").c_str(), -1);
+      sqlite3_result_error(ctx, (name + ": refusing while " + object + " calls " + name +
+                                 " in its schema (only the application may allow this)").c_str(), -1);
       return;
     }
   } catch (const std::exception& e) {
-    sqlite3_result_error(ctx, (std::string(kFunctionName) + ": " + e.what()).c_str(), -1);
+    sqlite3_result_error(ctx, (name + ": " + e.what()).c_str(), -1);
     return;
   }
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
-    sqlite3_result_error(ctx, (std::string(kFunctionName) + ": expected 1 (allow) or 0 (refuse), not NULL").c_str(), -1);
+    sqlite3_result_error(ctx, (name + ": expected 1 (allow) or 0 (refuse), not NULL").c_str(), -1);
     return;
   }
-  sqlite3_result_int(ctx, (*rule)->SetAllowed(sqlite3_value_int(argv[0]) != 0) ? 1 : 0);
+  sqlite3_result_int(ctx, ((*opt_in->rule).*(opt_in->set))(sqlite3_value_int(argv[0]) != 0) ? 1 : 0);
 }
 
-void DeleteRule(void* rule) { delete static_cast<std::shared_ptr<CredentialRule>*>(rule); }
+void DeleteOptIn(void* opt_in) { delete static_cast<OptIn*>(opt_in); }
+
+int RegisterOptIn(sqlite3* db, std::shared_ptr<CredentialRule> rule, const char* name, bool (CredentialRule::*set)(bool)) {
+  return sqlite3_create_function_v2(db, name, 1, SQLITE_UTF8 | SQLITE_DIRECTONLY, new OptIn{std::move(rule), name, set},
+                                    AllowOptIn, nullptr, nullptr, DeleteOptIn);
+}
 
 }  // namespace
 
 int RegisterAmbientCredentialsFunction(sqlite3* db, std::shared_ptr<CredentialRule> rule) {
-  return sqlite3_create_function_v2(db, kFunctionName, 1, SQLITE_UTF8 | SQLITE_DIRECTONLY,
-                                    new std::shared_ptr<CredentialRule>(std::move(rule)), AllowAmbientCredentials,
-                                    nullptr, nullptr, DeleteRule);
+  int rc = RegisterOptIn(db, rule, kFunctionName, &CredentialRule::SetAllowed);
+  if (rc == SQLITE_OK) rc = RegisterOptIn(db, rule, kCacheFunctionName, &CredentialRule::SetCacheWritesAllowed);
+  return rc;
 }
 
 }  // namespace sqlite_parquet

@@ -63,18 +63,32 @@ class CredentialRule {
                                                           const char* const* argv,
                                                           const std::vector<std::string>& paths, bool windows);
 
+  // Whether table `table` of `schema` was read from a database file: connected (not
+  // created by CREATE VIRTUAL TABLE on this connection, nor connected again with the
+  // arguments of one so created), not in temp.
+  bool FromDatabaseFile(bool create, const std::string& schema, int argc, const char* const* argv);
+
   // Sets the opt-in; returns the previous setting.
   bool SetAllowed(bool allowed) { return allowed_->exchange(allowed); }
+
+  // The metadata cache rule (metadata_cache.h, docs/security.md): a table read from a
+  // database file writes its metadata_cache table only while this holds, which only
+  // parquet_allow_metadata_cache_writes(1) sets, and never with the tail of an object
+  // fetched with ambient credentials.
+  std::shared_ptr<const std::atomic<bool>> cache_writes_allowed() const { return cache_writes_allowed_; }
+  bool SetCacheWritesAllowed(bool allowed) { return cache_writes_allowed_->exchange(allowed); }
 
  private:
   static parquet::SecretString DefinitionKey(int argc, const char* const* argv);
 
   std::shared_ptr<std::atomic<bool>> allowed_ = std::make_shared<std::atomic<bool>>(false);
+  std::shared_ptr<std::atomic<bool>> cache_writes_allowed_ = std::make_shared<std::atomic<bool>>(false);
   std::mutex mutex_;
   std::set<parquet::SecretString> created_;  // the arguments hold secrets (http_headers)
 };
 
-// Registers parquet_allow_ambient_credentials(on) on `db`, acting on `rule`.
+// Registers parquet_allow_ambient_credentials(on) and parquet_allow_metadata_cache_writes(on)
+// on `db`, acting on `rule`.
 int RegisterAmbientCredentialsFunction(sqlite3* db, std::shared_ptr<CredentialRule> rule);
 
 }  // namespace sqlite_parquet

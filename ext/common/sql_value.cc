@@ -82,7 +82,7 @@ void AppendJsonSqlValue(const SqlValue& v, std::string* out) {
     case SqlValue::Type::kNull: *out += "null"; return;
     case SqlValue::Type::kInteger: *out += std::to_string(v.integer); return;
     case SqlValue::Type::kReal: parquet::AppendJsonDouble(v.real, out); return;
-    case SqlValue::Type::kText: parquet::AppendJsonString(v.bytes, out); return;
+    case SqlValue::Type::kText: parquet::AppendJsonUtf8String(v.bytes, out); return;  // JSON is UTF-8
     case SqlValue::Type::kBlob: {
       std::string hex;
       for (unsigned char c : v.bytes) {

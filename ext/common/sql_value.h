@@ -73,8 +73,9 @@ enum class ValueClass : uint8_t { kNull, kNumeric, kText, kBlob };
 ValueClass ValueClassOfDeclaredType(const std::string& declared_type);
 ValueClass ValueClassOfKind(const ColumnMapping& mapping);
 
-// Appends `v` as a JSON value: null, a number, a string; a BLOB as a string of its bytes
-// in uppercase hex (as SQLite's hex()).
+// Appends `v` as a JSON value: null, a number, a string (invalid UTF-8 replaced by
+// U+FFFD: TEXT may hold any bytes, JSON may not); a BLOB as a string of its bytes in
+// uppercase hex (as SQLite's hex()).
 void AppendJsonSqlValue(const SqlValue& v, std::string* out);
 
 }  // namespace sqlite_parquet

@@ -43,7 +43,7 @@ void AppendFileReport(const parquet::ParquetFileReader& file, const std::string&
   const parquet::FileMetaData& metadata = file.metadata();
   const parquet::Schema& schema = file.schema();
   *out += "{\"filename\":";
-  parquet::AppendJsonString(filename, out);
+  parquet::AppendJsonUtf8String(filename, out);
   *out += ',';
   AppendField("rows", metadata.num_rows, out);
   *out += ',';
@@ -57,10 +57,10 @@ void AppendFileReport(const parquet::ParquetFileReader& file, const std::string&
   for (const HivePair& pair : HivePairs(relative)) {
     if (!first) *out += ',';
     first = false;
-    parquet::AppendJsonString(pair.first, out);
+    parquet::AppendJsonUtf8String(pair.first, out);
     *out += ':';
     if (pair.second) {
-      parquet::AppendJsonString(*pair.second, out);
+      parquet::AppendJsonUtf8String(*pair.second, out);
     } else {
       *out += "null";
     }
@@ -111,7 +111,7 @@ void AppendFileReport(const parquet::ParquetFileReader& file, const std::string&
     }
     if (!bounds_known) min.reset(), max.reset();
     if (c) *out += ',';
-    parquet::AppendJsonString(schema.column(c).dotted_path, out);
+    parquet::AppendJsonUtf8String(schema.column(c).dotted_path, out);
     *out += ":{\"min\":";
     AppendBound(mapping, min, out);
     *out += ",\"max\":";

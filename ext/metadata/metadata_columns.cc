@@ -10,26 +10,6 @@ namespace sqlite_parquet::metadata {
 
 // ---- Text forms ------------------------------------------------------------------------
 
-// `s` with each byte that does not begin a valid UTF-8 sequence replaced by U+FFFD, so
-// key/value metadata of any bytes can go into a JSON document.
-std::string WithInvalidUtf8Replaced(const std::string& s) {
-  if (parquet::IsValidUtf8(s)) return s;
-  std::string out;
-  size_t i = 0;
-  while (i < s.size()) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    const size_t length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-    if (c < 0x80 || (length > 1 && i + length <= s.size() && parquet::IsValidUtf8(s.substr(i, length)))) {
-      out.append(s, i, length);
-      i += length;
-    } else {
-      out += "\xEF\xBF\xBD";
-      i++;
-    }
-  }
-  return out;
-}
-
 const char* TimeUnitName(parquet::TimeUnit unit) {
   switch (unit) {
     case parquet::TimeUnit::MILLIS: return "MILLIS";
@@ -125,16 +105,70 @@ void ResultText(sqlite3_context* ctx, const std::string& text) {
   sqlite3_result_text64(ctx, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
-void ResultBlob(sqlite3_context* ctx, const std::string& bytes) {
-  if (bytes.empty()) {
-    sqlite3_result_zeroblob(ctx, 0);
-  } else {
-    sqlite3_result_blob64(ctx, bytes.data(), bytes.size(), SQLITE_TRANSIENT);
+void ColumnOut::Keep(SqlValue value) {
+  value_ = value;
+  if (value.type == SqlValue::Type::kText || value.type == SqlValue::Type::kBlob) {
+    bytes_.assign(value.bytes.data(), value.bytes.size());
+    value_.bytes = bytes_;
+    value_.terminated = false;
   }
 }
 
+void ColumnOut::Null() {
+  if (ctx_) {
+    sqlite3_result_null(ctx_);
+  } else {
+    Keep(SqlValue::Null());
+  }
+}
+
+void ColumnOut::Integer(int64_t value) {
+  if (ctx_) {
+    sqlite3_result_int64(ctx_, static_cast<sqlite3_int64>(value));
+  } else {
+    Keep(SqlValue::Integer(value));
+  }
+}
+
+void ColumnOut::Text(const std::string& text) {
+  if (ctx_) {
+    ResultText(ctx_, text);
+  } else {
+    Keep(SqlValue::Text(text));
+  }
+}
+
+void ColumnOut::Blob(const std::string& bytes) {
+  if (!ctx_) {
+    Keep(SqlValue::Blob(bytes));
+  } else if (bytes.empty()) {
+    sqlite3_result_zeroblob(ctx_, 0);
+  } else {
+    sqlite3_result_blob64(ctx_, bytes.data(), bytes.size(), SQLITE_TRANSIENT);
+  }
+}
+
+void ColumnOut::MarkJson() {
+  if (ctx_) sqlite3_result_subtype(ctx_, kJsonSubtype);
+}
+
+void ColumnOut::Parquet(const ColumnMapping& mapping, const ParquetValue& value, FormatBuffer* buffer) {
+  if (ctx_) {
+    ResultParquetValue(ctx_, mapping, value, buffer);
+    return;
+  }
+  SqlValue converted;
+  if (!ToSqlValue(mapping, value, buffer, &converted)) throw parquet::ParquetError(kTimestampRangeError);
+  Keep(converted);
+}
+
+namespace {
+
+void ResultText(ColumnOut* out, const std::string& text) { out->Text(text); }
+void ResultBlob(ColumnOut* out, const std::string& bytes) { out->Blob(bytes); }
+
 // TEXT when valid UTF-8, else BLOB.
-void ResultTextOrBlob(sqlite3_context* ctx, const std::string& bytes) {
+void ResultTextOrBlob(ColumnOut* ctx, const std::string& bytes) {
   if (parquet::IsValidUtf8(bytes)) {
     ResultText(ctx, bytes);
   } else {
@@ -143,24 +177,24 @@ void ResultTextOrBlob(sqlite3_context* ctx, const std::string& bytes) {
 }
 
 template <typename T>
-void ResultOptionalInt(sqlite3_context* ctx, const std::optional<T>& value) {
+void ResultOptionalInt(ColumnOut* ctx, const std::optional<T>& value) {
   if (value.has_value()) {
-    sqlite3_result_int64(ctx, static_cast<sqlite3_int64>(*value));
+    ctx->Integer(static_cast<int64_t>(*value));
   } else {
-    sqlite3_result_null(ctx);
+    ctx->Null();
   }
 }
 
-void ResultOptionalBool(sqlite3_context* ctx, const std::optional<bool>& value) {
+void ResultOptionalBool(ColumnOut* ctx, const std::optional<bool>& value) {
   if (value.has_value()) {
-    sqlite3_result_int(ctx, *value ? 1 : 0);
+    ctx->Integer(*value ? 1 : 0);
   } else {
-    sqlite3_result_null(ctx);
+    ctx->Null();
   }
 }
 
 // A decoded statistics value as a SQLite value, converted as the column's values are.
-void ResultStatisticsValue(sqlite3_context* ctx, const LeafInfo& leaf, const parquet::StatisticsValue& value,
+void ResultStatisticsValue(ColumnOut* ctx, const LeafInfo& leaf, const parquet::StatisticsValue& value,
                            const std::string& raw, FormatBuffer* buffer) {
   const ColumnMapping& m = leaf.mapping;
   if (m.kind == ValueKind::kNull || m.kind == ValueKind::kNested) {
@@ -172,14 +206,14 @@ void ResultStatisticsValue(sqlite3_context* ctx, const LeafInfo& leaf, const par
     ResultBlob(ctx, value.bytes);
     return;
   }
-  ResultParquetValue(ctx, m, parquet_value, buffer);
+  ctx->Parquet(m, parquet_value, buffer);
 }
 
 // A raw statistics field: NULL when absent, the decoded value, or its bytes as a BLOB.
-void ResultRawStatistics(sqlite3_context* ctx, const LeafInfo& leaf, const std::optional<std::string>& raw,
+void ResultRawStatistics(ColumnOut* ctx, const LeafInfo& leaf, const std::optional<std::string>& raw,
                          FormatBuffer* buffer) {
   if (!raw.has_value()) {
-    sqlite3_result_null(ctx);
+    ctx->Null();
     return;
   }
   parquet::StatisticsValue value;
@@ -190,18 +224,20 @@ void ResultRawStatistics(sqlite3_context* ctx, const LeafInfo& leaf, const std::
   ResultStatisticsValue(ctx, leaf, value, *raw, buffer);
 }
 
-void ResultBound(sqlite3_context* ctx, const LeafInfo& leaf, const std::optional<parquet::StatisticsBound>& bound,
+void ResultBound(ColumnOut* ctx, const LeafInfo& leaf, const std::optional<parquet::StatisticsBound>& bound,
                  FormatBuffer* buffer) {
   if (!bound.has_value()) {
-    sqlite3_result_null(ctx);
+    ctx->Null();
     return;
   }
   ResultStatisticsValue(ctx, leaf, bound->value, bound->value.bytes, buffer);
 }
 
+}  // namespace
+
 // ---- Columns ---------------------------------------------------------------------------
 
-void MetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column) {
+void MetadataColumnValue(MetadataCursor* cursor, ColumnOut* ctx, int column) {
   const OpenFile& file = cursor->file;
   const parquet::ParquetFileReader& reader = *file.reader;
   const int num_columns = reader.schema().num_columns();
@@ -217,12 +253,12 @@ void MetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int colum
   auto decoded = [&]() { return parquet::DecodeStatistics(*stats, leaf.context); };
   switch (column) {
     case kMdFileName: ResultText(ctx, file.name); return;
-    case kMdRowGroupId: sqlite3_result_int64(ctx, rg_index); return;
-    case kMdRowGroupNumRows: sqlite3_result_int64(ctx, rg.num_rows); return;
-    case kMdRowGroupNumColumns: sqlite3_result_int64(ctx, static_cast<sqlite3_int64>(rg.columns.size())); return;
-    case kMdRowGroupBytes: sqlite3_result_int64(ctx, rg.total_byte_size); return;
-    case kMdColumnId: sqlite3_result_int64(ctx, col); return;
-    case kMdFileOffset: sqlite3_result_int64(ctx, chunk.file_offset); return;
+    case kMdRowGroupId: ctx->Integer(rg_index); return;
+    case kMdRowGroupNumRows: ctx->Integer(rg.num_rows); return;
+    case kMdRowGroupNumColumns: ctx->Integer(static_cast<sqlite3_int64>(rg.columns.size())); return;
+    case kMdRowGroupBytes: ctx->Integer(rg.total_byte_size); return;
+    case kMdColumnId: ctx->Integer(col); return;
+    case kMdFileOffset: ctx->Integer(chunk.file_offset); return;
     case kMdPathInSchema: ResultText(ctx, descriptor.dotted_path); return;
     case kMdType: ResultText(ctx, parquet::ToString(descriptor.physical_type)); return;
     case kMdRowGroupCompressedBytes: ResultOptionalInt(ctx, rg.total_compressed_size); return;
@@ -233,7 +269,7 @@ void MetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int colum
     case kMdOffsetIndexLength: ResultOptionalInt(ctx, chunk.offset_index_length); return;
     case kMdRowGroupSortingColumns: {
       if (!rg.sorting_columns.has_value()) {
-        sqlite3_result_null(ctx);
+        ctx->Null();
         return;
       }
       std::string text;
@@ -254,11 +290,11 @@ void MetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int colum
   }
   // The rest comes from the column metadata, absent for some encrypted columns.
   if (meta == nullptr) {
-    sqlite3_result_null(ctx);
+    ctx->Null();
     return;
   }
   switch (column) {
-    case kMdNumValues: sqlite3_result_int64(ctx, meta->num_values); return;
+    case kMdNumValues: ctx->Integer(meta->num_values); return;
     case kMdCompression: ResultText(ctx, parquet::ToString(meta->codec)); return;
     case kMdEncodings: {
       std::string text;
@@ -271,34 +307,34 @@ void MetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int colum
     }
     case kMdIndexPageOffset: ResultOptionalInt(ctx, meta->index_page_offset); return;
     case kMdDictionaryPageOffset: ResultOptionalInt(ctx, meta->dictionary_page_offset); return;
-    case kMdDataPageOffset: sqlite3_result_int64(ctx, meta->data_page_offset); return;
-    case kMdTotalCompressedSize: sqlite3_result_int64(ctx, meta->total_compressed_size); return;
-    case kMdTotalUncompressedSize: sqlite3_result_int64(ctx, meta->total_uncompressed_size); return;
+    case kMdDataPageOffset: ctx->Integer(meta->data_page_offset); return;
+    case kMdTotalCompressedSize: ctx->Integer(meta->total_compressed_size); return;
+    case kMdTotalUncompressedSize: ctx->Integer(meta->total_uncompressed_size); return;
     case kMdKeyValueMetadata: {
       if (!meta->key_value_metadata.has_value()) {
-        sqlite3_result_null(ctx);
+        ctx->Null();
         return;
       }
       std::string json = "{";
       for (size_t i = 0; i < meta->key_value_metadata->size(); i++) {
         const parquet::KeyValue& kv = (*meta->key_value_metadata)[i];
         if (i) json += ",";
-        parquet::AppendJsonString(WithInvalidUtf8Replaced(kv.key), &json);
+        parquet::AppendJsonString(parquet::WithInvalidUtf8Replaced(kv.key), &json);
         json += ":";
         if (kv.value.has_value()) {
-          parquet::AppendJsonString(WithInvalidUtf8Replaced(*kv.value), &json);
+          parquet::AppendJsonString(parquet::WithInvalidUtf8Replaced(*kv.value), &json);
         } else {
           json += "null";
         }
       }
       json += "}";
       ResultText(ctx, json);
-      sqlite3_result_subtype(ctx, kJsonSubtype);
+      ctx->MarkJson();
       return;
     }
     case kMdGeoBbox: {
       if (!meta->geospatial_statistics || !meta->geospatial_statistics->bbox) {
-        sqlite3_result_null(ctx);
+        ctx->Null();
         return;
       }
       const parquet::BoundingBox& box = *meta->geospatial_statistics->bbox;
@@ -318,12 +354,12 @@ void MetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int colum
       if (box.mmin && box.mmax) member("mmin", *box.mmin), member("mmax", *box.mmax);
       json += '}';
       ResultText(ctx, json);
-      sqlite3_result_subtype(ctx, kJsonSubtype);
+      ctx->MarkJson();
       return;
     }
     case kMdGeoTypes: {
       if (!meta->geospatial_statistics || !meta->geospatial_statistics->geospatial_types) {
-        sqlite3_result_null(ctx);
+        ctx->Null();
         return;
       }
       std::string json = "[";
@@ -333,7 +369,7 @@ void MetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int colum
       }
       json += ']';
       ResultText(ctx, json);
-      sqlite3_result_subtype(ctx, kJsonSubtype);
+      ctx->MarkJson();
       return;
     }
     case kMdBloomFilterOffset: ResultOptionalInt(ctx, meta->bloom_filter_offset); return;
@@ -341,7 +377,7 @@ void MetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int colum
     default: break;
   }
   if (stats == nullptr) {
-    sqlite3_result_null(ctx);
+    ctx->Null();
     return;
   }
   switch (column) {
@@ -358,10 +394,10 @@ void MetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int colum
     case kMdStatsUpperBound: ResultBound(ctx, leaf, decoded().max, &cursor->format_buffer); return;
     default: break;
   }
-  sqlite3_result_null(ctx);
+  ctx->Null();
 }
 
-void SchemaColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column) {
+void SchemaColumnValue(MetadataCursor* cursor, ColumnOut* ctx, int column) {
   const OpenFile& file = cursor->file;
   const size_t index = static_cast<size_t>(cursor->row);
   const parquet::SchemaElement& e = file.reader->metadata().schema[index];
@@ -372,7 +408,7 @@ void SchemaColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column)
       if (e.type.has_value()) {
         ResultText(ctx, parquet::ToString(*e.type));
       } else {
-        sqlite3_result_null(ctx);
+        ctx->Null();
       }
       return;
     case kScTypeLength: ResultOptionalInt(ctx, e.type_length); return;
@@ -380,7 +416,7 @@ void SchemaColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column)
       if (e.repetition_type.has_value()) {
         ResultText(ctx, parquet::ToString(*e.repetition_type));
       } else {
-        sqlite3_result_null(ctx);
+        ctx->Null();
       }
       return;
     case kScNumChildren: ResultOptionalInt(ctx, e.num_children); return;
@@ -388,7 +424,7 @@ void SchemaColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column)
       if (e.converted_type.has_value()) {
         ResultText(ctx, parquet::ToString(*e.converted_type));
       } else {
-        sqlite3_result_null(ctx);
+        ctx->Null();
       }
       return;
     case kScScale: ResultOptionalInt(ctx, e.scale); return;
@@ -398,13 +434,13 @@ void SchemaColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column)
       if (e.logical_type.has_value()) {
         ResultText(ctx, LogicalTypeText(*e.logical_type));
       } else {
-        sqlite3_result_null(ctx);
+        ctx->Null();
       }
       return;
     case kScSqliteType: {
       const int field = file.top_level_field_of[index];
       if (field < 0) {
-        sqlite3_result_null(ctx);
+        ctx->Null();
       } else {
         ResultText(ctx, file.sqlite_types[static_cast<size_t>(field)]);
       }
@@ -413,31 +449,31 @@ void SchemaColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column)
     case kScColumnId: {
       const parquet::SchemaNode& node = file.reader->schema().node(static_cast<int>(index));
       if (node.leaf_index >= 0) {
-        sqlite3_result_int64(ctx, node.leaf_index);
+        ctx->Integer(node.leaf_index);
       } else {
-        sqlite3_result_null(ctx);
+        ctx->Null();
       }
       return;
     }
     default: break;
   }
-  sqlite3_result_null(ctx);
+  ctx->Null();
 }
 
-void FileMetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column) {
+void FileMetadataColumnValue(MetadataCursor* cursor, ColumnOut* ctx, int column) {
   const OpenFile& file = cursor->file;
   switch (column) {
     case kFmFileName: ResultText(ctx, file.name); return;
-    case kFmFileSizeBytes: sqlite3_result_int64(ctx, static_cast<sqlite3_int64>(file.file_size)); return;
-    case kFmFooterSize: sqlite3_result_int64(ctx, file.footer_length); return;
-    case kFmFooterEncrypted: sqlite3_result_int(ctx, !file.reader || file.reader->footer_encrypted() ? 1 : 0); return;
+    case kFmFileSizeBytes: ctx->Integer(static_cast<sqlite3_int64>(file.file_size)); return;
+    case kFmFooterSize: ctx->Integer(file.footer_length); return;
+    case kFmFooterEncrypted: ctx->Integer(!file.reader || file.reader->footer_encrypted() ? 1 : 0); return;
     default: break;
   }
   if (!file.reader) {
     if (column == kFmEncryptionAlgorithm && file.crypto.has_value()) {
       ResultText(ctx, EncryptionAlgorithmName(file.crypto->encryption_algorithm));
     } else {
-      sqlite3_result_null(ctx);
+      ctx->Null();
     }
     return;
   }
@@ -447,29 +483,29 @@ void FileMetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int c
       if (m.created_by.has_value()) {
         ResultTextOrBlob(ctx, *m.created_by);
       } else {
-        sqlite3_result_null(ctx);
+        ctx->Null();
       }
       return;
-    case kFmNumRows: sqlite3_result_int64(ctx, m.num_rows); return;
-    case kFmNumRowGroups: sqlite3_result_int64(ctx, static_cast<sqlite3_int64>(m.row_groups.size())); return;
-    case kFmFormatVersion: sqlite3_result_int64(ctx, m.version); return;
+    case kFmNumRows: ctx->Integer(m.num_rows); return;
+    case kFmNumRowGroups: ctx->Integer(static_cast<sqlite3_int64>(m.row_groups.size())); return;
+    case kFmFormatVersion: ctx->Integer(m.version); return;
     case kFmEncryptionAlgorithm:
       if (file.reader->encryption_algorithm().has_value()) {  // also for a decrypted PARE footer
         ResultText(ctx, EncryptionAlgorithmName(*file.reader->encryption_algorithm()));
       } else {
-        sqlite3_result_null(ctx);
+        ctx->Null();
       }
       return;
     case kFmFooterSigningKeyMetadata:
       if (m.footer_signing_key_metadata.has_value()) {
         ResultBlob(ctx, *m.footer_signing_key_metadata);
       } else {
-        sqlite3_result_null(ctx);
+        ctx->Null();
       }
       return;
     case kFmColumnOrders: {
       if (!m.column_orders.has_value()) {
-        sqlite3_result_null(ctx);
+        ctx->Null();
         return;
       }
       std::string text;
@@ -482,10 +518,10 @@ void FileMetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int c
     }
     default: break;
   }
-  sqlite3_result_null(ctx);
+  ctx->Null();
 }
 
-void KvColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column) {
+void KvColumnValue(MetadataCursor* cursor, ColumnOut* ctx, int column) {
   const OpenFile& file = cursor->file;
   const parquet::KeyValue& kv = (*file.reader->metadata().key_value_metadata)[static_cast<size_t>(cursor->row)];
   switch (column) {
@@ -495,20 +531,20 @@ void KvColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column) {
       if (kv.value.has_value()) {
         ResultTextOrBlob(ctx, *kv.value);
       } else {
-        sqlite3_result_null(ctx);
+        ctx->Null();
       }
       return;
     default: break;
   }
-  sqlite3_result_null(ctx);
+  ctx->Null();
 }
 
-void BloomProbeColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column) {
+void BloomProbeColumnValue(MetadataCursor* cursor, ColumnOut* ctx, int column) {
   const OpenFile& file = cursor->file;
   const int row_group = static_cast<int>(cursor->row);
   switch (column) {
     case 0: ResultText(ctx, file.name); return;
-    case 1: sqlite3_result_int64(ctx, row_group); return;
+    case 1: ctx->Integer(row_group); return;
     case 2: {
       const int leaf = file.probe_mapping.leaf_column;
       const parquet::ColumnChunk& chunk = file.reader->row_group(row_group).columns[static_cast<size_t>(leaf)];
@@ -517,18 +553,18 @@ void BloomProbeColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int col
         bloom = parquet::ReadBloomFilter(*file.reader, row_group, leaf);
       }
       if (!bloom) {
-        sqlite3_result_null(ctx);  // no filter, or one we cannot use: nothing is proved
+        ctx->Null();  // no filter, or one we cannot use: nothing is proved
       } else {
-        sqlite3_result_int(ctx, BloomFilterRulesOut(*bloom, file.probe_filter, file.probe_mapping) ? 1 : 0);
+        ctx->Integer(BloomFilterRulesOut(*bloom, file.probe_filter, file.probe_mapping) ? 1 : 0);
       }
       return;
     }
     default: break;
   }
-  sqlite3_result_null(ctx);
+  ctx->Null();
 }
 
-void FullMetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column) {
+void FullMetadataColumnValue(MetadataCursor* cursor, ColumnOut* ctx, int column) {
   const FullMetadataDocuments& d = cursor->documents[cursor->next_file - 1];
   const std::string* document = nullptr;
   switch (column) {
@@ -537,10 +573,10 @@ void FullMetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int c
     case 2: document = &d.schema; break;
     case 3: document = &d.row_groups; break;
     case 4: document = &d.key_value_metadata; break;
-    default: sqlite3_result_null(ctx); return;
+    default: ctx->Null(); return;
   }
   ResultText(ctx, *document);
-  sqlite3_result_subtype(ctx, kJsonSubtype);
+  ctx->MarkJson();
 }
 
 }  // namespace sqlite_parquet::metadata

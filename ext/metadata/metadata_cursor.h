@@ -169,12 +169,42 @@ inline MetadataTable* TableOf(sqlite3_vtab_cursor* cursor) { return reinterpret_
 // Sets `ctx` to `text` (copied).
 void ResultText(sqlite3_context* ctx, const std::string& text);
 
+// Where a column producer puts its value: xColumn's SQLite result, or (made without a
+// context) a value kept here, from which parquet_full_metadata builds its documents with
+// the same producers and no SQL statement (a statement naming the functions would find
+// whatever a database calls by those names).
+class ColumnOut {
+ public:
+  ColumnOut() = default;
+  explicit ColumnOut(sqlite3_context* ctx) : ctx_(ctx) {}
+  ColumnOut(const ColumnOut&) = delete;
+  ColumnOut& operator=(const ColumnOut&) = delete;
+
+  void Null();
+  void Integer(int64_t value);
+  void Text(const std::string& text);   // copied
+  void Blob(const std::string& bytes);  // copied
+  void MarkJson();                      // the JSON subtype on a result; nothing kept
+  // `value` converted as `mapping` prescribes (ToSqlValue); an error when it cannot be.
+  void Parquet(const ColumnMapping& mapping, const ParquetValue& value, FormatBuffer* buffer);
+
+  // The value kept (without a context), valid until the next call.
+  const SqlValue& value() const { return value_; }
+
+ private:
+  void Keep(SqlValue value);
+
+  sqlite3_context* ctx_ = nullptr;
+  SqlValue value_;
+  std::string bytes_;  // value_'s TEXT or BLOB bytes
+};
+
 // The value of column `column` of the cursor's current row, one producer per function.
-void MetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column);
-void SchemaColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column);
-void FileMetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column);
-void KvColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column);
-void BloomProbeColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column);
-void FullMetadataColumnValue(MetadataCursor* cursor, sqlite3_context* ctx, int column);
+void MetadataColumnValue(MetadataCursor* cursor, ColumnOut* ctx, int column);
+void SchemaColumnValue(MetadataCursor* cursor, ColumnOut* ctx, int column);
+void FileMetadataColumnValue(MetadataCursor* cursor, ColumnOut* ctx, int column);
+void KvColumnValue(MetadataCursor* cursor, ColumnOut* ctx, int column);
+void BloomProbeColumnValue(MetadataCursor* cursor, ColumnOut* ctx, int column);
+void FullMetadataColumnValue(MetadataCursor* cursor, ColumnOut* ctx, int column);
 
 }  // namespace sqlite_parquet::metadata

@@ -58,7 +58,8 @@
 //
 // parquet_full_metadata(path): file_name, file_metadata, schema, row_groups,
 //   key_value_metadata: the rows of the four functions above as JSON documents (JSON
-//   subtype), made by querying those functions (MakeFullMetadataDocuments).
+//   subtype), made from those functions' cursors directly, with no SQL statement
+//   (MakeFullMetadataDocuments).
 //
 // Encrypted files: after the path, up to five 'key=value' arguments take the parquet
 // table's key options (footer_key, column_keys, aad_prefix, key_table,
@@ -237,74 +238,76 @@ void Advance(MetadataCursor* cursor, FunctionKind kind) {
 
 // ---- parquet_full_metadata's documents ---------------------------------------------------
 //
-// Made from the rows of the other four functions themselves (one place per fact): a query
-// per function, each row turned into a JSON object here (no SQL JSON function: SQLite
-// before 3.38 may lack them), the column names as keys; BLOB values (undecodable statistics,
-// non-UTF-8 key/value metadata) become hex text.
+// Made from the rows of the other four functions themselves (one place per fact): each
+// function's cursor runs over the file here, directly, and its producers' values (the
+// values their columns give) are turned into JSON objects, the column names as keys (no
+// SQL JSON function: SQLite before 3.38 may lack them); BLOB values (undecodable
+// statistics, non-UTF-8 key/value metadata) become hex text, text with invalid UTF-8 has
+// it replaced (U+FFFD). No SQL statement runs: a statement naming the functions would find
+// whatever a database calls by those names (an ordinary table, a stored parquet table).
 
 struct DeclaredColumn {
   std::string name;
-  std::string type;  // "" when declared without one
+  int column = 0;  // its number in the function's row
 };
 
+// The declared columns of `spec` but file_name (the document's own file).
 std::vector<DeclaredColumn> DeclaredColumnsOf(const FunctionSpec& spec) {
   std::vector<DeclaredColumn> columns;
   std::string_view rest(spec.columns);
+  int number = 0;
   while (!rest.empty()) {
     const size_t comma = rest.find(", ");
     std::string_view item = rest.substr(0, comma);
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 2);
-    const size_t space = item.find(' ');
-    if (item.substr(0, space) == "file_name") continue;  // the document's own file
-    columns.push_back({std::string(item.substr(0, space)),
-                       space == std::string_view::npos ? std::string() : std::string(item.substr(space + 1))});
+    const std::string_view name = item.substr(0, item.find(' '));
+    if (name != "file_name") columns.push_back(DeclaredColumn{std::string(name), number});
+    number++;
   }
   return columns;
 }
 
-// The column list of `columns`, for the SELECT.
-std::string ColumnList(const std::vector<DeclaredColumn>& columns) {
-  std::string sql;
-  for (const DeclaredColumn& c : columns) sql += (sql.empty() ? "" : ", ") + c.name;
-  return sql;
+// Column `column` of the current row of `cursor`, a cursor of function `kind`.
+const SqlValue& ValueOf(MetadataCursor* cursor, FunctionKind kind, int column, ColumnOut* out) {
+  switch (kind) {
+    case FunctionKind::kMetadata: MetadataColumnValue(cursor, out, column); break;
+    case FunctionKind::kSchema: SchemaColumnValue(cursor, out, column); break;
+    case FunctionKind::kFileMetadata: FileMetadataColumnValue(cursor, out, column); break;
+    case FunctionKind::kKvMetadata: KvColumnValue(cursor, out, column); break;
+    case FunctionKind::kBloomProbe:
+    case FunctionKind::kFullMetadata: throw std::logic_error("not a document's function");
+  }
+  return out->value();
 }
 
-// The JSON object of `columns`, read from `stmt`'s columns `first` on (the names as keys).
-std::string JsonObjectOfRow(sqlite3_stmt* stmt, int first, const std::vector<DeclaredColumn>& columns) {
+// The JSON object of `columns` of the current row of `cursor` (a cursor of `kind`).
+std::string JsonObjectOfRow(MetadataCursor* cursor, FunctionKind kind, const std::vector<DeclaredColumn>& columns,
+                            ColumnOut* out) {
   std::string object = "{";
   for (size_t i = 0; i < columns.size(); i++) {
     if (i) object += ',';
     parquet::AppendJsonString(columns[i].name, &object);
     object += ':';
-    AppendJsonSqlValue(ReadSqlValue(sqlite3_column_value(stmt, first + static_cast<int>(i))), &object);
+    AppendJsonSqlValue(ValueOf(cursor, kind, columns[i].column, out), &object);
   }
   return object + "}";
 }
 
-const FunctionSpec& SpecOf(FunctionKind kind);
-
-// Runs `SELECT file_name, <objects> FROM function(path, options...)` and hands each row to
-// `row` (the file's name and the statement, at the row). Throws ParquetError with the query's error.
+// Runs function `kind` over `file` with the options of `parent` (a cursor of its own, as
+// the function's xFilter would) and hands `row` each row's cursor.
 template <typename RowFn>
-void ForEachMetadataRow(sqlite3* db, FunctionKind kind, const std::string& objects, int argc, sqlite3_value** argv,
-                        RowFn row) {
-  const FunctionSpec& spec = SpecOf(kind);
-  std::string sql = "SELECT file_name, " + objects + " FROM " + spec.name + "(?1";
-  for (int i = 1; i <= kOptionArguments; i++) sql += ", ?" + std::to_string(i + 1);
-  sql += ")";
-  sqlite3_stmt* stmt = nullptr;
-  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
-    throw parquet::ParquetError(std::string("parquet_full_metadata: ") + sqlite3_errmsg(db));
+void ForEachMetadataRow(const MetadataCursor& parent, const std::string& file, FunctionKind kind, RowFn row) {
+  MetadataCursor cursor;
+  cursor.files.push_back(file);
+  cursor.decryption = parent.decryption;
+  cursor.remote = parent.remote;
+  cursor.row = -1;
+  cursor.rowid = -1;
+  Advance(&cursor, kind);
+  while (!cursor.eof) {
+    row(&cursor);
+    Advance(&cursor, kind);
   }
-  std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> owned(stmt, sqlite3_finalize);
-  for (int i = 0; i < argc && i <= kOptionArguments; i++) sqlite3_bind_value(stmt, i + 1, argv[i]);
-  int rc;
-  while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-    const unsigned char* file = sqlite3_column_text(stmt, 0);
-    row(std::string_view(file ? reinterpret_cast<const char*>(file) : "", static_cast<size_t>(sqlite3_column_bytes(stmt, 0))),
-        stmt);
-  }
-  if (rc != SQLITE_DONE) throw parquet::ParquetError(std::string("parquet_full_metadata: ") + sqlite3_errmsg(db));
 }
 
 void AppendToArray(std::string* array, std::string_view element) {
@@ -312,55 +315,44 @@ void AppendToArray(std::string* array, std::string_view element) {
   array->append(element);
 }
 
-// Fills cursor->files and cursor->documents for parquet_full_metadata(argv...).
-void MakeFullMetadataDocuments(MetadataCursor* cursor, sqlite3* db, int argc, sqlite3_value** argv) {
-  std::map<std::string, size_t, std::less<>> index_of;
+const FunctionSpec& SpecOf(FunctionKind kind);
+
+// Fills cursor->documents for cursor->files (parquet_full_metadata).
+void MakeFullMetadataDocuments(MetadataCursor* cursor) {
   const std::vector<DeclaredColumn> file_columns = DeclaredColumnsOf(SpecOf(FunctionKind::kFileMetadata));
-  ForEachMetadataRow(db, FunctionKind::kFileMetadata, ColumnList(file_columns), argc, argv,
-                     [&](std::string_view file, sqlite3_stmt* stmt) {
-                       index_of.emplace(std::string(file), cursor->files.size());
-                       cursor->files.emplace_back(file);
-                       cursor->documents.emplace_back();
-                       cursor->documents.back().file_metadata = JsonObjectOfRow(stmt, 1, file_columns);
-                     });
-  auto documents_of = [&](std::string_view file) -> FullMetadataDocuments& {
-    auto it = index_of.find(file);
-    if (it == index_of.end()) throw parquet::ParquetError("parquet_full_metadata: the files changed while being read");
-    return cursor->documents[it->second];
-  };
   const std::vector<DeclaredColumn> schema_columns = DeclaredColumnsOf(SpecOf(FunctionKind::kSchema));
-  ForEachMetadataRow(db, FunctionKind::kSchema, ColumnList(schema_columns), argc, argv,
-                     [&](std::string_view file, sqlite3_stmt* stmt) {
-                       AppendToArray(&documents_of(file).schema, JsonObjectOfRow(stmt, 1, schema_columns));
-                     });
   const std::vector<DeclaredColumn> kv_columns = DeclaredColumnsOf(SpecOf(FunctionKind::kKvMetadata));
-  ForEachMetadataRow(db, FunctionKind::kKvMetadata, ColumnList(kv_columns), argc, argv,
-                     [&](std::string_view file, sqlite3_stmt* stmt) {
-                       AppendToArray(&documents_of(file).key_value_metadata, JsonObjectOfRow(stmt, 1, kv_columns));
-                     });
   // parquet_metadata: the row_group_* columns once per row group, the others per chunk.
   std::vector<DeclaredColumn> row_group_columns, chunk_columns;
   for (DeclaredColumn& c : DeclaredColumnsOf(SpecOf(FunctionKind::kMetadata))) {
     (c.name.rfind("row_group_", 0) == 0 ? row_group_columns : chunk_columns).push_back(std::move(c));
   }
-  ForEachMetadataRow(
-      db, FunctionKind::kMetadata,
-      "row_group_id, " + ColumnList(row_group_columns) + ", " + ColumnList(chunk_columns), argc, argv,
-      [&](std::string_view file, sqlite3_stmt* stmt) {
-        FullMetadataDocuments& d = documents_of(file);
-        const int64_t row_group = sqlite3_column_int64(stmt, 1);
-        if (row_group != d.last_row_group) {
-          if (!d.row_groups.empty()) d.row_groups += "]}";
-          const std::string object = JsonObjectOfRow(stmt, 2, row_group_columns);  // "columns" goes before its "}"
-          AppendToArray(&d.row_groups, std::string_view(object).substr(0, object.size() - 1));
-          d.row_groups += ",\"columns\":[";
-          d.last_row_group = row_group;
-        } else {
-          d.row_groups += ',';
-        }
-        d.row_groups += JsonObjectOfRow(stmt, 2 + static_cast<int>(row_group_columns.size()), chunk_columns);
-      });
-  for (FullMetadataDocuments& d : cursor->documents) {
+  ColumnOut out;
+  cursor->documents.clear();
+  for (const std::string& file : cursor->files) {
+    FullMetadataDocuments& d = cursor->documents.emplace_back();
+    ForEachMetadataRow(*cursor, file, FunctionKind::kFileMetadata, [&](MetadataCursor* rows) {
+      d.file_metadata = JsonObjectOfRow(rows, FunctionKind::kFileMetadata, file_columns, &out);
+    });
+    ForEachMetadataRow(*cursor, file, FunctionKind::kSchema, [&](MetadataCursor* rows) {
+      AppendToArray(&d.schema, JsonObjectOfRow(rows, FunctionKind::kSchema, schema_columns, &out));
+    });
+    ForEachMetadataRow(*cursor, file, FunctionKind::kKvMetadata, [&](MetadataCursor* rows) {
+      AppendToArray(&d.key_value_metadata, JsonObjectOfRow(rows, FunctionKind::kKvMetadata, kv_columns, &out));
+    });
+    ForEachMetadataRow(*cursor, file, FunctionKind::kMetadata, [&](MetadataCursor* rows) {
+      const int64_t row_group = ValueOf(rows, FunctionKind::kMetadata, kMdRowGroupId, &out).integer;
+      if (row_group != d.last_row_group) {
+        if (!d.row_groups.empty()) d.row_groups += "]}";
+        const std::string object = JsonObjectOfRow(rows, FunctionKind::kMetadata, row_group_columns, &out);
+        AppendToArray(&d.row_groups, std::string_view(object).substr(0, object.size() - 1));  // "columns" goes before its "}"
+        d.row_groups += ",\"columns\":[";
+        d.last_row_group = row_group;
+      } else {
+        d.row_groups += ',';
+      }
+      d.row_groups += JsonObjectOfRow(rows, FunctionKind::kMetadata, chunk_columns, &out);
+    });
     d.row_groups = d.row_groups.empty() ? "[]" : d.row_groups + "]}]";
     d.schema = d.schema.empty() ? "[]" : d.schema + "]";
     d.key_value_metadata = d.key_value_metadata.empty() ? "[]" : d.key_value_metadata + "]";
@@ -496,12 +488,6 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char*, int argc, sqlite
       if (cursor->probe_value == nullptr) return SQLITE_NOMEM;
       if (!cursor->probe_affinity) cursor->probe_affinity = std::make_unique<NumericAffinity>(TableOf(base)->db);
     }
-    if (spec->kind == FunctionKind::kFullMetadata) {
-      cursor->documents.clear();
-      MakeFullMetadataDocuments(cursor, TableOf(base)->db, argc, argv);
-      Advance(cursor, spec->kind);
-      return SQLITE_OK;
-    }
     std::vector<parquet::SecretString> arguments;  // options may hold keys: wiped when freed
     for (int i = spec->num_arguments; i < argc; i++) {
       const unsigned char* option = sqlite3_value_text(argv[i]);
@@ -526,6 +512,7 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char*, int argc, sqlite
     const ConnectionInterruptScope interruptible(TableOf(base)->db);
     cursor->files = parquet::IsRemoteUrl(cursor->path) ? ExpandRemotePath(cursor->path, *cursor->remote)
                                                        : ExpandFilePath(cursor->path);
+    if (spec->kind == FunctionKind::kFullMetadata) MakeFullMetadataDocuments(cursor);
     Advance(cursor, spec->kind);
     return SQLITE_OK;
   } catch (...) {
@@ -567,13 +554,14 @@ int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
       sqlite3_result_value(ctx, cursor->probe_value);
       return SQLITE_OK;
     }
+    ColumnOut out(ctx);
     switch (spec->kind) {
-      case FunctionKind::kMetadata: MetadataColumnValue(cursor, ctx, column); break;
-      case FunctionKind::kSchema: SchemaColumnValue(cursor, ctx, column); break;
-      case FunctionKind::kFileMetadata: FileMetadataColumnValue(cursor, ctx, column); break;
-      case FunctionKind::kKvMetadata: KvColumnValue(cursor, ctx, column); break;
-      case FunctionKind::kBloomProbe: BloomProbeColumnValue(cursor, ctx, column); break;
-      case FunctionKind::kFullMetadata: FullMetadataColumnValue(cursor, ctx, column); break;
+      case FunctionKind::kMetadata: MetadataColumnValue(cursor, &out, column); break;
+      case FunctionKind::kSchema: SchemaColumnValue(cursor, &out, column); break;
+      case FunctionKind::kFileMetadata: FileMetadataColumnValue(cursor, &out, column); break;
+      case FunctionKind::kKvMetadata: KvColumnValue(cursor, &out, column); break;
+      case FunctionKind::kBloomProbe: BloomProbeColumnValue(cursor, &out, column); break;
+      case FunctionKind::kFullMetadata: FullMetadataColumnValue(cursor, &out, column); break;
     }
     return SQLITE_OK;
   } catch (...) {

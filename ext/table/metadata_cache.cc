@@ -9,6 +9,7 @@
 
 #include "ext/common/options.h"
 #include "ext/common/schema_guard.h"
+#include "ext/common/statement_effects.h"
 
 namespace sqlite_parquet {
 
@@ -77,9 +78,11 @@ bool CreateMetadataCacheTable(sqlite3* db, const std::string& schema, const std:
   return false;
 }
 
-SqliteMetadataStore::SqliteMetadataStore(sqlite3* db, std::string schema, std::string table, int64_t max_bytes)
+SqliteMetadataStore::SqliteMetadataStore(sqlite3* db, std::string schema, std::string table, int64_t max_bytes,
+                                         std::shared_ptr<const std::atomic<bool>> from_file_writes)
     : db_(db), schema_(std::move(schema)), table_(std::move(table)),
-      qualified_(QuoteIdentifier(schema_) + "." + QuoteIdentifier(table_)), max_bytes_(max_bytes) {}
+      qualified_(QuoteIdentifier(schema_) + "." + QuoteIdentifier(table_)), max_bytes_(max_bytes),
+      from_file_writes_(std::move(from_file_writes)) {}
 
 SqliteMetadataStore::State SqliteMetadataStore::Check(std::string* problem) {
   ready_ = writable_ = false;
@@ -187,7 +190,9 @@ std::shared_ptr<const parquet::StoredTail> SqliteMetadataStore::Find(const std::
 }
 
 void SqliteMetadataStore::Remember(const parquet::FileVersion& version, std::shared_ptr<const parquet::FileTail> tail) {
-  if (!ready_ || !writable_ || !tail || static_cast<int64_t>(tail->bytes.size()) > max_bytes_) return;
+  if (!ready_ || !writable_ || !WritesAllowed() || !tail || static_cast<int64_t>(tail->bytes.size()) > max_bytes_) return;
+  // A table read from a database file never stores what ambient credentials fetched.
+  if (from_file_writes_ && version.ambient_credentials) return;
   // A file opened from the process's own footer cache may have its row already (one Find
   // would use: a forgotten row is replaced).
   StatementGuard stored;
@@ -207,7 +212,7 @@ void SqliteMetadataStore::Remember(const parquet::FileVersion& version, std::sha
 
 void SqliteMetadataStore::Forget(const parquet::FileVersion& version) {
   pending_.erase(version.key);
-  if (ready_ && writable_) forgotten_.push_back(version.key);
+  if (ready_ && writable_ && WritesAllowed()) forgotten_.push_back(version.key);
 }
 
 bool SqliteMetadataStore::Execute(const std::string& sql, const std::vector<std::string>& texts) {
@@ -218,7 +223,9 @@ bool SqliteMetadataStore::Execute(const std::string& sql, const std::vector<std:
 }
 
 void SqliteMetadataStore::Flush() {
-  if (ready_ && writable_) {
+  if (ready_ && writable_ && WritesAllowed() && (!forgotten_.empty() || !used_.empty() || !pending_.empty())) {
+    // The writes leave last_insert_rowid() and changes() as the application's statement left them.
+    const StatementEffectsGuard effects(db_);
     // Keys in statements of at most kKeysPerStatement: each statement is one write.
     auto for_keys = [this](const std::string& head, std::vector<std::string>* keys) {
       for (size_t done = 0; done < keys->size(); done += kKeysPerStatement) {

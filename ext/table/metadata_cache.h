@@ -22,8 +22,15 @@
 // this module's (its CREATE TABLE text, its primary key's index and nothing else naming it:
 // no trigger, no other index, no foreign key pointing at it while foreign keys are on).
 // Eviction keeps the tails' bytes within metadata_cache_size, least recently used first.
+//
+// A table read from a database file (credential_rule.h: FromDatabaseFile) writes nothing
+// into its cache table (no row, no last use, no delete) unless the application called
+// parquet_allow_metadata_cache_writes(1) on the connection, and never the tail of an
+// object fetched with ambient credentials: the database's author could read the footers
+// (statistics, a small object whole) the victim's query fetched (docs/security.md).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -50,7 +57,10 @@ bool CreateMetadataCacheTable(sqlite3* db, const std::string& schema, const std:
 
 class SqliteMetadataStore final : public parquet::MetadataStore {
  public:
-  SqliteMetadataStore(sqlite3* db, std::string schema, std::string table, int64_t max_bytes);
+  // `from_file_writes` (a table read from a database file): writes only while it holds,
+  // and never a tail fetched with ambient credentials. Null: the application's own table.
+  SqliteMetadataStore(sqlite3* db, std::string schema, std::string table, int64_t max_bytes,
+                      std::shared_ptr<const std::atomic<bool>> from_file_writes = nullptr);
 
   enum class State : uint8_t {
     kReady,    // a cache table: Find reads it; writable() says whether Flush writes
@@ -64,7 +74,7 @@ class SqliteMetadataStore final : public parquet::MetadataStore {
   bool writable() const { return writable_; }
 
   std::shared_ptr<const parquet::StoredTail> Find(const std::string& key) override;
-  bool Remembers() const override { return ready_ && writable_; }
+  bool Remembers() const override { return ready_ && writable_ && WritesAllowed(); }
   void Remember(const parquet::FileVersion& version, std::shared_ptr<const parquet::FileTail> tail) override;
   void Forget(const parquet::FileVersion& version) override;
 
@@ -80,6 +90,7 @@ class SqliteMetadataStore final : public parquet::MetadataStore {
     parquet::FileVersion version;
     std::shared_ptr<const parquet::FileTail> tail;
   };
+  bool WritesAllowed() const { return !from_file_writes_ || from_file_writes_->load(); }
   bool Execute(const std::string& sql, const std::vector<std::string>& texts);
   void WritePending();
   void Evict();
@@ -89,6 +100,7 @@ class SqliteMetadataStore final : public parquet::MetadataStore {
   std::string table_;
   std::string qualified_;  // "schema"."table"
   int64_t max_bytes_;
+  std::shared_ptr<const std::atomic<bool>> from_file_writes_;  // null: the application's own table
   bool ready_ = false;
   bool writable_ = false;
   std::map<std::string, Pending> pending_;  // by key

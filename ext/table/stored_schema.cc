@@ -7,6 +7,7 @@
 
 #include "ext/common/options.h"
 #include "ext/common/schema_guard.h"
+#include "ext/common/statement_effects.h"
 
 namespace sqlite_parquet {
 
@@ -57,7 +58,6 @@ bool ReadText(sqlite3_stmt* statement, int column, std::string* out) {
   return true;
 }
 
-bool IsUpperWordChar(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Whether the shadow table found under the name is an ordinary table with exactly the
@@ -99,33 +99,43 @@ bool CheckShadowTable(sqlite3* db, const std::string& schema, const std::string&
 bool IsStoredSchemaSuffix(const char* suffix) { return sqlite3_stricmp(suffix, kSuffix) == 0; }
 
 bool IsStorableDeclaredType(const std::string& type) {
-  size_t i = 0;
-  while (i < type.size()) {
-    if (i > 0) {
-      if (type[i] != ' ') return false;
-      i++;
-    }
-    const size_t word = i;
-    while (i < type.size() && IsUpperWordChar(type[i])) i++;
-    if (i == word || IsDigit(type[word])) return false;
-    if (i < type.size() && type[i] == '(') {
-      for (int number = 0; number < 2; number++) {
-        const size_t digits = ++i;
-        while (i < type.size() && IsDigit(type[i])) i++;
-        if (i == digits || i >= type.size()) return false;
-        if (type[i] == ')') break;
-        if (type[i] != ',' || number == 1) return false;
-      }
-      if (type[i] != ')') return false;
-      i++;
-    }
+  if (type.empty()) return true;
+  const size_t space = type.find(' ');
+  const std::string first = type.substr(0, space);
+  if (first != "INTEGER" && first != "REAL" && first != "TEXT" && first != "BLOB") return false;
+  if (space == std::string::npos) return true;
+  const std::string word = type.substr(space + 1);
+  static const char* const kWords[] = {"BOOLEAN",          "FLOAT",            "FLOAT16",         "JSON",
+                                       "ENUM",             "BSON",             "GEOMETRY",        "GEOGRAPHY",
+                                       "UUID",             "DATE",             "TIMESTAMP",       "TIMESTAMP_MILLIS",
+                                       "TIMESTAMP_MICROS", "TIMESTAMP_NANOS",  "TIME_MILLIS",     "TIME_MICROS",
+                                       "TIME_NANOS"};
+  for (const char* known : kWords) {
+    if (word == known) return true;
   }
-  return true;
+  // Whether word[i..] is digits followed by `end` ('\0': the word's end); *after: past it.
+  auto digits = [&word](size_t i, char end, size_t* after) {
+    const size_t start = i;
+    while (i < word.size() && IsDigit(word[i])) i++;
+    if (i == start) return false;
+    if (end == '\0') return i == word.size();
+    if (i == word.size() || word[i] != end) return false;
+    *after = i + 1;
+    return true;
+  };
+  size_t after = 0;
+  if (word.rfind("UINT", 0) == 0) return digits(4, '\0', &after);
+  if (word.rfind("DECIMAL(", 0) == 0) {
+    return digits(8, ',', &after) && digits(after, ')', &after) && after == word.size();
+  }
+  return false;
 }
 
 bool SaveStoredSchema(sqlite3* db, const std::string& schema, const std::string& table,
                       const std::vector<StoredColumn>& columns, std::string* error) {
   const std::string shadow = Qualified(schema, ShadowName(table));
+  // The rows' INSERT leaves last_insert_rowid() and changes() as they were.
+  const StatementEffectsGuard effects(db);
   if (!Run(db, "CREATE TABLE " + shadow + kShadowDefinition, error)) return false;
   StatementGuard guard;
   const std::string insert =

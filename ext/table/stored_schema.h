@@ -64,9 +64,13 @@ bool DropStoredSchema(sqlite3* db, const std::string& schema, const std::string&
 bool RenameStoredSchema(sqlite3* db, const std::string& schema, const std::string& table,
                         const std::string& new_table, std::string* error);
 
-// Whether `type` is a declared type this module can have written: words of upper-case
-// letters, digits and '_' separated by single spaces, a word optionally followed by
-// "(digits)" or "(digits,digits)" (DECIMAL(10,2)); or empty.
+// Whether `type` is a declared type this module can have written (column_mapping.cc): empty,
+// or INTEGER, REAL, TEXT or BLOB, optionally followed by one space and one of the words the
+// mapping adds (BOOLEAN, FLOAT, FLOAT16, JSON, ENUM, BSON, GEOMETRY, GEOGRAPHY, UUID, DATE,
+// TIMESTAMP, TIMESTAMP_<unit>, TIME_<unit>, UINT<digits>, DECIMAL(<digits>,<digits>)).
+// Nothing else: a declared type is copied into the table's declaration, where HIDDEN would
+// hide the column (and let a statement pass it as a table-valued function's argument) and
+// words such as NOT NULL, PRIMARY KEY or COLLATE would change what the column is.
 bool IsStorableDeclaredType(const std::string& type);
 
 }  // namespace sqlite_parquet

@@ -334,8 +334,11 @@ int ConnectTable(sqlite3* db, CredentialRule* rule, int argc, const char* const*
          table->options.remote->http_ca_file},
         parquet::platform::kWindows);
     if (!table->options.metadata_cache.empty()) {
+      // A table read from a database file writes its cache only with the application's
+      // opt-in (metadata_cache.h).
       table->metadata_store = std::make_unique<SqliteMetadataStore>(
-          db, table->schema_name, table->options.metadata_cache, table->options.metadata_cache_size);
+          db, table->schema_name, table->options.metadata_cache, table->options.metadata_cache_size,
+          rule->FromDatabaseFile(create, table->schema_name, argc, argv) ? rule->cache_writes_allowed() : nullptr);
       // CREATE makes the cache table; a table connected from a file only uses one that exists.
       if (create && !CreateMetadataCacheTable(db, table->schema_name, table->options.metadata_cache, &error)) {
         *error_out = sqlite3_mprintf("%s", error.c_str());

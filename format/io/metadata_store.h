@@ -3,7 +3,8 @@
 // file. The library never trusts what a store returns: a tail is used only when the file
 // shows now exactly that size and validator (a remote server: its 304 to If-None-Match with
 // the stored ETag), only as the bytes at the end of the file, and it is parsed and
-// bounds-checked like the file's own bytes.
+// bounds-checked like the file's own bytes. A tail taken from a store serves the one open
+// that asked it: it is never shared with other opens (remote_file.h's footer cache).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,10 @@ struct FileVersion {
   uint64_t size = 0;
   // Remote: "etag:<ETag>" or "last-modified:<HTTP date>"; local: "local:<mtime_ns>:<inode>:<device>".
   std::string validator;
+  // The object was fetched with ambient credentials (an S3 request signed with the
+  // environment's or the credentials file's keys, not the options' own): a store may refuse
+  // to keep its bytes where whoever wrote the store could read them.
+  bool ambient_credentials = false;
 };
 
 // The bytes [offset, offset + bytes.size()) of a file, ending at its end: the footer, its

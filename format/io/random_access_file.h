@@ -59,10 +59,9 @@ class RandomAccessFile {
   // The version opening found (size and validator, metadata_store.h), or nullopt for a file
   // without one (in memory, or a remote object with neither ETag nor Last-Modified).
   virtual std::optional<FileVersion> Version() const { return std::nullopt; }
-  // Whether the bytes at the file's end came from a MetadataStore rather than the file, and
-  // the call that says they opened as a Parquet file (a remote file caches them then).
+  // Whether the bytes at the file's end came from a MetadataStore rather than the file
+  // (they then serve this file alone: no process-wide cache keeps them).
   virtual bool StoredTailUsed() const { return false; }
-  virtual void StoredTailAccepted() {}
   // Where the bytes held from opening start, which run to the end of the file (a remote
   // file's tail: its footer, usually its page indexes, a small file whole); nullopt: none.
   virtual std::optional<uint64_t> HeldTailOffset() const { return std::nullopt; }

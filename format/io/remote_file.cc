@@ -182,7 +182,8 @@ class RemoteFile final : public RandomAccessFile {
   RemoteFile(const std::string& url, const RemoteOptions& options)
       : shown_url_(UrlForDisplay(url)), attempts_(std::max(1, options.attempts)),
         request_(PrepareRemoteRequest(url, options)), request_identity_(RequestIdentity(request_)),
-        checks_(options.statement_checks) {}
+        checks_(options.statement_checks),
+        ambient_credentials_(options.s3_access_key_id.empty() && !request_.aws_credentials.empty()) {}
 
   uint64_t Size() const override { return size_; }
   const std::string& Name() const override { return shown_url_; }
@@ -234,7 +235,11 @@ class RemoteFile final : public RandomAccessFile {
     }
     open_abort_ = nullptr;
   }
-  // Third, on the opening thread: the tail becomes the file's.
+  // Third, on the opening thread: the tail becomes the file's. A tail that came from a
+  // database's row (which the database's author may have forged, with the object's real
+  // ETag) serves only the table whose store it came from: it never joins the process's
+  // footer cache nor the statement's checks, which other tables, other connections and the
+  // metadata functions trust (docs/security.md).
   void FinishOpen() {
     std::shared_ptr<const CachedFooter> footer = std::move(known_);
     stored_tail_used_ = stored_known_ && footer == stored_known_;  // the server's 304 confirmed the row
@@ -243,13 +248,6 @@ class RemoteFile final : public RandomAccessFile {
     if (!version_.empty() && checks_ && !stored_tail_used_) checks_->Note(request_identity_, CheckKey(*footer));
   }
 
-  // The stored tail opened as a Parquet file: it joins the process's footer cache (and the
-  // statement's checks), as a tail fetched from the server would.
-  void StoredTailAccepted() override {
-    if (!stored_tail_used_) return;
-    Footers().Put(request_identity_, stored_known_);
-    if (checks_) checks_->Note(request_identity_, CheckKey(*stored_known_));
-  }
 
   bool StoredTailUsed() const override { return stored_tail_used_; }
   std::optional<uint64_t> HeldTailOffset() const override {
@@ -258,7 +256,7 @@ class RemoteFile final : public RandomAccessFile {
   // Objects with a strong ETag only: the store's rows are validated by If-None-Match.
   std::optional<FileVersion> Version() const override {
     if (!IsStrongEntityTag(version_.etag)) return std::nullopt;
-    return FileVersion{Key(), shown_url_, size_, "etag:" + version_.etag};
+    return FileVersion{Key(), shown_url_, size_, "etag:" + version_.etag, ambient_credentials_};
   }
 
   // The object's tail as OpenTail fetched it or the cache held it (FetchRemoteTail).
@@ -632,7 +630,8 @@ class RemoteFile final : public RandomAccessFile {
   }
 
   void RememberFooter() {
-    if (version_.empty()) return;
+    // A tail made of a database's row stays out of the process's footer cache (FinishOpen).
+    if (version_.empty() || stored_tail_used_) return;
     auto footer = std::make_shared<CachedFooter>();
     footer->version = version_;
     footer->size = size_;
@@ -646,6 +645,7 @@ class RemoteFile final : public RandomAccessFile {
   HttpRequest request_;  // the GET every request starts from
   std::string request_identity_;  // RequestIdentity(request_) before any If-Match: the cache's key
   std::shared_ptr<RemoteStatementChecks> checks_;  // may be null
+  bool ambient_credentials_;  // requests are signed with ambient credentials, not the options' own
   // Opening (PrepareOpen .. FinishOpen): the footer known before the request, whether the
   // statement checked it, the footer made of a MetadataStore's row, the request's abort flag.
   std::shared_ptr<const CachedFooter> known_;

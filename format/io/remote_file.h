@@ -12,6 +12,10 @@
 //     headers; the CA bundle), hashed, with the object's version, so one endpoint's bytes
 //     are never taken for another's. Reopening a cached object asks for the same suffix with
 //     If-None-Match: a 304 confirms the cached tail, a changed object sends its new one.
+//     Only bytes the server sent are kept there: a tail taken from a MetadataStore (a
+//     database's row, which its author may have forged with the object's real ETag) serves
+//     the one open that asked that store, even when the server's 304 confirms its ETag, and
+//     never joins this cache or the statement's checks.
 //   - Opens that share RemoteOptions::statement_checks check an object once per statement:
 //     an object checked in the statement opens from the cache without a request.
 //   - Every later request carries If-Match (or If-Unmodified-Since) and its response's

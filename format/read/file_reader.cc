@@ -70,9 +70,7 @@ std::unique_ptr<ParquetFileReader> ParquetFileReader::OpenWithStore(const std::s
   const std::optional<FileVersion> version = file->Version();
   if (file->StoredTailUsed()) {
     try {
-      std::unique_ptr<ParquetFileReader> reader = Open(std::move(file), decryption);
-      reader->file().StoredTailAccepted();
-      return reader;
+      return Open(std::move(file), decryption);
     } catch (const HttpInterrupted&) {
       throw;
     } catch (const ParquetError&) {

@@ -73,6 +73,14 @@ void AppendShortest(Float value, std::string* out) {
 
 }  // namespace
 
+void AppendJsonUtf8String(std::string_view text, std::string* out) {
+  if (IsValidUtf8(text)) {
+    AppendJsonString(text, out);
+  } else {
+    AppendJsonString(WithInvalidUtf8Replaced(text), out);
+  }
+}
+
 void AppendJsonString(std::string_view text, std::string* out) {
   static const char kHex[] = "0123456789abcdef";
   out->push_back('"');

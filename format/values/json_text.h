@@ -14,6 +14,10 @@ namespace parquet {
 
 // Appends `text` as a JSON string (quotes included); bytes >= 0x80 are copied as they are.
 void AppendJsonString(std::string_view text, std::string* out);
+// AppendJsonString of `text` with each byte that does not begin a well-formed UTF-8
+// character replaced by U+FFFD (WithInvalidUtf8Replaced): for documents whose text comes
+// from files or queries and must be valid UTF-8 (parquet_full_metadata, return_stats).
+void AppendJsonUtf8String(std::string_view text, std::string* out);
 // Appends the RFC 4648 base64 of `bytes` as a JSON string.
 void AppendJsonBase64(const uint8_t* bytes, size_t length, std::string* out);
 // Appends a JSON number (or null for NaN/infinities) with the fewest digits that read back

@@ -47,6 +47,24 @@ bool IsValidUtf8(std::string_view bytes) {
   return true;
 }
 
+std::string WithInvalidUtf8Replaced(std::string_view bytes) {
+  if (IsValidUtf8(bytes)) return std::string(bytes);
+  std::string out;
+  size_t i = 0;
+  while (i < bytes.size()) {
+    uint32_t code_point = 0;
+    size_t length = 0;
+    if (DecodeUtf8Character(reinterpret_cast<const uint8_t*>(bytes.data()) + i, bytes.size() - i, &code_point, &length)) {
+      out.append(bytes, i, length);
+      i += length;
+    } else {
+      out += "\xEF\xBF\xBD";
+      i++;
+    }
+  }
+  return out;
+}
+
 void AppendUtf8(uint32_t code_point, std::string* out) {
   if (code_point < 0x80) {
     out->push_back(static_cast<char>(code_point));

@@ -17,6 +17,10 @@ bool DecodeUtf8Character(const uint8_t* data, size_t size, uint32_t* code_point,
 // Whether `bytes` is well-formed UTF-8 throughout.
 bool IsValidUtf8(std::string_view bytes);
 
+// `bytes` with each byte that does not begin a well-formed UTF-8 character replaced by
+// U+FFFD, so that text of any bytes can go into a JSON document (which must be UTF-8).
+std::string WithInvalidUtf8Replaced(std::string_view bytes);
+
 // Appends the UTF-8 encoding of `code_point` (at most U+10FFFF) to *out.
 void AppendUtf8(uint32_t code_point, std::string* out);
 

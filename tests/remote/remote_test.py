@@ -262,6 +262,8 @@ def main():
         test_footer_cache_per_endpoint(extension, fault_port, s3_port, s3rver_port, data)
         test_s3_hive_listing(extension, s3_direct_port, tmp / "s3" / "bkt")
         test_metadata_cache(extension, s3_port, tmp)
+        test_planted_cache_row(extension, s3_port, tmp)
+        test_stored_cache_writes(extension, s3_port, tmp)
     finally:
         for process in processes:
             process.terminate()
@@ -1455,9 +1457,13 @@ def test_metadata_cache(extension, port, tmp, files=200):
     query = "SELECT count(*), sum(v), count(DISTINCT k) FROM {t}"
     expected = [(files * 10, (files * 10 - 1) * files * 10 // 2, files)]
 
+    # The tables are read from the database file in each new process: their cache is written
+    # only with the application's opt-in (docs/security.md).
+    allow = "SELECT parquet_allow_metadata_cache_writes(1)"
+
     def run_child(table):
         before = len(proxy_log(port))
-        rows, _ = query_in_new_process(extension, database, query.format(t=table))
+        rows, _ = query_in_new_process(extension, database, [allow, query.format(t=table)])
         return rows, object_reads(proxy_log(port)[before:], "mc/")
 
     rows, (confirmed, others) = run_child("uncached")
@@ -1478,7 +1484,7 @@ def test_metadata_cache(extension, port, tmp, files=200):
     # rows, already holding that version, are not written again.
     row_ids = "SELECT group_concat(rowid) FROM (SELECT rowid FROM mc ORDER BY rowid)"
     before = extension.connect(str(database)).execute(row_ids).fetchall()
-    rows, _ = query_in_new_process(extension, database, [query.format(t="cached")] * 2)
+    rows, _ = query_in_new_process(extension, database, [allow] + [query.format(t="cached")] * 2)
     after = extension.connect(str(database)).execute(row_ids).fetchall()
     check("a second query in the same process leaves the rows as they were (no rewrite)",
           rows == expected and before == after, (rows, before == after))
@@ -1491,6 +1497,109 @@ def test_metadata_cache(extension, port, tmp, files=200):
     changed = [(files * 10 - 9, (files * 10 - 1) * files * 10 // 2 - sum(range(5, files * 10, files)) + 5, files)]
     check("a replaced object: its new footer read (one request not answered 304), the new rows returned",
           rows == changed and len(confirmed) == files - 1 and len(others) == 1, (rows, changed, len(confirmed), len(others)))
+
+
+def run_script(extension, body):
+    """Runs `body` (python source using `connect(path)`, which opens a connection with the
+    extension loaded, and setting `result`) in a fresh python3: no footer cached in the process
+    before it. Returns `result` as JSON gives it back, or ("error", stderr)."""
+    script = f"""
+import json, sqlite3
+def connect(path):
+    db = sqlite3.connect(path, isolation_level=None)
+    db.enable_load_extension(True)
+    db.load_extension({extension.path!r})
+    return db
+def rows(db, sql):
+    try:
+        return db.execute(sql).fetchall()
+    except sqlite3.Error as e:
+        return ["error", str(e)]
+result = None
+{body}
+print(json.dumps(result))
+"""
+    out = subprocess.run(["/usr/bin/python3", "-c", script], capture_output=True, text=True, env=dict(os.environ), timeout=300)
+    try:
+        return json.loads(out.stdout.strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        return ("error", out.stderr[-2000:])
+
+
+def test_planted_cache_row(extension, port, tmp):
+    """A metadata_cache row a database file planted, holding an object's real ETag and a forged
+    tail (another Parquet file of the same size), is believed by that file's own table (the
+    residual risk of docs/security.md: the server answers 304 to its ETag) but never leaves that
+    table: not into the process-wide footer cache, so the application's own table of the same
+    URL on another connection of the same process, and parquet_metadata, read the real values
+    (42 and 'real__'), not the forged ones (666 and 'FORGED')."""
+    endpoint = f"http://127.0.0.1:{port}"
+    creds = f", s3_endpoint='{endpoint}', s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER'"
+    function_creds = f", 's3_endpoint={endpoint}', 's3_access_key_id=S3RVER', 's3_secret_access_key=S3RVER'"
+    url = "s3://bkt/planted/x.parquet"
+    forged = tmp / "forged.parquet"
+    db = extension.connect()
+    db.execute(f"SELECT parquet_copy('SELECT 42 AS v, ''real__'' AS s', '{url}', 'compression=uncompressed'{function_creds})")
+    db.execute(f"SELECT parquet_copy('SELECT 666 AS v, ''FORGED'' AS s', {sql_text(str(forged))}, 'compression=uncompressed')")
+    db.close()
+    database = tmp / "planted.db"
+    attacker = extension.connect(str(database))
+    attacker.execute(f"CREATE VIRTUAL TABLE evil USING parquet('{url}', metadata_cache=mc{creds})")
+    stored = attacker.execute("SELECT size, validator LIKE 'etag:%' FROM mc").fetchall()
+    forged_bytes = forged.read_bytes()
+    check("planted row: the real object's row (its ETag) and a forged file of the same size",
+          stored == [(len(forged_bytes), 1)], (stored, len(forged_bytes)))
+    attacker.execute("UPDATE mc SET tail = ?, tail_offset = 0", (forged_bytes,))
+    attacker.close()
+    result = run_script(extension, f"""
+attacker = connect({str(database)!r})
+evil = rows(attacker, "SELECT v, s FROM evil")
+mine = connect(':memory:')
+mine.execute({f"CREATE VIRTUAL TABLE temp.mine USING parquet('{url}'{creds})"!r})
+own = rows(mine, "SELECT v, s FROM temp.mine")
+metadata = rows(mine, {f"SELECT stats_max_value FROM parquet_metadata('{url}'{function_creds}) WHERE path_in_schema = 'v'"!r})
+again = rows(attacker, "SELECT v, s FROM evil")
+result = [evil, own, metadata, again]
+""")
+    check("planted row: the file's own table reads what its row says (the residual risk)",
+          not isinstance(result, tuple) and result[0] == [[666, "FORGED"]], result)
+    check("planted row: the application's own table of the URL on another connection reads the real object",
+          not isinstance(result, tuple) and result[1] == [[42, "real__"]], result)
+    check("planted row: parquet_metadata of the URL reads the real statistics",
+          not isinstance(result, tuple) and result[2] == [[42]], result)
+
+
+def test_stored_cache_writes(extension, port, tmp):
+    """A table read from a database file writes its metadata_cache table only after the
+    application's parquet_allow_metadata_cache_writes(1), and never the tail of an object its
+    query fetched with ambient credentials (the environment's keys), even then: the
+    database's author would read footers (statistics, a small object whole) fetched with the
+    victim's credentials."""
+    endpoint = f"http://127.0.0.1:{port}"
+    url = "s3://bkt/planted/x.parquet"
+    database = tmp / "ambient_cache.db"
+    os.environ["AWS_ACCESS_KEY_ID"] = "S3RVER"
+    os.environ["AWS_SECRET_ACCESS_KEY"] = "S3RVER"
+    os.environ["AWS_ENDPOINT_URL"] = endpoint  # no routing option in the table: the credential rule lets them sign
+    try:
+        db = extension.connect(str(database))
+        db.execute(f"CREATE VIRTUAL TABLE ambient USING parquet('{url}', metadata_cache=mc)")
+        db.execute(f"CREATE VIRTUAL TABLE own USING parquet('{url}', metadata_cache=mc, s3_endpoint='{endpoint}', "
+                   "s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER')")
+        db.execute("DELETE FROM mc")
+        db.close()
+        allow = "SELECT parquet_allow_metadata_cache_writes(1)"
+        rows, _ = query_in_new_process(extension, database, ["SELECT v FROM own", "SELECT count(*) FROM mc"])
+        check("a stored table's cache: nothing written without the application's opt-in", rows == [(0,)], rows)
+        rows, _ = query_in_new_process(extension, database, [allow, "SELECT v FROM ambient", "SELECT count(*) FROM mc"])
+        check("a stored table's cache: never the footer of an object fetched with ambient credentials, opt-in or not",
+              rows == [(0,)], rows)
+        rows, _ = query_in_new_process(extension, database, [allow, "SELECT v FROM own", "SELECT count(*) FROM mc"])
+        check("a stored table's cache: with the opt-in, the footer of an object fetched with the table's own keys",
+              rows == [(1,)], rows)
+    finally:
+        for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_ENDPOINT_URL"):
+            os.environ.pop(name, None)
 
 
 def proxy_log(port):

@@ -506,6 +506,10 @@ TEST_CASE("every registered function and module has a test in sql/") {
     }
   }
   for (const std::string& name : registered) {
+    // The restoring table of changes() (ext/common/statement_effects.h) is the extension's
+    // own, under a random name no SQL of the suite can know: sql/security_cache.test checks
+    // what it does (changes() kept across the metadata cache's writes).
+    if (name.rfind("parquet_changes_", 0) == 0 && name.size() == 32) continue;
     // The name as SQL calls it: followed by "(" (functions, eponymous modules) or a module
     // after USING.
     const bool called = statements.find(name + "(") != std::string::npos;

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "format/values/json_text.h"
+#include "format/values/text.h"
 
 using namespace parquet;
 
@@ -86,6 +87,23 @@ TEST_CASE("json_text: strings with JSON escapes and bytes as base64") {
   CHECK(b("fooba") == "\"Zm9vYmE=\"");
   CHECK(b("foobar") == "\"Zm9vYmFy\"");
   CHECK(b("\xff\xfe\xfd") == "\"//79\"");
+}
+
+TEST_CASE("json_text: AppendJsonUtf8String replaces each byte that begins no UTF-8 character") {
+  auto s = [](std::string_view text) {
+    std::string out;
+    AppendJsonUtf8String(text, &out);
+    return out;
+  };
+  CHECK(s("plain \xe2\x82\xac") == "\"plain \xe2\x82\xac\"");
+  CHECK(s("a\xff" "b") == "\"a\xef\xbf\xbd" "b\"");
+  // A truncated sequence, a lone continuation byte, an overlong form, a surrogate: each
+  // byte that does not start a well-formed character is replaced, the rest kept.
+  CHECK(s("\xe2\x82") == "\"\xef\xbf\xbd\xef\xbf\xbd\"");
+  CHECK(s("\x80x") == "\"\xef\xbf\xbdx\"");
+  CHECK(s("\xc0\xaf") == "\"\xef\xbf\xbd\xef\xbf\xbd\"");
+  CHECK(s("\xed\xa0\x80") == "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
+  CHECK(WithInvalidUtf8Replaced("ok\xf0\x9f\x98\x80") == "ok\xf0\x9f\x98\x80");
 }
 
 TEST_CASE("json_text: AppendJsonMinified accepts RFC 8259 JSON only") {
