@@ -802,6 +802,14 @@ LakeSnapshot DeltaLogReplay::Finish(int64_t version, int64_t timestamp_ms) {
       file.partition_values.push_back(PartitionValue(text, column, source));
     }
     file.stats = ParseStats(raw.stats, snapshot.columns, raw.dv.has_value(), &file.record_count);
+    if (raw.dv && raw.dv->storage_type == 'p') {
+      // An absolute deletion-vector path obeys the rule of data files.
+      raw.dv->path_or_inline = CanonicalPath(raw.dv->path_or_inline, s.root, source);
+      if (!InsideRoot(raw.dv->path_or_inline, s.root) && !s.options.allow_external_paths) {
+        throw ParquetError(table + " names deletion vector '" + PathForDisplay(raw.dv->path_or_inline) +
+                           "' outside the table's directory: pass allow_external_paths=1 to read it");
+      }
+    }
     if (raw.dv) file.deleted = MakeDeltaDeletedRows(*raw.dv, s.root, s.options.remote);
     snapshot.files.push_back(std::move(file));
   }
