@@ -120,6 +120,35 @@ def check_hive(db, table_dir):
 HIVE_ERRORS = {}
 
 
+def check_stored_table_security(extension, lake, tmpdir):
+    """allow_external_paths is honoured by the application's own CREATE only: the same table
+    connected from a database file refuses the log's external path."""
+    path = os.path.join(lake, "delta", "golden", "canonicalized-paths-normal-a", "delta")
+    dbfile = os.path.join(tmpdir, "stored.db")
+    db = sqlite3.connect(dbfile)
+    db.enable_load_extension(True)
+    db.load_extension(extension)
+    db.execute("CREATE VIRTUAL TABLE ext USING parquet('" + path.replace("'", "''") + "', version=0, allow_external_paths=1)")
+    try:
+        db.execute("SELECT count(*) FROM ext").fetchall()
+        return False, "the external file was opened"
+    except sqlite3.Error as e:
+        if "cannot open '/some/unqualified/absolute/path'" not in str(e):
+            return False, f"creating connection: {e}"
+    db.commit()
+    db.close()
+    db = sqlite3.connect(dbfile)
+    db.enable_load_extension(True)
+    db.load_extension(extension)
+    try:
+        db.execute("SELECT count(*) FROM ext").fetchall()
+        return False, "a stored table read outside its root"
+    except sqlite3.Error as e:
+        if "outside the table's directory" not in str(e):
+            return False, f"stored table: {e}"
+    return True, "allow_external_paths ignored for a table connected from a database file"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--extension", required=True)
@@ -144,6 +173,12 @@ def main():
             passed += 1
         else:
             failed += 1
+    if not args.only:
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmpdir:
+            ok, detail = check_stored_table_security(os.path.abspath(args.extension), args.lake, tmpdir)
+        print(f"{'ok' if ok else 'FAIL'} stored-table-security: {detail}")
+        passed, failed = passed + ok, failed + (not ok)
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
 
