@@ -71,11 +71,15 @@ HiveType HiveTypeOf(const LakeType& type) {
 
 std::shared_ptr<const LakeSnapshot> ReadSnapshot(const ParquetTable& table) {
   const std::string root = TableRoot(table);
-  if (parquet::IsRemoteUrl(root)) {
+  std::unique_ptr<parquet::lake::LakeStorage> storage;
+  if (parquet::IsS3Url(root)) {
+    storage = parquet::lake::MakeS3Storage(table.options.remote);
+  } else if (parquet::IsRemoteUrl(root)) {
     throw parquet::ParquetError("Delta table '" + parquet::PathForDisplay(root) +
-                                "': lake tables are read from local directories only (remote lake tables are not supported yet)");
+                                "': a lake table needs a listing of its log: use a local directory or s3://");
+  } else {
+    storage = parquet::lake::MakeLocalStorage();
   }
-  std::unique_ptr<parquet::lake::LakeStorage> storage = parquet::lake::MakeLocalStorage();
   parquet::lake::DeltaReadOptions options;
   options.version = table.options.version;
   options.timestamp_ms = table.options.timestamp_ms;

@@ -507,7 +507,9 @@ std::vector<LakeColumnStats> ParseStats(std::string_view text, const std::vector
       s.max = LakeValue();
     }
     int64_t n = -1;
-    if (!has_dv && IntOf(doc, Member(doc, nulls, column.physical_name), &n) && n >= 0) s.null_count = n;
+    // NaN reads as NULL in SQLite but is not counted in nullCount: not used for floats.
+    const bool floating = column.type.kind == LakeType::Kind::kFloat || column.type.kind == LakeType::Kind::kDouble;
+    if (!has_dv && !floating && IntOf(doc, Member(doc, nulls, column.physical_name), &n) && n >= 0) s.null_count = n;
   }
   return stats;
 }
