@@ -69,23 +69,31 @@ HiveType HiveTypeOf(const LakeType& type) {
   }
 }
 
+// The storage of the table's root: a local directory or an s3:// prefix.
+std::unique_ptr<parquet::lake::LakeStorage> StorageOf(const ParquetTable& table, const std::string& root) {
+  if (parquet::IsS3Url(root)) return parquet::lake::MakeS3Storage(table.options.remote);
+  if (parquet::IsRemoteUrl(root)) {
+    throw parquet::ParquetError("lake table '" + parquet::PathForDisplay(root) +
+                                "': a lake table needs a listing of its log: use a local directory or s3://");
+  }
+  return parquet::lake::MakeLocalStorage();
+}
+
+// The snapshot the table's options ask for, read by the reader of its format (the one
+// place a new lake format plugs in: it fills the same LakeSnapshot).
 std::shared_ptr<const LakeSnapshot> ReadSnapshot(const ParquetTable& table) {
   const std::string root = TableRoot(table);
-  std::unique_ptr<parquet::lake::LakeStorage> storage;
-  if (parquet::IsS3Url(root)) {
-    storage = parquet::lake::MakeS3Storage(table.options.remote);
-  } else if (parquet::IsRemoteUrl(root)) {
-    throw parquet::ParquetError("Delta table '" + parquet::PathForDisplay(root) +
-                                "': a lake table needs a listing of its log: use a local directory or s3://");
-  } else {
-    storage = parquet::lake::MakeLocalStorage();
+  std::unique_ptr<parquet::lake::LakeStorage> storage = StorageOf(table, root);
+  if (table.lake_format == "delta") {
+    parquet::lake::DeltaReadOptions options;
+    options.version = table.options.version;
+    options.timestamp_ms = table.options.timestamp_ms;
+    options.allow_external_paths = table.options.allow_external_paths;
+    options.remote = table.options.remote;
+    return std::make_shared<const LakeSnapshot>(parquet::lake::ReadDeltaSnapshot(*storage, root, options));
   }
-  parquet::lake::DeltaReadOptions options;
-  options.version = table.options.version;
-  options.timestamp_ms = table.options.timestamp_ms;
-  options.allow_external_paths = table.options.allow_external_paths;
-  options.remote = table.options.remote;
-  return std::make_shared<const LakeSnapshot>(parquet::lake::ReadDeltaSnapshot(*storage, root, options));
+  throw parquet::ParquetError("lake table '" + parquet::PathForDisplay(root) + "': unknown lake format '" +
+                              table.lake_format + "'");
 }
 
 std::shared_ptr<const FileSet> FileSetOf(const ParquetTable& table, std::shared_ptr<const LakeSnapshot> snapshot) {
@@ -154,11 +162,16 @@ bool IsLakeTable(ParquetTable* table) {
   bool lake = false;
   if (format == "delta") {
     lake = true;
+    table->lake_format = "delta";
   } else if (format == "auto") {
+    // Only local directories are probed (an s3:// prefix would cost a request per dataset).
     const std::string root = TableRoot(*table);
     if (!parquet::IsRemoteUrl(root)) {
       std::unique_ptr<parquet::lake::LakeStorage> storage = parquet::lake::MakeLocalStorage();
-      lake = parquet::lake::IsDeltaTable(*storage, root);
+      if (parquet::lake::IsDeltaTable(*storage, root)) {
+        lake = true;
+        table->lake_format = "delta";
+      }
     }
   }
   table->is_lake = lake;
