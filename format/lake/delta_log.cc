@@ -448,8 +448,9 @@ LakeValue PartitionValue(const std::optional<std::string>& text, const LakeColum
   }
 }
 
-// A statistic of `column` from the stats JSON.
-LakeValue StatValue(const JsonDocument& doc, int32_t node, const LakeColumn& column) {
+// A statistic of `column` from the stats JSON; `upper` for a maximum (timestamps are
+// written truncated to milliseconds: a maximum is widened by the microseconds cut off).
+LakeValue StatValue(const JsonDocument& doc, int32_t node, const LakeColumn& column, bool upper) {
   if (node < 0) return LakeValue();
   const JsonNode& n = doc.node(node);
   switch (column.type.kind) {
@@ -473,7 +474,21 @@ LakeValue StatValue(const JsonDocument& doc, int32_t node, const LakeColumn& col
     case LakeType::Kind::kString:
       if (n.kind == JsonNode::Kind::kString) return LakeValue::Text(StringOf(doc, node));
       return LakeValue();
-    default: return LakeValue();  // floats (printed shorter than stored), timestamps (milliseconds), ...
+    case LakeType::Kind::kTimestamp: case LakeType::Kind::kTimestampNtz: {
+      // As the text the column's values have ("YYYY-MM-DD HH:MM:SS[.f]", UTC), whose order
+      // is time order for years 0000..9999.
+      int64_t micros = 0;
+      if (n.kind != JsonNode::Kind::kString || !ParseTimestamp(StringOf(doc, node), TimeUnit::MICROS, &micros)) {
+        return LakeValue();
+      }
+      constexpr int64_t kFirst = -62167219200000000;  // 0000-01-01
+      constexpr int64_t kLast = 253402300799000000;   // 9999-12-31 23:59:59
+      if (micros < kFirst || micros > kLast) return LakeValue();
+      if (upper) micros += 999;
+      char buffer[kTimestampTextCapacity];
+      return LakeValue::Text(std::string(buffer, FormatTimestamp(micros, TimeUnit::MICROS, buffer)));
+    }
+    default: return LakeValue();  // floats (printed shorter than stored), booleans, binary, ...
   }
 }
 
@@ -500,8 +515,8 @@ std::vector<LakeColumnStats> ParseStats(std::string_view text, const std::vector
     const LakeColumn& column = columns[c];
     if (column.type.nested()) continue;
     LakeColumnStats& s = stats[c];
-    s.min = StatValue(doc, Member(doc, mins, column.physical_name), column);
-    s.max = StatValue(doc, Member(doc, maxs, column.physical_name), column);
+    s.min = StatValue(doc, Member(doc, mins, column.physical_name), column, false);
+    s.max = StatValue(doc, Member(doc, maxs, column.physical_name), column, true);
     if (s.max.kind == LakeValue::Kind::kText && column.type.kind == LakeType::Kind::kString &&
         Utf8Length(s.max.text) >= kStatsStringPrefix) {
       s.max_unusable = true;
