@@ -1,0 +1,64 @@
+// Fuzz target: the lake-table decoders of format/lake/ on arbitrary bytes. The first byte
+// picks one: 0 the 64-bit portable roaring bitmap, 1 a framed deletion vector (length,
+// magic, bitmap, CRC), 2 Z85 text, 3 the Delta log replay (the rest split into commits at
+// NUL bytes, then Finish: protocol, schema, partition values, stats), 4 a Delta schema
+// string. Malformed input must end in ParquetError; decoded bitmaps must be ascending,
+// disjoint ranges.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "format/common/error.h"
+#include "format/lake/deletion_vector.h"
+#include "format/lake/delta_log.h"
+#include "format/lake/roaring.h"
+#include "format/lake/z85.h"
+
+namespace {
+
+void CheckRanges(const std::vector<parquet::lake::PositionRange>& ranges) {
+  for (size_t i = 0; i < ranges.size(); i++) {
+    if (ranges[i].begin >= ranges[i].end) abort();
+    if (i > 0 && ranges[i].begin <= ranges[i - 1].end) abort();
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  const std::string_view input(reinterpret_cast<const char*>(data) + 1, size - 1);
+  try {
+    switch (data[0] % 5) {
+      case 0: CheckRanges(parquet::lake::DecodeRoaring64(input)); break;
+      case 1: CheckRanges(parquet::lake::DecodeFramedDeletionVector(input, "fuzz")); break;
+      case 2: {
+        const auto bytes = parquet::lake::DecodeZ85(input);
+        if (bytes && parquet::lake::EncodeZ85(*bytes) != input) abort();
+        break;
+      }
+      case 3: {
+        parquet::lake::DeltaLogReplay replay("/table", parquet::lake::DeltaReadOptions());
+        size_t start = 0;
+        int commit = 0;
+        while (start <= input.size()) {
+          size_t end = input.find('\0', start);
+          if (end == std::string_view::npos) end = input.size();
+          replay.AddCommit(input.substr(start, end - start), std::to_string(commit++) + ".json");
+          start = end + 1;
+        }
+        const parquet::lake::LakeSnapshot snapshot = replay.Finish(commit, 0);
+        for (const auto& file : snapshot.files) {
+          if (file.partition_values.size() != snapshot.partition_columns.size()) abort();
+          if (!file.stats.empty() && file.stats.size() != snapshot.columns.size()) abort();
+        }
+        break;
+      }
+      default: parquet::lake::ParseDeltaSchema(input, data[0] & 8 ? "name" : "none"); break;
+    }
+  } catch (const parquet::ParquetError&) {
+  }
+  return 0;
+}
