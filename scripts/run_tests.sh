@@ -142,7 +142,7 @@ for suite in "${suites[@]}"; do
       fi ;;
     fuzz)
       seeds=$builddir/fuzz-seeds
-      "$builddir/fuzz_seeds" "$seeds" "$PARQUET_TESTING" >/dev/null
+      "$builddir/fuzz_seeds" "$seeds" "$PARQUET_TESTING" "--lake=$(cd .. && pwd)/shared/lake/iceberg" >/dev/null
       for target in "$builddir"/fuzz_*; do
         name=$(basename "$target")
         [[ $name == fuzz_seeds || ! -x $target ]] && continue
