@@ -41,7 +41,7 @@ export SQLITE_VERSIONS_DIR ?= $(abspath $(BUILD))/sqlite-versions
 
 MAKEFLAGS += --no-print-directory
 .NOTPARALLEL:
-.PHONY: all help deps build build-asan build-tsan build-clang test-clang demo test test-asan test-tsan matrix run-matrix sqlite-versions unit sql differential conformance interop runtime hosts remote sqlite-api layering fuzz clean dist test-dist
+.PHONY: all help deps build build-asan build-tsan build-clang test-clang demo test test-asan test-tsan matrix run-matrix sqlite-versions unit sql differential conformance lake interop runtime hosts remote sqlite-api layering fuzz clean dist test-dist
 
 all: build
 
@@ -53,7 +53,7 @@ help:
 	@echo "make test-tsan   the runtime suite (threads) in $(TSAN_BUILD)/ (ThreadSanitizer)"
 	@echo "make test-clang  unit and sql suites in $(CLANG_BUILD)/ (clang, LLVM's libc++, warnings as errors)"
 	@echo "make matrix      MATRIX_SUITES in $(BUILD)/ against each SQLite of SQLITE_MATRIX ($(SQLITE_MATRIX))"
-	@echo "make unit | sql | differential | conformance | interop | runtime | hosts | remote | sqlite-api | layering   one suite in $(BUILD)/"
+	@echo "make unit | sql | differential | conformance | lake | interop | runtime | hosts | remote | sqlite-api | layering   one suite in $(BUILD)/"
 	@echo "make fuzz        libFuzzer on every fuzz target for FUZZ_SECONDS each (default 60), in $(FUZZ_BUILD)/"
 	@echo "make dist        dist/: the self-contained parquet.so, the Python wheel, the npm package"
 	@echo "make test-dist   make dist, then test those three (tests/dist/run.sh)"
@@ -164,7 +164,7 @@ run-matrix:
 	@JOBS=$(JOBS) bash scripts/run_matrix.sh $(LOGDIR) $(BUILD) release "$(SQLITE_MATRIX)" $(MATRIX_SUITES)
 	@JOBS=$(JOBS) bash scripts/run_matrix.sh $(LOGDIR) $(BUILD) release "$(REMOTE_MATRIX)" remote
 
-unit sql differential conformance interop runtime hosts remote sqlite-api layering: build
+unit sql differential conformance lake interop runtime hosts remote sqlite-api layering: build
 	@rm -rf $(LOGDIR)
 	@bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release $@
 	@bash scripts/summarize_tests.sh $(LOGDIR)

@@ -9,6 +9,7 @@ SQLITE_EXTENSION_INIT1
 
 #include <mutex>
 
+#include "ext/metadata/snapshots_function.h"
 #include "ext/metadata/metadata_functions.h"
 #include "ext/copy/parquet_copy.h"
 #include "ext/table/bbox_function.h"
@@ -52,6 +53,7 @@ extern "C" PQ_EXPORT int sqlite3_parquet_init(sqlite3* db, char** error_message,
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterScanStatsFunction(db);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterVersionFunction(db);
   if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterBboxFunction(db);
+  if (rc == SQLITE_OK) rc = sqlite_parquet::RegisterSnapshotsFunction(db);
   // A schema read before this load was resolved without our functions and their
   // SQLITE_DIRECTONLY flags: have SQLite read it again (schema_guard.h). A failure here
   // (the next statement reports a schema that cannot load) leaves parquet_copy's own check.

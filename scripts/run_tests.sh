@@ -10,6 +10,8 @@
 #   interop: DuckDB, parquet-wasm and hyparquet read what parquet_copy writes
 #   (tests/interop; not in sanitizer builds, since the sqlite3 shell loads the extension),
 #   and the DuckDB encryption interop of tests/interop/encryption.mjs (both builds).
+#   lake: the Delta conformance suite (tests/lake/delta_conformance.py: every golden table of
+#   ../shared/lake/delta against the rows Spark reads)
 #   runtime: tests/runtime (interrupts, threads, files changing under a scan, failing copies)
 #   hosts: real programs load the extension (tests/hosts: sqlite3 shells, Python, Node's
 #   better-sqlite3, sqlite-utils; not in sanitizer builds)
@@ -37,7 +39,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 if (($# < 3)); then
-  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|differential|conformance|interop|runtime|hosts|remote|sqlite-api|layering|fuzz|windows ...]" >&2
+  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|differential|conformance|lake|interop|runtime|hosts|remote|sqlite-api|layering|fuzz|windows ...]" >&2
   exit 2
 fi
 logdir=$1 builddir=$2 label=$3
@@ -46,7 +48,7 @@ suites=("$@")
 if ((${#suites[@]} == 0)); then
   # Every suite, but those named in SKIP_SUITES (make test runs windows on its own, once its
   # background build is done).
-  for suite in unit sql differential conformance interop runtime hosts remote sqlite-api layering fuzz windows; do
+  for suite in unit sql differential conformance lake interop runtime hosts remote sqlite-api layering fuzz windows; do
     [[ " ${SKIP_SUITES:-} " == *" $suite "* ]] || suites+=("$suite")
   done
 fi
@@ -101,6 +103,14 @@ for suite in "${suites[@]}"; do
         run conformance "$builddir/conformance_tests" --extension "$builddir/parquet" \
           --corpus "$PARQUET_TESTING"
       fi ;;
+    lake)
+      # Delta tables (docs/lake-tables.md): the golden tables of ../shared/lake against Spark's rows.
+      preload=
+      if grep -q '^SANITIZE:BOOL=ON' "$builddir/CMakeCache.txt" 2>/dev/null; then
+        preload="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
+      fi
+      run lake bash -c 'if [[ -n $2 ]]; then export LD_PRELOAD=$2 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0; fi
+                        /usr/bin/python3 tests/lake/delta_conformance.py --extension "$1/parquet" --lake "${LAKE_DATA:-../shared/lake}"' lake "$builddir" "$preload" ;;
     interop)
       if grep -q '^SANITIZE:BOOL=ON' "$builddir/CMakeCache.txt" 2>/dev/null; then
         echo "=== $label interop: skipped (sanitizer build; the sqlite3 shell cannot load it)"
@@ -142,7 +152,7 @@ for suite in "${suites[@]}"; do
       fi ;;
     fuzz)
       seeds=$builddir/fuzz-seeds
-      "$builddir/fuzz_seeds" "$seeds" "$PARQUET_TESTING" "--lake=$(cd .. && pwd)/shared/lake/iceberg" >/dev/null
+      "$builddir/fuzz_seeds" "$seeds" "$PARQUET_TESTING" "--iceberg=$(cd .. && pwd)/shared/lake/iceberg" >/dev/null
       for target in "$builddir"/fuzz_*; do
         name=$(basename "$target")
         [[ $name == fuzz_seeds || ! -x $target ]] && continue

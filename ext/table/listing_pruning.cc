@@ -1,6 +1,8 @@
 // The listing of a scan narrowed by its partition constraints (listing_pruning.h).
 #include "ext/table/listing_pruning.h"
 
+#include "ext/table/lake_table.h"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,7 +28,8 @@ int KeyOfSegment(const ParquetTable& table, const std::optional<HivePair>& segme
 
 bool ListingPrunable(ParquetTable* table) {
   if (!table->listing_prunable) {
-    table->listing_prunable = !table->hive_keys.empty() && PathNamesDataset(table->options.filename);
+    table->listing_prunable =
+        !table->hive_keys.empty() && PathNamesDataset(table->options.filename) && !IsLakeTable(table);
   }
   return *table->listing_prunable;
 }

@@ -21,6 +21,7 @@
 #include "ext/table/remote_prefetch.h"
 #include "ext/common/sqlite_api.h"
 #include "format/crypto/encryption.h"
+#include "format/lake/lake_snapshot.h"
 #include "format/read/file_reader.h"
 
 namespace sqlite_parquet {
@@ -46,6 +47,14 @@ struct TableOptions {
   std::shared_ptr<const parquet::RemoteOptions> remote;  // https:// and s3:// files (remote_options.h)
   std::string metadata_cache;  // the cache table's name (metadata_cache.h); empty: none
   int64_t metadata_cache_size = kDefaultMetadataCacheSize;
+  // Lake tables (lake_table.h): "auto" reads a directory holding _delta_log/ as a Delta
+  // table, "delta" insists on it, "files" reads the Parquet files below the path as they are.
+  std::string format = "auto";
+  std::optional<int64_t> version;       // version=N
+  std::optional<int64_t> timestamp_ms;  // timestamp='...': the last version committed at or before it
+  // allow_external_paths=1, honoured only by CREATE VIRTUAL TABLE in this connection (never
+  // from a table stored in a database file): a lake table's log may name files outside its root.
+  bool allow_external_paths = false;
 };
 
 // A table column that comes from the files' top-level fields.
@@ -75,6 +84,9 @@ struct FileSet {
   std::vector<std::string> paths;
   std::vector<std::vector<HiveValue>> hive_values;  // [file][key]
   mutable std::vector<int64_t> rows;                // rows of each file, -1 until a scan opened it
+  // A lake table's snapshot (lake_table.h): lake->files[i] is paths[i], with its statistics
+  // and its deleted rows; null for a table of plain files.
+  std::shared_ptr<const parquet::lake::LakeSnapshot> lake;
 };
 
 struct ParquetTable {
@@ -100,6 +112,10 @@ struct ParquetTable {
   std::string unusable;             // why a table without a usable stored schema cannot be read
   std::vector<FileColumn> file_columns;
   std::vector<HiveKey> hive_keys;
+  // A lake table (lake_table.h): whether the table is one (unset: not decided yet), and per
+  // file column, then per partition key, its index in the snapshot's columns.
+  std::optional<bool> is_lake;
+  std::vector<int> lake_columns;
   std::vector<std::string> column_names;            // every column, as declared
   std::vector<ColumnPushdown> pushdown;             // every column
   // ORDER BY: a single file whose row groups' sorting_columns declare this column

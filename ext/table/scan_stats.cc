@@ -80,6 +80,9 @@ const Field kFields[] = {
     PQ_FIELD(join_index_bytes),
     PQ_FIELD(join_index_hits),
     PQ_FIELD(row_groups_pruned_by_join_index),
+    PQ_FIELD(files_pruned_by_partition),
+    PQ_FIELD(files_pruned_by_lake_statistics),
+    PQ_FIELD(rows_deleted),
 };
 #undef PQ_FIELD
 constexpr int kNumFields = static_cast<int>(sizeof(kFields) / sizeof(kFields[0]));

@@ -13,7 +13,13 @@ namespace sqlite_parquet {
 struct ScanStats {
   int64_t files_total = 0;     // files of the table
   int64_t files_pruned = 0;    // skipped without reading (partition values, filename) or by row position
-  int64_t files_opened = 0;    // footers read (not a file an earlier scan of the statement kept open)
+  int64_t files_opened = 0;
+  // Lake tables (lake_table.h): files skipped before opening by their partition values and
+  // by the statistics of the table's log (both also counted in files_pruned), and rows of
+  // the scanned row groups removed by deletion vectors.
+  int64_t files_pruned_by_partition = 0;
+  int64_t files_pruned_by_lake_statistics = 0;
+  int64_t rows_deleted = 0;    // footers read (not a file an earlier scan of the statement kept open)
   int64_t row_groups_total = 0;  // row groups of the files the scan opened
   int64_t row_groups_pruned_by_statistics = 0;
   int64_t row_groups_pruned_by_dictionary = 0;

@@ -9,6 +9,7 @@
 
 #include <cstring>
 #include "ext/common/sqlite_values.h"
+#include "ext/table/lake_table.h"
 #include "ext/table/listing_pruning.h"
 #include "ext/common/vtab_errors.h"
 #include "format/common/error.h"
@@ -163,6 +164,8 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
   }
   PrefetchPageIndexes(file, rg, cursor->pruner->PageIndexLeaves(), cursor->prefetch_leaves);
   cursor->ranges = cursor->pruner->MatchingRows(rg, candidates, &cursor->stats.pages_pruned_by_page_index);
+  // Deleted rows never come back, whatever pruned what: they are physical positions.
+  if (cursor->deleted) cursor->ranges = RemoveDeletedRows(cursor->ranges, *cursor->deleted, first, &cursor->stats.rows_deleted);
   if (cursor->ranges.empty()) {
     cursor->stats.row_groups_pruned_by_page_index++;
     return false;

@@ -143,6 +143,9 @@ struct ParquetCursor {
   std::shared_ptr<const FileSet> files;
   size_t file_index = 0;
   std::unique_ptr<parquet::ParquetFileReader> file;  // the current file, or null
+  // The rows deleted from the current file (a lake table's deletion vector or positional
+  // deletes, lake_table.h), removed from each row group's ranges; null when none.
+  std::shared_ptr<const parquet::lake::DeletedRows> deleted;
   // The current file's worker decompressing the next pages of each column a full scan
   // reads (decompress_ahead.h; null for other scans). Its readers share it; it goes
   // (joining its thread) before `file`.

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "ext/table/lake_table.h"
 #include "format/common/error.h"
 #include "format/values/logical_values.h"
 
@@ -175,14 +176,36 @@ constexpr size_t kValidatedAhead = 64;
 
 bool HasIndexedRowsIn(const ParquetCursor& cursor, size_t index, int64_t begin, int64_t end);
 
-// Whether the constraints on partition keys and filename, and the join index's rows, leave
-// file `index` of the scan's files in it (row positions aside).
-bool FileMayBeScanned(const ParquetCursor& cursor, const ParquetTable& table, size_t index) {
+// Why a file is left out of a scan before opening it (FileMayBeScanned).
+enum class FileSkip : uint8_t { kNone, kPartition, kLakeStatistics, kOther };
+
+// Whether the constraints on partition keys and filename, a lake table's statistics of
+// the file and the join index's rows leave file `index` of the scan's files in it (row
+// positions aside); *why says what left it out.
+bool FileMayBeScanned(const ParquetCursor& cursor, const ParquetTable& table, size_t index, FileSkip* why = nullptr) {
+  FileSkip ignored;
+  if (why == nullptr) why = &ignored;
+  *why = FileSkip::kNone;
   for (size_t i : cursor.file_filters) {
     const ColumnFilter& filter = cursor.filters[i];
-    if (!RowMatches(filter, FileConstant(table, *cursor.files, filter.column, index))) return false;
+    if (!RowMatches(filter, FileConstant(table, *cursor.files, filter.column, index))) {
+      *why = filter.column == table.filename_column() ? FileSkip::kOther : FileSkip::kPartition;
+      return false;
+    }
   }
-  return cursor.indexed_filter < 0 || HasIndexedRowsIn(cursor, index, 0, INT64_MAX);
+  if (cursor.files->lake) {
+    for (const ColumnFilter& filter : cursor.filters) {
+      if (!LakeStatisticsMayMatch(table, *cursor.files, index, filter)) {
+        *why = FileSkip::kLakeStatistics;
+        return false;
+      }
+    }
+  }
+  if (cursor.indexed_filter >= 0 && !HasIndexedRowsIn(cursor, index, 0, INT64_MAX)) {
+    *why = FileSkip::kOther;
+    return false;
+  }
+  return true;
 }
 
 // Remote file `index` of the scan of a table whose metadata cache is ready, its opening
@@ -273,6 +296,17 @@ void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
   }
   cursor->mappings = MapFileColumns(table, *cursor->file, cursor->files->paths[index]);
   cursor->files->rows[index] = cursor->file->num_rows();
+  cursor->deleted.reset();
+  if (cursor->files->lake && cursor->files->lake->files[index].deleted) {
+    cursor->deleted = cursor->files->lake->files[index].deleted->Load();
+    if (!cursor->deleted->empty() &&
+        cursor->deleted->ranges().back().end > static_cast<uint64_t>(cursor->file->num_rows())) {
+      throw parquet::ParquetError("the deletion vector of " + parquet::PathForDisplay(cursor->files->paths[index]) +
+                                  " deletes row " + std::to_string(cursor->deleted->ranges().back().end - 1) +
+                                  " of a file of " + std::to_string(cursor->file->num_rows()) + " rows");
+    }
+    if (cursor->deleted->empty()) cursor->deleted.reset();
+  }
   SetUpFileFilters(cursor, table);
   if (DecompressesAhead(*cursor, table)) {
     cursor->decompress_ahead = std::make_shared<parquet::DecompressAhead>(*cursor->file, cursor->memory_budget,
@@ -330,7 +364,10 @@ bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from)
   if (cursor->files != table.files) before = -1;  // a narrowed listing: counted in the whole one when asked
   const FileSet& files = *cursor->files;
   for (size_t index = from; index < files.paths.size(); index++) {
-    bool keep = FileMayBeScanned(*cursor, table, index);
+    FileSkip why = FileSkip::kNone;
+    bool keep = FileMayBeScanned(*cursor, table, index, &why);
+    if (why == FileSkip::kPartition && files.lake) cursor->stats.files_pruned_by_partition++;
+    if (why == FileSkip::kLakeStatistics) cursor->stats.files_pruned_by_lake_statistics++;
     if (keep && !cursor->rowid_filters.empty()) {
       // Row positions need the rows of every earlier file (file_index moves to `index` for
       // RowsBeforeFile, so the current file is put away under its own index first).

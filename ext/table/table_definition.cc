@@ -17,6 +17,7 @@
 #include "ext/common/file_list.h"
 #include "ext/common/options.h"
 #include "ext/common/remote_options.h"
+#include "ext/table/lake_table.h"
 #include "ext/table/parquet_table.h"
 #include "ext/table/scan_stats.h"
 #include "ext/table/stored_schema.h"
@@ -25,6 +26,7 @@
 #include "format/common/error.h"
 #include "format/io/remote_file.h"
 #include "format/platform/system.h"
+#include "format/values/logical_values.h"
 #include "format/values/text.h"
 
 namespace sqlite_parquet {
@@ -46,7 +48,11 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
       .AddInteger("join_index_memory", 0, std::numeric_limits<int64_t>::max())
       .AddBoolean("decompress_ahead")
       .AddString("metadata_cache")
-      .AddInteger("metadata_cache_size", 0, std::numeric_limits<int64_t>::max());
+      .AddInteger("metadata_cache_size", 0, std::numeric_limits<int64_t>::max())
+      .AddEnum("format", {"auto", "delta", "files"})
+      .AddInteger("version", 0, std::numeric_limits<int64_t>::max())
+      .AddString("timestamp")
+      .AddBoolean("allow_external_paths");
   AddDecryptionOptions(&set);
   AddRemoteOptions(&set);
   ParsedOptions parsed;
@@ -82,6 +88,27 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
     return false;
   }
   options->metadata_cache_size = parsed.GetInteger("metadata_cache_size", kDefaultMetadataCacheSize);
+  static const char* const kFormats[] = {"auto", "delta", "files"};
+  options->format = kFormats[parsed.GetEnumIndex("format", 0)];
+  if (parsed.Has("version")) options->version = parsed.GetInteger("version", 0);
+  if (parsed.Has("timestamp")) {
+    const std::string text(parsed.GetString("timestamp", ""));
+    int64_t ms = 0;
+    if (!parquet::ParseTimestamp(text, parquet::TimeUnit::MILLIS, &ms)) {
+      *error = "timestamp '" + text + "' is not a timestamp (YYYY-MM-DD HH:MM:SS[.fff], UTC)";
+      return false;
+    }
+    options->timestamp_ms = ms;
+  }
+  if (options->version && options->timestamp_ms) {
+    *error = "version and timestamp cannot both be given";
+    return false;
+  }
+  if ((options->version || options->timestamp_ms) && options->format == "files") {
+    *error = "version and timestamp apply to lake tables, not to format=files";
+    return false;
+  }
+  options->allow_external_paths = parsed.GetBool("allow_external_paths", false);
   if (!MakeRemoteOptions(parsed, &options->remote, error)) return false;
   return MakeDecryptionProperties(db, parsed, &options->decryption, error);
 }
@@ -98,6 +125,7 @@ std::string FieldName(const parquet::Schema& schema, size_t field) {
 // file does not fit the table (see the manual: schemas of many files).
 std::vector<ColumnMapping> MapFileColumns(const ParquetTable& table, const parquet::ParquetFileReader& file,
                                           const std::string& path) {
+  if (table.files && table.files->lake) return MapLakeFileColumns(table, file, path);
   const parquet::Schema& schema = file.schema();
   const size_t num_fields = schema.top_level_fields().size();
   std::vector<ColumnMapping> mappings(table.file_columns.size());
@@ -285,7 +313,8 @@ int DeclareTable(sqlite3* db, ParquetTable* table, char** error_out) {
     ColumnPushdown& p = table->pushdown[c];
     p.pushable = !table->file_columns[c].nested;
     p.value_class = ValueClassOfDeclaredType(table->file_columns[c].declared_type);
-    p.exact = !table->options.union_by_name;
+    // A lake table's files may store a column as a narrower type (type widening) or not at all.
+    p.exact = !table->options.union_by_name && !table->is_lake.value_or(false);
   }
   for (size_t k = 0; k < table->hive_keys.size(); k++) {
     ColumnPushdown& p = table->pushdown[static_cast<size_t>(table->hive_column()) + k];
@@ -338,7 +367,12 @@ int ConnectTable(sqlite3* db, CredentialRule* rule, int argc, const char* const*
         return SQLITE_ERROR;
       }
     }
-    if (create) {
+    // allow_external_paths is the application's own choice only when it creates the table:
+    // a table stored in a database file never reads outside its root.
+    if (!create) table->options.allow_external_paths = false;
+    if (create && IsLakeTable(table.get())) {
+      CreateLakeTable(table.get());
+    } else if (create) {
       std::vector<std::string> files = ReadColumnsFromFiles(table.get());
       table->files = MakeFileSet(*table, std::move(files));
     } else {
@@ -361,6 +395,7 @@ int ConnectTable(sqlite3* db, CredentialRule* rule, int argc, const char* const*
       }
     }
     table->plan_without_io = !create && parquet::IsRemoteUrl(table->options.filename);
+    if (!create && table->unusable.empty()) IsLakeTable(table.get());  // local directories only: no file is read
     const int rc = DeclareTable(db, table.get(), error_out);
     if (rc != SQLITE_OK) return rc;
     if (create) {
@@ -394,6 +429,10 @@ int ConnectTable(sqlite3* db, CredentialRule* rule, int argc, const char* const*
 // SQLITE_VTAB_DIRECTONLY check): the file list is not needed to declare the columns.
 void ListTableFiles(ParquetTable* table) {
   if (table->files) return;
+  if (IsLakeTable(table)) {
+    table->files = ListLakeFiles(table);
+    return;
+  }
   ListingOptions listing;
   listing.counts = &table->unreported_listing;
   table->files = MakeFileSet(*table, ListFiles(*table, listing));

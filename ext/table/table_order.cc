@@ -198,6 +198,9 @@ bool OrderVerified(ParquetTable* table) {
 void ReadOrderStatistics(ParquetTable* table) {
   if (table->order_statistics_read) return;
   table->order_statistics_read = true;
+  // A lake table's files map their columns by name or field id (lake_table.h), and its row
+  // estimate comes from the log: no file's order is looked at.
+  if (table->files->paths.empty() || table->files->lake) return;
   try {
     // Only an aid to planning: a file whose statistics cannot be read is simply not known
     // to be ordered (a scan reports real errors).

@@ -1,84 +1,63 @@
-// Fuzz target: the lake metadata readers of format/lake/ on one input: the Avro container
-// decoder (every record decoded and its value tree walked), the Iceberg manifest list and
-// manifest readers on the same bytes, metadata.json (gzip too), Puffin footers and blobs,
-// and the deletion-vector-v1 envelope. Malformed input must end in ParquetError, never a
-// crash, a hang or unbounded memory.
+// Fuzz target: the lake-table decoders of format/lake/ on arbitrary bytes. The first byte
+// picks one: 0 the 64-bit portable roaring bitmap, 1 a framed deletion vector (length,
+// magic, bitmap, CRC), 2 Z85 text, 3 the Delta log replay (the rest split into commits at
+// NUL bytes, then Finish: protocol, schema, partition values, stats), 4 a Delta schema
+// string. Malformed input must end in ParquetError; decoded bitmaps must be ascending,
+// disjoint ranges.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 
 #include "format/common/error.h"
-#include "format/lake/avro.h"
-#include "format/lake/iceberg_manifest.h"
-#include "format/lake/iceberg_metadata.h"
-#include "format/lake/puffin.h"
+#include "format/lake/deletion_vector.h"
+#include "format/lake/delta_log.h"
+#include "format/lake/roaring.h"
+#include "format/lake/z85.h"
 
 namespace {
 
-// Walks every value of the current record: children links must stay in range.
-void Walk(const parquet::lake::AvroFileReader& r, int32_t v, int depth) {
-  if (depth > 200) abort();  // the decoder bounds nesting at 64
-  const parquet::lake::AvroValue& value = r.value(v);
-  uint32_t children = 0;
-  for (int32_t c = value.first_child; c >= 0; c = r.value(c).next_sibling) {
-    Walk(r, c, depth + 1);
-    ++children;
-  }
-  if (value.kind == parquet::lake::AvroKind::kMap) {
-    if (children != 2 * value.count) abort();
-  } else if (children != value.count) {
-    abort();
+void CheckRanges(const std::vector<parquet::lake::PositionRange>& ranges) {
+  for (size_t i = 0; i < ranges.size(); i++) {
+    if (ranges[i].begin >= ranges[i].end) abort();
+    if (i > 0 && ranges[i].begin <= ranges[i - 1].end) abort();
   }
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string bytes(reinterpret_cast<const char*>(data), size);
+  if (size == 0) return 0;
+  const std::string_view input(reinterpret_cast<const char*>(data) + 1, size - 1);
   try {
-    parquet::lake::AvroFileReader r(bytes, "fuzz.avro");
-    int records = 0;
-    while (r.Next() && records++ < 100000) Walk(r, r.root(), 0);
-  } catch (const parquet::ParquetError&) {
-  }
-  try {
-    parquet::lake::ReadIcebergManifestList(bytes, "fuzz.avro", 2);
-  } catch (const parquet::ParquetError&) {
-  }
-  try {
-    parquet::lake::IcebergManifestFile manifest;
-    manifest.content = size > 0 && (data[size - 1] & 1) ? 1 : 0;
-    parquet::lake::ReadIcebergManifest(bytes, "fuzz.avro", manifest, 2, [](parquet::lake::IcebergDataFile&& f) {
-      if (f.record_count < 0 || f.file_size < 0) abort();
-    });
-  } catch (const parquet::ParquetError&) {
-  }
-  try {
-    const parquet::lake::IcebergTableMetadata m =
-        parquet::lake::ParseIcebergMetadata(parquet::lake::MaybeGunzipMetadata(bytes, "fuzz"), "fuzz.metadata.json");
-    parquet::lake::IcebergSnapshotSelector selector;
-    parquet::lake::SelectIcebergSnapshot(m, selector);
-    for (const auto& spec : m.specs) {
-      for (const auto& field : spec.fields) {
-        if (field.transform.kind == parquet::lake::IcebergTransform::Kind::kBucket && field.transform.parameter <= 0) abort();
+    switch (data[0] % 5) {
+      case 0: CheckRanges(parquet::lake::DecodeRoaring64(input)); break;
+      case 1: CheckRanges(parquet::lake::DecodeFramedDeletionVector(input, "fuzz")); break;
+      case 2: {
+        const auto bytes = parquet::lake::DecodeZ85(input);
+        if (bytes && parquet::lake::EncodeZ85(*bytes) != input) abort();
+        break;
       }
-    }
-  } catch (const parquet::ParquetError&) {
-  }
-  try {
-    const parquet::lake::PuffinFooter footer = parquet::lake::ParsePuffinFooter(bytes, "fuzz.puffin");
-    for (const auto& blob : footer.blobs) {
-      const std::string blob_data = parquet::lake::PuffinBlobData(bytes, blob, "fuzz.puffin");
-      try {
-        parquet::lake::DeletionVectorBitmap(blob_data, "fuzz.puffin");
-      } catch (const parquet::ParquetError&) {
+      case 3: {
+        parquet::lake::DeltaLogReplay replay("/table", parquet::lake::DeltaReadOptions());
+        size_t start = 0;
+        int commit = 0;
+        while (start <= input.size()) {
+          size_t end = input.find('\0', start);
+          if (end == std::string_view::npos) end = input.size();
+          replay.AddCommit(input.substr(start, end - start), std::to_string(commit++) + ".json");
+          start = end + 1;
+        }
+        const parquet::lake::LakeSnapshot snapshot = replay.Finish(commit, 0);
+        for (const auto& file : snapshot.files) {
+          if (file.partition_values.size() != snapshot.partition_columns.size()) abort();
+          if (!file.stats.empty() && file.stats.size() != snapshot.columns.size()) abort();
+        }
+        break;
       }
+      default: parquet::lake::ParseDeltaSchema(input, data[0] & 8 ? "name" : "none"); break;
     }
-  } catch (const parquet::ParquetError&) {
-  }
-  try {
-    parquet::lake::DeletionVectorBitmap(bytes, "fuzz.bin");
   } catch (const parquet::ParquetError&) {
   }
   return 0;

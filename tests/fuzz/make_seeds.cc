@@ -329,7 +329,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   fs::path out = argv[1];
-  for (const char* dir : {"thrift", "pages", "read", "writer", "copy", "stored_schema", "metadata_cache", "s3_listing", "geo_variant", "lake"}) {
+  for (const char* dir : {"thrift", "pages", "read", "writer", "copy", "stored_schema", "metadata_cache", "s3_listing", "geo_variant", "lake", "iceberg"}) {
     fs::remove_all(out / dir);
     fs::create_directories(out / dir);
   }
@@ -338,11 +338,11 @@ int main(int argc, char** argv) {
   int lake = 0;
   for (int i = 2; i < argc; i++) {
     std::error_code error;
-    // --lake=DIR: the lake tables' Avro manifests, metadata.json and Puffin files seed
-    // fuzz_lake (the smallest 64 of them; none of their Parquet files seed the others).
-    if (std::string(argv[i]).rfind("--lake=", 0) == 0) {
+    // --iceberg=DIR: the Iceberg tables' Avro manifests, metadata.json and Puffin files seed
+    // fuzz_iceberg (the smallest 64 of them; none of their Parquet files seed the others).
+    if (std::string(argv[i]).rfind("--iceberg=", 0) == 0) {
       std::vector<std::pair<uintmax_t, fs::path>> lake_files;
-      for (const auto& entry : fs::recursive_directory_iterator(std::string(argv[i]).substr(7), error)) {
+      for (const auto& entry : fs::recursive_directory_iterator(std::string(argv[i]).substr(10), error)) {
         const std::string name = entry.path().filename().string();
         const bool wanted = entry.path().extension() == ".avro" || entry.path().extension() == ".puffin" ||
                             (name.size() > 14 && name.compare(name.size() - 14, 14, ".metadata.json") == 0);
@@ -352,7 +352,7 @@ int main(int argc, char** argv) {
       if (lake_files.size() > 64) lake_files.resize(64);
       for (const auto& file : lake_files) {
         std::ifstream in(file.second, std::ios::binary);
-        WriteSeed(out / "lake", "lake-" + std::to_string(lake++), std::string(std::istreambuf_iterator<char>(in), {}));
+        WriteSeed(out / "iceberg", "iceberg-" + std::to_string(lake++), std::string(std::istreambuf_iterator<char>(in), {}));
       }
       continue;
     }
@@ -397,6 +397,29 @@ int main(int argc, char** argv) {
                            "{\"a\":5,\"b\":[{\"c\":\"s\",\"e\":1},null,{\"c\":2}],\"d\":12.50,\"z\":0.001}",
                            "[{\"a\":1,\"b\":[]},{\"a\":\"x\",\"d\":1e3},{\"a\":123456789012345678901234567890.5}]"}) {
     WriteSeed(out / "geo_variant", "json-" + std::to_string(geo_number++), std::string("\x01") + json);
+  }
+  // fuzz_lake: a roaring bitmap (array and run containers), a framed deletion vector, Z85,
+  // a Delta log of three commits and a schema (the first byte picks the decoder).
+  {
+    const std::string bitmap32 = std::string("\x3a\x30\x00\x00\x01\x00\x00\x00\x00\x00\x01\x00\x10\x00\x00\x00\x00\x00\x09\x00", 20);
+    const std::string runs32 = std::string("\x3b\x30\x00\x00\x01\x00\x00\x0a\x00\x01\x00\x05\x00\x06\x00", 15);
+    const std::string bitmap64 = std::string("\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00", 12) + bitmap32 +
+                                 std::string("\x01\x00\x00\x00", 4) + runs32;
+    const std::string framed = std::string("\x00\x00\x00\x24\xd1\xd3\x39\x64\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00", 20) +
+                               bitmap32 + std::string("\x2a\x67\x18\x46", 4);
+    WriteSeed(out / "lake", "roaring", '\x00' + bitmap64);
+    WriteSeed(out / "lake", "dv", '\x01' + framed);
+    WriteSeed(out / "lake", "z85", std::string("\x02HelloWorld"));
+    const std::string log = std::string("\x03") +
+        "{\"protocol\":{\"minReaderVersion\":3,\"minWriterVersion\":7,\"readerFeatures\":[\"deletionVectors\",\"columnMapping\"]}}\n"
+        "{\"metaData\":{\"id\":\"x\",\"format\":{\"provider\":\"parquet\"},\"schemaString\":\"{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[{\\\"name\\\":\\\"a\\\",\\\"type\\\":\\\"long\\\",\\\"nullable\\\":true,\\\"metadata\\\":{}},{\\\"name\\\":\\\"p\\\",\\\"type\\\":\\\"date\\\",\\\"nullable\\\":true,\\\"metadata\\\":{}}]}\",\"partitionColumns\":[\"p\"],\"configuration\":{}}}\n"
+        "{\"add\":{\"path\":\"p=2024-01-01/a.parquet\",\"partitionValues\":{\"p\":\"2024-01-01\"},\"size\":10,\"modificationTime\":1,\"dataChange\":true,\"stats\":\"{\\\"numRecords\\\":3,\\\"minValues\\\":{\\\"a\\\":1},\\\"maxValues\\\":{\\\"a\\\":7},\\\"nullCount\\\":{\\\"a\\\":0}}\"}}\n" +
+        std::string(1, '\0') +
+        "{\"remove\":{\"path\":\"p=2024-01-01/a.parquet\",\"dataChange\":true}}\n"
+        "{\"add\":{\"path\":\"p=2024-01-01/a.parquet\",\"partitionValues\":{\"p\":\"2024-01-01\"},\"size\":10,\"modificationTime\":1,\"dataChange\":true,\"deletionVector\":{\"storageType\":\"u\",\"pathOrInlineDv\":\"vBn[lx{q8@P<9BNH/isA\",\"offset\":1,\"sizeInBytes\":36,\"cardinality\":2}}}\n" +
+        std::string(1, '\0') + "{\"add\":{\"path\":\"b%20c.parquet\",\"partitionValues\":{\"p\":null},\"size\":1,\"dataChange\":true}}\n";
+    WriteSeed(out / "lake", "delta-log", log);
+    WriteSeed(out / "lake", "schema", std::string("\x04{\"type\":\"struct\",\"fields\":[{\"name\":\"x\",\"type\":\"decimal(10,2)\",\"nullable\":false,\"metadata\":{}}]}"));
   }
   std::printf("fuzz_seeds: %d thrift, %d pages, %d read, %d writer, %d copy, %d stored_schema, %d metadata_cache, "
               "%d s3_listing seeds in %s\n",

@@ -1,0 +1,283 @@
+// Lake tables as `parquet` tables (lake_table.h): detection, the snapshot turned into the
+// table's columns and files, per-file column mapping, pruning by the log's statistics and
+// the removal of deleted rows from a row group's ranges.
+#include "ext/table/lake_table.h"
+
+#include <algorithm>
+
+#include "ext/common/hive_partitions.h"
+#include "ext/common/sql_value.h"
+#include "format/common/error.h"
+#include "format/io/remote_file.h"
+#include "format/lake/delta_log.h"
+#include "format/lake/lake_storage.h"
+
+namespace sqlite_parquet {
+
+namespace {
+
+using parquet::lake::LakeColumn;
+using parquet::lake::LakeSnapshot;
+using parquet::lake::LakeType;
+using parquet::lake::LakeValue;
+
+std::string TableRoot(const ParquetTable& table) {
+  std::string root = table.options.filename;
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  return root;
+}
+
+std::string TemporalType(TimestampForm form, const char* name) {
+  switch (form) {
+    case TimestampForm::kText: return std::string("TEXT ") + name;
+    case TimestampForm::kJulianDay: return std::string("REAL ") + name;
+    default: return std::string("INTEGER ") + name;
+  }
+}
+
+// The declared type of a lake column, as the type mapping declares the Parquet column the
+// type is stored as (docs/type-mapping.md).
+std::string DeclaredTypeOf(const LakeType& type, const MappingOptions& options) {
+  switch (type.kind) {
+    case LakeType::Kind::kBoolean: return "INTEGER BOOLEAN";
+    case LakeType::Kind::kByte: case LakeType::Kind::kShort: case LakeType::Kind::kInt: case LakeType::Kind::kLong:
+      return "INTEGER";
+    case LakeType::Kind::kFloat: return "REAL FLOAT";
+    case LakeType::Kind::kDouble: return "REAL";
+    case LakeType::Kind::kDecimal:
+      return std::string(options.decimal_as_text ? "TEXT" : "REAL") + " DECIMAL(" + std::to_string(type.precision) + "," +
+             std::to_string(type.scale) + ")";
+    case LakeType::Kind::kString: return "TEXT";
+    case LakeType::Kind::kBinary: return options.binary_as_string ? "TEXT" : "BLOB";
+    case LakeType::Kind::kDate: return TemporalType(options.timestamp_form, "DATE");
+    case LakeType::Kind::kTimestamp: case LakeType::Kind::kTimestampNtz:
+      return TemporalType(options.timestamp_form, "TIMESTAMP_MICROS");
+    case LakeType::Kind::kVariant: case LakeType::Kind::kStruct: case LakeType::Kind::kArray: case LakeType::Kind::kMap:
+      return "TEXT JSON";
+    case LakeType::Kind::kOther: return "";
+  }
+  return "";
+}
+
+HiveType HiveTypeOf(const LakeType& type) {
+  switch (type.kind) {
+    case LakeType::Kind::kBoolean: case LakeType::Kind::kByte: case LakeType::Kind::kShort: case LakeType::Kind::kInt:
+    case LakeType::Kind::kLong:
+      return HiveType::kInteger;
+    case LakeType::Kind::kFloat: case LakeType::Kind::kDouble: case LakeType::Kind::kDecimal: return HiveType::kReal;
+    default: return HiveType::kText;
+  }
+}
+
+std::shared_ptr<const LakeSnapshot> ReadSnapshot(const ParquetTable& table) {
+  const std::string root = TableRoot(table);
+  if (parquet::IsRemoteUrl(root)) {
+    throw parquet::ParquetError("Delta table '" + parquet::PathForDisplay(root) +
+                                "': lake tables are read from local directories only (remote lake tables are not supported yet)");
+  }
+  std::unique_ptr<parquet::lake::LakeStorage> storage = parquet::lake::MakeLocalStorage();
+  parquet::lake::DeltaReadOptions options;
+  options.version = table.options.version;
+  options.timestamp_ms = table.options.timestamp_ms;
+  options.allow_external_paths = table.options.allow_external_paths;
+  options.remote = table.options.remote;
+  return std::make_shared<const LakeSnapshot>(parquet::lake::ReadDeltaSnapshot(*storage, root, options));
+}
+
+std::shared_ptr<const FileSet> FileSetOf(const ParquetTable& table, std::shared_ptr<const LakeSnapshot> snapshot) {
+  auto files = std::make_shared<FileSet>();
+  for (const parquet::lake::LakeDataFile& file : snapshot->files) {
+    files->paths.push_back(file.path);
+    std::vector<HiveValue> values;
+    for (size_t k = 0; k < table.hive_keys.size(); k++) {
+      const int lake_column = table.lake_columns[table.file_columns.size() + k];
+      HiveValue value;
+      const auto& partitions = snapshot->partition_columns;
+      const auto at = std::find(partitions.begin(), partitions.end(), lake_column);
+      if (at != partitions.end()) {
+        const LakeValue& v = file.partition_values[static_cast<size_t>(at - partitions.begin())];
+        switch (v.kind) {
+          case LakeValue::Kind::kInteger:
+            value.is_null = false;
+            value.integer = v.integer;
+            value.real = static_cast<double>(v.integer);
+            value.text = std::to_string(v.integer);
+            break;
+          case LakeValue::Kind::kReal:
+            value.is_null = false;
+            value.real = v.real;
+            value.text = std::to_string(v.real);
+            break;
+          case LakeValue::Kind::kText:
+            value.is_null = false;
+            value.text = v.text;
+            break;
+          default: break;
+        }
+      }
+      values.push_back(std::move(value));
+    }
+    files->hive_values.push_back(std::move(values));
+  }
+  files->rows.assign(files->paths.size(), -1);
+  files->lake = std::move(snapshot);
+  return files;
+}
+
+// table->lake_columns from the names of its columns; throws when the snapshot lacks one.
+void MatchLakeColumns(ParquetTable* table, const LakeSnapshot& snapshot) {
+  table->lake_columns.clear();
+  auto find = [&](const std::string& name, bool partition) {
+    for (size_t c = 0; c < snapshot.columns.size(); c++) {
+      const bool is_partition = std::find(snapshot.partition_columns.begin(), snapshot.partition_columns.end(),
+                                          static_cast<int>(c)) != snapshot.partition_columns.end();
+      if (snapshot.columns[c].name == name && is_partition == partition) return static_cast<int>(c);
+    }
+    throw parquet::ParquetError("Delta table '" + parquet::PathForDisplay(snapshot.root) + "' version " +
+                                std::to_string(snapshot.version) + " has no " + (partition ? "partition " : "") +
+                                "column '" + name + "' of table " + table->name +
+                                " (its schema changed since the table was created: recreate it)");
+  };
+  for (const FileColumn& column : table->file_columns) table->lake_columns.push_back(find(column.name, false));
+  for (const HiveKey& key : table->hive_keys) table->lake_columns.push_back(find(key.name, true));
+}
+
+}  // namespace
+
+bool IsLakeTable(ParquetTable* table) {
+  if (table->is_lake) return *table->is_lake;
+  const std::string& format = table->options.format;
+  bool lake = false;
+  if (format == "delta") {
+    lake = true;
+  } else if (format == "auto") {
+    const std::string root = TableRoot(*table);
+    if (!parquet::IsRemoteUrl(root)) {
+      std::unique_ptr<parquet::lake::LakeStorage> storage = parquet::lake::MakeLocalStorage();
+      lake = parquet::lake::IsDeltaTable(*storage, root);
+    }
+  }
+  table->is_lake = lake;
+  return lake;
+}
+
+void CreateLakeTable(ParquetTable* table) {
+  std::shared_ptr<const LakeSnapshot> snapshot = ReadSnapshot(*table);
+  table->file_columns.clear();
+  table->hive_keys.clear();
+  for (size_t c = 0; c < snapshot->columns.size(); c++) {
+    const LakeColumn& column = snapshot->columns[c];
+    const bool partition = std::find(snapshot->partition_columns.begin(), snapshot->partition_columns.end(),
+                                     static_cast<int>(c)) != snapshot->partition_columns.end();
+    if (partition) {
+      table->hive_keys.push_back(HiveKey{column.name, HiveTypeOf(column.type)});
+    } else {
+      table->file_columns.push_back(
+          FileColumn{column.name, DeclaredTypeOf(column.type, table->options.mapping), column.type.nested()});
+    }
+  }
+  if (table->file_columns.empty() && table->hive_keys.empty()) {
+    throw parquet::ParquetError("Delta table '" + parquet::PathForDisplay(snapshot->root) + "' has no columns");
+  }
+  MatchLakeColumns(table, *snapshot);
+  int64_t rows = 0;
+  for (const auto& file : snapshot->files) rows += std::max<int64_t>(file.record_count, 0);
+  table->estimated_rows = rows;
+  table->files = FileSetOf(*table, std::move(snapshot));
+}
+
+std::shared_ptr<const FileSet> ListLakeFiles(ParquetTable* table) {
+  std::shared_ptr<const LakeSnapshot> snapshot = ReadSnapshot(*table);
+  MatchLakeColumns(table, *snapshot);
+  int64_t rows = 0;
+  for (const auto& file : snapshot->files) rows += std::max<int64_t>(file.record_count, 0);
+  table->estimated_rows = rows;
+  return FileSetOf(*table, std::move(snapshot));
+}
+
+std::vector<ColumnMapping> MapLakeFileColumns(const ParquetTable& table, const parquet::ParquetFileReader& file,
+                                              const std::string& path) {
+  const parquet::Schema& schema = file.schema();
+  const LakeSnapshot& snapshot = *table.files->lake;
+  const size_t num_fields = schema.top_level_fields().size();
+  std::vector<ColumnMapping> mappings(table.file_columns.size());
+  for (size_t c = 0; c < table.file_columns.size(); c++) {
+    const LakeColumn& column = snapshot.columns[static_cast<size_t>(table.lake_columns[c])];
+    for (size_t f = 0; f < num_fields; f++) {
+      const parquet::SchemaNode& node = schema.node(schema.top_level_fields()[f]);
+      const bool match = column.field_id >= 0 ? node.field_id && *node.field_id == column.field_id
+                                              : node.name == column.physical_name;
+      if (!match) continue;
+      mappings[c] = MapTopLevelField(schema, static_cast<int>(f), table.options.mapping);
+      if ((mappings[c].kind == ValueKind::kNested) != table.file_columns[c].nested) {
+        throw parquet::ParquetError("column '" + column.name + "' is " +
+                                    (table.file_columns[c].nested ? "nested" : "not nested") + " in the Delta schema but " +
+                                    (table.file_columns[c].nested ? "not nested" : "nested") + " in data file " +
+                                    parquet::PathForDisplay(path));
+      }
+      break;
+    }
+  }
+  return mappings;
+}
+
+bool LakeStatisticsMayMatch(const ParquetTable& table, const FileSet& files, size_t index, const ColumnFilter& filter) {
+  if (!files.lake || filter.column < 0 || filter.column >= table.hive_column() || !filter.active) return true;
+  const parquet::lake::LakeDataFile& file = files.lake->files[index];
+  const size_t lake_column = static_cast<size_t>(table.lake_columns[static_cast<size_t>(filter.column)]);
+  if (file.stats.size() <= lake_column) return true;
+  const parquet::lake::LakeColumnStats& stats = file.stats[lake_column];
+  const ValueClass value_class = table.pushdown[static_cast<size_t>(filter.column)].value_class;
+  ValueBounds bounds;
+  auto bound = [&](const LakeValue& v, std::string* storage) -> std::optional<SqlValue> {
+    switch (v.kind) {
+      case LakeValue::Kind::kInteger:
+        if (value_class == ValueClass::kNumeric) return SqlValue::Integer(v.integer);
+        return std::nullopt;
+      case LakeValue::Kind::kReal:
+        if (value_class == ValueClass::kNumeric) return SqlValue::Real(v.real);
+        return std::nullopt;
+      case LakeValue::Kind::kText:
+        if (value_class != ValueClass::kText) return std::nullopt;
+        *storage = v.text;
+        return SqlValue::Text(*storage);
+      default: return std::nullopt;
+    }
+  };
+  bounds.min = bound(stats.min, &bounds.min_bytes);
+  bounds.max = bound(stats.max, &bounds.max_bytes);
+  if (stats.null_count == 0) bounds.may_have_null = false;
+  if (stats.null_count >= 0 && file.record_count >= 0 && stats.null_count >= file.record_count) {
+    bounds.may_have_non_null = false;
+  }
+  if (bounds.may_have_non_null && (!bounds.min || !bounds.max) && stats.null_count < 0) return true;
+  return MayMatch(filter, bounds);
+}
+
+parquet::RowRanges RemoveDeletedRows(const parquet::RowRanges& ranges, const parquet::lake::DeletedRows& deleted,
+                                     int64_t first, int64_t* removed) {
+  if (ranges.empty() || deleted.empty()) return ranges;
+  parquet::RowRanges out;
+  const auto& dels = deleted.ranges();
+  for (const parquet::RowRange& r : ranges) {
+    // File positions [first + r.begin, first + r.end).
+    uint64_t pos = static_cast<uint64_t>(first + r.begin);
+    const uint64_t end = static_cast<uint64_t>(first + r.end);
+    size_t d = deleted.FirstRangeEndingAfter(pos);
+    while (pos < end) {
+      if (d >= dels.size() || dels[d].begin >= end) {
+        out.Append(static_cast<int64_t>(pos) - first, static_cast<int64_t>(end) - first);
+        break;
+      }
+      if (dels[d].begin > pos) out.Append(static_cast<int64_t>(pos) - first, static_cast<int64_t>(dels[d].begin) - first);
+      const uint64_t skip_from = std::max(pos, dels[d].begin);
+      const uint64_t skip_to = std::min(end, dels[d].end);
+      *removed += static_cast<int64_t>(skip_to - skip_from);
+      pos = skip_to;
+      d++;
+    }
+  }
+  return out;
+}
+
+}  // namespace sqlite_parquet

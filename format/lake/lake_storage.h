@@ -1,0 +1,43 @@
+// How a lake-table reader reaches the table's metadata files (Delta's _delta_log, Iceberg's
+// metadata/): listing a directory, reading a small file whole, opening a file for
+// positional reads (checkpoints, deletion vectors). Local directories here; the extension
+// supplies remote ones (S3) over format/io. Every read is bounded.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "format/io/random_access_file.h"
+
+namespace parquet {
+struct RemoteOptions;
+}
+
+namespace parquet::lake {
+
+struct LakeEntry {
+  std::string name;          // the entry's name within the directory
+  int64_t modified_ms = -1;  // modification time, -1 when not known
+};
+
+class LakeStorage {
+ public:
+  virtual ~LakeStorage() = default;
+  // The entries of directory `dir` (files only); false when the directory does not exist.
+  // Throws ParquetError on other errors, or past `max_entries`.
+  virtual bool List(const std::string& dir, size_t max_entries, std::vector<LakeEntry>* out) = 0;
+  // The whole of file `path`; throws ParquetError naming it when it cannot be read or
+  // holds more than max_bytes.
+  virtual std::string ReadWhole(const std::string& path, size_t max_bytes) = 0;
+  // `path` opened for positional reads.
+  virtual std::unique_ptr<RandomAccessFile> Open(const std::string& path) = 0;
+  // Whether `path` names an existing directory (or, remotely, a prefix with objects).
+  virtual bool IsDirectory(const std::string& path) = 0;
+};
+
+// Local files (format/platform).
+std::unique_ptr<LakeStorage> MakeLocalStorage();
+
+}  // namespace parquet::lake

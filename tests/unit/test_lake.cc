@@ -1,0 +1,319 @@
+// Tests of the shared lake-table pieces (format/lake/): Z85, the portable roaring bitmaps
+// (array, bitmap and run containers; 64-bit buckets), deletion vectors (framing, checksum,
+// cardinality, file names, a real Delta .bin file), the Delta log replay (reconciliation
+// by path and deletion vector, the protocol check, broken logs) and the removal of deleted
+// rows from a row group's ranges (ext/table/lake_table.h).
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ext/table/lake_table.h"
+#include "format/codec/checksum.h"
+#include "format/common/error.h"
+#include "format/lake/deletion_vector.h"
+#include "format/lake/delta_log.h"
+#include "format/lake/lake_storage.h"
+#include "format/lake/roaring.h"
+#include "format/lake/z85.h"
+
+using namespace parquet;
+using namespace parquet::lake;
+
+namespace {
+
+void Put16(std::string* s, uint16_t v) {
+  s->push_back(static_cast<char>(v & 0xFF));
+  s->push_back(static_cast<char>(v >> 8));
+}
+void Put32(std::string* s, uint32_t v) {
+  for (int i = 0; i < 4; i++) s->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+}
+void Put64(std::string* s, uint64_t v) {
+  Put32(s, static_cast<uint32_t>(v));
+  Put32(s, static_cast<uint32_t>(v >> 32));
+}
+void PutBE32(std::string* s, uint32_t v) {
+  for (int i = 3; i >= 0; i--) s->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+}
+
+// A 32-bit portable bitmap without run containers: one array container per key.
+std::string ArrayBitmap(const std::vector<std::pair<uint16_t, std::vector<uint16_t>>>& containers) {
+  std::string s;
+  Put32(&s, 12346);
+  Put32(&s, static_cast<uint32_t>(containers.size()));
+  for (const auto& c : containers) {
+    Put16(&s, c.first);
+    Put16(&s, static_cast<uint16_t>(c.second.size() - 1));
+  }
+  uint32_t offset = static_cast<uint32_t>(s.size() + 4 * containers.size());
+  for (const auto& c : containers) {
+    Put32(&s, offset);
+    offset += static_cast<uint32_t>(2 * c.second.size());
+  }
+  for (const auto& c : containers) {
+    for (uint16_t v : c.second) Put16(&s, v);
+  }
+  return s;
+}
+
+std::string Bitmap64(const std::vector<std::pair<uint32_t, std::string>>& buckets) {
+  std::string s;
+  Put64(&s, buckets.size());
+  for (const auto& b : buckets) {
+    Put32(&s, b.first);
+    s += b.second;
+  }
+  return s;
+}
+
+std::string Framed(const std::string& data) {
+  std::string s;
+  PutBE32(&s, static_cast<uint32_t>(data.size()));
+  s += data;
+  PutBE32(&s, Crc32(reinterpret_cast<const uint8_t*>(data.data()), data.size()));
+  return s;
+}
+
+std::string WithMagic(const std::string& bitmap) {
+  std::string s;
+  Put32(&s, 1681511377);
+  return s + bitmap;
+}
+
+}  // namespace
+
+TEST_CASE("Z85 decodes the ZeroMQ example and refuses malformed text") {
+  const std::optional<std::string> bytes = DecodeZ85("HelloWorld");
+  REQUIRE(bytes);
+  const std::string expected("\x86\x4F\xD2\x6F\xB5\x59\xF7\x5B", 8);
+  CHECK(*bytes == expected);
+  CHECK(EncodeZ85(expected) == "HelloWorld");
+  CHECK_FALSE(DecodeZ85("Hello"  "W"));  // not a multiple of 5
+  CHECK_FALSE(DecodeZ85("Hell~"));       // not in the alphabet
+  CHECK_FALSE(DecodeZ85("#####"));       // above 2^32 - 1
+  CHECK(DecodeZ85("")->empty());
+}
+
+TEST_CASE("roaring: array containers across keys and buckets") {
+  const std::string b32 = ArrayBitmap({{0, {1, 2, 3, 9}}, {2, {0}}});
+  std::vector<PositionRange> out;
+  CHECK(DecodeRoaring32(b32, 0, &out) == b32.size());
+  CHECK(out == std::vector<PositionRange>{{1, 4}, {9, 10}, {131072, 131073}});
+  const std::vector<PositionRange> r64 = DecodeRoaring64(Bitmap64({{0, ArrayBitmap({{0, {5}}})}, {3, ArrayBitmap({{1, {7}}})}}));
+  CHECK(r64 == std::vector<PositionRange>{{5, 6}, {(uint64_t{3} << 32) + 65536 + 7, (uint64_t{3} << 32) + 65536 + 8}});
+  CHECK(CountPositions(r64) == 2);
+}
+
+TEST_CASE("roaring: bitmap and run containers") {
+  // A bitmap container: rows 0..4999 and 6000.
+  std::string bitmap;
+  Put32(&bitmap, 12346);
+  Put32(&bitmap, 1);
+  Put16(&bitmap, 0);
+  Put16(&bitmap, 5000);  // cardinality 5001
+  Put32(&bitmap, 16);
+  std::vector<uint64_t> words(1024, 0);
+  for (int i = 0; i < 5000; i++) words[static_cast<size_t>(i / 64)] |= uint64_t{1} << (i % 64);
+  words[6000 / 64] |= uint64_t{1} << (6000 % 64);
+  for (uint64_t w : words) Put64(&bitmap, w);
+  std::vector<PositionRange> out;
+  DecodeRoaring32(bitmap, 0, &out);
+  CHECK(out == std::vector<PositionRange>{{0, 5000}, {6000, 6001}});
+  // A wrong cardinality in the header is an error.
+  std::string wrong = bitmap;
+  wrong[10] = 1;
+  out.clear();
+  CHECK_THROWS_AS(DecodeRoaring32(wrong, 0, &out), ParquetError);
+
+  // A run container (cookie 12347, one container, run flag set): [10, 20] and [100, 100].
+  std::string runs;
+  Put32(&runs, 12347);  // (containers - 1) << 16 | 12347
+  runs.push_back(1);    // run flags
+  Put16(&runs, 0);
+  Put16(&runs, 11);     // cardinality - 1
+  Put16(&runs, 2);      // runs
+  Put16(&runs, 10);
+  Put16(&runs, 10);
+  Put16(&runs, 100);
+  Put16(&runs, 0);
+  out.clear();
+  CHECK(DecodeRoaring32(runs, 1, &out) == runs.size());
+  CHECK(out == std::vector<PositionRange>{{(uint64_t{1} << 32) + 10, (uint64_t{1} << 32) + 21},
+                                          {(uint64_t{1} << 32) + 100, (uint64_t{1} << 32) + 101}});
+}
+
+TEST_CASE("roaring: malformed input is an error, never a crash") {
+  std::vector<PositionRange> out;
+  CHECK_THROWS_AS(DecodeRoaring32(std::string("\x01\x02", 2), 0, &out), ParquetError);
+  CHECK_THROWS_AS(DecodeRoaring32(std::string("\x00\x00\x00\x00\x00\x00\x00\x00", 8), 0, &out), ParquetError);
+  // Keys out of order.
+  CHECK_THROWS_AS(DecodeRoaring32(ArrayBitmap({{2, {1}}, {1, {1}}}), 0, &out), ParquetError);
+  // Values out of order within an array container.
+  out.clear();
+  CHECK_THROWS_AS(DecodeRoaring32(ArrayBitmap({{0, {3, 1}}}), 0, &out), ParquetError);
+  // Every truncation of a valid 64-bit bitmap fails cleanly; trailing bytes too.
+  const std::string valid = Bitmap64({{0, ArrayBitmap({{0, {1, 2}}, {4, {9}}})}, {7, ArrayBitmap({{0, {0}}})}});
+  for (size_t n = 0; n < valid.size(); n++) CHECK_THROWS_AS(DecodeRoaring64(valid.substr(0, n)), ParquetError);
+  CHECK_THROWS_AS(DecodeRoaring64(valid + "x"), ParquetError);
+  CHECK_NOTHROW(DecodeRoaring64(valid));
+  // A bucket count far beyond the data.
+  std::string huge;
+  Put64(&huge, uint64_t{1} << 60);
+  CHECK_THROWS_AS(DecodeRoaring64(huge), ParquetError);
+}
+
+TEST_CASE("deletion vectors: framing, checksum and magic") {
+  const std::string data = WithMagic(Bitmap64({{0, ArrayBitmap({{0, {0, 9}}})}}));
+  CHECK(DecodeFramedDeletionVector(Framed(data), "test") == std::vector<PositionRange>{{0, 1}, {9, 10}});
+  std::string bad = Framed(data);
+  bad[bad.size() - 1] ^= 1;
+  CHECK_THROWS_WITH_AS(DecodeFramedDeletionVector(bad, "test"), doctest::Contains("checksum"), ParquetError);
+  std::string wrong_magic = data;
+  wrong_magic[0] ^= 1;
+  CHECK_THROWS_WITH_AS(DecodeFramedDeletionVector(Framed(wrong_magic), "test"), doctest::Contains("magic"), ParquetError);
+  std::string wrong_length = Framed(data);
+  wrong_length[3] ^= 1;
+  CHECK_THROWS_AS(DecodeFramedDeletionVector(wrong_length, "test"), ParquetError);
+}
+
+TEST_CASE("deletion vectors: inline, cardinality and file names") {
+  std::string data = WithMagic(Bitmap64({{0, ArrayBitmap({{0, {3, 4, 5}}})}}));
+  const size_t size = data.size();
+  while (data.size() % 4 != 0) data.push_back('\0');
+  DeletionVectorDescriptor dv;
+  dv.storage_type = 'i';
+  dv.path_or_inline = EncodeZ85(data);
+  dv.size_in_bytes = static_cast<int64_t>(size);
+  dv.cardinality = 3;
+  CHECK(ReadDeletionVector(dv, "/nowhere", nullptr) == std::vector<PositionRange>{{3, 6}});
+  dv.cardinality = 4;
+  CHECK_THROWS_WITH_AS(ReadDeletionVector(dv, "/nowhere", nullptr), doctest::Contains("cardinality"), ParquetError);
+  dv.size_in_bytes = int64_t{1} << 40;
+  CHECK_THROWS_AS(ReadDeletionVector(dv, "/nowhere", nullptr), ParquetError);
+
+  DeletionVectorDescriptor u;
+  u.storage_type = 'u';
+  u.path_or_inline = "ab" + EncodeZ85(std::string("\x61\xd1\x6c\x75\x69\x94\x46\xb7\xa1\x5b\x8b\x53\x88\x52\xe5\x0e", 16));
+  CHECK(DeletionVectorFile(u, "/t") == "/t/ab/deletion_vector_61d16c75-6994-46b7-a15b-8b538852e50e.bin");
+  u.path_or_inline = "../" + u.path_or_inline.substr(2);
+  CHECK_THROWS_AS(DeletionVectorFile(u, "/t"), ParquetError);
+  CHECK(u.UniqueId().front() == 'u');
+}
+
+TEST_CASE("deletion vectors: a Delta .bin file written by Databricks") {
+  DeletionVectorDescriptor dv;
+  dv.storage_type = 'u';
+  dv.path_or_inline = "vBn[lx{q8@P<9BNH/isA";
+  dv.offset = 1;
+  dv.size_in_bytes = 36;
+  dv.cardinality = 2;
+  const std::string root = "../shared/lake/delta/kernel-data/table-with-dv-small";
+  CHECK(ReadDeletionVector(dv, root, nullptr) == std::vector<PositionRange>{{0, 1}, {9, 10}});
+  dv.offset = 2;
+  CHECK_THROWS_AS(ReadDeletionVector(dv, root, nullptr), ParquetError);
+}
+
+namespace {
+
+const char* kProtocol = R"({"protocol":{"minReaderVersion":1,"minWriterVersion":2}})";
+const char* kMetadata =
+    R"({"metaData":{"id":"x","format":{"provider":"parquet","options":{}},"schemaString":"{\"type\":\"struct\",\"fields\":[{\"name\":\"a\",\"type\":\"long\",\"nullable\":true,\"metadata\":{}},{\"name\":\"p\",\"type\":\"integer\",\"nullable\":true,\"metadata\":{}}]}","partitionColumns":["p"],"configuration":{}}})";
+
+std::string Add(const std::string& path, const std::string& p, const std::string& extra = "") {
+  return R"({"add":{"path":")" + path + R"(","partitionValues":{"p":)" + p + R"(},"size":1,"modificationTime":1,"dataChange":true)" +
+         extra + "}}";
+}
+
+}  // namespace
+
+TEST_CASE("Delta replay: adds and removes reconciled by path and deletion vector") {
+  DeltaLogReplay replay("/t", DeltaReadOptions());
+  replay.AddCommit(std::string(kProtocol) + "\n" + kMetadata + "\n" + Add("p=1/a.parquet", "\"1\"") + "\n" +
+                       Add("p%3D2/b%20c.parquet", "null", R"(,"stats":"{\"numRecords\":5,\"minValues\":{\"a\":3},\"maxValues\":{\"a\":9},\"nullCount\":{\"a\":0}}")"),
+                   "0.json");
+  const std::string dv = R"(,"deletionVector":{"storageType":"i","pathOrInlineDv":"x","sizeInBytes":4,"cardinality":1})";
+  replay.AddCommit(R"({"remove":{"path":"p=1/a.parquet","dataChange":true}})" "\n" + Add("p=1/a.parquet", "\"1\"", dv), "1.json");
+  const LakeSnapshot s = replay.Finish(1, 0);
+  REQUIRE(s.files.size() == 2);
+  CHECK(s.columns.size() == 2);
+  CHECK(s.partition_columns == std::vector<int>{1});
+  CHECK(s.files[0].path == "/t/p=1/a.parquet");
+  CHECK(s.files[0].deleted != nullptr);
+  CHECK(s.files[0].partition_values[0].kind == LakeValue::Kind::kInteger);
+  CHECK(s.files[1].path == "/t/p=2/b c.parquet");
+  CHECK(s.files[1].partition_values[0].kind == LakeValue::Kind::kNull);
+  CHECK(s.files[1].record_count == 5);
+  CHECK(s.files[1].stats[0].min.integer == 3);
+  CHECK(s.files[1].stats[0].max.integer == 9);
+  CHECK(s.files[1].stats[0].null_count == 0);
+}
+
+TEST_CASE("Delta replay: protocol check, missing actions, paths outside the root") {
+  {
+    DeltaLogReplay replay("/t", DeltaReadOptions());
+    replay.AddCommit(R"({"protocol":{"minReaderVersion":3,"minWriterVersion":7,"readerFeatures":["deletionVectors","futureThing"]}})"
+                     "\n" + std::string(kMetadata), "0.json");
+    CHECK_THROWS_WITH_AS(replay.Finish(0, 0), doctest::Contains("'futureThing' (reader version 3)"), ParquetError);
+  }
+  {
+    DeltaLogReplay replay("/t", DeltaReadOptions());
+    replay.AddCommit(R"({"protocol":{"minReaderVersion":4,"minWriterVersion":7}})" "\n" + std::string(kMetadata), "0.json");
+    CHECK_THROWS_WITH_AS(replay.Finish(0, 0), doctest::Contains("reader version 4"), ParquetError);
+  }
+  {
+    DeltaLogReplay replay("/t", DeltaReadOptions());
+    replay.AddCommit(kMetadata, "0.json");
+    CHECK_THROWS_WITH_AS(replay.Finish(0, 0), doctest::Contains("no protocol"), ParquetError);
+  }
+  {
+    DeltaLogReplay replay("/t", DeltaReadOptions());
+    replay.AddCommit(kProtocol, "0.json");
+    CHECK_THROWS_WITH_AS(replay.Finish(0, 0), doctest::Contains("no metaData"), ParquetError);
+  }
+  for (const char* path : {"/etc/passwd", "../x.parquet", "file:///etc/passwd", "a/../../x.parquet"}) {
+    DeltaLogReplay replay("/t", DeltaReadOptions());
+    replay.AddCommit(std::string(kProtocol) + "\n" + kMetadata + "\n" + Add(path, "\"1\""), "0.json");
+    CHECK_THROWS_WITH_AS(replay.Finish(0, 0), doctest::Contains("allow_external_paths"), ParquetError);
+  }
+  {
+    DeltaLogReplay replay("/t", DeltaReadOptions());
+    CHECK_THROWS_WITH_AS(replay.AddCommit("{\"add\":", "7.json"), doctest::Contains("7.json line 1"), ParquetError);
+  }
+}
+
+TEST_CASE("Delta tables: missing versions and time travel bounds") {
+  std::unique_ptr<LakeStorage> storage = MakeLocalStorage();
+  CHECK_THROWS_WITH_AS(ReadDeltaSnapshot(*storage, "../shared/lake/delta/golden/versions-not-contiguous/delta", {}),
+                       doctest::Contains("missing version"), ParquetError);
+  DeltaReadOptions options;
+  options.version = 1000;
+  CHECK_THROWS_WITH_AS(ReadDeltaSnapshot(*storage, "../shared/lake/delta/kernel-data/table-with-dv-small", options),
+                       doctest::Contains("has no version 1000"), ParquetError);
+  options.version = 0;
+  const LakeSnapshot v0 = ReadDeltaSnapshot(*storage, "../shared/lake/delta/kernel-data/table-with-dv-small", options);
+  REQUIRE(v0.files.size() == 1);
+  CHECK(v0.files[0].deleted == nullptr);
+  const LakeSnapshot v1 = ReadDeltaSnapshot(*storage, "../shared/lake/delta/kernel-data/table-with-dv-small", {});
+  REQUIRE(v1.files.size() == 1);
+  REQUIRE(v1.files[0].deleted != nullptr);
+  CHECK(v1.files[0].deleted->Load()->count() == 2);
+}
+
+TEST_CASE("RemoveDeletedRows takes deleted positions out of a row group's ranges") {
+  const DeletedRows deleted({{2, 4}, {10, 11}, {20, 30}});
+  int64_t removed = 0;
+  // Row group starting at file row 5: its rows 0..9 are file rows 5..14.
+  const RowRanges out = sqlite_parquet::RemoveDeletedRows(RowRanges::FromRanges({{0, 10}}), deleted, 5, &removed);
+  CHECK(out.ToString() == RowRanges::FromRanges({{0, 5}, {6, 10}}).ToString());
+  CHECK(removed == 1);
+  removed = 0;
+  const RowRanges all = sqlite_parquet::RemoveDeletedRows(RowRanges::FromRanges({{0, 3}, {5, 8}}), deleted, 20, &removed);
+  CHECK(all.empty());
+  CHECK(removed == 6);
+  removed = 0;
+  const RowRanges first = sqlite_parquet::RemoveDeletedRows(RowRanges::FromRanges({{0, 5}}), deleted, 0, &removed);
+  CHECK(first.ToString() == RowRanges::FromRanges({{0, 2}, {4, 5}}).ToString());
+  CHECK(removed == 2);
+}
