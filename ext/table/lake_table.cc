@@ -10,6 +10,7 @@
 #include "format/common/error.h"
 #include "format/io/remote_file.h"
 #include "format/lake/delta_log.h"
+#include "format/lake/iceberg_snapshot.h"
 #include "format/lake/lake_storage.h"
 
 namespace sqlite_parquet {
@@ -69,13 +70,38 @@ HiveType HiveTypeOf(const LakeType& type) {
   }
 }
 
+// Whether the table is an Iceberg table (format=iceberg, or a path that holds one and no Delta log).
+bool IsIceberg(const ParquetTable& table, parquet::lake::LakeStorage& storage) {
+  if (table.options.format == "iceberg") return true;
+  if (table.options.format == "delta") return false;
+  const std::string root = TableRoot(table);
+  return !parquet::lake::IsDeltaTable(storage, root) && parquet::lake::IsIcebergTable(storage, root);
+}
+
 std::shared_ptr<const LakeSnapshot> ReadSnapshot(const ParquetTable& table) {
   const std::string root = TableRoot(table);
   if (parquet::IsRemoteUrl(root)) {
-    throw parquet::ParquetError("Delta table '" + parquet::PathForDisplay(root) +
+    throw parquet::ParquetError("lake table '" + parquet::PathForDisplay(root) +
                                 "': lake tables are read from local directories only (remote lake tables are not supported yet)");
   }
   std::unique_ptr<parquet::lake::LakeStorage> storage = parquet::lake::MakeLocalStorage();
+  if (IsIceberg(table, *storage)) {
+    if (table.options.version) {
+      throw parquet::ParquetError("Iceberg table '" + parquet::PathForDisplay(root) +
+                                  "': version= applies to Delta tables; use snapshot_id=, timestamp= or ref=");
+    }
+    parquet::lake::IcebergReadOptions iceberg;
+    iceberg.snapshot_id = table.options.snapshot_id;
+    iceberg.timestamp_ms = table.options.timestamp_ms;
+    iceberg.ref = table.options.ref;
+    iceberg.allow_moved_paths = table.options.allow_moved_paths;
+    iceberg.allow_external_paths = table.options.allow_external_paths;
+    return std::make_shared<const LakeSnapshot>(parquet::lake::ReadIcebergSnapshot(*storage, root, iceberg));
+  }
+  if (table.options.snapshot_id || table.options.ref) {
+    throw parquet::ParquetError("Delta table '" + parquet::PathForDisplay(root) +
+                                "': snapshot_id= and ref= apply to Iceberg tables; use version= or timestamp=");
+  }
   parquet::lake::DeltaReadOptions options;
   options.version = table.options.version;
   options.timestamp_ms = table.options.timestamp_ms;
@@ -133,7 +159,8 @@ void MatchLakeColumns(ParquetTable* table, const LakeSnapshot& snapshot) {
                                           static_cast<int>(c)) != snapshot.partition_columns.end();
       if (snapshot.columns[c].name == name && is_partition == partition) return static_cast<int>(c);
     }
-    throw parquet::ParquetError("Delta table '" + parquet::PathForDisplay(snapshot.root) + "' version " +
+    throw parquet::ParquetError(std::string(snapshot.format == "iceberg" ? "Iceberg" : "Delta") + " table '" +
+                                parquet::PathForDisplay(snapshot.root) + "' version " +
                                 std::to_string(snapshot.version) + " has no " + (partition ? "partition " : "") +
                                 "column '" + name + "' of table " + table->name +
                                 " (its schema changed since the table was created: recreate it)");
@@ -148,13 +175,13 @@ bool IsLakeTable(ParquetTable* table) {
   if (table->is_lake) return *table->is_lake;
   const std::string& format = table->options.format;
   bool lake = false;
-  if (format == "delta") {
+  if (format == "delta" || format == "iceberg") {
     lake = true;
   } else if (format == "auto") {
     const std::string root = TableRoot(*table);
     if (!parquet::IsRemoteUrl(root)) {
       std::unique_ptr<parquet::lake::LakeStorage> storage = parquet::lake::MakeLocalStorage();
-      lake = parquet::lake::IsDeltaTable(*storage, root);
+      lake = parquet::lake::IsDeltaTable(*storage, root) || parquet::lake::IsIcebergTable(*storage, root);
     }
   }
   table->is_lake = lake;
@@ -177,7 +204,8 @@ void CreateLakeTable(ParquetTable* table) {
     }
   }
   if (table->file_columns.empty() && table->hive_keys.empty()) {
-    throw parquet::ParquetError("Delta table '" + parquet::PathForDisplay(snapshot->root) + "' has no columns");
+    throw parquet::ParquetError(std::string(snapshot->format == "iceberg" ? "Iceberg" : "Delta") + " table '" +
+                                parquet::PathForDisplay(snapshot->root) + "' has no columns");
   }
   MatchLakeColumns(table, *snapshot);
   int64_t rows = 0;
@@ -200,18 +228,22 @@ std::vector<ColumnMapping> MapLakeFileColumns(const ParquetTable& table, const p
   const parquet::Schema& schema = file.schema();
   const LakeSnapshot& snapshot = *table.files->lake;
   const size_t num_fields = schema.top_level_fields().size();
+  // A file written without field ids (an Iceberg table migrated from Hive, with a name
+  // mapping) has its columns matched by name.
+  bool file_has_ids = false;
+  for (size_t f = 0; f < num_fields; f++) file_has_ids |= schema.node(schema.top_level_fields()[f]).field_id.has_value();
   std::vector<ColumnMapping> mappings(table.file_columns.size());
   for (size_t c = 0; c < table.file_columns.size(); c++) {
     const LakeColumn& column = snapshot.columns[static_cast<size_t>(table.lake_columns[c])];
     for (size_t f = 0; f < num_fields; f++) {
       const parquet::SchemaNode& node = schema.node(schema.top_level_fields()[f]);
-      const bool match = column.field_id >= 0 ? node.field_id && *node.field_id == column.field_id
-                                              : node.name == column.physical_name;
+      const bool match = column.field_id >= 0 && file_has_ids ? node.field_id && *node.field_id == column.field_id
+                                                              : node.name == column.physical_name;
       if (!match) continue;
       mappings[c] = MapTopLevelField(schema, static_cast<int>(f), table.options.mapping);
       if ((mappings[c].kind == ValueKind::kNested) != table.file_columns[c].nested) {
         throw parquet::ParquetError("column '" + column.name + "' is " +
-                                    (table.file_columns[c].nested ? "nested" : "not nested") + " in the Delta schema but " +
+                                    (table.file_columns[c].nested ? "nested" : "not nested") + " in the table's schema but " +
                                     (table.file_columns[c].nested ? "not nested" : "nested") + " in data file " +
                                     parquet::PathForDisplay(path));
       }
