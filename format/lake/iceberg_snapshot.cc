@@ -13,7 +13,9 @@
 #include "format/lake/roaring.h"
 #include "format/read/file_reader.h"
 #include "format/read/record_assembler.h"
+#include "format/common/text_to_double.h"
 #include "format/values/json_text.h"
+#include "format/values/logical_values.h"
 
 namespace parquet::lake {
 
@@ -198,6 +200,43 @@ LakeColumnStats StatsOf(const IcebergDataFile& file, const IcebergField& field) 
 }
 
 std::string TableName(const std::string& path) { return "Iceberg table '" + path + "'"; }
+
+// An identity partition value as the lake model's value for a column of `type`.
+LakeValue PartitionLakeValue(const IcebergValue& v, const std::string& type) {
+  if (v.kind == IcebergValue::Kind::kNull) return LakeValue::Null();
+  const IcebergPrimitive p = ParseIcebergPrimitive(type);
+  char buffer[96];
+  if (v.kind == IcebergValue::Kind::kInteger) {
+    if (p.name == "date") return LakeValue::Text(std::string(buffer, FormatDate(static_cast<int32_t>(v.integer), buffer)));
+    if (p.name == "time") return LakeValue::Text(std::string(buffer, FormatTime(v.integer, TimeUnit::MICROS, buffer)));
+    if (p.name == "timestamp" || p.name == "timestamptz") {
+      return LakeValue::Text(std::string(buffer, FormatTimestamp(v.integer, TimeUnit::MICROS, buffer)));
+    }
+    if (p.name == "timestamp_ns" || p.name == "timestamptz_ns") {
+      return LakeValue::Text(std::string(buffer, FormatTimestamp(v.integer, TimeUnit::NANOS, buffer)));
+    }
+    if (p.name == "decimal") {
+      if (p.precision > 38 || p.scale < 0 || p.scale > 38) return LakeValue{};
+      const size_t n = FormatDecimal(v.integer, p.scale, buffer);
+      double d = 0;
+      TextToDouble(buffer, buffer + n, d);
+      return LakeValue::Real(d);
+    }
+    return LakeValue::Integer(v.integer);
+  }
+  if (v.kind == IcebergValue::Kind::kFloat) return LakeValue::Real(v.real);
+  if (p.name == "decimal") {
+    if (v.bytes.size() > 16 || p.scale < 0 || p.scale > 38) return LakeValue{};
+    const size_t n = FormatDecimalBigEndian(reinterpret_cast<const uint8_t*>(v.bytes.data()), v.bytes.size(), p.scale, buffer, sizeof(buffer));
+    double d = 0;
+    TextToDouble(buffer, buffer + n, d);
+    return LakeValue::Real(d);
+  }
+  if (p.name == "uuid" && v.bytes.size() == 16) {
+    return LakeValue::Text(std::string(buffer, FormatUuid(reinterpret_cast<const uint8_t*>(v.bytes.data()), buffer)));
+  }
+  return LakeValue::Text(v.bytes);
+}
 
 }  // namespace
 
@@ -406,10 +445,48 @@ LakeSnapshot ReadIcebergSnapshot(LakeStorage& storage, const std::string& path, 
     column.nullable = !field.required;
     column.physical_name = field.name;
     column.field_id = field.id;
+    if (metadata.has_name_mapping) {
+      // Files without field ids (migrated from Hive) are matched by the names the mapping
+      // gives the field id; a field the mapping leaves out is in none of them (NULL).
+      column.physical_name.clear();
+      for (const IcebergNameMapping& m : metadata.name_mapping) {
+        if (m.field_id && *m.field_id == field.id && !m.names.empty()) column.physical_name = m.names.front();
+      }
+    }
     out.columns.push_back(std::move(column));
   }
   if (snapshot == nullptr) return out;
   IcebergScanPlan plan = PlanIcebergScan(*fs, metadata, snapshot, resolver);
+
+  // Identity-partitioned columns the data files do not hold (tables written Hive-style,
+  // migrated tables) take their values from the manifests: such a column becomes a
+  // partition column of the model when every live file's spec has it as an identity field
+  // and the first data file lacks it.
+  std::vector<std::vector<int>> identity_slot;  // per column: per data file, the slot in its partition tuple
+  std::unique_ptr<ParquetFileReader> first_file;
+  for (size_t c = 0; c < schema->fields.size() && !plan.data_files.empty(); c++) {
+    const IcebergField& field = schema->fields[c];
+    if (!field.is_primitive()) continue;
+    std::vector<int> slots;
+    for (const IcebergDataFile& data : plan.data_files) {
+      const IcebergPartitionSpec* spec = metadata.FindSpec(data.spec_id);
+      int slot = -1;
+      if (spec != nullptr && spec->fields.size() == data.partition.size()) {
+        for (size_t k = 0; k < spec->fields.size(); k++) {
+          if (spec->fields[k].source_id == field.id && spec->fields[k].transform.kind == IcebergTransform::Kind::kIdentity) {
+            slot = static_cast<int>(k);
+          }
+        }
+      }
+      if (slot < 0) break;
+      slots.push_back(slot);
+    }
+    if (slots.size() != plan.data_files.size()) continue;
+    if (!first_file) first_file = ParquetFileReader::Open(storage.Open(plan.data_files.front().resolved_path));
+    if (FindField(*first_file, field.id, out.columns[c].physical_name) >= 0) continue;
+    out.partition_columns.push_back(static_cast<int>(c));
+    identity_slot.push_back(std::move(slots));
+  }
   for (size_t i = 0; i < plan.data_files.size(); i++) {
     IcebergDataFile& data = plan.data_files[i];
     if (data.format != "PARQUET") {
@@ -420,7 +497,15 @@ LakeSnapshot ReadIcebergSnapshot(LakeStorage& storage, const std::string& path, 
     file.path = data.resolved_path;
     file.size = data.file_size;
     file.record_count = data.record_count;
-    for (const IcebergField& field : schema->fields) file.stats.push_back(StatsOf(data, field));
+    for (size_t c = 0; c < schema->fields.size(); c++) {
+      // A column the name mapping leaves out reads as NULL in files without field ids: the
+      // manifests' metrics of its field id do not describe what such a file gives.
+      file.stats.push_back(out.columns[c].physical_name.empty() ? LakeColumnStats{} : StatsOf(data, schema->fields[c]));
+    }
+    for (size_t k = 0; k < out.partition_columns.size(); k++) {
+      const IcebergField& field = schema->fields[static_cast<size_t>(out.partition_columns[k])];
+      file.partition_values.push_back(PartitionLakeValue(data.partition[static_cast<size_t>(identity_slot[k][i])], field.type));
+    }
     if (!plan.deletes_of[i].empty()) {
       std::vector<IcebergDataFile> deletes;
       for (uint32_t d : plan.deletes_of[i]) deletes.push_back(plan.delete_files[d]);
