@@ -53,6 +53,19 @@ std::string NodePath(const parquet::Schema& schema, int node) {
 
 }  // namespace
 
+void NestedJsonRenderer::RenameFields(const std::vector<std::pair<std::string, std::string>>& physical_to_logical) {
+  for (ShapeInfo& info : shapes_) {
+    if (info.member_prefix.empty()) continue;
+    for (const auto& pair : physical_to_logical) {
+      if (pair.first != info.name) continue;
+      info.member_prefix.clear();
+      AppendJsonString(pair.second, &info.member_prefix);
+      info.member_prefix.push_back(':');
+      break;
+    }
+  }
+}
+
 NestedJsonRenderer::NestedJsonRenderer(const parquet::Schema& schema, const parquet::NestedFieldShape& shape,
                                        const MappingOptions& options) {
   shapes_.resize(shape.shapes.size());

@@ -70,6 +70,10 @@ class NestedJsonRenderer {
   NestedJsonRenderer(const parquet::Schema& schema, const parquet::NestedFieldShape& shape,
                      const MappingOptions& options);
 
+  // Shows struct fields stored under a physical name (the first of a pair) by their logical
+  // name (the second): a lake table's column mapping (format/lake/lake_snapshot.h).
+  void RenameFields(const std::vector<std::pair<std::string, std::string>>& physical_to_logical);
+
   // Writes the JSON of the assembler's current row into *out (replacing its contents).
   // Returns false, leaving *out empty, when the field itself is null in this row.
   bool Render(const parquet::RecordAssembler& assembler, std::string* out);

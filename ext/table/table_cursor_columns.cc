@@ -152,6 +152,9 @@ void PositionNestedColumn(ParquetCursor* cursor, const ParquetTable& table, int 
     state->assembler = std::make_unique<parquet::RecordAssembler>(*cursor->file, field, options, kBatchSlots);
     state->renderer = std::make_unique<NestedJsonRenderer>(cursor->file->schema(), state->assembler->shape(),
                                                            table.options.mapping);
+    if (cursor->files->lake && !cursor->files->lake->nested_field_names.empty()) {
+      state->renderer->RenameFields(cursor->files->lake->nested_field_names);
+    }
   }
   if (state->row_group == cursor->row_group && state->json_row == cursor->row) return;
   if (state->row_group != cursor->row_group || cursor->row < state->assembler->next_row()) {

@@ -555,7 +555,35 @@ std::optional<DeletionVectorDescriptor> ParseDv(const JsonDocument& doc, int32_t
 
 // ---- schema ----
 
-std::vector<LakeColumn> ParseDeltaSchema(std::string_view text, const std::string& mapping_mode) {
+namespace {
+
+// The renamed fields below nested type `node` (column mapping), depth-bounded by the parser.
+void CollectNestedNames(const JsonDocument& doc, int32_t node, std::vector<std::pair<std::string, std::string>>* out) {
+  if (node < 0 || doc.node(node).kind != JsonNode::Kind::kObject) return;
+  const std::string kind = StringOf(doc, Member(doc, node, "type"));
+  if (kind == "struct") {
+    const int32_t fields = Member(doc, node, "fields");
+    if (fields < 0 || doc.node(fields).kind != JsonNode::Kind::kArray) return;
+    for (int32_t f = doc.node(fields).first_child; f >= 0; f = doc.node(f).next_sibling) {
+      const std::string name = StringOf(doc, Member(doc, f, "name"));
+      const int32_t physical = Member(doc, Member(doc, f, "metadata"), "delta.columnMapping.physicalName");
+      if (IsString(doc, physical) && StringOf(doc, physical) != name && out->size() < kMaxDeltaColumns * 10) {
+        out->emplace_back(StringOf(doc, physical), name);
+      }
+      CollectNestedNames(doc, Member(doc, f, "type"), out);
+    }
+  } else if (kind == "array") {
+    CollectNestedNames(doc, Member(doc, node, "elementType"), out);
+  } else if (kind == "map") {
+    CollectNestedNames(doc, Member(doc, node, "keyType"), out);
+    CollectNestedNames(doc, Member(doc, node, "valueType"), out);
+  }
+}
+
+}  // namespace
+
+std::vector<LakeColumn> ParseDeltaSchema(std::string_view text, const std::string& mapping_mode,
+                                         std::vector<std::pair<std::string, std::string>>* nested_names) {
   JsonDocument doc;
   std::string error;
   if (!doc.Parse(text, &error)) throw ParquetError("Delta schema is not JSON: " + error);
@@ -589,6 +617,9 @@ std::vector<LakeColumn> ParseDeltaSchema(std::string_view text, const std::strin
       }
     } else if (!mapping_mode.empty() && mapping_mode != "none") {
       throw ParquetError("Delta column mapping mode '" + mapping_mode + "' is not known");
+    }
+    if (nested_names && (mapping_mode == "name" || mapping_mode == "id")) {
+      CollectNestedNames(doc, Member(doc, f, "type"), nested_names);
     }
     columns.push_back(std::move(column));
   }
@@ -765,7 +796,7 @@ LakeSnapshot DeltaLogReplay::Finish(int64_t version, int64_t timestamp_ms) {
   snapshot.version = version;
   snapshot.timestamp_ms = timestamp_ms;
   try {
-    snapshot.columns = ParseDeltaSchema(schema_text, mapping_mode);
+    snapshot.columns = ParseDeltaSchema(schema_text, mapping_mode, &snapshot.nested_field_names);
   } catch (const ParquetError& e) {
     throw ParquetError(table + ": " + e.what());
   }

@@ -79,6 +79,9 @@ class DeltaLogReplay {
 
 // `text` (a Delta schemaString) parsed into columns, with the column-mapping mode
 // ("none", "name", "id") deciding physical names and field ids. Throws ParquetError.
-std::vector<LakeColumn> ParseDeltaSchema(std::string_view text, const std::string& mapping_mode);
+// *nested_names (when given) receives the (physical, logical) names of fields inside nested
+// columns that column mapping renamed.
+std::vector<LakeColumn> ParseDeltaSchema(std::string_view text, const std::string& mapping_mode,
+                                         std::vector<std::pair<std::string, std::string>>* nested_names = nullptr);
 
 }  // namespace parquet::lake

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "format/lake/roaring.h"
@@ -111,6 +112,9 @@ struct LakeSnapshot {
   int64_t timestamp_ms = 0;
   std::vector<LakeColumn> columns;              // every column, in table order, partition columns included
   std::vector<int> partition_columns;           // indexes into `columns`
+  // Column mapping of fields inside nested columns: (physical name, logical name) pairs, so
+  // that the JSON of a struct shows its fields' logical names.
+  std::vector<std::pair<std::string, std::string>> nested_field_names;
   std::vector<LakeDataFile> files;
 };
 
