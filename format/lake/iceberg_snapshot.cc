@@ -130,6 +130,17 @@ void AppendKey(const RecordAssembler& a, std::string* key) {
   }
 }
 
+// The path of a location without its scheme and authority ("hdfs://nn:8020/a/b" -> "/a/b"):
+// writers name one file as "hdfs://host/..." in a delete file and "/..." in a manifest.
+std::string_view PathPart(std::string_view location) {
+  const size_t scheme = location.find("://");
+  if (scheme == std::string_view::npos) return location;
+  const size_t slash = location.find('/', scheme + 3);
+  return slash == std::string_view::npos ? std::string_view() : location.substr(slash);
+}
+
+bool SameFile(std::string_view a, std::string_view b) { return a == b || PathPart(a) == PathPart(b); }
+
 // Sorted positions into disjoint ranges, merged with `more` (already ranges).
 std::vector<PositionRange> ToRanges(std::vector<uint64_t> positions, const std::vector<PositionRange>& more) {
   std::vector<PositionRange> ranges;
@@ -336,7 +347,7 @@ std::vector<PositionRange> IcebergDeletedPositions(LakeStorage& storage, const s
           pos_column.ReadRow();
           const auto& pe = path_column.events();
           if (pe.empty() || pe[0].kind != NestedEventKind::kValue || path_column.leaf_physical_type(0) != Type::BYTE_ARRAY) continue;
-          if (path_column.values<ByteArray>(0)[pe[0].value].view() != data_path) continue;
+          if (!SameFile(path_column.values<ByteArray>(0)[pe[0].value].view(), data_path)) continue;
           const auto& qe = pos_column.events();
           if (qe.empty() || qe[0].kind != NestedEventKind::kValue) continue;
           int64_t pos = 0;
