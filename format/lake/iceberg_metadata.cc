@@ -767,8 +767,23 @@ std::string LocateIcebergMetadata(IcebergFileSystem& fs, const std::string& path
   return metadata_dir + "/" + best;
 }
 
+bool HasParentSegment(const std::string& path) {
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t end = path.find('/', start);
+    if (end == std::string::npos) end = path.size();
+    if (path.compare(start, end - start, "..") == 0 && end - start == 2) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 std::string IcebergPathResolver::Resolve(const std::string& path_in) const {
   const std::string path = StripFileScheme(path_in);
+  if (path.find('\0') != std::string::npos || HasParentSegment(path)) {
+    throw ParquetError("Iceberg table '" + TrimSlashes(table_root) + "' names '" + path_in +
+                       "': a path with a '..' segment or a NUL byte is refused");
+  }
   const std::string location = TrimSlashes(StripFileScheme(this->location));
   const std::string root = TrimSlashes(table_root);
   if (IsUnder(path, root)) return path;

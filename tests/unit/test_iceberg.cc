@@ -270,6 +270,9 @@ TEST_CASE("Iceberg paths: moved tables need allow_moved_paths, external files al
   CHECK_THROWS_WITH_AS(r.Resolve("hdfs://nn:8020/warehouse/other/x.parquet"), doctest::Contains("allow_external_paths=1"),
                        ParquetError);
   CHECK_THROWS_AS(r.Resolve("hdfs://nn:8020/warehouse/t2/x.parquet"), ParquetError);  // a sibling, not below
+  CHECK_THROWS_WITH_AS(r.Resolve("/tables/t/../../etc/passwd"), doctest::Contains("'..'"), ParquetError);
+  CHECK_THROWS_WITH_AS(r.Resolve("hdfs://nn:8020/warehouse/t/data/../../../x"), doctest::Contains("'..'"), ParquetError);
+  CHECK(r.Resolve("/tables/t/data/..x/a.parquet") == "/tables/t/data/..x/a.parquet");
   IcebergPathResolver external{"/tables/t", "s3://b/t", false, true};
   CHECK(external.Resolve("s3://elsewhere/x.parquet") == "s3://elsewhere/x.parquet");
   IcebergPathResolver local{"/tables/t", "file:///tables/t", false, false};
