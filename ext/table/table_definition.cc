@@ -113,8 +113,12 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
     *error = "give at most one of version, snapshot_id, timestamp and ref";
     return false;
   }
-  if ((options->version || options->timestamp_ms || options->snapshot_id || options->ref) && options->format == "files") {
-    *error = "version, snapshot_id, timestamp and ref apply to lake tables, not to format=files";
+  if ((options->version || options->timestamp_ms) && options->format == "files") {
+    *error = "version and timestamp apply to lake tables, not to format=files";
+    return false;
+  }
+  if ((options->snapshot_id || options->ref) && options->format == "files") {
+    *error = "snapshot_id and ref apply to Iceberg tables, not to format=files";
     return false;
   }
   options->allow_moved_paths = parsed.GetBool("allow_moved_paths", false);
