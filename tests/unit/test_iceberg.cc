@@ -15,6 +15,8 @@
 #include "format/io/random_access_file.h"
 #include "format/lake/iceberg_manifest.h"
 #include "format/lake/iceberg_metadata.h"
+#include "format/lake/iceberg_snapshot.h"
+#include "format/lake/roaring.h"
 #include "format/lake/puffin.h"
 #include "format/platform/system.h"
 
@@ -430,4 +432,70 @@ TEST_CASE("Puffin: footers and deletion-vector-v1 blobs of Iceberg Java and Go")
   cut[cut.size() - 12] = '\x7f';  // payload size beyond the file
   CHECK_THROWS_AS(ParsePuffinFooter(cut, "cut"), ParquetError);
   CHECK_THROWS_AS(ParsePuffinFooter("PFA1", "tiny"), ParquetError);
+}
+
+TEST_CASE("Iceberg deletion vectors decode to positions (Iceberg Java's fixture)") {
+  const std::string payload = ReadSmallFile(kCorpus + "fixtures/puffin/testdata/deletion-vector-v1-payload.bin", 1 << 20);
+  const std::vector<PositionRange> ranges = DecodeRoaring64(DeletionVectorBitmap(payload, "payload"));
+  const std::vector<PositionRange> expected = {{1, 2}, {3, 4}, {5, 6}, {7, 8}, {9, 10}};
+  CHECK(ranges == expected);
+}
+
+TEST_CASE("Iceberg deleted positions: equality deletes on several columns, per data file") {
+  Table t = Load(kCorpus + "duckdb-iceberg/equality_deletes/warehouse/mydb/mytable");
+  const IcebergScanPlan plan = Plan(t, t.metadata.CurrentSnapshot());
+  REQUIRE(plan.data_files.size() == 2);
+  auto storage = MakeLocalStorage();
+  for (size_t i = 0; i < plan.data_files.size(); i++) {
+    const IcebergDataFile& data = plan.data_files[i];
+    CAPTURE(data.path);
+    std::vector<IcebergDataFile> deletes;
+    for (uint32_t d : plan.deletes_of[i]) deletes.push_back(plan.delete_files[d]);
+    const std::vector<PositionRange> ranges =
+        IcebergDeletedPositions(*storage, data.path, data.resolved_path, deletes, t.metadata.current_schema());
+    if (data.data_sequence_number == 1) {
+      // (1, a), (2, b), (3, c), (4, d): name = b, id = 1, and (id, name) = (3, c) deleted.
+      CHECK(ranges == std::vector<PositionRange>{{0, 3}});
+    } else {
+      // (5, e), (6, f): name = f deleted.
+      CHECK(ranges == std::vector<PositionRange>{{1, 2}});
+    }
+  }
+}
+
+TEST_CASE("Iceberg snapshot model: columns by field id, statistics, deleted rows, history") {
+  auto storage = MakeLocalStorage();
+  IcebergReadOptions options;
+  options.allow_moved_paths = true;
+  const LakeSnapshot s =
+      ReadIcebergSnapshot(*storage, kCorpus + "duckdb-iceberg/equality_deletes/warehouse/mydb/mytable", options);
+  CHECK(s.format == "iceberg");
+  CHECK(s.version == 6);
+  REQUIRE(s.columns.size() == 3);
+  CHECK(s.columns[0].name == "id");
+  CHECK(s.columns[0].field_id == 1);
+  CHECK(s.columns[0].type.kind == LakeType::Kind::kInt);
+  CHECK(s.columns[2].type.kind == LakeType::Kind::kDate);
+  REQUIRE(s.files.size() == 2);
+  uint64_t deleted = 0;
+  for (const LakeDataFile& f : s.files) {
+    REQUIRE(f.deleted != nullptr);
+    deleted += f.deleted->Load()->count();
+    REQUIRE(f.stats.size() == 3);
+    CHECK(f.stats[0].min.kind == LakeValue::Kind::kInteger);
+  }
+  CHECK(deleted == 4);
+  options.snapshot_id = 853766660775201079LL;
+  const LakeSnapshot first =
+      ReadIcebergSnapshot(*storage, kCorpus + "duckdb-iceberg/equality_deletes/warehouse/mydb/mytable", options);
+  REQUIRE(first.files.size() == 1);
+  CHECK(first.files[0].deleted == nullptr);
+  const std::vector<LakeHistoryEntry> history =
+      ReadIcebergHistory(*storage, kCorpus + "duckdb-iceberg/equality_deletes/warehouse/mydb/mytable");
+  REQUIRE(history.size() == 6);
+  CHECK(history[0].operation == "append");
+  CHECK(history[0].rows_added == 4);
+  CHECK(history[5].parent_id == history[4].snapshot_id);
+  CHECK(IsIcebergTable(*storage, kCorpus + "duckdb-iceberg/equality_deletes/warehouse/mydb/mytable"));
+  CHECK_FALSE(IsIcebergTable(*storage, kCorpus + "fixtures"));
 }
