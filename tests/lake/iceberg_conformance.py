@@ -48,6 +48,8 @@ KNOWN = {
     "local/partitioning/identity/identity_date_and_string.test:1": "identity partition of some files only",
     # SQLite's column names are case-insensitive: "user_id" and "uSeR_Id" are one column.
     "local/case_sensitive_names.test:1": "column names differing in case only",
+    # Maps read as JSON ({"key":"value1"}); DuckDB prints {key=value1}.
+    "local/missing_map_bounds.test:1": "map shown as JSON",
     # A data file in a sibling directory of the table (DuckDB's working directory).
     "local/column_mapping.test:2": "external path",
     # A binary partition value that is not UTF-8 comes out as TEXT.
@@ -132,6 +134,8 @@ def translate(sql, data, db, counter):
         counter.append((name, schema_order(path)))
         db.execute("CREATE VIRTUAL TABLE %s USING parquet('%s', %s)" % (name, path.replace("'", "''"), ", ".join(options)))
         return name
+    if re.match(r"\s*from\b", sql, re.IGNORECASE):  # DuckDB's FROM-first form
+        sql = "SELECT * " + sql.lstrip()
     sql = SCAN.sub(replace, sql)
     # SELECT * lists the columns in the table's schema order; the parquet table declares the
     # identity partition columns it reads from the manifests last.
@@ -141,6 +145,8 @@ def translate(sql, data, db, counter):
             sql = re.sub(r"(select\s+)\*(\s+from\s+%s\b)" % name, lambda m: m.group(1) + columns + m.group(2), sql,
                          flags=re.IGNORECASE)
     sql = re.sub(r"order\s+by\s+all", "ORDER BY __ALL__", sql, flags=re.IGNORECASE)
+    if re.match(r"\s*from\b", sql, re.IGNORECASE):  # DuckDB's FROM-first form
+        sql = "SELECT * " + sql.lstrip()
     return sql.rstrip().rstrip(";")
 
 
