@@ -70,22 +70,26 @@ HiveType HiveTypeOf(const LakeType& type) {
   }
 }
 
-// Whether the table is an Iceberg table (format=iceberg, or a path that holds one and no Delta log).
-bool IsIceberg(const ParquetTable& table, parquet::lake::LakeStorage& storage) {
-  if (table.options.format == "iceberg") return true;
-  if (table.options.format == "delta") return false;
-  const std::string root = TableRoot(table);
-  return !parquet::lake::IsDeltaTable(storage, root) && parquet::lake::IsIcebergTable(storage, root);
-}
-
-std::shared_ptr<const LakeSnapshot> ReadSnapshot(const ParquetTable& table) {
-  const std::string root = TableRoot(table);
+// The storage of the table's root: a local directory or an s3:// prefix.
+std::unique_ptr<parquet::lake::LakeStorage> StorageOf(const ParquetTable& table, const std::string& root) {
+  if (parquet::IsS3Url(root)) return parquet::lake::MakeS3Storage(table.options.remote);
   if (parquet::IsRemoteUrl(root)) {
     throw parquet::ParquetError("lake table '" + parquet::PathForDisplay(root) +
-                                "': lake tables are read from local directories only (remote lake tables are not supported yet)");
+                                "': a lake table needs a listing of its log: use a local directory or s3://");
   }
-  std::unique_ptr<parquet::lake::LakeStorage> storage = parquet::lake::MakeLocalStorage();
-  if (IsIceberg(table, *storage)) {
+  return parquet::lake::MakeLocalStorage();
+}
+
+// The snapshot the table's options ask for, read by the reader of its format (the one
+// place a new lake format plugs in: it fills the same LakeSnapshot).
+std::shared_ptr<const LakeSnapshot> ReadSnapshot(const ParquetTable& table) {
+  const std::string root = TableRoot(table);
+  std::unique_ptr<parquet::lake::LakeStorage> storage = StorageOf(table, root);
+  if (table.lake_format == "iceberg") {
+    if (parquet::IsRemoteUrl(root)) {
+      throw parquet::ParquetError("Iceberg table '" + parquet::PathForDisplay(root) +
+                                  "': Iceberg tables are read from local directories only (remote ones are not supported yet)");
+    }
     if (table.options.version) {
       throw parquet::ParquetError("Iceberg table '" + parquet::PathForDisplay(root) +
                                   "': version= applies to Delta tables; use snapshot_id=, timestamp= or ref=");
@@ -98,16 +102,20 @@ std::shared_ptr<const LakeSnapshot> ReadSnapshot(const ParquetTable& table) {
     iceberg.allow_external_paths = table.options.allow_external_paths;
     return std::make_shared<const LakeSnapshot>(parquet::lake::ReadIcebergSnapshot(*storage, root, iceberg));
   }
-  if (table.options.snapshot_id || table.options.ref) {
-    throw parquet::ParquetError("Delta table '" + parquet::PathForDisplay(root) +
-                                "': snapshot_id= and ref= apply to Iceberg tables; use version= or timestamp=");
+  if (table.lake_format == "delta") {
+    if (table.options.snapshot_id || table.options.ref) {
+      throw parquet::ParquetError("Delta table '" + parquet::PathForDisplay(root) +
+                                  "': snapshot_id= and ref= apply to Iceberg tables; use version= or timestamp=");
+    }
+    parquet::lake::DeltaReadOptions options;
+    options.version = table.options.version;
+    options.timestamp_ms = table.options.timestamp_ms;
+    options.allow_external_paths = table.options.allow_external_paths;
+    options.remote = table.options.remote;
+    return std::make_shared<const LakeSnapshot>(parquet::lake::ReadDeltaSnapshot(*storage, root, options));
   }
-  parquet::lake::DeltaReadOptions options;
-  options.version = table.options.version;
-  options.timestamp_ms = table.options.timestamp_ms;
-  options.allow_external_paths = table.options.allow_external_paths;
-  options.remote = table.options.remote;
-  return std::make_shared<const LakeSnapshot>(parquet::lake::ReadDeltaSnapshot(*storage, root, options));
+  throw parquet::ParquetError("lake table '" + parquet::PathForDisplay(root) + "': unknown lake format '" +
+                              table.lake_format + "'");
 }
 
 std::shared_ptr<const FileSet> FileSetOf(const ParquetTable& table, std::shared_ptr<const LakeSnapshot> snapshot) {
@@ -177,11 +185,19 @@ bool IsLakeTable(ParquetTable* table) {
   bool lake = false;
   if (format == "delta" || format == "iceberg") {
     lake = true;
+    table->lake_format = format;
   } else if (format == "auto") {
+    // Only local directories are probed (an s3:// prefix would cost a request per dataset).
     const std::string root = TableRoot(*table);
     if (!parquet::IsRemoteUrl(root)) {
       std::unique_ptr<parquet::lake::LakeStorage> storage = parquet::lake::MakeLocalStorage();
-      lake = parquet::lake::IsDeltaTable(*storage, root) || parquet::lake::IsIcebergTable(*storage, root);
+      if (parquet::lake::IsDeltaTable(*storage, root)) {
+        lake = true;
+        table->lake_format = "delta";
+      } else if (parquet::lake::IsIcebergTable(*storage, root)) {
+        lake = true;
+        table->lake_format = "iceberg";
+      }
     }
   }
   table->is_lake = lake;

@@ -120,6 +120,7 @@ struct ParquetTable {
   // A lake table (lake_table.h): whether the table is one (unset: not decided yet), and per
   // file column, then per partition key, its index in the snapshot's columns.
   std::optional<bool> is_lake;
+  std::string lake_format;  // the lake table's format once decided ("delta"; Iceberg adds "iceberg")
   std::vector<int> lake_columns;
   std::vector<std::string> column_names;            // every column, as declared
   std::vector<ColumnPushdown> pushdown;             // every column

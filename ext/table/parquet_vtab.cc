@@ -35,6 +35,12 @@
 //                          the footer key)
 //   allow_plaintext_files=0|1  with key options, read files that are not encrypted
 //                          (default 0: refused)
+//   format=auto|delta|files  a directory holding _delta_log/ is a Delta table (auto; delta
+//                          insists, also for s3://; files: the Parquet files as they are),
+//                          see lake_table.h and docs/lake-tables.md
+//   version=N, timestamp='YYYY-MM-DD HH:MM:SS'  an earlier version of a lake table
+//   allow_external_paths=0|1  a lake table's log may name files outside its directory
+//                          (only in the application's own CREATE, never when connected)
 //   http_headers, bearer_token, http_retries, s3_*   for https:// and s3:// paths
 //                          (remote_options.h, format/io/remote_file.h)
 //

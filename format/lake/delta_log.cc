@@ -507,7 +507,9 @@ std::vector<LakeColumnStats> ParseStats(std::string_view text, const std::vector
       s.max = LakeValue();
     }
     int64_t n = -1;
-    if (!has_dv && IntOf(doc, Member(doc, nulls, column.physical_name), &n) && n >= 0) s.null_count = n;
+    // NaN reads as NULL in SQLite but is not counted in nullCount: not used for floats.
+    const bool floating = column.type.kind == LakeType::Kind::kFloat || column.type.kind == LakeType::Kind::kDouble;
+    if (!has_dv && !floating && IntOf(doc, Member(doc, nulls, column.physical_name), &n) && n >= 0) s.null_count = n;
   }
   return stats;
 }
@@ -670,8 +672,10 @@ RawFile ParseFileAction(const JsonDocument& doc, int32_t node, const std::string
   }
   IntOf(doc, Member(doc, node, "size"), &f.size);
   const int32_t stats = Member(doc, node, "stats");
-  if (IsString(doc, stats)) f.stats = StringOf(doc, stats);
-  else if (stats < 0) {
+  if (IsString(doc, stats)) {
+    f.stats = StringOf(doc, stats);
+  } else if (stats < 0 || doc.node(stats).kind == JsonNode::Kind::kNull) {
+    // Checkpoints may carry the statistics parsed (stats_parsed) rather than as JSON text.
     const int32_t parsed = Member(doc, node, "stats_parsed");
     if (parsed >= 0 && doc.node(parsed).kind == JsonNode::Kind::kObject) f.stats = std::string(doc.node(parsed).text);
   }

@@ -2,6 +2,8 @@
 #include "format/lake/lake_storage.h"
 
 #include "format/common/error.h"
+#include "format/io/remote_file.h"
+#include "format/io/s3.h"
 #include "format/platform/system.h"
 
 namespace parquet::lake {
@@ -36,7 +38,50 @@ class LocalStorage : public LakeStorage {
   }
 };
 
+class S3Storage : public LakeStorage {
+ public:
+  explicit S3Storage(std::shared_ptr<const RemoteOptions> options) : options_(std::move(options)) {}
+  bool List(const std::string& dir, size_t max_entries, std::vector<LakeEntry>* out) override {
+    const S3Location location = ParseS3Url(dir + "/");
+    S3ListOptions list;
+    list.delimiter = "/";
+    std::vector<std::string> prefixes;
+    list.common_prefixes = &prefixes;
+    list.max_objects = max_entries;
+    const std::vector<S3Object> objects = ListS3Objects(*options_, location.bucket, location.key, list);
+    if (objects.empty() && prefixes.empty()) return false;
+    for (const S3Object& object : objects) {
+      if (object.key.size() <= location.key.size()) continue;
+      out->push_back(LakeEntry{object.key.substr(location.key.size()), -1});
+    }
+    return true;
+  }
+  std::string ReadWhole(const std::string& path, size_t max_bytes) override {
+    std::unique_ptr<RandomAccessFile> file = OpenFileOrUrl(path, options_.get());
+    if (file->Size() > max_bytes) {
+      throw ParquetError("'" + PathForDisplay(path) + "' holds more than " + std::to_string(max_bytes) + " bytes");
+    }
+    std::vector<uint8_t> bytes;
+    file->ReadAt(0, static_cast<size_t>(file->Size()), &bytes);
+    return std::string(bytes.begin(), bytes.end());
+  }
+  std::unique_ptr<RandomAccessFile> Open(const std::string& path) override { return OpenFileOrUrl(path, options_.get()); }
+  bool IsDirectory(const std::string& path) override {
+    const S3Location location = ParseS3Url(path + "/");
+    S3ListOptions list;
+    list.max_objects = 1;
+    return !ListS3Objects(*options_, location.bucket, location.key, list).empty();
+  }
+
+ private:
+  std::shared_ptr<const RemoteOptions> options_;
+};
+
 }  // namespace
+
+std::unique_ptr<LakeStorage> MakeS3Storage(std::shared_ptr<const RemoteOptions> options) {
+  return std::make_unique<S3Storage>(std::move(options));
+}
 
 std::unique_ptr<LakeStorage> MakeLocalStorage() { return std::make_unique<LocalStorage>(); }
 

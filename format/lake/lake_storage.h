@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,5 +40,10 @@ class LakeStorage {
 
 // Local files (format/platform).
 std::unique_ptr<LakeStorage> MakeLocalStorage();
+
+// s3:// URLs (format/io/s3.h): a listing is one ListObjectsV2 of the directory's prefix
+// (with a delimiter: the files directly in it), reads go through OpenFileOrUrl with
+// `options` (credentials, endpoint, retries). No modification times are known.
+std::unique_ptr<LakeStorage> MakeS3Storage(std::shared_ptr<const RemoteOptions> options);
 
 }  // namespace parquet::lake

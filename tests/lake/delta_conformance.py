@@ -217,6 +217,33 @@ def check_differential(db, lake, name, rng, queries):
     return True, f"{queries} random queries agree"
 
 
+# kernel-data tables with the rows delta-kernel-rs's tests expect (kernel/tests/v2_checkpoints.rs,
+# read.rs): (table, column, row count, sum of the column).
+KERNEL_EXPECTED = [
+    ("table-with-dv-small", "value", 8, 36),
+    ("table-without-dv-small", "value", 10, 45),
+    ("v2-checkpoints-json-with-sidecars.x/v2-checkpoints-json-with-sidecars", "id", 1233, 509835),
+    ("v2-checkpoints-parquet-with-sidecars.x/v2-checkpoints-parquet-with-sidecars", "id", 1233, 509835),
+    ("v2-checkpoints-json-without-sidecars.x/v2-checkpoints-json-without-sidecars", "id", 11, 2763),
+    ("v2-checkpoints-parquet-without-sidecars.x/v2-checkpoints-parquet-without-sidecars", "id", 11, 2763),
+    ("v2-classic-checkpoint-json.x/v2-classic-checkpoint-json", "id", 20, 190),
+    ("v2-classic-checkpoint-parquet.x/v2-classic-checkpoint-parquet", "id", 20, 190),
+    ("v2-checkpoints-json-with-last-checkpoint.x/v2-checkpoints-json-with-last-checkpoint", "id", 10, 45),
+    ("v2-checkpoints-parquet-with-last-checkpoint.x/v2-checkpoints-parquet-with-last-checkpoint", "id", 10, 45),
+]
+
+
+def check_kernel_table(db, lake, name, column, count, total):
+    path = os.path.join(lake, "delta", "kernel-data", name)
+    db.execute("DROP TABLE IF EXISTS t")
+    try:
+        db.execute("CREATE VIRTUAL TABLE t USING parquet('" + path.replace("'", "''") + "')")
+        got = db.execute(f"SELECT count(*), sum({quote(column)}) FROM t").fetchone()
+    except sqlite3.Error as e:
+        return False, f"error: {e}"
+    return got == (count, total), f"{got[0]} rows, sum {got[1]} (delta-kernel-rs: {count}, {total})"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--extension", required=True)
@@ -243,6 +270,12 @@ def main():
             passed += 1
         else:
             failed += 1
+    for name, column, count, total in KERNEL_EXPECTED:
+        if args.only and name != args.only:
+            continue
+        ok, detail = check_kernel_table(db, args.lake, name, column, count, total)
+        print(f"{'ok' if ok else 'FAIL'} kernel-data {name}: {detail}")
+        passed, failed = passed + ok, failed + (not ok)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
     print(f"differential seed {seed} (--seed repeats it)")
     rng = random.Random(seed)

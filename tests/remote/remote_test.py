@@ -194,6 +194,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--extension", required=True)
     parser.add_argument("--corpus", required=True)
+    parser.add_argument("--only", help="run only this part (s3-delta)")
     args = parser.parse_args()
     extension = Extension(os.path.abspath(args.extension))
     corpus = pathlib.Path(args.corpus).resolve()
@@ -245,6 +246,9 @@ def main():
         wait_for_port(fault_port, server, "test_server.mjs", server_log)
         wait_for_port(s3rver_port, s3rver, "s3rver", s3rver_log)
 
+        if args.only == "s3-delta":
+            test_s3_delta(extension, s3_port, s3rver_port)
+            raise SystemExit(print(f"{passed} passed, {failed} failed") or (1 if failed else 0))
         test_without_libcurl(extension, nginx, data)
         test_conformance(extension, nginx, corpus)
         test_http(extension, nginx, data)
@@ -259,6 +263,7 @@ def main():
         test_interrupt_outside_scans(extension, fault_port)
         upload_to_s3(s3rver_port, data)
         test_s3(extension, s3_port, s3rver_port, data)
+        test_s3_delta(extension, s3_port, s3rver_port)
         test_footer_cache_per_endpoint(extension, fault_port, s3_port, s3rver_port, data)
         test_s3_hive_listing(extension, s3_direct_port, tmp / "s3" / "bkt")
         test_metadata_cache(extension, s3_port, tmp)
@@ -1208,6 +1213,49 @@ def test_s3_open_requests(db, port, s3rver_port, data, creds):
     logged = [(e["range"], e["status"]) for e in proxy_log(port)[before:]]
     check("s3: an object replaced between two statements is read as its new version (one request: its new tail)",
           first == [(1,)] and second == [(2,), (3,)] and logged == [("bytes=-262144", 206)], f"{first} {second} {logged}")
+
+
+def test_s3_delta(extension, port, s3rver_port):
+    """A Delta table on S3 (format=delta): a deletion vector in a file beside the data, and a
+    partitioned table with column mapping and a deletion vector: the same rows as the local
+    table; opening lists _delta_log/ once and reads each commit once."""
+    lake = HERE.parent.parent.parent / "shared" / "lake" / "delta"
+    tables = {"dv": lake / "kernel-data" / "table-with-dv-small", "cm": lake / "golden" / "dv-with-columnmapping" / "delta"}
+    for name, root in tables.items():
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and not path.name.endswith(".crc"):
+                put_object(s3rver_port, path, f"lake/{name}/{path.relative_to(root).as_posix()}")
+    db = extension.connect()
+    creds = f", s3_endpoint='http://127.0.0.1:{port}', s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER'"
+    for name, root in tables.items():
+        db.execute(f"DROP TABLE IF EXISTS temp.l_{name}")
+        db.execute(f"CREATE VIRTUAL TABLE temp.l_{name} USING parquet({sql_text(str(root))})")
+        local = sorted(db.execute(f"SELECT * FROM temp.l_{name}").fetchall(), key=repr)
+        before = len(proxy_log(port))
+        db.execute(f"DROP TABLE IF EXISTS temp.r_{name}")
+        try:
+            db.execute(f"CREATE VIRTUAL TABLE temp.r_{name} USING parquet('s3://bkt/lake/{name}/', format=delta{creds})")
+        except sqlite3.Error as e:
+            check(f"s3 Delta table {name} opens", False, str(e))
+            continue
+        opening = proxy_log(port)[before:]
+        # One listing of _delta_log/ (the proxy pages it by two keys: continuation tokens),
+        # then the newest checkpoint and the commits after it, one request each.
+        lists = [e["url"] for e in opening if "list-type" in e.get("url", "")]
+        reads = [e["url"] for e in opening if "list-type" not in e.get("url", "")]
+        checkpoints = sorted(int(p.name[:20]) for p in (root / "_delta_log").glob("*.checkpoint.parquet"))
+        last = checkpoints[-1] if checkpoints else -1
+        wanted = [p.name for p in sorted((root / "_delta_log").glob("*.json")) if int(p.name[:20]) > last]
+        wanted += [f"{last:020d}.checkpoint.parquet"] if checkpoints else []
+        one_listing = (len(lists) >= 1 and all(f"prefix=lake%2F{name}%2F_delta_log%2F" in u for u in lists)
+                       and sum("continuation-token" not in u for u in lists) == 1)
+        check(f"s3 Delta table {name}: opening is one listing of _delta_log/ plus {len(wanted)} reads (checkpoint and later commits)",
+              one_listing and sorted(u.rsplit("/", 1)[1] for u in reads) == sorted(wanted), lists + reads)
+        remote = sorted(db.execute(f"SELECT * FROM temp.r_{name}").fetchall(), key=repr)
+        check(f"s3 Delta table {name} (deletion vector read from S3) equals the local read",
+              remote == local and len(remote) > 0, f"{len(remote)} vs {len(local)} rows")
+    error = run(db, f"CREATE VIRTUAL TABLE temp.nolog USING parquet('s3://bkt/lake/none/', format=delta{creds})")
+    check("s3: a prefix without _delta_log is not a Delta table", isinstance(error, tuple) and "_delta_log" in error[1], error)
 
 
 def put_object(s3rver_port, path, key):
