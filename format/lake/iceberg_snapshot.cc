@@ -24,6 +24,7 @@ namespace {
 constexpr size_t kMaxMetadataBytes = size_t{1} << 30;
 constexpr int32_t kDeleteFilePathId = 2147483546;
 constexpr int32_t kDeletePosId = 2147483545;
+constexpr size_t kMaxEqualityKeyBytes = size_t{1} << 30;
 
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -315,6 +316,7 @@ std::vector<PositionRange> IcebergDeletedPositions(LakeStorage& storage, const s
   std::vector<uint64_t> positions;
   std::vector<PositionRange> vector_ranges;
   std::map<std::vector<int32_t>, std::unordered_set<std::string>> equality_keys;
+  size_t key_bytes = 0;  // the keys held, bounded (kMaxEqualityKeyBytes)
   for (const IcebergDataFile& d : deletes) {
     if (d.is_deletion_vector()) {
       std::unique_ptr<RandomAccessFile> file = storage.Open(d.resolved_path);
@@ -381,6 +383,10 @@ std::vector<PositionRange> IcebergDeletedPositions(LakeStorage& storage, const s
         for (auto& c : columns) {
           c->ReadRow();
           AppendKey(*c, &key);
+        }
+        key_bytes += key.size() + 32;
+        if (key_bytes > kMaxEqualityKeyBytes) {
+          throw ParquetError("Iceberg equality delete files of '" + resolved + "' hold more than 1 GiB of keys");
         }
         keys.insert(key);
       }
