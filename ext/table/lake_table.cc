@@ -86,10 +86,6 @@ std::shared_ptr<const LakeSnapshot> ReadSnapshot(const ParquetTable& table) {
   const std::string root = TableRoot(table);
   std::unique_ptr<parquet::lake::LakeStorage> storage = StorageOf(table, root);
   if (table.lake_format == "iceberg") {
-    if (parquet::IsRemoteUrl(root)) {
-      throw parquet::ParquetError("Iceberg table '" + parquet::PathForDisplay(root) +
-                                  "': Iceberg tables are read from local directories only (remote ones are not supported yet)");
-    }
     if (table.options.version) {
       throw parquet::ParquetError("Iceberg table '" + parquet::PathForDisplay(root) +
                                   "': version= applies to Delta tables; use snapshot_id=, timestamp= or ref=");
@@ -100,6 +96,7 @@ std::shared_ptr<const LakeSnapshot> ReadSnapshot(const ParquetTable& table) {
     iceberg.ref = table.options.ref;
     iceberg.allow_moved_paths = table.options.allow_moved_paths;
     iceberg.allow_external_paths = table.options.allow_external_paths;
+    iceberg.remote = table.options.remote;
     return std::make_shared<const LakeSnapshot>(parquet::lake::ReadIcebergSnapshot(*storage, root, iceberg));
   }
   if (table.lake_format == "delta") {

@@ -9,6 +9,7 @@
 
 #include "format/common/error.h"
 #include "format/common/physical_values.h"
+#include "format/io/remote_file.h"
 #include "format/lake/puffin.h"
 #include "format/lake/roaring.h"
 #include "format/read/file_reader.h"
@@ -163,12 +164,12 @@ std::vector<PositionRange> ToRanges(std::vector<uint64_t> positions, const std::
 class IcebergDeletedRowsSource final : public DeletedRowsSource {
  public:
   IcebergDeletedRowsSource(std::string data_path, std::string resolved, std::vector<IcebergDataFile> deletes,
-                           std::shared_ptr<const IcebergSchema> schema)
+                           std::shared_ptr<const IcebergSchema> schema, std::shared_ptr<const RemoteOptions> remote)
       : data_path_(std::move(data_path)), resolved_(std::move(resolved)), deletes_(std::move(deletes)),
-        schema_(std::move(schema)) {}
+        schema_(std::move(schema)), remote_(std::move(remote)) {}
   int64_t claimed_count() const override { return -1; }
   std::shared_ptr<const DeletedRows> Load() const override {
-    std::unique_ptr<LakeStorage> storage = MakeLocalStorage();
+    std::unique_ptr<LakeStorage> storage = IsS3Url(resolved_) ? MakeS3Storage(remote_) : MakeLocalStorage();
     return std::make_shared<const DeletedRows>(IcebergDeletedPositions(*storage, data_path_, resolved_, deletes_, *schema_));
   }
 
@@ -176,6 +177,7 @@ class IcebergDeletedRowsSource final : public DeletedRowsSource {
   std::string data_path_, resolved_;
   std::vector<IcebergDataFile> deletes_;
   std::shared_ptr<const IcebergSchema> schema_;
+  std::shared_ptr<const RemoteOptions> remote_;
 };
 
 LakeColumnStats StatsOf(const IcebergDataFile& file, const IcebergField& field) {
@@ -526,7 +528,8 @@ LakeSnapshot ReadIcebergSnapshot(LakeStorage& storage, const std::string& path, 
     if (!plan.deletes_of[i].empty()) {
       std::vector<IcebergDataFile> deletes;
       for (uint32_t d : plan.deletes_of[i]) deletes.push_back(plan.delete_files[d]);
-      file.deleted = std::make_shared<IcebergDeletedRowsSource>(data.path, data.resolved_path, std::move(deletes), schema);
+      file.deleted =
+          std::make_shared<IcebergDeletedRowsSource>(data.path, data.resolved_path, std::move(deletes), schema, options.remote);
     }
     out.files.push_back(std::move(file));
   }

@@ -23,6 +23,8 @@ struct IcebergReadOptions {
   std::optional<std::string> ref;
   bool allow_moved_paths = false;
   bool allow_external_paths = false;
+  // For a table on s3:// (credentials, endpoint): the deleted rows are read through it too.
+  std::shared_ptr<const RemoteOptions> remote;
 };
 
 // Whether `path` names an Iceberg table: a .metadata.json (.gz) file, or a directory whose
