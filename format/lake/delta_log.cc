@@ -213,8 +213,9 @@ void RenderRow(const RecordAssembler& assembler, const Schema& schema, std::stri
   };
   std::vector<Context> stack;
   char buffer[64];
-  auto before_value = [&](int32_t shape_index, bool is_key_allowed) {
-    (void)is_key_allowed;
+  // Writes what comes before a value: a struct member's name, or the separator of a list
+  // element or map entry (a map's key and value are written "key":value).
+  auto before_value = [&](int32_t shape_index) {
     if (stack.empty()) return;
     Context& c = stack.back();
     if (c.kind == ShapeKind::kStruct) {
@@ -241,17 +242,17 @@ void RenderRow(const RecordAssembler& assembler, const Schema& schema, std::stri
     const Shape& s = shape.shape(e.shape);
     switch (e.kind) {
       case NestedEventKind::kBeginStruct:
-        before_value(e.shape, true);
+        before_value(e.shape);
         out->push_back('{');
         stack.push_back(Context{ShapeKind::kStruct});
         break;
       case NestedEventKind::kBeginList:
-        before_value(e.shape, true);
+        before_value(e.shape);
         out->push_back('[');
         stack.push_back(Context{ShapeKind::kList});
         break;
       case NestedEventKind::kBeginMap:
-        before_value(e.shape, true);
+        before_value(e.shape);
         out->push_back('{');
         stack.push_back(Context{ShapeKind::kMap});
         break;
@@ -268,14 +269,14 @@ void RenderRow(const RecordAssembler& assembler, const Schema& schema, std::stri
         break;
       case NestedEventKind::kNull: {
         const bool key = !stack.empty() && stack.back().kind == ShapeKind::kMap && stack.back().map_key_next;
-        before_value(e.shape, true);
+        before_value(e.shape);
         out->append(key ? "\"\"" : "null");
         after_value();
         break;
       }
       case NestedEventKind::kValue: {
         const bool key = !stack.empty() && stack.back().kind == ShapeKind::kMap && stack.back().map_key_next;
-        before_value(e.shape, true);
+        before_value(e.shape);
         const int leaf = s.first_leaf;
         const SchemaNode& node = schema.node(schema.columns()[static_cast<size_t>(s.column)].node);
         const std::optional<LogicalType> logical = EffectiveLogicalType(node);
