@@ -201,7 +201,7 @@ test-dist: deps
 # earlier runs ($(FUZZ_BUILD)/corpus/TARGET). Crashes land in $(FUZZ_BUILD)/artifacts/.
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD ?= build-fuzz
-FUZZ_TARGETS ?= thrift pages read writer copy s3_listing
+FUZZ_TARGETS ?= thrift pages read writer copy s3_listing iceberg
 FUZZ_FLAGS ?= -rss_limit_mb=2048 -timeout=20
 PARQUET_TESTING ?= $(abspath ..)/shared/parquet-testing
 fuzz:
@@ -209,7 +209,7 @@ fuzz:
 	@$(CMAKE_CONFIGURE) -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Release -DFUZZ=ON -DWERROR=OFF \
 	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_seeds $(addprefix fuzz_,$(FUZZ_TARGETS))
-	@$(FUZZ_BUILD)/fuzz_seeds $(FUZZ_BUILD)/seeds $(PARQUET_TESTING)
+	@$(FUZZ_BUILD)/fuzz_seeds $(FUZZ_BUILD)/seeds $(PARQUET_TESTING) --iceberg=$(abspath ..)/shared/lake/iceberg
 	@mkdir -p $(FUZZ_BUILD)/artifacts
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  mkdir -p $(FUZZ_BUILD)/corpus/$$t tests/fuzz/regressions/$$t; \

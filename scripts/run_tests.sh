@@ -11,7 +11,8 @@
 #   (tests/interop; not in sanitizer builds, since the sqlite3 shell loads the extension),
 #   and the DuckDB encryption interop of tests/interop/encryption.mjs (both builds).
 #   lake: the Delta conformance suite (tests/lake/delta_conformance.py: every golden table of
-#   ../shared/lake/delta against the rows Spark reads)
+#   ../shared/lake/delta against the rows Spark reads) and the Iceberg conformance suite
+#   (tests/lake/iceberg_conformance.py: duckdb-iceberg's queries on its tables)
 #   runtime: tests/runtime (interrupts, threads, files changing under a scan, failing copies)
 #   hosts: real programs load the extension (tests/hosts: sqlite3 shells, Python, Node's
 #   better-sqlite3, sqlite-utils; not in sanitizer builds)
@@ -113,7 +114,10 @@ for suite in "${suites[@]}"; do
         preload="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
       fi
       run lake bash -c 'if [[ -n $2 ]]; then export LD_PRELOAD=$2 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0; fi
-                        /usr/bin/python3 tests/lake/delta_conformance.py --extension "$1/parquet" --lake "${LAKE_DATA:-../shared/lake}"' lake "$builddir" "$preload" ;;
+                        /usr/bin/python3 tests/lake/delta_conformance.py --extension "$1/parquet" --lake "${LAKE_DATA:-../shared/lake}"' lake "$builddir" "$preload"
+      # Iceberg tables: duckdb-iceberg's queries on its tables, translated (tests/lake/iceberg_conformance.py).
+      run iceberg bash -c 'if [[ -n $2 ]]; then export LD_PRELOAD=$2 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0; fi
+                        /usr/bin/python3 tests/lake/iceberg_conformance.py --extension "$1/parquet" --lake "${LAKE_DATA:-../shared/lake}"' iceberg "$builddir" "$preload" ;;
     interop)
       if grep -q '^SANITIZE:BOOL=ON' "$builddir/CMakeCache.txt" 2>/dev/null; then
         echo "=== $label interop: skipped (sanitizer build; the sqlite3 shell cannot load it)"
@@ -155,7 +159,7 @@ for suite in "${suites[@]}"; do
       fi ;;
     fuzz)
       seeds=$builddir/fuzz-seeds
-      "$builddir/fuzz_seeds" "$seeds" "$PARQUET_TESTING" >/dev/null
+      "$builddir/fuzz_seeds" "$seeds" "$PARQUET_TESTING" "--iceberg=$(cd .. && pwd)/shared/lake/iceberg" >/dev/null
       for target in "$builddir"/fuzz_*; do
         name=$(basename "$target")
         [[ $name == fuzz_seeds || ! -x $target ]] && continue

@@ -16,6 +16,7 @@
 #include "format/common/error.h"
 #include "format/io/remote_file.h"
 #include "format/lake/delta_log.h"
+#include "format/lake/iceberg_snapshot.h"
 #include "format/lake/lake_storage.h"
 #include "format/values/logical_values.h"
 
@@ -99,8 +100,13 @@ int SnapshotsFilter(sqlite3_vtab_cursor* base, int idx_num, const char*, int arg
     while (root.size() > 1 && root.back() == '/') root.pop_back();
     if (parquet::IsRemoteUrl(root)) throw parquet::ParquetError("parquet_snapshots reads local tables only");
     std::unique_ptr<parquet::lake::LakeStorage> storage = parquet::lake::MakeLocalStorage();
-    cursor->format = "delta";
-    cursor->rows = parquet::lake::ReadDeltaHistory(*storage, root);
+    if (!parquet::lake::IsDeltaTable(*storage, root) && parquet::lake::IsIcebergTable(*storage, root)) {
+      cursor->format = "iceberg";
+      cursor->rows = parquet::lake::ReadIcebergHistory(*storage, root);
+    } else {
+      cursor->format = "delta";
+      cursor->rows = parquet::lake::ReadDeltaHistory(*storage, root);
+    }
     return SQLITE_OK;
   } catch (...) {
     return CursorCallbackError(base->pVtab, nullptr);

@@ -10,6 +10,7 @@
 #include "format/common/error.h"
 #include "format/io/remote_file.h"
 #include "format/lake/delta_log.h"
+#include "format/lake/iceberg_snapshot.h"
 #include "format/lake/lake_storage.h"
 
 namespace sqlite_parquet {
@@ -84,7 +85,25 @@ std::unique_ptr<parquet::lake::LakeStorage> StorageOf(const ParquetTable& table,
 std::shared_ptr<const LakeSnapshot> ReadSnapshot(const ParquetTable& table) {
   const std::string root = TableRoot(table);
   std::unique_ptr<parquet::lake::LakeStorage> storage = StorageOf(table, root);
+  if (table.lake_format == "iceberg") {
+    if (table.options.version) {
+      throw parquet::ParquetError("Iceberg table '" + parquet::PathForDisplay(root) +
+                                  "': version= applies to Delta tables; use snapshot_id=, timestamp= or ref=");
+    }
+    parquet::lake::IcebergReadOptions iceberg;
+    iceberg.snapshot_id = table.options.snapshot_id;
+    iceberg.timestamp_ms = table.options.timestamp_ms;
+    iceberg.ref = table.options.ref;
+    iceberg.allow_moved_paths = table.options.allow_moved_paths;
+    iceberg.allow_external_paths = table.options.allow_external_paths;
+    iceberg.remote = table.options.remote;
+    return std::make_shared<const LakeSnapshot>(parquet::lake::ReadIcebergSnapshot(*storage, root, iceberg));
+  }
   if (table.lake_format == "delta") {
+    if (table.options.snapshot_id || table.options.ref) {
+      throw parquet::ParquetError("Delta table '" + parquet::PathForDisplay(root) +
+                                  "': snapshot_id= and ref= apply to Iceberg tables; use version= or timestamp=");
+    }
     parquet::lake::DeltaReadOptions options;
     options.version = table.options.version;
     options.timestamp_ms = table.options.timestamp_ms;
@@ -145,7 +164,8 @@ void MatchLakeColumns(ParquetTable* table, const LakeSnapshot& snapshot) {
                                           static_cast<int>(c)) != snapshot.partition_columns.end();
       if (snapshot.columns[c].name == name && is_partition == partition) return static_cast<int>(c);
     }
-    throw parquet::ParquetError("Delta table '" + parquet::PathForDisplay(snapshot.root) + "' version " +
+    throw parquet::ParquetError(std::string(snapshot.format == "iceberg" ? "Iceberg" : "Delta") + " table '" +
+                                parquet::PathForDisplay(snapshot.root) + "' version " +
                                 std::to_string(snapshot.version) + " has no " + (partition ? "partition " : "") +
                                 "column '" + name + "' of table " + table->name +
                                 " (its schema changed since the table was created: recreate it)");
@@ -160,9 +180,9 @@ bool IsLakeTable(ParquetTable* table) {
   if (table->is_lake) return *table->is_lake;
   const std::string& format = table->options.format;
   bool lake = false;
-  if (format == "delta") {
+  if (format == "delta" || format == "iceberg") {
     lake = true;
-    table->lake_format = "delta";
+    table->lake_format = format;
   } else if (format == "auto") {
     // Only local directories are probed (an s3:// prefix would cost a request per dataset).
     const std::string root = TableRoot(*table);
@@ -171,6 +191,9 @@ bool IsLakeTable(ParquetTable* table) {
       if (parquet::lake::IsDeltaTable(*storage, root)) {
         lake = true;
         table->lake_format = "delta";
+      } else if (parquet::lake::IsIcebergTable(*storage, root)) {
+        lake = true;
+        table->lake_format = "iceberg";
       }
     }
   }
@@ -194,7 +217,8 @@ void CreateLakeTable(ParquetTable* table) {
     }
   }
   if (table->file_columns.empty() && table->hive_keys.empty()) {
-    throw parquet::ParquetError("Delta table '" + parquet::PathForDisplay(snapshot->root) + "' has no columns");
+    throw parquet::ParquetError(std::string(snapshot->format == "iceberg" ? "Iceberg" : "Delta") + " table '" +
+                                parquet::PathForDisplay(snapshot->root) + "' has no columns");
   }
   MatchLakeColumns(table, *snapshot);
   int64_t rows = 0;
@@ -217,18 +241,22 @@ std::vector<ColumnMapping> MapLakeFileColumns(const ParquetTable& table, const p
   const parquet::Schema& schema = file.schema();
   const LakeSnapshot& snapshot = *table.files->lake;
   const size_t num_fields = schema.top_level_fields().size();
+  // A file written without field ids (an Iceberg table migrated from Hive, with a name
+  // mapping) has its columns matched by name.
+  bool file_has_ids = false;
+  for (size_t f = 0; f < num_fields; f++) file_has_ids |= schema.node(schema.top_level_fields()[f]).field_id.has_value();
   std::vector<ColumnMapping> mappings(table.file_columns.size());
   for (size_t c = 0; c < table.file_columns.size(); c++) {
     const LakeColumn& column = snapshot.columns[static_cast<size_t>(table.lake_columns[c])];
     for (size_t f = 0; f < num_fields; f++) {
       const parquet::SchemaNode& node = schema.node(schema.top_level_fields()[f]);
-      const bool match = column.field_id >= 0 ? node.field_id && *node.field_id == column.field_id
-                                              : node.name == column.physical_name;
+      const bool match = column.field_id >= 0 && file_has_ids ? node.field_id && *node.field_id == column.field_id
+                                                              : node.name == column.physical_name;
       if (!match) continue;
       mappings[c] = MapTopLevelField(schema, static_cast<int>(f), table.options.mapping);
       if ((mappings[c].kind == ValueKind::kNested) != table.file_columns[c].nested) {
         throw parquet::ParquetError("column '" + column.name + "' is " +
-                                    (table.file_columns[c].nested ? "nested" : "not nested") + " in the Delta schema but " +
+                                    (table.file_columns[c].nested ? "nested" : "not nested") + " in the table's schema but " +
                                     (table.file_columns[c].nested ? "not nested" : "nested") + " in data file " +
                                     parquet::PathForDisplay(path));
       }

@@ -53,6 +53,11 @@ struct TableOptions {
   std::string format = "auto";
   std::optional<int64_t> version;       // version=N
   std::optional<int64_t> timestamp_ms;  // timestamp='...': the last version committed at or before it
+  std::optional<int64_t> snapshot_id;   // Iceberg: snapshot_id=N
+  std::optional<std::string> ref;       // Iceberg: ref='branch-or-tag'
+  // Iceberg: paths under the location the metadata records resolve below where the table
+  // was found (never outside it, so a stored table may hold it).
+  bool allow_moved_paths = false;
   // allow_external_paths=1, honoured only by CREATE VIRTUAL TABLE in this connection (never
   // from a table stored in a database file): a lake table's log may name files outside its root.
   bool allow_external_paths = false;

@@ -35,10 +35,15 @@
 //                          the footer key)
 //   allow_plaintext_files=0|1  with key options, read files that are not encrypted
 //                          (default 0: refused)
-//   format=auto|delta|files  a directory holding _delta_log/ is a Delta table (auto; delta
-//                          insists, also for s3://; files: the Parquet files as they are),
-//                          see lake_table.h and docs/lake-tables.md
+//   format=auto|delta|iceberg|files  a directory holding _delta_log/ is a Delta table, one
+//                          whose metadata/ holds version-hint.text or *.metadata.json (or a
+//                          .metadata.json file) an Iceberg table (auto; delta and iceberg
+//                          insist; files: the Parquet files as they are), see lake_table.h
+//                          and docs/lake-tables.md
 //   version=N, timestamp='YYYY-MM-DD HH:MM:SS'  an earlier version of a lake table
+//   snapshot_id=N, ref='name'  an Iceberg table's snapshot, branch or tag
+//   allow_moved_paths=0|1  an Iceberg table's paths under the location its metadata records
+//                          are read below where the table was found
 //   allow_external_paths=0|1  a lake table's log may name files outside its directory
 //                          (only in the application's own CREATE, never when connected)
 //   http_headers, bearer_token, http_retries, s3_*   for https:// and s3:// paths

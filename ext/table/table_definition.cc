@@ -51,10 +51,13 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
       .AddBoolean("decompress_ahead")
       .AddString("metadata_cache")
       .AddInteger("metadata_cache_size", 0, std::numeric_limits<int64_t>::max())
-      .AddEnum("format", {"auto", "delta", "files"})
+      .AddEnum("format", {"auto", "delta", "iceberg", "files"})
       .AddInteger("version", 0, std::numeric_limits<int64_t>::max())
       .AddString("timestamp")
-      .AddBoolean("allow_external_paths");
+      .AddBoolean("allow_external_paths")
+      .AddInteger("snapshot_id", std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max())
+      .AddString("ref")
+      .AddBoolean("allow_moved_paths");
   AddDecryptionOptions(&set);
   AddRemoteOptions(&set);
   ParsedOptions parsed;
@@ -90,7 +93,7 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
     return false;
   }
   options->metadata_cache_size = parsed.GetInteger("metadata_cache_size", kDefaultMetadataCacheSize);
-  static const char* const kFormats[] = {"auto", "delta", "files"};
+  static const char* const kFormats[] = {"auto", "delta", "iceberg", "files"};
   options->format = kFormats[parsed.GetEnumIndex("format", 0)];
   if (parsed.Has("version")) options->version = parsed.GetInteger("version", 0);
   if (parsed.Has("timestamp")) {
@@ -106,10 +109,21 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
     *error = "version and timestamp cannot both be given";
     return false;
   }
+  if (parsed.Has("snapshot_id")) options->snapshot_id = parsed.GetInteger("snapshot_id", 0);
+  if (parsed.Has("ref")) options->ref = std::string(parsed.GetString("ref", ""));
+  if ((options->snapshot_id ? 1 : 0) + (options->ref ? 1 : 0) + (options->timestamp_ms ? 1 : 0) + (options->version ? 1 : 0) > 1) {
+    *error = "give at most one of version, snapshot_id, timestamp and ref";
+    return false;
+  }
   if ((options->version || options->timestamp_ms) && options->format == "files") {
     *error = "version and timestamp apply to lake tables, not to format=files";
     return false;
   }
+  if ((options->snapshot_id || options->ref) && options->format == "files") {
+    *error = "snapshot_id and ref apply to Iceberg tables, not to format=files";
+    return false;
+  }
+  options->allow_moved_paths = parsed.GetBool("allow_moved_paths", false);
   options->allow_external_paths = parsed.GetBool("allow_external_paths", false);
   if (!MakeRemoteOptions(parsed, &options->remote, error)) return false;
   return MakeDecryptionProperties(db, parsed, &options->decryption, error);

@@ -329,14 +329,33 @@ int main(int argc, char** argv) {
     return 2;
   }
   fs::path out = argv[1];
-  for (const char* dir : {"thrift", "pages", "read", "writer", "copy", "stored_schema", "metadata_cache", "s3_listing", "geo_variant", "lake"}) {
+  for (const char* dir : {"thrift", "pages", "read", "writer", "copy", "stored_schema", "metadata_cache", "s3_listing", "geo_variant", "lake", "iceberg"}) {
     fs::remove_all(out / dir);
     fs::create_directories(out / dir);
   }
   Counts counts;
   std::vector<fs::path> files;
+  int lake = 0;
   for (int i = 2; i < argc; i++) {
     std::error_code error;
+    // --iceberg=DIR: the Iceberg tables' Avro manifests, metadata.json and Puffin files seed
+    // fuzz_iceberg (the smallest 64 of them; none of their Parquet files seed the others).
+    if (std::string(argv[i]).rfind("--iceberg=", 0) == 0) {
+      std::vector<std::pair<uintmax_t, fs::path>> lake_files;
+      for (const auto& entry : fs::recursive_directory_iterator(std::string(argv[i]).substr(10), error)) {
+        const std::string name = entry.path().filename().string();
+        const bool wanted = entry.path().extension() == ".avro" || entry.path().extension() == ".puffin" ||
+                            (name.size() > 14 && name.compare(name.size() - 14, 14, ".metadata.json") == 0);
+        if (entry.is_regular_file() && wanted && name[0] != '.') lake_files.emplace_back(entry.file_size(), entry.path());
+      }
+      std::sort(lake_files.begin(), lake_files.end());
+      if (lake_files.size() > 64) lake_files.resize(64);
+      for (const auto& file : lake_files) {
+        std::ifstream in(file.second, std::ios::binary);
+        WriteSeed(out / "iceberg", "iceberg-" + std::to_string(lake++), std::string(std::istreambuf_iterator<char>(in), {}));
+      }
+      continue;
+    }
     for (const auto& entry : fs::recursive_directory_iterator(argv[i], error)) {
       const std::string name = entry.path().filename().string();
       const bool encrypted = name.size() > 18 && name.compare(name.size() - 18, 18, ".parquet.encrypted") == 0;
