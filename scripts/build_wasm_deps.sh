@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Builds the static libraries of the WebAssembly build (`make wasm`, scripts/build_wasm.sh)
+# with Debian's emscripten: zstd, lz4, snappy, brotli, zlib, xxhash and OpenSSL's libcrypto
+# for wasm32, from Debian's source packages (scripts/debian_sources.sh) as `make dist` builds
+# them for its other platforms, each at the newest version the archive serves; OpenSSL configured like the Windows build's
+# (libcrypto alone: AES-GCM/CTR, SHA-256, its random generator) and, for wasm, without
+# threads, assembly or secure memory. Emscripten's own system libraries (libc, libc++ with
+# wasm exceptions) come from EM_CACHE.
+#
+# The result is kept outside the build folder, in WASM_DEPS_CACHE (default
+# ~/.cache/sqlite-parquet) under wasm-<hash>/prefix, the hash taken over what goes in: the
+# source versions, emcc's version, the flags and the recipe's number (raised when this script
+# changes what it builds). A second `make wasm`, or one in another clone or worktree, takes a
+# second here; OpenSSL alone takes minutes on two cores. Prints the prefix on stdout, and
+# writes it into WASM_PREFIX_FILE (when set) as soon as it is known: the headers come first
+# (prefix/include/.complete), so a caller may compile while the libraries build.
+#   usage: scripts/build_wasm_deps.sh
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/wasm_env.sh"
+source "$here/debian_sources.sh"
+cache_root=${WASM_DEPS_CACHE:-$HOME/.cache/sqlite-parquet}
+mkdir -p "$cache_root"
+cflags="-O2"
+cxxflags="-O2 -fwasm-exceptions"
+
+# The Sources index (a private apt state beside the cache; refreshed once a day at most).
+apt_dir=$cache_root/wasm-apt
+if [[ ! -f $apt_dir/apt/.fresh ]] || [[ -n $(find "$apt_dir/apt/.fresh" -mmin +1440 2>/dev/null) ]]; then
+  debian_source_index "$apt_dir" >&2
+  touch "$apt_dir/apt/.fresh"
+else
+  # The state already read: only its apt options.
+  private_apt=(apt-get -q -o "Dir::Etc::SourceList=$apt_dir/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+               -o "Dir::State::Lists=$apt_dir/apt/lists" -o "Dir::Cache=$apt_dir/apt/cache"
+               -o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null
+               -o APT::Sandbox::User=root)
+  debian_apt=("${private_apt[@]:1}")
+fi
+# Each source package at the newest version the archive serves (our own headers are built
+# with it, so it need not match an installed -dev package), fetched once into
+# WASM_DEPS_CACHE/wasm-sources/SOURCE=VERSION (unpacked) and copied from there for each build.
+sources=(libzstd lz4 snappy brotli zlib xxhash openssl)
+# The newest version of SOURCE already kept, or else the newest the archive serves (an index
+# may name a version whose files are not there yet: the next one down is tried).
+resolve() {
+  local source=$1 version kept
+  for version in $(apt-cache "${debian_apt[@]}" showsrc --only-source "$source" 2>/dev/null |
+                   sed -n 's/^Version: //p' | sort -rV); do
+    [[ -f $cache_root/wasm-sources/$source=$version/.complete ]] && { echo "$source=$version"; return 0; }
+  done
+  for version in $(apt-cache "${debian_apt[@]}" showsrc --only-source "$source" 2>/dev/null |
+                   sed -n 's/^Version: //p' | sort -rV); do
+    kept=$cache_root/wasm-sources/$source=$version
+    rm -rf "$kept" && mkdir -p "$kept"
+    if fetch_debian_sources "$kept" "$source=$version" 2>/dev/null; then
+      touch "$kept/.complete"
+      echo "$source=$version"
+      return 0
+    fi
+    rm -rf "$kept"
+  done
+  echo "build_wasm_deps: no version of source package $source could be fetched" >&2
+  return 1
+}
+versions=()
+for source in "${sources[@]}"; do versions+=("$(resolve "$source")"); done
+# What the libraries are made of; RECIPE changes when this script builds them differently.
+recipe=1
+key=$( (printf '%s\n' "${versions[@]}"; echo "emcc $(emcc -dumpversion)"; echo "$cflags / $cxxflags"; echo "recipe $recipe") )
+hash=$(sha256sum <<<"$key" | cut -c1-16)
+out=$cache_root/wasm-$hash
+prefix=$out/prefix
+[[ -n ${WASM_PREFIX_FILE:-} ]] && echo "$prefix" >"$WASM_PREFIX_FILE"
+if [[ -f $prefix/versions ]]; then
+  echo "$prefix"
+  exit 0
+fi
+rm -rf "$out" && mkdir -p "$out"
+src=$out/src
+mkdir -p "$src"
+for source_version in "${versions[@]}"; do
+  kept=$cache_root/wasm-sources/$source_version
+  find "$kept" -mindepth 1 -maxdepth 1 -type d -exec cp -a {} "$src/" \;
+done
+mkdir -p "$prefix/include" "$prefix/lib"
+jobs=${JOBS:-2}
+dir_of() { find "$src" -maxdepth 1 -type d -name "$1-*" | head -1; }
+log=$out/build.log
+: >"$log"
+step() {  # step NAME COMMAND...: runs it, its output and wall seconds in build.log
+  local name=$1 started=$SECONDS
+  echo "== $name" >>"$log"
+  shift
+  "$@" >>"$log" 2>&1 || { tail -30 "$log" >&2; echo "build_wasm_deps: building failed (see $log)" >&2; exit 1; }
+  echo "== $name took $((SECONDS - started)) s" >>"$log"
+}
+make_vars=(CC=emcc AR=emar RANLIB=emranlib CFLAGS="$cflags")
+
+# OpenSSL configured and its headers generated first: the codecs' and OpenSSL's headers are
+# all there (include/) minutes before the libraries are, for a caller to start compiling.
+ssl=$(dir_of openssl)
+step openssl-configure env -C "$ssl" CC=emcc AR=emar RANLIB=emranlib \
+  perl Configure linux-generic32 no-asm no-threads no-shared no-tests no-engine no-module no-dso no-ui-console \
+  no-autoload-config no-secure-memory no-afalgeng no-async \
+  no-legacy no-sock no-ssl no-tls no-dtls no-cms no-ts no-ocsp no-ct no-srp no-srtp no-comp no-ec no-dh no-dsa \
+  no-aria no-bf no-blake2 no-camellia no-cast no-chacha no-poly1305 no-des no-idea no-md4 no-mdc2 no-rc2 no-rc4 \
+  no-rmd160 no-seed no-siphash no-siv no-sm2 no-sm3 no-sm4 no-whirlpool no-scrypt no-ocb \
+  --prefix="$prefix" --libdir=lib "$cflags"
+step openssl-headers make -C "$ssl" -j "$jobs" build_generated
+mkdir -p "$prefix/include/openssl" && cp "$ssl"/include/openssl/*.h "$prefix/include/openssl/"
+zlib=$(dir_of zlib) zstd=$(dir_of libzstd) lz4=$(dir_of lz4) xxhash=$(dir_of xxhash) snappy=$(dir_of snappy)
+brotli=$(dir_of brotli)
+cmake_wasm=(--log-level=ERROR -Wno-dev -DCMAKE_TOOLCHAIN_FILE=/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake
+            -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS="$cflags" -DCMAKE_CXX_FLAGS="$cxxflags")
+step snappy-configure cmake "${cmake_wasm[@]}" -S "$snappy" -B "$src/snappy-build" -DSNAPPY_BUILD_TESTS=OFF \
+  -DSNAPPY_BUILD_BENCHMARKS=OFF -DBUILD_SHARED_LIBS=OFF
+cp "$zlib/zlib.h" "$zlib/zconf.h" "$zstd/lib/zstd.h" "$zstd/lib/zstd_errors.h" "$zstd/lib/zdict.h" \
+  "$lz4"/lib/lz4{,hc,frame}.h "$xxhash/xxhash.h" "$snappy"/snappy.h "$snappy"/snappy-c.h "$snappy"/snappy-sinksource.h \
+  "$src/snappy-build/snappy-stubs-public.h" "$prefix/include/"
+cp -r "$brotli/c/include/brotli" "$prefix/include/"
+touch "$prefix/include/.complete"  # the headers are all there (build_wasm.sh may start compiling)
+
+step zlib-configure env -C "$zlib" CC=emcc AR=emar RANLIB=emranlib CFLAGS="$cflags" ./configure --static
+step zlib make -C "$zlib" -j "$jobs" AR=emar ARFLAGS=rc RANLIB=emranlib libz.a
+cp "$zlib/libz.a" "$prefix/lib/"
+
+step zstd make -C "$zstd/lib" -j "$jobs" "${make_vars[@]}" ZSTD_MULTITHREAD_SUPPORT=0 libzstd.a
+cp "$zstd/lib/libzstd.a" "$prefix/lib/"
+
+step lz4 make -C "$lz4/lib" -j "$jobs" "${make_vars[@]}" liblz4.a
+cp "$lz4/lib/liblz4.a" "$prefix/lib/"
+
+step xxhash make -C "$xxhash" -j "$jobs" "${make_vars[@]}" libxxhash.a
+cp "$xxhash/libxxhash.a" "$prefix/lib/"
+
+step snappy cmake --build "$src/snappy-build" -j "$jobs" --target snappy
+cp "$src/snappy-build/libsnappy.a" "$prefix/lib/"
+
+step brotli-configure cmake "${cmake_wasm[@]}" -S "$brotli" -B "$src/brotli-build" -DBROTLI_DISABLE_TESTS=ON
+step brotli cmake --build "$src/brotli-build" -j "$jobs" --target brotlicommon-static brotlidec-static brotlienc-static
+for part in common dec enc; do cp "$src/brotli-build/libbrotli$part-static.a" "$prefix/lib/libbrotli$part.a"; done
+
+step openssl make -C "$ssl" -j "$jobs" libcrypto.a
+cp "$ssl/libcrypto.a" "$prefix/lib/"
+
+rm -rf "$src"
+echo "$key" >"$prefix/versions"
+echo "build_wasm_deps: built $(printf '%s ' "${versions[@]}")for wasm32 in $prefix" >&2
+echo "$prefix"

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The wasm suite (docs/tests.md): the WebAssembly build of `make wasm` (WASM_BUILD, default
+# build-wasm) tested in Node and in a headless Chromium.
+#  1. sql: the sql suite (sql/*.test, but those listed in tests/wasm/sql_skip.txt with their
+#     reason) through build-wasm/sql_test_runner.js under Node, the extension linked into
+#     the wasm SQLite, the host's files read through emscripten's NODERAWFS;
+#  2. api: the JavaScript API in Node (tests/wasm/api_test.mjs), remote reads included;
+#  3. browser: the demo page in Chromium (tests/wasm/browser_test.mjs): a point lookup over
+#     a 100+ MB page-indexed file's URL made by the native build's parquet_copy, a local
+#     file through the file input, the export downloaded and read back, a screenshot in
+#     LOGDIR; then the same files side by side with DuckDB-Wasm (sizes, times, bytes).
+# Each part prints "NAME: N passed, M failed"; the last line totals them.
+#   usage: tests/wasm/run.sh NATIVE_BUILD [WASM_BUILD] [LOGDIR]
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+native=${1:?usage: $0 NATIVE_BUILD [WASM_BUILD] [LOGDIR]}
+wasm=${2:-${WASM_BUILD:-build-wasm}}
+logdir=${3:-$wasm/test-logs}
+mkdir -p "$logdir"
+passed=0 failed=0
+tally() {  # tally LOG: adds the last "N passed, M failed" of LOG (none: one failure)
+  local line
+  line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$1" | tail -1)
+  if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+    passed=$((passed + BASH_REMATCH[1])) failed=$((failed + BASH_REMATCH[2]))
+  else
+    failed=$((failed + 1))
+  fi
+}
+
+if [[ ! -f $wasm/sql_test_runner.js || ! -f $wasm/pkg/api.mjs ]]; then
+  echo "wasm: $wasm has no build (make wasm failed?)"
+  echo "wasm: 0 passed, 1 failed"
+  exit 1
+fi
+
+# 1. The sql suite under Node.
+skip=$(sed -e 's/#.*//' tests/wasm/sql_skip.txt | awk 'NF { print $1 }')
+files=()
+for file in sql/*.test; do
+  grep -qxF "$(basename "$file")" <<<"$skip" || files+=("$file")
+done
+echo "== sql suite through the wasm build (${#files[@]} files; skipped: $(tr '\n' ' ' <<<"$skip"))"
+node "$wasm/sql_test_runner.js" --root . "${files[@]}" 2>&1 | tee "$logdir/wasm-sql.log" | grep -E 'FAILED|failed|^sql:' | tail -40
+tally "$logdir/wasm-sql.log"
+
+# 2. The JavaScript API in Node.
+echo "== the JavaScript API in Node"
+node tests/wasm/api_test.mjs --pkg "$wasm/pkg" 2>&1 | tee "$logdir/wasm-api.log"
+tally "$logdir/wasm-api.log"
+
+# 3. The demo page in Chromium, and DuckDB-Wasm beside it.
+echo "== the demo page in headless Chromium"
+if bash scripts/install_node_packages.sh tests/wasm puppeteer-core wasm >"$logdir/wasm-npm.log" 2>&1; then
+  node tests/wasm/browser_test.mjs --pkg "$wasm/pkg" --native "$native" --logdir "$logdir" 2>&1 |
+    tee "$logdir/wasm-browser.log"
+  tally "$logdir/wasm-browser.log"
+else
+  cat "$logdir/wasm-npm.log"
+  echo "browser: cannot install puppeteer-core and @duckdb/duckdb-wasm (scripts/install_node_packages.sh)"
+  failed=$((failed + 1))
+fi
+echo "wasm: $passed passed, $failed failed"
+((failed == 0))
