@@ -66,7 +66,7 @@ resolve() {
 versions=()
 for source in "${sources[@]}"; do versions+=("$(resolve "$source")"); done
 # What the libraries are made of; RECIPE changes when this script builds them differently.
-recipe=1
+recipe=2
 key=$( (printf '%s\n' "${versions[@]}"; echo "emcc $(emcc -dumpversion)"; echo "$cflags / $cxxflags"; echo "recipe $recipe") )
 hash=$(sha256sum <<<"$key" | cut -c1-16)
 out=$cache_root/wasm-$hash
@@ -111,13 +111,21 @@ step openssl-headers make -C "$ssl" -j "$jobs" build_generated
 mkdir -p "$prefix/include/openssl" && cp "$ssl"/include/openssl/*.h "$prefix/include/openssl/"
 zlib=$(dir_of zlib) zstd=$(dir_of libzstd) lz4=$(dir_of lz4) xxhash=$(dir_of xxhash) snappy=$(dir_of snappy)
 brotli=$(dir_of brotli)
-cmake_wasm=(--log-level=ERROR -Wno-dev -DCMAKE_TOOLCHAIN_FILE=/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake
-            -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS="$cflags" -DCMAKE_CXX_FLAGS="$cxxflags")
-step snappy-configure cmake "${cmake_wasm[@]}" -S "$snappy" -B "$src/snappy-build" -DSNAPPY_BUILD_TESTS=OFF \
-  -DSNAPPY_BUILD_BENCHMARKS=OFF -DBUILD_SHARED_LIBS=OFF
+# snappy and brotli without their CMake builds: under emcc each configure check is a link
+# of seconds, and snappy's configure alone took minutes on a loaded machine. Snappy's two
+# generated headers are written here with what emscripten has (sys/uio.h, no SSSE3/BMI2,
+# little-endian, no optional compressors).
+snappy_version=$(sed -n 's/^project(Snappy VERSION \([0-9.]*\).*/\1/p' "$snappy/CMakeLists.txt")
+IFS=. read -r snappy_major snappy_minor snappy_patch <<<"$snappy_version"
+sed -e 's/${HAVE_SYS_UIO_H_01}/1/' -e "s/\${PROJECT_VERSION_MAJOR}/$snappy_major/" \
+    -e "s/\${PROJECT_VERSION_MINOR}/$snappy_minor/" -e "s/\${PROJECT_VERSION_PATCH}/$snappy_patch/" \
+    "$snappy/snappy-stubs-public.h.in" >"$snappy/snappy-stubs-public.h"
+sed -E -e 's/^#cmakedefine01 (.*)$/#define \1 0/' \
+    -e 's/^#cmakedefine (HAVE_ATTRIBUTE_ALWAYS_INLINE|HAVE_BUILTIN_CTZ|HAVE_BUILTIN_EXPECT|HAVE_FUNC_MMAP|HAVE_FUNC_SYSCONF|HAVE_SYS_MMAN_H|HAVE_SYS_RESOURCE_H|HAVE_SYS_TIME_H|HAVE_SYS_UIO_H|HAVE_UNISTD_H) 1$/#define \1 1/' \
+    -e 's/^#cmakedefine (.*) 1$/\/* #undef \1 *\//' "$snappy/cmake/config.h.in" >"$snappy/config.h"
 cp "$zlib/zlib.h" "$zlib/zconf.h" "$zstd/lib/zstd.h" "$zstd/lib/zstd_errors.h" "$zstd/lib/zdict.h" \
   "$lz4"/lib/lz4{,hc,frame}.h "$xxhash/xxhash.h" "$snappy"/snappy.h "$snappy"/snappy-c.h "$snappy"/snappy-sinksource.h \
-  "$src/snappy-build/snappy-stubs-public.h" "$prefix/include/"
+  "$snappy/snappy-stubs-public.h" "$prefix/include/"
 cp -r "$brotli/c/include/brotli" "$prefix/include/"
 touch "$prefix/include/.complete"  # the headers are all there (build_wasm.sh may start compiling)
 
@@ -134,12 +142,36 @@ cp "$lz4/lib/liblz4.a" "$prefix/lib/"
 step xxhash make -C "$xxhash" -j "$jobs" "${make_vars[@]}" libxxhash.a
 cp "$xxhash/libxxhash.a" "$prefix/lib/"
 
-step snappy cmake --build "$src/snappy-build" -j "$jobs" --target snappy
-cp "$src/snappy-build/libsnappy.a" "$prefix/lib/"
+# compile NAME OUT.a COMMAND... -- SOURCES...: each source compiled by COMMAND, JOBS at a
+# time, then one archive.
+compile() {
+  local name=$1 archive=$2 command=() file object objects=() running=0
+  shift 2
+  while [[ $1 != -- ]]; do command+=("$1"); shift; done
+  shift
+  mkdir -p "$src/$name-objects"
+  for file in "$@"; do
+    object=$src/$name-objects/$(basename "${file%.*}").o
+    objects+=("$object")
+    "${command[@]}" -c "$file" -o "$object" &
+    if ((++running >= jobs)); then
+      wait -n || return 1
+      running=$((running - 1))
+    fi
+  done
+  while ((running > 0)); do
+    wait -n || return 1
+    running=$((running - 1))
+  done
+  emar rcs "$archive" "${objects[@]}"
+}
+step snappy compile snappy "$prefix/lib/libsnappy.a" em++ $cxxflags -std=c++11 -DHAVE_CONFIG_H -I"$snappy" -- \
+  "$snappy"/snappy.cc "$snappy"/snappy-sinksource.cc "$snappy"/snappy-stubs-internal.cc "$snappy"/snappy-c.cc
 
-step brotli-configure cmake "${cmake_wasm[@]}" -S "$brotli" -B "$src/brotli-build" -DBROTLI_DISABLE_TESTS=ON
-step brotli cmake --build "$src/brotli-build" -j "$jobs" --target brotlicommon-static brotlidec-static brotlienc-static
-for part in common dec enc; do cp "$src/brotli-build/libbrotli$part-static.a" "$prefix/lib/libbrotli$part.a"; done
+for part in common dec enc; do
+  step "brotli$part" compile "brotli$part" "$prefix/lib/libbrotli$part.a" emcc $cflags -I"$brotli/c/include" -- \
+    "$brotli"/c/$part/*.c
+done
 
 step openssl make -C "$ssl" -j "$jobs" libcrypto.a
 cp "$ssl/libcrypto.a" "$prefix/lib/"
