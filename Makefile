@@ -93,7 +93,8 @@ CLANG_COMPILE = $(CMAKE_CONFIGURE) -B $(CLANG_BUILD) -DCMAKE_BUILD_TYPE=Release 
 # extension linked in; the npm package's files in $(WASM_BUILD)/pkg (linked as
 # examples/web/pkg for the demo page).
 WASM_BUILD ?= build-wasm
-WASM_COMPILE = bash scripts/install_deps.sh wasm && JOBS=$(JOBS) WERROR=ON bash scripts/build_wasm.sh $(WASM_BUILD)
+WASM_COMPILE = bash scripts/install_deps.sh wasm && JOBS=$(JOBS) WERROR=ON bash scripts/build_wasm.sh $(WASM_BUILD) \
+  && ln -sfn $(abspath $(WASM_BUILD))/pkg examples/web/pkg
 # The Windows build of `make test`, compiled in the background while the Release suites run
 # (its packages installed first, in the foreground: apt takes one caller at a time); the
 # windows suite itself reports a failure of it (it builds again, incrementally).
