@@ -27,6 +27,9 @@
 #   named): the sql suite and the JavaScript API under Node, the demo page in headless
 #   Chromium, and the comparison with DuckDB-Wasm (tests/wasm/run.sh; BUILDDIR's native
 #   parquet_copy makes the browser test's files)
+#   sources: only when named (first in `make test`): every Debian source package the
+#   builds from source need resolves to a version the archive serves, and the resolver's
+#   rules (tests/sources/run.sh, scripts/debian_sources.sh)
 #   fuzz: each fuzz target (tests/fuzz/) replays its committed regressions one test per
 #   file, then its seeds (made by BUILDDIR/fuzz_seeds) plus FUZZ_SMOKE_SECONDS (default 3)
 #   of mutations as one more test.
@@ -163,6 +166,9 @@ for suite in "${suites[@]}"; do
       fi ;;
     wasm)
       run wasm bash tests/wasm/run.sh "$builddir" "${WASM_BUILD:-build-wasm}" "$logdir" ;;
+    sources)
+      # The fresh-machine path of the builds from Debian's source packages (tests/sources).
+      run sources bash tests/sources/run.sh ;;
     dist)
       run dist bash tests/dist/run.sh "$builddir" "${DIST_BUILD:-build-dist}" ;;
     *)
