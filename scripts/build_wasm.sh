@@ -4,7 +4,8 @@
 # cached outside the build folder), the amalgamation of the newest SQLite of the matrix
 # (scripts/setup_sqlite_versions.sh --amalgamation), then CMake under emscripten's toolchain
 # (cmake/wasm.cmake): sqlite-parquet.mjs/.wasm and the Node test runner sql_test_runner.js.
-# The library and the extension compile while the libraries build (their headers come first).
+# The library and the extension compile while the libraries build (their headers come first),
+# against OUTDIR/deps (the prefix's files, replaced only when their content changes).
 # Finally OUTDIR/pkg/ holds the npm package's files (wasm/package/, the API, the module).
 #   usage: scripts/build_wasm.sh [OUTDIR]
 set -euo pipefail
@@ -34,17 +35,31 @@ while [[ ! -s $prefix_file ]] || [[ ! -f $(cat "$prefix_file")/include/.complete
   sleep 2
 done
 prefix=$(cat "$prefix_file")
+# CMake sees the libraries in OUTDIR/deps, a copy of the prefix in which a file is replaced
+# only when its content changed: another prefix (new source versions, a new recipe) leaves
+# the objects of unchanged headers compiled.
+sync_tree() {  # sync_tree FROM TO
+  local file
+  (cd "$1" && find . -type f ! -name .complete) | while IFS= read -r file; do
+    if ! cmp -s "$1/$file" "$2/$file"; then
+      mkdir -p "$(dirname "$2/$file")" && cp "$1/$file" "$2/$file"
+    fi
+  done
+}
+deps_dir=$out/deps
+sync_tree "$prefix/include" "$deps_dir/include"
 
 cmake --log-level=WARNING -Wno-dev -S "$root" -B "$out/cmake" \
   -DCMAKE_TOOLCHAIN_FILE=/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake \
   -DCMAKE_BUILD_TYPE=Release -DSANITIZE=OFF -DWERROR="${WERROR:-ON}" -DSTATIC_DEPS=ON \
-  -DSTATIC_DEPS_PREFIX="$prefix" -DPQ_SQLITE_AMALGAMATION="$out/sqlite-$sqlite_version" \
+  -DSTATIC_DEPS_PREFIX="$deps_dir" -DPQ_SQLITE_AMALGAMATION="$out/sqlite-$sqlite_version" \
   -DCMAKE_RUNTIME_OUTPUT_DIRECTORY="$out" >"$out/configure.log" 2>&1 ||
   { cat "$out/configure.log" >&2; echo "build_wasm: cmake failed" >&2; kill "$deps" 2>/dev/null; exit 1; }
 # Compiling needs only the headers: under way while the libraries build.
 cmake --build "$out/cmake" -j "$jobs" --target parquet_format parquet_ext_objects pq_wasm_sqlite ||
   { kill "$deps" 2>/dev/null; exit 1; }
 wait "$deps" || { tail -30 "$out/deps.log" >&2; echo "build_wasm: the wasm libraries failed to build" >&2; exit 1; }
+sync_tree "$prefix" "$deps_dir"
 cmake --build "$out/cmake" -j "$jobs"
 
 # The npm package's files (make dist copies them into dist/wasm/).

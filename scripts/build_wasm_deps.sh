@@ -1,88 +1,56 @@
 #!/usr/bin/env bash
 # Builds the static libraries of the WebAssembly build (`make wasm`, scripts/build_wasm.sh)
 # with Debian's emscripten: zstd, lz4, snappy, brotli, zlib, xxhash and OpenSSL's libcrypto
-# for wasm32, from Debian's source packages (scripts/debian_sources.sh) as `make dist` builds
-# them for its other platforms, each at the newest version the archive serves; OpenSSL configured like the Windows build's
-# (libcrypto alone: AES-GCM/CTR, SHA-256, its random generator) and, for wasm, without
-# threads, assembly or secure memory. Emscripten's own system libraries (libc, libc++ with
-# wasm exceptions) come from EM_CACHE.
+# for wasm32, from Debian's source packages as `make dist` builds them for its other
+# platforms: the sources scripts/debian_sources.sh resolves for the installed -dev packages
+# (its cache holds the downloads), headers taken from those same sources. OpenSSL is
+# configured like the Windows build's (libcrypto alone: AES-GCM/CTR, SHA-256, its random
+# generator) and, for wasm, without threads, assembly or secure memory. Snappy and brotli are
+# compiled directly (under emcc each CMake configure check is a link of seconds). Emscripten's
+# own system libraries (libc, libc++ with wasm exceptions) come from EM_CACHE (wasm_env.sh).
 #
-# The result is kept outside the build folder, in WASM_DEPS_CACHE (default
-# ~/.cache/sqlite-parquet) under wasm-<hash>/prefix, the hash taken over what goes in: the
-# source versions, emcc's version, the flags and the recipe's number (raised when this script
-# changes what it builds). A second `make wasm`, or one in another clone or worktree, takes a
-# second here; OpenSSL alone takes minutes on two cores. Prints the prefix on stdout, and
-# writes it into WASM_PREFIX_FILE (when set) as soon as it is known: the headers come first
-# (prefix/include/.complete), so a caller may compile while the libraries build.
+# The result is kept outside the build folder, beside debian_sources.sh's cache
+# (~/.cache/sqlite-parquet/wasm-HASH/prefix, or under WASM_DEPS_CACHE), the hash taken over
+# what goes in: the source versions taken, emcc's version, the flags and the recipe's number
+# (raised when this script changes what it builds). A second `make wasm`, or one in another
+# clone or worktree, takes a second here; OpenSSL alone takes minutes on two cores. Prints the
+# prefix on stdout, and writes it into WASM_PREFIX_FILE (when set) as soon as it is known: the
+# headers come first (prefix/include/.complete), so a caller may compile while the libraries
+# build.
 #   usage: scripts/build_wasm_deps.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/wasm_env.sh"
 source "$here/debian_sources.sh"
-cache_root=${WASM_DEPS_CACHE:-$HOME/.cache/sqlite-parquet}
-mkdir -p "$cache_root"
 cflags="-O2"
 cxxflags="-O2 -fwasm-exceptions"
 
-# The Sources index (a private apt state beside the cache; refreshed once a day at most).
-apt_dir=$cache_root/wasm-apt
-if [[ ! -f $apt_dir/apt/.fresh ]] || [[ -n $(find "$apt_dir/apt/.fresh" -mmin +1440 2>/dev/null) ]]; then
-  debian_source_index "$apt_dir" >&2
-  touch "$apt_dir/apt/.fresh"
-else
-  # The state already read: only its apt options.
-  private_apt=(apt-get -q -o "Dir::Etc::SourceList=$apt_dir/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-               -o "Dir::State::Lists=$apt_dir/apt/lists" -o "Dir::Cache=$apt_dir/apt/cache"
-               -o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null
-               -o APT::Sandbox::User=root)
-  debian_apt=("${private_apt[@]:1}")
-fi
-# Each source package at the newest version the archive serves (our own headers are built
-# with it, so it need not match an installed -dev package), fetched once into
-# WASM_DEPS_CACHE/wasm-sources/SOURCE=VERSION (unpacked) and copied from there for each build.
-sources=(libzstd lz4 snappy brotli zlib xxhash openssl)
-# The newest version of SOURCE already kept, or else the newest the archive serves (an index
-# may name a version whose files are not there yet: the next one down is tried).
-resolve() {
-  local source=$1 version kept
-  for version in $(apt-cache "${debian_apt[@]}" showsrc --only-source "$source" 2>/dev/null |
-                   sed -n 's/^Version: //p' | sort -rV); do
-    [[ -f $cache_root/wasm-sources/$source=$version/.complete ]] && { echo "$source=$version"; return 0; }
-  done
-  for version in $(apt-cache "${debian_apt[@]}" showsrc --only-source "$source" 2>/dev/null |
-                   sed -n 's/^Version: //p' | sort -rV); do
-    kept=$cache_root/wasm-sources/$source=$version
-    rm -rf "$kept" && mkdir -p "$kept"
-    if fetch_debian_sources "$kept" "$source=$version" 2>/dev/null; then
-      touch "$kept/.complete"
-      echo "$source=$version"
-      return 0
-    fi
-    rm -rf "$kept"
-  done
-  echo "build_wasm_deps: no version of source package $source could be fetched" >&2
-  return 1
-}
-versions=()
-for source in "${sources[@]}"; do versions+=("$(resolve "$source")"); done
+# The source of each installed -dev package, as debian_sources.sh resolves it (the installed
+# version, else the newest served of the same upstream version, else the newest served).
+taken=()
+for package in "${DEBIAN_SOURCE_PACKAGES[@]}"; do
+  taken+=("$(resolve_installed_source "$package")") || exit 1
+done
 # What the libraries are made of; RECIPE changes when this script builds them differently.
-recipe=2
-key=$( (printf '%s\n' "${versions[@]}"; echo "emcc $(emcc -dumpversion)"; echo "$cflags / $cxxflags"; echo "recipe $recipe") )
-hash=$(sha256sum <<<"$key" | cut -c1-16)
-out=$cache_root/wasm-$hash
+recipe=3
+key=$( (printf '%s\n' "${taken[@]}"; echo "emcc $(emcc -dumpversion)"; echo "$cflags / $cxxflags"; echo "recipe $recipe") )
+out=${WASM_DEPS_CACHE:-$(dirname "$DEBIAN_SOURCE_CACHE")}/wasm-$(sha256sum <<<"$key" | cut -c1-16)
 prefix=$out/prefix
 [[ -n ${WASM_PREFIX_FILE:-} ]] && echo "$prefix" >"$WASM_PREFIX_FILE"
-if [[ -f $prefix/versions ]]; then
+if [[ -f $prefix/versions && $(<"$prefix/versions") == "$key" ]]; then
   echo "$prefix"
   exit 0
 fi
-rm -rf "$out" && mkdir -p "$out"
+mkdir -p "$out"
+exec 8>"$out/.lock"
+flock 8  # two builds of the same key: the second waits, then finds the first's result
+if [[ -f $prefix/versions && $(<"$prefix/versions") == "$key" ]]; then
+  echo "$prefix"
+  exit 0
+fi
 src=$out/src
-mkdir -p "$src"
-for source_version in "${versions[@]}"; do
-  kept=$cache_root/wasm-sources/$source_version
-  find "$kept" -mindepth 1 -maxdepth 1 -type d -exec cp -a {} "$src/" \;
-done
+rm -rf "$src" "$prefix"
+for pv in "${taken[@]}"; do unpack_debian_source "$src" "$pv"; done
 mkdir -p "$prefix/include" "$prefix/lib"
 jobs=${JOBS:-2}
 dir_of() { find "$src" -maxdepth 1 -type d -name "$1-*" | head -1; }
@@ -178,5 +146,5 @@ cp "$ssl/libcrypto.a" "$prefix/lib/"
 
 rm -rf "$src"
 echo "$key" >"$prefix/versions"
-echo "build_wasm_deps: built $(printf '%s ' "${versions[@]}")for wasm32 in $prefix" >&2
+echo "build_wasm_deps: built $(printf '%s ' "${taken[@]}")for wasm32 in $prefix" >&2
 echo "$prefix"
