@@ -7,6 +7,7 @@
 #                              Worker and Node 20+
 #   sql_test_runner.js/.wasm   tests/sql_test_runner.cc for Node, with the host's file system
 #                              (NODERAWFS): the wasm suite runs the sql suite through it
+#   differential_tests.js/.wasm  tests/differential the same way
 set(PQ_SQLITE_AMALGAMATION "" CACHE PATH "The folder of sqlite3.c and sqlite3.h")
 if(NOT EXISTS ${PQ_SQLITE_AMALGAMATION}/sqlite3.c)
   message(FATAL_ERROR "-DPQ_SQLITE_AMALGAMATION must name the folder of sqlite3.c (scripts/build_wasm.sh)")
@@ -21,7 +22,7 @@ target_compile_definitions(pq_wasm_sqlite PRIVATE SQLITE_THREADSAFE=0 SQLITE_ENA
   SQLITE_MAX_VARIABLE_NUMBER=250000 SQLITE_SECURE_DELETE SQLITE_USE_URI=1 SQLITE_DEFAULT_MEMSTATUS=0
   SQLITE_OMIT_SHARED_CACHE)
 
-set(PQ_WASM_COMMON_LINK -fwasm-exceptions -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sWASM_BIGINT=1
+set(PQ_WASM_COMMON_LINK -fwasm-exceptions -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB -sWASM_BIGINT=1
     -sTOTAL_STACK=4MB --pre-js ${PROJECT_SOURCE_DIR}/wasm/host_http.js)
 
 set(PQ_WASM_EXPORTS _malloc _free _sqlite3_open_v2 _sqlite3_close_v2 _sqlite3_prepare_v2 _sqlite3_step
@@ -47,4 +48,14 @@ target_include_directories(sql_test_runner PRIVATE ${PROJECT_SOURCE_DIR} ${PQ_SQ
 target_link_libraries(sql_test_runner PRIVATE parquet_format)
 set_target_properties(sql_test_runner PROPERTIES SUFFIX .js LINK_DEPENDS ${PROJECT_SOURCE_DIR}/wasm/node_binary.js)
 target_link_options(sql_test_runner PRIVATE ${PQ_WASM_COMMON_LINK} -sENVIRONMENT=node -sNODERAWFS=1
+  -sEXIT_RUNTIME=1 --pre-js ${PROJECT_SOURCE_DIR}/wasm/node_binary.js)
+
+# tests/differential for Node likewise: the extension linked in (PQ_LINKED_EXTENSION).
+add_executable(differential_tests ${PROJECT_SOURCE_DIR}/tests/differential/differential_test.cc
+  $<TARGET_OBJECTS:pq_wasm_sqlite> $<TARGET_OBJECTS:parquet_ext_objects>)
+target_include_directories(differential_tests PRIVATE ${PROJECT_SOURCE_DIR} ${PQ_SQLITE_AMALGAMATION})
+target_compile_definitions(differential_tests PRIVATE PQ_LINKED_EXTENSION)
+target_link_libraries(differential_tests PRIVATE parquet_format)
+set_target_properties(differential_tests PROPERTIES SUFFIX .js LINK_DEPENDS ${PROJECT_SOURCE_DIR}/wasm/node_binary.js)
+target_link_options(differential_tests PRIVATE ${PQ_WASM_COMMON_LINK} -sENVIRONMENT=node -sNODERAWFS=1
   -sEXIT_RUNTIME=1 --pre-js ${PROJECT_SOURCE_DIR}/wasm/node_binary.js)

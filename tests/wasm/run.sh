@@ -3,7 +3,8 @@
 # build-wasm) tested in Node and in a headless Chromium.
 #  1. sql: the sql suite (sql/*.test, but those listed in tests/wasm/sql_skip.txt with their
 #     reason) through build-wasm/sql_test_runner.js under Node, the extension linked into
-#     the wasm SQLite, the host's files read through emscripten's NODERAWFS;
+#     the wasm SQLite, the host's files read through emscripten's NODERAWFS; then a
+#     differential run (tests/differential, 4 tables of 100 queries) built the same way;
 #  2. api: the JavaScript API in Node (tests/wasm/api_test.mjs), remote reads included;
 #  3. browser: the demo page in Chromium (tests/wasm/browser_test.mjs): a point lookup over
 #     a 100+ MB page-indexed file's URL made by the native build's parquet_copy, a local
@@ -43,6 +44,12 @@ done
 echo "== sql suite through the wasm build (${#files[@]} files; skipped: $(tr '\n' ' ' <<<"$skip"))"
 node "$wasm/sql_test_runner.js" --root . "${files[@]}" 2>&1 | tee "$logdir/wasm-sql.log" | grep -E 'FAILED|failed|^sql:' | tail -40
 tally "$logdir/wasm-sql.log"
+
+# 1b. A differential run (fewer tables and queries than the native suite's 12 x 250).
+echo "== differential run through the wasm build"
+node "$wasm/differential_tests.js" --tables "${WASM_DIFFERENTIAL_TABLES:-4}" --queries "${WASM_DIFFERENTIAL_QUERIES:-100}" 2>&1 |
+  tee "$logdir/wasm-differential.log" | grep -E 'FAILED|^differential: seed|passed' | tail -20
+tally "$logdir/wasm-differential.log"
 
 # 2. The JavaScript API in Node.
 echo "== the JavaScript API in Node"
