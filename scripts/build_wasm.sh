@@ -56,8 +56,8 @@ cmake --log-level=WARNING -Wno-dev -S "$root" -B "$out/cmake" \
   -DCMAKE_RUNTIME_OUTPUT_DIRECTORY="$out" >"$out/configure.log" 2>&1 ||
   { cat "$out/configure.log" >&2; echo "build_wasm: cmake failed" >&2; kill "$deps" 2>/dev/null; exit 1; }
 # Compiling needs only the headers: under way while the libraries build.
-cmake --build "$out/cmake" -j "$jobs" --target parquet_format parquet_ext_objects pq_wasm_sqlite ||
-  { kill "$deps" 2>/dev/null; exit 1; }
+# (A compile error leaves the libraries building: they are cached for the next run.)
+cmake --build "$out/cmake" -j "$jobs" --target parquet_format parquet_ext_objects pq_wasm_sqlite || exit 1
 wait "$deps" || { tail -30 "$out/deps.log" >&2; echo "build_wasm: the wasm libraries failed to build" >&2; exit 1; }
 sync_tree "$prefix" "$deps_dir"
 cmake --build "$out/cmake" -j "$jobs"

@@ -48,9 +48,12 @@ if [[ -f $prefix/versions && $(<"$prefix/versions") == "$key" ]]; then
   echo "$prefix"
   exit 0
 fi
+# An interrupted build carries on: sources unpacked and libraries built are kept.
 src=$out/src
-rm -rf "$src" "$prefix"
-for pv in "${taken[@]}"; do unpack_debian_source "$src" "$pv"; done
+for pv in "${taken[@]}"; do
+  source_name=${pv%%=*}
+  compgen -G "$src/$source_name-*/" >/dev/null || unpack_debian_source "$src" "$pv"
+done
 mkdir -p "$prefix/include" "$prefix/lib"
 jobs=${JOBS:-2}
 dir_of() { find "$src" -maxdepth 1 -type d -name "$1-*" | head -1; }
@@ -68,14 +71,14 @@ make_vars=(CC=emcc AR=emar RANLIB=emranlib CFLAGS="$cflags")
 # OpenSSL configured and its headers generated first: the codecs' and OpenSSL's headers are
 # all there (include/) minutes before the libraries are, for a caller to start compiling.
 ssl=$(dir_of openssl)
-step openssl-configure env -C "$ssl" CC=emcc AR=emar RANLIB=emranlib \
+[[ -f $ssl/Makefile ]] || step openssl-configure env -C "$ssl" CC=emcc AR=emar RANLIB=emranlib \
   perl Configure linux-generic32 no-asm no-threads no-shared no-tests no-engine no-module no-dso no-ui-console \
   no-autoload-config no-secure-memory no-afalgeng no-async \
   no-legacy no-sock no-ssl no-tls no-dtls no-cms no-ts no-ocsp no-ct no-srp no-srtp no-comp no-ec no-dh no-dsa \
   no-aria no-bf no-blake2 no-camellia no-cast no-chacha no-poly1305 no-des no-idea no-md4 no-mdc2 no-rc2 no-rc4 \
   no-rmd160 no-seed no-siphash no-siv no-sm2 no-sm3 no-sm4 no-whirlpool no-scrypt no-ocb \
   --prefix="$prefix" --libdir=lib "$cflags"
-step openssl-headers make -C "$ssl" -j "$jobs" build_generated
+[[ -f $ssl/include/openssl/opensslv.h ]] || step openssl-headers make -C "$ssl" -j "$jobs" build_generated
 mkdir -p "$prefix/include/openssl" && cp "$ssl"/include/openssl/*.h "$prefix/include/openssl/"
 zlib=$(dir_of zlib) zstd=$(dir_of libzstd) lz4=$(dir_of lz4) xxhash=$(dir_of xxhash) snappy=$(dir_of snappy)
 brotli=$(dir_of brotli)
@@ -97,18 +100,18 @@ cp "$zlib/zlib.h" "$zlib/zconf.h" "$zstd/lib/zstd.h" "$zstd/lib/zstd_errors.h" "
 cp -r "$brotli/c/include/brotli" "$prefix/include/"
 touch "$prefix/include/.complete"  # the headers are all there (build_wasm.sh may start compiling)
 
-step zlib-configure env -C "$zlib" CC=emcc AR=emar RANLIB=emranlib CFLAGS="$cflags" ./configure --static
-step zlib make -C "$zlib" -j "$jobs" AR=emar ARFLAGS=rc RANLIB=emranlib libz.a
-cp "$zlib/libz.a" "$prefix/lib/"
+built() { [[ -f $prefix/lib/$1 ]]; }
+built libz.a || step zlib-configure env -C "$zlib" CC=emcc AR=emar RANLIB=emranlib CFLAGS="$cflags" ./configure --static
+built libz.a || { step zlib make -C "$zlib" -j "$jobs" AR=emar ARFLAGS=rc RANLIB=emranlib libz.a &&
+                  cp "$zlib/libz.a" "$prefix/lib/"; }
 
-step zstd make -C "$zstd/lib" -j "$jobs" "${make_vars[@]}" ZSTD_MULTITHREAD_SUPPORT=0 libzstd.a
-cp "$zstd/lib/libzstd.a" "$prefix/lib/"
+built libzstd.a || { step zstd make -C "$zstd/lib" -j "$jobs" "${make_vars[@]}" ZSTD_MULTITHREAD_SUPPORT=0 libzstd.a &&
+                     cp "$zstd/lib/libzstd.a" "$prefix/lib/"; }
 
-step lz4 make -C "$lz4/lib" -j "$jobs" "${make_vars[@]}" liblz4.a
-cp "$lz4/lib/liblz4.a" "$prefix/lib/"
+built liblz4.a || { step lz4 make -C "$lz4/lib" -j "$jobs" "${make_vars[@]}" liblz4.a && cp "$lz4/lib/liblz4.a" "$prefix/lib/"; }
 
-step xxhash make -C "$xxhash" -j "$jobs" "${make_vars[@]}" libxxhash.a
-cp "$xxhash/libxxhash.a" "$prefix/lib/"
+built libxxhash.a || { step xxhash make -C "$xxhash" -j "$jobs" "${make_vars[@]}" libxxhash.a &&
+                       cp "$xxhash/libxxhash.a" "$prefix/lib/"; }
 
 # compile NAME OUT.a COMMAND... -- SOURCES...: each source compiled by COMMAND, JOBS at a
 # time, then one archive.
@@ -133,16 +136,15 @@ compile() {
   done
   emar rcs "$archive" "${objects[@]}"
 }
-step snappy compile snappy "$prefix/lib/libsnappy.a" em++ $cxxflags -std=c++11 -DHAVE_CONFIG_H -I"$snappy" -- \
+built libsnappy.a || step snappy compile snappy "$prefix/lib/libsnappy.a" em++ $cxxflags -std=c++11 -DHAVE_CONFIG_H -I"$snappy" -- \
   "$snappy"/snappy.cc "$snappy"/snappy-sinksource.cc "$snappy"/snappy-stubs-internal.cc "$snappy"/snappy-c.cc
 
 for part in common dec enc; do
-  step "brotli$part" compile "brotli$part" "$prefix/lib/libbrotli$part.a" emcc $cflags -I"$brotli/c/include" -- \
+  built "libbrotli$part.a" || step "brotli$part" compile "brotli$part" "$prefix/lib/libbrotli$part.a" emcc $cflags -I"$brotli/c/include" -- \
     "$brotli"/c/$part/*.c
 done
 
-step openssl make -C "$ssl" -j "$jobs" libcrypto.a
-cp "$ssl/libcrypto.a" "$prefix/lib/"
+built libcrypto.a || { step openssl make -C "$ssl" -j "$jobs" libcrypto.a && cp "$ssl/libcrypto.a" "$prefix/lib/"; }
 
 rm -rf "$src"
 echo "$key" >"$prefix/versions"
