@@ -6,7 +6,8 @@
 //
 //   const db = await open();                 // in memory; open(bytes) from a database file
 //   await db.registerFile("t.parquet", file); // File, Blob or Uint8Array
-//   db.query("SELECT count(*) AS n FROM parquet('t.parquet')");   // [{ n: 1000 }]
+//   db.exec("CREATE VIRTUAL TABLE t USING parquet('t.parquet')");
+//   db.query("SELECT count(*) AS n FROM t");   // [{ n: 1000 }]
 //   db.exec("SELECT parquet_copy('SELECT 1 AS x', 'out.parquet')");
 //   const bytes = db.readFile("out.parquet");
 //   db.close();
@@ -309,7 +310,7 @@ export class Database {
   }
 
   // Makes `data` (a File, Blob, Uint8Array or ArrayBuffer) readable as `name`, e.g. by
-  // parquet('name'). Inside a Worker a File or Blob is read a slice at a time as queries
+  // CREATE VIRTUAL TABLE t USING parquet('name'). Inside a Worker a File or Blob is read a slice at a time as queries
   // need; elsewhere it is read into memory first.
   async registerFile(name, data) {
     this.#open();

@@ -30,7 +30,7 @@ export class Database {
   /** The rows as arrays; `columns` holds the column names. */
   queryArrays(sql: string, params?: SqlParams): RowArrays;
   /**
-   * Makes the data readable as `name` (e.g. by `parquet('name')`). In a Worker a File or Blob
+   * Makes the data readable as `name` (e.g. by `CREATE VIRTUAL TABLE t USING parquet('name')`). In a Worker a File or Blob
    * is read a slice at a time as queries need; elsewhere it is read into memory first.
    */
   registerFile(name: string, data: FileData): Promise<void>;

@@ -51,11 +51,19 @@ async function showSchema() {
   }
 }
 
+// The chosen file or URL becomes the table `data`.
 async function useSource(name) {
   source = name;
-  $("source").textContent = `parquet(${sqlString(name)})`;
-  $("sql").value = `SELECT * FROM parquet(${sqlString(name)}) LIMIT 100;`;
+  $("source").textContent = `data = parquet(${sqlString(name)})`;
+  try {
+    await db.exec(`DROP TABLE IF EXISTS data; CREATE VIRTUAL TABLE data USING parquet(${sqlString(name)})`);
+  } catch (error) {
+    status(String(error.message), true);
+    return false;
+  }
+  $("sql").value = "SELECT * FROM data LIMIT 100;";
   await showSchema();
+  return true;
 }
 
 async function run() {
@@ -95,8 +103,7 @@ $("file").addEventListener("change", async () => {
   if (!file) return;
   const name = file.name.replace(/[^A-Za-z0-9._-]/g, "_") || "local.parquet";
   await db.registerFile(name, file);  // read a slice at a time, as queries need
-  await useSource(name);
-  await run();
+  if (await useSource(name)) await run();
 });
 $("use-url").addEventListener("click", async () => {
   const url = $("url").value.trim();

@@ -66,12 +66,12 @@ try {
   const bigSize = statSync(big).size;
   check("the big file is over 100 MB", bigSize > 100e6, `${(bigSize / 1e6).toFixed(1)} MB`);
   const probeId = 987654;
-  const expected = nativeSql(`SELECT payload FROM parquet('${big}') WHERE id = ${probeId}`);
+  const expected = nativeSql(`CREATE VIRTUAL TABLE t USING parquet('${big}'); SELECT payload FROM t WHERE id = ${probeId}`);
   // The local file: 300,000 rows, an aggregate with a known answer.
   const local = join(data, "local.parquet");
   nativeSql(`SELECT parquet_copy('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000) ` +
             `SELECT i AS id, i % 7 AS k, i * 0.25 AS v FROM n', '${local}', 'compression=zstd')`);
-  const localAggregate = nativeSql(`SELECT k || ':' || count(*) || ':' || sum(v) FROM parquet('${local}') GROUP BY k ORDER BY k`);
+  const localAggregate = nativeSql(`CREATE VIRTUAL TABLE t USING parquet('${local}'); SELECT k || ':' || count(*) || ':' || sum(v) FROM t GROUP BY k ORDER BY k`);
 
   const logPath = join(work, "requests.log");
   const corsPortFile = join(work, "cors-port");
@@ -130,7 +130,7 @@ try {
   await page.waitForFunction(() => document.querySelectorAll("#schema td").length > 0, { timeout: 60000 });
   const schemaText = await page.$eval("#schema", (element) => element.textContent);
   check("the schema of the URL's file", /payload/.test(schemaText) && /bucket/.test(schemaText), schemaText.slice(0, 120));
-  const lookup = await runSql(`SELECT id, payload FROM parquet('${url}') WHERE id = ${probeId};`);
+  const lookup = await runSql(`SELECT id, payload FROM data WHERE id = ${probeId};`);
   const cells = await page.$$eval("#results td", (tds) => tds.map((td) => td.textContent));
   check("the point lookup's row on the page", !lookup.error && /^1 row /.test(lookup.text) &&
         cells[0] === String(probeId) && cells[1] === expected, `${lookup.text}: ${cells.join(" | ").slice(0, 80)}`);
@@ -144,8 +144,12 @@ try {
   check("screenshot saved", existsSync(join(logdir, "wasm-demo.png")), join(logdir, "wasm-demo.png"));
 
   // A server on another origin that sends no CORS headers.
-  const refused = await runSql(`SELECT count(*) FROM parquet('http://127.0.0.1:${corsPort}/data/big.parquet');`);
-  check("a CORS refusal is reported as such", refused.error && /CORS/.test(refused.text), refused.text);
+  await page.$eval("#status", (element) => { element.textContent = ""; });
+  await page.$eval("#url", (element, text) => { element.value = text; }, `http://127.0.0.1:${corsPort}/data/big.parquet`);
+  await page.click("#use-url");
+  await page.waitForFunction(() => document.getElementById("status").className === "error", { timeout: 60000 });
+  const refused = await page.$eval("#status", (element) => element.textContent);
+  check("a CORS refusal is reported as such", /CORS/.test(refused), refused);
 
   // A local file through the file input (registered as a File: read in slices).
   const input = await page.$("#file");
@@ -154,13 +158,13 @@ try {
   await page.waitForFunction(() => /rows? in/.test(document.getElementById("status").textContent), { timeout: 60000 });
   const firstPage = await page.$eval("#status", (element) => element.textContent);
   check("the picked file's first rows", /^100 rows/.test(firstPage), firstPage);
-  const aggregate = await runSql("SELECT k || ':' || count(*) || ':' || sum(v) AS r FROM parquet('local.parquet') GROUP BY k ORDER BY k;");
+  const aggregate = await runSql("SELECT k || ':' || count(*) || ':' || sum(v) AS r FROM data GROUP BY k ORDER BY k;");
   const aggregateCells = await page.$$eval("#results td", (tds) => tds.map((td) => td.textContent));
   check("an aggregate over the picked file", !aggregate.error && aggregateCells.join("\n") === localAggregate,
         `${aggregate.text}: ${aggregateCells.slice(0, 2).join(" ")}`);
 
   // The export: a query's result written by parquet_copy in the browser, downloaded.
-  await page.$eval("#sql", (element) => { element.value = "SELECT k, count(*) AS n, sum(v) AS total FROM parquet('local.parquet') GROUP BY k ORDER BY k;"; });
+  await page.$eval("#sql", (element) => { element.value = "SELECT k, count(*) AS n, sum(v) AS total FROM data GROUP BY k ORDER BY k;"; });
   await page.click("#export");
   let exported = null;
   for (let i = 0; i < 200 && !exported; i++) {
@@ -170,7 +174,7 @@ try {
   }
   check("the export downloaded", exported !== null, readdirSync(downloads).join(","));
   if (exported) {
-    const back = nativeSql(`SELECT k || ':' || n || ':' || total FROM parquet('${exported}') ORDER BY k`);
+    const back = nativeSql(`CREATE VIRTUAL TABLE t USING parquet('${exported}'); SELECT k || ':' || n || ':' || total FROM t ORDER BY k`);
     check("the downloaded export reads back (native build)", back === localAggregate, back.split("\n").slice(0, 2).join(" "));
   }
   const pageErrors = consoleLines.filter((line) => line.startsWith("pageerror"));
