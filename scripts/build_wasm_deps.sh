@@ -94,11 +94,15 @@ sed -e 's/${HAVE_SYS_UIO_H_01}/1/' -e "s/\${PROJECT_VERSION_MAJOR}/$snappy_major
 sed -E -e 's/^#cmakedefine01 (.*)$/#define \1 0/' \
     -e 's/^#cmakedefine (HAVE_ATTRIBUTE_ALWAYS_INLINE|HAVE_BUILTIN_CTZ|HAVE_BUILTIN_EXPECT|HAVE_FUNC_MMAP|HAVE_FUNC_SYSCONF|HAVE_SYS_MMAN_H|HAVE_SYS_RESOURCE_H|HAVE_SYS_TIME_H|HAVE_SYS_UIO_H|HAVE_UNISTD_H) 1$/#define \1 1/' \
     -e 's/^#cmakedefine (.*) 1$/\/* #undef \1 *\//' "$snappy/cmake/config.h.in" >"$snappy/config.h"
-cp "$zlib/zlib.h" "$zlib/zconf.h" "$zstd/lib/zstd.h" "$zstd/lib/zstd_errors.h" "$zstd/lib/zdict.h" \
-  "$lz4"/lib/lz4{,hc,frame}.h "$xxhash/xxhash.h" "$snappy"/snappy.h "$snappy"/snappy-c.h "$snappy"/snappy-sinksource.h \
-  "$snappy/snappy-stubs-public.h" "$prefix/include/"
-cp -r "$brotli/c/include/brotli" "$prefix/include/"
-touch "$prefix/include/.complete"  # the headers are all there (build_wasm.sh may start compiling)
+# (Copied once: zlib's configure rewrites its zconf.h, which a carried-on build must not copy
+# again over the first, or every object including it would compile again.)
+if [[ ! -f $prefix/include/.complete ]]; then
+  cp "$zlib/zlib.h" "$zlib/zconf.h" "$zstd/lib/zstd.h" "$zstd/lib/zstd_errors.h" "$zstd/lib/zdict.h" \
+    "$lz4"/lib/lz4{,hc,frame}.h "$xxhash/xxhash.h" "$snappy"/snappy.h "$snappy"/snappy-c.h "$snappy"/snappy-sinksource.h \
+    "$snappy/snappy-stubs-public.h" "$prefix/include/"
+  cp -r "$brotli/c/include/brotli" "$prefix/include/"
+  touch "$prefix/include/.complete"  # the headers are all there (build_wasm.sh may start compiling)
+fi
 
 built() { [[ -f $prefix/lib/$1 ]]; }
 built libz.a || step zlib-configure env -C "$zlib" CC=emcc AR=emar RANLIB=emranlib CFLAGS="$cflags" ./configure --static

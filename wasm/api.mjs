@@ -233,8 +233,9 @@ export class Database {
     }
   }
 
-  // Runs every statement of `sql`; onRow(values, columns) for each row of each statement.
-  #run(sql, params, onRow) {
+  // Runs every statement of `sql`; onRow(values, columns) for each row of each statement,
+  // onColumns(columns) for each statement that has result columns (rows or not).
+  #run(sql, params, onRow, onColumns = () => {}) {
     this.#open();
     const m = this.m;
     const text = this.#cString(String(sql));
@@ -256,6 +257,7 @@ export class Database {
           const count = m._sqlite3_column_count(statement);
           const columns = [];
           for (let i = 0; i < count; i++) columns.push(m.UTF8ToString(m._sqlite3_column_name(statement, i)));
+          if (count > 0) onColumns(columns);
           for (;;) {
             const step = m._sqlite3_step(statement);
             if (step === SQLITE_DONE) break;
@@ -293,18 +295,12 @@ export class Database {
     return rows;
   }
 
-  // The rows as arrays; the result's `columns` holds the column names.
+  // The rows as arrays; the result's `columns` holds the column names (of the last statement
+  // with result columns).
   queryArrays(sql, params) {
     const rows = [];
     let names = [];
-    this.#run(sql, params, (values, columns) => {
-      names = columns;
-      rows.push(values);
-    });
-    if (rows.length === 0) {
-      // No row: the names of the (last) statement's columns all the same.
-      this.#run(`SELECT * FROM (${String(sql).replace(/;\s*$/, "")}) LIMIT 0`, params, () => {});
-    }
+    this.#run(sql, params, (values) => rows.push(values), (columns) => { names = columns; });
     Object.defineProperty(rows, "columns", { value: names, enumerable: false });
     return rows;
   }
