@@ -23,7 +23,7 @@ target_compile_definitions(pq_wasm_sqlite PRIVATE SQLITE_THREADSAFE=0 SQLITE_ENA
   SQLITE_OMIT_SHARED_CACHE)
 
 set(PQ_WASM_COMMON_LINK -fwasm-exceptions -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB -sWASM_BIGINT=1
-    -sTOTAL_STACK=4MB --pre-js ${PROJECT_SOURCE_DIR}/wasm/host_http.js)
+    -sTOTAL_STACK=4MB "SHELL:--pre-js ${PROJECT_SOURCE_DIR}/wasm/host_http.js")
 
 set(PQ_WASM_EXPORTS _malloc _free _sqlite3_open_v2 _sqlite3_close_v2 _sqlite3_prepare_v2 _sqlite3_step
     _sqlite3_finalize _sqlite3_reset _sqlite3_column_count _sqlite3_column_name _sqlite3_column_type
@@ -48,7 +48,7 @@ target_include_directories(sql_test_runner PRIVATE ${PROJECT_SOURCE_DIR} ${PQ_SQ
 target_link_libraries(sql_test_runner PRIVATE parquet_format)
 set_target_properties(sql_test_runner PROPERTIES SUFFIX .js LINK_DEPENDS ${PROJECT_SOURCE_DIR}/wasm/node_binary.js)
 target_link_options(sql_test_runner PRIVATE ${PQ_WASM_COMMON_LINK} -sENVIRONMENT=node -sNODERAWFS=1
-  -sEXIT_RUNTIME=1 --pre-js ${PROJECT_SOURCE_DIR}/wasm/node_binary.js)
+  -sEXIT_RUNTIME=1 "SHELL:--pre-js ${PROJECT_SOURCE_DIR}/wasm/node_binary.js")
 
 # tests/differential for Node likewise: the extension linked in (PQ_LINKED_EXTENSION).
 add_executable(differential_tests ${PROJECT_SOURCE_DIR}/tests/differential/differential_test.cc
@@ -58,4 +58,4 @@ target_compile_definitions(differential_tests PRIVATE PQ_LINKED_EXTENSION)
 target_link_libraries(differential_tests PRIVATE parquet_format)
 set_target_properties(differential_tests PROPERTIES SUFFIX .js LINK_DEPENDS ${PROJECT_SOURCE_DIR}/wasm/node_binary.js)
 target_link_options(differential_tests PRIVATE ${PQ_WASM_COMMON_LINK} -sENVIRONMENT=node -sNODERAWFS=1
-  -sEXIT_RUNTIME=1 --pre-js ${PROJECT_SOURCE_DIR}/wasm/node_binary.js)
+  -sEXIT_RUNTIME=1 "SHELL:--pre-js ${PROJECT_SOURCE_DIR}/wasm/node_binary.js")

@@ -52,8 +52,7 @@ sync_tree "$prefix/include" "$deps_dir/include"
 cmake --log-level=WARNING -Wno-dev -S "$root" -B "$out/cmake" \
   -DCMAKE_TOOLCHAIN_FILE=/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake \
   -DCMAKE_BUILD_TYPE=Release -DSANITIZE=OFF -DWERROR="${WERROR:-ON}" -DSTATIC_DEPS=ON \
-  -DSTATIC_DEPS_PREFIX="$deps_dir" -DPQ_SQLITE_AMALGAMATION="$out/sqlite-$sqlite_version" \
-  -DCMAKE_RUNTIME_OUTPUT_DIRECTORY="$out" >"$out/configure.log" 2>&1 ||
+  -DSTATIC_DEPS_PREFIX="$deps_dir" -DPQ_SQLITE_AMALGAMATION="$out/sqlite-$sqlite_version" >"$out/configure.log" 2>&1 ||
   { cat "$out/configure.log" >&2; echo "build_wasm: cmake failed" >&2; kill "$deps" 2>/dev/null; exit 1; }
 # Compiling needs only the headers: under way while the libraries build.
 # (A compile error leaves the libraries building: they are cached for the next run.)
@@ -61,6 +60,9 @@ cmake --build "$out/cmake" -j "$jobs" --target parquet_format parquet_ext_object
 wait "$deps" || { tail -30 "$out/deps.log" >&2; echo "build_wasm: the wasm libraries failed to build" >&2; exit 1; }
 sync_tree "$prefix" "$deps_dir"
 cmake --build "$out/cmake" -j "$jobs"
+for program in sqlite-parquet sql_test_runner differential_tests; do
+  for file in "$out/cmake/$program".*js "$out/cmake/$program.wasm"; do cp "$file" "$out/"; done
+done
 
 # The npm package's files (make dist copies them into dist/wasm/).
 pkg=$out/pkg

@@ -97,7 +97,9 @@ function checkedPath(name) {
   }
   const parts = name.split("/").filter((part) => part !== "" && part !== ".");
   if (parts.some((part) => part === "..")) throw new TypeError("registerFile: the name may not contain '..'");
-  return (name.startsWith("/") ? "/" : "") + parts.join("/");
+  // Absolute (emscripten's FS.mkdirTree takes every path from the root): relative names
+  // live in the working directory, where SQL's relative paths resolve too.
+  return (name.startsWith("/") ? "/" : `${WORK_DIR}/`) + parts.join("/");
 }
 
 export class Database {

@@ -38,14 +38,6 @@ function throws(name, run, pattern) {
     check(name, pattern.test(String(error.message)), `error was: ${error.message}`);
   }
 }
-async function rejects(name, run, pattern) {
-  try {
-    await run();
-    check(name, false, "no error");
-  } catch (error) {
-    check(name, pattern.test(String(error.message)), `error was: ${error.message}`);
-  }
-}
 
 // A parquet table over ARGS (the vtab's arguments), under a new name.
 let tables = 0;
@@ -95,7 +87,8 @@ try {
   // parquet_copy with every codec (no writer thread in wasm), read back through readFile.
   db.exec("CREATE TABLE src AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000) " +
           "SELECT i AS id, 'name ' || (i % 97) AS name, i * 0.5 AS score FROM n");
-  for (const codec of ["uncompressed", "snappy", "gzip", "brotli", "zstd", "lz4_raw", "lz4"]) {
+  // (parquet_copy writes LZ4_RAW, not the deprecated Hadoop LZ4, which the sql suite reads.)
+  for (const codec of ["uncompressed", "snappy", "gzip", "brotli", "zstd", "lz4_raw"]) {
     const path = `out_${codec}.parquet`;
     try {
       db.exec(`SELECT parquet_copy('SELECT * FROM src', '${path}', 'compression=${codec}', 'row_group_size=1000')`);
@@ -107,7 +100,7 @@ try {
             JSON.stringify(back));
       const codecs = db.query(`SELECT DISTINCT compression FROM parquet_metadata('back_${codec}.parquet')`).map((r) => r.compression);
       check(`parquet_copy ${codec} codec in the metadata`, codecs.length === 1 &&
-            codecs[0].toLowerCase().replace("lz4_raw", "lz4_raw") === (codec === "lz4" ? codecs[0].toLowerCase() : codec),
+            codecs[0].toLowerCase() === codec,
             JSON.stringify(codecs));
     } catch (error) {
       check(`parquet_copy ${codec}`, false, error.message);
@@ -126,7 +119,10 @@ try {
   const reopened = await api.open(image);
   check("open(bytes)", reopened.query("SELECT count(*) AS n FROM src")[0].n === 5000);
   reopened.close();
-  await rejects("open(not a database)", () => api.open(new Uint8Array(4096).fill(7)), /not a database|file is not a database/);
+  // Bytes that are not a database: opened (SQLite reads them lazily), refused at first use.
+  const bad = await api.open(new Uint8Array(4096).fill(7));
+  throws("open(not a database)", () => bad.query("SELECT count(*) FROM sqlite_master"), /not a database/);
+  bad.close();
 
   // Remote reads through the Node helper thread, against a loopback server in another process.
   const data = join(work, "data");
