@@ -47,7 +47,9 @@ add_executable(sql_test_runner ${PROJECT_SOURCE_DIR}/tests/sql_test_runner.cc $<
 target_include_directories(sql_test_runner PRIVATE ${PROJECT_SOURCE_DIR} ${PQ_SQLITE_AMALGAMATION})
 target_link_libraries(sql_test_runner PRIVATE parquet_format)
 set_target_properties(sql_test_runner PROPERTIES SUFFIX .js LINK_DEPENDS ${PROJECT_SOURCE_DIR}/wasm/node_binary.js)
-target_link_options(sql_test_runner PRIVATE ${PQ_WASM_COMMON_LINK} -sENVIRONMENT=node -sNODERAWFS=1
+# Linked at -O0 (the objects are optimised already): binaryen's -O2 pass over a test
+# program took minutes of a loaded machine's time.
+target_link_options(sql_test_runner PRIVATE ${PQ_WASM_COMMON_LINK} -O0 -sENVIRONMENT=node -sNODERAWFS=1
   -sEXIT_RUNTIME=1 "SHELL:--pre-js ${PROJECT_SOURCE_DIR}/wasm/node_binary.js")
 
 # tests/differential for Node likewise: the extension linked in (PQ_LINKED_EXTENSION).
@@ -57,5 +59,5 @@ target_include_directories(differential_tests PRIVATE ${PROJECT_SOURCE_DIR} ${PQ
 target_compile_definitions(differential_tests PRIVATE PQ_LINKED_EXTENSION)
 target_link_libraries(differential_tests PRIVATE parquet_format)
 set_target_properties(differential_tests PROPERTIES SUFFIX .js LINK_DEPENDS ${PROJECT_SOURCE_DIR}/wasm/node_binary.js)
-target_link_options(differential_tests PRIVATE ${PQ_WASM_COMMON_LINK} -sENVIRONMENT=node -sNODERAWFS=1
+target_link_options(differential_tests PRIVATE ${PQ_WASM_COMMON_LINK} -O0 -sENVIRONMENT=node -sNODERAWFS=1
   -sEXIT_RUNTIME=1 "SHELL:--pre-js ${PROJECT_SOURCE_DIR}/wasm/node_binary.js")

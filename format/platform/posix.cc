@@ -144,7 +144,24 @@ SystemResult File::Status(FileStatus* out) const {
   return {};
 }
 
+#ifdef __EMSCRIPTEN__
+std::string EmscriptenDescriptorPath(int fd);  // wasm.cc
+#endif
+
 SystemResult File::Duplicate(File* out) const {
+#ifdef __EMSCRIPTEN__
+  // Emscripten's fcntl(F_DUPFD) and dup() open the path again with the first open's flags
+  // (O_EXCL then fails): the file's path is opened again for reading and writing instead, at
+  // the same position (what the callers need: a writer and a reader of one named file).
+  const std::string path = EmscriptenDescriptorPath(Descriptor(native_));
+  if (path.empty()) return Failure(EBADF);
+  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return LastFailure();
+  const off_t position = ::lseek(Descriptor(native_), 0, SEEK_CUR);
+  if (position > 0) ::lseek(fd, position, SEEK_SET);
+  FileAccess::Adopt(out, fd);
+  return {};
+#endif
   const int fd = ::fcntl(Descriptor(native_), F_DUPFD_CLOEXEC, 0);
   if (fd < 0) return LastFailure();
   FileAccess::Adopt(out, fd);

@@ -1,5 +1,6 @@
 // What only the WebAssembly build (emscripten) has of the platform: HTTP requests made by the
-// JavaScript host, synchronously (HostHttpRequest in system.h). The host function is
+// JavaScript host, synchronously (HostHttpRequest in system.h), and the path of an open
+// descriptor (posix.cc's File::Duplicate). The host function is
 // Module.pqHostHttp, installed by wasm/host_http.js (a synchronous XMLHttpRequest in a
 // browser, a helper thread waited for with Atomics in Node). Compiles to nothing elsewhere.
 #ifdef __EMSCRIPTEN__
@@ -37,7 +38,25 @@ EM_JS(void, pq_host_http, (const char* method, const char* url, const char* head
   put(encoder.encode(result.message || ""), 6);
 });
 
+// The path an open descriptor was opened with (emscripten's stream), malloc'd; null if none.
+EM_JS(char*, pq_descriptor_path, (int fd), {
+  var stream = FS.getStream(fd);
+  if (!stream || !stream.path) return 0;
+  var size = lengthBytesUTF8(stream.path) + 1;
+  var pointer = _malloc(size);
+  stringToUTF8(stream.path, pointer, size);
+  return pointer;
+});
+
 namespace parquet::platform {
+
+std::string EmscriptenDescriptorPath(int fd) {
+  char* path = pq_descriptor_path(fd);
+  if (path == nullptr) return "";
+  std::string result(path);
+  std::free(path);
+  return result;
+}
 
 HostHttpResult HostHttpRequest(const std::string& method, const std::string& url, const std::vector<std::string>& headers,
                                const uint8_t* body, size_t body_size, uint64_t max_body, long timeout_ms) {
