@@ -161,11 +161,12 @@ SystemResult File::Duplicate(File* out) const {
   if (position > 0) ::lseek(fd, position, SEEK_SET);
   FileAccess::Adopt(out, fd);
   return {};
-#endif
+#else
   const int fd = ::fcntl(Descriptor(native_), F_DUPFD_CLOEXEC, 0);
   if (fd < 0) return LastFailure();
   FileAccess::Adopt(out, fd);
   return {};
+#endif
 }
 
 SystemResult File::TakePermissionsOf(const FileStatus& replaced) {
