@@ -5,7 +5,7 @@
 //   node range_server.mjs --log FILE [--route PREFIX=DIR]... [--cors-port-file FILE]
 // Prints "listening PORT" once ready. Under each /PREFIX/ the files of DIR are served:
 //   GET and HEAD, one Range (bytes=a-b, a-, -n) answered 206 with Content-Range, ETag and
-//   Last-Modified; a path under /norange/PREFIX/ ignores Range (200, the whole file);
+//   Last-Modified; If-None-Match (304) and If-Match (412) answered as nginx and S3 do; a path under /norange/PREFIX/ ignores Range (200, the whole file);
 //   /status.json answers {requests, bytes} totals since the last /status.json?reset.
 // Every request is logged as one JSON line: {method, path, range, status, bytes}.
 // A second listener (its port in --cors-port-file) serves the same routes without any CORS
@@ -42,7 +42,7 @@ function handler(withCors) {
     let path = decodeURIComponent(url.pathname);
     if (withCors) {
       response.setHeader("Access-Control-Allow-Origin", "*");
-      response.setHeader("Access-Control-Allow-Headers", "Range");
+      response.setHeader("Access-Control-Allow-Headers", "Range, If-Match, If-None-Match");
       response.setHeader("Access-Control-Expose-Headers", "Content-Range, Content-Length, ETag, Last-Modified");
     }
     if (request.method === "OPTIONS") {
@@ -83,6 +83,22 @@ function handler(withCors) {
                       "ETag": `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`,
                       "Last-Modified": stat.mtime.toUTCString(), "Cache-Control": "no-store" };
     if (!ignoreRange) headers["Accept-Ranges"] = "bytes";
+    // Conditional requests, as nginx and S3 answer them: the remote layer checks a file it
+    // has read before with If-None-Match (304: unchanged), and pins reads with If-Match.
+    const inm = request.headers["if-none-match"];
+    if (inm && !ignoreRange && inm.split(",").map((tag) => tag.trim()).includes(headers.ETag)) {
+      response.writeHead(304, { ETag: headers.ETag, "Cache-Control": "no-store" });
+      response.end();
+      log({ method: request.method, path, range: request.headers.range ?? null, status: 304, bytes: 0 });
+      return;
+    }
+    const im = request.headers["if-match"];
+    if (im && im.trim() !== "*" && !im.split(",").map((tag) => tag.trim()).includes(headers.ETag)) {
+      response.writeHead(412, { "Content-Type": "text/plain" });
+      response.end("precondition failed");
+      log({ method: request.method, path, range: request.headers.range ?? null, status: 412, bytes: 0 });
+      return;
+    }
     const range = request.headers.range;
     let start = 0, end = stat.size - 1, status = 200;
     if (range && !ignoreRange) {
