@@ -363,7 +363,13 @@ SystemResult RenameWithFlags(const std::string& from, const std::string& to, uns
 }  // namespace
 
 SystemResult RenameNoReplace(const std::string& from, const std::string& to) {
-#ifdef RENAME_NOREPLACE
+#ifdef __EMSCRIPTEN__
+  // Emscripten has neither renameat2 nor link(): a checked rename, atomic within the module
+  // (one thread, and its in-memory file system its own).
+  struct stat existing;
+  if (::lstat(to.c_str(), &existing) == 0) return Failure(EEXIST);
+  return ::rename(from.c_str(), to.c_str()) == 0 ? SystemResult{} : LastFailure();
+#elif defined(RENAME_NOREPLACE)
   return RenameWithFlags(from, to, RENAME_NOREPLACE);
 #else
   return RenameWithFlags(from, to, 0);

@@ -20,7 +20,7 @@ function sizes(files) {
   return { raw, gzipped };
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values) => values.length === 0 ? NaN : [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export async function compareWithDuckdb({ browser, origin, pkg, here, dataBytes, probeId, expected, localAggregate, bigSize }) {
   const dist = join(here, "node_modules/@duckdb/duckdb-wasm/dist");
