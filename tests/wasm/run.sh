@@ -5,7 +5,8 @@
 #     reason) through build-wasm/sql_test_runner.js under Node, the extension linked into
 #     the wasm SQLite, the host's files read through emscripten's NODERAWFS; then a
 #     differential run (tests/differential, 4 tables of 100 queries) built the same way;
-#  2. api: the JavaScript API in Node (tests/wasm/api_test.mjs), remote reads included;
+#  2. api: the JavaScript API in Node (tests/wasm/api_test.mjs), remote reads included; the
+#     npm package packed and installed from its tarball into a fresh project, then used;
 #  3. browser: the demo page in Chromium (tests/wasm/browser_test.mjs): a point lookup over
 #     a 100+ MB page-indexed file's URL made by the native build's parquet_copy, a local
 #     file through the file input, the export downloaded and read back, a screenshot in
@@ -55,6 +56,30 @@ tally "$logdir/wasm-differential.log"
 echo "== the JavaScript API in Node"
 node tests/wasm/api_test.mjs --pkg "$wasm/pkg" 2>&1 | tee "$logdir/wasm-api.log"
 tally "$logdir/wasm-api.log"
+
+# 2b. The npm package as a user installs it: packed, installed from the tarball into a fresh
+# project (no registry), imported by name, a parquet_copy read back.
+echo "== the npm package installed from its tarball"
+(
+  set -e
+  project=$(mktemp -d)
+  trap 'rm -rf "$project"' EXIT
+  (cd "$wasm/pkg" && npm pack --silent --pack-destination "$project" >/dev/null)
+  cd "$project"
+  echo '{"name":"wasm-package-test","private":true,"type":"module"}' >package.json
+  npm install --no-audit --no-fund --offline --loglevel=error ./sqlite-parquet-wasm-*.tgz >/dev/null
+  cat >t.mjs <<'JS'
+import { open } from "sqlite-parquet-wasm";
+const db = await open();
+db.exec("SELECT parquet_copy('SELECT 1 AS x, ''a'' AS y', 'o.parquet', 'compression=zstd')");
+await db.registerFile("b.parquet", db.readFile("o.parquet"));
+db.exec("CREATE VIRTUAL TABLE t USING parquet('b.parquet')");
+const rows = JSON.stringify(db.query("SELECT * FROM t"));
+console.log(rows === '[{"x":1,"y":"a"}]' ? "package: 1 passed, 0 failed" : `package: read back ${rows}; 0 passed, 1 failed`);
+JS
+  node t.mjs
+) 2>&1 | tee "$logdir/wasm-package.log"
+tally "$logdir/wasm-package.log"
 
 # 3. The demo page in Chromium, and DuckDB-Wasm beside it.
 echo "== the demo page in headless Chromium"
