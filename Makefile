@@ -41,7 +41,7 @@ export SQLITE_VERSIONS_DIR ?= $(abspath $(BUILD))/sqlite-versions
 
 MAKEFLAGS += --no-print-directory
 .NOTPARALLEL:
-.PHONY: all help deps build build-asan build-tsan build-clang test-clang demo test test-asan test-tsan matrix run-matrix sqlite-versions unit sql differential conformance lake interop runtime hosts remote sqlite-api layering fuzz clean dist test-dist
+.PHONY: all help deps build build-asan build-tsan build-clang test-clang demo test test-asan test-tsan matrix run-matrix sqlite-versions unit sql differential conformance lake interop runtime hosts remote sqlite-api layering fuzz clean dist test-dist wasm test-wasm
 
 all: build
 
@@ -56,6 +56,8 @@ help:
 	@echo "make unit | sql | differential | conformance | lake | interop | runtime | hosts | remote | sqlite-api | layering   one suite in $(BUILD)/"
 	@echo "make fuzz        libFuzzer on every fuzz target for FUZZ_SECONDS each (default 60), in $(FUZZ_BUILD)/"
 	@echo "make dist        dist/: the self-contained parquet.so, the Python wheel, the npm package"
+	@echo "make wasm        $(WASM_BUILD)/: SQLite + the extension for browsers and Node (WebAssembly, emscripten)"
+	@echo "make test-wasm   make wasm, then the wasm suite (Node and headless Chromium)"
 	@echo "make test-dist   make dist, then test those three (tests/dist/run.sh)"
 	@echo "make clean       remove $(BUILD)/ and $(ASAN_BUILD)/"
 
@@ -85,6 +87,14 @@ CLANG_COMPILE = $(CMAKE_CONFIGURE) -B $(CLANG_BUILD) -DCMAKE_BUILD_TYPE=Release 
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS=-stdlib=libc++ \
   -DCMAKE_EXE_LINKER_FLAGS=-stdlib=libc++ -DCMAKE_MODULE_LINKER_FLAGS=-stdlib=libc++ \
   && cmake --build $(CLANG_BUILD) -j $(JOBS) --target parquet unit_tests sql_test_runner
+# The WebAssembly build (docs/wasm.md): Debian's emscripten, the codecs and OpenSSL built for
+# wasm32 from Debian's sources and cached outside the build folder (~/.cache/sqlite-parquet,
+# keyed by their inputs; minutes the first time), the newest SQLite of SQLITE_MATRIX with the
+# extension linked in; the npm package's files in $(WASM_BUILD)/pkg (linked as
+# examples/web/pkg for the demo page).
+WASM_BUILD ?= build-wasm
+WASM_COMPILE = bash scripts/install_deps.sh wasm && JOBS=$(JOBS) WERROR=ON bash scripts/build_wasm.sh $(WASM_BUILD) \
+  && ln -sfn $(abspath $(WASM_BUILD))/pkg examples/web/pkg
 # The Windows build of `make test`, compiled in the background while the Release suites run
 # (its packages installed first, in the foreground: apt takes one caller at a time); the
 # windows suite itself reports a failure of it (it builds again, incrementally).
@@ -132,8 +142,12 @@ test: build
 	@$(MAKE) --no-print-directory run-matrix
 	@bash scripts/background_build.sh wait $(LOGDIR) windows || true
 	@WINDOWS_BUILD=$(WINDOWS_BUILD) bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release windows
+	@bash scripts/install_deps.sh wasm
+	@BACKGROUND_BUILD_OWNER=$$PPID bash scripts/background_build.sh start $(LOGDIR) wasm bash -c '$(WASM_COMPILE)'
 	@$(MAKE) --no-print-directory dist || echo "make dist failed: the dist suite reports it"
 	@DIST_BUILD=$(DIST_BUILD) bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release dist
+	@bash scripts/background_build.sh wait $(LOGDIR) wasm || true
+	@WASM_BUILD=$(WASM_BUILD) bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release wasm
 	@bash scripts/background_build.sh wait $(LOGDIR) asan
 	@BACKGROUND_BUILD_OWNER=$$PPID bash scripts/background_build.sh start $(LOGDIR) tsan bash -c '$(TSAN_COMPILE)'
 	@bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan
@@ -143,6 +157,14 @@ test: build
 	@RUNTIME_TEST_CASES='*threads*' bash scripts/run_tests.sh $(LOGDIR) $(TSAN_BUILD) tsan runtime
 	@bash scripts/background_build.sh wait $(LOGDIR) clang
 	@bash scripts/run_tests.sh $(LOGDIR) $(CLANG_BUILD) clang unit sql
+	@bash scripts/summarize_tests.sh $(LOGDIR)
+
+wasm: deps
+	@$(WASM_COMPILE)
+
+test-wasm: build wasm
+	@rm -rf $(LOGDIR)
+	@WASM_BUILD=$(WASM_BUILD) bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release wasm
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 
 test-tsan: build-tsan
@@ -171,7 +193,7 @@ unit sql differential conformance lake interop runtime hosts remote sqlite-api l
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(CLANG_BUILD) $(FUZZ_BUILD) $(DIST_BUILD) $(DIST_BUILD)-arm64 $(WINDOWS_BUILD) dist
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(CLANG_BUILD) $(FUZZ_BUILD) $(DIST_BUILD) $(DIST_BUILD)-arm64 $(WINDOWS_BUILD) $(WASM_BUILD) dist
 
 # Release artefacts (docs/release-artefacts.md): scripts/make_dist.sh builds the extension
 # with every library linked in (-DSTATIC_DEPS=ON; snappy and zlib compiled as PIC from
@@ -185,7 +207,7 @@ clean:
 # system libraries, which proves the hide works.
 DIST_BUILD ?= build-dist
 dist:
-	@DIST_BUILD=$(DIST_BUILD) WINDOWS_BUILD=$(WINDOWS_BUILD) JOBS=$(JOBS) WERROR=$(WERROR) bash scripts/make_dist.sh
+	@DIST_BUILD=$(DIST_BUILD) WINDOWS_BUILD=$(WINDOWS_BUILD) WASM_BUILD=$(WASM_BUILD) JOBS=$(JOBS) WERROR=$(WERROR) bash scripts/make_dist.sh
 
 test-dist: deps
 	@$(RELEASE_CONFIGURE)

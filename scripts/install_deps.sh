@@ -8,7 +8,10 @@
 # package with node and npm; `make dist` builds parquet.dll too, with mingw-w64);
 # `install_deps.sh clang` clang with LLVM's libc++ (the portable-source build, build-clang/);
 # `install_deps.sh windows` what the Windows build and its suite use (mingw-w64 with posix
-# threads, wine to run the Windows programs).
+# threads, wine to run the Windows programs);
+# `install_deps.sh wasm` what `make wasm` and the wasm suite use (Debian's emscripten, the
+# source packages fetched with dpkg-dev, perl for OpenSSL's Configure, node and npm for the
+# tests and puppeteer-core, Debian's chromium as the headless browser).
 set -euo pipefail
 
 PACKAGES=(build-essential cmake pkg-config libsqlite3-dev sqlite3 libzstd-dev libsnappy-dev
@@ -29,6 +32,11 @@ if [[ ${1:-} == dist || ${1:-} == windows ]]; then
 fi
 if [[ ${1:-} == windows ]]; then
   PACKAGES+=(wine wine64)
+fi
+if [[ ${1:-} == wasm ]]; then
+  PACKAGES+=(emscripten dpkg-dev perl chromium)
+  command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)
+  command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
 fi
 if [[ ${1:-} == dist ]]; then
   PACKAGES+=(dpkg-dev binutils python3 python3-venv sqlite-utils

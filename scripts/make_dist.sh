@@ -11,6 +11,11 @@
 #                                        lib/linux-arm64/parquet.so and
 #                                        lib/win32-x64/parquet.dll (index.js picks by
 #                                        process.platform and process.arch)
+#   dist/wasm/                           the WebAssembly build (docs/wasm.md): the npm
+#                                        package's files (api.mjs, worker.mjs, index.d.ts,
+#                                        sqlite-parquet.mjs and .wasm)
+#   dist/sqlite-parquet-wasm-V.tgz       that npm package (scripts/build_wasm.sh builds it
+#                                        into WASM_BUILD, default build-wasm, when missing)
 # The extension is built in DIST_BUILD (default build-dist/; arm64 in DIST_BUILD-arm64/, with
 # Debian's aarch64-linux-gnu cross compiler) with -DSTATIC_DEPS=ON: every
 # library is linked in. Debian's libsnappy.a and libz.a are not position-independent, so
@@ -121,6 +126,14 @@ cp dist/linux-arm64/parquet.so "$npm_stage/lib/linux-arm64/"
 cp dist/parquet.dll "$npm_stage/lib/win32-x64/"
 (cd "$npm_stage" && npm pkg set version="$version" 'cpu[]=arm64' &&
   npm pack --silent --pack-destination "$PWD/../../dist" >/dev/null)
+
+# The WebAssembly package: built (cached) and packed as it is.
+wasm_build=${WASM_BUILD:-build-wasm}
+bash scripts/install_deps.sh wasm
+JOBS=$jobs WERROR=${WERROR:-OFF} bash scripts/build_wasm.sh "$wasm_build"
+mkdir -p dist/wasm
+cp "$wasm_build"/pkg/* dist/wasm/
+(cd dist/wasm && npm pack --silent --pack-destination .. >/dev/null)
 
 echo "make_dist: version $version, glibc $glibc (x86-64) and $glibc_arm64 (arm64) or later"
 ls -lR dist

@@ -26,6 +26,10 @@
 #   (default build-windows), its imports and exports, and sqlite3.exe and the sql suite's
 #   runner loading it under wine (tests/windows/run.sh)
 #   layering: the tree's layering rules and the links of README.md and docs/ (tests/layering_check.sh; not in sanitizer builds)
+#   wasm: the WebAssembly build of `make wasm` in WASM_BUILD (default build-wasm; only when
+#   named): the sql suite and the JavaScript API under Node, the demo page in headless
+#   Chromium, and the comparison with DuckDB-Wasm (tests/wasm/run.sh; BUILDDIR's native
+#   parquet_copy makes the browser test's files)
 #   sources: only when named (first in `make test`): every Debian source package the
 #   builds from source need resolves to a version the archive serves, and the resolver's
 #   rules (tests/sources/run.sh, scripts/debian_sources.sh)
@@ -43,7 +47,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 if (($# < 3)); then
-  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|differential|conformance|lake|interop|runtime|hosts|remote|sqlite-api|layering|fuzz|windows ...]" >&2
+  echo "usage: $0 LOGDIR BUILDDIR LABEL [unit|sql|differential|conformance|lake|interop|runtime|hosts|remote|sqlite-api|layering|fuzz|windows|dist|wasm ...]" >&2
   exit 2
 fi
 logdir=$1 builddir=$2 label=$3
@@ -174,6 +178,8 @@ for suite in "${suites[@]}"; do
       if ! grep -q '^SANITIZE:BOOL=ON' "$builddir/CMakeCache.txt" 2>/dev/null; then
         run windows bash tests/windows/run.sh "${WINDOWS_BUILD:-build-windows}"
       fi ;;
+    wasm)
+      run wasm bash tests/wasm/run.sh "$builddir" "${WASM_BUILD:-build-wasm}" "$logdir" ;;
     sources)
       # The fresh-machine path of the builds from Debian's source packages (tests/sources).
       run sources bash tests/sources/run.sh ;;

@@ -14,6 +14,8 @@
 # Usage: scripts/setup_sqlite_versions.sh DIR [VERSION...]   (default: every version below)
 #        scripts/setup_sqlite_versions.sh --source DIR VERSION OUT   only unpacks VERSION's
 #        amalgamation and shell.c into OUT (for the Windows shell: scripts/build_windows.sh)
+#        scripts/setup_sqlite_versions.sh --amalgamation DIR VERSION OUT   only unpacks VERSION's
+#        sqlite3.c, sqlite3.h and sqlite3ext.h into OUT (the WebAssembly build: scripts/build_wasm.sh)
 set -euo pipefail
 
 # version   package (npm, or debian:SUITE)  file in the package (or source version)  why it is in the matrix
@@ -45,8 +47,8 @@ SHELL_SOURCES=(
 )
 
 source_only=
-if [[ ${1:-} == --source ]]; then
-  source_only=1
+if [[ ${1:-} == --source || ${1:-} == --amalgamation ]]; then
+  source_only=$1
   shift
 fi
 dir=${1:?usage: $0 DIR [VERSION...]}
@@ -191,8 +193,11 @@ if [[ -n $source_only ]]; then
   out=${wanted[1]:?usage: $0 --source DIR VERSION OUT}
   line=$(entry_for "$version")
   read -r _ package file _ <<<"$line"
-  [[ $file == *.tar.gz ]] || { echo "setup_sqlite_versions: $version has no shell.c of its own" >&2; exit 1; }
-  download "$package"
+  if [[ $source_only == --source && $file != *.tar.gz ]]; then
+    echo "setup_sqlite_versions: $version has no shell.c of its own" >&2
+    exit 1
+  fi
+  download "$package" "$file"
   unpack "$version" "$out"
   exit 0
 fi

@@ -11,6 +11,7 @@
 
 #include "ext/copy/copy_conversion.h"
 #include "ext/copy/copy_values.h"
+#include "format/common/float_chars.h"
 #include "format/values/logical_values.h"
 #include "format/values/text.h"
 #include "format/values/wkb.h"
@@ -292,10 +293,9 @@ std::string_view DecimalText(const SqlValue& v, int32_t scale, char* buffer, siz
     return std::string_view(buffer, static_cast<size_t>(std::to_chars(buffer, buffer + capacity, v.integer).ptr - buffer));
   }
   if (v.type == SqlValue::Type::kReal && std::isfinite(v.real)) {
-    const std::to_chars_result result =
-        std::to_chars(buffer, buffer + capacity, v.real, std::chars_format::fixed, scale);
-    if (result.ec != std::errc()) return {};
-    return std::string_view(buffer, static_cast<size_t>(result.ptr - buffer));
+    char* end = parquet::FloatToChars(buffer, buffer + capacity, v.real, std::chars_format::fixed, scale);
+    if (end == buffer) return {};
+    return std::string_view(buffer, static_cast<size_t>(end - buffer));
   }
   return {};
 }

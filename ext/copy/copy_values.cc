@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "format/common/float_chars.h"
 #include "format/values/logical_values.h"
 
 namespace sqlite_parquet {
@@ -252,8 +253,7 @@ size_t FormatReal(double value, char* out) {
     return 3;
   }
   char digits[32];
-  const std::to_chars_result result = std::to_chars(digits, digits + sizeof(digits), value);
-  const size_t length = static_cast<size_t>(result.ptr - digits);
+  const size_t length = static_cast<size_t>(parquet::FloatToChars(digits, digits + sizeof(digits), value) - digits);
   const std::string_view text(digits, length);
   if (text.find('.') != std::string_view::npos) {
     std::memcpy(out, digits, length);

@@ -3,6 +3,8 @@
 
 #include <utility>
 
+#include "format/common/threads.h"
+
 namespace sqlite_parquet {
 
 CopyWriterThread::~CopyWriterThread() {
@@ -22,6 +24,19 @@ void CopyWriterThread::ThrowIfFailed() {
 void CopyWriterThread::Submit(std::function<void()> task) {
   std::unique_lock<std::mutex> lock(mutex_);
   ThrowIfFailed();
+  if constexpr (!parquet::kThreadsEnabled) {
+    // No thread (the WebAssembly build): the task runs now, on the query thread; its
+    // failure is kept and thrown as the thread's would be.
+    lock.unlock();
+    try {
+      task();
+    } catch (...) {
+      lock.lock();
+      failure_ = std::current_exception();
+      ThrowIfFailed();
+    }
+    return;
+  }
   if (!thread_.joinable()) thread_ = std::thread(&CopyWriterThread::Loop, this);
   changed_.wait(lock, [&] { return queue_.size() < max_queued_ || failure_; });
   ThrowIfFailed();

@@ -7,7 +7,8 @@
 // first exception a task throws is kept, the tasks after it are dropped, and Submit or
 // Drain throws it again on the query thread. The destructor drops what is still queued and
 // waits for the running task, so nothing a task uses may be destroyed before this object.
-// No task may call SQLite: the query thread owns the connection.
+// No task may call SQLite: the query thread owns the connection. Without threads
+// (format/common/threads.h: the WebAssembly build) Submit runs the task itself.
 #pragma once
 #include <condition_variable>
 #include <cstddef>

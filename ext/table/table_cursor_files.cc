@@ -9,6 +9,7 @@
 
 #include "ext/table/lake_table.h"
 #include "format/common/error.h"
+#include "format/common/threads.h"
 #include "format/values/logical_values.h"
 
 namespace sqlite_parquet {
@@ -267,7 +268,8 @@ constexpr uint64_t kDecompressAheadMinFileBytes = 1 << 20;
 // (no constraint, no LIMIT) of a local, unencrypted file of at least a megabyte, where every
 // page is sure to be read, so the worker's work is never wasted.
 bool DecompressesAhead(const ParquetCursor& cursor, const ParquetTable& table) {
-  return table.options.decompress_ahead && !table.options.decryption && !cursor.file->file().IsRemote() &&
+  // Without threads (the WebAssembly build) the scan decompresses each page itself.
+  return parquet::kThreadsEnabled && table.options.decompress_ahead && !table.options.decryption && !cursor.file->file().IsRemote() &&
          cursor.file->file().Size() >= kDecompressAheadMinFileBytes && cursor.filters.empty() &&
          cursor.rowid_filters.empty() && cursor.limit_remaining < 0 && cursor.indexed_filter < 0;
 }

@@ -1,5 +1,6 @@
 // libcurl loaded with dlopen, a pool of easy handles, and the request/retry helpers of
-// http_client.h.
+// http_client.h. In the WebAssembly build (no libcurl) requests go to the JavaScript host
+// instead (platform::HostHttpRequest), behind the same interface.
 #include "format/io/http_client.h"
 
 #include <algorithm>
@@ -119,7 +120,87 @@ bool HttpInterruptRequested() { return t_interrupt_check != nullptr && (*t_inter
 
 uint64_t HttpHandlesCreatedForTesting() { return g_handles_created.load(); }
 
-#ifndef PQ_HAVE_CURL
+#if defined(__EMSCRIPTEN__)
+
+bool HttpSupportCompiled() { return true; }
+
+// The host makes the request and follows its redirects (a browser always does; Node's fetch
+// drops the Authorization header on a redirect to another origin). SigV4 signing and a CA
+// file are libcurl's: without it they are refused here.
+HttpResponse HttpPerform(const HttpRequest& request, const std::string& shown_url) {
+  if (!request.aws_sigv4.empty()) {
+    throw ParquetError("cannot read " + shown_url +
+                       ": signed S3 requests are not supported by the WebAssembly build (use a public or "
+                       "presigned https url)");
+  }
+  if (!request.ca_file.empty()) {
+    throw ParquetError("cannot read " + shown_url +
+                       ": ca_file is not supported by the WebAssembly build (the browser's or Node's own "
+                       "certificate store is used)");
+  }
+  if ((request.abort != nullptr && request.abort->load()) || HttpInterruptRequested()) {
+    throw HttpInterrupted("interrupted");
+  }
+  std::vector<std::string> headers;
+  for (const SecretString& header : request.headers) headers.emplace_back(header.data(), header.size());
+  for (const std::string& header : request.any_origin_headers) headers.push_back(header);
+  if (request.range) {
+    headers.push_back("Range: bytes=" + std::to_string(request.range->first) + "-" +
+                      std::to_string(request.range->second));
+  } else if (request.suffix_length) {
+    headers.push_back("Range: bytes=-" + std::to_string(*request.suffix_length));
+  }
+  platform::HostHttpResult result =
+      platform::HostHttpRequest(request.method, request.url, headers, request.body, request.body_size, request.max_body,
+                                request.timeout_seconds * 1000);
+  for (std::string& header : headers) WipeMemory(header.data(), header.size());
+  using Failure = platform::HostHttpResult::Failure;
+  switch (result.failure) {
+    case Failure::kNone:
+      break;
+    case Failure::kNoResponse:
+      throw HttpTransportError("cannot read " + shown_url +
+                               ": no response (the server cannot be reached, or the browser refused the "
+                               "request under its CORS policy: a server on another origin must allow this "
+                               "page's origin and the Range header, and expose Content-Range, Content-Length "
+                               "and ETag)");
+    case Failure::kTimeout:
+      throw HttpTransportError("cannot read " + shown_url + ": timed out after " +
+                               std::to_string(request.timeout_seconds) + " s");
+    case Failure::kTooLong:
+      if (request.keep_truncated_body) break;
+      throw ParquetError("cannot read " + shown_url + ": the server sent more than the " +
+                         std::to_string(request.max_body) +
+                         (request.range || request.suffix_length ? " bytes asked for (does it ignore Range requests?)"
+                                                                 : " bytes a response to this request may hold"));
+    case Failure::kOther:
+      throw HttpTransportError("cannot read " + shown_url + ": " + result.message);
+  }
+  HttpResponse response;
+  response.status = result.status;
+  response.truncated = result.failure == Failure::kTooLong;
+  size_t start = 0;
+  while (start < result.headers.size()) {
+    size_t end = result.headers.find('\n', start);
+    if (end == std::string::npos) end = result.headers.size();
+    std::string line = result.headers.substr(start, end - start);
+    start = end + 1;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    const size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    size_t value = colon + 1;
+    while (value < line.size() && (line[value] == ' ' || line[value] == '\t')) value++;
+    response.headers.emplace_back(AsciiLowercase(line.substr(0, colon)), line.substr(value));
+  }
+  response.body = std::move(result.body);
+  if (response.status < 200 || response.status > 299) {
+    // An error page: kept only up to 64 KiB, as the libcurl path keeps it.
+    if (response.body.size() > (size_t{64} << 10)) response.body.resize(size_t{64} << 10);
+  }
+  return response;
+}
+
+#elif !defined(PQ_HAVE_CURL)
 
 bool HttpSupportCompiled() { return false; }
 
@@ -535,7 +616,7 @@ HttpResponse HttpPerform(const HttpRequest& request, const std::string& shown_ur
   }
 }
 
-#endif  // PQ_HAVE_CURL
+#endif  // __EMSCRIPTEN__, PQ_HAVE_CURL
 
 HttpResponse HttpPerformWithRetry(const HttpRequest& request, const std::string& shown_url, int attempts,
                                   uint64_t* requests_made) {

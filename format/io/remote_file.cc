@@ -19,6 +19,7 @@
 
 #include <openssl/evp.h>
 
+#include "format/common/threads.h"
 #include "format/common/error.h"
 #include "format/io/s3.h"
 #include "format/values/text.h"
@@ -784,7 +785,7 @@ RemoteTail FetchRemoteTail(const std::string& url, const RemoteOptions& options)
 }
 
 void RunFetchWorkers(size_t threads, const std::function<void(const std::atomic<bool>* stop)>& work) {
-  if (threads <= 1) {
+  if (threads <= 1 || !kThreadsEnabled) {
     work(nullptr);  // on this thread: its interrupt check applies directly
     return;
   }

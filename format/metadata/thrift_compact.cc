@@ -1,7 +1,6 @@
 // Thrift compact protocol reader and writer (grammar summarized in thrift_compact.h).
 #include "format/metadata/thrift_compact.h"
 
-#include <bit>
 #include <cstring>
 #include <limits>
 
@@ -10,6 +9,15 @@
 namespace parquet {
 
 namespace {
+
+// std::bit_cast, which the libc++ of Debian's emscripten (3.1.6) lacks: the WebAssembly build.
+template <class To, class From>
+To BitCast(const From& from) {
+  static_assert(sizeof(To) == sizeof(From));
+  To to;
+  std::memcpy(&to, &from, sizeof to);
+  return to;
+}
 
 bool IsValidWireType(uint8_t type_id) { return type_id >= 1 && type_id <= 12; }
 
@@ -160,7 +168,7 @@ double ThriftCompactReader::ReadDouble() {
   uint64_t bits = 0;
   for (int i = 0; i < 8; ++i) bits |= static_cast<uint64_t>(data_[position_ + i]) << (8 * i);
   position_ += 8;
-  return std::bit_cast<double>(bits);
+  return BitCast<double>(bits);
 }
 
 std::string_view ThriftCompactReader::ReadBinaryView() {
@@ -339,7 +347,7 @@ void ThriftCompactWriter::WriteI32(int32_t value) { WriteVarint(ZigzagEncode(val
 void ThriftCompactWriter::WriteI64(int64_t value) { WriteVarint(ZigzagEncode(value)); }
 
 void ThriftCompactWriter::WriteDouble(double value) {
-  const uint64_t bits = std::bit_cast<uint64_t>(value);
+  const uint64_t bits = BitCast<uint64_t>(value);
   uint8_t bytes[8];
   for (int i = 0; i < 8; ++i) bytes[i] = static_cast<uint8_t>(bits >> (8 * i));
   Append(bytes, 8);

@@ -144,11 +144,29 @@ SystemResult File::Status(FileStatus* out) const {
   return {};
 }
 
+#ifdef __EMSCRIPTEN__
+std::string EmscriptenDescriptorPath(int fd);  // wasm.cc
+#endif
+
 SystemResult File::Duplicate(File* out) const {
+#ifdef __EMSCRIPTEN__
+  // Emscripten's fcntl(F_DUPFD) and dup() open the path again with the first open's flags
+  // (O_EXCL then fails): the file's path is opened again for reading and writing instead, at
+  // the same position (what the callers need: a writer and a reader of one named file).
+  const std::string path = EmscriptenDescriptorPath(Descriptor(native_));
+  if (path.empty()) return Failure(EBADF);
+  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return LastFailure();
+  const off_t position = ::lseek(Descriptor(native_), 0, SEEK_CUR);
+  if (position > 0) ::lseek(fd, position, SEEK_SET);
+  FileAccess::Adopt(out, fd);
+  return {};
+#else
   const int fd = ::fcntl(Descriptor(native_), F_DUPFD_CLOEXEC, 0);
   if (fd < 0) return LastFailure();
   FileAccess::Adopt(out, fd);
   return {};
+#endif
 }
 
 SystemResult File::TakePermissionsOf(const FileStatus& replaced) {
@@ -345,7 +363,13 @@ SystemResult RenameWithFlags(const std::string& from, const std::string& to, uns
 }  // namespace
 
 SystemResult RenameNoReplace(const std::string& from, const std::string& to) {
-#ifdef RENAME_NOREPLACE
+#ifdef __EMSCRIPTEN__
+  // Emscripten has neither renameat2 nor link(): a checked rename, atomic within the module
+  // (one thread, and its in-memory file system its own).
+  struct stat existing;
+  if (::lstat(to.c_str(), &existing) == 0) return Failure(EEXIST);
+  return ::rename(from.c_str(), to.c_str()) == 0 ? SystemResult{} : LastFailure();
+#elif defined(RENAME_NOREPLACE)
   return RenameWithFlags(from, to, RENAME_NOREPLACE);
 #else
   return RenameWithFlags(from, to, 0);

@@ -1,8 +1,9 @@
 // The operating system behind one small interface: every file, directory, rename, run-time
 // library and large mapping that the format library and the extension ask of the system goes
 // through here, so only format/platform/ includes OS headers (tests/layering_check.sh).
-// posix.cc implements it for Linux and other POSIX systems, windows.cc for Windows; each
-// compiles to nothing on the other. Paths are UTF-8 everywhere; on Windows they become
+// posix.cc implements it for Linux and other POSIX systems (emscripten's included), windows.cc
+// for Windows; each compiles to nothing on the other. wasm.cc adds what only the WebAssembly
+// build has (HostHttpRequest). Paths are UTF-8 everywhere; on Windows they become
 // UTF-16 at the system call. Failures come back as SystemResult (the kinds callers tell
 // apart, and the system's own words), so each caller words its error as before.
 #pragma once
@@ -193,5 +194,33 @@ void ReleaseFreeMemory();
 std::vector<std::string> SharedLibraryNames(const std::string& stem, int version);
 void* LoadSharedLibrary(const std::string& name, std::string* error);
 void* FindSharedLibrarySymbol(void* library, const char* name);
+
+// HTTP requests made by the host (wasm.cc, the WebAssembly build, which has no libcurl: the
+// JavaScript side makes them synchronously, a synchronous XMLHttpRequest in a browser, a
+// helper thread in Node). kHostHttp: whether this build has it (HostHttpRequest is defined
+// only there).
+#ifdef __EMSCRIPTEN__
+constexpr bool kHostHttp = true;
+#else
+constexpr bool kHostHttp = false;
+#endif
+struct HostHttpResult {
+  enum class Failure {
+    kNone,
+    kNoResponse,  // the request failed before any response: unreachable, or refused (a browser's CORS policy)
+    kTimeout,
+    kTooLong,     // the body went beyond max_body (kept truncated to it)
+    kOther,
+  };
+  Failure failure = Failure::kNone;
+  std::string message;  // the host's words for a failure (never a header's value)
+  long status = 0;
+  std::string headers;  // "name: value" lines of the final response
+  std::vector<uint8_t> body;
+};
+// One request (the host follows redirects). `headers`: "Name: value" lines sent with it.
+// max_body 0: no limit.
+HostHttpResult HostHttpRequest(const std::string& method, const std::string& url, const std::vector<std::string>& headers,
+                               const uint8_t* body, size_t body_size, uint64_t max_body, long timeout_ms);
 
 }  // namespace parquet::platform

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "format/common/float_chars.h"
 #include "format/common/text_to_double.h"
 #include "format/values/logical_values.h"
 #include "format/values/text.h"
@@ -67,8 +68,8 @@ void AppendShortest(Float value, std::string* out) {
     return;
   }
   char buffer[48];
-  auto result = std::to_chars(buffer, buffer + sizeof buffer, negative ? -value : value, std::chars_format::scientific);
-  AppendJavaScriptForm(buffer, static_cast<size_t>(result.ptr - buffer), negative, out);
+  char* end = FloatToCharsScientific(buffer, buffer + sizeof buffer, negative ? -value : value);
+  AppendJavaScriptForm(buffer, static_cast<size_t>(end - buffer), negative, out);
 }
 
 }  // namespace
@@ -147,14 +148,14 @@ void AppendJsonHalf(uint16_t bits, std::string* out) {
   // The fewest significant digits (a half has at most 5) that read back as the same half.
   const double magnitude = std::fabs(value);
   char buffer[48];
-  std::to_chars_result result{};
+  char* end = buffer;
   for (int precision = 0; precision < 5; precision++) {
-    result = std::to_chars(buffer, buffer + sizeof buffer, magnitude, std::chars_format::scientific, precision);
+    end = FloatToChars(buffer, buffer + sizeof buffer, magnitude, std::chars_format::scientific, precision);
     double parsed = 0;
-    TextToDouble(buffer, result.ptr, parsed);
+    TextToDouble(buffer, end, parsed);
     if ((DoubleToHalf(parsed) & 0x7fff) == (bits & 0x7fff)) break;
   }
-  AppendJavaScriptForm(buffer, static_cast<size_t>(result.ptr - buffer), std::signbit(value), out);
+  AppendJavaScriptForm(buffer, static_cast<size_t>(end - buffer), std::signbit(value), out);
 }
 
 namespace {
