@@ -336,13 +336,14 @@ SystemResult NotAnEntryName() {
   return result;
 }
 
-// open/openat's ELOOP for a link where O_NOFOLLOW asked for none (some systems say EMLINK
-// or EFTYPE) is kUnresolvable.
-SystemResult OpenFailure(int error) {
-#ifdef EFTYPE
-  if (error == EFTYPE) error = ELOOP;
-#endif
-  if (error == EMLINK) error = ELOOP;
+// The failure of an open with O_NOFOLLOW of `name` relative to `at` (at < 0 and not
+// AT_FDCWD: links were followed): a symbolic link there is kUnresolvable, whatever the
+// system said (Linux says ENOTDIR with O_DIRECTORY, others ELOOP, EMLINK or EFTYPE).
+SystemResult OpenFailure(int error, int at, const std::string& name) {
+  if (at >= 0 || at == AT_FDCWD) {
+    struct stat st;
+    if (::fstatat(at, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) error = ELOOP;
+  }
   return Failure(error);
 }
 
@@ -370,7 +371,7 @@ Directory& Directory::operator=(Directory&& other) noexcept {
 
 SystemResult Directory::Open(const std::string& path, bool follow_links, Directory* out) {
   const int fd = ::open(path.c_str(), kDirectoryFlags | (follow_links ? 0 : O_NOFOLLOW));
-  if (fd < 0) return OpenFailure(errno);
+  if (fd < 0) return OpenFailure(errno, follow_links ? -1 : AT_FDCWD, path);
   DirectoryAccess::Adopt(out, fd, path);
   return {};
 }
@@ -417,7 +418,7 @@ SystemResult Directory::ChildStatus(const std::string& name, FileStatus* out) co
 SystemResult Directory::OpenChild(const std::string& name, Directory* out) const {
   if (!IsEntryName(name)) return NotAnEntryName();
   const int fd = ::openat(Descriptor(native_), name.c_str(), kDirectoryFlags | O_NOFOLLOW);
-  if (fd < 0) return OpenFailure(errno);
+  if (fd < 0) return OpenFailure(errno, Descriptor(native_), name);
   DirectoryAccess::Adopt(out, fd, path_ + "/" + name);
   return {};
 }
@@ -448,7 +449,7 @@ SystemResult Directory::RemoveEmptyChild(const std::string& name) const {
 SystemResult Directory::SyncChild(const std::string& name) const {
   if (!IsEntryName(name)) return NotAnEntryName();
   const int fd = ::openat(Descriptor(native_), name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) return OpenFailure(errno);
+  if (fd < 0) return OpenFailure(errno, Descriptor(native_), name);
   File file;
   FileAccess::Adopt(&file, fd);
   FileStatus status;
