@@ -126,6 +126,7 @@ test: build
 	@bash scripts/setup_sqlite_versions.sh $(SQLITE_VERSIONS_DIR) || echo "test: not every SQLite of the matrix could be built"
 	@BACKGROUND_BUILD_OWNER=$$PPID bash scripts/background_build.sh start $(LOGDIR) asan bash -c '$(ASAN_COMPILE)'
 	@bash scripts/install_deps.sh windows
+	@bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release sources
 	@BACKGROUND_BUILD_OWNER=$$PPID bash scripts/background_build.sh start $(LOGDIR) windows bash -c '$(WINDOWS_COMPILE)'
 	@SKIP_SUITES=windows bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release
 	@$(MAKE) --no-print-directory run-matrix

@@ -1,37 +1,46 @@
 #!/usr/bin/env bash
 # Builds the static libraries of the Windows x64 extension (parquet.dll) with mingw-w64
 # (posix threads): zstd, lz4, snappy, brotli, zlib, xxhash and OpenSSL's libcrypto, from
-# Debian's source packages (scripts/debian_sources.sh): the codecs at the versions of the
-# installed -dev packages, OpenSSL at the newest version the archive serves (its headers
-# come from this build, so it need not match the installed libssl-dev). OpenSSL is
-# configured for what the extension uses: libcrypto alone with AES (GCM, CTR), SHA-256 and
-# its random generator; no engines, modules or DSOs, no other algorithms, and no
+# Debian's source packages. scripts/debian_sources.sh resolves each installed -dev package's
+# source to a version the archive serves (the installed one, else the newest of the same
+# upstream version, else the newest; it says so when it does not take the installed one) and
+# caches the download; every header of the prefix comes from those sources, never the host's.
+# OpenSSL is configured for what the extension uses: libcrypto alone with AES (GCM, CTR),
+# SHA-256 and its random generator; no engines, modules or DSOs, no other algorithms, and no
 # configuration file read at start (no-autoload-config: on Windows OPENSSLDIR would be a
 # folder any user may create, C:\usr\local\ssl). That is most of the time here.
-# Result: OUTDIR/prefix/{include,lib}, kept while OUTDIR/prefix/versions (the source versions
-# and this script's checksum) is unchanged, so later runs take a second.
-#   usage: scripts/build_mingw_deps.sh OUTDIR
+# The result is kept outside the build folders, in CACHE/mingw-KEY/prefix/{include,lib}
+# (CACHE: the parent of DEBIAN_SOURCE_CACHE; KEY: a hash of the source versions taken, this
+# script and the compiler's version), so a fresh clone or another worktree builds it once.
+# Prints the prefix's path on its last line.
+#   usage: scripts/build_mingw_deps.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-out=$(mkdir -p "${1:?usage: $0 OUTDIR}" && cd "$1" && pwd)
-prefix=$out/prefix
 triple=x86_64-w64-mingw32
 command -v $triple-gcc-posix >/dev/null ||
   { echo "build_mingw_deps: $triple-gcc-posix missing (Debian package g++-mingw-w64-x86-64-posix)" >&2; exit 1; }
 source "$here/debian_sources.sh"
-codecs=(libzstd-dev liblz4-dev libsnappy-dev libbrotli-dev zlib1g-dev libxxhash-dev)
-key=$( (for package in "${codecs[@]}"; do installed_source "$package"; echo; done
-        sha256sum "$0" | cut -d' ' -f1) )
-if [[ -f $prefix/versions && $(head -n "$(wc -l <<<"$key")" "$prefix/versions") == "$key" ]]; then
+taken=()
+for package in "${DEBIAN_SOURCE_PACKAGES[@]}"; do
+  taken+=("$(resolve_installed_source "$package")") || exit 1
+done
+key=$( (printf '%s\n' "${taken[@]}"; sha256sum "$0" | cut -d' ' -f1; $triple-gcc-posix -dumpfullversion) )
+out=$(dirname "$DEBIAN_SOURCE_CACHE")/mingw-$(sha256sum <<<"$key" | cut -c1-16)
+prefix=$out/prefix
+if [[ -f $prefix/versions && $(<"$prefix/versions") == "$key" ]]; then
+  echo "$prefix"
   exit 0
 fi
-
-debian_source_index "$out"
+mkdir -p "$out"
+exec 8>"$out/.lock"
+flock 8  # two builds of the same key: the second waits, then finds the first's result
+if [[ -f $prefix/versions && $(<"$prefix/versions") == "$key" ]]; then
+  echo "$prefix"
+  exit 0
+fi
 src=$out/src
-wanted=()
-for package in "${codecs[@]}"; do wanted+=("$(installed_source "$package")"); done
-fetch_debian_sources "$src" "${wanted[@]}"
-openssl=$(fetch_newest_source "$src" openssl)
+rm -rf "$src"
+for pv in "${taken[@]}"; do unpack_debian_source "$src" "$pv"; done
 rm -rf "$prefix" && mkdir -p "$prefix/include" "$prefix/lib"
 jobs=${JOBS:-2}
 cc=$triple-gcc-posix
@@ -93,6 +102,7 @@ step openssl make -C "$ssl" -j "$jobs" libcrypto.a
 cp "$ssl/libcrypto.a" "$prefix/lib/"
 mkdir -p "$prefix/include/openssl" && cp "$ssl"/include/openssl/*.h "$prefix/include/openssl/"
 
-{ echo "$key"; echo "$openssl"; } >"$prefix/versions"
+echo "$key" >"$prefix/versions"
 rm -rf "$src"
-echo "build_mingw_deps: built $(tr '\n' ' ' <"$prefix/versions") in $prefix"
+echo "build_mingw_deps: built $(head -n ${#taken[@]} "$prefix/versions" | tr '\n' ' ')in $prefix" >&2
+echo "$prefix"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds position-independent static libsnappy.a and libz.a for the self-contained extension
 # of `make dist` (Debian's own libsnappy.a and libz.a are compiled without -fPIC, so they
-# cannot be linked into a shared object). Sources come from Debian's source packages of the
-# installed versions (`apt-get source`, checked against the signed Sources index), through a
-# private apt configuration under OUTDIR/apt: the system's apt sources are not touched.
+# cannot be linked into a shared object). Sources come from Debian's source packages
+# (scripts/debian_sources.sh: the installed version's, or the nearest the archive serves),
+# and so do the headers of snappy and zlib.
 # Result: OUTDIR/prefix/lib/{libsnappy.a,libz.a}, beside copies of the installed -dev
 # packages' other static libraries (Debian's libzstd.a, liblz4.a, libbrotli*.a, libxxhash.a
 # and libcrypto.a are PIC) and OUTDIR/prefix/include with the headers of all of them and of
@@ -30,22 +30,15 @@ fi
 rm -rf "$prefix"
 command -v dpkg-source >/dev/null || { echo "build_pic_codecs: dpkg-source missing (Debian package dpkg-dev)" >&2; exit 1; }
 
-# A private apt state that knows the deb-src entries of the running release.
-codename=$(. /etc/os-release && echo "${VERSION_CODENAME:?}")
-source "$(dirname "$0")/private_apt.sh"
-private_apt_init "$out/apt" "deb-src http://deb.debian.org/debian $codename main" \
-  "deb-src http://deb.debian.org/debian $codename-updates main" \
-  "deb-src http://deb.debian.org/debian-security $codename-security main" ||
-  { echo "build_pic_codecs: cannot read Debian's source index" >&2; exit 1; }
-apt=("${private_apt[@]}")
-
+# The sources: scripts/debian_sources.sh resolves the installed -dev packages' sources to
+# versions the archive serves (saying so when it is not the installed one), cached.
+source "$(dirname "$0")/debian_sources.sh"
 src=$out/src
 rm -rf "$src" && mkdir -p "$src"
-# The source version matching the installed -dev package, so headers and behaviour agree.
-snappy_version=$(dpkg-query -W -f='${Version}' libsnappy-dev)
-zlib_version=$(dpkg-query -W -f='${Version}' zlib1g-dev)
-(cd "$src" && "${apt[@]}" source "snappy=$snappy_version" "zlib=$zlib_version" </dev/null >"$src/source.log" 2>&1) ||
-  { cat "$src/source.log" >&2; echo "build_pic_codecs: apt-get source snappy zlib failed" >&2; exit 1; }
+snappy_taken=$(resolve_installed_source libsnappy-dev)
+zlib_taken=$(resolve_installed_source zlib1g-dev)
+unpack_debian_source "$src" "$snappy_taken"
+unpack_debian_source "$src" "$zlib_taken"
 
 jobs=${JOBS:-2}
 # snappy: its CMake build, without tests and benchmarks. Debian's patch adds the static
@@ -59,16 +52,21 @@ cmake --log-level=ERROR -Wno-dev -S "$snappy_dir" -B "$src/snappy-build" -DCMAKE
 cmake --build "$src/snappy-build" -j "$jobs" --target snappy-static >/dev/null
 mkdir -p "$prefix/lib"
 cp "$src/snappy-build/libsnappy.a" "$prefix/lib/"
+mkdir -p "$prefix/include"
+cp "$snappy_dir"/snappy.h "$snappy_dir"/snappy-c.h "$snappy_dir"/snappy-sinksource.h \
+  "$src/snappy-build/snappy-stubs-public.h" "$prefix/include/"
 # zlib: its configure script, static only.
 zlib_dir=$(find "$src" -maxdepth 1 -type d -name 'zlib-*' | head -1)
 (cd "$zlib_dir" && CC=${cross:+$cross-}gcc CFLAGS="-O2 -fPIC" ./configure --static >/dev/null &&
   make -j "$jobs" libz.a >/dev/null)
 cp "$zlib_dir/libz.a" "$prefix/lib/"
+cp "$zlib_dir/zlib.h" "$zlib_dir/zconf.h" "$prefix/include/"
 
 # The other -dev packages' headers and static libraries (multiarch include folders
 # flattened: include/x86_64-linux-gnu/openssl/ goes to include/openssl/): as installed, or
 # for a cross build as Debian 12's packages of that architecture hold them.
-dev_packages=(libzstd-dev liblz4-dev libbrotli-dev libxxhash-dev libssl-dev libsnappy-dev zlib1g-dev
+# (snappy's and zlib's headers come from the sources built above, not from these.)
+dev_packages=(libzstd-dev liblz4-dev libbrotli-dev libxxhash-dev libssl-dev
               libcurl4-openssl-dev libexpat1-dev doctest-dev)
 if ((${#cross[@]})); then
   multiarch=$cross
@@ -91,4 +89,4 @@ while IFS= read -r path; do
   esac
 done < <(list_files)
 touch "$prefix/.complete"
-echo "build_pic_codecs: built snappy $snappy_version and zlib $zlib_version (PIC, $arch) in $prefix"
+echo "build_pic_codecs: built ${snappy_taken/=/ } and ${zlib_taken/=/ } (PIC, $arch) in $prefix"

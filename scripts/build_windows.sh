@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Windows x64 build, cross-compiled with mingw-w64 (cmake/mingw-w64-x86_64.cmake):
 #   OUT/parquet.dll   the extension, self-contained (scripts/build_mingw_deps.sh builds its
-#                     codec and crypto libraries into OUT/mingw-deps, cached)
+#                     codec and crypto libraries once, cached outside the build folders)
 #   OUT/sqlite3.exe   a Windows SQLite shell from the amalgamation of SQLITE_WINDOWS_VERSION
 #                     (default 3.52.0; scripts/setup_sqlite_versions.sh fetches it), and
 #   OUT/sql_test_runner.exe   the sql suite's runner with that SQLite linked in, and
@@ -17,7 +17,8 @@ cd "$(dirname "$0")/.."
 out=$(mkdir -p "${1:?usage: $0 OUT}" && cd "$1" && pwd)
 jobs=${JOBS:-2}
 triple=x86_64-w64-mingw32
-bash scripts/build_mingw_deps.sh "$out/mingw-deps"
+deps_prefix=$(bash scripts/build_mingw_deps.sh | tail -n 1)
+[[ -d $deps_prefix/lib ]] || { echo "build_windows: the mingw libraries were not built" >&2; exit 1; }
 
 headers=$out/host-headers
 rm -rf "$headers" && mkdir -p "$headers"
@@ -27,7 +28,7 @@ cp -p /usr/include/expat.h /usr/include/expat_external.h "$headers/"
 
 cmake --log-level=WARNING -S . -B "$out/ext" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/mingw-w64-x86_64.cmake" \
   -DCMAKE_BUILD_TYPE=Release -DSANITIZE=OFF -DWERROR="${WINDOWS_WERROR:-ON}" -DSTATIC_DEPS=ON \
-  -DSTATIC_DEPS_PREFIX="$out/mingw-deps/prefix" -DPQ_CURL_INCLUDE_DIR="$headers" -DPQ_EXPAT_INCLUDE_DIR="$headers"
+  -DSTATIC_DEPS_PREFIX="$deps_prefix" -DPQ_CURL_INCLUDE_DIR="$headers" -DPQ_EXPAT_INCLUDE_DIR="$headers"
 cmake --build "$out/ext" -j "$jobs" --target parquet
 cp "$out/ext/parquet.dll" "$out/parquet.dll"
 

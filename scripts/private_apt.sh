@@ -6,6 +6,14 @@
 #   private_apt_init DIR 'deb-src http://deb.debian.org/debian bullseye main' ...
 # Each LINE is a sources.list line without the [signed-by] option, which is added.
 
+private_apt_options() {  # private_apt_options DIR: fills private_apt for a state made before
+  local dir=$1
+  private_apt=(apt-get -q -o "Dir::Etc::SourceList=$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+               -o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache"
+               -o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null
+               -o APT::Sandbox::User=root)
+}
+
 private_apt_init() {  # private_apt_init DIR LINE...: fills private_apt, runs apt-get update
   local dir=$1 line kind rest
   shift
@@ -16,10 +24,7 @@ private_apt_init() {  # private_apt_init DIR LINE...: fills private_apt, runs ap
     read -r kind rest <<<"$line"
     echo "$kind [signed-by=$keyring] $rest" >>"$dir/sources.list"
   done
-  private_apt=(apt-get -q -o "Dir::Etc::SourceList=$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
-               -o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache"
-               -o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null
-               -o APT::Sandbox::User=root)
+  private_apt_options "$dir"
   "${private_apt[@]}" update </dev/null >"$dir/update.log" 2>&1 || {
     cat "$dir/update.log" >&2
     echo "private_apt: cannot read the package index of: $*" >&2

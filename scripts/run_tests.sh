@@ -23,6 +23,9 @@
 #   (default build-windows), its imports and exports, and sqlite3.exe and the sql suite's
 #   runner loading it under wine (tests/windows/run.sh)
 #   layering: the tree's layering rules and the links of README.md and docs/ (tests/layering_check.sh; not in sanitizer builds)
+#   sources: only when named (first in `make test`): every Debian source package the
+#   builds from source need resolves to a version the archive serves, and the resolver's
+#   rules (tests/sources/run.sh, scripts/debian_sources.sh)
 #   fuzz: each fuzz target (tests/fuzz/) replays its committed regressions one test per
 #   file, then its seeds (made by BUILDDIR/fuzz_seeds) plus FUZZ_SMOKE_SECONDS (default 3)
 #   of mutations as one more test.
@@ -157,6 +160,9 @@ for suite in "${suites[@]}"; do
       if ! grep -q '^SANITIZE:BOOL=ON' "$builddir/CMakeCache.txt" 2>/dev/null; then
         run windows bash tests/windows/run.sh "${WINDOWS_BUILD:-build-windows}"
       fi ;;
+    sources)
+      # The fresh-machine path of the builds from Debian's source packages (tests/sources).
+      run sources bash tests/sources/run.sh ;;
     dist)
       run dist bash tests/dist/run.sh "$builddir" "${DIST_BUILD:-build-dist}" ;;
     *)
