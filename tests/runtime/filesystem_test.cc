@@ -139,7 +139,7 @@ TEST_CASE("overwrite=1 with partition_by deletes the old tree only inside it whi
                                ", " + Quote(ds) + ", 'partition_by=k', 'row_groups_per_file=1', 'row_group_size=1')";
   const std::string new_copy = "SELECT parquet_copy(" + Quote(Numbers(8) + "SELECT 1000 + i AS k, i FROM n") + ", " +
                                Quote(ds) + ", 'partition_by=k', 'overwrite=1')";
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   int attempts = 0;
   int replaced = 0;
   std::atomic<int> swaps{0};  // links put in the old tree while it was being deleted
