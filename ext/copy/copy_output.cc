@@ -19,44 +19,76 @@ bool EndsWith(const std::string& text, const std::string& suffix) {
   return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// Throws unless every entry under `path` is a partition directory (recursively checked) or
-// a .parquet file.
-void CheckReplaceableTree(const std::string& target, const std::string& path) {
+// The directory `path` (the caller's path, taken as it resolves: follow_links) or throws.
+platform::Directory OpenTreeRoot(const std::string& path, bool follow_links) {
+  platform::Directory root;
+  if (platform::SystemResult opened = platform::Directory::Open(path, follow_links, &root); !opened.ok()) {
+    throw CopyError("cannot read directory '" + path + "': " + opened.text);
+  }
+  return root;
+}
+
+// The names in `directory`, sorted, or throws.
+std::vector<std::string> SortedEntries(const platform::Directory& directory) {
   std::vector<std::string> names;
-  if (platform::SystemResult listed = platform::ListDirectory(path, &names); !listed.ok()) {
-    throw CopyError("cannot read directory '" + path + "': " + listed.text);
+  if (platform::SystemResult listed = directory.List(&names); !listed.ok()) {
+    throw CopyError("cannot read directory '" + directory.path() + "': " + listed.text);
   }
   std::sort(names.begin(), names.end());
-  for (const std::string& name : names) {
-    const std::string entry = path + "/" + name;
+  return names;
+}
+
+// The subdirectory `name` of `parent`, the one whose status was `listed`, or throws. A link
+// put there (or anything else than what was listed) is an error: these walks never follow one.
+platform::Directory OpenListedChild(const platform::Directory& parent, const std::string& name,
+                                    const platform::FileStatus& listed) {
+  platform::Directory child;
+  platform::FileStatus opened;
+  const platform::SystemResult result = parent.OpenChild(name, &child);
+  if (!result.ok() || !child.Status(&opened).ok() || !(opened.identity == listed.identity)) {
+    throw CopyError("directory '" + parent.path() + "/" + name + "' changed while parquet_copy read it" +
+                    (result.ok() ? std::string() : ": " + result.text));
+  }
+  return child;
+}
+
+// Throws unless every entry under `directory` is a partition directory (recursively
+// checked) or a .parquet file. Walked through directory handles, links never followed.
+void CheckReplaceableTree(const std::string& target, const platform::Directory& directory, int depth) {
+  for (const std::string& name : SortedEntries(directory)) {
     platform::FileStatus status;
-    const bool seen = platform::PathStatus(entry, false, &status).ok();
-    if (seen && status.type == platform::FileType::kDirectory && IsPartitionDirectoryName(name)) {
-      CheckReplaceableTree(target, entry);
+    const bool seen = directory.ChildStatus(name, &status).ok();
+    if (seen && status.type == platform::FileType::kDirectory && IsPartitionDirectoryName(name) &&
+        depth < platform::kMaxTreeDepth) {
+      CheckReplaceableTree(target, OpenListedChild(directory, name, status), depth + 1);
     } else if (!(seen && status.type == platform::FileType::kRegular && EndsWith(name, ".parquet") && name[0] != '.')) {
-      throw CopyError("refusing to replace directory '" + target + "': it holds '" + entry +
+      throw CopyError("refusing to replace directory '" + target + "': it holds '" + directory.path() + "/" + name +
                       "', which parquet_copy does not write (remove it, or write elsewhere)");
     }
   }
 }
 
-// Syncs every file and directory of the tree (symbolic links are not followed), then the root.
-void SyncTree(const std::string& path) {
-  std::vector<std::string> names;
-  if (platform::SystemResult listed = platform::ListDirectory(path, &names); !listed.ok()) {
-    throw CopyError("cannot read directory '" + path + "': " + listed.text);
-  }
-  for (const std::string& name : names) {
-    const std::string entry = path + "/" + name;
+void CheckReplaceableTree(const std::string& target) {
+  CheckReplaceableTree(target, OpenTreeRoot(target, true), 1);
+}
+
+// Syncs every file and directory of the tree (symbolic links are not followed, nor is
+// anything opened by a path through one), then the root.
+void SyncTree(const platform::Directory& directory, int depth) {
+  for (const std::string& name : SortedEntries(directory)) {
     platform::FileStatus status;
-    if (!platform::PathStatus(entry, false, &status).ok()) continue;
-    if (status.type == platform::FileType::kDirectory) {
-      SyncTree(entry);
+    if (!directory.ChildStatus(name, &status).ok()) continue;
+    if (status.type == platform::FileType::kDirectory && depth < platform::kMaxTreeDepth) {
+      SyncTree(OpenListedChild(directory, name, status), depth + 1);
     } else if (status.type == platform::FileType::kRegular) {
-      SyncPath(entry);
+      if (platform::SystemResult synced = directory.SyncChild(name); !synced.ok()) {
+        throw CopyError("cannot sync '" + directory.path() + "/" + name + "': " + synced.text);
+      }
     }
   }
-  SyncPath(path);
+  if (platform::SystemResult synced = directory.Sync(); !synced.ok()) {
+    throw CopyError("cannot sync '" + directory.path() + "': " + synced.text);
+  }
 }
 
 // One entry of a tree, its path relative to the root joined with '/'.
@@ -65,23 +97,72 @@ struct TreeEntry {
   bool directory;
 };
 
-// Every directory and file under `root` (symbolic links are not followed), each directory
-// before what it holds.
-void ListTree(const std::string& root, const std::string& relative, std::vector<TreeEntry>* out) {
-  const std::string path = relative.empty() ? root : root + "/" + relative;
-  std::vector<std::string> names;
-  if (platform::SystemResult listed = platform::ListDirectory(path, &names); !listed.ok()) {
-    throw CopyError("cannot read directory '" + path + "': " + listed.text);
-  }
-  std::sort(names.begin(), names.end());
-  for (const std::string& name : names) {
+// Every directory and file under `directory` (symbolic links are not followed), each
+// directory before what it holds.
+void ListTree(const platform::Directory& directory, const std::string& relative, int depth, std::vector<TreeEntry>* out) {
+  for (const std::string& name : SortedEntries(directory)) {
     const std::string entry = relative.empty() ? name : relative + "/" + name;
     platform::FileStatus status;
-    const bool directory = platform::PathStatus(root + "/" + entry, false, &status).ok() &&
-                           status.type == platform::FileType::kDirectory;
-    out->push_back({entry, directory});
-    if (directory) ListTree(root, entry, out);
+    const bool is_directory = directory.ChildStatus(name, &status).ok() && status.type == platform::FileType::kDirectory;
+    out->push_back({entry, is_directory});
+    if (is_directory && depth < platform::kMaxTreeDepth) {
+      ListTree(OpenListedChild(directory, name, status), entry, depth + 1, out);
+    }
   }
+}
+
+// The components of a relative path ("a=1/b=2").
+std::vector<std::string> Components(const std::string& relative) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (start < relative.size()) {
+    size_t end = relative.find('/', start);
+    if (end == std::string::npos) end = relative.size();
+    parts.push_back(relative.substr(start, end - start));
+    start = end + 1;
+  }
+  return parts;
+}
+
+// The directory `relative` under `root` (root itself when empty; else held in *holder),
+// opened one component at a time, never through a symbolic link. create: missing
+// directories are made (their relative paths added to *made). A link on the way is refused
+// with an error naming it.
+const platform::Directory& OpenInside(const platform::Directory& root, const std::string& relative, bool create,
+                                      std::vector<std::string>* made, platform::Directory* holder) {
+  const platform::Directory* at = &root;
+  std::string so_far;
+  for (const std::string& part : Components(relative)) {
+    so_far = so_far.empty() ? part : so_far + "/" + part;
+    if (create) {
+      const platform::SystemResult created = at->MakeChild(part);
+      if (created.ok()) {
+        made->push_back(so_far);
+      } else if (created.kind != platform::SystemResult::Kind::kExists) {
+        throw CopyError("cannot create directory '" + at->path() + "/" + part + "': " + created.text);
+      }
+    }
+    platform::Directory next;
+    const platform::SystemResult opened = at->OpenChild(part, &next);
+    if (!opened.ok()) {
+      platform::FileStatus status;
+      if (at->ChildStatus(part, &status).ok() && status.type == platform::FileType::kSymbolicLink) {
+        throw CopyError("refusing to write through '" + at->path() + "/" + part +
+                        "': it is a symbolic link (parquet_copy writes only into real directories of the target)");
+      }
+      throw CopyError("cannot open directory '" + at->path() + "/" + part + "': " + opened.text);
+    }
+    *holder = std::move(next);
+    at = holder;
+  }
+  return *at;
+}
+
+// The directory part and the name of a relative path.
+std::pair<std::string, std::string> SplitRelative(const std::string& relative) {
+  const size_t slash = relative.rfind('/');
+  if (slash == std::string::npos) return {"", relative};
+  return {relative.substr(0, slash), relative.substr(slash + 1)};
 }
 
 }  // namespace
@@ -141,7 +222,7 @@ StagedOutput::StagedOutput(const std::string& target, Kind kind, bool overwrite)
     }
     if (kind_ == Kind::kDirectory) {
       if (info.type != platform::FileType::kDirectory) throw CopyError("'" + target_ + "' exists and is not a directory");
-      CheckReplaceableTree(target_, target_);
+      CheckReplaceableTree(target_);
     }
   } else if (found.kind != platform::SystemResult::Kind::kNotFound) {
     throw CopyError("cannot write to '" + target_ + "': " + found.text);
@@ -188,6 +269,19 @@ platform::File StagedOutput::DuplicateTempFile() const {
     throw CopyError("cannot write the temporary file of '" + target_ + "': " + made.text);
   }
   return duplicate;
+}
+
+platform::File StagedOutput::CreateInTree(const std::string& relative) const {
+  const platform::Directory root = OpenTreeRoot(temp_path_, false);
+  const auto [parent, name] = SplitRelative(relative);
+  std::vector<std::string> made;
+  platform::Directory holder;
+  const platform::Directory& directory = OpenInside(root, parent, true, &made, &holder);
+  platform::File file;
+  if (platform::SystemResult created = directory.CreateChildExclusive(name, &file); !created.ok()) {
+    throw CopyError("cannot create '" + directory.path() + "/" + name + "': " + created.text);
+  }
+  return file;
 }
 
 void StagedOutput::Abandon() noexcept {
@@ -263,7 +357,7 @@ void StagedOutput::CommitFile() {
 }
 
 void StagedOutput::CommitDirectory() {
-  SyncTree(temp_path_);
+  SyncTree(OpenTreeRoot(temp_path_, false), 1);
   platform::FileStatus info;
   const bool exists = platform::PathStatus(target_, true, &info).ok();
   if (!exists) {
@@ -280,7 +374,7 @@ void StagedOutput::CommitDirectory() {
   }
   if (!overwrite_) throw CopyError("'" + target_ + "' already exists (overwrite=0)");
   if (info.type != platform::FileType::kDirectory) throw CopyError("'" + target_ + "' exists and is not a directory");
-  CheckReplaceableTree(target_, target_);
+  CheckReplaceableTree(target_);
   if (platform::SystemResult set = platform::SetDirectoryPermissions(temp_path_, info.permissions); !set.ok()) {
     throw CopyError("cannot set the permissions of '" + temp_path_ + "': " + set.text);
   }
@@ -318,46 +412,80 @@ void StagedOutput::CommitAppend() {
     return;
   }
   if (info.type != platform::FileType::kDirectory) throw CopyError("'" + target_ + "' exists and is not a directory");
-  SyncTree(temp_path_);
-  // The new tree's entries first (moving files out while iterating would disturb it).
-  std::vector<TreeEntry> entries;
-  ListTree(temp_path_, "", &entries);
-  std::vector<std::pair<std::string, std::string>> moved;  // (temporary, final)
-  std::vector<std::string> made;                           // directories created in the target
-  try {
-    for (const TreeEntry& entry : entries) {
-      const std::string destination = target_ + "/" + entry.relative;
-      if (entry.directory) {
-        platform::SystemResult created = platform::MakeDirectory(destination);
-        if (created.ok()) {
-          made.push_back(destination);
-        } else if (created.kind != platform::SystemResult::Kind::kExists) {
-          throw CopyError("cannot create directory '" + destination + "': " + created.text);
+  {
+    // Every step below goes through directory handles: the target's directories are made
+    // and opened one component at a time from the target's own handle, never through a
+    // symbolic link (one planted in the target tree is refused, not written through).
+    const platform::Directory staged = OpenTreeRoot(temp_path_, false);
+    const platform::Directory root = OpenTreeRoot(target_, true);
+    SyncTree(staged, 1);
+    // The new tree's entries first (moving files out while iterating would disturb it).
+    std::vector<TreeEntry> entries;
+    ListTree(staged, "", 1, &entries);
+    std::vector<std::string> moved;  // relative paths of the files placed in the target
+    std::vector<std::string> made;   // directories created in the target, relative
+    try {
+      for (const TreeEntry& entry : entries) {
+        platform::Directory holder;
+        if (entry.directory) {
+          OpenInside(root, entry.relative, true, &made, &holder);
+          continue;
         }
-        continue;
+        const auto [parent, name] = SplitRelative(entry.relative);
+        platform::Directory from_holder;
+        const platform::Directory& from = OpenInside(staged, parent, false, nullptr, &from_holder);
+        const platform::Directory& to = OpenInside(root, parent, true, &made, &holder);
+        const std::string destination = target_ + "/" + entry.relative;
+        platform::SystemResult placed = platform::MoveBetween(from, name, to, name, false);
+        if (!placed.ok()) {
+          if (placed.kind == platform::SystemResult::Kind::kExists) throw CopyError("'" + destination + "' appeared while writing it");
+          if (placed.kind != platform::SystemResult::Kind::kNotSupported) {
+            throw CopyError("cannot move the output to '" + destination + "': " + placed.text);
+          }
+          if (platform::SystemResult linked = platform::LinkBetween(from, name, to, name); !linked.ok()) {
+            throw CopyError(linked.kind == platform::SystemResult::Kind::kExists
+                                ? "'" + destination + "' appeared while writing it"
+                                : "cannot move the output to '" + destination + "': " + linked.text);
+          }
+          from.RemoveChild(name);
+        }
+        moved.push_back(entry.relative);
       }
-      const std::string source = temp_path_ + "/" + entry.relative;
-      platform::SystemResult placed = platform::RenameNoReplace(source, destination);
-      if (!placed.ok()) {
-        if (placed.kind == platform::SystemResult::Kind::kExists) throw CopyError("'" + destination + "' appeared while writing it");
-        if (placed.kind != platform::SystemResult::Kind::kNotSupported) {
-          throw CopyError("cannot move the output to '" + destination + "': " + placed.text);
+      std::string synced_parent;  // the directory last synced (moved is in tree order)
+      for (size_t i = 0; i < moved.size(); ++i) {
+        const std::string parent = SplitRelative(moved[i]).first;
+        if (i > 0 && parent == synced_parent) continue;
+        synced_parent = parent;
+        platform::Directory holder;
+        const platform::Directory& directory = OpenInside(root, parent, false, nullptr, &holder);
+        if (platform::SystemResult synced = directory.Sync(); !synced.ok()) {
+          throw CopyError("cannot sync '" + directory.path() + "': " + synced.text);
         }
-        if (platform::SystemResult linked = platform::HardLink(source, destination); !linked.ok()) {
-          throw CopyError(linked.kind == platform::SystemResult::Kind::kExists
-                              ? "'" + destination + "' appeared while writing it"
-                              : "cannot move the output to '" + destination + "': " + linked.text);
-        }
-        platform::RemoveFile(source);
       }
-      moved.emplace_back(source, destination);
+    } catch (...) {
+      // Back to the temporary tree, through the same handles (errors here leave what they can).
+      for (auto it = moved.rbegin(); it != moved.rend(); ++it) {
+        const auto [parent, name] = SplitRelative(*it);
+        try {
+          platform::Directory from_holder;
+          platform::Directory to_holder;
+          const platform::Directory& from = OpenInside(root, parent, false, nullptr, &from_holder);
+          const platform::Directory& to = OpenInside(staged, parent, false, nullptr, &to_holder);
+          platform::MoveBetween(from, name, to, name, true);
+        } catch (const CopyError&) {
+        }
+      }
+      for (auto it = made.rbegin(); it != made.rend(); ++it) {
+        const auto [parent, name] = SplitRelative(*it);
+        try {
+          platform::Directory holder;
+          OpenInside(root, parent, false, nullptr, &holder).RemoveEmptyChild(name);
+        } catch (const CopyError&) {
+        }
+      }
+      throw;
     }
-    for (const auto& [source, destination] : moved) SyncPath(destination.substr(0, destination.rfind('/')));
-  } catch (...) {
-    for (auto it = moved.rbegin(); it != moved.rend(); ++it) platform::RenameReplacing(it->second, it->first);
-    for (auto it = made.rbegin(); it != made.rend(); ++it) platform::RemoveEmptyDirectory(*it);
-    throw;
-  }
+  }  // the handles closed before the temporary tree goes (Windows)
   platform::RemoveTree(temp_path_);
 }
 

@@ -24,11 +24,19 @@
 // step (renameat2 RENAME_EXCHANGE) where the file system supports it, else moved aside and
 // replaced (a short moment without the directory), then deleted. The new tree gets the old
 // directory's permission bits. Files inside the temporary directory are created with
-// CreateExclusiveFile.
+// StagedOutput::CreateInTree (below).
+//
+// Trees are walked through directory handles only (system.h Directory: openat with
+// O_NOFOLLOW | O_DIRECTORY, fstatat, mkdirat, unlinkat, renameat2), each subdirectory
+// opened checked to be the one listed: checking a tree before replacing it, syncing it,
+// listing it, creating files in the temporary tree and deleting the old one never follow a
+// symbolic link that someone able to write inside the tree swaps in while they run.
 //
 // Appending (append=1) to an existing directory: the temporary tree is fsynced, then each
-// new file is moved into the target (its partition directories created as needed), never
-// over an existing name (RENAME_NOREPLACE, else link + unlink). If a move fails, the files
+// new file is moved into the target (its partition directories created as needed, with
+// mkdirat and opened with O_NOFOLLOW from the target's own handle: a symbolic link planted
+// in the target tree is refused, never written through), never over an existing name
+// (RENAME_NOREPLACE, else link + unlink). If a move fails, the files
 // already moved go back and the directories made are removed, so the target holds its old
 // files only; the files already there are never touched.
 #pragma once
@@ -64,6 +72,11 @@ class StagedOutput {
   // A second handle (the caller closes it) of the temporary file (Kind::kFile), open for
   // writing at offset 0.
   parquet::platform::File DuplicateTempFile() const;
+  // Creates the file `relative` ("k=1/part-0.parquet") in the temporary tree (a directory
+  // output), making its directories as needed, all through directory handles from the
+  // temporary root: never through a symbolic link put in the tree (refused), and the new
+  // file exclusively (O_EXCL | O_NOFOLLOW). Returns it open for reading and writing.
+  parquet::platform::File CreateInTree(const std::string& relative) const;
 
   // Makes the temporary output durable and moves it to the target.
   void Commit();

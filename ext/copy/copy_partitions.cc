@@ -15,22 +15,6 @@ namespace sqlite_parquet {
 
 namespace {
 
-// Creates the directories of `relative` ("a=1/b=2") under `root`, those that exist aside.
-void MakeDirectories(const std::string& root, const std::string& relative) {
-  std::string path = root;
-  size_t start = 0;
-  while (start < relative.size()) {
-    size_t end = relative.find('/', start);
-    if (end == std::string::npos) end = relative.size();
-    path += "/" + relative.substr(start, end - start);
-    const parquet::platform::SystemResult made = parquet::platform::MakeDirectory(path);
-    if (!made.ok() && made.kind != parquet::platform::SystemResult::Kind::kExists) {
-      throw CopyError("cannot create directory '" + path + "': " + made.text);
-    }
-    start = end + 1;
-  }
-}
-
 // A random UUID, version 4: "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx".
 std::string NewUuid() {
   std::string bytes = parquet::RandomBytes(16);
@@ -121,10 +105,6 @@ CopyPartition* CopyPartitions::FileToClose() {
   return oldest;
 }
 
-void CopyPartitions::CloseReadFiles() {
-  for (WrittenFile& file : files_) file.read_file = parquet::platform::File();
-}
-
 std::string CopyPartitions::NextFileName(CopyPartition& partition) {
   for (;;) {
     std::string name = naming_.pattern;
@@ -146,17 +126,14 @@ parquet::ParquetFileWriter& CopyPartitions::OpenWriter(CopyPartition& partition,
   parquet::platform::File out;
   WrittenFile written;
   if (naming_.directory_output) {
-    MakeDirectories(output.temp_path(), partition.directory);
     written.relative = NextFileName(partition);
     file = output.temp_path() + "/" + written.relative;
-    out = CreateExclusiveFile(file);
+    out = output.CreateInTree(written.relative);
   } else {
     file = output.temp_path();
     out = output.DuplicateTempFile();
   }
-  if (parquet::platform::SystemResult kept = out.Duplicate(&written.read_file); !kept.ok()) {
-    throw CopyError("cannot keep a descriptor of '" + file + "': " + kept.text);
-  }
+  partition.file_index = files_.size();
   files_.push_back(std::move(written));
   partition.writer = std::make_unique<parquet::ParquetFileWriter>(std::move(out), file, layout.schema(), layout.writer_options());
   ++open_writers_;
@@ -164,9 +141,19 @@ parquet::ParquetFileWriter& CopyPartitions::OpenWriter(CopyPartition& partition,
 }
 
 void CopyPartitions::CloseWriter(CopyPartition& partition) {
+  WrittenFile& written = files_[partition.file_index];
+  if (read_back_) {
+    if (parquet::platform::SystemResult kept = partition.writer->file().Duplicate(&written.read_file); !kept.ok()) {
+      throw CopyError("cannot keep a descriptor of '" + written.relative + "' to read it back: " + kept.text);
+    }
+  }
   partition.writer->Close();
   partition.writer.reset();
   --open_writers_;
+  if (read_back_) {
+    read_back_(written);
+    written.read_file = parquet::platform::File();
+  }
 }
 
 }  // namespace sqlite_parquet

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -36,11 +37,14 @@ struct FileNaming {
   std::string existing_root;      // append=1: the target, whose files' names are not used again
 };
 
-// A file the copy wrote: where, and a descriptor to read it back before it is published
-// (return_stats, verify: the file is never reopened by name).
+// A file the copy wrote: where, and (return_stats, verify) a descriptor to read it back,
+// taken when the file is closed: the file is never reopened by name, and a descriptor is
+// held only for the files open for writing (at most kMaxOpenPartitionFiles) and the one
+// being read back.
 struct WrittenFile {
   std::string relative;  // under the output root ("" for a single-file output)
-  parquet::platform::File read_file;  // a second handle, owned by CopyPartitions until taken
+  parquet::platform::File read_file;  // a second handle of the closed file, given to the read-back
+  std::string report;                 // return_stats: the file's JSON object, once read back
 };
 
 struct CopyPartition {
@@ -57,6 +61,7 @@ struct CopyPartition {
   bool group_open = false;           // the writer has an open row group
   std::unique_ptr<parquet::ParquetFileWriter> writer;
   int next_file = 0;
+  size_t file_index = 0;  // the open file's entry in CopyPartitions::files()
   uint64_t last_used = 0;
   SortedRowsCheck sorted;  // the rows of the open row group follow sorting_columns
 };
@@ -70,11 +75,11 @@ class CopyPartitions {
 
   // append=1: the existing target whose file names new files avoid.
   void SetExistingRoot(std::string root) { naming_.existing_root = std::move(root); }
-  // The files created so far, in creation order; their read_file may be taken (then closed).
+  // The files created so far, in creation order.
   std::vector<WrittenFile>& files() { return files_; }
-  // Closes the read handles not taken, before the output is moved into place (Windows
-  // cannot rename a directory while files in it are open).
-  void CloseReadFiles();
+  // return_stats, verify: read_back(file) is called with each file just closed, its
+  // read_file a duplicate of the written descriptor (closed when read_back returns).
+  void ReadBackWhenClosed(std::function<void(WrittenFile&)> read_back) { read_back_ = std::move(read_back); }
 
   bool partitioned() const { return partitioned_; }
 
@@ -102,7 +107,8 @@ class CopyPartitions {
   // schema and writer options. Files are created exclusively and written through that
   // descriptor, never reopened by name (copy_output.h).
   parquet::ParquetFileWriter& OpenWriter(CopyPartition& partition, const StagedOutput& output, const CopyLayout& layout);
-  // Finishes the partition's file (its writer must have nothing left to do).
+  // Finishes the partition's file (its writer must have nothing left to do), then reads it
+  // back (ReadBackWhenClosed).
   void CloseWriter(CopyPartition& partition);
 
  private:
@@ -123,6 +129,7 @@ class CopyPartitions {
   std::string key_;                                                          // scratch of FindByKey
   FileNaming naming_;
   std::vector<WrittenFile> files_;
+  std::function<void(WrittenFile&)> read_back_;
   size_t open_writers_ = 0;
   uint64_t use_clock_ = 0;
 };

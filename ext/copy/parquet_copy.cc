@@ -182,7 +182,11 @@ class Copier {
         settings_(std::move(settings)),
         query_(db, query),
         layout_(query_.columns(), settings_),
-        partitions_(layout_, FileNaming{settings_.directory_output(), settings_.filename_pattern, std::string()}) {}
+        partitions_(layout_, FileNaming{settings_.directory_output(), settings_.filename_pattern, std::string()}) {
+    if (settings_.return_stats || settings_.verify) {
+      partitions_.ReadBackWhenClosed([this](WrittenFile& file) { ReadBack(file); });
+    }
+  }
 
   // The rows written; with return_stats, *report gets the JSON array of the files.
   int64_t Run(std::string* report) {
@@ -620,16 +624,26 @@ class Copier {
       writer_thread_.Drain();
       ResolveTypes();
       // A result without rows still gets a file with the schema.
-      if (partitions_.single().writer || partitions_.files().empty()) WriterFor(partitions_.single()).Close();
+      if (partitions_.single().writer || partitions_.files().empty()) {
+        WriterFor(partitions_.single());
+        partitions_.CloseWriter(partitions_.single());
+      }
     } else {
       partitions_.ForEach([&](CopyPartition& partition) { Flush(partition); });
       writer_thread_.Drain();
-      partitions_.ForEach([](CopyPartition& partition) {
-        if (partition.writer) partition.writer->Close();
+      partitions_.ForEach([&](CopyPartition& partition) {
+        if (partition.writer) partitions_.CloseWriter(partition);
       });
     }
-    if (settings_.return_stats || settings_.verify) ReadBack(report);
-    partitions_.CloseReadFiles();
+    if (settings_.return_stats) {
+      // In the order the files were created (each was read back when it was closed).
+      report->assign("[");
+      for (const WrittenFile& file : partitions_.files()) {
+        if (report->size() > 1) *report += ',';
+        *report += file.report;
+      }
+      *report += ']';
+    }
     staged_->Commit();
   }
 
@@ -638,32 +652,26 @@ class Copier {
     return file.relative.empty() ? path_ : (path_.back() == '/' ? path_ : path_ + "/") + file.relative;
   }
 
-  // Reads every written file back through the descriptor kept for it (never by name):
-  // verify=1 checks it, return_stats=1 reports it.
-  void ReadBack(std::string* report) {
-    std::shared_ptr<parquet::FileDecryptionProperties> keys;
-    if (const auto& encryption = settings_.writer.encryption) {
-      keys = std::make_shared<parquet::FileDecryptionProperties>();
-      keys->footer_key = encryption->footer_key;
-      keys->column_keys = encryption->column_keys;
-      keys->aad_prefix = encryption->aad_prefix;
+  // Reads a file just closed back through the duplicate of its descriptor (never by name):
+  // verify=1 checks it, return_stats=1 describes it (file.report).
+  void ReadBack(WrittenFile& file) {
+    if (!read_keys_ && settings_.writer.encryption) {
+      const auto& encryption = settings_.writer.encryption;
+      read_keys_ = std::make_shared<parquet::FileDecryptionProperties>();
+      read_keys_->footer_key = encryption->footer_key;
+      read_keys_->column_keys = encryption->column_keys;
+      read_keys_->aad_prefix = encryption->aad_prefix;
     }
-    report->assign("[");
-    for (WrittenFile& file : partitions_.files()) {
-      const std::string name = FinalName(file);
-      std::unique_ptr<parquet::ParquetFileReader> reader =
-          parquet::ParquetFileReader::Open(parquet::OpenLocalFile(std::move(file.read_file), name), keys.get());
-      if (settings_.verify) parquet::VerifyFile(*reader);
-      if (settings_.return_stats) {
-        if (report->size() > 1) *report += ',';
-        AppendFileReport(*reader, name, file.relative, report);
-      }
-    }
-    *report += ']';
+    const std::string name = FinalName(file);
+    std::unique_ptr<parquet::ParquetFileReader> reader =
+        parquet::ParquetFileReader::Open(parquet::OpenLocalFile(std::move(file.read_file), name), read_keys_.get());
+    if (settings_.verify) parquet::VerifyFile(*reader);
+    if (settings_.return_stats) AppendFileReport(*reader, name, file.relative, &file.report);
   }
 
   std::string path_;
   CopySettings settings_;
+  std::shared_ptr<parquet::FileDecryptionProperties> read_keys_;  // encrypted output read back
   bool append_checked_ = false;
   CopyQuery query_;
   CopyLayout layout_;  // refers to settings_

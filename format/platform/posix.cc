@@ -23,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <utility>
 
 namespace parquet::platform {
 
@@ -300,20 +301,6 @@ SystemResult RemoveEmptyDirectory(const std::string& path) {
   return ::rmdir(path.c_str()) == 0 ? SystemResult{} : LastFailure();
 }
 
-void RemoveTree(const std::string& path) {
-  struct stat st;
-  if (::lstat(path.c_str(), &st) != 0) return;
-  if (S_ISDIR(st.st_mode)) {
-    std::vector<std::string> names;
-    if (ListDirectory(path, &names).ok()) {
-      for (const std::string& name : names) RemoveTree(path + "/" + name);
-    }
-    ::rmdir(path.c_str());
-  } else {
-    ::unlink(path.c_str());
-  }
-}
-
 SystemResult SyncPath(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return LastFailure();
@@ -339,6 +326,183 @@ SystemResult ListDirectory(const std::string& directory, std::vector<std::string
     if (std::strcmp(entry->d_name, ".") == 0 || std::strcmp(entry->d_name, "..") == 0) continue;
     names->emplace_back(entry->d_name);
   }
+}
+
+// Adopts and exposes directory descriptors.
+struct DirectoryAccess {
+  static int Fd(const Directory& directory) { return Descriptor(directory.native_); }
+  static void Adopt(Directory* directory, int fd, std::string path) {
+    *directory = Directory();
+    directory->native_ = fd;
+    directory->path_ = std::move(path);
+  }
+};
+
+namespace {
+
+constexpr int kDirectoryFlags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
+
+// A name of one entry: not empty, no '/', not "." or "..".
+bool IsEntryName(const std::string& name) {
+  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos &&
+         name.find('\0') == std::string::npos;
+}
+
+SystemResult NotAnEntryName() {
+  SystemResult result = Failure(EINVAL);
+  result.text = "not a single path component";
+  return result;
+}
+
+// The failure of an open with O_NOFOLLOW of `name` relative to `at` (at < 0 and not
+// AT_FDCWD: links were followed): a symbolic link there is kUnresolvable, whatever the
+// system said (Linux says ENOTDIR with O_DIRECTORY, others ELOOP, EMLINK or EFTYPE).
+SystemResult OpenFailure(int error, int at, const std::string& name) {
+  if (at >= 0 || at == AT_FDCWD) {
+    struct stat st;
+    if (::fstatat(at, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) error = ELOOP;
+  }
+  return Failure(error);
+}
+
+}  // namespace
+
+Directory::~Directory() {
+  if (is_open()) ::close(Descriptor(native_));
+}
+
+Directory::Directory(Directory&& other) noexcept
+    : native_(other.native_), path_(std::move(other.path_)), pins_(std::move(other.pins_)) {
+  other.native_ = kClosed;
+}
+
+Directory& Directory::operator=(Directory&& other) noexcept {
+  if (this != &other) {
+    if (is_open()) ::close(Descriptor(native_));
+    native_ = other.native_;
+    path_ = std::move(other.path_);
+    pins_ = std::move(other.pins_);
+    other.native_ = kClosed;
+  }
+  return *this;
+}
+
+SystemResult Directory::Open(const std::string& path, bool follow_links, Directory* out) {
+  const int fd = ::open(path.c_str(), kDirectoryFlags | (follow_links ? 0 : O_NOFOLLOW));
+  if (fd < 0) return OpenFailure(errno, follow_links ? -1 : AT_FDCWD, path);
+  DirectoryAccess::Adopt(out, fd, path);
+  return {};
+}
+
+SystemResult Directory::Status(FileStatus* out) const {
+  struct stat st;
+  if (::fstat(Descriptor(native_), &st) != 0) return LastFailure();
+  Fill(st, out);
+  return {};
+}
+
+SystemResult Directory::List(std::vector<std::string>* names) const {
+  names->clear();
+  // fdopendir takes the descriptor over: a duplicate, rewound (it shares the offset).
+  const int fd = ::fcntl(Descriptor(native_), F_DUPFD_CLOEXEC, 0);
+  if (fd < 0) return LastFailure();
+  std::unique_ptr<DIR, int (*)(DIR*)> dir(::fdopendir(fd), ::closedir);
+  if (!dir) {
+    const int saved = errno;
+    ::close(fd);
+    return Failure(saved);
+  }
+  ::rewinddir(dir.get());
+  for (;;) {
+    errno = 0;
+    const dirent* entry = ::readdir(dir.get());
+    if (entry == nullptr) {
+      if (errno != 0) return LastFailure();
+      return {};
+    }
+    if (std::strcmp(entry->d_name, ".") == 0 || std::strcmp(entry->d_name, "..") == 0) continue;
+    names->emplace_back(entry->d_name);
+  }
+}
+
+SystemResult Directory::ChildStatus(const std::string& name, FileStatus* out) const {
+  if (!IsEntryName(name)) return NotAnEntryName();
+  struct stat st;
+  if (::fstatat(Descriptor(native_), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return LastFailure();
+  Fill(st, out);
+  return {};
+}
+
+SystemResult Directory::OpenChild(const std::string& name, Directory* out) const {
+  if (!IsEntryName(name)) return NotAnEntryName();
+  const int fd = ::openat(Descriptor(native_), name.c_str(), kDirectoryFlags | O_NOFOLLOW);
+  if (fd < 0) return OpenFailure(errno, Descriptor(native_), name);
+  DirectoryAccess::Adopt(out, fd, path_ + "/" + name);
+  return {};
+}
+
+SystemResult Directory::MakeChild(const std::string& name) const {
+  if (!IsEntryName(name)) return NotAnEntryName();
+  return ::mkdirat(Descriptor(native_), name.c_str(), 0777) == 0 ? SystemResult{} : LastFailure();
+}
+
+SystemResult Directory::CreateChildExclusive(const std::string& name, File* out) const {
+  if (!IsEntryName(name)) return NotAnEntryName();
+  const int fd = ::openat(Descriptor(native_), name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0) return LastFailure();
+  FileAccess::Adopt(out, fd);
+  return {};
+}
+
+SystemResult Directory::RemoveChild(const std::string& name) const {
+  if (!IsEntryName(name)) return NotAnEntryName();
+  return ::unlinkat(Descriptor(native_), name.c_str(), 0) == 0 ? SystemResult{} : LastFailure();
+}
+
+SystemResult Directory::RemoveEmptyChild(const std::string& name) const {
+  if (!IsEntryName(name)) return NotAnEntryName();
+  return ::unlinkat(Descriptor(native_), name.c_str(), AT_REMOVEDIR) == 0 ? SystemResult{} : LastFailure();
+}
+
+SystemResult Directory::SyncChild(const std::string& name) const {
+  if (!IsEntryName(name)) return NotAnEntryName();
+  const int fd = ::openat(Descriptor(native_), name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return OpenFailure(errno, Descriptor(native_), name);
+  File file;
+  FileAccess::Adopt(&file, fd);
+  FileStatus status;
+  if (SystemResult seen = file.Status(&status); !seen.ok() || status.type != FileType::kRegular) return seen;
+  return file.Sync();
+}
+
+SystemResult Directory::Sync() const {
+  // Some file systems cannot fsync a directory (EINVAL); the data itself was synced.
+  if (::fsync(Descriptor(native_)) != 0 && errno != EINVAL) return LastFailure();
+  return {};
+}
+
+SystemResult MoveBetween(const Directory& from, const std::string& from_name, const Directory& to,
+                         const std::string& to_name, bool replace) {
+  if (!IsEntryName(from_name) || !IsEntryName(to_name)) return NotAnEntryName();
+  const int from_fd = DirectoryAccess::Fd(from);
+  const int to_fd = DirectoryAccess::Fd(to);
+  if (replace) {
+    return ::renameat(from_fd, from_name.c_str(), to_fd, to_name.c_str()) == 0 ? SystemResult{} : LastFailure();
+  }
+#ifdef RENAME_NOREPLACE
+  if (::renameat2(from_fd, from_name.c_str(), to_fd, to_name.c_str(), RENAME_NOREPLACE) == 0) return {};
+  return LastFailure();
+#else
+  return Failure(ENOSYS);
+#endif
+}
+
+SystemResult LinkBetween(const Directory& from, const std::string& from_name, const Directory& to,
+                         const std::string& to_name) {
+  if (!IsEntryName(from_name) || !IsEntryName(to_name)) return NotAnEntryName();
+  return ::linkat(DirectoryAccess::Fd(from), from_name.c_str(), DirectoryAccess::Fd(to), to_name.c_str(), 0) == 0
+             ? SystemResult{}
+             : LastFailure();
 }
 
 SystemResult RenameReplacing(const std::string& from, const std::string& to) {

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -123,12 +124,88 @@ SystemResult MakeDirectory(const std::string& path);
 SystemResult RemoveFile(const std::string& path);
 // Removes a directory only if it is empty (rmdir, RemoveDirectoryW).
 SystemResult RemoveEmptyDirectory(const std::string& path);
-// Removes a file or a whole tree, ignoring what cannot be removed.
+// Removes a file or a whole tree, ignoring what cannot be removed. The tree is walked
+// through Directory handles (tree.cc): a symbolic link (a reparse point on Windows) in it is
+// removed itself, never followed, and a subdirectory is emptied only if the directory opened
+// is the one listed (same identity), so swapping a subdirectory for a link while it runs
+// cannot make it delete anything outside the tree. Trees deeper than kMaxTreeDepth are left
+// below that depth.
 void RemoveTree(const std::string& path);
+constexpr int kMaxTreeDepth = 128;
 // Makes a file's or directory's contents durable (a directory that cannot be synced is fine).
 SystemResult SyncPath(const std::string& path);
 // The names in a directory, without "." and "..", in no particular order.
 SystemResult ListDirectory(const std::string& directory, std::vector<std::string>* names);
+
+// A directory held open, through which trees are listed, checked, synced, filled and
+// deleted: each call below names one entry of this directory (a single path component,
+// never a path: anything else is kNotSupported), so a directory renamed, or swapped for a
+// symbolic link, while a caller walks the tree cannot send the calls outside it. POSIX: a
+// descriptor (O_DIRECTORY | O_NOFOLLOW) and the *at calls (openat, fstatat, mkdirat,
+// unlinkat, renameat2, linkat). Windows: a handle opened without following a reparse point
+// and without sharing deletion, which keeps the directory and (through pins_, duplicates of
+// the handles above it) each directory above it where it is, so the calls by path inside it
+// stay inside. Move-only.
+class Directory {
+ public:
+  Directory() = default;
+  ~Directory();
+  Directory(Directory&& other) noexcept;
+  Directory& operator=(Directory&& other) noexcept;
+  Directory(const Directory&) = delete;
+  Directory& operator=(const Directory&) = delete;
+
+  // Opens `path` as a directory. With follow_links false its last component must not be a
+  // symbolic link or reparse point (kUnresolvable); the components before it are the
+  // caller's path, taken as they resolve. Not a directory: kNotDirectory.
+  static SystemResult Open(const std::string& path, bool follow_links, Directory* out);
+
+  bool is_open() const { return native_ != kClosed; }
+  // The path it was opened by, joined with the names of OpenChild (for messages; Windows
+  // also reaches entries through it, see above).
+  const std::string& path() const { return path_; }
+
+  SystemResult Status(FileStatus* out) const;
+  // The names in it, without "." and "..", in no particular order.
+  SystemResult List(std::vector<std::string>* names) const;
+  // The entry's status, a symbolic link not followed (lstat).
+  SystemResult ChildStatus(const std::string& name, FileStatus* out) const;
+  // The subdirectory `name`, never through a symbolic link or reparse point (kUnresolvable);
+  // a file: kNotDirectory.
+  SystemResult OpenChild(const std::string& name, Directory* out) const;
+  // Creates the subdirectory `name` (kExists when anything is there, a link included).
+  SystemResult MakeChild(const std::string& name) const;
+  // Creates the file `name` for reading and writing; it must not exist (a symbolic link
+  // there is not followed): kExists.
+  SystemResult CreateChildExclusive(const std::string& name, File* out) const;
+  // Removes the entry `name` if it is not a directory: a file, or a symbolic link itself
+  // (Windows: by handle, opened without following a reparse point; read-only cleared).
+  SystemResult RemoveChild(const std::string& name) const;
+  // Removes the subdirectory `name` if it is empty (a link there: kNotDirectory on POSIX;
+  // Windows removes a directory link or junction itself).
+  SystemResult RemoveEmptyChild(const std::string& name) const;
+  // Makes the regular file `name` durable, opened without following a link and without
+  // blocking (anything else there is left alone).
+  SystemResult SyncChild(const std::string& name) const;
+  // Makes the directory's entries durable (a directory that cannot be synced is fine).
+  SystemResult Sync() const;
+
+ private:
+  friend struct DirectoryAccess;
+  static constexpr intptr_t kClosed = -1;
+  intptr_t native_ = kClosed;
+  std::string path_;
+  std::shared_ptr<void> pins_;  // Windows: the directories above, held open
+};
+
+// Moves the entry `from_name` of `from` to `to_name` in `to`; with replace false only if
+// nothing is there, atomically (kExists), kNotSupported where the file system cannot tell
+// (then LinkBetween and RemoveChild).
+SystemResult MoveBetween(const Directory& from, const std::string& from_name, const Directory& to,
+                         const std::string& to_name, bool replace);
+// A hard link `to_name` in `to` of the file `from_name` in `from` (kExists when taken).
+SystemResult LinkBetween(const Directory& from, const std::string& from_name, const Directory& to,
+                         const std::string& to_name);
 
 // Moves `from` to `to`, replacing a file there (Windows: MoveFileExW with
 // MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH, retried for a while when another

@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <memory>
+#include <utility>
 
 namespace parquet::platform {
 
@@ -366,25 +368,6 @@ SystemResult RemoveEmptyDirectory(const std::string& path) {
   return RemoveDirectoryW(SystemPath(path).c_str()) ? SystemResult{} : PathFailure(path);
 }
 
-void RemoveTree(const std::string& path) {
-  const std::wstring wide = SystemPath(path);
-  const DWORD attributes = GetFileAttributesW(wide.c_str());
-  if (attributes == INVALID_FILE_ATTRIBUTES) return;
-  if ((attributes & FILE_ATTRIBUTE_DIRECTORY) != 0) {
-    // A junction or directory link is removed itself, never followed.
-    if ((attributes & FILE_ATTRIBUTE_REPARSE_POINT) == 0) {
-      std::vector<std::string> names;
-      if (ListDirectory(path, &names).ok()) {
-        for (const std::string& name : names) RemoveTree(path + "\\" + name);
-      }
-    }
-    RemoveDirectoryW(wide.c_str());
-    return;
-  }
-  if ((attributes & FILE_ATTRIBUTE_READONLY) != 0) SetFileAttributesW(wide.c_str(), attributes & ~FILE_ATTRIBUTE_READONLY);
-  DeleteFileW(wide.c_str());
-}
-
 SystemResult SyncPath(const std::string& path) {
   const DWORD attributes = GetFileAttributesW(SystemPath(path).c_str());
   if (attributes == INVALID_FILE_ATTRIBUTES) return PathFailure(path);
@@ -454,6 +437,229 @@ SystemResult SetDirectoryPermissions(const std::string& path, uint32_t permissio
   (void)path;
   (void)permissions;
   return {};
+}
+
+struct DirectoryAccess {
+  static HANDLE Get(const Directory& directory) { return Handle(directory.native_); }
+  static const std::string& Path(const Directory& directory) { return directory.path_; }
+  static void Adopt(Directory* directory, HANDLE handle, std::string path, std::shared_ptr<void> pins) {
+    *directory = Directory();
+    directory->native_ = reinterpret_cast<intptr_t>(handle);
+    directory->path_ = std::move(path);
+    directory->pins_ = std::move(pins);
+  }
+};
+
+namespace {
+
+// A directory handle lists and reads attributes; it shares reading and writing but not
+// deletion, so while it is open the directory cannot be renamed, moved or deleted.
+constexpr DWORD kDirectoryAccess = FILE_LIST_DIRECTORY | FILE_READ_ATTRIBUTES | SYNCHRONIZE;
+constexpr DWORD kDirectoryShare = FILE_SHARE_READ | FILE_SHARE_WRITE;
+
+// A duplicate of an open directory's handle and the pins above it: kept by each
+// subdirectory opened through it.
+struct DirectoryPin {
+  HANDLE handle = INVALID_HANDLE_VALUE;
+  std::shared_ptr<void> above;
+  ~DirectoryPin() {
+    if (handle != INVALID_HANDLE_VALUE) CloseHandle(handle);
+  }
+};
+
+// A name of one entry: not empty, not "." or "..", no separator, drive colon or NUL.
+bool IsEntryName(const std::string& name) {
+  return !name.empty() && name != "." && name != ".." && name.find_first_of(std::string("/\\:\0", 4)) == std::string::npos;
+}
+
+SystemResult NotAnEntryName() {
+  SystemResult result = Failure(ERROR_INVALID_NAME);
+  result.kind = SystemResult::Kind::kNotSupported;
+  result.text = "not a single path component";
+  return result;
+}
+
+SystemResult LinkFailure() {
+  SystemResult result;
+  result.kind = SystemResult::Kind::kUnresolvable;
+  result.text = "a symbolic link or junction";
+  return result;
+}
+
+std::string Child(const Directory& directory, const std::string& name) {
+  return DirectoryAccess::Path(directory) + "\\" + name;
+}
+
+// Opens `path` as a directory (a reparse point itself when !follow_links, then refused).
+SystemResult OpenDirectoryHandle(const std::string& path, bool follow_links, HANDLE* out) {
+  HANDLE handle = Open(path, kDirectoryAccess, kDirectoryShare, OPEN_EXISTING,
+                       FILE_FLAG_BACKUP_SEMANTICS | (follow_links ? 0 : FILE_FLAG_OPEN_REPARSE_POINT));
+  if (handle == INVALID_HANDLE_VALUE) return PathFailure(path);
+  BY_HANDLE_FILE_INFORMATION info;
+  SystemResult result;
+  if (!GetFileInformationByHandle(handle, &info)) {
+    result = LastFailure();
+  } else if ((info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) != 0) {
+    result = LinkFailure();
+  } else if ((info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) == 0) {
+    result = Failure(ERROR_DIRECTORY);
+  }
+  if (!result.ok()) {
+    CloseHandle(handle);
+    return result;
+  }
+  *out = handle;
+  return {};
+}
+
+// Opens the entry `path` itself (a reparse point not followed) for deletion and fills *info.
+HANDLE OpenForDeletion(const std::string& path, BY_HANDLE_FILE_INFORMATION* info) {
+  HANDLE handle = Open(path, DELETE | FILE_READ_ATTRIBUTES | FILE_WRITE_ATTRIBUTES, kShareAll, OPEN_EXISTING,
+                       FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT);
+  if (handle == INVALID_HANDLE_VALUE) return handle;
+  if (!GetFileInformationByHandle(handle, info)) {
+    const DWORD error = GetLastError();
+    CloseHandle(handle);
+    SetLastError(error);
+    return INVALID_HANDLE_VALUE;
+  }
+  return handle;
+}
+
+// Deletes the open entry by its handle (the name goes when the handle closes).
+SystemResult DeleteByHandle(HANDLE handle, const BY_HANDLE_FILE_INFORMATION& info) {
+  if ((info.dwFileAttributes & FILE_ATTRIBUTE_READONLY) != 0) {
+    FILE_BASIC_INFO basic{};
+    basic.FileAttributes = info.dwFileAttributes & ~FILE_ATTRIBUTE_READONLY;
+    if (basic.FileAttributes == 0) basic.FileAttributes = FILE_ATTRIBUTE_NORMAL;
+    SetFileInformationByHandle(handle, FileBasicInfo, &basic, sizeof(basic));
+  }
+  FILE_DISPOSITION_INFO disposition{};
+  disposition.DeleteFile = TRUE;
+  if (!SetFileInformationByHandle(handle, FileDispositionInfo, &disposition, sizeof(disposition))) return LastFailure();
+  return {};
+}
+
+}  // namespace
+
+Directory::~Directory() {
+  if (is_open()) CloseHandle(Handle(native_));
+}
+
+Directory::Directory(Directory&& other) noexcept
+    : native_(other.native_), path_(std::move(other.path_)), pins_(std::move(other.pins_)) {
+  other.native_ = kClosed;
+}
+
+Directory& Directory::operator=(Directory&& other) noexcept {
+  if (this != &other) {
+    if (is_open()) CloseHandle(Handle(native_));
+    native_ = other.native_;
+    path_ = std::move(other.path_);
+    pins_ = std::move(other.pins_);
+    other.native_ = kClosed;
+  }
+  return *this;
+}
+
+SystemResult Directory::Open(const std::string& path, bool follow_links, Directory* out) {
+  HANDLE handle = INVALID_HANDLE_VALUE;
+  if (SystemResult opened = OpenDirectoryHandle(path, follow_links, &handle); !opened.ok()) return opened;
+  DirectoryAccess::Adopt(out, handle, path, nullptr);
+  return {};
+}
+
+SystemResult Directory::Status(FileStatus* out) const { return StatusOfHandle(Handle(native_), out); }
+
+SystemResult Directory::List(std::vector<std::string>* names) const { return ListDirectory(path_, names); }
+
+SystemResult Directory::ChildStatus(const std::string& name, FileStatus* out) const {
+  if (!IsEntryName(name)) return NotAnEntryName();
+  return PathStatus(Child(*this, name), false, out);
+}
+
+SystemResult Directory::OpenChild(const std::string& name, Directory* out) const {
+  if (!IsEntryName(name)) return NotAnEntryName();
+  auto pin = std::make_shared<DirectoryPin>();
+  if (!DuplicateHandle(GetCurrentProcess(), Handle(native_), GetCurrentProcess(), &pin->handle, 0, FALSE,
+                       DUPLICATE_SAME_ACCESS)) {
+    pin->handle = INVALID_HANDLE_VALUE;
+    return LastFailure();
+  }
+  pin->above = pins_;
+  HANDLE handle = INVALID_HANDLE_VALUE;
+  const std::string path = Child(*this, name);
+  if (SystemResult opened = OpenDirectoryHandle(path, false, &handle); !opened.ok()) return opened;
+  DirectoryAccess::Adopt(out, handle, path, std::move(pin));
+  return {};
+}
+
+SystemResult Directory::MakeChild(const std::string& name) const {
+  if (!IsEntryName(name)) return NotAnEntryName();
+  return MakeDirectory(Child(*this, name));
+}
+
+SystemResult Directory::CreateChildExclusive(const std::string& name, File* out) const {
+  if (!IsEntryName(name)) return NotAnEntryName();
+  return CreateExclusive(Child(*this, name), out);
+}
+
+SystemResult Directory::RemoveChild(const std::string& name) const {
+  if (!IsEntryName(name)) return NotAnEntryName();
+  const std::string path = Child(*this, name);
+  BY_HANDLE_FILE_INFORMATION info;
+  HANDLE handle = OpenForDeletion(path, &info);
+  if (handle == INVALID_HANDLE_VALUE) return PathFailure(path);
+  SystemResult result;
+  if ((info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0 && (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) == 0) {
+    result.kind = SystemResult::Kind::kOther;
+    result.text = "Is a directory";
+  } else {
+    result = DeleteByHandle(handle, info);
+  }
+  CloseHandle(handle);
+  return result;
+}
+
+SystemResult Directory::RemoveEmptyChild(const std::string& name) const {
+  if (!IsEntryName(name)) return NotAnEntryName();
+  const std::string path = Child(*this, name);
+  BY_HANDLE_FILE_INFORMATION info;
+  HANDLE handle = OpenForDeletion(path, &info);
+  if (handle == INVALID_HANDLE_VALUE) return PathFailure(path);
+  // A directory link or junction is removed itself (its target is never touched).
+  const SystemResult result =
+      (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) == 0 ? Failure(ERROR_DIRECTORY) : DeleteByHandle(handle, info);
+  CloseHandle(handle);
+  return result;
+}
+
+SystemResult Directory::SyncChild(const std::string& name) const {
+  if (!IsEntryName(name)) return NotAnEntryName();
+  const std::string path = Child(*this, name);
+  HANDLE handle = parquet::platform::Open(path, GENERIC_WRITE | FILE_READ_ATTRIBUTES, kShareAll, OPEN_EXISTING, FILE_FLAG_OPEN_REPARSE_POINT);
+  if (handle == INVALID_HANDLE_VALUE) return PathFailure(path);
+  FileStatus status;
+  SystemResult result = StatusOfHandle(handle, &status);
+  if (result.ok() && status.type == FileType::kRegular && !FlushFileBuffers(handle)) result = LastFailure();
+  CloseHandle(handle);
+  return result;
+}
+
+// Directories cannot be flushed on Windows; MOVEFILE_WRITE_THROUGH made the moves durable.
+SystemResult Directory::Sync() const { return {}; }
+
+SystemResult MoveBetween(const Directory& from, const std::string& from_name, const Directory& to,
+                         const std::string& to_name, bool replace) {
+  if (!IsEntryName(from_name) || !IsEntryName(to_name)) return NotAnEntryName();
+  if (replace) return RenameReplacing(Child(from, from_name), Child(to, to_name));
+  return RenameNoReplace(Child(from, from_name), Child(to, to_name));
+}
+
+SystemResult LinkBetween(const Directory& from, const std::string& from_name, const Directory& to,
+                         const std::string& to_name) {
+  if (!IsEntryName(from_name) || !IsEntryName(to_name)) return NotAnEntryName();
+  return HardLink(Child(from, from_name), Child(to, to_name));
 }
 
 SystemResult MakeTempDirectory(const std::string& prefix, std::string* made) {

@@ -204,6 +204,9 @@ class ParquetFileWriter {
   // again does nothing.
   void Close();
 
+  // The file written to, open until Close (for a caller that keeps a duplicate to read the
+  // file back once complete, rather than a descriptor per file all along).
+  const platform::File& file() const { return file_; }
   const Schema& schema() const { return schema_; }
   const WriterOptions& options() const { return options_; }
   // The footer: row groups so far, complete after Close.

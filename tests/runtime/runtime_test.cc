@@ -14,7 +14,8 @@
 //   - every function and module the extension registers has a statement in sql/*.test;
 //   - a stored table's relative path is resolved at each opening.
 // hostile_database_test.cc adds what a database file or a directory made by someone else
-// must not be able to do.
+// must not be able to do; filesystem_test.cc, parquet_copy's trees against symbolic links swapped
+// in and its descriptor budget.
 //
 // Usage: runtime_tests --extension build/parquet [doctest options]
 #define DOCTEST_CONFIG_IMPLEMENT

@@ -3,6 +3,9 @@
 // renames that replace or refuse to, identities, listings, scratch files, run-time library
 // names, and the Windows device-name rule (pure string logic, so checked here on Linux).
 #include <doctest/doctest.h>
+#ifndef _WIN32
+#include <unistd.h>
+#endif
 
 #include <algorithm>
 #include <string>
@@ -294,3 +297,91 @@ TEST_CASE("platform: portable file names") {
     CHECK(platform::PortableFileNameError(entry.first) == entry.second);
   }
 }
+
+#ifndef _WIN32
+TEST_CASE("platform: a tree is removed without following the symbolic links planted in it") {
+  TempDir dir;
+  const std::string outside = dir.File("outside");
+  REQUIRE(platform::MakeDirectory(outside).ok());
+  Write(outside + "/keep.parquet", "outside");
+  const std::string tree = dir.File("tree");
+  REQUIRE(platform::MakeDirectory(tree).ok());
+  REQUIRE(platform::MakeDirectory(tree + "/k=1").ok());
+  Write(tree + "/k=1/part-0.parquet", "inside");
+  // Links to the outside directory and file, at the top and one level down.
+  REQUIRE(::symlink(outside.c_str(), (tree + "/k=2").c_str()) == 0);
+  REQUIRE(::symlink(outside.c_str(), (tree + "/k=1/j=3").c_str()) == 0);
+  REQUIRE(::symlink((outside + "/keep.parquet").c_str(), (tree + "/k=1/part-1.parquet").c_str()) == 0);
+  platform::RemoveTree(tree);
+  platform::FileStatus status;
+  CHECK(platform::PathStatus(tree, false, &status).kind == Kind::kNotFound);
+  CHECK(Contents(outside + "/keep.parquet") == "outside");
+  // A tree that is itself a link: the link goes, the directory it names stays whole.
+  const std::string link = dir.File("link");
+  REQUIRE(::symlink(outside.c_str(), link.c_str()) == 0);
+  platform::RemoveTree(link);
+  CHECK(platform::PathStatus(link, false, &status).kind == Kind::kNotFound);
+  CHECK(Contents(outside + "/keep.parquet") == "outside");
+}
+
+TEST_CASE("platform: a directory handle keeps its calls inside the directory opened, whatever its path names later") {
+  TempDir dir;
+  const std::string outside = dir.File("outside");
+  REQUIRE(platform::MakeDirectory(outside).ok());
+  Write(outside + "/keep.parquet", "outside");
+  const std::string tree = dir.File("tree");
+  REQUIRE(platform::MakeDirectory(tree).ok());
+  REQUIRE(platform::MakeDirectory(tree + "/k=1").ok());
+  Write(tree + "/k=1/keep.parquet", "inside");
+
+  platform::Directory root;
+  REQUIRE(platform::Directory::Open(tree, false, &root).ok());
+  platform::Directory child;
+  REQUIRE(root.OpenChild("k=1", &child).ok());
+  platform::FileStatus listed;
+  REQUIRE(root.ChildStatus("k=1", &listed).ok());
+  CHECK(listed.type == platform::FileType::kDirectory);
+  // The directory is moved away and a link to the outside put at its name.
+  REQUIRE(::rename((tree + "/k=1").c_str(), (tree + "/moved").c_str()) == 0);
+  REQUIRE(::symlink(outside.c_str(), (tree + "/k=1").c_str()) == 0);
+  std::vector<std::string> names;
+  REQUIRE(child.List(&names).ok());
+  CHECK(names == std::vector<std::string>{"keep.parquet"});
+  CHECK(child.RemoveChild("keep.parquet").ok());  // the one in the moved directory
+  CHECK(Contents(outside + "/keep.parquet") == "outside");
+  // Through the root the name is a link now: never opened as a directory, removed as a link.
+  platform::Directory again;
+  CHECK(root.OpenChild("k=1", &again).kind == Kind::kUnresolvable);
+  platform::FileStatus now;
+  REQUIRE(root.ChildStatus("k=1", &now).ok());
+  CHECK(now.type == platform::FileType::kSymbolicLink);
+  CHECK(root.RemoveEmptyChild("k=1").kind == Kind::kNotDirectory);
+  CHECK(root.RemoveChild("k=1").ok());
+  CHECK(Contents(outside + "/keep.parquet") == "outside");
+  // Names are single components.
+  CHECK(root.RemoveChild("../outside/keep.parquet").kind == Kind::kNotSupported);
+  CHECK(root.OpenChild("..", &again).kind == Kind::kNotSupported);
+  CHECK(Contents(outside + "/keep.parquet") == "outside");
+  // Opening a link by path without following it is refused too.
+  REQUIRE(::symlink(outside.c_str(), dir.File("link").c_str()) == 0);
+  CHECK(platform::Directory::Open(dir.File("link"), false, &again).kind == Kind::kUnresolvable);
+  CHECK(platform::Directory::Open(dir.File("link"), true, &again).ok());
+  // Made, created, moved and linked relative to the handles.
+  REQUIRE(root.MakeChild("a=1").ok());
+  CHECK(root.MakeChild("a=1").kind == Kind::kExists);
+  platform::Directory a;
+  REQUIRE(root.OpenChild("a=1", &a).ok());
+  platform::File file;
+  REQUIRE(a.CreateChildExclusive("f.parquet", &file).ok());
+  REQUIRE(file.Write("x", 1).ok());
+  REQUIRE(file.Close().ok());
+  CHECK(a.CreateChildExclusive("f.parquet", &file).kind == Kind::kExists);
+  CHECK(a.SyncChild("f.parquet").ok());
+  CHECK(a.Sync().ok());
+  platform::SystemResult moved = platform::MoveBetween(a, "f.parquet", root, "g.parquet", false);
+  if (moved.kind == Kind::kNotSupported) moved = platform::LinkBetween(a, "f.parquet", root, "g.parquet");
+  CHECK(moved.ok());
+  CHECK(Contents(tree + "/g.parquet") == "x");
+  CHECK(a.RemoveEmptyChild("nothing").kind == Kind::kNotFound);
+}
+#endif
