@@ -35,7 +35,7 @@
 //                          the footer key)
 //   allow_plaintext_files=0|1  with key options, read files that are not encrypted
 //                          (default 0: refused)
-//   http_headers, bearer_token, http_retries, s3_*   for https:// and s3:// paths
+//   http_headers, bearer_token, http_retries, http_read_ahead, s3_*   for https:// and s3:// paths
 //                          (remote_options.h, format/io/remote_file.h)
 //
 // COLUMNS

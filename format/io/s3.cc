@@ -579,7 +579,9 @@ std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::str
     std::string query = "?";
     if (!token.empty()) query += "continuation-token=" + PercentEncode(token, false) + "&";
     if (!list.delimiter.empty()) query += "delimiter=" + PercentEncode(list.delimiter, false) + "&";
-    query += "list-type=2&prefix=" + PercentEncode(prefix, false);
+    query += "list-type=2&";
+    if (list.max_keys > 0) query += "max-keys=" + std::to_string(std::min(list.max_keys, 1000)) + "&";
+    query += "prefix=" + PercentEncode(prefix, false);
     HttpRequest request = S3Request(resolved, bucket_url + query, "GET", nullptr, 0);
     HttpResponse response = HttpPerformWithRetry(request, shown, options.attempts, list.requests);
     if (response.status != 200) throw ParquetError(RemoteStatusError(response.status, "list " + shown));
@@ -602,7 +604,7 @@ std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::str
                                     }),
                      prefixes.end());
     }
-    if (token.empty()) break;
+    if (token.empty() || list.max_keys > 0) break;
     if (!tokens_seen.insert(std::hash<std::string>()(token)).second) {
       throw ParquetError("cannot list " + shown + ": the server sent the same continuation token twice");
     }
