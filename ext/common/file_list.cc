@@ -474,6 +474,7 @@ class RemoteExpansion {
     // Each key is matched as the listing is parsed: only what the argument names is kept
     // (s3.h's limits), whatever the query.
     list.keep = [this](const std::string& key) { return Names(key); };
+    list.until_first_kept = listing_.first_file_only && !by_level;
     DirectoryListings::Entry entry;
     if (by_level) {
       list.delimiter = "/";
@@ -504,7 +505,7 @@ class RemoteExpansion {
                                   std::to_string(parquet::kMaxListedObjects) +
                                   " objects match (the most a listing keeps)");
     }
-    if (!listing_.cache) {
+    if (!listing_.cache || list.until_first_kept) {  // a partial listing is not kept
       uncached_ = std::move(entry);
       return uncached_;
     }

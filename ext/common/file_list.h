@@ -86,6 +86,9 @@ struct ListingOptions {
   std::function<bool(const std::vector<std::string_view>& directory_segments)> list_by_level;
   DirectoryListings* cache = nullptr;
   ListingCounts* counts = nullptr;
+  // S3: only the first file (in key order) is wanted; the listing stops at the page holding
+  // it (S3ListOptions::until_first_kept). Ignored by local walks and delimiter listings.
+  bool first_file_only = false;
 };
 
 // The files `path` names (see above). Throws FileListError:

@@ -1075,7 +1075,18 @@ def test_s3_hive_listing(extension, direct_port, bucket_dir):
         writer.execute(f"CREATE VIRTUAL TABLE stored USING parquet('s3://bkt/many/'{creds})")
         writer.close()
         db = extension.connect(path)
+        # CREATE lists up to the first file only (issue 49): the first scan listing the
+        # whole dataset (a filename constraint lists everything, opens nothing) holds every
+        # object for the reference rows.
+        before = len(direct_log())
         db.execute(f"CREATE VIRTUAL TABLE temp.whole USING parquet('s3://bkt/many/'{creds})")
+        create_listing = [e for e in direct_log()[before:] if e["method"] == "GET" and "list-type=2" in e["url"]]
+        check("CREATE over a prefix of 10,080 s3 objects with partition keys lists up to its first file: one request "
+              "of 32 keys", len(create_listing) == 1 and "max-keys=32" in create_listing[0]["url"], create_listing)
+        run(db, "SELECT count(*) FROM temp.whole WHERE filename = 'none'")
+        whole = scan_stats(db, "whole")
+        check("a scan without partition constraints lists every object",
+              whole["objects_listed"] >= objects and whole["files_total"] == objects, whole)
 
         def listings_of(query, table="stored"):
             """The query's rows, its scan stats and the listing requests the server saw."""
@@ -1106,6 +1117,7 @@ def test_s3_hive_listing(extension, direct_port, bucket_dir):
             db.close()
             db = extension.connect(path)
             db.execute(f"CREATE VIRTUAL TABLE temp.whole USING parquet('s3://bkt/many/'{creds})")
+            run(db, "SELECT count(*) FROM temp.whole WHERE filename = 'none'")
             got, stats, requests = listings_of(query)
             expected = run(db, query.format(t="whole"))
             # Below SQLite 3.38 an IN is one scan per value: the stats are the last scan's.
@@ -1124,6 +1136,19 @@ def test_s3_hive_listing(extension, direct_port, bucket_dir):
         check("a join on the day key: each lookup's rows as with the whole listing",
               got == run(db, join.format(t="whole")) and sorted(str(row) for row in got) ==
               sorted(str(row) for row in [(1, 3 * rows), ("02", 3 * rows), (28, 3 * rows)]), got)
+        db.close()
+        # CREATE and a one-month query in one connection (issue 49): CREATE lists up to the
+        # first file, the query what its constraints leave: under 2% of the objects in all.
+        db = extension.connect()
+        before = len(direct_log())
+        db.execute(f"CREATE VIRTUAL TABLE temp.fresh USING parquet('s3://bkt/many/**/*.parquet'{creds})")
+        got = run(db, month.format(t="temp.fresh"))
+        stats = scan_stats(db, "fresh")
+        listed = [e for e in direct_log()[before:] if e["method"] == "GET" and "list-type=2" in e["url"]]
+        check(f"CREATE and a one-month query in one connection list {stats['objects_listed']} of {objects} objects "
+              f"(under 2%) in {len(listed)} requests", got == [(28 * 3 * rows, 28, 28 * 3 * 30)]
+              and stats["objects_listed"] < 0.02 * objects and stats["list_requests"] == len(listed) <= 4,
+              f"{got} {stats} {len(listed)}")
         db.close()
     finally:
         for suffix in ("", "-journal"):
