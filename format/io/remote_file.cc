@@ -177,6 +177,10 @@ bool IsStrongEntityTag(const std::string& etag) { return !etag.empty() && etag.r
 constexpr uint64_t kPrefetchBudget = 256ull << 20;  // bytes one Prefetch holds at most
 constexpr uint64_t kMaxTailExtension = 16ull << 20;  // a read reaching into the tail joins it (and the cache) up to this
 constexpr uint64_t kOnDemandBudget = 64ull << 20;   // bytes of on-demand reads kept
+// A Prefetch round wanting at most kSmallRound bytes (a point lookup's pages) merges ranges
+// up to kSmallRoundCoalesceGap apart rather than kCoalesceGap.
+constexpr uint64_t kSmallRound = 4ull << 20;
+constexpr uint64_t kSmallRoundCoalesceGap = 256 * 1024;
 
 class RemoteFile final : public RandomAccessFile {
  public:
@@ -473,13 +477,22 @@ class RemoteFile final : public RandomAccessFile {
       }
     }
     std::sort(wanted.begin(), wanted.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
+    // A small round (a point lookup's pages) also merges across wider gaps, as long as they
+    // add at most half the bytes wanted: a few hundred KiB more cost less than a request
+    // (the round trip is the same, its requests run in parallel).
+    uint64_t wanted_bytes = 0;
+    for (const ByteRange& range : wanted) wanted_bytes += range.length;
+    uint64_t gap_allowance = wanted_bytes <= kSmallRound ? wanted_bytes / 2 : 0;
     std::vector<ByteRange> merged;
     uint64_t total = prefetched_bytes_;
     for (const ByteRange& range : wanted) {
       if (!merged.empty()) {
         ByteRange& previous = merged.back();
         const uint64_t previous_end = previous.offset + previous.length;
-        if (range.offset <= previous_end + kCoalesceGap && NextSegmentStart(previous_end) >= range.offset + range.length) {
+        const uint64_t gap = range.offset > previous_end ? range.offset - previous_end : 0;
+        const bool wide = gap > kCoalesceGap && gap <= kSmallRoundCoalesceGap && gap <= gap_allowance;
+        if ((gap <= kCoalesceGap || wide) && NextSegmentStart(previous_end) >= range.offset + range.length) {
+          if (wide) gap_allowance -= gap;
           const uint64_t new_end = std::max(previous_end, range.offset + range.length);
           total += new_end - previous_end;
           previous.length = new_end - previous.offset;
