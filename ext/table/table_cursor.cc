@@ -182,7 +182,7 @@ bool EnterRowGroupChecked(ParquetCursor* cursor, const ParquetTable& table) {
     cursor->ahead_streak = 0;
   } else if (file.file().IsRemote()) {
     cursor->ahead_streak++;
-    const int depth = std::min(kMaxReadAheadGroups, 1 << std::min(cursor->ahead_streak - 1, 5));
+    const int depth = std::min(kMaxReadAheadGroups, kFirstReadAheadGroups << std::min(cursor->ahead_streak - 1, 5));
     int64_t rows_wanted = -1;
     if (cursor->limit_remaining >= 0 && cursor->row_filters.empty() && cursor->rowid_filters.empty() &&
         cursor->file_row_filters.empty()) {

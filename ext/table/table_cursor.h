@@ -131,7 +131,7 @@ struct ParquetCursor {
   parquet::TransferCounters transfer_counted;    // of `file`, already added to the scan's stats
   std::vector<int> prefetch_leaves;  // leaf columns the scan reads, prefetched per row group (remote files)
   // Read-ahead of a remote file (ReadAheadRowGroups): row groups entered whole in a row
-  // (the depth doubles with each, from 1 to kMaxReadAheadGroups), the last row group queued,
+  // (the depth doubles with each, from kFirstReadAheadGroups to kMaxReadAheadGroups), the last row group queued,
   // and the last entered (a smaller one: the scan started over, what was ahead is dropped).
   int ahead_streak = 0;
   int ahead_through = -1;
@@ -220,7 +220,9 @@ void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats
 // and later say so directly; before, a probe statement is prepared (ConnectionInterrupted).
 constexpr int64_t kRowsPerInterruptProbe = 65536;
 constexpr int64_t kProbeRowsPerRowGroup = 1024;
-// The most row groups a remote scan reads ahead (the file's byte window bounds it too).
+// How many row groups a remote scan reads ahead after the first row group it entered whole
+// (doubling with each further one), and the most (the file's byte window bounds it too).
+constexpr int kFirstReadAheadGroups = 4;
 constexpr int kMaxReadAheadGroups = 32;
 
 // For a remote table, lets the HTTP transfers of one callback notice sqlite3_interrupt()
