@@ -10,7 +10,12 @@ pruned: the time and requests of the listing alone), once for its rows (listing 
 files' footers and pages). The listing requests are counted in the server's log, so a build
 without parquet_scan_stats' list_requests (one from before the change) is measured alike.
 
-usage: bench/hive_listing_bench.py [--build build] [--delay 50]
+With --baseline DIR (another build, e.g. one from before a change), both builds are measured
+in one run, alternating query by query, and so is "create_and_month": CREATE over
+s3://bkt/many/**/*.parquet and the one-month query in one new connection (issue 49: CREATE
+lists up to the first file only; before it listed all 10,080 objects).
+
+usage: bench/hive_listing_bench.py [--build build] [--baseline DIR] [--delay 50] [--runs 2]
 """
 import argparse
 import json
@@ -26,15 +31,29 @@ sys.path.insert(0, str(ROOT / "tests" / "remote"))
 import remote_test  # noqa: E402  (the suite's servers, dataset and helpers)
 
 
-def measure(extension, direct_port, bucket_dir):
-    objects, rows = remote_test.make_s3_hive_dataset(extension, bucket_dir, "many")
+def measure(extensions, direct_port, bucket_dir, runs):
+    """Each query for each build (alternating), best time of `runs`."""
+    objects, rows = remote_test.make_s3_hive_dataset(extensions[0][1], bucket_dir, "many")
+    results = {"objects": objects}
+    for _ in range(runs):
+        for label, extension in extensions:
+            for name, result in measure_once(extension, direct_port, bucket_dir, label).items():
+                key = f"{name}:{label}" if len(extensions) > 1 else name
+                if key not in results or result["seconds"] < results[key]["seconds"]:
+                    results[key] = result
+    return results
+
+
+def measure_once(extension, direct_port, bucket_dir, label):
     creds = (f", s3_endpoint='http://127.0.0.1:{direct_port}', s3_access_key_id='S3RVER', "
              "s3_secret_access_key='S3RVER'")
-    path = bucket_dir.parent / "stored.db"
+    path = bucket_dir.parent / f"stored-{label}.db"
+    if path.exists():
+        path.unlink()
     writer = extension.connect(str(path))
     writer.execute(f"CREATE VIRTUAL TABLE stored USING parquet('s3://bkt/many/'{creds})")
     writer.close()
-    results = {"objects": objects}
+    results = {}
     queries = {"listing_only": "SELECT count(*) FROM stored WHERE year = 2020 AND month = 3 AND filename = ''",
                "one_month": "SELECT count(*), sum(v) FROM stored WHERE year = 2020 AND month = 3"}
     for name, query in queries.items():
@@ -49,15 +68,31 @@ def measure(extension, direct_port, bucket_dir):
                          "list_requests": sum(1 for e in log if e["method"] == "GET" and "list-type=2" in e["url"]),
                          "requests": len(log), "objects_listed": stats.get("objects_listed", "not counted by this build")}
         db.close()
+    db = extension.connect()
+    before = len(remote_test.direct_log())
+    started = time.monotonic()
+    db.execute(f"CREATE VIRTUAL TABLE temp.fresh USING parquet('s3://bkt/many/**/*.parquet'{creds})")
+    got = db.execute(queries["one_month"].replace("stored", "temp.fresh")).fetchall()
+    seconds = time.monotonic() - started
+    log = remote_test.direct_log()[before:]
+    stats = remote_test.scan_stats(db, "fresh")
+    results["create_and_month"] = {"rows": got, "seconds": round(seconds, 3),
+                                   "list_requests": sum(1 for e in log if e["method"] == "GET" and "list-type=2" in e["url"]),
+                                   "requests": len(log), "objects_listed_by_scan": stats.get("objects_listed")}
+    db.close()
     return results
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default="build")
+    parser.add_argument("--baseline", help="another build directory, measured alternately in the same run")
     parser.add_argument("--delay", default="50", help="milliseconds each S3 answer is delayed")
+    parser.add_argument("--runs", type=int, default=1)
     args = parser.parse_args()
-    extension = remote_test.Extension(str(pathlib.Path(args.build).resolve() / "parquet"))
+    extensions = [("build", remote_test.Extension(str(pathlib.Path(args.build).resolve() / "parquet")))]
+    if args.baseline:
+        extensions.insert(0, ("baseline", remote_test.Extension(str(pathlib.Path(args.baseline).resolve() / "parquet"))))
     subprocess.run(["bash", str(ROOT / "scripts/install_node_packages.sh"), str(ROOT / "tests/remote"), "s3rver", "bench"],
                    check=True, stdout=subprocess.DEVNULL)
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="hive-listing-bench-"))
@@ -79,13 +114,14 @@ def main():
         remote_test.wait_for_port(fault_port, server, "test_server.mjs", "/dev/null")
         remote_test.wait_for_port(s3rver_port, s3rver, "s3rver", "/dev/null")
         remote_test.wait_for_port(direct_port, server, "test_server.mjs", "/dev/null")
-        results = measure(extension, direct_port, tmp / "s3" / "bkt")
+        results = measure(extensions, direct_port, tmp / "s3" / "bkt", args.runs)
     finally:
         for process in processes:
             process.terminate()
             process.wait(timeout=10)
         shutil.rmtree(tmp, ignore_errors=True)
     results["build"] = args.build
+    results["baseline"] = args.baseline
     results["delay_ms"] = int(args.delay)
     print(json.dumps(results, indent=2))
     return 0

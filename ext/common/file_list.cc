@@ -474,15 +474,15 @@ class RemoteExpansion {
     // Each key is matched as the listing is parsed: only what the argument names is kept
     // (s3.h's limits), whatever the query.
     list.keep = [this](const std::string& key) { return Names(key); };
+    list.until_first_kept = listing_.first_file_only && !by_level;
     DirectoryListings::Entry entry;
     if (by_level) {
       list.delimiter = "/";
       list.common_prefixes = &entry.prefixes;
     }
-    if (listing_.counts) {
-      list.requests = &listing_.counts->requests;
-      list.entries = &listing_.counts->entries;
-    }
+    uint64_t requests = 0;
+    list.requests = &requests;
+    list.entries = &entry.returned;
     // One expansion keeps the limits of one listing (s3.h), whatever a server answers a
     // walk level by level with (every level's prefixes, each leading to more).
     if (listings_made_ >= static_cast<uint64_t>(parquet::kMaxListingPages)) {
@@ -490,20 +490,63 @@ class RemoteExpansion {
                                   std::to_string(parquet::kMaxListingPages) + " listings");
     }
     listings_made_++;
-    for (parquet::S3Object& object : parquet::ListS3Objects(options_, location_.bucket, prefix, list)) {
-      entry.names.push_back(std::move(object.key));
+    std::vector<parquet::S3Object> objects;
+    try {
+      objects = parquet::ListS3Objects(options_, location_.bucket, prefix, list);
+    } catch (...) {
+      Count(requests, entry.returned);
+      throw;
     }
+    Count(requests, entry.returned);
+    for (parquet::S3Object& object : objects) entry.names.push_back(std::move(object.key));
     entries_kept_ += entry.names.size() + entry.prefixes.size();
     if (entries_kept_ > parquet::kMaxListedObjects) {
       throw parquet::ParquetError("cannot list s3://" + location_.bucket + "/" + prefix_ + ": more than " +
                                   std::to_string(parquet::kMaxListedObjects) +
                                   " objects match (the most a listing keeps)");
     }
-    if (!listing_.cache) {
+    if (!listing_.cache || list.until_first_kept) {  // a partial listing is not kept
       uncached_ = std::move(entry);
       return uncached_;
     }
     return listing_.cache->Put(cache_key, std::move(entry));
+  }
+
+  void Count(uint64_t requests, uint64_t entries) {
+    if (!listing_.counts) return;
+    listing_.counts->requests += requests;
+    listing_.counts->entries += entries;
+  }
+
+  // Whether a level whose delimiter listing (`entry`) named no directory has objects in
+  // directories below it all the same: a server may answer a level that holds only
+  // directories (no object directly in each) with no common prefix at all (s3rver 3.7 does).
+  // One listing without the delimiter, of one key more than the level's own objects, tells:
+  // its keys come in order, so one of them lies below a directory if any does.
+  bool HasObjectsBelow(const std::string& prefix, const DirectoryListings::Entry& entry) {
+    if (!entry.prefixes.empty()) return false;
+    if (entry.returned >= 1000) return true;  // too many to look past: list the level whole
+    const std::string probed_key = "probed:" + prefix;  // a probe that found none, kept
+    if (listing_.cache && listing_.cache->Find(probed_key)) return false;
+    parquet::S3ListOptions probe;
+    probe.max_keys = static_cast<int>(entry.returned) + 1;
+    uint64_t requests = 0, entries = 0;
+    probe.requests = &requests;
+    probe.entries = &entries;
+    std::vector<parquet::S3Object> first;
+    try {
+      first = parquet::ListS3Objects(options_, location_.bucket, prefix, probe);
+    } catch (...) {
+      Count(requests, entries);
+      throw;
+    }
+    Count(requests, entries);
+    listings_made_++;
+    for (const parquet::S3Object& object : first) {
+      if (object.key.find('/', prefix.size()) != std::string::npos) return true;
+    }
+    if (listing_.cache) listing_.cache->Put(probed_key, DirectoryListings::Entry());
+    return false;
   }
 
   void Keep(const std::vector<std::string>& keys) {
@@ -540,6 +583,11 @@ class RemoteExpansion {
       return;
     }
     const DirectoryListings::Entry& entry = List(prefix, true);
+    if (HasObjectsBelow(prefix, entry)) {
+      if (listing_.counts) listing_.counts->fallbacks++;
+      Keep(List(prefix, false).names);
+      return;
+    }
     Keep(entry.names);
     // Copied: expanding a subdirectory may add to the cache.
     const std::vector<std::string> subdirectories = entry.prefixes;

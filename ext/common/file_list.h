@@ -51,6 +51,9 @@ class FileListError : public std::runtime_error {
 struct ListingCounts {
   uint64_t requests = 0;
   uint64_t entries = 0;
+  // S3 levels whose delimiter listing reported no directory while objects lay below them
+  // (a server without delimiter support for such levels, as s3rver 3.7): listed whole instead.
+  uint64_t fallbacks = 0;
 };
 
 // The directory reads and S3 listings of one table, kept for reuse by later listings of it
@@ -60,6 +63,7 @@ class DirectoryListings {
   struct Entry {
     std::vector<std::string> names;     // local: a directory's names; s3: the object keys
     std::vector<std::string> prefixes;  // s3 with a delimiter: the common prefixes
+    uint64_t returned = 0;              // s3: the objects and common prefixes the server returned
   };
   // The entry kept under `key`, or null.
   const Entry* Find(const std::string& key) const;
@@ -82,6 +86,9 @@ struct ListingOptions {
   std::function<bool(const std::vector<std::string_view>& directory_segments)> list_by_level;
   DirectoryListings* cache = nullptr;
   ListingCounts* counts = nullptr;
+  // S3: only the first file (in key order) is wanted; the listing stops at the page holding
+  // it (S3ListOptions::until_first_kept). Ignored by local walks and delimiter listings.
+  bool first_file_only = false;
 };
 
 // The files `path` names (see above). Throws FileListError:

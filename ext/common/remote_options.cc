@@ -11,6 +11,7 @@ void AddRemoteOptions(OptionSet* set) {
   set->AddSecret("http_headers")
       .AddSecret("bearer_token")
       .AddInteger("http_retries", 0, 10)
+      .AddInteger("http_read_ahead", 0, static_cast<int64_t>(parquet::kMaxReadAheadBytes))
       .AddString("http_ca_file")
       .AddString("s3_region")
       .AddString("s3_endpoint")
@@ -68,6 +69,8 @@ bool MakeRemoteOptions(const ParsedOptions& parsed, std::shared_ptr<const parque
     options->bearer_token = token->text;
   }
   options->attempts = 1 + static_cast<int>(parsed.GetInteger("http_retries", 3));
+  options->read_ahead_bytes = static_cast<uint64_t>(
+      parsed.GetInteger("http_read_ahead", static_cast<int64_t>(parquet::kDefaultReadAheadBytes)));
   options->http_ca_file = std::string(parsed.GetString("http_ca_file", ""));
   options->s3_region = std::string(parsed.GetString("s3_region", ""));
   options->s3_endpoint = std::string(parsed.GetString("s3_endpoint", ""));

@@ -82,6 +82,31 @@ void PrefetchRowGroup(const parquet::ParquetFileReader& file, int row_group, con
   source.Prefetch(ranges);
 }
 
+void ReadAheadRowGroups(const parquet::ParquetFileReader& file, int row_group, int depth, const std::vector<int>& leaves,
+                        int64_t rows_wanted, int* queued_through) {
+  parquet::RandomAccessFile& source = file.file();
+  if (!source.IsRemote() || leaves.empty()) return;
+  int64_t rows_covered = 0;
+  const int last = std::min(file.num_row_groups() - 1, row_group + depth);
+  for (int g = row_group + 1; g <= last; g++) {
+    if (rows_wanted >= 0 && rows_covered >= rows_wanted) return;
+    rows_covered += file.row_group_num_rows(g);
+    if (g <= *queued_through) continue;
+    std::vector<parquet::ByteRange> ranges;
+    for (int leaf : leaves) {
+      if (leaf < 0 || leaf >= file.schema().num_columns()) continue;
+      try {
+        const parquet::ColumnChunkRange chunk = file.column_chunk_range(g, leaf);
+        ranges.push_back(parquet::ByteRange{chunk.offset, chunk.length});
+      } catch (const parquet::ParquetError&) {
+        // A corrupt chunk is not fetched ahead: its reader reports it when the scan gets there.
+      }
+    }
+    if (!source.PrefetchAhead(ranges, static_cast<uint64_t>(g))) return;  // the window is full: later
+    *queued_through = g;
+  }
+}
+
 int ColumnsUsedHandles::HandleOf(uint64_t col_used) {
   if (col_used <= static_cast<uint64_t>(INT32_MAX)) return static_cast<int>(col_used);
   auto known = std::find(wide_masks_.begin(), wide_masks_.end(), col_used);

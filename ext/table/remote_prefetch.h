@@ -32,6 +32,14 @@ void PrefetchPageIndexes(const parquet::ParquetFileReader& file, int row_group, 
 void PrefetchRowGroup(const parquet::ParquetFileReader& file, int row_group, const std::vector<int>& leaves,
                       const parquet::RowRanges& rows);
 
+// Read-ahead of a remote scan (no-op for a local file): starts fetching, in the background,
+// the chunks of `leaves` of the row groups after `row_group` up to `row_group + depth` (those
+// not queued yet: after *queued_through, which it advances), while the scan decodes
+// `row_group`; stops where the file's read-ahead window is full or, with rows_wanted >= 0
+// (a LIMIT), once the queued row groups hold that many rows.
+void ReadAheadRowGroups(const parquet::ParquetFileReader& file, int row_group, int depth, const std::vector<int>& leaves,
+                        int64_t rows_wanted, int* queued_through);
+
 // The columns a query reads (sqlite3_index_info.colUsed) pass from xBestIndex to xFilter
 // as idxNum, so that a scan of a remote file prefetches every projected column of a row
 // group at once. idxNum is what SQLite hands xFilter by value (nothing is read past

@@ -36,11 +36,15 @@ struct ScanStats {
   int64_t rows_returned = 0;   // rows handed to SQLite
   int64_t http_requests = 0;   // requests to remote files (https://, s3://), retries included
   int64_t http_bytes_fetched = 0;  // bytes received from them
+  int64_t http_read_ahead_peak = 0;  // the most bytes one file's read-ahead held at once
   // The listing of the scan's files (none when an earlier statement of the connection
   // listed them): directories read or ListObjectsV2 requests, and the names or objects
   // and common prefixes they returned (listing_pruning.h).
   int64_t list_requests = 0;
   int64_t objects_listed = 0;
+  // S3 levels whose delimiter listing named no directory though objects lay below (a
+  // server without delimiter support there): listed whole instead (file_list.h).
+  int64_t listing_fallbacks = 0;
   // The join index (join_index.h): 1 when this scan built it, its size in bytes when the
   // scan used one, the lookups it answered since it was built (this one included), and
   // the row groups skipped because the index has no row of the looked-up values in them.

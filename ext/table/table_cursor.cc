@@ -46,6 +46,8 @@ void CollectReaderCounters(ParquetCursor* cursor) {
     const parquet::TransferCounters now = cursor->file->file().Transfer();
     cursor->stats.http_requests += static_cast<int64_t>(now.requests - cursor->transfer_counted.requests);
     cursor->stats.http_bytes_fetched += static_cast<int64_t>(now.bytes_fetched - cursor->transfer_counted.bytes_fetched);
+    cursor->stats.http_read_ahead_peak =
+        std::max(cursor->stats.http_read_ahead_peak, static_cast<int64_t>(now.read_ahead_peak));
     cursor->transfer_counted = now;
   }
   if (cursor->batch_cache) {
@@ -113,7 +115,7 @@ namespace {
 // Checks the cursor's row group against the constraints: the rows it may return
 // ([row, row_end)) by row position, then statistics and bloom filters. False
 // when nothing in it can match.
-bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
+bool EnterRowGroupChecked(ParquetCursor* cursor, const ParquetTable& table) {
   const parquet::ParquetFileReader& file = *cursor->file;
   const int rg = cursor->row_group;
   cursor->stats.row_groups_total++;
@@ -175,7 +177,46 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
   cursor->row_end = cursor->ranges.last_end();
   cursor->group_entered = true;
   PrefetchRowGroup(file, rg, cursor->prefetch_leaves, cursor->ranges);
+  // A remote scan that reads whole row groups one after another fetches the next ones
+  // while it decodes this one, further ahead the longer it goes on (remote_prefetch.h).
+  const bool whole = cursor->ranges.num_ranges() == 1 && cursor->ranges.range(0).begin == 0 &&
+                     cursor->ranges.range(0).end >= cursor->rows_in_group;
+  if (!whole || cursor->indexed_filter >= 0) {
+    cursor->ahead_streak = 0;
+  } else if (file.file().IsRemote()) {
+    cursor->ahead_streak++;
+    const int depth = std::min(kMaxReadAheadGroups, kFirstReadAheadGroups << std::min(cursor->ahead_streak - 1, 5));
+    int64_t rows_wanted = -1;
+    if (cursor->limit_remaining >= 0 && cursor->row_filters.empty() && cursor->rowid_filters.empty() &&
+        cursor->file_row_filters.empty()) {
+      rows_wanted = std::max<int64_t>(0, cursor->limit_remaining - (cursor->rows_in_group - cursor->row));
+    }
+    if (rows_wanted != 0) {
+      ReadAheadRowGroups(file, rg, depth, cursor->prefetch_leaves, rows_wanted, &cursor->ahead_through);
+    }
+  }
   return true;
+}
+
+// EnterRowGroupChecked, keeping the read-ahead in step: the unclaimed bytes of the row
+// groups passed over go, and a row group not entered whole ends the streak.
+bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
+  const parquet::ParquetFileReader& file = *cursor->file;
+  const int rg = cursor->row_group;
+  if (file.file().IsRemote()) {
+    // A scan that starts over drops everything fetched ahead (and learns its pace again).
+    if (rg <= cursor->ahead_last_entered) {
+      file.file().DropAheadBefore(UINT64_MAX);
+      cursor->ahead_through = -1;
+      cursor->ahead_streak = 0;
+    } else {
+      file.file().DropAheadBefore(static_cast<uint64_t>(rg));
+    }
+    cursor->ahead_last_entered = rg;
+  }
+  const bool entered = EnterRowGroupChecked(cursor, table);
+  if (!entered) cursor->ahead_streak = 0;
+  return entered;
 }
 
 // Moves to the first row at or after (file, row_group, row) that exists in a row group the
@@ -408,6 +449,7 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc
     cursor->stats.files_total = static_cast<int64_t>(cursor->files->paths.size());
     cursor->stats.list_requests = static_cast<int64_t>(mutable_table->unreported_listing.requests);
     cursor->stats.objects_listed = static_cast<int64_t>(mutable_table->unreported_listing.entries);
+    cursor->stats.listing_fallbacks = static_cast<int64_t>(mutable_table->unreported_listing.fallbacks);
     mutable_table->unreported_listing = ListingCounts();
     cursor->stats_pending = true;
     cursor->rows_before_file = cursor->files == table.files ? 0 : -1;

@@ -130,6 +130,12 @@ struct ParquetCursor {
   parquet::ColumnReadCounters pruning_counters;  // dictionary pages and bloom filters read
   parquet::TransferCounters transfer_counted;    // of `file`, already added to the scan's stats
   std::vector<int> prefetch_leaves;  // leaf columns the scan reads, prefetched per row group (remote files)
+  // Read-ahead of a remote file (ReadAheadRowGroups): row groups entered whole in a row
+  // (the depth doubles with each, from kFirstReadAheadGroups to kMaxReadAheadGroups), the last row group queued,
+  // and the last entered (a smaller one: the scan started over, what was ahead is dropped).
+  int ahead_streak = 0;
+  int ahead_through = -1;
+  int ahead_last_entered = -1;
   uint64_t columns_used = 0;         // remote files: the plan's colUsed (idxNum, ColumnsUsedHandles)
   bool remote = false;                      // the table reads remote URLs (transfers are interruptible)
   int64_t rows_since_probe = 0;
@@ -217,6 +223,10 @@ void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats
 // and later say so directly; before, a probe statement is prepared (ConnectionInterrupted).
 constexpr int64_t kRowsPerInterruptProbe = 65536;
 constexpr int64_t kProbeRowsPerRowGroup = 1024;
+// How many row groups a remote scan reads ahead after the first row group it entered whole
+// (doubling with each further one), and the most (the file's byte window bounds it too).
+constexpr int kFirstReadAheadGroups = 4;
+constexpr int kMaxReadAheadGroups = 32;
 
 // For a remote table, lets the HTTP transfers of one callback notice sqlite3_interrupt()
 // while they wait (a stalled server): they end with parquet::HttpInterrupted. The check

@@ -286,6 +286,9 @@ void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
   cursor->file_index = index;
   cursor->row_group = 0;
   cursor->group_entered = false;
+  cursor->ahead_streak = 0;
+  cursor->ahead_through = -1;
+  cursor->ahead_last_entered = -1;
   cursor->row = 0;
   cursor->file = cursor->kept_files.Take(index);
   if (cursor->file) {

@@ -220,9 +220,19 @@ void UnionFileColumns(ParquetTable* table, const parquet::ParquetFileReader& fil
 }
 
 // xCreate: the columns from the files: lists them, reads the first footer (every footer
-// with union_by_name) and the partition keys of the paths; returns the files.
-std::vector<std::string> ReadColumnsFromFiles(ParquetTable* table) {
-  std::vector<std::string> files = ListFiles(*table, ListingOptions());
+// with union_by_name) and the partition keys of the paths; returns the files. An S3 glob or
+// prefix (without union_by_name) is listed only up to its first file: when that file's path
+// has partition keys, *listed_whole is false and each scan lists what its constraints on
+// the keys leave (listing_pruning.h); otherwise the listing is completed here.
+std::vector<std::string> ReadColumnsFromFiles(ParquetTable* table, bool* listed_whole) {
+  const std::string& path = table->options.filename;
+  const bool first_only = parquet::IsS3Url(path) && PathNamesDataset(path) && !table->options.union_by_name &&
+                          table->options.hive_partitioning.value_or(true);
+  ListingOptions listing;
+  if (first_only) listing.counts = &table->unreported_listing;  // reported by the first scan
+  listing.first_file_only = first_only;
+  std::vector<std::string> files = ListFiles(*table, listing);
+  *listed_whole = !first_only;
   {
     // Each footer is closed before the next is opened.
     auto first = parquet::ParquetFileReader::OpenWithStore(files[0], table->options.decryption.get(),
@@ -253,6 +263,12 @@ std::vector<std::string> ReadColumnsFromFiles(ParquetTable* table) {
                         ? *table->options.hive_partitioning
                         : PathNamesDataset(table->options.filename) && !HivePairs(files[0]).empty();
   if (hive) table->hive_keys = CollectHiveKeys(files);
+  if (!*listed_whole && table->hive_keys.empty()) {
+    ListingOptions whole;
+    whole.counts = &table->unreported_listing;
+    files = ListFiles(*table, whole);
+    *listed_whole = true;
+  }
   return files;
 }
 
@@ -398,8 +414,9 @@ int ConnectTable(sqlite3* db, CredentialRule* rule, int argc, const char* const*
     if (create && IsLakeTable(table.get())) {
       CreateLakeTable(table.get());
     } else if (create) {
-      std::vector<std::string> files = ReadColumnsFromFiles(table.get());
-      table->files = MakeFileSet(*table, std::move(files));
+      bool listed_whole = true;
+      std::vector<std::string> files = ReadColumnsFromFiles(table.get(), &listed_whole);
+      if (listed_whole) table->files = MakeFileSet(*table, std::move(files));
     } else {
       std::vector<StoredColumn> columns;
       std::string problem;
@@ -419,7 +436,9 @@ int ConnectTable(sqlite3* db, CredentialRule* rule, int argc, const char* const*
           break;
       }
     }
-    table->plan_without_io = !create && parquet::IsRemoteUrl(table->options.filename);
+    // A remote table connected from a database file, or created over an S3 dataset with
+    // partition keys (not listed whole), is planned without a request.
+    table->plan_without_io = parquet::IsRemoteUrl(table->options.filename) && (!create || !table->files);
     if (!create && table->unusable.empty()) IsLakeTable(table.get());  // local directories only: no file is read
     const int rc = DeclareTable(db, table.get(), error_out);
     if (rc != SQLITE_OK) return rc;

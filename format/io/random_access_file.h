@@ -25,6 +25,7 @@ struct ByteRange {
 struct TransferCounters {
   uint64_t requests = 0;       // HTTP requests made (retries included)
   uint64_t bytes_fetched = 0;  // body bytes received
+  uint64_t read_ahead_peak = 0;  // the most bytes the read-ahead held at once (PrefetchAhead)
 };
 
 class RandomAccessFile {
@@ -53,6 +54,17 @@ class RandomAccessFile {
   // yet (coalesced, in parallel) and keeps it until DropPrefetched. Local files ignore both.
   virtual void Prefetch(const std::vector<ByteRange>& ranges) { (void)ranges; }
   virtual void DropPrefetched() {}
+  // Read-ahead: starts fetching the ranges in the background (what the file's read-ahead
+  // window, remote_file.h, has room for) and returns at once; Prefetch and reads claim the
+  // bytes (waiting for them if still in flight), and DropPrefetched leaves them. `tag` (a
+  // row group) is what DropAheadBefore compares: it drops the unclaimed bytes of smaller
+  // tags. True when every range fit in the window. Local files ignore both.
+  virtual bool PrefetchAhead(const std::vector<ByteRange>& ranges, uint64_t tag) {
+    (void)ranges;
+    (void)tag;
+    return false;
+  }
+  virtual void DropAheadBefore(uint64_t tag) { (void)tag; }
 
   virtual TransferCounters Transfer() const { return {}; }
 

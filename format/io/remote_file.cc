@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <exception>
 #include <list>
 #include <map>
@@ -177,6 +178,10 @@ bool IsStrongEntityTag(const std::string& etag) { return !etag.empty() && etag.r
 constexpr uint64_t kPrefetchBudget = 256ull << 20;  // bytes one Prefetch holds at most
 constexpr uint64_t kMaxTailExtension = 16ull << 20;  // a read reaching into the tail joins it (and the cache) up to this
 constexpr uint64_t kOnDemandBudget = 64ull << 20;   // bytes of on-demand reads kept
+// A Prefetch round wanting at most kSmallRound bytes (a point lookup's pages) merges ranges
+// up to kSmallRoundCoalesceGap apart rather than kCoalesceGap.
+constexpr uint64_t kSmallRound = 4ull << 20;
+constexpr uint64_t kSmallRoundCoalesceGap = 256 * 1024;
 
 class RemoteFile final : public RandomAccessFile {
  public:
@@ -184,11 +189,18 @@ class RemoteFile final : public RandomAccessFile {
       : shown_url_(UrlForDisplay(url)), attempts_(std::max(1, options.attempts)),
         request_(PrepareRemoteRequest(url, options)), request_identity_(RequestIdentity(request_)),
         checks_(options.statement_checks),
-        ambient_credentials_(options.s3_access_key_id.empty() && !request_.aws_credentials.empty()) {}
+        ambient_credentials_(options.s3_access_key_id.empty() && !request_.aws_credentials.empty()),
+        read_ahead_limit_(std::min(options.read_ahead_bytes, kMaxReadAheadBytes)) {}
+  ~RemoteFile() override { StopAhead(); }
+  RemoteFile(const RemoteFile&) = delete;
+  RemoteFile& operator=(const RemoteFile&) = delete;
 
   uint64_t Size() const override { return size_; }
   const std::string& Name() const override { return shown_url_; }
-  TransferCounters Transfer() const override { return TransferCounters{requests_.load(), bytes_.load()}; }
+  TransferCounters Transfer() const override {
+    std::lock_guard<std::mutex> lock(ahead_mutex_);
+    return TransferCounters{requests_.load(), bytes_.load(), ahead_peak_};
+  }
 
   // Opens the object: from the footer cache when this statement checked it already, else
   // with OpenTail (a conditional request when the footer cache or `store` knows a version).
@@ -420,6 +432,7 @@ class RemoteFile final : public RandomAccessFile {
         position += available;
         continue;
       }
+      if (ClaimAhead(position)) continue;
       if (tail_offset_ > 0 && position < tail_offset_ && end > tail_offset_ &&
           tail_offset_ - position <= kMaxTailExtension) {
         ExtendTail(position);  // a footer larger than the tail fetched at open
@@ -427,7 +440,7 @@ class RemoteFile final : public RandomAccessFile {
       }
       // Sequential misses (a chunk nobody prefetched) read ahead more each time, up to 8 MiB.
       on_demand_read_ = position == last_miss_end_ ? std::min(on_demand_read_ * 2, kMaxPieceSize) : kMinOnDemandRead;
-      const uint64_t next = NextSegmentStart(position);
+      const uint64_t next = std::min(NextSegmentStart(position), NextAheadStart(position));
       const uint64_t fetch_end = std::min({next, std::max(end, position + on_demand_read_), size_});
       AddSegment(position, FetchRange(position, fetch_end - position), Kind::kOnDemand);
       last_miss_end_ = fetch_end;
@@ -445,6 +458,8 @@ class RemoteFile final : public RandomAccessFile {
   }
 
   void Prefetch(const std::vector<ByteRange>& ranges) override {
+    // What was fetched ahead becomes this round's (waiting for what is in flight).
+    for (const ByteRange& range : ranges) ClaimAheadIn(range.offset, range.offset + range.length);
     // What is not held yet, sorted, merged across small gaps, within the budget.
     std::vector<ByteRange> wanted;
     for (const ByteRange& range : ranges) {
@@ -462,13 +477,22 @@ class RemoteFile final : public RandomAccessFile {
       }
     }
     std::sort(wanted.begin(), wanted.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
+    // A small round (a point lookup's pages) also merges across wider gaps, as long as they
+    // add at most half the bytes wanted: a few hundred KiB more cost less than a request
+    // (the round trip is the same, its requests run in parallel).
+    uint64_t wanted_bytes = 0;
+    for (const ByteRange& range : wanted) wanted_bytes += range.length;
+    uint64_t gap_allowance = wanted_bytes <= kSmallRound ? wanted_bytes / 2 : 0;
     std::vector<ByteRange> merged;
     uint64_t total = prefetched_bytes_;
     for (const ByteRange& range : wanted) {
       if (!merged.empty()) {
         ByteRange& previous = merged.back();
         const uint64_t previous_end = previous.offset + previous.length;
-        if (range.offset <= previous_end + kCoalesceGap && NextSegmentStart(previous_end) >= range.offset + range.length) {
+        const uint64_t gap = range.offset > previous_end ? range.offset - previous_end : 0;
+        const bool wide = gap > kCoalesceGap && gap <= kSmallRoundCoalesceGap && gap <= gap_allowance;
+        if ((gap <= kCoalesceGap || wide) && NextSegmentStart(previous_end) >= range.offset + range.length) {
+          if (wide) gap_allowance -= gap;
           const uint64_t new_end = std::max(previous_end, range.offset + range.length);
           total += new_end - previous_end;
           previous.length = new_end - previous.offset;
@@ -505,7 +529,228 @@ class RemoteFile final : public RandomAccessFile {
     }
   }
 
+  bool PrefetchAhead(const std::vector<ByteRange>& ranges, uint64_t tag) override {
+    if (read_ahead_limit_ == 0) return false;
+    // What is neither held nor on its way, merged across small gaps.
+    std::vector<ByteRange> wanted;
+    for (const ByteRange& range : ranges) {
+      if (range.offset >= size_ || range.length == 0) continue;
+      const uint64_t end = std::min(size_, range.offset + range.length);
+      for (uint64_t position = range.offset; position < end;) {
+        auto it = SegmentAt(position);
+        if (it != segments_.end()) {
+          position = it->first + it->second.bytes.size();
+          continue;
+        }
+        const uint64_t ahead_end = AheadEndAt(position);
+        if (ahead_end > position) {
+          position = ahead_end;
+          continue;
+        }
+        const uint64_t stop = std::min({end, NextSegmentStart(position), NextAheadStart(position)});
+        wanted.push_back(ByteRange{position, stop - position});
+        position = stop;
+      }
+    }
+    std::sort(wanted.begin(), wanted.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
+    std::vector<ByteRange> merged;
+    for (const ByteRange& range : wanted) {
+      if (!merged.empty()) {
+        ByteRange& previous = merged.back();
+        const uint64_t previous_end = previous.offset + previous.length;
+        if (range.offset <= previous_end + kCoalesceGap &&
+            std::min(NextSegmentStart(previous_end), NextAheadStart(previous_end)) >= range.offset + range.length) {
+          previous.length = std::max(previous_end, range.offset + range.length) - previous.offset;
+          continue;
+        }
+      }
+      merged.push_back(range);
+    }
+    std::unique_lock<std::mutex> lock(ahead_mutex_);
+    bool all = true;
+    for (const ByteRange& range : merged) {
+      for (uint64_t done = 0; done < range.length; done += kMaxPieceSize) {
+        const uint64_t length = std::min(kMaxPieceSize, range.length - done);
+        if (ahead_bytes_ + length > read_ahead_limit_) {
+          all = false;
+          break;
+        }
+        auto piece = std::make_shared<AheadPiece>();
+        piece->length = length;
+        piece->tag = tag;
+        ahead_[range.offset + done] = piece;
+        ahead_queue_.emplace_back(range.offset + done, std::move(piece));
+        ahead_bytes_ += length;
+      }
+      if (!all) break;
+    }
+    ahead_peak_ = std::max(ahead_peak_, ahead_bytes_);
+    // A worker per piece waiting, up to kParallelRequests requests in flight.
+    while (ahead_workers_.size() < static_cast<size_t>(kParallelRequests) && ahead_idle_ < ahead_queue_.size()) {
+      try {
+        ahead_workers_.emplace_back([this] { AheadWorker(); });
+        ahead_idle_++;
+      } catch (const std::system_error&) {
+        break;  // no thread to be had: what is queued waits for the workers there are
+      }
+    }
+    if (ahead_workers_.empty()) {  // none at all: nothing is fetched ahead
+      DropAheadLocked([](const AheadPiece&) { return true; });
+      return false;
+    }
+    ahead_changed_.notify_all();
+    return all;
+  }
+
+  void DropAheadBefore(uint64_t tag) override {
+    std::lock_guard<std::mutex> lock(ahead_mutex_);
+    DropAheadLocked([tag](const AheadPiece& piece) { return piece.tag < tag; });
+  }
+
  private:
+  // Read-ahead (PrefetchAhead): pieces fetched by the file's worker threads while the scan
+  // decodes, until the scan claims them (Prefetch, ReadAt) or drops them (DropAheadBefore).
+  struct AheadPiece {
+    enum class State { kQueued, kFetching, kDone, kFailed };
+    uint64_t length = 0;
+    uint64_t tag = 0;
+    State state = State::kQueued;
+    bool dropped = false;  // no longer wanted: its bytes are freed when its fetch ends
+    std::vector<uint8_t> bytes;
+  };
+
+  void AheadWorker() {
+    std::unique_lock<std::mutex> lock(ahead_mutex_);
+    for (;;) {
+      ahead_changed_.wait(lock, [this] { return ahead_stopping_ || !ahead_queue_.empty(); });
+      if (ahead_stopping_) return;
+      const uint64_t offset = ahead_queue_.front().first;
+      std::shared_ptr<AheadPiece> piece = std::move(ahead_queue_.front().second);
+      ahead_queue_.pop_front();
+      if (piece->dropped) continue;
+      piece->state = AheadPiece::State::kFetching;
+      ahead_idle_--;
+      lock.unlock();
+      std::vector<uint8_t> bytes;
+      bool ok = true;
+      try {
+        bytes = FetchRange(offset, piece->length, &ahead_abort_);
+      } catch (...) {
+        ok = false;  // the scan fetches it itself, and meets the error there if it lasts
+      }
+      lock.lock();
+      ahead_idle_++;
+      if (piece->dropped) {
+        ahead_bytes_ -= piece->length;
+      } else {
+        piece->bytes = std::move(bytes);
+        piece->state = ok ? AheadPiece::State::kDone : AheadPiece::State::kFailed;
+      }
+      ahead_changed_.notify_all();
+    }
+  }
+
+  // Drops the unclaimed pieces `which` accepts (ahead_mutex_ held): queued and fetched
+  // ones at once, one in flight when its fetch ends.
+  template <typename Which>
+  void DropAheadLocked(Which which) {
+    for (auto it = ahead_.begin(); it != ahead_.end();) {
+      AheadPiece& piece = *it->second;
+      if (!which(piece)) {
+        ++it;
+        continue;
+      }
+      piece.dropped = true;
+      if (piece.state != AheadPiece::State::kFetching) ahead_bytes_ -= piece.length;
+      piece.bytes = std::vector<uint8_t>();
+      it = ahead_.erase(it);
+    }
+  }
+
+  // Ends the read-ahead: workers stopped (their requests aborted) and joined.
+  void StopAhead() {
+    {
+      std::lock_guard<std::mutex> lock(ahead_mutex_);
+      if (ahead_workers_.empty()) return;
+      ahead_stopping_ = true;
+      ahead_abort_ = true;
+    }
+    ahead_changed_.notify_all();
+    for (std::thread& worker : ahead_workers_) worker.join();
+    ahead_workers_.clear();
+  }
+
+  // The end of the unclaimed piece holding `position`, or `position` when none does.
+  uint64_t AheadEndAt(uint64_t position) const {
+    std::lock_guard<std::mutex> lock(ahead_mutex_);
+    auto it = ahead_.upper_bound(position);
+    if (it == ahead_.begin()) return position;
+    --it;
+    const uint64_t end = it->first + it->second->length;
+    return position < end ? end : position;
+  }
+
+  // The start of the first unclaimed piece at or after `position` (size_ if none).
+  uint64_t NextAheadStart(uint64_t position) const {
+    std::lock_guard<std::mutex> lock(ahead_mutex_);
+    auto it = ahead_.lower_bound(position);
+    return it == ahead_.end() ? size_ : it->first;
+  }
+
+  // Claims every unclaimed piece overlapping [begin, end).
+  void ClaimAheadIn(uint64_t begin, uint64_t end) {
+    for (uint64_t position = begin; position < end;) {
+      uint64_t start = 0;
+      {
+        std::lock_guard<std::mutex> lock(ahead_mutex_);
+        auto it = ahead_.upper_bound(position);
+        if (it != ahead_.begin() && std::prev(it)->first + std::prev(it)->second->length > position) --it;
+        if (it == ahead_.end() || it->first >= end) return;
+        start = it->first;
+        position = it->first + it->second->length;
+      }
+      ClaimAhead(start);
+    }
+  }
+
+  // Moves the unclaimed piece holding `position` into the segments, once fetched (waiting
+  // for it, and asking the thread's interrupt check while it waits). False when no piece
+  // holds it, or its fetch failed (the caller fetches the bytes itself).
+  bool ClaimAhead(uint64_t position) {
+    std::unique_lock<std::mutex> lock(ahead_mutex_);
+    auto it = ahead_.upper_bound(position);
+    if (it == ahead_.begin()) return false;
+    --it;
+    if (position >= it->first + it->second->length) return false;
+    const uint64_t offset = it->first;
+    std::shared_ptr<AheadPiece> piece = it->second;
+    while (piece->state == AheadPiece::State::kQueued || piece->state == AheadPiece::State::kFetching) {
+      if (!ahead_changed_.wait_for(lock, std::chrono::milliseconds(50), [&piece] {
+            return piece->state == AheadPiece::State::kDone || piece->state == AheadPiece::State::kFailed;
+          }) &&
+          HttpInterruptRequested()) {
+        InterruptAhead(&lock);
+        throw HttpInterrupted("interrupted");
+      }
+    }
+    ahead_.erase(offset);
+    ahead_bytes_ -= piece->length;
+    if (piece->state == AheadPiece::State::kFailed) return false;
+    std::vector<uint8_t> bytes = std::move(piece->bytes);
+    lock.unlock();
+    prefetched_bytes_ += bytes.size();
+    AddSegment(offset, std::move(bytes), Kind::kPrefetched);
+    return true;
+  }
+
+  // An interrupt while waiting: every request in flight aborted, every piece dropped.
+  void InterruptAhead(std::unique_lock<std::mutex>* lock) {
+    ahead_abort_ = true;
+    DropAheadLocked([](const AheadPiece&) { return true; });
+    ahead_changed_.wait(*lock, [this] { return ahead_idle_ == ahead_workers_.size(); });
+    ahead_abort_ = false;
+  }
+
   enum class Kind { kPinned, kPrefetched, kOnDemand };
   struct Segment {
     std::vector<uint8_t> bytes;
@@ -665,6 +910,20 @@ class RemoteFile final : public RandomAccessFile {
   uint64_t sequence_ = 0;
   std::atomic<uint64_t> requests_{0};
   std::atomic<uint64_t> bytes_{0};
+  // Read-ahead: the most bytes it may hold (queued, in flight, fetched and unclaimed), the
+  // pieces by offset and in fetch order, the worker threads (idle ones counted), and the
+  // most bytes held at once.
+  const uint64_t read_ahead_limit_;
+  mutable std::mutex ahead_mutex_;
+  std::condition_variable ahead_changed_;
+  std::map<uint64_t, std::shared_ptr<AheadPiece>> ahead_;
+  std::deque<std::pair<uint64_t, std::shared_ptr<AheadPiece>>> ahead_queue_;
+  std::vector<std::thread> ahead_workers_;
+  size_t ahead_idle_ = 0;
+  bool ahead_stopping_ = false;
+  std::atomic<bool> ahead_abort_{false};
+  uint64_t ahead_bytes_ = 0;
+  uint64_t ahead_peak_ = 0;
 };
 
 }  // namespace

@@ -49,6 +49,9 @@ namespace parquet {
 
 enum class S3UrlStyle { kDefault, kPath, kVirtualHost };
 
+constexpr uint64_t kDefaultReadAheadBytes = 64ull << 20;
+constexpr uint64_t kMaxReadAheadBytes = 256ull << 20;
+
 // How to reach remote files: HTTP headers and S3 endpoint and credentials. S3 fields left
 // empty are taken from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
 // AWS_REGION (or AWS_DEFAULT_REGION), AWS_ENDPOINT_URL and the AWS_PROFILE (default
@@ -71,6 +74,9 @@ struct RemoteOptions {
   // with ambient_credentials_refusal. Null: always allowed.
   std::shared_ptr<const std::atomic<bool>> ambient_credentials_allowed;
   std::string ambient_credentials_refusal;
+  // The most bytes a file's read-ahead holds (RandomAccessFile::PrefetchAhead: requested,
+  // in flight and fetched but not read yet), at most kMaxReadAheadBytes; 0: no read-ahead.
+  uint64_t read_ahead_bytes = kDefaultReadAheadBytes;
   // The objects checked in the current statement (RemoteStatementChecks); null: every open
   // checks its object.
   std::shared_ptr<class RemoteStatementChecks> statement_checks;

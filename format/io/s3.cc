@@ -573,13 +573,16 @@ std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::str
   std::vector<S3Object> objects;
   std::unordered_set<size_t> tokens_seen;  // hashes: a hostile server's tokens take no memory
   std::string token;
+  int page_keys = list.until_first_kept ? 32 : list.max_keys;
   for (int page = 0;; page++) {
     if (HttpInterruptRequested()) throw HttpInterrupted("interrupted");
     // Query parameters in sorted order, as SigV4's canonical request has them.
     std::string query = "?";
     if (!token.empty()) query += "continuation-token=" + PercentEncode(token, false) + "&";
     if (!list.delimiter.empty()) query += "delimiter=" + PercentEncode(list.delimiter, false) + "&";
-    query += "list-type=2&prefix=" + PercentEncode(prefix, false);
+    query += "list-type=2&";
+    if (page_keys > 0) query += "max-keys=" + std::to_string(std::min(page_keys, 1000)) + "&";
+    query += "prefix=" + PercentEncode(prefix, false);
     HttpRequest request = S3Request(resolved, bucket_url + query, "GET", nullptr, 0);
     HttpResponse response = HttpPerformWithRetry(request, shown, options.attempts, list.requests);
     if (response.status != 200) throw ParquetError(RemoteStatusError(response.status, "list " + shown));
@@ -602,7 +605,11 @@ std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::str
                                     }),
                      prefixes.end());
     }
-    if (token.empty()) break;
+    if (token.empty() || (list.max_keys > 0 && !list.until_first_kept)) break;
+    if (list.until_first_kept) {
+      if (!objects.empty()) break;
+      page_keys = std::min(page_keys * 2, 1000);
+    }
     if (!tokens_seen.insert(std::hash<std::string>()(token)).second) {
       throw ParquetError("cannot list " + shown + ": the server sent the same continuation token twice");
     }

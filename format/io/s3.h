@@ -91,6 +91,13 @@ struct S3ListOptions {
   // prefix's level.
   std::string delimiter;
   std::vector<std::string>* common_prefixes = nullptr;
+  // Above 0 (at most 1000): sent as max-keys, and only the first page is read (a probe of
+  // whether a prefix holds objects); 0: the server's page size, every page followed.
+  int max_keys = 0;
+  // The listing ends with the first page that kept an object (the first object `keep`
+  // accepts, in key order, is in it); its pages start at 32 keys and double up to 1000, so
+  // few entries are listed when a match comes early.
+  bool until_first_kept = false;
   // Grown as the listing goes (may be null): requests made (retries included), and the
   // objects and common prefixes the server returned, kept or not.
   uint64_t* requests = nullptr;

@@ -258,6 +258,7 @@ def main():
         test_open_requests(extension, nginx, fault_port, data)
         test_declare_errors(extension, nginx)
         test_wide_columns_used(extension, nginx, data)
+        test_read_ahead(extension, nginx, data)
         test_tls(extension, nginx, data, ca)
         test_faults(extension, fault_port, data)
         test_redirects(extension, nginx, fault_port, data)
@@ -269,6 +270,7 @@ def main():
         test_s3_delta(extension, s3_port, s3rver_port)
         test_s3_iceberg(extension, s3_port, s3rver_port)
         test_footer_cache_per_endpoint(extension, fault_port, s3_port, s3rver_port, data)
+        test_s3_listing_without_markers(extension, s3_direct_port)
         test_s3_hive_listing(extension, s3_direct_port, tmp / "s3" / "bkt")
         test_metadata_cache(extension, s3_port, tmp)
         test_planted_cache_row(extension, s3_port, tmp)
@@ -505,6 +507,18 @@ def test_open_requests(extension, nginx, port, data):
           f"{row} {logged}")
     check("point lookup: parquet_scan_stats counts the scan's requests (all but CREATE's and the first planning's "
           "check, which the scan shares)", stats["http_requests"] == len(logged) - 2, f"{stats['http_requests']} {logged}")
+    # A 3-column point lookup (issue 49): the pages of the filter column and of the columns
+    # read lie in one row group, a few hundred KiB apart: a round this small merges across
+    # such gaps (adding at most half its bytes), so its pages come in at most 2 requests.
+    shutil.copy(big, data / "lookup3.parquet")
+    before = len(nginx.requests())
+    db.execute(f"CREATE VIRTUAL TABLE temp.lk3 USING parquet({sql_text(nginx.url('data/lookup3.parquet'))})")
+    row = db.execute("SELECT a, s, junk FROM temp.lk3 WHERE id = 123457").fetchall()
+    logged = nginx.requests()[before:]
+    expected = db.execute("SELECT a, s, junk FROM temp.lk_local WHERE id = 123457").fetchall()
+    check("3-column point lookup, CREATE included: at most 4 requests (footer and page indexes, check, 2 for the pages)",
+          row == expected and len(row) == 1 and len(logged) <= 4 and logged[0][2:4] == (f"bytes=-{tail}", "206")
+          and logged[1][3] == "304", f"{row} {logged}")
     before = len(nginx.requests())
     row = db.execute("SELECT * FROM temp.lk WHERE id = 123456").fetchall()
     stats = scan_stats(db, "lk")
@@ -583,6 +597,53 @@ def test_declare_errors(extension, nginx):
     check("a column name holding a NUL byte: a clear error, the url shown without its query string",
           isinstance(error, tuple) and "column name 'nul\\0name' holds a NUL byte" in error[1]
           and url_for_display(url) in error[1] and "presigned-secret-77" not in error[1], error)
+    db.close()
+
+
+def test_read_ahead(extension, nginx, data):
+    """A remote scan of whole row groups fetches the next ones while it decodes (remote_file.h's
+    read-ahead): the same rows, requests and bytes as without it (nothing fetched twice), within
+    its byte window (http_read_ahead); a LIMIT or a selective filter fetches nothing ahead."""
+    db = extension.connect()
+    big = data / "big.parquet"
+    url = nginx.url("data/big.parquet")
+    chunk = db.execute(f"""SELECT max(total_compressed_size) FROM parquet_metadata({sql_text(str(big))})
+                           WHERE path_in_schema IN ('a', 's')""").fetchone()[0]
+    window = 3 * chunk  # room for one row group's two chunks ahead, not two row groups'
+    db.execute(f"CREATE VIRTUAL TABLE temp.local_big USING parquet({sql_text(str(big))})")
+    db.execute(f"CREATE VIRTUAL TABLE temp.ra USING parquet({sql_text(url)})")
+    db.execute(f"CREATE VIRTUAL TABLE temp.ra0 USING parquet({sql_text(url)}, http_read_ahead=0)")
+    db.execute(f"CREATE VIRTUAL TABLE temp.ras USING parquet({sql_text(url)}, http_read_ahead={window})")
+    error = run(db, f"CREATE VIRTUAL TABLE temp.bad USING parquet({sql_text(url)}, http_read_ahead=268435457)")
+    check("http_read_ahead above 256 MiB is an error", isinstance(error, tuple) and "http_read_ahead" in error[1], error)
+
+    def scan(query, table):
+        rows = run(db, query.format(t=table))
+        return rows, scan_stats(db, table)
+
+    full = "SELECT count(*), sum(a), sum(length(s)) FROM temp.{t}"
+    expected = run(db, full.format(t="local_big"))
+    got0, stats0 = scan(full, "ra0")
+    got, stats = scan(full, "ra")
+    check("a full scan reading ahead: the local rows, the same requests and bytes as without read-ahead",
+          got == got0 == expected and stats["http_requests"] == stats0["http_requests"]
+          and stats["http_bytes_fetched"] == stats0["http_bytes_fetched"] and stats0["http_read_ahead_peak"] == 0
+          and 0 < stats["http_read_ahead_peak"] <= 64 << 20, f"{got} {got0} {expected} {stats} {stats0}")
+    got, stats = scan(full, "ras")
+    check(f"read-ahead within a window of {window} bytes: held at most that, the same rows and bytes",
+          got == expected and 0 < stats["http_read_ahead_peak"] <= window
+          and stats["http_bytes_fetched"] == stats0["http_bytes_fetched"], f"{got} {stats}")
+    for name, query in (("a LIMIT within the first row group", "SELECT id, s FROM temp.{t} LIMIT 5"),
+                        ("a page-index range", "SELECT count(*), sum(a) FROM temp.{t} WHERE id BETWEEN 50000 AND 50100"),
+                        ("a range skipping row groups by statistics", "SELECT count(*), sum(a) FROM temp.{t} WHERE id >= 150000")):
+        got0, stats0 = scan(query, "ra0")
+        got, stats = scan(query, "ra")
+        expected = run(db, query.format(t="local_big"))
+        ok = got == got0 == expected and stats["http_bytes_fetched"] == stats0["http_bytes_fetched"]
+        if "LIMIT" in name or "page-index" in name:
+            ok = ok and stats["http_read_ahead_peak"] == 0 and stats["http_requests"] == stats0["http_requests"]
+        check(f"{name}: the local rows, no byte more than without read-ahead"
+              + (", nothing read ahead" if "statistics" not in name else ""), ok, f"{got} {expected} {stats} {stats0}")
     db.close()
 
 
@@ -1037,7 +1098,18 @@ def test_s3_hive_listing(extension, direct_port, bucket_dir):
         writer.execute(f"CREATE VIRTUAL TABLE stored USING parquet('s3://bkt/many/'{creds})")
         writer.close()
         db = extension.connect(path)
+        # CREATE lists up to the first file only (issue 49): the first scan listing the
+        # whole dataset (a filename constraint lists everything, opens nothing) holds every
+        # object for the reference rows.
+        before = len(direct_log())
         db.execute(f"CREATE VIRTUAL TABLE temp.whole USING parquet('s3://bkt/many/'{creds})")
+        create_listing = [e for e in direct_log()[before:] if e["method"] == "GET" and "list-type=2" in e["url"]]
+        check("CREATE over a prefix of 10,080 s3 objects with partition keys lists up to its first file: one request "
+              "of 32 keys", len(create_listing) == 1 and "max-keys=32" in create_listing[0]["url"], create_listing)
+        run(db, "SELECT count(*) FROM temp.whole WHERE filename = 'none'")
+        whole = scan_stats(db, "whole")
+        check("a scan without partition constraints lists every object",
+              whole["objects_listed"] >= objects and whole["files_total"] == objects, whole)
 
         def listings_of(query, table="stored"):
             """The query's rows, its scan stats and the listing requests the server saw."""
@@ -1068,6 +1140,7 @@ def test_s3_hive_listing(extension, direct_port, bucket_dir):
             db.close()
             db = extension.connect(path)
             db.execute(f"CREATE VIRTUAL TABLE temp.whole USING parquet('s3://bkt/many/'{creds})")
+            run(db, "SELECT count(*) FROM temp.whole WHERE filename = 'none'")
             got, stats, requests = listings_of(query)
             expected = run(db, query.format(t="whole"))
             # Below SQLite 3.38 an IN is one scan per value: the stats are the last scan's.
@@ -1086,6 +1159,58 @@ def test_s3_hive_listing(extension, direct_port, bucket_dir):
         check("a join on the day key: each lookup's rows as with the whole listing",
               got == run(db, join.format(t="whole")) and sorted(str(row) for row in got) ==
               sorted(str(row) for row in [(1, 3 * rows), ("02", 3 * rows), (28, 3 * rows)]), got)
+        db.close()
+        # CREATE and a one-month query in one connection (issue 49): CREATE lists up to the
+        # first file, the query what its constraints leave: under 2% of the objects in all.
+        db = extension.connect()
+        before = len(direct_log())
+        db.execute(f"CREATE VIRTUAL TABLE temp.fresh USING parquet('s3://bkt/many/**/*.parquet'{creds})")
+        got = run(db, month.format(t="temp.fresh"))
+        stats = scan_stats(db, "fresh")
+        listed = [e for e in direct_log()[before:] if e["method"] == "GET" and "list-type=2" in e["url"]]
+        check(f"CREATE and a one-month query in one connection list {stats['objects_listed']} of {objects} objects "
+              f"(under 2%) in {len(listed)} requests", got == [(28 * 3 * rows, 28, 28 * 3 * 30)]
+              and stats["objects_listed"] < 0.02 * objects and stats["list_requests"] == len(listed) <= 4,
+              f"{got} {stats} {len(listed)}")
+        db.close()
+    finally:
+        for suffix in ("", "-journal"):
+            if os.path.exists(path + suffix):
+                os.unlink(path + suffix)
+
+
+def test_s3_listing_without_markers(extension, direct_port):
+    """A hive dataset parquet_copy wrote to s3rver (year=/month= directories, no folder marker
+    objects), read by a table reopened from a database file: s3rver answers the delimiter
+    listing of the top level (which holds only directories) with no directory at all, and
+    the scan must not take that for an empty dataset. One listing without the delimiter
+    finds objects below, the level is listed whole (parquet_scan_stats' listing_fallbacks),
+    and WHERE year = 2001 AND month = 3 returns what the creating connection returns."""
+    creds = f", s3_endpoint='http://127.0.0.1:{direct_port}', s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER'"
+    copy_creds = f", 's3_endpoint=http://127.0.0.1:{direct_port}', 's3_access_key_id=S3RVER', 's3_secret_access_key=S3RVER'"
+    db = extension.connect()
+    copied = run(db, f"""SELECT parquet_copy('WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 359)
+                         SELECT 2000 + (i / 12) % 3 AS year, 1 + i % 12 AS month, i AS v FROM n',
+                         's3://bkt/nomark', 'partition_by=year, month'{copy_creds})""")
+    db.close()
+    query = "SELECT count(*), sum(v) FROM {t} WHERE year = 2001 AND month = 3"
+    path = tempfile.mktemp(suffix=".db", prefix="pq-nomark-")
+    try:
+        writer = extension.connect(path)
+        writer.execute(f"CREATE VIRTUAL TABLE stored USING parquet('s3://bkt/nomark/**/*.parquet'{creds})")
+        created = run(writer, query.format(t="stored"))
+        writer.close()
+        db = extension.connect(path)
+        got = run(db, query.format(t="stored"))
+        stats = scan_stats(db, "stored")
+        check("a parquet_copy-written hive dataset on s3rver (no folder markers), reopened from a database file: "
+              "WHERE year = 2001 AND month = 3 returns the creating connection's rows, by a fallback listing",
+              copied == [(360,)] and got == created == [(10, 1760)] and stats["listing_fallbacks"] == 1
+              and stats["files_total"] == 1, f"{copied} {got} {created} {stats}")
+        # The whole listing is kept for the connection: the next scan lists nothing again.
+        got = run(db, "SELECT count(*) FROM stored WHERE year = 2001 AND month = 13")
+        check("a later scan of the reopened table: no rows for a month that does not exist, no second fallback", got == [(0,)]
+              and scan_stats(db, "stored")["listing_fallbacks"] == 0, f"{got} {scan_stats(db, 'stored')}")
         db.close()
     finally:
         for suffix in ("", "-journal"):

@@ -45,7 +45,7 @@
 //  2. With --s3-upstream, a second port (--s3-port) that checks the AWS Signature Version 4
 //     of every request (the s3rver package only checks that the access key exists) with
 //     the S3RVER/S3RVER account, then forwards it to s3rver. List requests are forwarded
-//     with max-keys=2, so listings need continuation tokens. A GET of a suffix range
+//     with max-keys=2 (a smaller max-keys asked for kept), so listings need continuation tokens. A GET of a suffix range
 //     (bytes=-N), which s3rver reads as bytes 0-N, reaches it as the last N bytes, as S3 sends
 //     them (the fault server's /bkt/ keeps s3rver's answer). Part 2 of a multipart upload to a
 //     key containing "failpart" answers 500; a listing of prefix "hugelisting" answers 17 MiB.
@@ -338,7 +338,11 @@ function s3Proxy(req, res) {
     if (req.method === 'GET' && listed.get('list-type') === '2' && hostile && hostileListing(hostile[1], listed) !== null) {
       return send(res, 200, { 'content-type': 'application/xml' }, hostileListing(hostile[1], listed));
     }
-    if (req.method === 'GET' && /[?&]list-type=2(&|$)/.test(url)) url += '&max-keys=2';
+    if (req.method === 'GET' && /[?&]list-type=2(&|$)/.test(url)) {
+      // Pages of at most 2 keys: a max-keys asked for is lowered to 2 (1 stays 1).
+      url = /[?&]max-keys=/.test(url) ? url.replace(/([?&])max-keys=(\d+)/, (m, sep, n) => `${sep}max-keys=${Math.min(2, Number(n))}`)
+                                      : url + '&max-keys=2';
+    }
     forwardToUpstream(req, res, url, body, entry);
   });
 }
