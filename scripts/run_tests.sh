@@ -179,7 +179,9 @@ for suite in "${suites[@]}"; do
         run windows bash tests/windows/run.sh "${WINDOWS_BUILD:-build-windows}"
       fi ;;
     wasm)
-      run wasm bash tests/wasm/run.sh "$builddir" "${WASM_BUILD:-build-wasm}" "$logdir" ;;
+      # Its parts' logs, the screenshot and the comparison go to LOGDIR/wasm/: only suites'
+      # logs stand in LOGDIR itself (scripts/summarize_tests.sh totals each of them).
+      run wasm bash tests/wasm/run.sh "$builddir" "${WASM_BUILD:-build-wasm}" "$logdir/wasm" ;;
     sources)
       # The fresh-machine path of the builds from Debian's source packages (tests/sources).
       run sources bash tests/sources/run.sh ;;

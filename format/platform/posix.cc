@@ -489,7 +489,13 @@ SystemResult MoveBetween(const Directory& from, const std::string& from_name, co
   if (replace) {
     return ::renameat(from_fd, from_name.c_str(), to_fd, to_name.c_str()) == 0 ? SystemResult{} : LastFailure();
   }
-#ifdef RENAME_NOREPLACE
+#ifdef __EMSCRIPTEN__
+  // Emscripten has neither renameat2 nor linkat: a checked rename, atomic within the module
+  // (one thread, and its in-memory file system its own), as RenameNoReplace does.
+  struct stat existing;
+  if (::fstatat(to_fd, to_name.c_str(), &existing, AT_SYMLINK_NOFOLLOW) == 0) return Failure(EEXIST);
+  return ::renameat(from_fd, from_name.c_str(), to_fd, to_name.c_str()) == 0 ? SystemResult{} : LastFailure();
+#elif defined(RENAME_NOREPLACE)
   if (::renameat2(from_fd, from_name.c_str(), to_fd, to_name.c_str(), RENAME_NOREPLACE) == 0) return {};
   return LastFailure();
 #else
