@@ -4,7 +4,7 @@
 // files with it to check the decoder (format/lake/avro.h).
 #pragma once
 
-#include <snappy.h>
+#include <snappy-c.h>  // the C API: no std::string across the library (built with libstdc++; clang builds use libc++)
 #include <zlib.h>
 #include <zstd.h>
 
@@ -59,8 +59,10 @@ inline std::string Compress(const std::string& codec, const std::string& raw) {
     return out;
   }
   if (codec == "snappy") {
-    std::string out;
-    snappy::Compress(raw.data(), raw.size(), &out);
+    size_t length = snappy_max_compressed_length(raw.size());
+    std::string out(length, '\0');
+    if (snappy_compress(raw.data(), raw.size(), out.data(), &length) != SNAPPY_OK) return std::string();
+    out.resize(length);
     const uint32_t crc = static_cast<uint32_t>(crc32(0, reinterpret_cast<const Bytef*>(raw.data()), static_cast<uInt>(raw.size())));
     for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>((crc >> shift) & 0xff));
     return out;
