@@ -10,7 +10,7 @@
 // each time in a fresh page; the medians are compared. Both engines must give the expected
 // rows (a DuckDB-Wasm that cannot run fails the suite); the times and sizes are reported
 // (docs/benchmarks.md), never asserted, but for the sizes of the two .wasm files.
-import { readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
@@ -31,7 +31,19 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function compareWithDuckdb({ browser, origin, pkg, here, dataBytes, probeId, expected, localAggregate, bigSize }) {
   const modules = join(here, "node_modules");
   const dist = join(modules, "@duckdb/duckdb-wasm/dist");
-  const duckdbPackage = JSON.parse(readFileSync(join(modules, "@duckdb/duckdb-wasm/package.json"), "utf8")).version;
+  // The DuckDB-Wasm package.json pins, and the one installed: missing or another version (a
+  // later one would fetch its parquet reader from the internet) fails here, with its reason.
+  const pinned = JSON.parse(readFileSync(join(here, "package.json"), "utf8")).dependencies["@duckdb/duckdb-wasm"];
+  const installedManifest = join(modules, "@duckdb/duckdb-wasm/package.json");
+  const duckdbPackage = existsSync(installedManifest) ? JSON.parse(readFileSync(installedManifest, "utf8")).version : null;
+  const missing = ["duckdb-eh.wasm", "duckdb-browser.mjs", "duckdb-browser-eh.worker.js"].filter((name) => !existsSync(join(dist, name)));
+  if (duckdbPackage !== pinned || missing.length > 0) {
+    const why = duckdbPackage === null ? `@duckdb/duckdb-wasm is not installed in ${modules}`
+      : duckdbPackage !== pinned ? `@duckdb/duckdb-wasm ${duckdbPackage} is installed, tests/wasm/package.json pins ${pinned}`
+      : `@duckdb/duckdb-wasm ${duckdbPackage} lacks ${missing.join(", ")}`;
+    const line = `comparison: DuckDB-Wasm cannot run: ${why} (scripts/install_node_packages.sh tests/wasm installs it from package-lock.json)`;
+    return { checks: [[`comparison: DuckDB-Wasm ${pinned} is installed`, false, why]], report: { failures: { duckdb: [why] } }, text: line };
+  }
   const size = {
     ours: { wasm: sizes([join(pkg, "sqlite-parquet.wasm")]),
             js: sizes(["sqlite-parquet.mjs", "api.mjs", "worker.mjs"].map((name) => join(pkg, name))) },
