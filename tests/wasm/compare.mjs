@@ -25,6 +25,11 @@ function sizes(files) {
   return { raw, gzipped };
 }
 
+// A run that has not finished in this time failed (a DuckDB-Wasm whose Worker dies without
+// answering would otherwise hang until puppeteer's 180 s protocol timeout, run after run).
+const RUN_TIMEOUT_MS = Number(process.env.WASM_COMPARE_TIMEOUT_MS ?? 90000);
+const withTimeout = (promise, what) => Promise.race([promise, new Promise((_, reject) =>
+  setTimeout(() => reject(new Error(`${what}: no result within ${RUN_TIMEOUT_MS / 1000} s`)), RUN_TIMEOUT_MS).unref())]);
 const median = (values) => values.length === 0 ? NaN : [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -65,12 +70,15 @@ export async function compareWithDuckdb({ browser, origin, pkg, here, dataBytes,
   for (let run = 0; run < RUNS; run++) {
     for (const engine of engines) {
       for (const kind of ["lookup", "aggregate"]) {
+        // An engine that failed once is not run again: its failure is the result.
+        if (wrong[engine].length > 0) continue;
         const page = await browser.newPage();
         try {
           await page.goto(`${origin}/compare/compare.html`, { waitUntil: "load" });
           await page.waitForSelector("body[data-ready='1']", { timeout: 60000 });
           const before = bigRequests();
-          const result = await page.evaluate((e, k, p) => window.bench[e](k, p), engine, kind, params);
+          const result = await withTimeout(page.evaluate((e, k, p) => window.bench[e](k, p), engine, kind, params),
+                                           `${engine} ${kind}`);
           times[engine][kind].push(result.ms);
           startup[engine][kind].push(result.startupMs);
           query[engine][kind].push(result.queryMs);
