@@ -19,8 +19,13 @@
 namespace sqlite_parquet {
 
 // Whether the table reads a lake table (decided once, from format= and the path: a local
-// directory holding _delta_log/). Throws when format=delta names no Delta table.
-bool IsLakeTable(ParquetTable* table);
+// directory holding _delta_log/ or Iceberg metadata, an s3:// prefix holding _delta_log/).
+// Without `may_probe_remote` (connecting a stored table) an s3:// prefix is not probed:
+// false, and the question stays open for the first scan.
+bool IsLakeTable(ParquetTable* table, bool may_probe_remote = true);
+
+// Whether the table is, or (not decided yet) may be, a lake table.
+bool MayBeLakeTable(const ParquetTable& table);
 
 // xCreate of a lake table: reads the snapshot, sets the table's file columns, partition
 // keys and files.

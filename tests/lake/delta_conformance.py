@@ -96,7 +96,29 @@ def check_table(db, lake, name):
         extra = list((got - exp).elements())[:3]
         return False, (f"{sum(got.values())} rows vs Spark's {sum(exp.values())}; "
                        f"missing e.g. {missing}; unexpected e.g. {extra}")
-    return True, f"{sum(got.values())} rows match"
+    counted, detail = check_counts(db, sum(exp.values()), got_cols)
+    if not counted:
+        return False, detail
+    return True, f"{sum(got.values())} rows match; {detail}"
+
+
+def check_counts(db, expected_rows, columns):
+    """count(*) (no column read: the files' rows are counted from the log's numRecords and
+    deletion-vector cardinalities where it has them, without opening those files) gives
+    Spark's row count; rowid, file_row_number and filename read without any column (a
+    counted scan, deleted rows' positions loaded when asked) are those of a scan that reads
+    a column."""
+    count = db.execute("SELECT count(*) FROM t").fetchone()[0]
+    stats = db.execute("SELECT files_total, files_pruned, files_opened, files_counted FROM parquet_scan_stats('t')").fetchone()
+    if count != expected_rows:
+        return False, f"count(*) {count}, Spark has {expected_rows} rows ({stats})"
+    if stats[2] + stats[3] != stats[0] - stats[1]:
+        return False, f"count(*): {stats[2]} files opened and {stats[3]} counted of {stats[0]} ({stats[1]} pruned)"
+    bare = sorted(db.execute("SELECT rowid, file_row_number, filename FROM t").fetchall())
+    read = sorted(r[:3] for r in db.execute(f"SELECT rowid, file_row_number, filename, {quote(columns[0])} FROM t").fetchall())
+    if bare != read:
+        return False, f"rowids without a column differ from rowids with one: {bare[:5]} vs {read[:5]}"
+    return True, f"count(*) {count} ({stats[3]} of {stats[0]} files counted, {stats[2]} opened)"
 
 
 def check_hive(db, table_dir):
