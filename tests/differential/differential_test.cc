@@ -821,7 +821,7 @@ struct Runner {
       t->description += " partitioned by " + specs[static_cast<size_t>(partition)].name;
     } else {
       std::filesystem::create_directories(root);
-      const int files = rng.Range(1, 5);
+      const int files = rng.Range(1, static_cast<int>(std::min<int64_t>(5, rows)));  // (none empty)
       for (int f = 0; f < files; f++) {
         if (!copy(" WHERE id % " + std::to_string(files) + " = " + std::to_string(f),
                   root + "/part-" + std::to_string(f) + ".parquet", "")) {
@@ -924,7 +924,7 @@ struct Runner {
       commit0 += add_action(f, with_stats.back(), "");
     }
     // The second commit: deletion vectors (some rows, a run, every row) and a file removed.
-    std::string commit1;
+    std::string commit1 = "{\"commitInfo\":{\"timestamp\":1700000000000,\"operation\":\"DELETE\"}}\n";
     int64_t deleted_rows = 0;
     for (size_t i = 0; i < files.size(); i++) {
       DataFile& f = files[i];
