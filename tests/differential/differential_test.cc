@@ -332,6 +332,7 @@ struct Table {
   int64_t rows = 0;
   bool hive = false;                 // partitioned: also read as hd.hp (see the top of this file)
   int64_t whole_list_requests = 0;   // directories a scan of hd.hp reads without constraints
+  std::string delta_partition_key;   // a Delta table's partition column (BuildDeltaTable), or empty
 };
 
 std::string QuoteIdentifier(const std::string& name) { return "\"" + name + "\""; }
@@ -1006,6 +1007,7 @@ struct Runner {
     t->source = Quote(root);
     t->sorted_column.clear();
     t->hive = false;
+    t->delta_partition_key = partition >= 0 ? specs[static_cast<size_t>(partition)].name : std::string();
     t->rows = live_rows;
     t->description += ", " + std::to_string(files.size()) + " files, " + std::to_string(deleted_rows) + " rows deleted";
     t->samples.assign(t->columns.size(), {});
@@ -1022,9 +1024,27 @@ struct Runner {
   // The scans of a Delta table that read no column (count(*), bare rowids and row numbers:
   // the files' rows counted from the log, not opened) against n.
   void RunDeltaCounts(const Table& t) {
-    const std::vector<std::string> queries = {
+    std::vector<std::string> queries = {
         "SELECT count(*) FROM %s", "SELECT rowid FROM %s", "SELECT rowid, file_row_number FROM %s",
         "SELECT rowid FROM %s LIMIT 5 OFFSET 3", "SELECT count(*), sum(rowid), max(file_row_number) FROM %s"};
+    if (!t.delta_partition_key.empty()) {
+      // Constraints on the partition key alone prune files and leave the others counted:
+      // random constants of the key's values, in other storage classes too, and NULL.
+      const auto column = std::find(t.columns.begin(), t.columns.end(), t.delta_partition_key);
+      if (column != t.columns.end()) {
+        const size_t c = static_cast<size_t>(column - t.columns.begin());
+        const std::string key = QuoteIdentifier(t.delta_partition_key);
+        queries.push_back("SELECT " + key + ", count(*), sum(rowid), max(file_row_number) FROM %s GROUP BY " + key);
+        for (int i = 0; i < 4; i++) {
+          static const char* const kOperators[] = {" = ", " >= ", " < ", " <> "};
+          queries.push_back("SELECT count(*), sum(rowid) FROM %s WHERE " + key + rng.Pick(std::vector<std::string>(
+                                std::begin(kOperators), std::end(kOperators))) + Constant(rng, t, c));
+        }
+        queries.push_back("SELECT count(*) FROM %s WHERE " + key + " IS NULL");
+        queries.push_back("SELECT count(*), sum(file_row_number) FROM %s WHERE " + key + " IN (" + Constant(rng, t, c) +
+                          ", " + Constant(rng, t, c) + ")");
+      }
+    }
     for (const std::string& query : queries) {
       auto sql_for = [&query](const char* table) {
         std::string sql = query;
