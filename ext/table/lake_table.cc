@@ -154,7 +154,10 @@ std::shared_ptr<const FileSet> FileSetOf(const ParquetTable& table, std::shared_
   // The metadata's record counts stand for the files' rows (rowids, counted scans); a scan
   // that opens a file checks its count (OpenFile).
   files->rows.assign(files->paths.size(), -1);
-  for (size_t i = 0; i < snapshot->files.size(); i++) files->rows[i] = std::max<int64_t>(snapshot->files[i].record_count, -1);
+  for (size_t i = 0; i < snapshot->files.size(); i++) {
+    const int64_t claimed = snapshot->files[i].record_count;
+    files->rows[i] = claimed >= 0 && claimed <= kMaxTrustedRecordCount ? claimed : -1;
+  }
   files->lake = std::move(snapshot);
   return files;
 }

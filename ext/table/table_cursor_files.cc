@@ -337,7 +337,7 @@ void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
 // deletion vector's; positional or equality deletes whose count is not known are read).
 bool CountableFile(const ParquetCursor& cursor, size_t index) {
   const parquet::lake::LakeDataFile& file = cursor.files->lake->files[index];
-  if (file.record_count < 0) return false;
+  if (file.record_count < 0 || file.record_count > kMaxTrustedRecordCount) return false;
   if (!file.deleted) return true;
   const int64_t deleted = file.deleted->claimed_count();
   return deleted >= 0 && deleted <= file.record_count;

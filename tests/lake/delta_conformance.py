@@ -210,7 +210,19 @@ def check_record_count_trust(extension, tmpdir):
     except sqlite3.Error as e:
         error = str(e)
     ok = count == 12 and error is not None and "holds 12 rows, but it holds 10" in error and "part-0.parquet" in error
-    return ok, f"count(*) {count} (the log's numRecords); a scan: {error}"
+    # A claim too large to be believed (2^62 rows: counting it would run for ever, and the
+    # rowids of later files would overflow) is not counted: the file is opened, and refused.
+    actions[2]["add"]["stats"] = json.dumps({"numRecords": 1 << 62})
+    with open(os.path.join(table, "_delta_log", "00000000000000000001.json"), "w") as f:
+        f.write(json.dumps({"remove": {"path": "part-0.parquet", "dataChange": True}}) + "\n" +
+                json.dumps(actions[2]) + "\n")
+    db.execute("CREATE VIRTUAL TABLE huge USING parquet('" + table.replace("'", "''") + "')")
+    try:
+        huge = db.execute("SELECT count(*) FROM huge").fetchall()
+    except sqlite3.Error as e:
+        huge = str(e)
+    ok = ok and isinstance(huge, str) and f"holds {1 << 62} rows, but it holds 10" in huge
+    return ok, f"count(*) {count} (the log's numRecords); a scan: {error}; a claim of 2^62 rows: {huge}"
 
 
 def sql_literal(v):
