@@ -1439,6 +1439,31 @@ def test_s3_delta(extension, port, s3rver_port):
               and ("start-after" in lists[0]) == (version >= 10), lists)
     error = run(db, f"CREATE VIRTUAL TABLE temp.nolog USING parquet('s3://bkt/lake/none/', format=delta{creds})")
     check("s3: a prefix without _delta_log is not a Delta table", isinstance(error, tuple) and "_delta_log" in error[1], error)
+    # A format=auto table of a Delta prefix kept in a database file: connecting it makes no
+    # request; its first scan probes the prefix, finds the log and reads the table's rows.
+    local = sorted(db.execute("SELECT * FROM temp.l_cm").fetchall(), key=repr)
+    path = tempfile.mktemp(suffix=".db", prefix="pq-delta-auto-")
+    try:
+        writer = extension.connect(path)
+        writer.execute(f"CREATE VIRTUAL TABLE stored USING parquet('s3://bkt/lake/cm/'{creds})")
+        writer.close()
+        reader = extension.connect(path)
+        before = len(proxy_log(port))
+        reader.execute("SELECT name FROM sqlite_master").fetchall()
+        reader.execute("SELECT 1 FROM pragma_table_info('stored')").fetchall()
+        connecting = proxy_log(port)[before:]
+        stored = run(reader, "SELECT * FROM stored")
+        probes = [e["url"] for e in proxy_log(port)[before:] if "list-type" in e.get("url", "") and "max-keys=1&" in e["url"]]
+        counted = run(reader, "SELECT count(*) FROM stored")
+        check("s3 Delta table cm kept in a database file with format=auto: no request to connect, its first scan "
+              "probes the prefix and reads the local rows",
+              connecting == [] and isinstance(stored, list) and sorted(stored, key=repr) == local and len(probes) == 1
+              and counted == [(len(local),)], f"{connecting} {probes} {counted} {stored if isinstance(stored, tuple) else len(stored)}")
+        reader.close()
+    finally:
+        for suffix in ("", "-journal"):
+            if os.path.exists(path + suffix):
+                os.unlink(path + suffix)
 
 
 def test_s3_iceberg(extension, port, s3rver_port):
