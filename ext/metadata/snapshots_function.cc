@@ -1,6 +1,7 @@
-// parquet_snapshots('path') (snapshots_function.h): an eponymous virtual table whose hidden
-// column `path` takes the table's directory; the rows come from ReadDeltaHistory (Delta
-// today; an Iceberg reader fills the same LakeHistoryEntry). Like the metadata functions it
+// parquet_snapshots('path' [, 'option=value', ...]) (snapshots_function.h): an eponymous
+// virtual table whose hidden column `path` takes the table's directory or s3:// prefix (the
+// hidden option1..option5 take remote options: s3_endpoint, credentials); the rows come
+// from ReadDeltaHistory or ReadIcebergHistory (the same LakeHistoryEntry). Like the metadata functions it
 // reads files, so it is direct-only: a schema object or trigger of a database file cannot
 // make it read anything.
 #include "ext/metadata/snapshots_function.h"
@@ -12,8 +13,10 @@
 #include <vector>
 
 #include "ext/common/connection_interrupt.h"
+#include "ext/common/remote_options.h"
 #include "ext/common/vtab_errors.h"
 #include "format/common/error.h"
+#include "format/crypto/secret.h"
 #include "format/io/remote_file.h"
 #include "format/lake/delta_log.h"
 #include "format/lake/iceberg_snapshot.h"
@@ -28,8 +31,9 @@ using parquet::lake::LakeHistoryEntry;
 
 enum Column : int {
   kFormat, kVersion, kSnapshotId, kParentId, kTimestamp, kTimestampMs, kOperation, kParameters,
-  kFilesAdded, kFilesRemoved, kRowsAdded, kRowsRemoved, kPath
+  kFilesAdded, kFilesRemoved, kRowsAdded, kRowsRemoved, kPath, kOption1
 };
+constexpr int kSnapshotOptions = 5;  // option1..option5
 
 struct SnapshotsCursor {
   sqlite3_vtab_cursor base;  // must come first
@@ -43,7 +47,8 @@ int SnapshotsConnect(sqlite3* db, void*, int, const char* const*, sqlite3_vtab**
       db,
       "CREATE TABLE x(format TEXT, version INTEGER, snapshot_id INTEGER, parent_id INTEGER, timestamp TEXT, "
       "timestamp_ms INTEGER, operation TEXT, parameters TEXT, files_added INTEGER, files_removed INTEGER, "
-      "rows_added INTEGER, rows_removed INTEGER, path HIDDEN)");
+      "rows_added INTEGER, rows_removed INTEGER, path HIDDEN, option1 HIDDEN, option2 HIDDEN, option3 HIDDEN, "
+      "option4 HIDDEN, option5 HIDDEN)");
   if (rc != SQLITE_OK) return rc;
   sqlite3_vtab* table = static_cast<sqlite3_vtab*>(sqlite3_malloc(sizeof(sqlite3_vtab)));
   if (!table) return SQLITE_NOMEM;
@@ -58,21 +63,31 @@ int SnapshotsDisconnect(sqlite3_vtab* vtab) {
   return SQLITE_OK;
 }
 
-// The hidden `path` must be given by =: idxNum 1.
+// The hidden `path` must be given by =: idxNum 1. argv holds it, then the options given
+// (option1..option5, in column order).
 int SnapshotsBestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
+  int constraint_of[1 + kSnapshotOptions];
+  for (int& c : constraint_of) c = -1;
   for (int i = 0; i < info->nConstraint; i++) {
     const auto& c = info->aConstraint[i];
-    if (c.iColumn != kPath || c.op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
+    if (c.iColumn < kPath || c.iColumn > kPath + kSnapshotOptions || c.op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
     if (!c.usable) return SQLITE_CONSTRAINT;
-    info->aConstraintUsage[i].argvIndex = 1;
-    info->aConstraintUsage[i].omit = 1;
-    info->idxNum = 1;
-    info->estimatedCost = 100;
-    info->estimatedRows = 100;
-    return SQLITE_OK;
+    constraint_of[c.iColumn - kPath] = i;
   }
-  SetVtabError(vtab, "parquet_snapshots needs a table path: SELECT * FROM parquet_snapshots('dir')");
-  return SQLITE_ERROR;
+  if (constraint_of[0] < 0) {
+    SetVtabError(vtab, "parquet_snapshots needs a table path: SELECT * FROM parquet_snapshots('dir')");
+    return SQLITE_ERROR;
+  }
+  int next = 1;
+  for (int i : constraint_of) {
+    if (i < 0) continue;
+    info->aConstraintUsage[i].argvIndex = next++;
+    info->aConstraintUsage[i].omit = 1;
+  }
+  info->idxNum = 1;
+  info->estimatedCost = 100;
+  info->estimatedRows = 100;
+  return SQLITE_OK;
 }
 
 int SnapshotsOpen(sqlite3_vtab*, sqlite3_vtab_cursor** out) {
@@ -98,8 +113,31 @@ int SnapshotsFilter(sqlite3_vtab_cursor* base, int idx_num, const char*, int arg
   try {
     std::string root = reinterpret_cast<const char*>(text);
     while (root.size() > 1 && root.back() == '/') root.pop_back();
-    if (parquet::IsRemoteUrl(root)) throw parquet::ParquetError("parquet_snapshots reads local tables only");
-    std::unique_ptr<parquet::lake::LakeStorage> storage = parquet::lake::MakeLocalStorage();
+    std::vector<parquet::SecretString> arguments;  // options may hold keys: wiped when freed
+    for (int i = 1; i < argc; i++) {
+      const unsigned char* option = sqlite3_value_text(argv[i]);
+      if (option != nullptr) arguments.emplace_back(reinterpret_cast<const char*>(option));
+    }
+    std::shared_ptr<const parquet::RemoteOptions> remote = std::make_shared<const parquet::RemoteOptions>();
+    if (!arguments.empty()) {
+      OptionSet set;
+      AddRemoteOptions(&set);
+      std::vector<std::string_view> views(arguments.begin(), arguments.end());
+      ParsedOptions parsed;
+      std::string error;
+      if (!set.Parse(views, &parsed, &error) || !MakeRemoteOptions(parsed, &remote, &error)) {
+        throw parquet::ParquetError("parquet_snapshots: " + error);
+      }
+    }
+    std::unique_ptr<parquet::lake::LakeStorage> storage;
+    if (parquet::IsS3Url(root)) {
+      storage = parquet::lake::MakeS3Storage(remote);
+    } else if (parquet::IsRemoteUrl(root)) {
+      throw parquet::ParquetError("parquet_snapshots reads local directories and s3:// prefixes only");
+    } else {
+      storage = parquet::lake::MakeLocalStorage();
+    }
+
     if (!parquet::lake::IsDeltaTable(*storage, root) && parquet::lake::IsIcebergTable(*storage, root)) {
       cursor->format = "iceberg";
       cursor->rows = parquet::lake::ReadIcebergHistory(*storage, root);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "ext/common/file_list.h"
 #include "ext/common/hive_partitions.h"
 #include "ext/common/sql_value.h"
 #include "format/common/error.h"
@@ -150,7 +151,13 @@ std::shared_ptr<const FileSet> FileSetOf(const ParquetTable& table, std::shared_
     }
     files->hive_values.push_back(std::move(values));
   }
+  // The metadata's record counts stand for the files' rows (rowids, counted scans); a scan
+  // that opens a file checks its count (OpenFile).
   files->rows.assign(files->paths.size(), -1);
+  for (size_t i = 0; i < snapshot->files.size(); i++) {
+    const int64_t claimed = snapshot->files[i].record_count;
+    files->rows[i] = claimed >= 0 && claimed <= kMaxTrustedRecordCount ? claimed : -1;
+  }
   files->lake = std::move(snapshot);
   return files;
 }
@@ -176,7 +183,23 @@ void MatchLakeColumns(ParquetTable* table, const LakeSnapshot& snapshot) {
 
 }  // namespace
 
-bool IsLakeTable(ParquetTable* table) {
+namespace {
+
+// Whether format=auto probes the table's s3:// path for a Delta log: a prefix (ending in
+// '/', no glob), never a single object.
+bool ProbesS3Prefix(const ParquetTable& table) {
+  const std::string& path = table.options.filename;
+  return table.options.format == "auto" && parquet::IsS3Url(path) && !path.empty() && path.back() == '/' &&
+         !HasGlobCharacters(path);
+}
+
+}  // namespace
+
+bool MayBeLakeTable(const ParquetTable& table) {
+  return table.is_lake ? *table.is_lake : ProbesS3Prefix(table);
+}
+
+bool IsLakeTable(ParquetTable* table, bool may_probe_remote) {
   if (table->is_lake) return *table->is_lake;
   const std::string& format = table->options.format;
   bool lake = false;
@@ -184,9 +207,18 @@ bool IsLakeTable(ParquetTable* table) {
     lake = true;
     table->lake_format = format;
   } else if (format == "auto") {
-    // Only local directories are probed (an s3:// prefix would cost a request per dataset).
+    // Local directories are probed for a Delta or Iceberg table, an s3:// prefix for a
+    // Delta log (one listing request of at most one key; a table connected from a database
+    // file probes at its first scan, not when connected).
     const std::string root = TableRoot(*table);
-    if (!parquet::IsRemoteUrl(root)) {
+    if (ProbesS3Prefix(*table)) {
+      if (!may_probe_remote) return false;  // undecided (is_lake unset)
+      std::unique_ptr<parquet::lake::LakeStorage> storage = parquet::lake::MakeS3Storage(table->options.remote);
+      if (parquet::lake::IsDeltaTable(*storage, root)) {
+        lake = true;
+        table->lake_format = "delta";
+      }
+    } else if (!parquet::IsRemoteUrl(root)) {
       std::unique_ptr<parquet::lake::LakeStorage> storage = parquet::lake::MakeLocalStorage();
       if (parquet::lake::IsDeltaTable(*storage, root)) {
         lake = true;

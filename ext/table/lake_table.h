@@ -19,8 +19,19 @@
 namespace sqlite_parquet {
 
 // Whether the table reads a lake table (decided once, from format= and the path: a local
-// directory holding _delta_log/). Throws when format=delta names no Delta table.
-bool IsLakeTable(ParquetTable* table);
+// directory holding _delta_log/ or Iceberg metadata, an s3:// prefix holding _delta_log/).
+// Without `may_probe_remote` (connecting a stored table) an s3:// prefix is not probed:
+// false, and the question stays open for the first scan.
+bool IsLakeTable(ParquetTable* table, bool may_probe_remote = true);
+
+// Whether the table is, or (not decided yet) may be, a lake table.
+bool MayBeLakeTable(const ParquetTable& table);
+
+// The most rows a lake file's metadata may claim and be believed without opening the file
+// (counted scans, rowids of later files): 2^38, so that the claims of the most files a
+// snapshot holds (ten million) add up within an int64_t. A larger claim makes the file be
+// opened and its count checked against its footer (an error when they differ).
+inline constexpr int64_t kMaxTrustedRecordCount = int64_t{1} << 38;
 
 // xCreate of a lake table: reads the snapshot, sets the table's file columns, partition
 // keys and files.

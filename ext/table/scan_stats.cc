@@ -85,6 +85,7 @@ const Field kFields[] = {
     PQ_FIELD(files_pruned_by_partition),
     PQ_FIELD(files_pruned_by_lake_statistics),
     PQ_FIELD(rows_deleted),
+    PQ_FIELD(files_counted),
 };
 #undef PQ_FIELD
 constexpr int kNumFields = static_cast<int>(sizeof(kFields) / sizeof(kFields[0]));

@@ -20,6 +20,9 @@ struct ScanStats {
   int64_t files_pruned_by_partition = 0;
   int64_t files_pruned_by_lake_statistics = 0;
   int64_t rows_deleted = 0;    // footers read (not a file an earlier scan of the statement kept open)
+  // Lake files whose rows a scan reading no file column counted from the metadata's record
+  // counts without opening them (not in files_opened).
+  int64_t files_counted = 0;
   int64_t row_groups_total = 0;  // row groups of the files the scan opened
   int64_t row_groups_pruned_by_statistics = 0;
   int64_t row_groups_pruned_by_dictionary = 0;

@@ -235,17 +235,44 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
   return entered;
 }
 
+// Enters a counted file (ParquetCursor::counted) as one row group: its rows are the
+// metadata's record count less the deletion vector's cardinality, numbered as live rows
+// until a row position is asked (CountedRowInFile); false when none is left.
+bool EnterCountedFile(ParquetCursor* cursor, const ParquetTable& table) {
+  const parquet::lake::LakeDataFile& file = cursor->files->lake->files[cursor->file_index];
+  cursor->rows_in_group = cursor->counted_rows;
+  int64_t live = cursor->counted_rows;
+  cursor->counted_ordinals = false;
+  if (file.deleted && file.deleted->claimed_count() > 0) {
+    live -= file.deleted->claimed_count();
+    cursor->stats.rows_deleted += file.deleted->claimed_count();
+    cursor->counted_ordinals = true;
+  }
+  cursor->rows_since_probe += kProbeRowsPerRowGroup;
+  if (cursor->rows_since_probe >= kRowsPerInterruptProbe) CheckInterrupt(cursor, table);
+  if (live <= 0) return false;
+  cursor->ranges = parquet::RowRanges::FromRanges({parquet::RowRange{0, live}});
+  cursor->range_index = 0;
+  cursor->row = 0;
+  cursor->row_end = live;
+  cursor->group_entered = true;
+  return true;
+}
+
 // Moves to the first row at or after (file, row_group, row) that exists in a row group the
 // constraints keep, going on to the next files as needed.
 void SettleOnRow(ParquetCursor* cursor, const ParquetTable& table) {
-  while (cursor->file) {
-    const parquet::ParquetFileReader& file = *cursor->file;
-    while (cursor->row_group < file.num_row_groups()) {
+  while (cursor->file || cursor->counted) {
+    const int row_groups = cursor->counted ? 1 : cursor->file->num_row_groups();
+    while (cursor->row_group < row_groups) {
       if (cursor->group_entered && cursor->row < cursor->row_end) {
         cursor->eof = false;
         return;
       }
-      if (!cursor->group_entered && EnterRowGroup(cursor, table)) continue;
+      if (!cursor->group_entered &&
+          (cursor->counted ? EnterCountedFile(cursor, table) : EnterRowGroup(cursor, table))) {
+        continue;
+      }
       cursor->row_group++;
       cursor->group_entered = false;
       cursor->row = 0;
@@ -391,6 +418,8 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc
     FinishScan(cursor);
     cursor->eof = true;
     cursor->fast_next_end = 0;
+    cursor->counted = false;  // (a counted file has no reader to keep for the next scan)
+    cursor->counting = false;
     cursor->columns_used = cursor->remote ? table.columns_used_handles.ColumnsUsedOf(idx_num) : 0;
     std::vector<PlanTerm> terms;
     if (!DecodePlan(idx_str, table.column_names, &terms)) {
@@ -463,6 +492,7 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc
     }
     ScanStats stats;
     ChooseJoinIndex(cursor, table, &stats);
+    cursor->counting = CountsFiles(*cursor, table, table.columns_used_handles.ColumnsUsedOf(idx_num));
     cursor->stats = stats;
     cursor->stats.files_total = static_cast<int64_t>(cursor->files->paths.size());
     cursor->stats.list_requests = static_cast<int64_t>(mutable_table->unreported_listing.requests);

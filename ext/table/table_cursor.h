@@ -153,6 +153,18 @@ struct ParquetCursor {
   // The rows deleted from the current file (a lake table's deletion vector or positional
   // deletes, lake_table.h), removed from each row group's ranges; null when none.
   std::shared_ptr<const parquet::lake::DeletedRows> deleted;
+  // A lake file counted, not opened (CountFile): a scan that reads no column of the files
+  // (count(*); partition keys, filename, rowid and file_row_number need none) walks the
+  // rows the table's metadata counts (LakeDataFile::record_count, less the deletion
+  // vector's cardinality) without reading the file. xFilter decides whether the scan may
+  // (`counting`); `counted` says the current file is such a file (`file` is null; its one
+  // "row group" holds counted_rows rows). While `counted_ordinals`, `row` numbers the
+  // file's live rows (its deletion vector not loaded yet): the first xRowid or
+  // file_row_number loads it and turns `row` into the physical position (CountedRowInFile).
+  bool counting = false;
+  bool counted = false;
+  bool counted_ordinals = false;
+  int64_t counted_rows = 0;
   // The current file's worker decompressing the next pages of each column a full scan
   // reads (decompress_ahead.h; null for other scans). Its readers share it; it goes
   // (joining its thread) before `file`.
@@ -212,6 +224,7 @@ void SetUpFileFilters(ParquetCursor* cursor, const ParquetTable& table);
 void KeepCurrentFile(ParquetCursor* cursor);
 parquet::RowRanges IndexedRows(const ParquetCursor& cursor, int64_t begin, int64_t end, int64_t first);
 bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from);
+bool CountsFiles(const ParquetCursor& cursor, const ParquetTable& table, uint64_t columns_used);
 void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats* stats);
 
 // Defined in table_cursor_columns.cc (xColumn):
@@ -242,7 +255,12 @@ class TransferInterruptScope {
   std::optional<ConnectionInterruptScope> scope_;
 };
 
-inline int64_t RowInFile(const ParquetCursor* cursor) {
+// Defined in table_cursor_files.cc: RowInFile of a counted file (loads its deleted rows
+// while `row` numbers live rows).
+int64_t CountedRowInFile(ParquetCursor* cursor);
+
+inline int64_t RowInFile(ParquetCursor* cursor) {
+  if (cursor->counted) return CountedRowInFile(cursor);
   return cursor->file->row_group_first_row(cursor->row_group) + cursor->row;
 }
 

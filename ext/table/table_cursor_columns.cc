@@ -203,7 +203,11 @@ int NestedColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ct
 [[gnu::noinline]] int FileConstantColumn(ParquetCursor* cursor, const ParquetTable* table, sqlite3_context* ctx,
                                          int column) {
   if (column == table->file_row_number_column()) {
-    sqlite3_result_int64(ctx, RowInFile(cursor));
+    try {
+      sqlite3_result_int64(ctx, RowInFile(cursor));  // a counted file may load its deleted rows
+    } catch (...) {
+      return ColumnCallbackError(cursor->base.pVtab, ctx);
+    }
   } else {
     ResultSqlValue(ctx, FileConstant(*table, *cursor->files, column, cursor->file_index));
   }

@@ -300,7 +300,19 @@ void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
     cursor->stats.files_opened++;
     if (table.metadata_store && table.metadata_store->pending() >= kFlushFiles) table.metadata_store->Flush();
   }
+  cursor->counted = false;
   cursor->mappings = MapFileColumns(table, *cursor->file, cursor->files->paths[index]);
+  if (cursor->files->lake) {
+    // The metadata's count of the file's rows stands for it in scans that count rather
+    // than open (CountFile) and in rowids: a file that disagrees is an error.
+    const int64_t claimed = cursor->files->lake->files[index].record_count;
+    if (claimed >= 0 && claimed != cursor->file->num_rows()) {
+      throw parquet::ParquetError("the table's metadata says data file " +
+                                  parquet::PathForDisplay(cursor->files->paths[index]) + " holds " +
+                                  std::to_string(claimed) + " rows, but it holds " +
+                                  std::to_string(cursor->file->num_rows()));
+    }
+  }
   cursor->files->rows[index] = cursor->file->num_rows();
   cursor->deleted.reset();
   if (cursor->files->lake && cursor->files->lake->files[index].deleted) {
@@ -318,6 +330,45 @@ void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
     cursor->decompress_ahead = std::make_shared<parquet::DecompressAhead>(*cursor->file, cursor->memory_budget,
                                                                           table.options.verify_crc);
   }
+}
+
+// Whether the rows of lake file `index` can be counted from the table's metadata: its
+// record count is known, and so is the cardinality of its deleted rows, if any (a Delta
+// deletion vector's; positional or equality deletes whose count is not known are read).
+bool CountableFile(const ParquetCursor& cursor, size_t index) {
+  const parquet::lake::LakeDataFile& file = cursor.files->lake->files[index];
+  if (file.record_count < 0 || file.record_count > kMaxTrustedRecordCount) return false;
+  if (!file.deleted) return true;
+  const int64_t deleted = file.deleted->claimed_count();
+  return deleted >= 0 && deleted <= file.record_count;
+}
+
+// Makes lake file `index` the cursor's current file without opening it: its rows are
+// counted from the metadata (ParquetCursor::counted). The previous file is put away as
+// OpenFile does.
+void CountFile(ParquetCursor* cursor, size_t index) {
+  CollectReaderCounters(cursor);
+  cursor->pruner.reset();
+  for (ColumnState& state : cursor->states) state = ColumnState();
+  if (cursor->batch_cache) cursor->batch_cache->ForgetReaders();
+  KeepCurrentFile(cursor);
+  cursor->mappings.clear();
+  cursor->file_index = index;
+  cursor->row_group = 0;
+  cursor->group_entered = false;
+  cursor->ahead_streak = 0;
+  cursor->ahead_through = -1;
+  cursor->ahead_last_entered = -1;
+  cursor->row = 0;
+  cursor->transfer_counted = parquet::TransferCounters();
+  cursor->deleted.reset();
+  cursor->row_filters.clear();  // (the scan tests nothing per row: CountsFiles)
+  cursor->row_filter_ranges.clear();
+  cursor->counted = true;
+  cursor->counted_ordinals = false;
+  cursor->counted_rows = cursor->files->lake->files[index].record_count;
+  cursor->files->rows[index] = cursor->counted_rows;
+  cursor->stats.files_counted++;
 }
 
 // The join index's rows of the cursor's scan in file `index`, rows [begin, end).
@@ -360,13 +411,71 @@ void FinishFileScan(ParquetCursor* cursor, const ParquetTable& table) {
 
 }  // namespace
 
+int64_t CountedRowInFile(ParquetCursor* cursor) {
+  if (!cursor->counted_ordinals) return cursor->row;
+  // `row` is the ordinal of a live row: its physical position needs the deleted rows.
+  const std::string& path = cursor->files->paths[cursor->file_index];
+  std::shared_ptr<const parquet::lake::DeletedRows> deleted = cursor->files->lake->files[cursor->file_index].deleted->Load();
+  if (!deleted->empty() && deleted->ranges().back().end > static_cast<uint64_t>(cursor->counted_rows)) {
+    throw parquet::ParquetError("the deletion vector of " + parquet::PathForDisplay(path) + " deletes row " +
+                                std::to_string(deleted->ranges().back().end - 1) + " of a file of " +
+                                std::to_string(cursor->counted_rows) + " rows");
+  }
+  int64_t removed = 0;
+  const parquet::RowRanges live = RemoveDeletedRows(
+      parquet::RowRanges::FromRanges({parquet::RowRange{0, cursor->counted_rows}}), *deleted, 0, &removed);
+  // The live rows' count is the one the metadata claimed (Load checks the cardinality).
+  int64_t ordinal = cursor->row;
+  size_t r = 0;
+  for (; r < live.num_ranges(); r++) {
+    const int64_t length = live.range(r).end - live.range(r).begin;
+    if (ordinal < length) break;
+    ordinal -= length;
+  }
+  if (r >= live.num_ranges()) {
+    throw parquet::ParquetError("the deletion vector of " + parquet::PathForDisplay(path) +
+                                " leaves fewer rows than the table's metadata counts");
+  }
+  cursor->ranges = live;
+  cursor->range_index = r;
+  cursor->row = live.range(r).begin + ordinal;
+  cursor->row_end = live.last_end();
+  cursor->counted_ordinals = false;
+  cursor->fast_next_end = 0;  // Next goes through Advance, along the ranges
+  return cursor->row;
+}
+
+// Whether the scan may count lake files rather than open them (ParquetCursor::counting):
+// it reads no file column (`columns_used`, the plan's colUsed: partition keys, filename
+// and file_row_number come from the file set and the row positions), tests nothing per
+// row and no row positions, and uses no join index.
+bool CountsFiles(const ParquetCursor& cursor, const ParquetTable& table, uint64_t columns_used) {
+  if (!cursor.files || !cursor.files->lake || !cursor.rowid_filters.empty() || !cursor.file_row_filters.empty() ||
+      cursor.indexed_filter >= 0) {
+    return false;
+  }
+  for (size_t c = 0; c < table.file_columns.size(); c++) {
+    if (UsesColumn(columns_used, c)) return false;
+  }
+  for (const ColumnFilter& filter : cursor.filters) {
+    if (filter.column >= 0 && filter.column < table.hive_column()) return false;
+  }
+  return true;
+}
+
 // Opens the first file at or after `from` that the constraints on partition keys,
-// filename and rowid leave in the scan; false when there is none.
+// filename and rowid leave in the scan; false when there is none. A scan that counts
+// (ParquetCursor::counting) counts the lake files it can instead of opening them.
 bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from) {
   // Rows before `from`, while they are known without opening skipped files.
   int64_t before = cursor->rows_before_file;
-  if (cursor->file && before >= 0) before += cursor->file->num_rows();
-  if (!cursor->file) before = from == 0 ? 0 : -1;
+  if (cursor->counted) {
+    if (before >= 0) before += cursor->counted_rows;
+  } else if (cursor->file) {
+    if (before >= 0) before += cursor->file->num_rows();
+  } else {
+    before = from == 0 ? 0 : -1;
+  }
   if (cursor->files != table.files) before = -1;  // a narrowed listing: counted in the whole one when asked
   const FileSet& files = *cursor->files;
   for (size_t index = from; index < files.paths.size(); index++) {
@@ -394,7 +503,11 @@ bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from)
       if (before >= 0) before = files.rows[index] >= 0 ? before + files.rows[index] : -1;
       continue;
     }
-    OpenFile(cursor, table, index);
+    if (cursor->counting && CountableFile(*cursor, index)) {
+      CountFile(cursor, index);
+    } else {
+      OpenFile(cursor, table, index);
+    }
     cursor->rows_before_file = before;
     return true;
   }

@@ -347,7 +347,8 @@ int DeclareTable(sqlite3* db, ParquetTable* table, char** error_out) {
     p.pushable = !table->file_columns[c].nested;
     p.value_class = ValueClassOfDeclaredType(table->file_columns[c].declared_type);
     // A lake table's files may store a column as a narrower type (type widening) or not at all.
-    p.exact = !table->options.union_by_name && !table->is_lake.value_or(false);
+    // (An s3:// prefix not probed yet may be one.)
+    p.exact = !table->options.union_by_name && !MayBeLakeTable(*table);
   }
   for (size_t k = 0; k < table->hive_keys.size(); k++) {
     ColumnPushdown& p = table->pushdown[static_cast<size_t>(table->hive_column()) + k];
@@ -439,7 +440,8 @@ int ConnectTable(sqlite3* db, CredentialRule* rule, int argc, const char* const*
     // A remote table connected from a database file, or created over an S3 dataset with
     // partition keys (not listed whole), is planned without a request.
     table->plan_without_io = parquet::IsRemoteUrl(table->options.filename) && (!create || !table->files);
-    if (!create && table->unusable.empty()) IsLakeTable(table.get());  // local directories only: no file is read
+    // Local directories only: no file is read (an s3:// prefix is probed at the first scan).
+    if (!create && table->unusable.empty()) IsLakeTable(table.get(), false);
     const int rc = DeclareTable(db, table.get(), error_out);
     if (rc != SQLITE_OK) return rc;
     if (create) {

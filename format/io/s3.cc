@@ -583,6 +583,7 @@ std::vector<S3Object> ListS3Objects(const RemoteOptions& options, const std::str
     query += "list-type=2&";
     if (page_keys > 0) query += "max-keys=" + std::to_string(std::min(page_keys, 1000)) + "&";
     query += "prefix=" + PercentEncode(prefix, false);
+    if (!list.start_after.empty()) query += "&start-after=" + PercentEncode(list.start_after, false);
     HttpRequest request = S3Request(resolved, bucket_url + query, "GET", nullptr, 0);
     HttpResponse response = HttpPerformWithRetry(request, shown, options.attempts, list.requests);
     if (response.status != 200) throw ParquetError(RemoteStatusError(response.status, "list " + shown));

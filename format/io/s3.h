@@ -98,6 +98,9 @@ struct S3ListOptions {
   // accepts, in key order, is in it); its pages start at 32 keys and double up to 1000, so
   // few entries are listed when a match comes early.
   bool until_first_kept = false;
+  // Non-empty: the listing starts after this key (ListObjectsV2 start-after), e.g. a Delta
+  // log from its last checkpoint on.
+  std::string start_after;
   // Grown as the listing goes (may be null): requests made (retries included), and the
   // objects and common prefixes the server returned, kept or not.
   uint64_t* requests = nullptr;

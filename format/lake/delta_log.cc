@@ -884,10 +884,13 @@ struct LogListing {
   std::vector<LogFile> checkpoints;  // every checkpoint file
 };
 
-LogListing ListLog(LakeStorage& storage, const std::string& root) {
+// The names of _delta_log/ (those after `start_after` when it is not empty).
+LogListing ListLog(LakeStorage& storage, const std::string& root, const std::string& start_after = "") {
   const std::string dir = root + "/_delta_log";
   std::vector<LakeEntry> entries;
-  if (!storage.List(dir, kMaxDeltaLogEntries, &entries)) {
+  const bool listed = start_after.empty() ? storage.List(dir, kMaxDeltaLogEntries, &entries)
+                                          : storage.ListAfter(dir, start_after, kMaxDeltaLogEntries, &entries);
+  if (!listed) {
     throw ParquetError("'" + PathForDisplay(root) + "' is not a Delta table: it has no _delta_log directory");
   }
   LogListing listing;
@@ -952,8 +955,90 @@ int64_t CommitTimestamp(std::string_view text, int64_t modified_ms, std::string*
 
 bool IsDeltaTable(LakeStorage& storage, const std::string& root) { return storage.IsDirectory(root + "/_delta_log"); }
 
+namespace {
+
+// The version `_delta_log/_last_checkpoint` names, -1 when it is missing, unreadable or
+// malformed (the hint is only a shortcut: the listing decides).
+int64_t LastCheckpointVersion(LakeStorage& storage, const std::string& root) {
+  try {
+    const std::string text = storage.ReadWhole(root + "/_delta_log/_last_checkpoint", kMaxLastCheckpointBytes);
+    JsonDocument doc;
+    std::string error;
+    int64_t version = -1;
+    if (!doc.Parse(text, &error) || doc.root().kind != JsonNode::Kind::kObject ||
+        !IntOf(doc, Member(doc, 0, "version"), &version) || version < 0) {
+      return -1;
+    }
+    return version;
+  } catch (const ParquetError&) {
+    return -1;
+  }
+}
+
+// The 20 digits that begin the names of version `version`'s log files: those names, and
+// those of later versions, sort after them; earlier versions' before.
+std::string VersionDigits(int64_t version) {
+  char digits[32];
+  std::snprintf(digits, sizeof(digits), "%020lld", static_cast<long long>(version));
+  return digits;
+}
+
+// The newest complete checkpoint of `listing` at or before `target`: its version (-1: none)
+// and files. A v2 or classic single file is preferred; a multi-part checkpoint needs all
+// its parts.
+int64_t ChooseCheckpoint(const LogListing& listing, int64_t target, std::vector<std::string>* files) {
+  std::map<int64_t, std::vector<const LogFile*>> by_version;
+  for (const LogFile& f : listing.checkpoints) {
+    if (f.version <= target) by_version[f.version].push_back(&f);
+  }
+  for (auto it = by_version.rbegin(); it != by_version.rend(); ++it) {
+    const LogFile* single = nullptr;
+    std::map<int, std::map<int, const LogFile*>> parts;  // parts count -> part -> file
+    for (const LogFile* f : it->second) {
+      if (f->kind == LogFile::Kind::kV2Checkpoint || f->kind == LogFile::Kind::kClassicCheckpoint) {
+        if (!single || f->kind == LogFile::Kind::kV2Checkpoint) single = f;
+      } else {
+        parts[f->parts][f->part] = f;
+      }
+    }
+    if (single) {
+      files->push_back(single->name);
+      return it->first;
+    }
+    for (const auto& [count, found] : parts) {
+      if (static_cast<int>(found.size()) == count) {
+        for (const auto& part : found) files->push_back(part.second->name);
+        return it->first;
+      }
+    }
+  }
+  return -1;
+}
+
+}  // namespace
+
 LakeSnapshot ReadDeltaSnapshot(LakeStorage& storage, const std::string& root, const DeltaReadOptions& options) {
-  const LogListing listing = ListLog(storage, root);
+  // Over S3 the log is listed from the checkpoint _last_checkpoint names (one listing of
+  // what follows it, plus the checkpoint): when it names one, the version read is not
+  // older, and no timestamp needs every commit. Should that listing hold no complete
+  // checkpoint of that version, the whole log is listed. A local listing is complete.
+  int64_t hinted = -1;
+  if (storage.remote() && !options.timestamp_ms) {
+    hinted = LastCheckpointVersion(storage, root);
+    if (options.version && *options.version < hinted) hinted = -1;
+  }
+  LogListing listing;
+  if (hinted > 0) {
+    listing = ListLog(storage, root, VersionDigits(hinted));
+    std::vector<std::string> ignored;
+    int64_t newest = -1;
+    for (const LogFile& f : listing.commits) newest = std::max(newest, f.version);
+    for (const LogFile& f : listing.checkpoints) newest = std::max(newest, f.version);
+    if (ChooseCheckpoint(listing, options.version.value_or(newest), &ignored) != hinted) hinted = -1;
+  } else {
+    hinted = -1;
+  }
+  if (hinted < 0) listing = ListLog(storage, root);
   const std::string shown = PathForDisplay(root);
   const std::string log_dir = root + "/_delta_log/";
   int64_t latest = -1;
@@ -978,38 +1063,8 @@ LakeSnapshot ReadDeltaSnapshot(LakeStorage& storage, const std::string& root, co
     target = found;
   }
   // The newest complete checkpoint at or before the target.
-  int64_t checkpoint_version = -1;
   std::vector<std::string> checkpoint_files;
-  {
-    std::map<int64_t, std::vector<const LogFile*>> by_version;
-    for (const LogFile& f : listing.checkpoints) {
-      if (f.version <= target) by_version[f.version].push_back(&f);
-    }
-    for (auto it = by_version.rbegin(); it != by_version.rend() && checkpoint_version < 0; ++it) {
-      // Prefer a v2 or classic single file; a multi-part checkpoint needs all its parts.
-      const LogFile* single = nullptr;
-      std::map<int, std::map<int, const LogFile*>> parts;  // parts count -> part -> file
-      for (const LogFile* f : it->second) {
-        if (f->kind == LogFile::Kind::kV2Checkpoint || f->kind == LogFile::Kind::kClassicCheckpoint) {
-          if (!single || f->kind == LogFile::Kind::kV2Checkpoint) single = f;
-        } else {
-          parts[f->parts][f->part] = f;
-        }
-      }
-      if (single) {
-        checkpoint_version = it->first;
-        checkpoint_files.push_back(single->name);
-        break;
-      }
-      for (const auto& [count, files] : parts) {
-        if (static_cast<int>(files.size()) == count) {
-          checkpoint_version = it->first;
-          for (const auto& part : files) checkpoint_files.push_back(part.second->name);
-          break;
-        }
-      }
-    }
-  }
+  const int64_t checkpoint_version = ChooseCheckpoint(listing, target, &checkpoint_files);
   DeltaLogReplay replay(root, options);
   if (checkpoint_version >= 0) {
     for (const std::string& name : checkpoint_files) {

@@ -6,7 +6,9 @@
 //      N.checkpoint.parquet, multi-part N.checkpoint.o.p.parquet, v2 N.checkpoint.UUID.json
 //      or .parquet) and the rest (ignored: .crc, compacted logs, _last_checkpoint);
 //   2. the newest complete checkpoint at or before the wanted version (a complete listing
-//      needs no _last_checkpoint; a multi-part checkpoint with a missing part is skipped);
+//      needs no _last_checkpoint; a multi-part checkpoint with a missing part is skipped).
+//      Over S3 (LakeStorage::remote) _last_checkpoint is read first and the log listed from
+//      the version it names on (start-after), unless that listing lacks the checkpoint;
 //   3. the checkpoint read (Parquet with format/read, or JSON; v2 `sidecar` actions followed
 //      into _delta_log/_sidecars/), then the JSON commits after it, which must be
 //      contiguous up to the wanted version;
@@ -42,6 +44,7 @@ inline constexpr size_t kMaxDeltaLogEntries = 1000000;      // names listed in _
 inline constexpr size_t kMaxDeltaCommitBytes = 256u << 20;  // one JSON commit or checkpoint
 inline constexpr size_t kMaxDeltaFiles = 10000000;          // live files of a snapshot
 inline constexpr size_t kMaxDeltaColumns = 10000;
+inline constexpr size_t kMaxLastCheckpointBytes = 1u << 20;  // _delta_log/_last_checkpoint
 
 struct DeltaReadOptions {
   std::optional<int64_t> version;       // the version to read (default: the latest)

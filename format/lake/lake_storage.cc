@@ -1,4 +1,4 @@
-// Local directories as LakeStorage (lake_storage.h).
+// Local directories and s3:// prefixes as LakeStorage (lake_storage.h).
 #include "format/lake/lake_storage.h"
 
 #include "format/common/error.h"
@@ -56,6 +56,26 @@ class S3Storage : public LakeStorage {
     }
     return true;
   }
+  bool ListAfter(const std::string& dir, const std::string& start_after, size_t max_entries,
+                 std::vector<LakeEntry>* out) override {
+    const S3Location location = ParseS3Url(dir + "/");
+    S3ListOptions list;
+    list.delimiter = "/";
+    std::vector<std::string> prefixes;
+    list.common_prefixes = &prefixes;
+    list.max_objects = max_entries;
+    list.start_after = location.key + start_after;
+    const std::vector<S3Object> objects = ListS3Objects(*options_, location.bucket, location.key, list);
+    if (objects.empty() && prefixes.empty()) return false;
+    for (const S3Object& object : objects) {
+      // (A server that ignores start-after lists from the start: the same names, filtered.)
+      if (object.key.size() <= location.key.size()) continue;
+      std::string name = object.key.substr(location.key.size());
+      if (name > start_after) out->push_back(LakeEntry{std::move(name), -1});
+    }
+    return true;
+  }
+  bool remote() const override { return true; }
   std::string ReadWhole(const std::string& path, size_t max_bytes) override {
     std::unique_ptr<RandomAccessFile> file = OpenFileOrUrl(path, options_.get());
     if (file->Size() > max_bytes) {
@@ -70,6 +90,7 @@ class S3Storage : public LakeStorage {
     const S3Location location = ParseS3Url(path + "/");
     S3ListOptions list;
     list.max_objects = 1;
+    list.max_keys = 1;  // one request of one key
     return !ListS3Objects(*options_, location.bucket, location.key, list).empty();
   }
 
@@ -78,6 +99,16 @@ class S3Storage : public LakeStorage {
 };
 
 }  // namespace
+
+bool LakeStorage::ListAfter(const std::string& dir, const std::string& start_after, size_t max_entries,
+                            std::vector<LakeEntry>* out) {
+  std::vector<LakeEntry> all;
+  if (!List(dir, max_entries, &all)) return false;
+  for (LakeEntry& entry : all) {
+    if (entry.name > start_after) out->push_back(std::move(entry));
+  }
+  return true;
+}
 
 std::unique_ptr<LakeStorage> MakeS3Storage(std::shared_ptr<const RemoteOptions> options) {
   return std::make_unique<S3Storage>(std::move(options));

@@ -29,6 +29,13 @@ class LakeStorage {
   // The entries of directory `dir` (files only); false when the directory does not exist.
   // Throws ParquetError on other errors, or past `max_entries`.
   virtual bool List(const std::string& dir, size_t max_entries, std::vector<LakeEntry>* out) = 0;
+  // The entries of `dir` whose names sort after `start_after` (byte order): on S3 one
+  // listing that starts there (ListObjectsV2 start-after); here the whole listing, filtered.
+  virtual bool ListAfter(const std::string& dir, const std::string& start_after, size_t max_entries,
+                         std::vector<LakeEntry>* out);
+  // Whether listing and reading cost requests (S3): readers then list less (Delta reads
+  // _last_checkpoint and lists from the checkpoint on).
+  virtual bool remote() const { return false; }
   // The whole of file `path`; throws ParquetError naming it when it cannot be read or
   // holds more than max_bytes.
   virtual std::string ReadWhole(const std::string& path, size_t max_bytes) = 0;

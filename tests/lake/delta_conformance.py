@@ -9,6 +9,7 @@ Prints one line per table and "N passed, M failed"; exits 1 on any failure.
 """
 import argparse
 import collections
+import json
 import os
 import random
 import sqlite3
@@ -96,7 +97,29 @@ def check_table(db, lake, name):
         extra = list((got - exp).elements())[:3]
         return False, (f"{sum(got.values())} rows vs Spark's {sum(exp.values())}; "
                        f"missing e.g. {missing}; unexpected e.g. {extra}")
-    return True, f"{sum(got.values())} rows match"
+    counted, detail = check_counts(db, sum(exp.values()), got_cols)
+    if not counted:
+        return False, detail
+    return True, f"{sum(got.values())} rows match; {detail}"
+
+
+def check_counts(db, expected_rows, columns):
+    """count(*) (no column read: the files' rows are counted from the log's numRecords and
+    deletion-vector cardinalities where it has them, without opening those files) gives
+    Spark's row count; rowid, file_row_number and filename read without any column (a
+    counted scan, deleted rows' positions loaded when asked) are those of a scan that reads
+    a column."""
+    count = db.execute("SELECT count(*) FROM t").fetchone()[0]
+    stats = db.execute("SELECT files_total, files_pruned, files_opened, files_counted FROM parquet_scan_stats('t')").fetchone()
+    if count != expected_rows:
+        return False, f"count(*) {count}, Spark has {expected_rows} rows ({stats})"
+    if stats[2] + stats[3] != stats[0] - stats[1]:
+        return False, f"count(*): {stats[2]} files opened and {stats[3]} counted of {stats[0]} ({stats[1]} pruned)"
+    bare = sorted(db.execute("SELECT rowid, file_row_number, filename FROM t").fetchall())
+    read = sorted(r[:3] for r in db.execute(f"SELECT rowid, file_row_number, filename, {quote(columns[0])} FROM t").fetchall())
+    if bare != read:
+        return False, f"rowids without a column differ from rowids with one: {bare[:5]} vs {read[:5]}"
+    return True, f"count(*) {count} ({stats[3]} of {stats[0]} files counted, {stats[2]} opened)"
 
 
 def check_hive(db, table_dir):
@@ -158,6 +181,48 @@ DIFFERENTIAL_TABLES = [
     "basic-with-inserts-deletes-checkpoint", "basic-with-inserts-merge", "snapshot-repartitioned",
     "time-travel-partition-changes-b", "data-skipping-basic-stats-all-types", "parquet-all-types",
 ]
+
+
+def check_record_count_trust(extension, tmpdir):
+    """count(*) takes the log's numRecords as the file's row count without opening it (as
+    Delta readers do); a scan that opens the file checks the count, and a file that holds
+    another number of rows is an error naming it."""
+    db = sqlite3.connect(":memory:")
+    db.enable_load_extension(True)
+    db.load_extension(extension)
+    table = os.path.join(tmpdir, "miscounted")
+    os.makedirs(os.path.join(table, "_delta_log"))
+    db.execute("SELECT parquet_copy('WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 10) "
+               "SELECT i AS id FROM r', ?, 'schema=id INT64')", (os.path.join(table, "part-0.parquet"),))
+    schema = json.dumps({"type": "struct", "fields": [{"name": "id", "type": "long", "nullable": True, "metadata": {}}]})
+    actions = [{"protocol": {"minReaderVersion": 1, "minWriterVersion": 2}},
+               {"metaData": {"id": "m", "format": {"provider": "parquet", "options": {}}, "schemaString": schema,
+                             "partitionColumns": [], "configuration": {}}},
+               {"add": {"path": "part-0.parquet", "partitionValues": {}, "size": 1, "modificationTime": 0,
+                        "dataChange": True, "stats": json.dumps({"numRecords": 12})}}]
+    with open(os.path.join(table, "_delta_log", "00000000000000000000.json"), "w") as f:
+        f.write("\n".join(json.dumps(a) for a in actions) + "\n")
+    db.execute("CREATE VIRTUAL TABLE t USING parquet('" + table.replace("'", "''") + "')")
+    count = db.execute("SELECT count(*) FROM t").fetchone()[0]
+    try:
+        db.execute("SELECT sum(id) FROM t").fetchall()
+        error = None
+    except sqlite3.Error as e:
+        error = str(e)
+    ok = count == 12 and error is not None and "holds 12 rows, but it holds 10" in error and "part-0.parquet" in error
+    # A claim too large to be believed (2^62 rows: counting it would run for ever, and the
+    # rowids of later files would overflow) is not counted: the file is opened, and refused.
+    actions[2]["add"]["stats"] = json.dumps({"numRecords": 1 << 62})
+    with open(os.path.join(table, "_delta_log", "00000000000000000001.json"), "w") as f:
+        f.write(json.dumps({"remove": {"path": "part-0.parquet", "dataChange": True}}) + "\n" +
+                json.dumps(actions[2]) + "\n")
+    db.execute("CREATE VIRTUAL TABLE huge USING parquet('" + table.replace("'", "''") + "')")
+    try:
+        huge = db.execute("SELECT count(*) FROM huge").fetchall()
+    except sqlite3.Error as e:
+        huge = str(e)
+    ok = ok and isinstance(huge, str) and f"holds {1 << 62} rows, but it holds 10" in huge
+    return ok, f"count(*) {count} (the log's numRecords); a scan: {error}; a claim of 2^62 rows: {huge}"
 
 
 def sql_literal(v):
@@ -292,7 +357,10 @@ def main():
         import tempfile
         with tempfile.TemporaryDirectory() as tmpdir:
             ok, detail = check_stored_table_security(os.path.abspath(args.extension), args.lake, tmpdir)
-        print(f"{'ok' if ok else 'FAIL'} stored-table-security: {detail}")
+            print(f"{'ok' if ok else 'FAIL'} stored-table-security: {detail}")
+            passed, failed = passed + ok, failed + (not ok)
+            ok, detail = check_record_count_trust(os.path.abspath(args.extension), tmpdir)
+        print(f"{'ok' if ok else 'FAIL'} record-count-trust: {detail}")
         passed, failed = passed + ok, failed + (not ok)
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1

@@ -1104,8 +1104,13 @@ def test_s3_hive_listing(extension, direct_port, bucket_dir):
         before = len(direct_log())
         db.execute(f"CREATE VIRTUAL TABLE temp.whole USING parquet('s3://bkt/many/'{creds})")
         create_listing = [e for e in direct_log()[before:] if e["method"] == "GET" and "list-type=2" in e["url"]]
+        # (format=auto first asks whether the prefix holds a Delta log: one key of many/_delta_log/.)
+        probes = [e for e in create_listing if "prefix=many%2F_delta_log%2F" in e["url"] and "max-keys=1&" in e["url"]]
+        create_listing = [e for e in create_listing if e not in probes]
         check("CREATE over a prefix of 10,080 s3 objects with partition keys lists up to its first file: one request "
-              "of 32 keys", len(create_listing) == 1 and "max-keys=32" in create_listing[0]["url"], create_listing)
+              "of 32 keys (and one probe for a Delta log)",
+              len(create_listing) == 1 and "max-keys=32" in create_listing[0]["url"] and len(probes) == 1,
+              create_listing + probes)
         run(db, "SELECT count(*) FROM temp.whole WHERE filename = 'none'")
         whole = scan_stats(db, "whole")
         check("a scan without partition constraints lists every object",
@@ -1115,7 +1120,9 @@ def test_s3_hive_listing(extension, direct_port, bucket_dir):
             """The query's rows, its scan stats and the listing requests the server saw."""
             before = len(direct_log())
             got = run(db, query.format(t=table))
-            listed = [e for e in direct_log()[before:] if e["method"] == "GET" and "list-type=2" in e["url"]]
+            # (Not the probe for a Delta log that format=auto makes at a stored table's first scan.)
+            listed = [e for e in direct_log()[before:] if e["method"] == "GET" and "list-type=2" in e["url"]
+                      and "_delta_log" not in e["url"]]
             return got, scan_stats(db, table), len(listed)
 
         month = "SELECT count(*), count(DISTINCT day), sum(v) FROM {t} WHERE year = 2020 AND month = 3"
@@ -1347,11 +1354,16 @@ def test_s3_open_requests(db, port, s3rver_port, data, creds):
 
 
 def test_s3_delta(extension, port, s3rver_port):
-    """A Delta table on S3 (format=delta): a deletion vector in a file beside the data, and a
-    partitioned table with column mapping and a deletion vector: the same rows as the local
-    table; opening lists _delta_log/ once and reads each commit once."""
+    """Delta tables on S3: a deletion vector in a file beside the data, a partitioned table
+    with column mapping, deletion vectors and a checkpoint that _last_checkpoint names, and
+    a multi-part checkpoint: the same rows as the local tables, with format=delta and found
+    by format=auto at their prefix; opening reads _last_checkpoint, lists _delta_log/ once
+    from the checkpoint on (start-after) and reads the checkpoint and each later commit once;
+    count(*) makes no request (the log's numRecords and deletion-vector cardinalities);
+    parquet_snapshots over S3 gives the local history."""
     lake = HERE.parent.parent.parent / "shared" / "lake" / "delta"
-    tables = {"dv": lake / "kernel-data" / "table-with-dv-small", "cm": lake / "golden" / "dv-with-columnmapping" / "delta"}
+    tables = {"dv": lake / "kernel-data" / "table-with-dv-small", "cm": lake / "golden" / "dv-with-columnmapping" / "delta",
+              "mp": lake / "kernel-data" / "v1-multi-part-struct-stats-only"}
     for name, root in tables.items():
         for path in sorted(root.rglob("*")):
             if path.is_file() and not path.name.endswith(".crc"):
@@ -1362,6 +1374,7 @@ def test_s3_delta(extension, port, s3rver_port):
         db.execute(f"DROP TABLE IF EXISTS temp.l_{name}")
         db.execute(f"CREATE VIRTUAL TABLE temp.l_{name} USING parquet({sql_text(str(root))})")
         local = sorted(db.execute(f"SELECT * FROM temp.l_{name}").fetchall(), key=repr)
+        local_count = db.execute(f"SELECT count(*) FROM temp.l_{name}").fetchone()[0]
         before = len(proxy_log(port))
         db.execute(f"DROP TABLE IF EXISTS temp.r_{name}")
         try:
@@ -1370,23 +1383,87 @@ def test_s3_delta(extension, port, s3rver_port):
             check(f"s3 Delta table {name} opens", False, str(e))
             continue
         opening = proxy_log(port)[before:]
-        # One listing of _delta_log/ (the proxy pages it by two keys: continuation tokens),
-        # then the newest checkpoint and the commits after it, one request each.
+        # _last_checkpoint, then one listing of _delta_log/ (the proxy pages it by two keys:
+        # continuation tokens) from the checkpoint it names on, then the checkpoint and the
+        # commits after it, one request each.
         lists = [e["url"] for e in opening if "list-type" in e.get("url", "")]
         reads = [e["url"] for e in opening if "list-type" not in e.get("url", "")]
-        checkpoints = sorted(int(p.name[:20]) for p in (root / "_delta_log").glob("*.checkpoint.parquet"))
-        last = checkpoints[-1] if checkpoints else -1
-        wanted = [p.name for p in sorted((root / "_delta_log").glob("*.json")) if int(p.name[:20]) > last]
-        wanted += [f"{last:020d}.checkpoint.parquet"] if checkpoints else []
-        one_listing = (len(lists) >= 1 and all(f"prefix=lake%2F{name}%2F_delta_log%2F" in u for u in lists)
-                       and sum("continuation-token" not in u for u in lists) == 1)
-        check(f"s3 Delta table {name}: opening is one listing of _delta_log/ plus {len(wanted)} reads (checkpoint and later commits)",
-              one_listing and sorted(u.rsplit("/", 1)[1] for u in reads) == sorted(wanted), lists + reads)
+        log = root / "_delta_log"
+        hint = json.loads((log / "_last_checkpoint").read_text())["version"] if (log / "_last_checkpoint").exists() else -1
+        parts = sorted(p.name for p in log.glob(f"{hint:020d}.checkpoint*.parquet")) if hint >= 0 else []
+        wanted = [p.name for p in sorted(log.glob("*.json")) if int(p.name[:20]) > hint] + parts + ["_last_checkpoint"]
+        first = [u for u in lists if "continuation-token" not in u]
+        start_after = f"start-after=lake%2F{name}%2F_delta_log%2F{hint:020d}" if hint > 0 else None
+        one_listing = (len(lists) >= 1 and all(f"prefix=lake%2F{name}%2F_delta_log%2F" in u for u in lists) and len(first) == 1
+                       and (start_after is None or start_after in first[0]) and (start_after is not None or "start-after" not in first[0]))
+        check(f"s3 Delta table {name}: opening reads _last_checkpoint, lists _delta_log/ once "
+              f"{'from version ' + str(hint) if hint > 0 else 'whole'} and reads {len(wanted) - 1} files (checkpoint and later commits)",
+              one_listing and (len(parts) > 0) == (hint >= 0) and sorted(u.rsplit("/", 1)[1] for u in reads) == sorted(wanted),
+              lists + reads)
         remote = sorted(db.execute(f"SELECT * FROM temp.r_{name}").fetchall(), key=repr)
         check(f"s3 Delta table {name} (deletion vector read from S3) equals the local read",
               remote == local and len(remote) > 0, f"{len(remote)} vs {len(local)} rows")
+        before = len(proxy_log(port))
+        counted = db.execute(f"SELECT count(*) FROM temp.r_{name}").fetchone()[0]
+        stats = scan_stats(db, f"r_{name}")
+        requests = proxy_log(port)[before:]
+        check(f"s3 Delta table {name}: count(*) from the log, no request",
+              counted == local_count == len(local) and requests == [] and stats["files_opened"] == 0
+              and stats["files_counted"] == stats["files_total"] > 0, f"{counted} {local_count} {stats} {requests}")
+        # format=auto finds the log at an s3:// prefix (one listing of at most one key).
+        before = len(proxy_log(port))
+        db.execute(f"DROP TABLE IF EXISTS temp.a_{name}")
+        got = run(db, f"CREATE VIRTUAL TABLE temp.a_{name} USING parquet('s3://bkt/lake/{name}/'{creds})")
+        probes = [e["url"] for e in proxy_log(port)[before:] if "list-type" in e.get("url", "") and "max-keys=1&" in e["url"]]
+        auto = run(db, f"SELECT * FROM temp.a_{name}")
+        check(f"s3 Delta table {name}: format=auto finds it at its prefix (one probe of _delta_log/)",
+              got == [] and isinstance(auto, list) and sorted(auto, key=repr) == local and len(probes) == 1
+              and f"prefix=lake%2F{name}%2F_delta_log%2F" in probes[0], f"{got} {probes} {auto if isinstance(auto, tuple) else len(auto)}")
+        history = "SELECT version, parent_id, operation, parameters, files_added, files_removed, rows_added, rows_removed FROM parquet_snapshots"
+        local_history = db.execute(f"{history}(?) ORDER BY version", (str(root),)).fetchall()
+        remote_history = run(db, f"{history}('s3://bkt/lake/{name}/', 's3_endpoint=http://127.0.0.1:{port}', "
+                                 f"'s3_access_key_id=S3RVER', 's3_secret_access_key=S3RVER') ORDER BY version")
+        check(f"s3 Delta table {name}: parquet_snapshots over S3 gives the local history",
+              remote_history == local_history and len(local_history) > 0, f"{remote_history} vs {local_history}")
+    # A version older than the checkpoint lists the whole log; version= at the checkpoint or later from it.
+    for version in (3, 12):
+        db.execute("DROP TABLE IF EXISTS temp.l_v")
+        db.execute(f"CREATE VIRTUAL TABLE temp.l_v USING parquet({sql_text(str(tables['cm']))}, version={version})")
+        before = len(proxy_log(port))
+        db.execute("DROP TABLE IF EXISTS temp.r_v")
+        db.execute(f"CREATE VIRTUAL TABLE temp.r_v USING parquet('s3://bkt/lake/cm/', format=delta, version={version}{creds})")
+        lists = [e["url"] for e in proxy_log(port)[before:] if "list-type" in e.get("url", "") and "continuation-token" not in e["url"]]
+        rows = sorted(db.execute("SELECT * FROM temp.r_v").fetchall(), key=repr)
+        check(f"s3 Delta table cm version={version}: the local rows, listed {'whole' if version < 10 else 'from the checkpoint'}",
+              rows == sorted(db.execute("SELECT * FROM temp.l_v").fetchall(), key=repr) and len(lists) == 1
+              and ("start-after" in lists[0]) == (version >= 10), lists)
     error = run(db, f"CREATE VIRTUAL TABLE temp.nolog USING parquet('s3://bkt/lake/none/', format=delta{creds})")
     check("s3: a prefix without _delta_log is not a Delta table", isinstance(error, tuple) and "_delta_log" in error[1], error)
+    # A format=auto table of a Delta prefix kept in a database file: connecting it makes no
+    # request; its first scan probes the prefix, finds the log and reads the table's rows.
+    local = sorted(db.execute("SELECT * FROM temp.l_cm").fetchall(), key=repr)
+    path = tempfile.mktemp(suffix=".db", prefix="pq-delta-auto-")
+    try:
+        writer = extension.connect(path)
+        writer.execute(f"CREATE VIRTUAL TABLE stored USING parquet('s3://bkt/lake/cm/'{creds})")
+        writer.close()
+        reader = extension.connect(path)
+        before = len(proxy_log(port))
+        reader.execute("SELECT name FROM sqlite_master").fetchall()
+        reader.execute("SELECT 1 FROM pragma_table_info('stored')").fetchall()
+        connecting = proxy_log(port)[before:]
+        stored = run(reader, "SELECT * FROM stored")
+        probes = [e["url"] for e in proxy_log(port)[before:] if "list-type" in e.get("url", "") and "max-keys=1&" in e["url"]]
+        counted = run(reader, "SELECT count(*) FROM stored")
+        check("s3 Delta table cm kept in a database file with format=auto: no request to connect, its first scan "
+              "probes the prefix and reads the local rows",
+              connecting == [] and isinstance(stored, list) and sorted(stored, key=repr) == local and len(probes) == 1
+              and counted == [(len(local),)], f"{connecting} {probes} {counted} {stored if isinstance(stored, tuple) else len(stored)}")
+        reader.close()
+    finally:
+        for suffix in ("", "-journal"):
+            if os.path.exists(path + suffix):
+                os.unlink(path + suffix)
 
 
 def test_s3_iceberg(extension, port, s3rver_port):

@@ -5,7 +5,9 @@
 // rows from a row group's ranges (ext/table/lake_table.h).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -367,4 +369,90 @@ TEST_CASE("Delta history: one entry per commit") {
   CHECK(history[1].operation == "DELETE");
   CHECK(history[1].parent_id == 0);
   CHECK(history[1].timestamp_ms == 1677811194429);
+}
+
+namespace {
+
+// Local files seen as a remote storage (LakeStorage::remote): what a Delta reader lists and
+// reads, recorded, so that the S3 way of opening a log (_last_checkpoint, a listing from the
+// checkpoint on) is checked without a server.
+class RecordingStorage : public LakeStorage {
+ public:
+  bool List(const std::string& dir, size_t max_entries, std::vector<LakeEntry>* out) override {
+    calls.push_back("list " + Base(dir));
+    return local_->List(dir, max_entries, out);
+  }
+  bool ListAfter(const std::string& dir, const std::string& start_after, size_t max_entries,
+                 std::vector<LakeEntry>* out) override {
+    calls.push_back("list " + Base(dir) + " after " + start_after);
+    std::vector<LakeEntry> all;
+    if (!local_->List(dir, max_entries, &all)) return false;
+    for (LakeEntry& e : all) {
+      if (e.name > start_after) out->push_back(LakeEntry{e.name, -1});  // (S3 gives no times)
+    }
+    return true;
+  }
+  std::string ReadWhole(const std::string& path, size_t max_bytes) override {
+    calls.push_back("read " + Base(path));
+    return local_->ReadWhole(path, max_bytes);
+  }
+  std::unique_ptr<RandomAccessFile> Open(const std::string& path) override {
+    calls.push_back("open " + Base(path));
+    return local_->Open(path);
+  }
+  bool IsDirectory(const std::string& path) override { return local_->IsDirectory(path); }
+  bool remote() const override { return true; }
+  std::vector<std::string> calls;
+
+ private:
+  static std::string Base(const std::string& path) { return path.substr(path.find_last_of('/') + 1); }
+  std::unique_ptr<LakeStorage> local_ = MakeLocalStorage();
+};
+
+std::vector<std::string> PathsOf(const LakeSnapshot& snapshot) {
+  std::vector<std::string> paths;
+  for (const LakeDataFile& f : snapshot.files) paths.push_back(f.path + "#" + std::to_string(f.record_count));
+  return paths;
+}
+
+}  // namespace
+
+TEST_CASE("Delta over a remote storage: _last_checkpoint, then the log listed from the checkpoint on") {
+  const std::string root = "../shared/lake/delta/golden/dv-with-columnmapping/delta";  // checkpoint 10, commits to 15
+  std::unique_ptr<LakeStorage> local = MakeLocalStorage();
+  const LakeSnapshot expected = ReadDeltaSnapshot(*local, root, {});
+  RecordingStorage remote;
+  const LakeSnapshot got = ReadDeltaSnapshot(remote, root, {});
+  CHECK(PathsOf(got) == PathsOf(expected));
+  CHECK(got.version == expected.version);
+  CHECK(remote.calls == std::vector<std::string>{
+                           "read _last_checkpoint", "list _delta_log after 00000000000000000010",
+                           "open 00000000000000000010.checkpoint.parquet", "read 00000000000000000011.json",
+                           "read 00000000000000000012.json", "read 00000000000000000013.json",
+                           "read 00000000000000000014.json", "read 00000000000000000015.json"});
+  // A version at or after the checkpoint lists from it; an older one, or a timestamp, the whole log.
+  DeltaReadOptions options;
+  options.version = 12;
+  remote.calls.clear();
+  CHECK(PathsOf(ReadDeltaSnapshot(remote, root, options)) == PathsOf(ReadDeltaSnapshot(*local, root, options)));
+  CHECK(remote.calls.at(1) == "list _delta_log after 00000000000000000010");
+  options.version = 4;
+  remote.calls.clear();
+  CHECK(PathsOf(ReadDeltaSnapshot(remote, root, options)) == PathsOf(ReadDeltaSnapshot(*local, root, options)));
+  CHECK(remote.calls.at(1) == "list _delta_log");
+  // Multi-part checkpoints: every part read.
+  const std::string multi = "../shared/lake/delta/kernel-data/v1-multi-part-struct-stats-only";
+  remote.calls.clear();
+  CHECK(PathsOf(ReadDeltaSnapshot(remote, multi, {})) == PathsOf(ReadDeltaSnapshot(*local, multi, {})));
+  CHECK(remote.calls.at(1) == "list _delta_log after 00000000000000000005");
+  CHECK(std::count_if(remote.calls.begin(), remote.calls.end(),
+                      [](const std::string& c) { return c.find(".checkpoint.") != std::string::npos; }) == 3);
+  // A corrupt _last_checkpoint, or none: the whole log is listed and the checkpoint found.
+  for (const char* name : {"golden/corrupted-last-checkpoint-kernel/delta", "kernel-data/with_checkpoint_no_last_checkpoint"}) {
+    CAPTURE(name);
+    const std::string path = std::string("../shared/lake/delta/") + name;
+    remote.calls.clear();
+    CHECK(PathsOf(ReadDeltaSnapshot(remote, path, {})) == PathsOf(ReadDeltaSnapshot(*local, path, {})));
+    CHECK(remote.calls.at(1) == "list _delta_log");
+  }
 }
