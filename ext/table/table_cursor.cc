@@ -261,6 +261,8 @@ bool RowPasses(ParquetCursor* cursor, const ParquetTable& table) {
           !BatchSqlValue(mapping, state.batch, static_cast<size_t>(index), &cursor->format_buffer, &value)) {
         continue;  // xColumn will report the error: keep the row
       }
+    } else if (mapping.constant) {
+      value = mapping.constant->value();
     }
     if (!RowMatches(filter, value)) return false;
   }

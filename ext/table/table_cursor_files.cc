@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "ext/common/sql_value.h"
 #include "ext/table/lake_table.h"
 #include "format/common/error.h"
 #include "format/common/threads.h"
@@ -144,6 +145,15 @@ void SetUpFileFilters(ParquetCursor* cursor, const ParquetTable& table) {
     if (static_cast<int>(i) == cursor->indexed_filter) continue;  // the join index found its rows
     const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(filter.column)];
     if (mapping.kind == ValueKind::kNested) continue;
+    if (mapping.constant) {
+      // The same value in every row of the file (a lake column's default): a filter it
+      // passes is dropped, one it fails rejects every row (tested per row, never pruned by
+      // the file's statistics, which know nothing of the column).
+      if (RowMatches(filter, mapping.constant->value())) continue;
+      cursor->row_filters.push_back(i);
+      cursor->row_filter_ranges.push_back(IntegerRange());
+      continue;
+    }
     const bool always_null = mapping.kind == ValueKind::kNull || mapping.leaf_column < 0;
     const bool null_test = filter.op == ConstraintOp::kIsNull || filter.op == ConstraintOp::kIsNotNull;
     if (!always_null && !null_test &&

@@ -15,7 +15,10 @@
 #include "format/read/file_reader.h"
 #include "format/read/record_assembler.h"
 #include "format/common/text_to_double.h"
+#include "format/lake/json_view.h"
+#include "format/values/json_document.h"
 #include "format/values/json_text.h"
+#include "format/values/text.h"
 #include "format/values/logical_values.h"
 
 namespace parquet::lake {
@@ -169,7 +172,7 @@ class IcebergDeletedRowsSource final : public DeletedRowsSource {
         schema_(std::move(schema)), remote_(std::move(remote)) {}
   int64_t claimed_count() const override { return -1; }
   std::shared_ptr<const DeletedRows> Load() const override {
-    std::unique_ptr<LakeStorage> storage = IsS3Url(resolved_) ? MakeS3Storage(remote_) : MakeLocalStorage();
+    std::unique_ptr<LakeStorage> storage = MakeStorageFor(resolved_, remote_);
     return std::make_shared<const DeletedRows>(IcebergDeletedPositions(*storage, data_path_, resolved_, deletes_, *schema_));
   }
 
@@ -253,6 +256,95 @@ LakeValue PartitionLakeValue(const IcebergValue& v, const std::string& type) {
 }
 
 }  // namespace
+
+LakeValue IcebergInitialDefault(const IcebergField& field, const std::string& file) {
+  if (field.initial_default.empty() || !field.is_primitive()) return LakeValue{};
+  JsonDocument doc;
+  std::string error;
+  if (!doc.Parse(field.initial_default, &error)) {
+    throw ParquetError("Iceberg metadata '" + file + "': the initial-default of field '" + field.name + "' is not JSON: " + error);
+  }
+  const JsonView v = JsonView::Root(doc);
+  if (v.is_null()) return LakeValue{};
+  const IcebergPrimitive p = ParseIcebergPrimitive(field.type);
+  auto bad = [&]() {
+    return ParquetError("Iceberg metadata '" + file + "': the initial-default " + field.initial_default + " of field '" +
+                        field.name + "' is not a " + field.type);
+  };
+  auto text = [&]() {
+    if (!v.is_string()) throw bad();
+    return v.String("initial-default");
+  };
+  auto hex = [&](const std::string& digits) {
+    if (digits.size() % 2 != 0) throw bad();
+    std::string bytes;
+    for (size_t i = 0; i < digits.size(); i += 2) {
+      const int hi = HexDigit(digits[i]), lo = HexDigit(digits[i + 1]);
+      if (hi < 0 || lo < 0) throw bad();
+      bytes.push_back(static_cast<char>(hi * 16 + lo));
+    }
+    return bytes;
+  };
+  const std::string& name = p.name;
+  if (name == "boolean") {
+    if (!v.is_bool()) throw bad();
+    return LakeValue::Integer(v.Bool("initial-default") ? 1 : 0);
+  }
+  if (name == "int" || name == "long") {
+    int64_t i = 0;
+    if (!v.is_number() || !ParseJsonInt(v.Text(), &i)) throw bad();
+    if (name == "int" && (i < INT32_MIN || i > INT32_MAX)) throw bad();
+    return LakeValue::Integer(i);
+  }
+  if (name == "float" || name == "double") {
+    if (!v.is_number()) throw bad();
+    const double d = v.Double("initial-default");
+    // A float default reads as the float a file would store.
+    return LakeValue::Real(name == "float" ? static_cast<double>(static_cast<float>(d)) : d);
+  }
+  if (name == "string") return LakeValue::Text(text());
+  if (name == "binary" || name == "fixed") {
+    std::string bytes = hex(text());
+    if (name == "fixed" && bytes.size() != static_cast<size_t>(p.length)) throw bad();
+    return LakeValue::Text(std::move(bytes));
+  }
+  if (name == "uuid") {
+    std::string digits;
+    for (char c : text()) {
+      if (c != '-') digits.push_back(c);
+    }
+    if (digits.size() != 32) throw bad();
+    return LakeValue::Text(hex(digits));
+  }
+  if (name == "date") {
+    int32_t days = 0;
+    if (!ParseDate(text(), &days)) throw bad();
+    return LakeValue::Integer(days);
+  }
+  if (name == "time") {
+    int64_t micros = 0;
+    if (!ParseTime(text(), TimeUnit::MICROS, &micros)) throw bad();
+    return LakeValue::Integer(micros);
+  }
+  if (name == "timestamp" || name == "timestamptz" || name == "timestamp_ns" || name == "timestamptz_ns") {
+    int64_t value = 0;
+    const bool nanos = name == "timestamp_ns" || name == "timestamptz_ns";
+    if (!ParseTimestamp(text(), nanos ? TimeUnit::NANOS : TimeUnit::MICROS, &value)) throw bad();
+    return LakeValue::Integer(value);
+  }
+  if (name == "decimal") {
+    const std::string digits = text();
+    if (p.precision <= 18) {
+      int64_t unscaled = 0;
+      if (!ParseDecimal(digits, p.scale, &unscaled)) throw bad();
+      return LakeValue::Integer(unscaled);
+    }
+    uint8_t bytes[16];
+    if (!ParseDecimal(digits, p.scale, bytes, sizeof(bytes))) throw bad();
+    return LakeValue::Text(std::string(reinterpret_cast<const char*>(bytes), sizeof(bytes)));
+  }
+  return LakeValue{};  // geometry, geography, variant, unknown: NULL
+}
 
 std::unique_ptr<IcebergFileSystem> IcebergFileSystemOver(LakeStorage& storage) {
   return std::make_unique<StorageFileSystem>(storage);
@@ -430,7 +522,22 @@ std::vector<PositionRange> IcebergDeletedPositions(LakeStorage& storage, const s
   return ToRanges(std::move(positions), vector_ranges);
 }
 
+namespace {
+
+// Over http(s):// nothing can be listed: the table must be named by its metadata file.
+void CheckNamedWithoutListing(LakeStorage& storage, const std::string& path) {
+  std::string trimmed = path;
+  while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
+  if (storage.CanList() || EndsWith(trimmed, ".metadata.json") || EndsWith(trimmed, ".metadata.json.gz")) return;
+  throw ParquetError(TableName(PathForDisplay(path)) +
+                     ": over http(s) an Iceberg table is named by its metadata file (.../metadata/vN.metadata.json): "
+                     "a directory cannot be listed there");
+}
+
+}  // namespace
+
 LakeSnapshot ReadIcebergSnapshot(LakeStorage& storage, const std::string& path, const IcebergReadOptions& options) {
+  CheckNamedWithoutListing(storage, path);
   std::unique_ptr<IcebergFileSystem> fs = IcebergFileSystemOver(storage);
   std::string root;
   const std::string metadata_path = LocateIcebergMetadata(*fs, path, &root);
@@ -464,6 +571,7 @@ LakeSnapshot ReadIcebergSnapshot(LakeStorage& storage, const std::string& path, 
     column.nullable = !field.required;
     column.physical_name = field.name;
     column.field_id = field.id;
+    column.initial_default = IcebergInitialDefault(field, metadata_path);
     if (metadata.has_name_mapping) {
       // Files without field ids (migrated from Hive) are matched by the names the mapping
       // gives the field id; a field the mapping leaves out is in none of them (NULL).
@@ -537,6 +645,7 @@ LakeSnapshot ReadIcebergSnapshot(LakeStorage& storage, const std::string& path, 
 }
 
 std::vector<LakeHistoryEntry> ReadIcebergHistory(LakeStorage& storage, const std::string& path) {
+  CheckNamedWithoutListing(storage, path);
   std::unique_ptr<IcebergFileSystem> fs = IcebergFileSystemOver(storage);
   std::string root;
   const std::string metadata_path = LocateIcebergMetadata(*fs, path, &root);
