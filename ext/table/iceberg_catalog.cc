@@ -191,7 +191,13 @@ std::string ResolveIcebergCatalogTable(const IcebergCatalogTable& table) {
   }
   const std::string catalog_dir = DirectoryOf(table.catalog_path);
   const std::string direct = IsAbsolute(local) ? local : catalog_dir + "/" + local;
-  if (location.find("://") == std::string::npos && (IsRegularFile(direct) || !table.allow_moved_paths)) return direct;
+  if (location.find("://") == std::string::npos) {
+    if (IsRegularFile(direct)) return direct;
+    if (!table.allow_moved_paths) {
+      throw parquet::ParquetError(name + ": the metadata file '" + location + "' the catalog names is not at '" + direct +
+                                  "': set allow_moved_paths=1 to look for it below the catalog's directory");
+    }
+  }
   // Moved: the longest trailing part of the location that names a file below the catalog's
   // directory (never outside it: no '..' segment is followed).
   const std::vector<std::string> segments = Segments(local);

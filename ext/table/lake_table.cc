@@ -367,13 +367,12 @@ std::vector<ColumnMapping> MapLakeFileColumns(const ParquetTable& table, const p
   return mappings;
 }
 
-bool LakeStatisticsMayMatch(const ParquetTable& table, const FileSet& files, size_t index, const ColumnFilter& filter) {
-  if (!files.lake || filter.column < 0 || filter.column >= table.hive_column() || !filter.active) return true;
-  const parquet::lake::LakeDataFile& file = files.lake->files[index];
-  const size_t lake_column = static_cast<size_t>(table.lake_columns[static_cast<size_t>(filter.column)]);
-  if (file.stats.size() <= lake_column) return true;
-  const parquet::lake::LakeColumnStats& stats = file.stats[lake_column];
-  const ValueClass value_class = table.pushdown[static_cast<size_t>(filter.column)].value_class;
+namespace {
+
+// Whether values bounded by `stats` (in `record_count` rows, -1 unknown) may satisfy
+// `filter`, whose column's values are of `value_class`.
+bool StatsMayMatch(const parquet::lake::LakeColumnStats& stats, int64_t record_count, ValueClass value_class,
+                   const ColumnFilter& filter) {
   ValueBounds bounds;
   auto bound = [&](const LakeValue& v, std::string* storage) -> std::optional<SqlValue> {
     switch (v.kind) {
@@ -393,11 +392,40 @@ bool LakeStatisticsMayMatch(const ParquetTable& table, const FileSet& files, siz
   bounds.min = bound(stats.min, &bounds.min_bytes);
   bounds.max = bound(stats.max, &bounds.max_bytes);
   if (stats.null_count == 0) bounds.may_have_null = false;
-  if (stats.null_count >= 0 && file.record_count >= 0 && stats.null_count >= file.record_count) {
+  if (stats.null_count >= 0 && record_count >= 0 && stats.null_count >= record_count) {
     bounds.may_have_non_null = false;
   }
   if (bounds.may_have_non_null && (!bounds.min || !bounds.max) && stats.null_count < 0) return true;
   return MayMatch(filter, bounds);
+}
+
+}  // namespace
+
+bool LakeStatisticsMayMatch(const ParquetTable& table, const FileSet& files, size_t index, const ColumnFilter& filter) {
+  if (!files.lake || filter.column < 0 || filter.column >= table.hive_column() || !filter.active) return true;
+  const parquet::lake::LakeDataFile& file = files.lake->files[index];
+  const size_t lake_column = static_cast<size_t>(table.lake_columns[static_cast<size_t>(filter.column)]);
+  if (file.stats.size() <= lake_column) return true;
+  return StatsMayMatch(file.stats[lake_column], file.record_count,
+                       table.pushdown[static_cast<size_t>(filter.column)].value_class, filter);
+}
+
+bool LakeGroupMayMatch(const ParquetTable& table, const FileSet& files, int32_t group,
+                       const std::vector<ColumnFilter>& filters) {
+  if (!files.lake || group < 0 || static_cast<size_t>(group) >= files.lake->file_groups.size()) return true;
+  const parquet::lake::LakeFileGroup& g = files.lake->file_groups[static_cast<size_t>(group)];
+  if (g.stats.empty()) return true;
+  const int partition_keys = static_cast<int>(table.hive_keys.size());
+  for (const ColumnFilter& filter : filters) {
+    // File columns and the partition keys (the table's lake_columns, in that order).
+    if (!filter.active || filter.column < 0 || filter.column >= table.hive_column() + partition_keys) continue;
+    const size_t lake_column = static_cast<size_t>(table.lake_columns[static_cast<size_t>(filter.column)]);
+    if (lake_column >= g.stats.size()) continue;
+    if (!StatsMayMatch(g.stats[lake_column], -1, table.pushdown[static_cast<size_t>(filter.column)].value_class, filter)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 parquet::RowRanges RemoveDeletedRows(const parquet::RowRanges& ranges, const parquet::lake::DeletedRows& deleted,

@@ -449,6 +449,8 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc
     ChooseJoinIndex(cursor, table, &stats);
     cursor->stats = stats;
     cursor->stats.files_total = static_cast<int64_t>(cursor->files->paths.size());
+    cursor->group_state.clear();
+    if (cursor->files->lake) cursor->stats.manifests_total = static_cast<int64_t>(cursor->files->lake->file_groups.size());
     cursor->stats.list_requests = static_cast<int64_t>(mutable_table->unreported_listing.requests);
     cursor->stats.objects_listed = static_cast<int64_t>(mutable_table->unreported_listing.entries);
     cursor->stats.listing_fallbacks = static_cast<int64_t>(mutable_table->unreported_listing.fallbacks);

@@ -152,6 +152,9 @@ struct ParquetCursor {
   // The rows deleted from the current file (a lake table's deletion vector or positional
   // deletes, lake_table.h), removed from each row group's ranges; null when none.
   std::shared_ptr<const parquet::lake::DeletedRows> deleted;
+  // Per file group of a lake table (an Iceberg manifest): 0 not decided yet in this scan,
+  // 1 its summary leaves the scan's constraints possible, 2 it rules them out.
+  std::vector<int8_t> group_state;
   // The current file's worker decompressing the next pages of each column a full scan
   // reads (decompress_ahead.h; null for other scans). Its readers share it; it goes
   // (joining its thread) before `file`.

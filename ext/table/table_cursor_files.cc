@@ -219,6 +219,25 @@ bool FileMayBeScanned(const ParquetCursor& cursor, const ParquetTable& table, si
   return true;
 }
 
+// Whether the group of file `index` of a lake table (its Iceberg manifest) may hold a row
+// the scan's constraints leave, by the group's summary: decided once per group and scan
+// (the decision counted in manifests_pruned).
+bool GroupMayBeScanned(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
+  const FileSet& files = *cursor->files;
+  if (!files.lake || cursor->filters.empty()) return true;
+  const int32_t group = files.lake->files[index].group;
+  if (group < 0 || static_cast<size_t>(group) >= files.lake->file_groups.size()) return true;
+  if (cursor->group_state.size() != files.lake->file_groups.size()) {
+    cursor->group_state.assign(files.lake->file_groups.size(), 0);
+  }
+  int8_t& state = cursor->group_state[static_cast<size_t>(group)];
+  if (state == 0) {
+    state = LakeGroupMayMatch(table, files, group, cursor->filters) ? 1 : 2;
+    if (state == 2) cursor->stats.manifests_pruned++;
+  }
+  return state == 1;
+}
+
 // Remote file `index` of the scan of a table whose metadata cache is ready, its opening
 // request made: taken from the files opened ahead, else opened with the next files the scan
 // may open (up to kValidatedAhead, kParallelRequests at a time), so that a scan of many
@@ -380,7 +399,12 @@ bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from)
   const FileSet& files = *cursor->files;
   for (size_t index = from; index < files.paths.size(); index++) {
     FileSkip why = FileSkip::kNone;
-    bool keep = FileMayBeScanned(*cursor, table, index, &why);
+    bool keep = GroupMayBeScanned(cursor, table, index);
+    if (keep) {
+      keep = FileMayBeScanned(*cursor, table, index, &why);
+    } else {
+      cursor->stats.files_pruned_by_manifest++;
+    }
     if (why == FileSkip::kPartition && files.lake) cursor->stats.files_pruned_by_partition++;
     if (why == FileSkip::kLakeStatistics) cursor->stats.files_pruned_by_lake_statistics++;
     if (keep && !cursor->rowid_filters.empty()) {

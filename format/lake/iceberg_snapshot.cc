@@ -169,11 +169,21 @@ class IcebergDeletedRowsSource final : public DeletedRowsSource {
   IcebergDeletedRowsSource(std::string data_path, std::string resolved, std::vector<IcebergDataFile> deletes,
                            std::shared_ptr<const IcebergSchema> schema, std::shared_ptr<const RemoteOptions> remote)
       : data_path_(std::move(data_path)), resolved_(std::move(resolved)), deletes_(std::move(deletes)),
-        schema_(std::move(schema)), remote_(std::move(remote)) {}
-  int64_t claimed_count() const override { return -1; }
+        schema_(std::move(schema)), remote_(std::move(remote)) {
+    // Known without reading only when a deletion vector alone applies: its record_count is
+    // its cardinality. Position delete files may repeat a position or name other files, and
+    // equality deletes match rows only a read of the data file finds.
+    if (deletes_.size() == 1 && deletes_.front().is_deletion_vector()) claimed_ = deletes_.front().record_count;
+  }
+  int64_t claimed_count() const override { return claimed_; }
   std::shared_ptr<const DeletedRows> Load() const override {
     std::unique_ptr<LakeStorage> storage = MakeStorageFor(resolved_, remote_);
-    return std::make_shared<const DeletedRows>(IcebergDeletedPositions(*storage, data_path_, resolved_, deletes_, *schema_));
+    auto rows = std::make_shared<const DeletedRows>(IcebergDeletedPositions(*storage, data_path_, resolved_, deletes_, *schema_));
+    if (claimed_ >= 0 && rows->count() != static_cast<uint64_t>(claimed_)) {
+      throw ParquetError("the deletion vector of '" + resolved_ + "' in '" + deletes_.front().resolved_path + "' holds " +
+                         std::to_string(rows->count()) + " positions, its manifest entry says " + std::to_string(claimed_));
+    }
+    return rows;
   }
 
  private:
@@ -181,6 +191,7 @@ class IcebergDeletedRowsSource final : public DeletedRowsSource {
   std::vector<IcebergDataFile> deletes_;
   std::shared_ptr<const IcebergSchema> schema_;
   std::shared_ptr<const RemoteOptions> remote_;
+  int64_t claimed_ = -1;
 };
 
 LakeColumnStats StatsOf(const IcebergDataFile& file, const IcebergField& field) {
@@ -213,6 +224,38 @@ LakeColumnStats StatsOf(const IcebergDataFile& file, const IcebergField& field) 
   };
   stats.min = decode(file.LowerBound(field.id));
   stats.max = decode(file.UpperBound(field.id));
+  return stats;
+}
+
+// A manifest's partition summary of an identity field as bounds of its source column, in
+// the form the column's values take: partition values (PartitionLakeValue) for a column
+// read from the manifests, else as StatsOf gives file bounds (integers, floats, strings).
+LakeValue PartitionLakeValue(const IcebergValue& v, const std::string& type);
+LakeColumnStats SummaryStats(const IcebergFieldSummary& summary, const IcebergField& field, bool partition_column) {
+  LakeColumnStats stats;
+  if (!summary.contains_null) stats.null_count = 0;
+  const IcebergPrimitive p = ParseIcebergPrimitive(field.type);
+  const bool real = p.name == "float" || p.name == "double";
+  if (real && summary.contains_nan.value_or(true)) return stats;  // NaN is outside the bounds
+  const bool integer = p.name == "int" || p.name == "long" || p.name == "boolean";
+  const bool text = p.name == "string";
+  auto decode = [&](const std::optional<std::string>& bytes) -> LakeValue {
+    if (!bytes) return LakeValue{};
+    try {
+      const IcebergValue v = DecodeIcebergBound(field.type, *bytes);
+      if (partition_column) {
+        const LakeValue value = PartitionLakeValue(v, field.type);
+        return value.kind == LakeValue::Kind::kNull ? LakeValue{} : value;
+      }
+      if (integer && v.kind == IcebergValue::Kind::kInteger) return LakeValue::Integer(v.integer);
+      if (real && v.kind == IcebergValue::Kind::kFloat && v.real == v.real) return LakeValue::Real(v.real);
+      if (text && v.kind == IcebergValue::Kind::kBytes) return LakeValue::Text(v.bytes);
+    } catch (const ParquetError&) {
+    }
+    return LakeValue{};
+  };
+  stats.min = decode(summary.lower_bound);
+  stats.max = decode(summary.upper_bound);
   return stats;
 }
 
@@ -614,6 +657,35 @@ LakeSnapshot ReadIcebergSnapshot(LakeStorage& storage, const std::string& path, 
     out.partition_columns.push_back(static_cast<int>(c));
     identity_slot.push_back(std::move(slots));
   }
+  // Each data manifest is a group of files: the manifest list's partition summaries of its
+  // identity fields bound the values of their source columns in every file of it.
+  for (const IcebergManifestFile& m : plan.data_manifests) {
+    LakeFileGroup group;
+    group.name = m.path;
+    const IcebergPartitionSpec* spec = metadata.FindSpec(m.spec_id);
+    bool any = false;
+    for (size_t c = 0; c < schema->fields.size(); c++) {
+      LakeColumnStats stats;
+      const IcebergField& field = schema->fields[c];
+      const bool partition_column = std::find(out.partition_columns.begin(), out.partition_columns.end(),
+                                              static_cast<int>(c)) != out.partition_columns.end();
+      // A file column matched by name in files without ids holds what the mapping says, not
+      // necessarily the partition's source values.
+      if (spec != nullptr && field.is_primitive() && !(out.columns[c].physical_name.empty() && !partition_column)) {
+        for (size_t k = 0; k < spec->fields.size() && k < m.partitions.size(); k++) {
+          if (spec->fields[k].source_id != field.id || spec->fields[k].transform.kind != IcebergTransform::Kind::kIdentity) {
+            continue;
+          }
+          stats = SummaryStats(m.partitions[k], field, partition_column);
+          any = true;
+          break;
+        }
+      }
+      group.stats.push_back(std::move(stats));
+    }
+    if (!any) group.stats.clear();
+    out.file_groups.push_back(std::move(group));
+  }
   for (size_t i = 0; i < plan.data_files.size(); i++) {
     IcebergDataFile& data = plan.data_files[i];
     if (data.format != "PARQUET") {
@@ -624,6 +696,7 @@ LakeSnapshot ReadIcebergSnapshot(LakeStorage& storage, const std::string& path, 
     file.path = data.resolved_path;
     file.size = data.file_size;
     file.record_count = data.record_count;
+    file.group = i < plan.manifest_of.size() ? static_cast<int32_t>(plan.manifest_of[i]) : -1;
     for (size_t c = 0; c < schema->fields.size(); c++) {
       // A column the name mapping leaves out reads as NULL in files without field ids: the
       // manifests' metrics of its field id do not describe what such a file gives.

@@ -108,6 +108,15 @@ struct LakeDataFile {
   std::vector<LakeValue> partition_values;  // per LakeSnapshot::partition_columns
   std::vector<LakeColumnStats> stats;       // per LakeSnapshot::columns; empty: none
   std::shared_ptr<const DeletedRowsSource> deleted;  // null: no row deleted
+  int32_t group = -1;        // index into LakeSnapshot::file_groups, -1: in none
+};
+
+// Data files the metadata summarizes together (an Iceberg manifest, by the partition
+// summaries of its manifest list entry): bounds that hold for every file of the group, so
+// that a scan skips the whole group when they rule its constraints out.
+struct LakeFileGroup {
+  std::string name;                     // the manifest, for messages
+  std::vector<LakeColumnStats> stats;   // per LakeSnapshot::columns; empty: none
 };
 
 // One snapshot (version) of a lake table.
@@ -122,6 +131,7 @@ struct LakeSnapshot {
   // that the JSON of a struct shows its fields' logical names.
   std::vector<std::pair<std::string, std::string>> nested_field_names;
   std::vector<LakeDataFile> files;
+  std::vector<LakeFileGroup> file_groups;
 };
 
 // One entry of a table's history (parquet_snapshots): a Delta version or an Iceberg
