@@ -19,13 +19,13 @@ struct ScanStats {
   // the scanned row groups removed by deletion vectors.
   int64_t files_pruned_by_partition = 0;
   int64_t files_pruned_by_lake_statistics = 0;
-  int64_t rows_deleted = 0;
+  int64_t rows_deleted = 0;    // footers read (not a file an earlier scan of the statement kept open)
   // Iceberg: the manifests holding the scan's data files, those whose partition summaries
   // (from the manifest list) ruled out the constraints, and the files skipped with them
   // (also in files_pruned) without testing each.
   int64_t manifests_total = 0;
   int64_t manifests_pruned = 0;
-  int64_t files_pruned_by_manifest = 0;    // footers read (not a file an earlier scan of the statement kept open)
+  int64_t files_pruned_by_manifest = 0;
   int64_t row_groups_total = 0;  // row groups of the files the scan opened
   int64_t row_groups_pruned_by_statistics = 0;
   int64_t row_groups_pruned_by_dictionary = 0;
