@@ -250,7 +250,7 @@ def main():
             test_s3_delta(extension, s3_port, s3rver_port)
             raise SystemExit(print(f"{passed} passed, {failed} failed") or (1 if failed else 0))
         if args.only == "https-iceberg":
-            test_https_iceberg(extension, nginx, data)
+            test_https_iceberg(extension, nginx, data, ca)
             raise SystemExit(print(f"{passed} passed, {failed} failed") or (1 if failed else 0))
         if args.only == "s3-iceberg":
             test_s3_iceberg(extension, s3_port, s3rver_port)
@@ -262,7 +262,7 @@ def main():
         test_declare_errors(extension, nginx)
         test_wide_columns_used(extension, nginx, data)
         test_read_ahead(extension, nginx, data)
-        test_https_iceberg(extension, nginx, data)
+        test_https_iceberg(extension, nginx, data, ca)
         test_tls(extension, nginx, data, ca)
         test_faults(extension, fault_port, data)
         test_redirects(extension, nginx, fault_port, data)
@@ -1431,7 +1431,7 @@ def test_s3_iceberg(extension, port, s3rver_port):
           isinstance(error, tuple) and "metadata" in error[1], error)
 
 
-def test_https_iceberg(extension, nginx, data):
+def test_https_iceberg(extension, nginx, data, ca):
     """Iceberg tables over https named by their metadata file (no listing: nginx serves no
     directory index), with allow_moved_paths=1 (their metadata names the paths DuckDB's tests
     wrote them at): equality deletes and a deletion vector read by URL, the same rows as the
@@ -1449,10 +1449,11 @@ def test_https_iceberg(extension, nginx, data):
         db.execute(f"DROP TABLE IF EXISTS temp.hl_{name}")
         db.execute(f"CREATE VIRTUAL TABLE temp.hl_{name} USING parquet({sql_text(str(root))}, allow_moved_paths=1)")
         local = sorted(db.execute(f"SELECT * FROM temp.hl_{name}").fetchall(), key=repr)
-        url = nginx.url(f"data/ice-http/{name}/metadata/{metadata}")
+        url = f"https://127.0.0.1:{nginx.tls_port}/data/ice-http/{name}/metadata/{metadata}"
+        ca_option = f", http_ca_file={sql_text(str(ca))}"
         before = len(nginx.requests())
         db.execute(f"DROP TABLE IF EXISTS temp.h_{name}")
-        created = run(db, f"CREATE VIRTUAL TABLE temp.h_{name} USING parquet({sql_text(url)}, allow_moved_paths=1)")
+        created = run(db, f"CREATE VIRTUAL TABLE temp.h_{name} USING parquet({sql_text(url)}, allow_moved_paths=1{ca_option})")
         if isinstance(created, tuple):
             check(f"https Iceberg table {name} opens", False, created)
             continue
@@ -1475,7 +1476,9 @@ def test_https_iceberg(extension, nginx, data):
               scanned)
         print(f"  https Iceberg {name}: CREATE {len(opened)} requests ({len(set(files(opened)))} files), "
               f"scan {len(scanned)} requests")
-    error = run(db, f"CREATE VIRTUAL TABLE temp.hdir USING parquet({sql_text(nginx.url('data/ice-http/eq'))}, format=iceberg)")
+    directory = f"https://127.0.0.1:{nginx.tls_port}/data/ice-http/eq"
+    error = run(db, f"CREATE VIRTUAL TABLE temp.hdir USING parquet({sql_text(directory)}, format=iceberg, "
+                    f"http_ca_file={sql_text(str(ca))})")
     check("https: an Iceberg table named by its directory is refused (no listing over https)",
           isinstance(error, tuple) and "named by its metadata file" in error[1], error)
 
