@@ -191,7 +191,9 @@ std::string ResolveIcebergCatalogTable(const IcebergCatalogTable& table) {
   }
   const std::string catalog_dir = DirectoryOf(table.catalog_path);
   const std::string direct = IsAbsolute(local) ? local : catalog_dir + "/" + local;
-  if (location.find("://") == std::string::npos) {
+  // A path or file: URI is read where it points; another system's location only when moved.
+  const bool other_system = !StartsWith(location, "file:") && location.find("://") != std::string::npos;
+  if (!other_system) {
     if (IsRegularFile(direct)) return direct;
     if (!table.allow_moved_paths) {
       throw parquet::ParquetError(name + ": the metadata file '" + location + "' the catalog names is not at '" + direct +
