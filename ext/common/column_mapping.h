@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "format/metadata/enums.h"
@@ -53,8 +54,13 @@ struct MappingOptions {
   TimestampForm timestamp_form = TimestampForm::kText;
 };
 
+struct OwnedSqlValue;  // sql_value.h
+
 struct ColumnMapping {
   ValueKind kind = ValueKind::kNull;
+  // kNull only: the value of every row instead of NULL (a lake column's default in a file
+  // written before the column was added); null: NULL.
+  std::shared_ptr<const OwnedSqlValue> constant;
   std::string declared_type;        // for the CREATE TABLE given to sqlite3_declare_vtab
   int leaf_column = -1;             // the Parquet leaf column, -1 for nested fields
   int nested_field = -1;            // kNested: the top-level field (index into top_level_fields())

@@ -68,6 +68,9 @@ class CredentialRule {
   // arguments of one so created), not in temp.
   bool FromDatabaseFile(bool create, const std::string& schema, int argc, const char* const* argv);
 
+  // The opt-in itself (for a check made later than connecting, as of a catalog's location).
+  std::shared_ptr<const std::atomic<bool>> network_paths_allowed() const { return allowed_; }
+
   // Sets the opt-in; returns the previous setting.
   bool SetAllowed(bool allowed) { return allowed_->exchange(allowed); }
 

@@ -62,6 +62,33 @@ struct SqlValue {
   bool is_numeric() const { return type == Type::kInteger || type == Type::kReal; }
 };
 
+// A SqlValue that owns its bytes: a constant of every row of a file (a lake column's
+// default where the file lacks the column, ColumnMapping::constant).
+struct OwnedSqlValue {
+  SqlValue::Type type = SqlValue::Type::kNull;
+  int64_t integer = 0;
+  double real = 0;
+  std::string bytes;
+  static OwnedSqlValue Of(const SqlValue& v) {
+    OwnedSqlValue o;
+    o.type = v.type;
+    o.integer = v.integer;
+    o.real = v.real;
+    o.bytes.assign(v.bytes.data(), v.bytes.size());
+    return o;
+  }
+  SqlValue value() const {
+    switch (type) {
+      case SqlValue::Type::kInteger: return SqlValue::Integer(integer);
+      case SqlValue::Type::kReal: return SqlValue::Real(real);
+      case SqlValue::Type::kText:
+        return bytes.find('\0') == std::string::npos ? SqlValue::TerminatedText(bytes) : SqlValue::Text(bytes);
+      case SqlValue::Type::kBlob: return SqlValue::Blob(bytes);
+      default: return SqlValue::Null();
+    }
+  }
+};
+
 // <0, 0, >0 in SQLite's order (sqlite3MemCompare with the BINARY collation). NULLs compare
 // equal to each other here; callers handle SQL's NULL semantics.
 int CompareSqlValues(const SqlValue& a, const SqlValue& b);

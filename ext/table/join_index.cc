@@ -547,6 +547,7 @@ std::shared_ptr<JoinIndex> BuildJoinIndex(const JoinIndexSource& source, uint64_
     if (!builder.StartFile(static_cast<uint64_t>(file->num_rows()))) return nullptr;
     const ColumnMapping mapping = source.mapping_of(*file, f);
     if (mapping.kind == ValueKind::kNested) return nullptr;
+    if (mapping.constant) return nullptr;  // a lake column's default in every row: no index
     if (mapping.kind == ValueKind::kNull || mapping.leaf_column < 0) continue;  // NULL in every row
     for (int rg = 0; rg < file->num_row_groups(); rg++) {
       if (source.check_interrupt) source.check_interrupt();

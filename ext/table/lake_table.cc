@@ -7,12 +7,15 @@
 
 #include "ext/common/file_list.h"
 #include "ext/common/hive_partitions.h"
+#include "ext/common/parquet_to_sql.h"
 #include "ext/common/sql_value.h"
+#include "ext/table/iceberg_catalog.h"
 #include "format/common/error.h"
 #include "format/io/remote_file.h"
 #include "format/lake/delta_log.h"
 #include "format/lake/iceberg_snapshot.h"
 #include "format/lake/lake_storage.h"
+#include "format/platform/system.h"
 
 namespace sqlite_parquet {
 
@@ -71,20 +74,40 @@ HiveType HiveTypeOf(const LakeType& type) {
   }
 }
 
-// The storage of the table's root: a local directory or an s3:// prefix.
+// The storage of the table's root: a local directory, an s3:// prefix, or (Iceberg, named
+// by its metadata file) an https:// URL.
 std::unique_ptr<parquet::lake::LakeStorage> StorageOf(const ParquetTable& table, const std::string& root) {
-  if (parquet::IsS3Url(root)) return parquet::lake::MakeS3Storage(table.options.remote);
-  if (parquet::IsRemoteUrl(root)) {
+  if (parquet::IsRemoteUrl(root) && !parquet::IsS3Url(root) && table.lake_format != "iceberg") {
     throw parquet::ParquetError("lake table '" + parquet::PathForDisplay(root) +
-                                "': a lake table needs a listing of its log: use a local directory or s3://");
+                                "': a Delta table needs a listing of its log: use a local directory or s3://");
   }
-  return parquet::lake::MakeLocalStorage();
+  return parquet::lake::MakeStorageFor(root, table.options.remote);
+}
+
+// Where the table is: its path, or the metadata file its catalog row names.
+std::string LocationOf(const ParquetTable& table) {
+  if (table.options.catalog.empty()) return TableRoot(table);
+  IcebergCatalogTable catalog;
+  catalog.catalog_path = table.options.catalog;
+  catalog.table = table.options.catalog_table;
+  catalog.catalog_name = table.options.catalog_name;
+  catalog.allow_moved_paths = table.options.allow_moved_paths;
+  std::string location = ResolveIcebergCatalogTable(catalog);
+  if (table.catalog_network_paths_allowed && parquet::platform::IsWindowsNetworkPath(location) &&
+      !table.catalog_network_paths_allowed->load()) {
+    throw parquet::ParquetError("parquet table " + table.name + " was read from the database file and its " +
+                                IcebergCatalogTableName(catalog) + " names the network path '" + location +
+                                "': opening it would make Windows log in to that server with the user's credentials, so "
+                                "it is not opened; to read it, let this connection's tables use network paths with "
+                                "SELECT parquet_allow_ambient_credentials(1)");
+  }
+  return location;
 }
 
 // The snapshot the table's options ask for, read by the reader of its format (the one
 // place a new lake format plugs in: it fills the same LakeSnapshot).
 std::shared_ptr<const LakeSnapshot> ReadSnapshot(const ParquetTable& table) {
-  const std::string root = TableRoot(table);
+  const std::string root = LocationOf(table);
   std::unique_ptr<parquet::lake::LakeStorage> storage = StorageOf(table, root);
   if (table.lake_format == "iceberg") {
     if (table.options.version) {
@@ -181,6 +204,74 @@ void MatchLakeColumns(ParquetTable* table, const LakeSnapshot& snapshot) {
   for (const HiveKey& key : table->hive_keys) table->lake_columns.push_back(find(key.name, true));
 }
 
+// The value every row of a file without `column` reads (its initial default), as the
+// Parquet column of the column's type would give it; null when it has none.
+std::shared_ptr<const OwnedSqlValue> DefaultOf(const LakeColumn& column, const MappingOptions& options) {
+  const LakeValue& d = column.initial_default;
+  if (d.kind != LakeValue::Kind::kInteger && d.kind != LakeValue::Kind::kReal && d.kind != LakeValue::Kind::kText) {
+    return nullptr;
+  }
+  ColumnMapping m;
+  ParquetValue value;
+  value.integer = d.integer;
+  value.real = d.real;
+  value.bytes = parquet::ByteArray{reinterpret_cast<const uint8_t*>(d.text.data()), static_cast<uint32_t>(d.text.size())};
+  const LakeType& type = column.type;
+  const std::string& name = type.name;
+  using Kind = LakeType::Kind;
+  switch (type.kind) {
+    case Kind::kBoolean: m.kind = ValueKind::kBoolean; break;
+    case Kind::kByte: case Kind::kShort: case Kind::kInt: m.kind = ValueKind::kInt32; break;
+    case Kind::kLong: m.kind = ValueKind::kInt64; break;
+    case Kind::kFloat: m.kind = ValueKind::kFloat; break;
+    case Kind::kDouble: m.kind = ValueKind::kDouble; break;
+    case Kind::kDecimal:
+      m.kind = d.kind == LakeValue::Kind::kText ? ValueKind::kDecimalBytes : ValueKind::kDecimalInt64;
+      m.decimal_scale = type.scale;
+      m.decimal_as_text = options.decimal_as_text;
+      break;
+    case Kind::kString: m.kind = ValueKind::kText; break;
+    case Kind::kBinary: m.kind = options.binary_as_string ? ValueKind::kText : ValueKind::kBlob; break;
+    case Kind::kDate:
+      m.kind = ValueKind::kDate;
+      m.timestamp_form = options.timestamp_form;
+      break;
+    case Kind::kTimestamp: case Kind::kTimestampNtz:
+      m.kind = ValueKind::kTimestamp;
+      m.time_unit = parquet::TimeUnit::MICROS;
+      m.timestamp_form = options.timestamp_form;
+      break;
+    case Kind::kOther:
+      if (name == "time") {
+        m.kind = ValueKind::kTime64;
+        m.time_unit = parquet::TimeUnit::MICROS;
+      } else if (name == "timestamp_ns" || name == "timestamptz_ns") {
+        m.kind = ValueKind::kTimestamp;
+        m.time_unit = parquet::TimeUnit::NANOS;
+        m.timestamp_form = options.timestamp_form;
+      } else if (name == "uuid") {
+        m.kind = ValueKind::kUuid;
+      } else if (name.rfind("fixed", 0) == 0) {
+        m.kind = ValueKind::kBlob;
+      } else {
+        return nullptr;
+      }
+      break;
+    default: return nullptr;
+  }
+  // Kinds that hold bytes need them; the others their number.
+  const bool bytes = m.kind == ValueKind::kText || m.kind == ValueKind::kBlob || m.kind == ValueKind::kUuid ||
+                     m.kind == ValueKind::kDecimalBytes;
+  if (bytes != (d.kind == LakeValue::Kind::kText)) return nullptr;
+  if ((m.kind == ValueKind::kFloat || m.kind == ValueKind::kDouble) != (d.kind == LakeValue::Kind::kReal)) return nullptr;
+  FormatBuffer buffer;
+  SqlValue sql;
+  if (!ToSqlValue(m, value, &buffer, &sql)) {
+    throw parquet::ParquetError("the default of column '" + column.name + "' does not fit timestamp_as");
+  }
+  return std::make_shared<const OwnedSqlValue>(OwnedSqlValue::Of(sql));
+}
+
 }  // namespace
 
 namespace {
@@ -209,7 +300,8 @@ bool IsLakeTable(ParquetTable* table, bool may_probe_remote) {
   } else if (format == "auto") {
     // Local directories are probed for a Delta or Iceberg table, an s3:// prefix for a
     // Delta log (one listing request of at most one key; a table connected from a database
-    // file probes at its first scan, not when connected).
+    // file probes at its first scan, not when connected); a URL naming a .metadata.json
+    // file is an Iceberg table by its name.
     const std::string root = TableRoot(*table);
     if (ProbesS3Prefix(*table)) {
       if (!may_probe_remote) return false;  // undecided (is_lake unset)
@@ -218,7 +310,13 @@ bool IsLakeTable(ParquetTable* table, bool may_probe_remote) {
         lake = true;
         table->lake_format = "delta";
       }
-    } else if (!parquet::IsRemoteUrl(root)) {
+    } else if (parquet::IsRemoteUrl(root)) {
+      std::unique_ptr<parquet::lake::LakeStorage> storage = parquet::lake::MakeHttpStorage(table->options.remote);
+      if (parquet::lake::IsIcebergTable(*storage, root)) {
+        lake = true;
+        table->lake_format = "iceberg";
+      }
+    } else {
       std::unique_ptr<parquet::lake::LakeStorage> storage = parquet::lake::MakeLocalStorage();
       if (parquet::lake::IsDeltaTable(*storage, root)) {
         lake = true;
@@ -294,17 +392,19 @@ std::vector<ColumnMapping> MapLakeFileColumns(const ParquetTable& table, const p
       }
       break;
     }
+    if (mappings[c].kind == ValueKind::kNull && mappings[c].leaf_column < 0 && !table.file_columns[c].nested) {
+      mappings[c].constant = DefaultOf(column, table.options.mapping);  // the file lacks the column
+    }
   }
   return mappings;
 }
 
-bool LakeStatisticsMayMatch(const ParquetTable& table, const FileSet& files, size_t index, const ColumnFilter& filter) {
-  if (!files.lake || filter.column < 0 || filter.column >= table.hive_column() || !filter.active) return true;
-  const parquet::lake::LakeDataFile& file = files.lake->files[index];
-  const size_t lake_column = static_cast<size_t>(table.lake_columns[static_cast<size_t>(filter.column)]);
-  if (file.stats.size() <= lake_column) return true;
-  const parquet::lake::LakeColumnStats& stats = file.stats[lake_column];
-  const ValueClass value_class = table.pushdown[static_cast<size_t>(filter.column)].value_class;
+namespace {
+
+// Whether values bounded by `stats` (in `record_count` rows, -1 unknown) may satisfy
+// `filter`, whose column's values are of `value_class`.
+bool StatsMayMatch(const parquet::lake::LakeColumnStats& stats, int64_t record_count, ValueClass value_class,
+                   const ColumnFilter& filter) {
   ValueBounds bounds;
   auto bound = [&](const LakeValue& v, std::string* storage) -> std::optional<SqlValue> {
     switch (v.kind) {
@@ -324,11 +424,40 @@ bool LakeStatisticsMayMatch(const ParquetTable& table, const FileSet& files, siz
   bounds.min = bound(stats.min, &bounds.min_bytes);
   bounds.max = bound(stats.max, &bounds.max_bytes);
   if (stats.null_count == 0) bounds.may_have_null = false;
-  if (stats.null_count >= 0 && file.record_count >= 0 && stats.null_count >= file.record_count) {
+  if (stats.null_count >= 0 && record_count >= 0 && stats.null_count >= record_count) {
     bounds.may_have_non_null = false;
   }
   if (bounds.may_have_non_null && (!bounds.min || !bounds.max) && stats.null_count < 0) return true;
   return MayMatch(filter, bounds);
+}
+
+}  // namespace
+
+bool LakeStatisticsMayMatch(const ParquetTable& table, const FileSet& files, size_t index, const ColumnFilter& filter) {
+  if (!files.lake || filter.column < 0 || filter.column >= table.hive_column() || !filter.active) return true;
+  const parquet::lake::LakeDataFile& file = files.lake->files[index];
+  const size_t lake_column = static_cast<size_t>(table.lake_columns[static_cast<size_t>(filter.column)]);
+  if (file.stats.size() <= lake_column) return true;
+  return StatsMayMatch(file.stats[lake_column], file.record_count,
+                       table.pushdown[static_cast<size_t>(filter.column)].value_class, filter);
+}
+
+bool LakeGroupMayMatch(const ParquetTable& table, const FileSet& files, int32_t group,
+                       const std::vector<ColumnFilter>& filters) {
+  if (!files.lake || group < 0 || static_cast<size_t>(group) >= files.lake->file_groups.size()) return true;
+  const parquet::lake::LakeFileGroup& g = files.lake->file_groups[static_cast<size_t>(group)];
+  if (g.stats.empty()) return true;
+  const int partition_keys = static_cast<int>(table.hive_keys.size());
+  for (const ColumnFilter& filter : filters) {
+    // File columns and the partition keys (the table's lake_columns, in that order).
+    if (!filter.active || filter.column < 0 || filter.column >= table.hive_column() + partition_keys) continue;
+    const size_t lake_column = static_cast<size_t>(table.lake_columns[static_cast<size_t>(filter.column)]);
+    if (lake_column >= g.stats.size()) continue;
+    if (!StatsMayMatch(g.stats[lake_column], -1, table.pushdown[static_cast<size_t>(filter.column)].value_class, filter)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 parquet::RowRanges RemoveDeletedRows(const parquet::RowRanges& ranges, const parquet::lake::DeletedRows& deleted,

@@ -49,6 +49,12 @@ std::vector<ColumnMapping> MapLakeFileColumns(const ParquetTable& table, const p
 // file column `column` (true when there are none).
 bool LakeStatisticsMayMatch(const ParquetTable& table, const FileSet& files, size_t index, const ColumnFilter& filter);
 
+// Whether the files of group `group` (an Iceberg manifest: LakeSnapshot::file_groups) may
+// hold a row satisfying every one of `filters`, by the group's summary (true when it has
+// none).
+bool LakeGroupMayMatch(const ParquetTable& table, const FileSet& files, int32_t group,
+                       const std::vector<ColumnFilter>& filters);
+
 // `ranges` (rows of a row group whose first row is file row `first`) without the rows in
 // `deleted`; *removed counts the rows taken out.
 parquet::RowRanges RemoveDeletedRows(const parquet::RowRanges& ranges, const parquet::lake::DeletedRows& deleted,

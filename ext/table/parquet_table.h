@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -61,6 +62,11 @@ struct TableOptions {
   // allow_external_paths=1, honoured only by CREATE VIRTUAL TABLE in this connection (never
   // from a table stored in a database file): a lake table's log may name files outside its root.
   bool allow_external_paths = false;
+  // Iceberg: catalog='catalog.db', table='namespace.table' (catalog_name='...'): the table a
+  // PyIceberg SQLite catalog names (iceberg_catalog.h); filename is then empty.
+  std::string catalog;
+  std::string catalog_table;
+  std::optional<std::string> catalog_name;
 };
 
 // A table column that comes from the files' top-level fields.
@@ -119,6 +125,9 @@ struct ParquetTable {
   // A table read from a database file that names a Windows network path: ListFiles refuses
   // while the connection has not opted in (credential_rule.h). Null otherwise.
   std::shared_ptr<const NetworkPathGate> network_path_gate;
+  // A catalog table read from a database file (Windows): the connection's opt-in, which a
+  // network path the catalog row names waits for (lake_table.cc). Null otherwise.
+  std::shared_ptr<const std::atomic<bool>> catalog_network_paths_allowed;
   std::vector<FileColumn> file_columns;
   std::vector<HiveKey> hive_keys;
   // A lake table (lake_table.h): whether the table is one (unset: not decided yet), and per

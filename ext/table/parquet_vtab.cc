@@ -46,6 +46,8 @@
 //                          are read below where the table was found
 //   allow_external_paths=0|1  a lake table's log may name files outside its directory
 //                          (only in the application's own CREATE, never when connected)
+//   catalog='catalog.db', table='namespace.table', catalog_name='name'  instead of a path:
+//                          the Iceberg table a PyIceberg SQLite catalog names (iceberg_catalog.h)
 //   http_headers, bearer_token, http_retries, http_read_ahead, s3_*   for https:// and s3:// paths
 //                          (remote_options.h, format/io/remote_file.h)
 //

@@ -86,6 +86,9 @@ const Field kFields[] = {
     PQ_FIELD(files_pruned_by_lake_statistics),
     PQ_FIELD(rows_deleted),
     PQ_FIELD(files_counted),
+    PQ_FIELD(manifests_total),
+    PQ_FIELD(manifests_pruned),
+    PQ_FIELD(files_pruned_by_manifest),
 };
 #undef PQ_FIELD
 constexpr int kNumFields = static_cast<int>(sizeof(kFields) / sizeof(kFields[0]));

@@ -23,6 +23,12 @@ struct ScanStats {
   // Lake files whose rows a scan reading no file column counted from the metadata's record
   // counts without opening them (not in files_opened).
   int64_t files_counted = 0;
+  // Iceberg: the manifests holding the scan's data files, those whose partition summaries
+  // (from the manifest list) ruled out the constraints, and the files skipped with them
+  // (also in files_pruned) without testing each.
+  int64_t manifests_total = 0;
+  int64_t manifests_pruned = 0;
+  int64_t files_pruned_by_manifest = 0;
   int64_t row_groups_total = 0;  // row groups of the files the scan opened
   int64_t row_groups_pruned_by_statistics = 0;
   int64_t row_groups_pruned_by_dictionary = 0;

@@ -304,6 +304,8 @@ bool RowPasses(ParquetCursor* cursor, const ParquetTable& table) {
           !BatchSqlValue(mapping, state.batch, static_cast<size_t>(index), &cursor->format_buffer, &value)) {
         continue;  // xColumn will report the error: keep the row
       }
+    } else if (mapping.constant) {
+      value = mapping.constant->value();
     }
     if (!RowMatches(filter, value)) return false;
   }
@@ -495,6 +497,8 @@ int Filter(sqlite3_vtab_cursor* base, int idx_num, const char* idx_str, int argc
     cursor->counting = CountsFiles(*cursor, table, table.columns_used_handles.ColumnsUsedOf(idx_num));
     cursor->stats = stats;
     cursor->stats.files_total = static_cast<int64_t>(cursor->files->paths.size());
+    cursor->group_state.clear();
+    if (cursor->files->lake) cursor->stats.manifests_total = static_cast<int64_t>(cursor->files->lake->file_groups.size());
     cursor->stats.list_requests = static_cast<int64_t>(mutable_table->unreported_listing.requests);
     cursor->stats.objects_listed = static_cast<int64_t>(mutable_table->unreported_listing.entries);
     cursor->stats.listing_fallbacks = static_cast<int64_t>(mutable_table->unreported_listing.fallbacks);

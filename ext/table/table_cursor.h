@@ -165,6 +165,9 @@ struct ParquetCursor {
   bool counted = false;
   bool counted_ordinals = false;
   int64_t counted_rows = 0;
+  // Per file group of a lake table (an Iceberg manifest): 0 not decided yet in this scan,
+  // 1 its summary leaves the scan's constraints possible, 2 it rules them out.
+  std::vector<int8_t> group_state;
   // The current file's worker decompressing the next pages of each column a full scan
   // reads (decompress_ahead.h; null for other scans). Its readers share it; it goes
   // (joining its thread) before `file`.

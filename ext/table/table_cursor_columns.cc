@@ -224,7 +224,11 @@ int NestedColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ct
 [[gnu::noinline]] int OtherColumn(ParquetCursor* cursor, ParquetTable* table, sqlite3_context* ctx,
                                   const ColumnMapping& mapping, ColumnState* state) {
   if (mapping.kind != ValueKind::kNested) {
-    sqlite3_result_null(ctx);
+    if (mapping.constant) {
+      ResultSqlValue(ctx, mapping.constant->value());
+    } else {
+      sqlite3_result_null(ctx);
+    }
     return SQLITE_OK;
   }
   TransferInterruptScope interruptible(cursor, *table);  // the only paths that can fetch: here and LoadAndResultCell

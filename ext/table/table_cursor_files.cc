@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "ext/common/sql_value.h"
 #include "ext/table/lake_table.h"
 #include "format/common/error.h"
 #include "format/common/threads.h"
@@ -144,6 +145,15 @@ void SetUpFileFilters(ParquetCursor* cursor, const ParquetTable& table) {
     if (static_cast<int>(i) == cursor->indexed_filter) continue;  // the join index found its rows
     const ColumnMapping& mapping = cursor->mappings[static_cast<size_t>(filter.column)];
     if (mapping.kind == ValueKind::kNested) continue;
+    if (mapping.constant) {
+      // The same value in every row of the file (a lake column's default): a filter it
+      // passes is dropped, one it fails rejects every row (tested per row, never pruned by
+      // the file's statistics, which know nothing of the column).
+      if (RowMatches(filter, mapping.constant->value())) continue;
+      cursor->row_filters.push_back(i);
+      cursor->row_filter_ranges.push_back(IntegerRange());
+      continue;
+    }
     const bool always_null = mapping.kind == ValueKind::kNull || mapping.leaf_column < 0;
     const bool null_test = filter.op == ConstraintOp::kIsNull || filter.op == ConstraintOp::kIsNotNull;
     if (!always_null && !null_test &&
@@ -207,6 +217,25 @@ bool FileMayBeScanned(const ParquetCursor& cursor, const ParquetTable& table, si
     return false;
   }
   return true;
+}
+
+// Whether the group of file `index` of a lake table (its Iceberg manifest) may hold a row
+// the scan's constraints leave, by the group's summary: decided once per group and scan
+// (the decision counted in manifests_pruned).
+bool GroupMayBeScanned(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
+  const FileSet& files = *cursor->files;
+  if (!files.lake || cursor->filters.empty()) return true;
+  const int32_t group = files.lake->files[index].group;
+  if (group < 0 || static_cast<size_t>(group) >= files.lake->file_groups.size()) return true;
+  if (cursor->group_state.size() != files.lake->file_groups.size()) {
+    cursor->group_state.assign(files.lake->file_groups.size(), 0);
+  }
+  int8_t& state = cursor->group_state[static_cast<size_t>(group)];
+  if (state == 0) {
+    state = LakeGroupMayMatch(table, files, group, cursor->filters) ? 1 : 2;
+    if (state == 2) cursor->stats.manifests_pruned++;
+  }
+  return state == 1;
 }
 
 // Remote file `index` of the scan of a table whose metadata cache is ready, its opening
@@ -480,7 +509,12 @@ bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from)
   const FileSet& files = *cursor->files;
   for (size_t index = from; index < files.paths.size(); index++) {
     FileSkip why = FileSkip::kNone;
-    bool keep = FileMayBeScanned(*cursor, table, index, &why);
+    bool keep = GroupMayBeScanned(cursor, table, index);
+    if (keep) {
+      keep = FileMayBeScanned(*cursor, table, index, &why);
+    } else {
+      cursor->stats.files_pruned_by_manifest++;
+    }
     if (why == FileSkip::kPartition && files.lake) cursor->stats.files_pruned_by_partition++;
     if (why == FileSkip::kLakeStatistics) cursor->stats.files_pruned_by_lake_statistics++;
     if (keep && !cursor->rowid_filters.empty()) {

@@ -57,17 +57,42 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
       .AddBoolean("allow_external_paths")
       .AddInteger("snapshot_id", std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max())
       .AddString("ref")
-      .AddBoolean("allow_moved_paths");
+      .AddBoolean("allow_moved_paths")
+      .AddString("catalog")
+      .AddString("table")
+      .AddString("catalog_name");
   AddDecryptionOptions(&set);
   AddRemoteOptions(&set);
   ParsedOptions parsed;
   if (!set.Parse(argc - 3, argv + 3, &parsed, error)) return false;
   options->filename = std::string(parsed.GetString("filename", ""));
-  if (!parsed.Has("filename")) {
+  if (parsed.Has("catalog") || parsed.Has("table") || parsed.Has("catalog_name")) {
+    // An Iceberg table named by its row in a PyIceberg SQLite catalog (iceberg_catalog.h).
+    if (parsed.Has("filename")) {
+      *error = "give either a path or catalog= and table=, not both";
+      return false;
+    }
+    if (!parsed.Has("catalog") || !parsed.Has("table")) {
+      *error = "catalog= and table= go together: parquet(catalog='catalog.db', table='namespace.table')";
+      return false;
+    }
+    options->catalog = std::string(parsed.GetString("catalog", ""));
+    options->catalog_table = std::string(parsed.GetString("table", ""));
+    if (parsed.Has("catalog_name")) options->catalog_name = std::string(parsed.GetString("catalog_name", ""));
+    if (options->catalog.empty() || options->catalog_table.empty()) {
+      *error = "empty catalog= or table=";
+      return false;
+    }
+    const int format = parsed.GetEnumIndex("format", 0);
+    if (format != 0 && format != 2) {
+      *error = "a table of an Iceberg catalog is an Iceberg table: format=iceberg (or leave format out)";
+      return false;
+    }
+  } else if (!parsed.Has("filename")) {
     *error = "missing file name: use parquet('file.parquet') or parquet(filename='file.parquet')";
     return false;
   }
-  if (options->filename.empty()) {
+  if (options->filename.empty() && options->catalog.empty()) {
     *error = "empty file name";
     return false;
   }
@@ -95,6 +120,7 @@ bool ParseTableOptions(sqlite3* db, int argc, const char* const* argv, TableOpti
   options->metadata_cache_size = parsed.GetInteger("metadata_cache_size", kDefaultMetadataCacheSize);
   static const char* const kFormats[] = {"auto", "delta", "iceberg", "files"};
   options->format = kFormats[parsed.GetEnumIndex("format", 0)];
+  if (!options->catalog.empty()) options->format = "iceberg";
   if (parsed.Has("version")) options->version = parsed.GetInteger("version", 0);
   if (parsed.Has("timestamp")) {
     const std::string text(parsed.GetString("timestamp", ""));
@@ -391,7 +417,7 @@ int ConnectTable(sqlite3* db, CredentialRule* rule, int argc, const char* const*
     table->network_path_gate = rule->GateNetworkPaths(
         create, table->schema_name, table->name, argc, argv,
         {parquet::IsRemoteUrl(table->options.filename) ? std::string() : table->options.filename,
-         table->options.remote->http_ca_file},
+         table->options.remote->http_ca_file, table->options.catalog},
         parquet::platform::kWindows);
     if (!table->options.metadata_cache.empty()) {
       // A table read from a database file writes its cache only with the application's
@@ -412,6 +438,12 @@ int ConnectTable(sqlite3* db, CredentialRule* rule, int argc, const char* const*
     // allow_external_paths is the application's own choice only when it creates the table:
     // a table stored in a database file never reads outside its root.
     if (!create) table->options.allow_external_paths = false;
+    // The metadata location a catalog row names is as much the file's choice as a path: a
+    // network path there waits for the same opt-in (Windows).
+    if (!table->options.catalog.empty() && parquet::platform::kWindows &&
+        rule->FromDatabaseFile(create, table->schema_name, argc, argv)) {
+      table->catalog_network_paths_allowed = rule->network_paths_allowed();
+    }
     if (create && IsLakeTable(table.get())) {
       CreateLakeTable(table.get());
     } else if (create) {
@@ -439,7 +471,9 @@ int ConnectTable(sqlite3* db, CredentialRule* rule, int argc, const char* const*
     }
     // A remote table connected from a database file, or created over an S3 dataset with
     // partition keys (not listed whole), is planned without a request.
-    table->plan_without_io = parquet::IsRemoteUrl(table->options.filename) && (!create || !table->files);
+    // A catalog table's location is known only once the catalog is read: it may be remote.
+    table->plan_without_io = (parquet::IsRemoteUrl(table->options.filename) || !table->options.catalog.empty()) &&
+                             (!create || !table->files);
     // Local directories only: no file is read (an s3:// prefix is probed at the first scan).
     if (!create && table->unusable.empty()) IsLakeTable(table.get(), false);
     const int rc = DeclareTable(db, table.get(), error_out);

@@ -336,6 +336,8 @@ IcebergScanPlan PlanIcebergScan(IcebergFileSystem& fs, const IcebergTableMetadat
       continue;
     }
     ++plan.manifests_read;
+    const uint32_t manifest_index = static_cast<uint32_t>(plan.data_manifests.size());
+    if (m.content == 0) plan.data_manifests.push_back(m);
     ReadIcebergManifest(std::move(bytes), path, m, metadata.format_version, [&](IcebergDataFile&& f) {
       if (f.status == 2) return;  // DELETED entries are not used in a scan
       if (f.content == IcebergContent::kData) {
@@ -348,6 +350,7 @@ IcebergScanPlan PlanIcebergScan(IcebergFileSystem& fs, const IcebergTableMetadat
           throw ParquetError("Iceberg snapshot " + std::to_string(snapshot->snapshot_id) + " lists data file '" + f.path + "' twice");
         }
         plan.data_files.push_back(std::move(f));
+        plan.manifest_of.push_back(manifest_index);
       } else {
         f.resolved_path = resolver.Resolve(f.path);
         plan.delete_files.push_back(std::move(f));

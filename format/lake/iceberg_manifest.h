@@ -81,6 +81,8 @@ struct IcebergScanPlan {
   std::vector<IcebergDataFile> data_files;
   std::vector<IcebergDataFile> delete_files;
   std::vector<std::vector<uint32_t>> deletes_of;  // per data file: indices into delete_files
+  std::vector<IcebergManifestFile> data_manifests;  // the data manifests read
+  std::vector<uint32_t> manifest_of;               // per data file: index into data_manifests
   uint64_t manifests_read = 0;
   uint64_t manifests_skipped = 0;
   uint64_t files_skipped = 0;

@@ -75,10 +75,19 @@ struct MetadataParser {
     field.id = static_cast<int32_t>(id);
     field.name = f.Get("name").String("name");
     field.required = f.Get("required").is_bool() && f.Get("required").Bool("required");
+    // Kept as JSON text: a string's node text lies between its quotes, so they are put back
+    // (escapes stay as written), else "12345.00" would read back as the number 12345.00;
+    // literals are spelled out (their nodes carry no text).
+    auto json_text = [](const JsonView& v) -> std::string {
+      if (v.is_string()) return "\"" + std::string(v.Text()) + "\"";
+      if (v.is_bool()) return v.Bool("initial-default") ? "true" : "false";
+      if (v.is_null()) return "null";
+      return std::string(v.Text());
+    };
     const JsonView initial = f.Get("initial-default");
-    if (initial.present()) field.initial_default = std::string(initial.Text());
+    if (initial.present()) field.initial_default = json_text(initial);
     const JsonView write = f.Get("write-default");
-    if (write.present()) field.write_default = std::string(write.Text());
+    if (write.present()) field.write_default = json_text(write);
     return ParseType(f.Get("type"), std::move(field), depth);
   }
 

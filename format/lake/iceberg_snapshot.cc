@@ -15,7 +15,10 @@
 #include "format/read/file_reader.h"
 #include "format/read/record_assembler.h"
 #include "format/common/text_to_double.h"
+#include "format/lake/json_view.h"
+#include "format/values/json_document.h"
 #include "format/values/json_text.h"
+#include "format/values/text.h"
 #include "format/values/logical_values.h"
 
 namespace parquet::lake {
@@ -166,11 +169,21 @@ class IcebergDeletedRowsSource final : public DeletedRowsSource {
   IcebergDeletedRowsSource(std::string data_path, std::string resolved, std::vector<IcebergDataFile> deletes,
                            std::shared_ptr<const IcebergSchema> schema, std::shared_ptr<const RemoteOptions> remote)
       : data_path_(std::move(data_path)), resolved_(std::move(resolved)), deletes_(std::move(deletes)),
-        schema_(std::move(schema)), remote_(std::move(remote)) {}
-  int64_t claimed_count() const override { return -1; }
+        schema_(std::move(schema)), remote_(std::move(remote)) {
+    // Known without reading only when a deletion vector alone applies: its record_count is
+    // its cardinality. Position delete files may repeat a position or name other files, and
+    // equality deletes match rows only a read of the data file finds.
+    if (deletes_.size() == 1 && deletes_.front().is_deletion_vector()) claimed_ = deletes_.front().record_count;
+  }
+  int64_t claimed_count() const override { return claimed_; }
   std::shared_ptr<const DeletedRows> Load() const override {
-    std::unique_ptr<LakeStorage> storage = IsS3Url(resolved_) ? MakeS3Storage(remote_) : MakeLocalStorage();
-    return std::make_shared<const DeletedRows>(IcebergDeletedPositions(*storage, data_path_, resolved_, deletes_, *schema_));
+    std::unique_ptr<LakeStorage> storage = MakeStorageFor(resolved_, remote_);
+    auto rows = std::make_shared<const DeletedRows>(IcebergDeletedPositions(*storage, data_path_, resolved_, deletes_, *schema_));
+    if (claimed_ >= 0 && rows->count() != static_cast<uint64_t>(claimed_)) {
+      throw ParquetError("the deletion vector of '" + resolved_ + "' in '" + deletes_.front().resolved_path + "' holds " +
+                         std::to_string(rows->count()) + " positions, its manifest entry says " + std::to_string(claimed_));
+    }
+    return rows;
   }
 
  private:
@@ -178,6 +191,7 @@ class IcebergDeletedRowsSource final : public DeletedRowsSource {
   std::vector<IcebergDataFile> deletes_;
   std::shared_ptr<const IcebergSchema> schema_;
   std::shared_ptr<const RemoteOptions> remote_;
+  int64_t claimed_ = -1;
 };
 
 LakeColumnStats StatsOf(const IcebergDataFile& file, const IcebergField& field) {
@@ -210,6 +224,38 @@ LakeColumnStats StatsOf(const IcebergDataFile& file, const IcebergField& field) 
   };
   stats.min = decode(file.LowerBound(field.id));
   stats.max = decode(file.UpperBound(field.id));
+  return stats;
+}
+
+// A manifest's partition summary of an identity field as bounds of its source column, in
+// the form the column's values take: partition values (PartitionLakeValue) for a column
+// read from the manifests, else as StatsOf gives file bounds (integers, floats, strings).
+LakeValue PartitionLakeValue(const IcebergValue& v, const std::string& type);
+LakeColumnStats SummaryStats(const IcebergFieldSummary& summary, const IcebergField& field, bool partition_column) {
+  LakeColumnStats stats;
+  if (!summary.contains_null) stats.null_count = 0;
+  const IcebergPrimitive p = ParseIcebergPrimitive(field.type);
+  const bool real = p.name == "float" || p.name == "double";
+  if (real && summary.contains_nan.value_or(true)) return stats;  // NaN is outside the bounds
+  const bool integer = p.name == "int" || p.name == "long" || p.name == "boolean";
+  const bool text = p.name == "string";
+  auto decode = [&](const std::optional<std::string>& bytes) -> LakeValue {
+    if (!bytes) return LakeValue{};
+    try {
+      const IcebergValue v = DecodeIcebergBound(field.type, *bytes);
+      if (partition_column) {
+        const LakeValue value = PartitionLakeValue(v, field.type);
+        return value.kind == LakeValue::Kind::kNull ? LakeValue{} : value;
+      }
+      if (integer && v.kind == IcebergValue::Kind::kInteger) return LakeValue::Integer(v.integer);
+      if (real && v.kind == IcebergValue::Kind::kFloat && v.real == v.real) return LakeValue::Real(v.real);
+      if (text && v.kind == IcebergValue::Kind::kBytes) return LakeValue::Text(v.bytes);
+    } catch (const ParquetError&) {
+    }
+    return LakeValue{};
+  };
+  stats.min = decode(summary.lower_bound);
+  stats.max = decode(summary.upper_bound);
   return stats;
 }
 
@@ -253,6 +299,95 @@ LakeValue PartitionLakeValue(const IcebergValue& v, const std::string& type) {
 }
 
 }  // namespace
+
+LakeValue IcebergInitialDefault(const IcebergField& field, const std::string& file) {
+  if (field.initial_default.empty() || !field.is_primitive()) return LakeValue{};
+  JsonDocument doc;
+  std::string error;
+  if (!doc.Parse(field.initial_default, &error)) {
+    throw ParquetError("Iceberg metadata '" + file + "': the initial-default of field '" + field.name + "' is not JSON: " + error);
+  }
+  const JsonView v = JsonView::Root(doc);
+  if (v.is_null()) return LakeValue{};
+  const IcebergPrimitive p = ParseIcebergPrimitive(field.type);
+  auto bad = [&]() {
+    return ParquetError("Iceberg metadata '" + file + "': the initial-default " + field.initial_default + " of field '" +
+                        field.name + "' is not a " + field.type);
+  };
+  auto text = [&]() {
+    if (!v.is_string()) throw bad();
+    return v.String("initial-default");
+  };
+  auto hex = [&](const std::string& digits) {
+    if (digits.size() % 2 != 0) throw bad();
+    std::string bytes;
+    for (size_t i = 0; i < digits.size(); i += 2) {
+      const int hi = HexDigit(digits[i]), lo = HexDigit(digits[i + 1]);
+      if (hi < 0 || lo < 0) throw bad();
+      bytes.push_back(static_cast<char>(hi * 16 + lo));
+    }
+    return bytes;
+  };
+  const std::string& name = p.name;
+  if (name == "boolean") {
+    if (!v.is_bool()) throw bad();
+    return LakeValue::Integer(v.Bool("initial-default") ? 1 : 0);
+  }
+  if (name == "int" || name == "long") {
+    int64_t i = 0;
+    if (!v.is_number() || !ParseJsonInt(v.Text(), &i)) throw bad();
+    if (name == "int" && (i < INT32_MIN || i > INT32_MAX)) throw bad();
+    return LakeValue::Integer(i);
+  }
+  if (name == "float" || name == "double") {
+    if (!v.is_number()) throw bad();
+    const double d = v.Double("initial-default");
+    // A float default reads as the float a file would store.
+    return LakeValue::Real(name == "float" ? static_cast<double>(static_cast<float>(d)) : d);
+  }
+  if (name == "string") return LakeValue::Text(text());
+  if (name == "binary" || name == "fixed") {
+    std::string bytes = hex(text());
+    if (name == "fixed" && bytes.size() != static_cast<size_t>(p.length)) throw bad();
+    return LakeValue::Text(std::move(bytes));
+  }
+  if (name == "uuid") {
+    std::string digits;
+    for (char c : text()) {
+      if (c != '-') digits.push_back(c);
+    }
+    if (digits.size() != 32) throw bad();
+    return LakeValue::Text(hex(digits));
+  }
+  if (name == "date") {
+    int32_t days = 0;
+    if (!ParseDate(text(), &days)) throw bad();
+    return LakeValue::Integer(days);
+  }
+  if (name == "time") {
+    int64_t micros = 0;
+    if (!ParseTime(text(), TimeUnit::MICROS, &micros)) throw bad();
+    return LakeValue::Integer(micros);
+  }
+  if (name == "timestamp" || name == "timestamptz" || name == "timestamp_ns" || name == "timestamptz_ns") {
+    int64_t value = 0;
+    const bool nanos = name == "timestamp_ns" || name == "timestamptz_ns";
+    if (!ParseTimestamp(text(), nanos ? TimeUnit::NANOS : TimeUnit::MICROS, &value)) throw bad();
+    return LakeValue::Integer(value);
+  }
+  if (name == "decimal") {
+    const std::string digits = text();
+    if (p.precision <= 18) {
+      int64_t unscaled = 0;
+      if (!ParseDecimal(digits, p.scale, &unscaled)) throw bad();
+      return LakeValue::Integer(unscaled);
+    }
+    uint8_t bytes[16];
+    if (!ParseDecimal(digits, p.scale, bytes, sizeof(bytes))) throw bad();
+    return LakeValue::Text(std::string(reinterpret_cast<const char*>(bytes), sizeof(bytes)));
+  }
+  return LakeValue{};  // geometry, geography, variant, unknown: NULL
+}
 
 std::unique_ptr<IcebergFileSystem> IcebergFileSystemOver(LakeStorage& storage) {
   return std::make_unique<StorageFileSystem>(storage);
@@ -430,7 +565,22 @@ std::vector<PositionRange> IcebergDeletedPositions(LakeStorage& storage, const s
   return ToRanges(std::move(positions), vector_ranges);
 }
 
+namespace {
+
+// Over http(s):// nothing can be listed: the table must be named by its metadata file.
+void CheckNamedWithoutListing(LakeStorage& storage, const std::string& path) {
+  std::string trimmed = path;
+  while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
+  if (storage.CanList() || EndsWith(trimmed, ".metadata.json") || EndsWith(trimmed, ".metadata.json.gz")) return;
+  throw ParquetError(TableName(PathForDisplay(path)) +
+                     ": over http(s) an Iceberg table is named by its metadata file (.../metadata/vN.metadata.json): "
+                     "a directory cannot be listed there");
+}
+
+}  // namespace
+
 LakeSnapshot ReadIcebergSnapshot(LakeStorage& storage, const std::string& path, const IcebergReadOptions& options) {
+  CheckNamedWithoutListing(storage, path);
   std::unique_ptr<IcebergFileSystem> fs = IcebergFileSystemOver(storage);
   std::string root;
   const std::string metadata_path = LocateIcebergMetadata(*fs, path, &root);
@@ -464,6 +614,7 @@ LakeSnapshot ReadIcebergSnapshot(LakeStorage& storage, const std::string& path, 
     column.nullable = !field.required;
     column.physical_name = field.name;
     column.field_id = field.id;
+    column.initial_default = IcebergInitialDefault(field, metadata_path);
     if (metadata.has_name_mapping) {
       // Files without field ids (migrated from Hive) are matched by the names the mapping
       // gives the field id; a field the mapping leaves out is in none of them (NULL).
@@ -506,6 +657,35 @@ LakeSnapshot ReadIcebergSnapshot(LakeStorage& storage, const std::string& path, 
     out.partition_columns.push_back(static_cast<int>(c));
     identity_slot.push_back(std::move(slots));
   }
+  // Each data manifest is a group of files: the manifest list's partition summaries of its
+  // identity fields bound the values of their source columns in every file of it.
+  for (const IcebergManifestFile& m : plan.data_manifests) {
+    LakeFileGroup group;
+    group.name = m.path;
+    const IcebergPartitionSpec* spec = metadata.FindSpec(m.spec_id);
+    bool any = false;
+    for (size_t c = 0; c < schema->fields.size(); c++) {
+      LakeColumnStats stats;
+      const IcebergField& field = schema->fields[c];
+      const bool partition_column = std::find(out.partition_columns.begin(), out.partition_columns.end(),
+                                              static_cast<int>(c)) != out.partition_columns.end();
+      // A file column matched by name in files without ids holds what the mapping says, not
+      // necessarily the partition's source values.
+      if (spec != nullptr && field.is_primitive() && !(out.columns[c].physical_name.empty() && !partition_column)) {
+        for (size_t k = 0; k < spec->fields.size() && k < m.partitions.size(); k++) {
+          if (spec->fields[k].source_id != field.id || spec->fields[k].transform.kind != IcebergTransform::Kind::kIdentity) {
+            continue;
+          }
+          stats = SummaryStats(m.partitions[k], field, partition_column);
+          any = true;
+          break;
+        }
+      }
+      group.stats.push_back(std::move(stats));
+    }
+    if (!any) group.stats.clear();
+    out.file_groups.push_back(std::move(group));
+  }
   for (size_t i = 0; i < plan.data_files.size(); i++) {
     IcebergDataFile& data = plan.data_files[i];
     if (data.format != "PARQUET") {
@@ -516,6 +696,7 @@ LakeSnapshot ReadIcebergSnapshot(LakeStorage& storage, const std::string& path, 
     file.path = data.resolved_path;
     file.size = data.file_size;
     file.record_count = data.record_count;
+    file.group = i < plan.manifest_of.size() ? static_cast<int32_t>(plan.manifest_of[i]) : -1;
     for (size_t c = 0; c < schema->fields.size(); c++) {
       // A column the name mapping leaves out reads as NULL in files without field ids: the
       // manifests' metrics of its field id do not describe what such a file gives.
@@ -537,6 +718,7 @@ LakeSnapshot ReadIcebergSnapshot(LakeStorage& storage, const std::string& path, 
 }
 
 std::vector<LakeHistoryEntry> ReadIcebergHistory(LakeStorage& storage, const std::string& path) {
+  CheckNamedWithoutListing(storage, path);
   std::unique_ptr<IcebergFileSystem> fs = IcebergFileSystemOver(storage);
   std::string root;
   const std::string metadata_path = LocateIcebergMetadata(*fs, path, &root);

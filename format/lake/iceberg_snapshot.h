@@ -38,6 +38,11 @@ LakeSnapshot ReadIcebergSnapshot(LakeStorage& storage, const std::string& path, 
 // Every snapshot of the table, oldest first (parquet_snapshots).
 std::vector<LakeHistoryEntry> ReadIcebergHistory(LakeStorage& storage, const std::string& path);
 
+// A top-level field's v3 initial-default in the lake model's form (LakeColumn::
+// initial_default); kNone when it has none or is of a type without one here (nested,
+// geometry). Throws ParquetError naming `file` when it does not fit the field's type.
+LakeValue IcebergInitialDefault(const IcebergField& field, const std::string& file);
+
 // The Iceberg type of a column as the lake model's type.
 LakeType IcebergLakeType(const IcebergField& field);
 

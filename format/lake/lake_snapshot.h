@@ -33,15 +33,6 @@ struct LakeType {
   bool nested() const { return kind == Kind::kStruct || kind == Kind::kArray || kind == Kind::kMap || kind == Kind::kVariant; }
 };
 
-// A top-level column of the table.
-struct LakeColumn {
-  std::string name;           // the logical name (what SQL sees)
-  LakeType type;
-  bool nullable = true;
-  std::string physical_name;  // the name in the data files (column mapping; = name without it)
-  int64_t field_id = -1;      // the Parquet field id (column mapping by id, Iceberg); -1: match by name
-};
-
 // A value of a partition or a statistic, typed as the column's SQLite value would be: an
 // integer (integers, booleans), a real (floats, decimals) or text (strings, dates as
 // "YYYY-MM-DD"). kNone: not known (absent, or of a type the reader does not compare).
@@ -55,6 +46,21 @@ struct LakeValue {
   static LakeValue Integer(int64_t i) { LakeValue v; v.kind = Kind::kInteger; v.integer = i; return v; }
   static LakeValue Real(double d) { LakeValue v; v.kind = Kind::kReal; v.real = d; return v; }
   static LakeValue Text(std::string t) { LakeValue v; v.kind = Kind::kText; v.text = std::move(t); return v; }
+};
+
+// A top-level column of the table.
+struct LakeColumn {
+  std::string name;           // the logical name (what SQL sees)
+  LakeType type;
+  bool nullable = true;
+  std::string physical_name;  // the name in the data files (column mapping; = name without it)
+  int64_t field_id = -1;      // the Parquet field id (column mapping by id, Iceberg); -1: match by name
+  // What a data file without the column reads in every row (Iceberg v3 `initial-default`);
+  // kNone: NULL. In the form the Parquet column of the type stores: kInteger for booleans,
+  // integers, dates (days), times and timestamps (micro- or nanoseconds, as the type says)
+  // and decimals of up to 18 digits (unscaled); kReal for floats; kText for the bytes of
+  // strings, binary, fixed, uuid (16 bytes) and wider decimals (big-endian unscaled).
+  LakeValue initial_default;
 };
 
 // What the metadata says of one column's values in one data file. A bound is a bound, not
@@ -102,6 +108,15 @@ struct LakeDataFile {
   std::vector<LakeValue> partition_values;  // per LakeSnapshot::partition_columns
   std::vector<LakeColumnStats> stats;       // per LakeSnapshot::columns; empty: none
   std::shared_ptr<const DeletedRowsSource> deleted;  // null: no row deleted
+  int32_t group = -1;        // index into LakeSnapshot::file_groups, -1: in none
+};
+
+// Data files the metadata summarizes together (an Iceberg manifest, by the partition
+// summaries of its manifest list entry): bounds that hold for every file of the group, so
+// that a scan skips the whole group when they rule its constraints out.
+struct LakeFileGroup {
+  std::string name;                     // the manifest, for messages
+  std::vector<LakeColumnStats> stats;   // per LakeSnapshot::columns; empty: none
 };
 
 // One snapshot (version) of a lake table.
@@ -116,6 +131,7 @@ struct LakeSnapshot {
   // that the JSON of a struct shows its fields' logical names.
   std::vector<std::pair<std::string, std::string>> nested_field_names;
   std::vector<LakeDataFile> files;
+  std::vector<LakeFileGroup> file_groups;
 };
 
 // One entry of a table's history (parquet_snapshots): a Delta version or an Iceberg

@@ -1,4 +1,4 @@
-// Local directories and s3:// prefixes as LakeStorage (lake_storage.h).
+// Local directories, s3:// prefixes and https:// URLs as LakeStorage (lake_storage.h).
 #include "format/lake/lake_storage.h"
 
 #include "format/common/error.h"
@@ -38,9 +38,30 @@ class LocalStorage : public LakeStorage {
   }
 };
 
-class S3Storage : public LakeStorage {
+// Reads of remote objects (s3:// and http(s)://) through OpenFileOrUrl with the table's
+// remote options.
+class RemoteStorage : public LakeStorage {
  public:
-  explicit S3Storage(std::shared_ptr<const RemoteOptions> options) : options_(std::move(options)) {}
+  explicit RemoteStorage(std::shared_ptr<const RemoteOptions> options) : options_(std::move(options)) {}
+  std::string ReadWhole(const std::string& path, size_t max_bytes) override {
+    std::unique_ptr<RandomAccessFile> file = OpenFileOrUrl(path, options_.get());
+    if (file->Size() > max_bytes) {
+      throw ParquetError("'" + PathForDisplay(path) + "' holds more than " + std::to_string(max_bytes) + " bytes");
+    }
+    std::vector<uint8_t> bytes;
+    file->ReadAt(0, static_cast<size_t>(file->Size()), &bytes);
+    return std::string(bytes.begin(), bytes.end());
+  }
+  std::unique_ptr<RandomAccessFile> Open(const std::string& path) override { return OpenFileOrUrl(path, options_.get()); }
+  bool remote() const override { return true; }
+
+ protected:
+  std::shared_ptr<const RemoteOptions> options_;
+};
+
+class S3Storage : public RemoteStorage {
+ public:
+  explicit S3Storage(std::shared_ptr<const RemoteOptions> options) : RemoteStorage(std::move(options)) {}
   bool List(const std::string& dir, size_t max_entries, std::vector<LakeEntry>* out) override {
     const S3Location location = ParseS3Url(dir + "/");
     S3ListOptions list;
@@ -75,17 +96,6 @@ class S3Storage : public LakeStorage {
     }
     return true;
   }
-  bool remote() const override { return true; }
-  std::string ReadWhole(const std::string& path, size_t max_bytes) override {
-    std::unique_ptr<RandomAccessFile> file = OpenFileOrUrl(path, options_.get());
-    if (file->Size() > max_bytes) {
-      throw ParquetError("'" + PathForDisplay(path) + "' holds more than " + std::to_string(max_bytes) + " bytes");
-    }
-    std::vector<uint8_t> bytes;
-    file->ReadAt(0, static_cast<size_t>(file->Size()), &bytes);
-    return std::string(bytes.begin(), bytes.end());
-  }
-  std::unique_ptr<RandomAccessFile> Open(const std::string& path) override { return OpenFileOrUrl(path, options_.get()); }
   bool IsDirectory(const std::string& path) override {
     const S3Location location = ParseS3Url(path + "/");
     S3ListOptions list;
@@ -93,9 +103,16 @@ class S3Storage : public LakeStorage {
     list.max_keys = 1;  // one request of one key
     return !ListS3Objects(*options_, location.bucket, location.key, list).empty();
   }
+};
 
- private:
-  std::shared_ptr<const RemoteOptions> options_;
+// http(s):// has no listing: every file is read by its URL (an Iceberg table named by its
+// metadata file needs none).
+class HttpStorage : public RemoteStorage {
+ public:
+  explicit HttpStorage(std::shared_ptr<const RemoteOptions> options) : RemoteStorage(std::move(options)) {}
+  bool List(const std::string&, size_t, std::vector<LakeEntry>*) override { return false; }
+  bool IsDirectory(const std::string&) override { return false; }
+  bool CanList() const override { return false; }
 };
 
 }  // namespace
@@ -114,6 +131,16 @@ std::unique_ptr<LakeStorage> MakeS3Storage(std::shared_ptr<const RemoteOptions> 
   return std::make_unique<S3Storage>(std::move(options));
 }
 
+std::unique_ptr<LakeStorage> MakeHttpStorage(std::shared_ptr<const RemoteOptions> options) {
+  return std::make_unique<HttpStorage>(std::move(options));
+}
+
 std::unique_ptr<LakeStorage> MakeLocalStorage() { return std::make_unique<LocalStorage>(); }
+
+std::unique_ptr<LakeStorage> MakeStorageFor(const std::string& path, std::shared_ptr<const RemoteOptions> options) {
+  if (IsS3Url(path)) return MakeS3Storage(std::move(options));
+  if (IsRemoteUrl(path)) return MakeHttpStorage(std::move(options));
+  return MakeLocalStorage();
+}
 
 }  // namespace parquet::lake

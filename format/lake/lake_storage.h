@@ -1,7 +1,7 @@
 // How a lake-table reader reaches the table's metadata files (Delta's _delta_log, Iceberg's
 // metadata/): listing a directory, reading a small file whole, opening a file for
-// positional reads (checkpoints, deletion vectors). Local directories here; the extension
-// supplies remote ones (S3) over format/io. Every read is bounded.
+// positional reads (checkpoints, deletion vectors). Local directories, s3:// prefixes and
+// http(s):// URLs (no listing) over format/io. Every read is bounded.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +43,9 @@ class LakeStorage {
   virtual std::unique_ptr<RandomAccessFile> Open(const std::string& path) = 0;
   // Whether `path` names an existing directory (or, remotely, a prefix with objects).
   virtual bool IsDirectory(const std::string& path) = 0;
+  // Whether List can list a directory at all (false over http(s)://, where files are only
+  // read by name).
+  virtual bool CanList() const { return true; }
 };
 
 // Local files (format/platform).
@@ -52,5 +55,11 @@ std::unique_ptr<LakeStorage> MakeLocalStorage();
 // (with a delimiter: the files directly in it), reads go through OpenFileOrUrl with
 // `options` (credentials, endpoint, retries). No modification times are known.
 std::unique_ptr<LakeStorage> MakeS3Storage(std::shared_ptr<const RemoteOptions> options);
+
+// http(s):// URLs: reads through OpenFileOrUrl with `options`; nothing can be listed.
+std::unique_ptr<LakeStorage> MakeHttpStorage(std::shared_ptr<const RemoteOptions> options);
+
+// The storage of `path`: s3://, http(s):// or local.
+std::unique_ptr<LakeStorage> MakeStorageFor(const std::string& path, std::shared_ptr<const RemoteOptions> options);
 
 }  // namespace parquet::lake

@@ -1,6 +1,7 @@
 // Fuzz target: the Iceberg metadata readers of format/lake/ on one input: the Avro container
 // decoder (every record decoded and its value tree walked), the Iceberg manifest list and
-// manifest readers on the same bytes, metadata.json (gzip too), Puffin footers and blobs,
+// manifest readers on the same bytes, metadata.json (gzip too) and its fields' v3
+// initial-default values, Puffin footers and blobs,
 // and the deletion-vector-v1 envelope. Malformed input must end in ParquetError, never a
 // crash, a hang or unbounded memory.
 #include <cstddef>
@@ -12,6 +13,7 @@
 #include "format/lake/avro.h"
 #include "format/lake/iceberg_manifest.h"
 #include "format/lake/iceberg_metadata.h"
+#include "format/lake/iceberg_snapshot.h"
 #include "format/lake/puffin.h"
 
 namespace {
@@ -62,6 +64,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const auto& spec : m.specs) {
       for (const auto& field : spec.fields) {
         if (field.transform.kind == parquet::lake::IcebergTransform::Kind::kBucket && field.transform.parameter <= 0) abort();
+      }
+    }
+    // Every top-level field's v3 initial-default, each parsed on its own (a bad one is an error).
+    for (const auto& schema : m.schemas) {
+      for (const auto& field : schema.fields) {
+        try {
+          const parquet::lake::LakeValue v = parquet::lake::IcebergInitialDefault(field, "fuzz.metadata.json");
+          if (v.kind == parquet::lake::LakeValue::Kind::kText && v.text.size() > bytes.size()) abort();
+        } catch (const parquet::ParquetError&) {
+        }
       }
     }
   } catch (const parquet::ParquetError&) {

@@ -339,7 +339,8 @@ int main(int argc, char** argv) {
   for (int i = 2; i < argc; i++) {
     std::error_code error;
     // --iceberg=DIR: the Iceberg tables' Avro manifests, metadata.json and Puffin files seed
-    // fuzz_iceberg (the smallest 64 of them; none of their Parquet files seed the others).
+    // fuzz_iceberg (the smallest 64 of them, plus up to 4 metadata.json files with v3
+    // initial-default values; none of their Parquet files seed the others).
     if (std::string(argv[i]).rfind("--iceberg=", 0) == 0) {
       std::vector<std::pair<uintmax_t, fs::path>> lake_files;
       for (const auto& entry : fs::recursive_directory_iterator(std::string(argv[i]).substr(10), error)) {
@@ -349,7 +350,16 @@ int main(int argc, char** argv) {
         if (entry.is_regular_file() && wanted && name[0] != '.') lake_files.emplace_back(entry.file_size(), entry.path());
       }
       std::sort(lake_files.begin(), lake_files.end());
+      // Plus up to 4 larger metadata.json files with v3 initial-default values (their parser).
+      std::vector<std::pair<uintmax_t, fs::path>> defaults;
+      for (size_t k = 64; k < lake_files.size() && defaults.size() < 4; k++) {
+        if (lake_files[k].second.extension() != ".json") continue;
+        std::ifstream in(lake_files[k].second, std::ios::binary);
+        const std::string text{std::istreambuf_iterator<char>(in), {}};
+        if (text.find("\"initial-default\"") != std::string::npos) defaults.push_back(lake_files[k]);
+      }
       if (lake_files.size() > 64) lake_files.resize(64);
+      lake_files.insert(lake_files.end(), defaults.begin(), defaults.end());
       for (const auto& file : lake_files) {
         std::ifstream in(file.second, std::ios::binary);
         WriteSeed(out / "iceberg", "iceberg-" + std::to_string(lake++), std::string(std::istreambuf_iterator<char>(in), {}));

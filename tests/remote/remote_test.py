@@ -194,7 +194,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--extension", required=True)
     parser.add_argument("--corpus", required=True)
-    parser.add_argument("--only", help="run only this part (s3-delta, s3-iceberg)")
+    parser.add_argument("--only", help="run only this part (s3-delta, s3-iceberg, https-iceberg)")
     args = parser.parse_args()
     extension = Extension(os.path.abspath(args.extension))
     corpus = pathlib.Path(args.corpus).resolve()
@@ -249,6 +249,9 @@ def main():
         if args.only == "s3-delta":
             test_s3_delta(extension, s3_port, s3rver_port)
             raise SystemExit(print(f"{passed} passed, {failed} failed") or (1 if failed else 0))
+        if args.only == "https-iceberg":
+            test_https_iceberg(extension, nginx, data, ca)
+            raise SystemExit(print(f"{passed} passed, {failed} failed") or (1 if failed else 0))
         if args.only == "s3-iceberg":
             test_s3_iceberg(extension, s3_port, s3rver_port)
             raise SystemExit(print(f"{passed} passed, {failed} failed") or (1 if failed else 0))
@@ -259,6 +262,7 @@ def main():
         test_declare_errors(extension, nginx)
         test_wide_columns_used(extension, nginx, data)
         test_read_ahead(extension, nginx, data)
+        test_https_iceberg(extension, nginx, data, ca)
         test_tls(extension, nginx, data, ca)
         test_faults(extension, fault_port, data)
         test_redirects(extension, nginx, fault_port, data)
@@ -1502,6 +1506,58 @@ def test_s3_iceberg(extension, port, s3rver_port):
     error = run(db, f"CREATE VIRTUAL TABLE temp.nometa USING parquet('s3://bkt/ice/none/', format=iceberg{creds})")
     check("s3: a prefix without metadata/ is not an Iceberg table",
           isinstance(error, tuple) and "metadata" in error[1], error)
+
+
+def test_https_iceberg(extension, nginx, data, ca):
+    """Iceberg tables over https named by their metadata file (no listing: nginx serves no
+    directory index), with allow_moved_paths=1 (their metadata names the paths DuckDB's tests
+    wrote them at): equality deletes and a deletion vector read by URL, the same rows as the
+    local tables; each metadata file, manifest list and manifest is one request, nothing
+    outside the table's files is asked for and nothing is missing (no 404); a directory URL
+    is refused with the reason."""
+    lake = HERE.parent.parent.parent / "shared" / "lake" / "iceberg" / "duckdb-iceberg"
+    tables = {"eq": (lake / "equality_deletes" / "warehouse" / "mydb" / "mytable", "v7.metadata.json"),
+              "dv": (lake / "legacy_bare_deletion_vector" / "warehouse" / "default" / "legacy_bare_deletion_vector",
+                     "00002-legacy-bare-dv.metadata.json")}
+    db = extension.connect()
+    for name, (root, metadata) in tables.items():
+        target = data / "ice-http" / name
+        shutil.copytree(root, target, ignore=shutil.ignore_patterns("*.crc"))
+        db.execute(f"DROP TABLE IF EXISTS temp.hl_{name}")
+        db.execute(f"CREATE VIRTUAL TABLE temp.hl_{name} USING parquet({sql_text(str(root))}, allow_moved_paths=1)")
+        local = sorted(db.execute(f"SELECT * FROM temp.hl_{name}").fetchall(), key=repr)
+        url = f"https://127.0.0.1:{nginx.tls_port}/data/ice-http/{name}/metadata/{metadata}"
+        ca_option = f", http_ca_file={sql_text(str(ca))}"
+        before = len(nginx.requests())
+        db.execute(f"DROP TABLE IF EXISTS temp.h_{name}")
+        created = run(db, f"CREATE VIRTUAL TABLE temp.h_{name} USING parquet({sql_text(url)}, allow_moved_paths=1{ca_option})")
+        if isinstance(created, tuple):
+            check(f"https Iceberg table {name} opens", False, created)
+            continue
+        opened = nginx.requests()[before:]
+        remote = sorted(db.execute(f"SELECT * FROM temp.h_{name}").fetchall(), key=repr)
+        scanned = nginx.requests()[before + len(opened):]
+        deleted = db.execute(f"SELECT rows_deleted FROM parquet_scan_stats('h_{name}')").fetchone()[0]
+        check(f"https Iceberg table {name} (deletes read by URL) equals the local read",
+              remote == local and len(remote) > 0 and deleted > 0, f"{remote} vs {local}, {deleted} deleted")
+        prefix = f"/data/ice-http/{name}/"
+        files = lambda requests: [r[1][len(prefix):] for r in requests]
+        metadata_files = [f for f in files(opened) if f.startswith("metadata/")]
+        check(f"https Iceberg table {name}: opening reads the metadata file, manifest list and manifests once each, "
+              "by name (no listing)",
+              all(r[1].startswith(prefix) and r[3] in ("200", "206") for r in opened) and
+              f"metadata/{metadata}" in metadata_files and len(metadata_files) == len(set(metadata_files)) and
+              any(f.endswith(".avro") for f in metadata_files), opened)
+        check(f"https Iceberg table {name}: the scan reads only the table's data and delete files, none missing",
+              all(r[1].startswith(prefix + "data/") and r[3] in ("200", "206", "304") for r in scanned) and scanned,
+              scanned)
+        print(f"  https Iceberg {name}: CREATE {len(opened)} requests ({len(set(files(opened)))} files), "
+              f"scan {len(scanned)} requests")
+    directory = f"https://127.0.0.1:{nginx.tls_port}/data/ice-http/eq"
+    error = run(db, f"CREATE VIRTUAL TABLE temp.hdir USING parquet({sql_text(directory)}, format=iceberg, "
+                    f"http_ca_file={sql_text(str(ca))})")
+    check("https: an Iceberg table named by its directory is refused (no listing over https)",
+          isinstance(error, tuple) and "named by its metadata file" in error[1], error)
 
 
 def put_object(s3rver_port, path, key):

@@ -499,3 +499,88 @@ TEST_CASE("Iceberg snapshot model: columns by field id, statistics, deleted rows
   CHECK(IsIcebergTable(*storage, kCorpus + "duckdb-iceberg/equality_deletes/warehouse/mydb/mytable"));
   CHECK_FALSE(IsIcebergTable(*storage, kCorpus + "fixtures"));
 }
+
+TEST_CASE("Iceberg snapshot model: record counts, and deleted counts known without reading only for a deletion vector") {
+  auto storage = MakeLocalStorage();
+  IcebergReadOptions options;
+  options.allow_moved_paths = true;
+  // Equality deletes: the rows they remove are known only by reading the data file.
+  const LakeSnapshot eq =
+      ReadIcebergSnapshot(*storage, kCorpus + "duckdb-iceberg/equality_deletes/warehouse/mydb/mytable", options);
+  int64_t records = 0;
+  for (const LakeDataFile& f : eq.files) {
+    records += f.record_count;
+    REQUIRE(f.deleted != nullptr);
+    CHECK(f.deleted->claimed_count() == -1);
+  }
+  CHECK(records == 6);  // 4 + 2 rows written, deleted rows included
+  // A deletion vector: its manifest entry's record_count is its cardinality, checked on load.
+  const LakeSnapshot dv = ReadIcebergSnapshot(
+      *storage, kCorpus + "duckdb-iceberg/legacy_bare_deletion_vector/warehouse/default/legacy_bare_deletion_vector",
+      options);
+  REQUIRE(dv.files.size() == 1);
+  CHECK(dv.files[0].record_count == 3);
+  REQUIRE(dv.files[0].deleted != nullptr);
+  CHECK(dv.files[0].deleted->claimed_count() == 1);
+  CHECK(dv.files[0].deleted->Load()->count() == 1);
+  // Each data file belongs to the group of its manifest.
+  for (const LakeDataFile& f : eq.files) {
+    REQUIRE(f.group >= 0);
+    CHECK(static_cast<size_t>(f.group) < eq.file_groups.size());
+  }
+}
+
+TEST_CASE("Iceberg v3 initial-default values in the lake model's form") {
+  Table t = Load(kCorpus + "duckdb-iceberg/add_columns_with_defaults/default.db/add_columns_with_defaults");
+  std::map<std::string, LakeValue> defaults;
+  for (const IcebergField& f : t.metadata.current_schema().fields) defaults[f.name] = IcebergInitialDefault(f, "m.json");
+  CHECK(defaults["col1"].kind == LakeValue::Kind::kNone);
+  CHECK(defaults["col_boolean"].integer == 1);
+  CHECK(defaults["col_integer"].integer == 342342);
+  CHECK(defaults["col_long"].integer == INT64_MIN);
+  CHECK(defaults["col_float"].real == static_cast<double>(0.34234f));
+  CHECK(defaults["col_double"].real == 0.342343242342342);
+  CHECK(defaults["col_decimal"].integer == 1234500);  // decimal(16, 2), unscaled
+  CHECK(defaults["col_date"].integer == 12345);        // 2003-10-20
+  CHECK(defaults["col_time"].integer == 12345);        // micros
+  CHECK(defaults["col_timestamp"].integer == 12345);
+  CHECK(defaults["col_timestamptz"].integer == 12345);
+  CHECK(defaults["col_string"].text == "HELLO");
+  CHECK(defaults["col_uuid"].text == std::string("\xf7\x9c\x3e\x09\x67\x7c\x4b\xbd\xa4\x79\x3f\x34\x9c\xb7\x85\xe7", 16));
+  CHECK(defaults["col_fixed"].text == std::string("\x01\x02\x03\xff\x03", 5));
+  CHECK(defaults["col_binary"].text == std::string("\x01\x02", 2));
+  IcebergField bad;
+  bad.name = "b";
+  bad.type = "int";
+  bad.initial_default = "\"x\"";
+  CHECK_THROWS_WITH_AS(IcebergInitialDefault(bad, "m.json"), doctest::Contains("is not a int"), ParquetError);
+  bad.initial_default = "4294967296";
+  CHECK_THROWS_AS(IcebergInitialDefault(bad, "m.json"), ParquetError);
+  bad.type = "fixed[3]";
+  bad.initial_default = "\"0102\"";
+  CHECK_THROWS_AS(IcebergInitialDefault(bad, "m.json"), ParquetError);
+  bad.type = "date";
+  bad.initial_default = "\"2003-13-01\"";
+  CHECK_THROWS_AS(IcebergInitialDefault(bad, "m.json"), ParquetError);
+  // The snapshot model carries them.
+  auto storage = MakeLocalStorage();
+  IcebergReadOptions options;
+  options.allow_moved_paths = true;
+  const LakeSnapshot s = ReadIcebergSnapshot(
+      *storage, kCorpus + "duckdb-iceberg/add_columns_with_defaults/default.db/add_columns_with_defaults", options);
+  REQUIRE(s.columns.size() == 15);
+  CHECK(s.columns[1].initial_default.integer == 1);
+  CHECK(s.columns[0].initial_default.kind == LakeValue::Kind::kNone);
+}
+
+TEST_CASE("Iceberg over http(s): a table is named by its metadata file (no listing)") {
+  auto storage = MakeHttpStorage(nullptr);
+  CHECK_FALSE(storage->CanList());
+  std::vector<LakeEntry> entries;
+  CHECK_FALSE(storage->List("https://example.invalid/t/metadata", 10, &entries));
+  CHECK(IsIcebergTable(*storage, "https://example.invalid/t/metadata/v3.metadata.json"));
+  CHECK_FALSE(IsIcebergTable(*storage, "https://example.invalid/t"));
+  IcebergReadOptions options;
+  CHECK_THROWS_WITH_AS(ReadIcebergSnapshot(*storage, "https://example.invalid/t", options),
+                       doctest::Contains("named by its metadata file"), ParquetError);
+}
