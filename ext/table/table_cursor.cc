@@ -216,24 +216,38 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
   }
   const bool entered = EnterRowGroupChecked(cursor, table);
   if (!entered) cursor->ahead_streak = 0;
+  // The first row group entered of a file opened with its statement's check in flight
+  // waits for that check here, after sending its own requests (the check and the pages are
+  // one round trip), before any of its rows is returned (RemoteFileReplaced: SettleOnRow).
+  if (entered) file.file().ConfirmVersion();
   return entered;
 }
 
 // Moves to the first row at or after (file, row_group, row) that exists in a row group the
 // constraints keep, going on to the next files as needed.
+// A file whose statement check was in flight is confirmed before its first row (EnterRowGroup)
+// or before the scan leaves it having returned none; a file found replaced then is opened
+// again and scanned from its start (ReopenReplacedFile).
 void SettleOnRow(ParquetCursor* cursor, const ParquetTable& table) {
   while (cursor->file) {
-    const parquet::ParquetFileReader& file = *cursor->file;
-    while (cursor->row_group < file.num_row_groups()) {
-      if (cursor->group_entered && cursor->row < cursor->row_end) {
-        cursor->eof = false;
-        return;
+    try {
+      const parquet::ParquetFileReader& file = *cursor->file;
+      while (cursor->row_group < file.num_row_groups()) {
+        if (cursor->group_entered && cursor->row < cursor->row_end) {
+          cursor->eof = false;
+          return;
+        }
+        if (!cursor->group_entered && EnterRowGroup(cursor, table)) continue;
+        cursor->row_group++;
+        cursor->group_entered = false;
+        cursor->row = 0;
+        ForgetBatches(cursor);
       }
-      if (!cursor->group_entered && EnterRowGroup(cursor, table)) continue;
-      cursor->row_group++;
-      cursor->group_entered = false;
-      cursor->row = 0;
+      file.file().ConfirmVersion();
+    } catch (const parquet::RemoteFileReplaced&) {
+      ReopenReplacedFile(cursor, table);
       ForgetBatches(cursor);
+      continue;
     }
     if (!OpenNextFile(cursor, table, cursor->file_index + 1)) break;
   }
