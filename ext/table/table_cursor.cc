@@ -112,6 +112,22 @@ void CheckInterrupt(ParquetCursor* cursor, const ParquetTable& table) {
 
 namespace {
 
+// Queues the row groups after the cursor's for the remote file's read-ahead, the deeper the
+// longer the streak, no further than a known LIMIT needs.
+void ReadAhead(ParquetCursor* cursor) {
+  cursor->ahead_start_row = -1;
+  const int depth = std::min(kMaxReadAheadGroups, kFirstReadAheadGroups << std::min(cursor->ahead_streak - 1, 5));
+  int64_t rows_wanted = -1;
+  if (cursor->limit_remaining >= 0 && cursor->row_filters.empty() && cursor->rowid_filters.empty() &&
+      cursor->file_row_filters.empty()) {
+    rows_wanted = std::max<int64_t>(0, cursor->limit_remaining - (cursor->rows_in_group - cursor->row));
+  }
+  if (rows_wanted != 0) {
+    ReadAheadRowGroups(*cursor->file, cursor->row_group, depth, cursor->prefetch_leaves, rows_wanted,
+                       &cursor->ahead_through);
+  }
+}
+
 // Checks the cursor's row group against the constraints: the rows it may return
 // ([row, row_end)) by row position, then statistics and bloom filters. False
 // when nothing in it can match.
@@ -185,14 +201,13 @@ bool EnterRowGroupChecked(ParquetCursor* cursor, const ParquetTable& table) {
     cursor->ahead_streak = 0;
   } else if (file.file().IsRemote()) {
     cursor->ahead_streak++;
-    const int depth = std::min(kMaxReadAheadGroups, kFirstReadAheadGroups << std::min(cursor->ahead_streak - 1, 5));
-    int64_t rows_wanted = -1;
-    if (cursor->limit_remaining >= 0 && cursor->row_filters.empty() && cursor->rowid_filters.empty() &&
-        cursor->file_row_filters.empty()) {
-      rows_wanted = std::max<int64_t>(0, cursor->limit_remaining - (cursor->rows_in_group - cursor->row));
-    }
-    if (rows_wanted != 0) {
-      ReadAheadRowGroups(file, rg, depth, cursor->prefetch_leaves, rows_wanted, &cursor->ahead_through);
+    // Without a LIMIT the scan knows of (none, or one SQLite before 3.38 does not pass),
+    // the first row group of a streak reads ahead from half-way: a LIMIT that ends inside
+    // it fetches nothing ahead, on every SQLite.
+    if (cursor->ahead_streak == 1 && cursor->limit_remaining < 0) {
+      cursor->ahead_start_row = cursor->rows_in_group / 2;
+    } else {
+      ReadAhead(cursor);
     }
   }
   return true;
@@ -213,6 +228,7 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
       file.file().DropAheadBefore(static_cast<uint64_t>(rg));
     }
     cursor->ahead_last_entered = rg;
+    cursor->ahead_start_row = -1;
   }
   const bool entered = EnterRowGroupChecked(cursor, table);
   if (!entered) cursor->ahead_streak = 0;
@@ -349,6 +365,7 @@ void Advance(ParquetCursor* cursor, const ParquetTable& table) {
       SettleOnRow(cursor, table);
       if (cursor->eof) break;
     }
+    if (cursor->row >= cursor->ahead_start_row && cursor->ahead_start_row >= 0) ReadAhead(cursor);
     if (SkipRejectedRows(cursor, table)) continue;
     cursor->stats.rows_decoded++;
     if (++cursor->rows_since_probe >= kRowsPerInterruptProbe) CheckInterrupt(cursor, table);
@@ -362,6 +379,7 @@ void Advance(ParquetCursor* cursor, const ParquetTable& table) {
         cursor->file_row_filters.empty()) {
       cursor->fast_next_end = std::min(cursor->ranges.range(cursor->range_index).end,
                                        cursor->row + (kRowsPerInterruptProbe - cursor->rows_since_probe));
+      if (cursor->ahead_start_row > cursor->row) cursor->fast_next_end = std::min(cursor->fast_next_end, cursor->ahead_start_row);
     }
     return;
   }

@@ -136,6 +136,7 @@ struct ParquetCursor {
   int ahead_streak = 0;
   int ahead_through = -1;
   int ahead_last_entered = -1;
+  int64_t ahead_start_row = -1;      // the row of the current row group where its read-ahead starts (-1: none due)
   uint64_t columns_used = 0;         // remote files: the plan's colUsed (idxNum, ColumnsUsedHandles)
   bool remote = false;                      // the table reads remote URLs (transfers are interruptible)
   int64_t rows_since_probe = 0;

@@ -301,6 +301,7 @@ void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index, bo
   cursor->ahead_streak = 0;
   cursor->ahead_through = -1;
   cursor->ahead_last_entered = -1;
+  cursor->ahead_start_row = -1;
   cursor->row = 0;
   cursor->file = cursor->kept_files.Take(index);
   if (cursor->file) {
