@@ -8,6 +8,8 @@ SHELL := /bin/bash
 JOBS ?= 2
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+# When this make began (epoch seconds): make test's first step is timed from it.
+TEST_STARTED := $(shell date +%s)
 TSAN_BUILD ?= build-tsan
 CLANG_BUILD ?= build-clang
 # The Windows x64 build (mingw-w64; scripts/build_windows.sh), shared by the windows suite
@@ -133,30 +135,47 @@ sqlite-versions:
 # and the TSan build while the ASan suites run: the suites are mostly single-threaded.
 test: build
 	@rm -rf $(LOGDIR)
+	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "Release build"
 	@bash scripts/setup_sqlite_versions.sh $(SQLITE_VERSIONS_DIR) || echo "test: not every SQLite of the matrix could be built"
+	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "SQLite versions of the matrix"
 	@BACKGROUND_BUILD_OWNER=$$PPID bash scripts/background_build.sh start $(LOGDIR) asan bash -c '$(ASAN_COMPILE)'
 	@bash scripts/install_deps.sh windows
 	@bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release sources
+	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "install the Windows toolchain, sources suite"
 	@BACKGROUND_BUILD_OWNER=$$PPID bash scripts/background_build.sh start $(LOGDIR) windows bash -c '$(WINDOWS_COMPILE)'
 	@SKIP_SUITES=windows bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release
+	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "Release suites"
 	@$(MAKE) --no-print-directory run-matrix
+	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "version matrix"
 	@bash scripts/background_build.sh wait $(LOGDIR) windows || true
+	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "waiting for the Windows build"
 	@WINDOWS_BUILD=$(WINDOWS_BUILD) bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release windows
+	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "windows suite"
 	@bash scripts/install_deps.sh wasm
 	@BACKGROUND_BUILD_OWNER=$$PPID bash scripts/background_build.sh start $(LOGDIR) wasm bash -c '$(WASM_COMPILE)'
 	@$(MAKE) --no-print-directory dist || echo "make dist failed: the dist suite reports it"
 	@DIST_BUILD=$(DIST_BUILD) bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release dist
+	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "install emscripten, make dist, dist suite"
 	@bash scripts/background_build.sh wait $(LOGDIR) wasm || true
+	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "waiting for the wasm build"
 	@WASM_BUILD=$(WASM_BUILD) bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release wasm
+	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "wasm suite"
 	@bash scripts/background_build.sh wait $(LOGDIR) asan
+	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "waiting for the ASan build"
 	@BACKGROUND_BUILD_OWNER=$$PPID bash scripts/background_build.sh start $(LOGDIR) tsan bash -c '$(TSAN_COMPILE)'
 	@bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan
+	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "ASan suites"
 	@JOBS=$(JOBS) bash scripts/run_matrix.sh $(LOGDIR) $(ASAN_BUILD) asan "$(ASAN_MATRIX)" $(ASAN_MATRIX_SUITES)
+	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "ASan version matrix"
 	@bash scripts/background_build.sh wait $(LOGDIR) tsan
+	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "waiting for the TSan build"
 	@BACKGROUND_BUILD_OWNER=$$PPID bash scripts/background_build.sh start $(LOGDIR) clang bash -c 'bash scripts/install_deps.sh clang && $(CLANG_COMPILE)'
 	@RUNTIME_TEST_CASES='*threads*' bash scripts/run_tests.sh $(LOGDIR) $(TSAN_BUILD) tsan runtime
+	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "TSan suite"
 	@bash scripts/background_build.sh wait $(LOGDIR) clang
+	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "waiting for the clang build"
 	@bash scripts/run_tests.sh $(LOGDIR) $(CLANG_BUILD) clang unit sql
+	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "clang suites"
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 
 wasm: deps

@@ -38,7 +38,7 @@ case $action in
   start)
     if (($# == 0)); then echo "usage: $0 start LOGDIR NAME COMMAND..." >&2; exit 2; fi
     stop_build
-    rm -f "$status" "$session"
+    rm -f "$status" "$session" "${status%.status}.seconds"
     owner=${BACKGROUND_BUILD_OWNER:-$PPID}
     # The wrapper holds the lock (fd 9, closed for the build and the watchdog) until it has
     # written the status; the watchdog ends the session when the owner is gone.
@@ -52,7 +52,9 @@ case $action in
       (while kill -0 "$owner" 2>/dev/null; do sleep 2; done; pkill -TERM -s $$) 9>&- &
       watchdog=$!
       nice -n 10 "$@" >"$output" 2>&1 9>&-
-      echo $? >"$status"
+      rc=$?
+      echo "$SECONDS" >"${status%.status}.seconds"
+      echo $rc >"$status"
       kill "$watchdog" 2>/dev/null
     ' background-build "$lock" "$session" "$status" "$output" "$owner" "$@" </dev/null >/dev/null 2>&1 &
     # Back once the wrapper holds the lock, so that a `wait` right after finds it running.

@@ -11,6 +11,7 @@ set -uo pipefail
 
 logdir=${1:?usage: $0 LOGDIR}
 total_pass=0 total_fail=0 bad=0
+failed=()
 shopt -s nullglob
 logs=("$logdir"/*.log)
 
@@ -48,7 +49,30 @@ for log in "${logs[@]}"; do
   printf '%s: %d passed, %d failed%s%s\n' "$name" "$pass" "$fail" "$note" "$took"
   total_pass=$((total_pass + pass))
   total_fail=$((total_fail + fail))
+  ((fail > 0)) && failed+=("$name: $fail failed$note|$log")
 done
 
+# Where the time went: the steps of make test (scripts/step_clock.sh) and the builds that ran
+# in the background beside them (scripts/background_build.sh).
+if [[ -f $logdir/steps.txt ]]; then
+  echo "=== time per step (wall; background builds overlap the steps)"
+  while IFS= read -r line; do
+    seconds=${line##* }
+    printf '%s: %d:%02d\n' "${line% *}" $((seconds / 60)) $((seconds % 60))
+  done <"$logdir/steps.txt"
+  for file in "$logdir"/*-build.seconds; do
+    seconds=$(<"$file")
+    printf 'background %s build: %d:%02d\n' "$(basename "$file" -build.seconds)" $((seconds / 60)) $((seconds % 60))
+  done
+fi
+# The failures last, next to the totals, where a truncated log still shows them: each failed
+# suite with its first failing checks.
+if ((${#failed[@]} > 0)); then
+  echo "=== failed suites"
+  for entry in "${failed[@]}"; do
+    echo "${entry%|*}"
+    sed -e 's/\x1b\[[0-9;]*m//g' "${entry##*|}" | grep -E '^(FAIL|not ok)|ERROR|[Ee]rror:|failed:|FAILED' | head -3 | cut -c1-240 | sed 's/^/    /'
+  done
+fi
 echo "$total_pass passed, $total_fail failed"
 ((total_fail == 0 && bad == 0))

@@ -1,11 +1,8 @@
 // StatementEffectsGuard and the module of its restoring table (statement_effects.h).
 #include "ext/common/statement_effects.h"
 
-#include <chrono>
 #include <cstdint>
 #include <cstring>
-#include <exception>
-#include <random>
 
 #include "ext/common/options.h"
 
@@ -98,15 +95,10 @@ sqlite3_module changes_restorer_module = {
 };
 
 std::string RandomName() {
+  // SQLite's generator, seeded from the OS: std::random_device would pull arc4random (glibc
+  // 2.36) from the static libstdc++ of the dist build, whose floor is glibc 2.28.
   uint64_t bits = 0;
-  try {
-    std::random_device device;
-    bits = (static_cast<uint64_t>(device()) << 32) ^ device();
-  } catch (const std::exception&) {
-    // No system source of randomness: the clock and an address, still unknown to any file.
-    bits = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
-           static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&bits));
-  }
+  sqlite3_randomness(static_cast<int>(sizeof(bits)), &bits);
   static const char kHex[] = "0123456789abcdef";
   std::string name = "parquet_changes_";
   for (int shift = 60; shift >= 0; shift -= 4) name += kHex[(bits >> shift) & 15];
