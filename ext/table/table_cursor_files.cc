@@ -476,7 +476,8 @@ void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats
         source.files = &table.files->paths;
         source.decryption = table.options.decryption.get();
         source.verify_crc = table.options.verify_crc;
-        source.open_file = cursor->file.get();
+        // (Not a file whose statement check is still in flight: what it reads is unconfirmed.)
+        source.open_file = cursor->file && !cursor->file->file().VersionPending() ? cursor->file.get() : nullptr;
         source.open_index = cursor->file_index;
         source.mapping_of = [&table, column](const parquet::ParquetFileReader& file, size_t f) {
           return MapFileColumns(table, file, table.files->paths[f])[column];

@@ -245,9 +245,10 @@ class RemoteFile final : public RandomAccessFile {
     FinishOpen(/*note_check=*/false);
   }
 
-  bool VersionPending() const override { return pending_known_ != nullptr; }
+  bool VersionPending() const override { return pending_known_ != nullptr || replaced_; }
 
   void ConfirmVersion() override {
+    if (replaced_) throw RemoteFileReplaced("remote file " + shown_url_ + " was replaced since its footer was cached: read again");
     if (!pending_known_) return;
     if (check_thread_.joinable()) {
       std::unique_lock<std::mutex> lock(check_mutex_);
@@ -270,6 +271,9 @@ class RemoteFile final : public RandomAccessFile {
     // cache: opening it again costs no request); an unversioned one is never noted.
     if (checks_ && !seen_->version.empty()) checks_->Note(request_identity_, seen);
     if (!same) {
+      // What this file holds is of the old version: it stays replaced (every later
+      // ConfirmVersion throws again), never confirmed, whoever asks.
+      replaced_ = true;
       throw RemoteFileReplaced("remote file " + shown_url_ + " was replaced since its footer was cached: read again");
     }
   }
@@ -1036,6 +1040,7 @@ class RemoteFile final : public RandomAccessFile {
   bool check_done_ = false;
   std::exception_ptr check_error_;
   std::shared_ptr<const CachedFooter> seen_;  // what the check found
+  bool replaced_ = false;                       // the check found another version
 };
 
 }  // namespace
