@@ -213,6 +213,15 @@ bool EnterRowGroupChecked(ParquetCursor* cursor, const ParquetTable& table) {
   return true;
 }
 
+// Waits for the statement's check of the cursor's file when it is in flight (throws
+// RemoteFileReplaced when the file was replaced), then notes its rows in the scan's files.
+void ConfirmFile(ParquetCursor* cursor) {
+  const parquet::ParquetFileReader& file = *cursor->file;
+  if (!file.file().VersionPending()) return;
+  file.file().ConfirmVersion();
+  cursor->files->rows[cursor->file_index] = file.num_rows();
+}
+
 // EnterRowGroupChecked, keeping the read-ahead in step: the unclaimed bytes of the row
 // groups passed over go, and a row group not entered whole ends the streak.
 bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
@@ -235,7 +244,7 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
   // The first row group entered of a file opened with its statement's check in flight
   // waits for that check here, after sending its own requests (the check and the pages are
   // one round trip), before any of its rows is returned (RemoteFileReplaced: SettleOnRow).
-  if (entered) file.file().ConfirmVersion();
+  if (entered) ConfirmFile(cursor);
   return entered;
 }
 
@@ -259,7 +268,7 @@ void SettleOnRow(ParquetCursor* cursor, const ParquetTable& table) {
         cursor->row = 0;
         ForgetBatches(cursor);
       }
-      file.file().ConfirmVersion();
+      ConfirmFile(cursor);
     } catch (const parquet::RemoteFileReplaced&) {
       ReopenReplacedFile(cursor, table);
       ForgetBatches(cursor);

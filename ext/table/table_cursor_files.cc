@@ -313,7 +313,8 @@ void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index, bo
     if (table.metadata_store && table.metadata_store->pending() >= kFlushFiles) table.metadata_store->Flush();
   }
   cursor->mappings = MapFileColumns(table, *cursor->file, cursor->files->paths[index]);
-  cursor->files->rows[index] = cursor->file->num_rows();
+  // (A file whose check is in flight has its rows noted once confirmed: ConfirmFile.)
+  if (!cursor->file->file().VersionPending()) cursor->files->rows[index] = cursor->file->num_rows();
   cursor->deleted.reset();
   if (cursor->files->lake && cursor->files->lake->files[index].deleted) {
     cursor->deleted = cursor->files->lake->files[index].deleted->Load();
