@@ -3,9 +3,10 @@
 # npm from Debian when missing, then DIR/node_modules exactly as DIR/package-lock.json pins
 # it, reinstalled only when the lock changed. Works unattended (no stdin); exits non-zero
 # with a clear message when something cannot be installed.
-#   usage: scripts/install_node_packages.sh DIR PACKAGE-THAT-MUST-EXIST LABEL
+#   usage: scripts/install_node_packages.sh DIR PACKAGES-THAT-MUST-EXIST LABEL
+# (PACKAGES-THAT-MUST-EXIST: one name, or several separated by spaces.)
 set -euo pipefail
-dir=$1 probe=$2 label=$3
+dir=$1 probes=$2 label=$3
 cd "$dir"
 
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
@@ -22,7 +23,11 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
 fi
 
 # npm ci records the lock it installed in node_modules/.package-lock.json.
-if [[ ! -d node_modules/$probe || package-lock.json -nt node_modules/.package-lock.json ]]; then
+missing=0
+for probe in $probes; do
+  [[ -d node_modules/$probe ]] || missing=1
+done
+if ((missing)) || [[ package-lock.json -nt node_modules/.package-lock.json ]]; then
   echo "$label: npm ci"
   # A native addon without a prebuilt binary here (better-sqlite3, which compiles SQLite's
   # amalgamation) is compiled at -O1, which node-gyp puts after its own -O3: half the time
@@ -37,3 +42,6 @@ if [[ ! -d node_modules/$probe || package-lock.json -nt node_modules/.package-lo
     exit 1
   fi
 fi
+for probe in $probes; do
+  [[ -d node_modules/$probe ]] || { echo "$label: $probe is not in $dir/node_modules after npm ci (is it in package-lock.json?)" >&2; exit 1; }
+done

@@ -210,7 +210,9 @@ try {
   await page.close();
 
   // Side by side with DuckDB-Wasm, same browser, same server, same files.
-  if (!args.includes("--no-compare")) {
+  if (args.includes("--no-compare")) {
+    console.log("comparison with DuckDB-Wasm: not run (--no-compare)");
+  } else {
     const result = await compareWithDuckdb({ browser, origin, pkg, here, dataBytes, probeId, expected, localAggregate, bigSize, work });
     for (const [name, ok, detail] of result.checks) check(name, ok, detail);
     writeFileSync(join(logdir, "wasm-compare.json"), JSON.stringify(result.report, null, 2) + "\n");

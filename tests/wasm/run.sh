@@ -83,7 +83,7 @@ tally "$logdir/wasm-package.log"
 
 # 3. The demo page in Chromium, and DuckDB-Wasm beside it.
 echo "== the demo page in headless Chromium"
-if bash scripts/install_node_packages.sh tests/wasm puppeteer-core wasm >"$logdir/wasm-npm.log" 2>&1; then
+if bash scripts/install_node_packages.sh tests/wasm "puppeteer-core @duckdb/duckdb-wasm" wasm >"$logdir/wasm-npm.log" 2>&1; then
   node tests/wasm/browser_test.mjs --pkg "$wasm/pkg" --native "$native" --logdir "$logdir" 2>&1 |
     tee "$logdir/wasm-browser.log"
   tally "$logdir/wasm-browser.log"
