@@ -213,6 +213,15 @@ bool EnterRowGroupChecked(ParquetCursor* cursor, const ParquetTable& table) {
   return true;
 }
 
+// Waits for the statement's check of the cursor's file when it is in flight (throws
+// RemoteFileReplaced when the file was replaced), then notes its rows in the scan's files.
+void ConfirmFile(ParquetCursor* cursor) {
+  const parquet::ParquetFileReader& file = *cursor->file;
+  if (!file.file().VersionPending()) return;
+  file.file().ConfirmVersion();
+  cursor->files->rows[cursor->file_index] = file.num_rows();
+}
+
 // EnterRowGroupChecked, keeping the read-ahead in step: the unclaimed bytes of the row
 // groups passed over go, and a row group not entered whole ends the streak.
 bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
@@ -232,6 +241,10 @@ bool EnterRowGroup(ParquetCursor* cursor, const ParquetTable& table) {
   }
   const bool entered = EnterRowGroupChecked(cursor, table);
   if (!entered) cursor->ahead_streak = 0;
+  // The first row group entered of a file opened with its statement's check in flight
+  // waits for that check here, after sending its own requests (the check and the pages are
+  // one round trip), before any of its rows is returned (RemoteFileReplaced: SettleOnRow).
+  if (entered) ConfirmFile(cursor);
   return entered;
 }
 
@@ -261,22 +274,32 @@ bool EnterCountedFile(ParquetCursor* cursor, const ParquetTable& table) {
 
 // Moves to the first row at or after (file, row_group, row) that exists in a row group the
 // constraints keep, going on to the next files as needed.
+// A file whose statement check was in flight is confirmed before its first row (EnterRowGroup)
+// or before the scan leaves it having returned none; a file found replaced then is opened
+// again and scanned from its start (ReopenReplacedFile).
 void SettleOnRow(ParquetCursor* cursor, const ParquetTable& table) {
   while (cursor->file || cursor->counted) {
-    const int row_groups = cursor->counted ? 1 : cursor->file->num_row_groups();
-    while (cursor->row_group < row_groups) {
-      if (cursor->group_entered && cursor->row < cursor->row_end) {
-        cursor->eof = false;
-        return;
+    try {
+      const int row_groups = cursor->counted ? 1 : cursor->file->num_row_groups();
+      while (cursor->row_group < row_groups) {
+        if (cursor->group_entered && cursor->row < cursor->row_end) {
+          cursor->eof = false;
+          return;
+        }
+        if (!cursor->group_entered &&
+            (cursor->counted ? EnterCountedFile(cursor, table) : EnterRowGroup(cursor, table))) {
+          continue;
+        }
+        cursor->row_group++;
+        cursor->group_entered = false;
+        cursor->row = 0;
+        ForgetBatches(cursor);
       }
-      if (!cursor->group_entered &&
-          (cursor->counted ? EnterCountedFile(cursor, table) : EnterRowGroup(cursor, table))) {
-        continue;
-      }
-      cursor->row_group++;
-      cursor->group_entered = false;
-      cursor->row = 0;
+      if (!cursor->counted) ConfirmFile(cursor);
+    } catch (const parquet::RemoteFileReplaced&) {
+      ReopenReplacedFile(cursor, table);
       ForgetBatches(cursor);
+      continue;
     }
     if (!OpenNextFile(cursor, table, cursor->file_index + 1)) break;
   }

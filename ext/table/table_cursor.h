@@ -228,6 +228,10 @@ void KeepCurrentFile(ParquetCursor* cursor);
 parquet::RowRanges IndexedRows(const ParquetCursor& cursor, int64_t begin, int64_t end, int64_t first);
 bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from);
 bool CountsFiles(const ParquetCursor& cursor, const ParquetTable& table, uint64_t columns_used);
+// The cursor's current file was replaced since the cached footer its scan began with (the
+// statement's check, in flight meanwhile, says so when confirmed: RemoteFileReplaced): opens
+// it again, its new version, from its first row group.
+void ReopenReplacedFile(ParquetCursor* cursor, const ParquetTable& table);
 void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats* stats);
 
 // Defined in table_cursor_columns.cc (xColumn):

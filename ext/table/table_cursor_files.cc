@@ -265,18 +265,28 @@ parquet::ValidatedRemoteFile TakeValidatedFile(ParquetCursor* cursor, const Parq
 
 // Opens file `index` of the table (its footer read). When that fails while the cursor keeps
 // files, they are closed and the opening is tried once more: each kept file holds a file
-// descriptor, and the process may have run out of them.
+// descriptor, and the process may have run out of them. With `overlap_check`, a remote file
+// whose footer is cached (and no metadata cache) starts its statement's check in the
+// background (RemoteOptions::overlap_statement_check): the scan confirms it when it enters
+// a row group or leaves the file (SettleOnRow), and reopens the file if it was replaced.
 std::unique_ptr<parquet::ParquetFileReader> OpenTableFile(ParquetCursor* cursor, const ParquetTable& table,
-                                                          size_t index) {
+                                                          size_t index, bool overlap_check) {
   SqliteMetadataStore* store = table.metadata_store.get();
   const std::string& path = cursor->files->paths[index];
+  const parquet::RemoteOptions* remote = table.options.remote.get();
+  parquet::RemoteOptions overlapped;
+  if (overlap_check && remote != nullptr && store == nullptr && parquet::IsRemoteUrl(path)) {
+    overlapped = *remote;
+    overlapped.overlap_statement_check = true;
+    remote = &overlapped;
+  }
   auto open = [&] {
     std::unique_ptr<parquet::RandomAccessFile> validated;
     if (store != nullptr && store->ready() && parquet::IsRemoteUrl(path)) {
       validated = parquet::FinishRemoteOpen(TakeValidatedFile(cursor, table, index));
     }
-    return parquet::ParquetFileReader::OpenWithStore(path, table.options.decryption.get(), table.options.remote.get(),
-                                                     store, std::move(validated));
+    return parquet::ParquetFileReader::OpenWithStore(path, table.options.decryption.get(), remote, store,
+                                                     std::move(validated));
   };
   if (!cursor->kept_files.empty()) {
     try {
@@ -305,7 +315,9 @@ bool DecompressesAhead(const ParquetCursor& cursor, const ParquetTable& table) {
 
 // Makes file `index` the cursor's current file, from the kept files or opened (its footer
 // read). The readers of the previous file are closed first, and the file itself is kept.
-void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
+// `overlap_check`: see OpenTableFile (not with rowid filters: the rows of earlier files
+// count, and they are not confirmed).
+void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index, bool overlap_check = true) {
   CollectReaderCounters(cursor);
   cursor->pruner.reset();
   for (ColumnState& state : cursor->states) state = ColumnState();
@@ -325,7 +337,7 @@ void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
     cursor->transfer_counted = cursor->file->file().Transfer();  // its opening was counted then
   } else {
     cursor->transfer_counted = parquet::TransferCounters();
-    cursor->file = OpenTableFile(cursor, table, index);
+    cursor->file = OpenTableFile(cursor, table, index, overlap_check && cursor->rowid_filters.empty());
     cursor->stats.files_opened++;
     if (table.metadata_store && table.metadata_store->pending() >= kFlushFiles) table.metadata_store->Flush();
   }
@@ -342,7 +354,8 @@ void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index) {
                                   std::to_string(cursor->file->num_rows()));
     }
   }
-  cursor->files->rows[index] = cursor->file->num_rows();
+  // (A file whose check is in flight has its rows noted once confirmed: ConfirmFile.)
+  if (!cursor->file->file().VersionPending()) cursor->files->rows[index] = cursor->file->num_rows();
   cursor->deleted.reset();
   if (cursor->files->lake && cursor->files->lake->files[index].deleted) {
     cursor->deleted = cursor->files->lake->files[index].deleted->Load();
@@ -417,6 +430,23 @@ bool HasIndexedRowsIn(const ParquetCursor& cursor, size_t index, int64_t begin, 
 }
 
 }  // namespace
+
+void ReopenReplacedFile(ParquetCursor* cursor, const ParquetTable& table) {
+  const int64_t before = cursor->rows_before_file;
+  CollectReaderCounters(cursor);  // the replaced file's requests count in the scan's
+  for (ColumnState& state : cursor->states) state = ColumnState();
+  cursor->pruner.reset();
+  if (cursor->batch_cache) cursor->batch_cache->ForgetReaders();
+  if (cursor->decompress_ahead) {
+    cursor->decompress_ahead->Stop();
+    cursor->decompress_ahead.reset();
+  }
+  cursor->file.reset();  // not kept: what it holds is of the old version
+  // The new version is in the footer cache and checked for the statement: no request, and
+  // no check in the background again.
+  OpenFile(cursor, table, cursor->file_index, /*overlap_check=*/false);
+  cursor->rows_before_file = before;
+}
 
 // The join index's rows of the current file in [begin, end), as rows of the row group
 // starting at file row `first`.
@@ -594,7 +624,8 @@ void ChooseJoinIndex(ParquetCursor* cursor, const ParquetTable& table, ScanStats
         source.files = &table.files->paths;
         source.decryption = table.options.decryption.get();
         source.verify_crc = table.options.verify_crc;
-        source.open_file = cursor->file.get();
+        // (Not a file whose statement check is still in flight: what it reads is unconfirmed.)
+        source.open_file = cursor->file && !cursor->file->file().VersionPending() ? cursor->file.get() : nullptr;
         source.open_index = cursor->file_index;
         source.mapping_of = [&table, column](const parquet::ParquetFileReader& file, size_t f) {
           return MapFileColumns(table, file, table.files->paths[f])[column];

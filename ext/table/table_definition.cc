@@ -487,6 +487,14 @@ int ConnectTable(sqlite3* db, CredentialRule* rule, int argc, const char* const*
       table->owns_stored_schema = true;
       if (table->metadata_store) table->metadata_store->Flush();
     }
+    // A remote table created whole reads its first file's statistics (the row estimate, the
+    // ordered columns) now, from the footer CREATE fetched, checked in CREATE's statement: no
+    // request. So the first statement's planning makes none either (before, its check of the
+    // file), and its scan's check is in flight with its first reads (OpenTableFile). Like any
+    // later planning's, they may be of a version the file no longer has: they only guide plans.
+    if (create && table->files && !table->plan_without_io && parquet::IsRemoteUrl(table->options.filename)) {
+      ReadOrderStatistics(table.get());
+    }
     // CREATE's checks of the remote files end with it: the next statement checks them again.
     if (table->options.remote->statement_checks) table->options.remote->statement_checks->EndStatement();
   } catch (const std::bad_alloc&) {

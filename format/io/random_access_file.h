@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "format/common/error.h"
 #include "format/io/metadata_store.h"
 #include "format/platform/system.h"
 
@@ -78,9 +79,25 @@ class RandomAccessFile {
   // file's tail: its footer, usually its page indexes, a small file whole); nullopt: none.
   virtual std::optional<uint64_t> HeldTailOffset() const { return std::nullopt; }
 
+  // A remote file opened with its statement's version check still in flight
+  // (RemoteOptions::overlap_statement_check): what it reads until ConfirmVersion is of the
+  // version the footer cache held. ConfirmVersion waits for the check: it returns when that
+  // version is the object's, and throws RemoteFileReplaced when the object was replaced (its
+  // new tail is then in the footer cache, checked for the statement: opening it again reads
+  // the new version without a request), or the check's own error. Local files: never pending.
+  virtual bool VersionPending() const { return false; }
+  virtual void ConfirmVersion() {}
+
  protected:
   // Throws unless [offset, offset + length) lies inside the file.
   void CheckRange(uint64_t offset, uint64_t length) const;
+};
+
+// What ConfirmVersion throws when the object was replaced since the footer cache's version
+// (which the file read on with): the reader opens the file again and starts over.
+class RemoteFileReplaced : public ParquetError {
+ public:
+  using ParquetError::ParquetError;
 };
 
 // Opens a local file for reading with pread; throws ParquetError naming the path and the

@@ -191,7 +191,10 @@ class RemoteFile final : public RandomAccessFile {
         checks_(options.statement_checks),
         ambient_credentials_(options.s3_access_key_id.empty() && !request_.aws_credentials.empty()),
         read_ahead_limit_(std::min(options.read_ahead_bytes, kMaxReadAheadBytes)) {}
-  ~RemoteFile() override { StopAhead(); }
+  ~RemoteFile() override {
+    StopAhead();
+    StopCheck();
+  }
   RemoteFile(const RemoteFile&) = delete;
   RemoteFile& operator=(const RemoteFile&) = delete;
 
@@ -199,7 +202,10 @@ class RemoteFile final : public RandomAccessFile {
   const std::string& Name() const override { return shown_url_; }
   TransferCounters Transfer() const override {
     std::lock_guard<std::mutex> lock(ahead_mutex_);
-    return TransferCounters{requests_.load(), bytes_.load(), ahead_peak_};
+    // A check in flight counts as the file's (its object is this file's until it ends).
+    const uint64_t check_requests = checker_ ? checker_->requests_.load() : 0;
+    const uint64_t check_bytes = checker_ ? checker_->bytes_.load() : 0;
+    return TransferCounters{requests_.load() + check_requests, bytes_.load() + check_bytes, ahead_peak_};
   }
 
   // Opens the object: from the footer cache when this statement checked it already, else
@@ -208,6 +214,68 @@ class RemoteFile final : public RandomAccessFile {
     PrepareOpen(store);
     MakeOpenRequest(nullptr);
     FinishOpen();
+  }
+
+  // Opens the object as Open does, except that an object whose footer the process's cache
+  // holds with a strong ETag, not checked in this statement, is opened at once from that
+  // footer while its check (the same conditional request, made by `checker`, a file of the
+  // same URL and options of its own) runs on a thread of its own: this file's reads carry
+  // If-Match with the cached ETag meanwhile, and ConfirmVersion ends the check.
+  void OpenOverlapped(std::unique_ptr<RemoteFile> checker, MetadataStore* store) {
+    PrepareOpen(store);
+    if (!kThreadsEnabled || checked_ || !known_ || stored_known_ || !IsStrongEntityTag(known_->version.etag)) {
+      MakeOpenRequest(nullptr);
+      FinishOpen();
+      return;
+    }
+    checker->known_ = known_;
+    checker_ = std::move(checker);
+    pending_known_ = known_;
+    check_done_ = false;
+    try {
+      check_thread_ = std::thread([this] { RunCheck(); });
+    } catch (const std::system_error&) {  // no thread to be had: the check first, as Open
+      checker_.reset();
+      pending_known_.reset();
+      MakeOpenRequest(nullptr);
+      FinishOpen();
+      return;
+    }
+    UseVersion(known_->version, known_->size);
+    FinishOpen(/*note_check=*/false);
+  }
+
+  bool VersionPending() const override { return pending_known_ != nullptr || replaced_; }
+
+  void ConfirmVersion() override {
+    if (replaced_) throw RemoteFileReplaced("remote file " + shown_url_ + " was replaced since its footer was cached: read again");
+    if (!pending_known_) return;
+    if (check_thread_.joinable()) {
+      std::unique_lock<std::mutex> lock(check_mutex_);
+      while (!check_finished_.wait_for(lock, std::chrono::milliseconds(50), [this] { return check_done_; })) {
+        if (HttpInterruptRequested()) check_abort_ = true;  // the request ends, and the wait with it
+      }
+      lock.unlock();
+      check_thread_.join();
+      requests_ += checker_->requests_.load();
+      bytes_ += checker_->bytes_.load();
+      if (!check_error_) seen_ = checker_->known_;
+      checker_.reset();
+    }
+    // An error (an interrupt too) stays the answer: nothing read is confirmed.
+    if (check_error_) std::rethrow_exception(check_error_);
+    const std::string seen = CheckKey(*seen_);
+    const bool same = seen == CheckKey(*pending_known_);
+    pending_known_.reset();
+    // The version found counts as checked (a replaced object's new tail is in the footer
+    // cache: opening it again costs no request); an unversioned one is never noted.
+    if (checks_ && !seen_->version.empty()) checks_->Note(request_identity_, seen);
+    if (!same) {
+      // What this file holds is of the old version: it stays replaced (every later
+      // ConfirmVersion throws again), never confirmed, whoever asks.
+      replaced_ = true;
+      throw RemoteFileReplaced("remote file " + shown_url_ + " was replaced since its footer was cached: read again");
+    }
   }
 
   // Opening in three steps, the request alone on any thread (ValidateRemoteFiles). First, on
@@ -253,12 +321,13 @@ class RemoteFile final : public RandomAccessFile {
   // ETag) serves only the table whose store it came from: it never joins the process's
   // footer cache nor the statement's checks, which other tables, other connections and the
   // metadata functions trust (docs/security.md).
-  void FinishOpen() {
+  // `note_check` false: the check is still in flight (OpenOverlapped), ConfirmVersion notes it.
+  void FinishOpen(bool note_check = true) {
     std::shared_ptr<const CachedFooter> footer = std::move(known_);
     stored_tail_used_ = stored_known_ && footer == stored_known_;  // the server's 304 confirmed the row
     tail_offset_ = footer->tail_offset;
     AddSegment(footer->tail_offset, footer->tail, Kind::kPinned);
-    if (!version_.empty() && checks_ && !stored_tail_used_) checks_->Note(request_identity_, CheckKey(*footer));
+    if (note_check && !version_.empty() && checks_ && !stored_tail_used_) checks_->Note(request_identity_, CheckKey(*footer));
   }
 
 
@@ -280,6 +349,42 @@ class RemoteFile final : public RandomAccessFile {
   }
 
  private:
+  // The check of OpenOverlapped, on its own thread: checker_ makes the conditional request.
+  void RunCheck() {
+    std::exception_ptr error;
+    try {
+      checker_->MakeOpenRequest(&check_abort_);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    std::lock_guard<std::mutex> lock(check_mutex_);
+    check_error_ = error;
+    check_done_ = true;
+    check_finished_.notify_all();
+  }
+
+  // A check still in flight when the file closes is aborted and waited for.
+  void StopCheck() {
+    if (!check_thread_.joinable()) return;
+    check_abort_ = true;
+    check_thread_.join();
+  }
+
+  // Runs `fetch`; when it fails while the statement's check is in flight (an object replaced
+  // answers If-Match with 412), the check is waited for first, so that a replaced object is
+  // RemoteFileReplaced (read again), not an error.
+  template <typename Fetch>
+  auto Confirming(Fetch fetch) -> decltype(fetch()) {
+    try {
+      return fetch();
+    } catch (const HttpInterrupted&) {
+      throw;
+    } catch (const ParquetError&) {
+      if (pending_known_) ConfirmVersion();
+      throw;
+    }
+  }
+
   // The size, the version and the tail of the object, in one request: the last bytes
   // (Range: bytes=-N, N at least kFirstTailRequest, more when the tail of `known`, the
   // object's cached footer, is longer), with If-None-Match when `known` has a strong ETag,
@@ -435,14 +540,14 @@ class RemoteFile final : public RandomAccessFile {
       if (ClaimAhead(position)) continue;
       if (tail_offset_ > 0 && position < tail_offset_ && end > tail_offset_ &&
           tail_offset_ - position <= kMaxTailExtension) {
-        ExtendTail(position);  // a footer larger than the tail fetched at open
+        Confirming([&] { ExtendTail(position); });  // a footer larger than the tail fetched at open
         continue;
       }
       // Sequential misses (a chunk nobody prefetched) read ahead more each time, up to 8 MiB.
       on_demand_read_ = position == last_miss_end_ ? std::min(on_demand_read_ * 2, kMaxPieceSize) : kMinOnDemandRead;
       const uint64_t next = std::min(NextSegmentStart(position), NextAheadStart(position));
       const uint64_t fetch_end = std::min({next, std::max(end, position + on_demand_read_), size_});
-      AddSegment(position, FetchRange(position, fetch_end - position), Kind::kOnDemand);
+      AddSegment(position, Confirming([&] { return FetchRange(position, fetch_end - position); }), Kind::kOnDemand);
       last_miss_end_ = fetch_end;
     }
   }
@@ -523,7 +628,7 @@ class RemoteFile final : public RandomAccessFile {
       }
     });
     for (size_t i = 0; i < pieces.size(); i++) {
-      if (errors[i]) std::rethrow_exception(errors[i]);
+      if (errors[i]) Confirming([&] { std::rethrow_exception(errors[i]); });
       prefetched_bytes_ += bodies[i].size();
       AddSegment(pieces[i].offset, std::move(bodies[i]), Kind::kPrefetched);
     }
@@ -924,6 +1029,18 @@ class RemoteFile final : public RandomAccessFile {
   std::atomic<bool> ahead_abort_{false};
   uint64_t ahead_bytes_ = 0;
   uint64_t ahead_peak_ = 0;
+  // The statement's check in flight (OpenOverlapped): the footer read on with (null when no
+  // check is pending), the file making the request and its thread, its answer.
+  std::shared_ptr<const CachedFooter> pending_known_;
+  std::unique_ptr<RemoteFile> checker_;
+  std::thread check_thread_;
+  std::atomic<bool> check_abort_{false};
+  std::mutex check_mutex_;
+  std::condition_variable check_finished_;
+  bool check_done_ = false;
+  std::exception_ptr check_error_;
+  std::shared_ptr<const CachedFooter> seen_;  // what the check found
+  bool replaced_ = false;                       // the check found another version
 };
 
 }  // namespace
@@ -979,8 +1096,15 @@ std::unique_ptr<RandomAccessFile> OpenFileOrUrl(const std::string& path, const R
                                                 MetadataStore* store) {
   if (!IsRemoteUrl(path)) return OpenLocalFile(path, store);
   static const RemoteOptions kDefaults;
-  auto file = std::make_unique<RemoteFile>(path, options != nullptr ? *options : kDefaults);
-  file->Open(store);
+  const RemoteOptions& chosen = options != nullptr ? *options : kDefaults;
+  auto file = std::make_unique<RemoteFile>(path, chosen);
+  if (chosen.overlap_statement_check) {
+    RemoteOptions plain = chosen;
+    plain.overlap_statement_check = false;
+    file->OpenOverlapped(std::make_unique<RemoteFile>(path, plain), store);
+  } else {
+    file->Open(store);
+  }
   return file;
 }
 

@@ -80,6 +80,14 @@ struct RemoteOptions {
   // The objects checked in the current statement (RemoteStatementChecks); null: every open
   // checks its object.
   std::shared_ptr<class RemoteStatementChecks> statement_checks;
+  // An open of an object the footer cache holds (with a strong ETag) and the statement has
+  // not checked yet makes its check (the conditional request) in the background and reads
+  // on with the cached footer, so that the check and the first reads are in flight together
+  // (a point lookup: the check and its pages in one round trip). Those reads carry If-Match
+  // with the cached ETag; the reader calls RandomAccessFile::ConfirmVersion before it uses
+  // what it read, and opens the file again when that throws RemoteFileReplaced. Only for
+  // readers that do (the table's scan); off without threads.
+  bool overlap_statement_check = false;
 };
 
 // The remote objects whose version the opens sharing this (a table's, a metadata function

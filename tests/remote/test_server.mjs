@@ -40,8 +40,10 @@
 //     Every mode takes suffix ranges (bytes=-N: the last N bytes) unless it says otherwise, and
 //     answers If-None-Match naming the current ETag with 304.
 //     GET /__log returns the requests seen so far as JSON ({mode, range, status, host, apiKey,
-//     authorization, ifMatch, ifUnmodifiedSince}: the Host header says which origin, 127.0.0.1 or localhost, a request
-//     came through); ?delay=MS on any URL delays the answer by MS milliseconds.
+//     authorization, ifMatch, ifUnmodifiedSince, ifNoneMatch, received, answered}: the Host header says which origin,
+//     127.0.0.1 or localhost, a request came through; received and answered are milliseconds of the server's clock,
+//     answered null until it answers or for a body written in pieces, so that a test sees which requests were in
+//     flight together); ?delay=MS on any URL delays the answer by MS milliseconds.
 //  2. With --s3-upstream, a second port (--s3-port) that checks the AWS Signature Version 4
 //     of every request (the s3rver package only checks that the access key exists) with
 //     the S3RVER/S3RVER account, then forwards it to s3rver. List requests are forwarded
@@ -80,6 +82,7 @@ function send(res, status, headers, body) {
 function faultHandler(req, res) {
   // ?delay=MS: answer after MS milliseconds (the latency of a distant server, for bench/remote_bench.py).
   const delay = Number(new URL(req.url, 'http://localhost').searchParams.get('delay') ?? 0);
+  req.receivedAt = performance.now();
   if (delay > 0) return setTimeout(() => serveFault(req, res), delay);
   return serveFault(req, res);
 }
@@ -151,10 +154,12 @@ function serveFault(req, res) {
   counters.set(key, count);
   const entry = { mode, name, range: req.headers.range ?? null, status: 0, bytes: 0, host: req.headers.host,
                   apiKey: req.headers['x-api-key'] ?? null, authorization: req.headers.authorization ?? null,
-                  ifMatch: req.headers['if-match'] ?? null, ifUnmodifiedSince: req.headers['if-unmodified-since'] ?? null };
+                  ifMatch: req.headers['if-match'] ?? null, ifUnmodifiedSince: req.headers['if-unmodified-since'] ?? null,
+                  ifNoneMatch: req.headers['if-none-match'] ?? null, received: req.receivedAt ?? performance.now(), answered: null };
   log.push(entry);
   const reply = (status, headers, body) => {
     entry.status = status;
+    entry.answered = performance.now();
     entry.bytes = body?.length ?? 0;
     if (mode !== 'crtag') return send(res, status, headers, body);
     const head = [`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`, 'Connection: close',
