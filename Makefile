@@ -153,7 +153,7 @@ test: build
 	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "windows suite"
 	@bash scripts/install_deps.sh wasm
 	@BACKGROUND_BUILD_OWNER=$$PPID bash scripts/background_build.sh start $(LOGDIR) wasm bash -c '$(WASM_COMPILE)'
-	@$(MAKE) --no-print-directory dist || echo "make dist failed: the dist suite reports it"
+	@WASM_BACKGROUND_LOGDIR=$(LOGDIR) $(MAKE) --no-print-directory dist || echo "make dist failed: the dist suite reports it"
 	@DIST_BUILD=$(DIST_BUILD) bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release dist
 	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "install emscripten, make dist, dist suite"
 	@bash scripts/background_build.sh wait $(LOGDIR) wasm || true

@@ -24,7 +24,8 @@
 # $ORIGIN RUNPATH: the wheel, the npm package and a download each stay one binary), and
 # gathers them with the other codecs' static libraries and headers in one prefix.
 # The glibc floor: the extension is compiled and linked against Debian 11's glibc 2.31
-# (libc6-dev unpacked as a sysroot by scripts/debian_userland.sh, cached in DIST_BUILD/debian),
+# (libc6-dev unpacked as a sysroot by scripts/debian_userland.sh, cached in
+# ~/.cache/sqlite-parquet/debian-userland),
 # so it can reference no symbol newer than 2.31; the few 2.29-2.31 versions it would still
 # pick up, and what GCC 12's static libstdc++ and libgcc (built against Debian 12's glibc 2.36)
 # reference, are answered by bindings/glibc_compat.c. The binary's highest GLIBC_ symbol
@@ -36,6 +37,9 @@ cd "$(dirname "$0")/.."
 build=${DIST_BUILD:-build-dist}
 arm64_build=$build-arm64
 jobs=${JOBS:-2}
+# Built and downloaded once, outside the build folders (the other caches' root).
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/sqlite-parquet
+userland_cache=$cache/debian-userland
 version=$(head -n1 VERSION)
 [[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "make_dist: VERSION holds '$version', not x.y.z" >&2; exit 1; }
 
@@ -51,10 +55,21 @@ bash scripts/install_deps.sh dist
 # start files are taken.
 build_linux() {
   local arch=$1 dir=$2 compilers=() multiarch
-  DEBIAN_CACHE=$build/debian bash scripts/build_pic_codecs.sh "$dir/codecs" "$arch"
-  local prefix=$PWD/$dir/codecs/prefix
+  # The codec prefix is built from fixed inputs (the scripts, the installed -dev packages'
+  # versions, the compiler), so it is cached outside the build folders under a key of them:
+  # a fresh clone's `make dist` reuses it.
+  local key codecs_dir cross_gcc=gcc
+  [[ $arch == arm64 ]] && cross_gcc=aarch64-linux-gnu-gcc
+  key=$( (cat scripts/build_pic_codecs.sh scripts/debian_sources.sh scripts/debian_userland.sh
+          echo "$arch"; "$cross_gcc" -dumpfullversion
+          dpkg-query -W libsnappy-dev zlib1g-dev libzstd-dev liblz4-dev libbrotli-dev libxxhash-dev \
+            libssl-dev libcurl4-openssl-dev libexpat1-dev doctest-dev) | sha256sum | cut -c1-16)
+  codecs_dir=$cache/pic-codecs-$arch-$key
+  mkdir -p "$cache"
+  DEBIAN_CACHE=$userland_cache flock "$codecs_dir.lock" bash scripts/build_pic_codecs.sh "$codecs_dir" "$arch"
+  local prefix=$codecs_dir/prefix
   local sysroot
-  sysroot=$(bash scripts/debian_userland.sh "$build/debian" bullseye "$arch")
+  sysroot=$(bash scripts/debian_userland.sh "$userland_cache" bullseye "$arch")
   if [[ $arch == arm64 ]]; then
     multiarch=aarch64-linux-gnu
     # Debian's cross compiler also searches its own cross libc's headers (glibc 2.36, in
@@ -127,8 +142,14 @@ cp dist/parquet.dll "$npm_stage/lib/win32-x64/"
 (cd "$npm_stage" && npm pkg set version="$version" 'cpu[]=arm64' &&
   npm pack --silent --pack-destination "$PWD/../../dist" >/dev/null)
 
-# The WebAssembly package: built (cached) and packed as it is.
+# The WebAssembly package: built (cached) and packed as it is. Under `make test` the wasm
+# build already runs in the background (WASM_BACKGROUND_LOGDIR names its log folder): it is
+# waited for, never built a second time beside itself in the same folder.
 wasm_build=${WASM_BUILD:-build-wasm}
+if [[ -n ${WASM_BACKGROUND_LOGDIR:-} ]]; then
+  bash scripts/background_build.sh wait "$WASM_BACKGROUND_LOGDIR" wasm >/dev/null ||
+    echo "make_dist: the background wasm build failed; building it here" >&2
+fi
 bash scripts/install_deps.sh wasm
 JOBS=$jobs WERROR=${WERROR:-OFF} bash scripts/build_wasm.sh "$wasm_build"
 mkdir -p dist/wasm

@@ -54,8 +54,21 @@ fi
 dir=${1:?usage: $0 DIR [VERSION...]}
 shift
 wanted=("$@")
+# What is built here comes from fixed inputs (this script, the compiler): a DIR that does not
+# exist yet becomes a link to a folder of the cache keyed by them, outside the build folders,
+# so that a fresh clone (or another build folder) reuses the builds and downloads.
+# SQLITE_VERSIONS_CACHE=off keeps DIR a plain folder.
+if [[ ! -e $dir && ${SQLITE_VERSIONS_CACHE:-} != off ]]; then
+  cache_key=$( (cat "$0" "$(dirname "$0")/private_apt.sh"; gcc -dumpfullversion) | sha256sum | cut -c1-16)
+  cached=${XDG_CACHE_HOME:-$HOME/.cache}/sqlite-parquet/sqlite-versions-$cache_key
+  mkdir -p "$cached" "$(dirname "$dir")"
+  ln -sfn "$cached" "$dir"
+fi
 mkdir -p "$dir/download"
 dir=$(cd "$dir" && pwd)
+# One caller at a time builds in DIR (shared by every clone when it is the cache's).
+exec 7>"$dir/.lock"
+flock 7
 
 entry_for() {  # entry_for VERSION: the MATRIX (or SHELL_SOURCES) line of VERSION
   local line

@@ -14,7 +14,7 @@ namespace {
 // parquet-mr's key material file beside a data file holds a few keys' JSON.
 constexpr size_t kMaxKeyMaterialFileBytes = 1 << 20;
 
-std::string_view Trim(std::string_view text) {
+std::string_view TrimKeyText(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
   while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
   return text;
@@ -28,7 +28,7 @@ bool SplitPairs(std::string_view text, const char* option, std::vector<std::pair
                 std::string* error) {
   for (int entry_number = 1; !text.empty(); entry_number++) {
     size_t comma = text.find(',');
-    std::string_view entry = Trim(text.substr(0, comma));
+    std::string_view entry = TrimKeyText(text.substr(0, comma));
     text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
     if (entry.empty()) continue;
     size_t colon = entry.find(':');
@@ -37,7 +37,7 @@ bool SplitPairs(std::string_view text, const char* option, std::vector<std::pair
                ": expected name:value (the entry is not shown: it may hold a key)";
       return false;
     }
-    out->emplace_back(std::string(Trim(entry.substr(0, colon))), SecretString(entry.substr(colon + 1)));
+    out->emplace_back(std::string(TrimKeyText(entry.substr(0, colon))), SecretString(entry.substr(colon + 1)));
   }
   return true;
 }
@@ -202,7 +202,7 @@ bool ParseFlatJsonObject(std::string_view text, std::map<std::string, std::strin
     } else {
       size_t start = i;
       while (i < text.size() && text[i] != ',' && text[i] != '}') i++;
-      std::string_view word = Trim(text.substr(start, i - start));
+      std::string_view word = TrimKeyText(text.substr(start, i - start));
       if (word == "true" || word == "false") (*out)[name] = std::string(word);
     }
     skip_space();
@@ -291,7 +291,7 @@ bool ParseColumnKeys(std::string_view text, const char* option, std::map<std::st
   for (auto& [path, key_text] : pairs) {
     SecretString key;
     std::string why;
-    if (!parquet::ParseKeyText(Trim(key_text), &key, &why)) {
+    if (!parquet::ParseKeyText(TrimKeyText(key_text), &key, &why)) {
       *error = std::string("invalid key for column '") + path + "' in " + option + ": " + why;
       return false;
     }
@@ -407,7 +407,7 @@ bool MakeEncryptionProperties(const ParsedOptions& parsed,
     std::string_view text = value->text;
     while (!text.empty()) {
       size_t comma = text.find(',');
-      std::string path(Trim(text.substr(0, comma)));
+      std::string path(TrimKeyText(text.substr(0, comma)));
       text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
       if (path.empty()) continue;
       if (properties->column_keys.count(path) != 0) {

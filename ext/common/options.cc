@@ -16,7 +16,7 @@ bool IsSpace(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
-std::string_view Trim(std::string_view text) {
+std::string_view TrimOptionText(std::string_view text) {
   while (!text.empty() && IsSpace(text.front())) text.remove_prefix(1);
   while (!text.empty() && IsSpace(text.back())) text.remove_suffix(1);
   return text;
@@ -142,7 +142,7 @@ bool ParseKeySegments(std::string_view key, std::vector<std::string>* segments, 
     } else {
       const size_t start = position;
       while (position < key.size() && key[position] != '.') ++position;
-      segment = std::string(Trim(key.substr(start, position - start)));
+      segment = std::string(TrimOptionText(key.substr(start, position - start)));
     }
     if (segment.empty()) {
       *error = Describe("malformed option name");
@@ -220,7 +220,7 @@ bool SameKey(const OptionValue& a, const OptionValue& b) {
 }  // namespace
 
 bool SplitOptionArgument(std::string_view argument, OptionArgument* out, std::string* error) {
-  const std::string_view trimmed = Trim(argument);
+  const std::string_view trimmed = TrimOptionText(argument);
   *out = OptionArgument();
   size_t separator = 0;
   if (!FindKeyValueSeparator(trimmed, &separator, error)) return false;
@@ -228,7 +228,7 @@ bool SplitOptionArgument(std::string_view argument, OptionArgument* out, std::st
     out->positional = true;
     return ParseValueText(trimmed, &out->value, error);
   }
-  const std::string_view key_text = Trim(trimmed.substr(0, separator));
+  const std::string_view key_text = TrimOptionText(trimmed.substr(0, separator));
   if (key_text.empty()) {
     *error = Describe("missing option name");
     return false;
@@ -260,7 +260,7 @@ bool SplitOptionArgument(std::string_view argument, OptionArgument* out, std::st
   out->prefix = ToLowerAscii(head);
   out->suffix = std::move(tail);
   out->key = out->has_suffix ? out->prefix + "." + out->suffix : out->prefix;
-  return ParseValueText(Trim(trimmed.substr(separator + 1)), &out->value, error);
+  return ParseValueText(TrimOptionText(trimmed.substr(separator + 1)), &out->value, error);
 }
 
 // ---- ParsedOptions ----
@@ -455,13 +455,13 @@ std::string OptionSet::Locate(size_t index, std::string_view key) const {
 
 std::string OptionSet::PositionalHint(std::string_view value, const Declaration** named) const {
   *named = nullptr;
-  value = Trim(value);
+  value = TrimOptionText(value);
   size_t end = 0;
   while (end < value.size() && (std::isalnum(static_cast<unsigned char>(value[end])) || value[end] == '_')) ++end;
   const std::string name = ToLowerAscii(value.substr(0, end));
   const Declaration* declaration = name.empty() ? nullptr : Lookup(name, false);
   if (declaration == nullptr || name == positional_name_) return "";
-  const std::string_view rest = Trim(value.substr(end));
+  const std::string_view rest = TrimOptionText(value.substr(end));
   // A key option written whole in quotes ('footer_key=...') or without its '='.
   const bool quoted_whole = !rest.empty() && rest.front() == '=';
   if (!quoted_whole && !rest.empty() && !IsSpace(value[end])) return "";

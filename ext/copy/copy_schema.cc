@@ -44,7 +44,7 @@ std::string UpperCase(std::string_view text) {
   return result;
 }
 
-std::string_view Trim(std::string_view text) {
+std::string_view TrimSchemaText(std::string_view text) {
   while (!text.empty() && IsSpace(text.front())) text.remove_prefix(1);
   while (!text.empty() && IsSpace(text.back())) text.remove_suffix(1);
   return text;
@@ -494,7 +494,7 @@ bool ParseShape(Lexer& lexer, parquet::VariantShredding* out, std::string* error
 bool ParseShreddingOption(std::string_view text, bool* all_auto, std::vector<ShreddingSpec>* out, std::string* error) {
   *all_auto = false;
   out->clear();
-  if (UpperCase(Trim(text)) == "AUTO") {
+  if (UpperCase(TrimSchemaText(text)) == "AUTO") {
     *all_auto = true;
     return true;
   }
@@ -844,11 +844,11 @@ bool ParseKeyValueMetadata(std::string_view text, std::vector<parquet::KeyValue>
     if (end == std::string_view::npos) end = text.size();
     const std::string_view entry = text.substr(start, end - start);
     start = end + 1;
-    if (Trim(entry).empty()) continue;
+    if (TrimSchemaText(entry).empty()) continue;
     parquet::KeyValue kv;
     const size_t equals = entry.find('=');
-    kv.key = std::string(Trim(entry.substr(0, equals)));
-    if (equals != std::string_view::npos) kv.value = std::string(Trim(entry.substr(equals + 1)));
+    kv.key = std::string(TrimSchemaText(entry.substr(0, equals)));
+    if (equals != std::string_view::npos) kv.value = std::string(TrimSchemaText(entry.substr(equals + 1)));
     if (kv.key.empty()) {
       *error = "empty key in kv_metadata entry: " + std::string(entry);
       return false;
@@ -867,7 +867,7 @@ bool ParseKeyValueMetadata(std::string_view text, std::vector<parquet::KeyValue>
 std::optional<CopyType> TypeFromDeclaredType(std::string_view declared_type) {
   // Normalise: upper case, single spaces, none next to '(', ',' and ')'.
   std::string collapsed;
-  for (char c : Trim(declared_type)) {
+  for (char c : TrimSchemaText(declared_type)) {
     if (!IsSpace(c)) {
       collapsed += Upper(c);
     } else if (!collapsed.empty() && collapsed.back() != ' ') {

@@ -59,7 +59,7 @@ std::vector<std::string> Words(const char* const* words, size_t count) { return 
 
 const char* const kEdgeWords[] = {"spherical", "vincenty", "thomas", "andoyer", "karney"};
 
-std::string_view Trim(std::string_view text) {
+std::string_view TrimSettingText(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
   while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
   return text;
@@ -97,20 +97,20 @@ std::vector<std::string_view> SplitOutside(std::string_view text, char separator
 void ParseGeoColumns(const std::string& option, std::string_view text, CopyKind kind,
                      std::vector<CopySettings::GeoColumn>* out) {
   for (std::string_view entry : SplitOutside(text, ',')) {
-    entry = Trim(entry);
+    entry = TrimSettingText(entry);
     const size_t colon = entry.find(':');
     CopySettings::GeoColumn column;
     column.kind = kind;
-    column.name = std::string(Trim(entry.substr(0, colon)));
+    column.name = std::string(TrimSettingText(entry.substr(0, colon)));
     if (column.name.empty()) throw CopyError(option + ": empty column name in '" + std::string(text) + "'");
-    std::string_view rest = colon == std::string_view::npos ? std::string_view() : Trim(entry.substr(colon + 1));
+    std::string_view rest = colon == std::string_view::npos ? std::string_view() : TrimSettingText(entry.substr(colon + 1));
     if (kind == CopyKind::kGeography) {
       const std::vector<std::string_view> parts = SplitOutside(rest, ':');
-      const std::string last(Trim(parts.back()));
+      const std::string last(TrimSettingText(parts.back()));
       for (size_t i = 0; i < std::size(kEdgeWords); i++) {
         if (last != kEdgeWords[i]) continue;
         column.edges = static_cast<parquet::EdgeInterpolationAlgorithm>(i);
-        rest = parts.size() == 1 ? std::string_view() : Trim(rest.substr(0, rest.size() - parts.back().size() - 1));
+        rest = parts.size() == 1 ? std::string_view() : TrimSettingText(rest.substr(0, rest.size() - parts.back().size() - 1));
         break;
       }
     }

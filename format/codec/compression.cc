@@ -123,11 +123,6 @@ void RequireLevelInRange(const char* codec_name, int level, int min_level, int m
   }
 }
 
-uint32_t LoadBigEndian32(const uint8_t* bytes) {
-  return (uint32_t{bytes[0]} << 24) | (uint32_t{bytes[1]} << 16) | (uint32_t{bytes[2]} << 8) |
-         uint32_t{bytes[3]};
-}
-
 void StoreBigEndian32(uint32_t value, char* bytes) {
   bytes[0] = static_cast<char>(value >> 24);
   bytes[1] = static_cast<char>(value >> 16);

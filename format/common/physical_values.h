@@ -22,6 +22,11 @@ inline uint32_t LoadLittleEndian32(const uint8_t* bytes) {
   return uint32_t{bytes[0]} | (uint32_t{bytes[1]} << 8) | (uint32_t{bytes[2]} << 16) | (uint32_t{bytes[3]} << 24);
 }
 
+// The big-endian 32-bit number stored at `bytes` (hadoop-framed LZ4 sizes, bit-packed levels).
+inline uint32_t LoadBigEndian32(const uint8_t* bytes) {
+  return (uint32_t{bytes[0]} << 24) | (uint32_t{bytes[1]} << 16) | (uint32_t{bytes[2]} << 8) | uint32_t{bytes[3]};
+}
+
 struct Int96 {
   uint32_t words[3];  // words[0..1]: nanoseconds of the day (little-endian int64); words[2]: Julian day
 };

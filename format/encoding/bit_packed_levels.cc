@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "format/common/error.h"
+#include "format/common/physical_values.h"
 
 namespace parquet {
 
@@ -15,10 +16,6 @@ void CheckLevelBitWidth(int bit_width) {
     throw ParquetError("bit-packed level bit width " + std::to_string(bit_width) +
                        " out of range 0.." + std::to_string(kMaxBitPackedLevelWidth));
   }
-}
-
-inline uint32_t LoadBigEndian32(const uint8_t* p) {
-  return uint32_t{p[0]} << 24 | uint32_t{p[1]} << 16 | uint32_t{p[2]} << 8 | uint32_t{p[3]};
 }
 
 }  // namespace

@@ -18,13 +18,13 @@ namespace parquet {
 
 namespace {
 
-[[noreturn]] void Fail(const std::string& message) {
+[[noreturn]] void FailByteStreamSplit(const std::string& message) {
   throw ParquetError("byte stream split: " + message);
 }
 
 void CheckSize(size_t size, size_t num_values, size_t width) {
   if (size % width != 0 || size / width != num_values) {
-    Fail("data of " + std::to_string(size) + " bytes does not hold exactly " +
+    FailByteStreamSplit("data of " + std::to_string(size) + " bytes does not hold exactly " +
          std::to_string(num_values) + " values of " + std::to_string(width) + " bytes");
   }
 }
@@ -157,7 +157,7 @@ size_t ByteStreamSplitDecoder<T>::Skip(size_t n) {
 
 ByteStreamSplitFixedLenDecoder::ByteStreamSplitFixedLenDecoder(uint32_t type_length)
     : type_length_(type_length) {
-  if (type_length == 0) Fail("fixed length 0 is not a valid type_length");
+  if (type_length == 0) FailByteStreamSplit("fixed length 0 is not a valid type_length");
 }
 
 void ByteStreamSplitFixedLenDecoder::SetData(const uint8_t* data, size_t size,
@@ -206,13 +206,13 @@ void ByteStreamSplitEncoder<T>::Finish(std::string& out) {
 
 ByteStreamSplitFixedLenEncoder::ByteStreamSplitFixedLenEncoder(uint32_t type_length)
     : type_length_(type_length) {
-  if (type_length == 0) Fail("fixed length 0 is not a valid type_length");
+  if (type_length == 0) FailByteStreamSplit("fixed length 0 is not a valid type_length");
 }
 
 void ByteStreamSplitFixedLenEncoder::Put(const ByteArray* values, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     if (values[i].len != type_length_) {
-      Fail("value of " + std::to_string(values[i].len) + " bytes in a column of fixed length " +
+      FailByteStreamSplit("value of " + std::to_string(values[i].len) + " bytes in a column of fixed length " +
            std::to_string(type_length_));
     }
     values_.append(reinterpret_cast<const char*>(values[i].ptr), type_length_);

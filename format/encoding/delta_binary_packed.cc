@@ -18,7 +18,7 @@ namespace parquet {
 
 namespace {
 
-[[noreturn]] void Fail(const std::string& message) {
+[[noreturn]] void FailDeltaBinaryPacked(const std::string& message) {
   throw ParquetError("delta binary packed: " + message);
 }
 
@@ -27,13 +27,13 @@ namespace {
 uint64_t ReadUleb128(const uint8_t* data, size_t size, size_t& pos, const char* what) {
   uint64_t result = 0;
   for (int i = 0; i < 10; ++i) {
-    if (pos >= size) Fail(std::string("truncated ") + what);
+    if (pos >= size) FailDeltaBinaryPacked(std::string("truncated ") + what);
     const uint8_t byte = data[pos++];
-    if (i == 9 && byte > 1) Fail(std::string(what) + " does not fit in 64 bits");
+    if (i == 9 && byte > 1) FailDeltaBinaryPacked(std::string(what) + " does not fit in 64 bits");
     result |= uint64_t(byte & 0x7f) << (7 * i);
     if ((byte & 0x80) == 0) return result;
   }
-  Fail(std::string(what) + " does not fit in 64 bits");
+  FailDeltaBinaryPacked(std::string(what) + " does not fit in 64 bits");
 }
 
 // Zigzag maps 0, -1, 1, -2, 2, ... to 0, 1, 2, 3, 4, ...
@@ -154,14 +154,14 @@ void DeltaBinaryPackedDecoder<T>::SetData(const uint8_t* data, size_t size, size
   const uint64_t first = ZigzagDecode(ReadUleb128(data, size, pos_, "first value"));
 
   if (block_size == 0 || block_size % 128 != 0) {
-    Fail("block size " + std::to_string(block_size) + " is not a positive multiple of 128");
+    FailDeltaBinaryPacked("block size " + std::to_string(block_size) + " is not a positive multiple of 128");
   }
   if (block_size > kDeltaMaxValuesPerBlock) {
-    Fail("block size " + std::to_string(block_size) + " exceeds the supported maximum " +
+    FailDeltaBinaryPacked("block size " + std::to_string(block_size) + " exceeds the supported maximum " +
          std::to_string(kDeltaMaxValuesPerBlock));
   }
   if (miniblocks == 0 || block_size % miniblocks != 0 || (block_size / miniblocks) % 32 != 0) {
-    Fail("miniblock count " + std::to_string(miniblocks) + " does not split block size " +
+    FailDeltaBinaryPacked("miniblock count " + std::to_string(miniblocks) + " does not split block size " +
          std::to_string(block_size) + " into miniblocks of a multiple of 32 values");
   }
   // Every block costs at least a min delta byte and its bit-width bytes, so the remaining
@@ -170,7 +170,7 @@ void DeltaBinaryPackedDecoder<T>::SetData(const uint8_t* data, size_t size, size
     const uint64_t blocks_needed = (count - 2) / block_size + 1;
     const uint64_t blocks_possible = (size - pos_) / (1 + miniblocks);
     if (blocks_needed > blocks_possible) {
-      Fail("value count " + std::to_string(count) + " cannot fit in " + std::to_string(size) +
+      FailDeltaBinaryPacked("value count " + std::to_string(count) + " cannot fit in " + std::to_string(size) +
            " bytes");
     }
   }
@@ -192,7 +192,7 @@ void DeltaBinaryPackedDecoder<T>::SetData(const uint8_t* data, size_t size, size
 template <typename T>
 void DeltaBinaryPackedDecoder<T>::ReadBlockHeader() {
   min_delta_ = Unsigned(ZigzagDecode(ReadUleb128(data_, size_, pos_, "block min delta")));
-  if (miniblocks_per_block_ > size_ - pos_) Fail("truncated miniblock bit widths");
+  if (miniblocks_per_block_ > size_ - pos_) FailDeltaBinaryPacked("truncated miniblock bit widths");
   std::memcpy(bit_widths_.data(), data_ + pos_, miniblocks_per_block_);
   pos_ += miniblocks_per_block_;
   next_miniblock_ = 0;
@@ -203,7 +203,7 @@ void DeltaBinaryPackedDecoder<T>::StartMiniblock() {
   if (next_miniblock_ == miniblocks_per_block_) ReadBlockHeader();
   const int width = bit_widths_[next_miniblock_++];
   if (width > kTypeBits) {
-    Fail("bit width " + std::to_string(width) + " exceeds the " + std::to_string(kTypeBits) +
+    FailDeltaBinaryPacked("bit width " + std::to_string(width) + " exceeds the " + std::to_string(kTypeBits) +
          " bits of the physical type");
   }
   bit_width_ = width;
@@ -228,7 +228,7 @@ size_t DeltaBinaryPackedDecoder<T>::UnpackNextGroup(Unsigned* packed) {
   // be cut short by a writer.
   const size_t needed = (real * width + 7) / 8;
   if (needed > available) {
-    Fail("truncated miniblock: " + std::to_string(needed) + " bytes needed, " +
+    FailDeltaBinaryPacked("truncated miniblock: " + std::to_string(needed) + " bytes needed, " +
          std::to_string(available) + " left");
   }
   const uint8_t* source = data_ + pos_;
@@ -334,7 +334,7 @@ size_t DeltaBinaryPackedDecoder<T>::Skip(size_t n) {
 
 template <typename T>
 size_t DeltaBinaryPackedDecoder<T>::BytesConsumed() const {
-  if (stream_left_ != 0) Fail("stream end asked for before all values were decoded");
+  if (stream_left_ != 0) FailDeltaBinaryPacked("stream end asked for before all values were decoded");
   if (total_count_ <= 1) return header_end_;
   return std::min(miniblock_end_, size_);
 }

@@ -16,7 +16,7 @@ namespace parquet {
 
 namespace {
 
-[[noreturn]] void Fail(const std::string& message) {
+[[noreturn]] void FailDeltaByteArray(const std::string& message) {
   throw ParquetError("delta byte array: " + message);
 }
 
@@ -33,7 +33,7 @@ void DeltaByteArrayDecoder::SetData(const uint8_t* data, size_t size, size_t num
   // num_values is an upper bound (a v1 data page counts its nulls too); the stream's own
   // count is exact.
   if (prefix_decoder_.TotalValueCount() > num_values) {
-    Fail("stream holds " + std::to_string(prefix_decoder_.TotalValueCount()) +
+    FailDeltaByteArray("stream holds " + std::to_string(prefix_decoder_.TotalValueCount()) +
          " prefix lengths but the page has only " + std::to_string(num_values) + " values");
   }
   num_values = prefix_decoder_.TotalValueCount();
@@ -46,24 +46,24 @@ void DeltaByteArrayDecoder::SetData(const uint8_t* data, size_t size, size_t num
   if (smallest < 0) {
     const auto negative = std::find_if(prefix_lengths_.begin(), prefix_lengths_.end(),
                                        [](int32_t length) { return length < 0; });
-    Fail("negative prefix length " + std::to_string(*negative) + " of value " +
+    FailDeltaByteArray("negative prefix length " + std::to_string(*negative) + " of value " +
          std::to_string(negative - prefix_lengths_.begin()));
   }
   const size_t suffixes_start = prefix_decoder_.BytesConsumed();
   suffix_decoder_.SetData(data + suffixes_start, size - suffixes_start, num_values);
   if (suffix_decoder_.ValueCount() != num_values) {
-    Fail("stream holds " + std::to_string(num_values) + " prefix lengths but " +
+    FailDeltaByteArray("stream holds " + std::to_string(num_values) + " prefix lengths but " +
          std::to_string(suffix_decoder_.ValueCount()) + " suffixes");
   }
 }
 
 void DeltaByteArrayDecoder::CheckLength(uint64_t length, size_t index) const {
   if (fixed_length_ && length != *fixed_length_) {
-    Fail("value " + std::to_string(index) + " is " + std::to_string(length) +
+    FailDeltaByteArray("value " + std::to_string(index) + " is " + std::to_string(length) +
          " bytes long, not the column's fixed length " + std::to_string(*fixed_length_));
   }
   if (length > std::numeric_limits<uint32_t>::max()) {
-    Fail("value " + std::to_string(index) + " of " + std::to_string(length) +
+    FailDeltaByteArray("value " + std::to_string(index) + " of " + std::to_string(length) +
          " bytes is too long");
   }
 }
@@ -81,7 +81,7 @@ size_t DeltaByteArrayDecoder::Decode(ByteArray* out, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     const uint64_t prefix = uint64_t(prefixes[i]);
     if (prefix > previous_length) {
-      Fail("prefix length " + std::to_string(prefix) + " of value " +
+      FailDeltaByteArray("prefix length " + std::to_string(prefix) + " of value " +
            std::to_string(next_value_ + i) + " exceeds the previous value's length " +
            std::to_string(previous_length));
     }
@@ -91,7 +91,7 @@ size_t DeltaByteArrayDecoder::Decode(ByteArray* out, size_t n) {
     previous_length = length;
   }
   if (to_assemble > kDeltaByteArrayMaxBatchBytes) {
-    Fail("a batch of " + std::to_string(n) + " values needs " + std::to_string(to_assemble) +
+    FailDeltaByteArray("a batch of " + std::to_string(n) + " values needs " + std::to_string(to_assemble) +
          " bytes, more than the limit of " + std::to_string(kDeltaByteArrayMaxBatchBytes));
   }
   if (assembled_.size() < to_assemble) assembled_.resize(size_t(to_assemble));
@@ -139,7 +139,7 @@ size_t DeltaByteArrayDecoder::Skip(size_t n) {
     for (size_t i = 0; i < chunk; ++i) {
       const size_t prefix = size_t(prefixes[i]);
       if (prefix > previous_.size()) {
-        Fail("prefix length " + std::to_string(prefix) + " of value " +
+        FailDeltaByteArray("prefix length " + std::to_string(prefix) + " of value " +
              std::to_string(next_value_ + i) + " exceeds the previous value's length " +
              std::to_string(previous_.size()));
       }
@@ -161,7 +161,7 @@ void DeltaByteArrayEncoder::Put(const ByteArray* values, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     const ByteArray value = values[i];
     if (value.len > uint32_t(std::numeric_limits<int32_t>::max())) {
-      Fail("value of " + std::to_string(value.len) + " bytes is longer than INT32 allows");
+      FailDeltaByteArray("value of " + std::to_string(value.len) + " bytes is longer than INT32 allows");
     }
     const size_t limit = std::min<size_t>(previous_.size(), value.len);
     const auto* previous = reinterpret_cast<const uint8_t*>(previous_.data());

@@ -12,7 +12,7 @@ namespace parquet {
 
 namespace {
 
-[[noreturn]] void Fail(const std::string& message) {
+[[noreturn]] void FailDeltaLengthByteArray(const std::string& message) {
   throw ParquetError("delta length byte array: " + message);
 }
 
@@ -28,7 +28,7 @@ void DeltaLengthByteArrayDecoder::SetData(const uint8_t* data, size_t size, size
   // num_values is an upper bound (a v1 data page counts its nulls too); the stream's own
   // count is exact.
   if (length_decoder_.TotalValueCount() > num_values) {
-    Fail("stream holds " + std::to_string(length_decoder_.TotalValueCount()) +
+    FailDeltaLengthByteArray("stream holds " + std::to_string(length_decoder_.TotalValueCount()) +
          " lengths but the page has only " + std::to_string(num_values) + " values");
   }
   num_values = length_decoder_.TotalValueCount();
@@ -54,12 +54,12 @@ void DeltaLengthByteArrayDecoder::SetData(const uint8_t* data, size_t size, size
     if (chunk_min < 0) {
       const auto negative = std::find_if(lengths_.begin() + begin, lengths_.begin() + end,
                                          [](int32_t length) { return length < 0; });
-      Fail("negative length " + std::to_string(*negative) + " of value " +
+      FailDeltaLengthByteArray("negative length " + std::to_string(*negative) + " of value " +
            std::to_string(negative - lengths_.begin()));
     }
     total += uint64_t(chunk_sum);
     if (total > available) {
-      Fail("lengths add up to more than the " + std::to_string(available) +
+      FailDeltaLengthByteArray("lengths add up to more than the " + std::to_string(available) +
            " bytes of data after them");
     }
   }
@@ -94,7 +94,7 @@ void DeltaLengthByteArrayEncoder::Put(const ByteArray* values, size_t count) {
   length_batch_.resize(count);
   for (size_t i = 0; i < count; ++i) {
     if (values[i].len > uint32_t(std::numeric_limits<int32_t>::max())) {
-      Fail("value of " + std::to_string(values[i].len) + " bytes is longer than INT32 allows");
+      FailDeltaLengthByteArray("value of " + std::to_string(values[i].len) + " bytes is longer than INT32 allows");
     }
     length_batch_[i] = int32_t(values[i].len);
     if (values[i].len > 0) {

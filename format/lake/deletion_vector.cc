@@ -13,7 +13,7 @@ namespace parquet::lake {
 
 namespace {
 
-constexpr uint32_t kMagic = 1681511377;  // bytes D1 D3 39 64
+constexpr uint32_t kDeletionVectorMagic = 1681511377;  // bytes D1 D3 39 64
 
 uint32_t BigEndian32(std::string_view data, size_t at) {
   uint32_t v = 0;
@@ -45,7 +45,7 @@ std::vector<PositionRange> DecodeDeletionVectorData(std::string_view data, const
   if (data.size() < 4) throw ParquetError("deletion vector " + what + ": " + std::to_string(data.size()) + " bytes, too short");
   uint32_t magic = 0;
   for (int i = 3; i >= 0; i--) magic = (magic << 8) | static_cast<uint8_t>(data[static_cast<size_t>(i)]);
-  if (magic != kMagic) throw ParquetError("deletion vector " + what + ": wrong magic number " + std::to_string(magic));
+  if (magic != kDeletionVectorMagic) throw ParquetError("deletion vector " + what + ": wrong magic number " + std::to_string(magic));
   try {
     return DecodeRoaring64(data.substr(4));
   } catch (const ParquetError& e) {

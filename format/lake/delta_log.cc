@@ -197,10 +197,6 @@ LogFile ClassifyLogName(const LakeEntry& entry) {
   return f;
 }
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 // ---- checkpoint parquet rows as JSON actions ----
 
 // Renders the row the assembler read last as JSON into *out.
@@ -1072,7 +1068,7 @@ LakeSnapshot ReadDeltaSnapshot(LakeStorage& storage, const std::string& root, co
       const std::string path = log_dir + name;
       const std::string where = PathForDisplay(path);
       try {
-        if (EndsWith(name, ".json")) {
+        if (name.ends_with(".json")) {
           const std::string text = storage.ReadWhole(path, kMaxDeltaCommitBytes);
           size_t start = 0;
           size_t line = 0;

@@ -17,7 +17,7 @@ namespace parquet::lake {
 
 namespace {
 
-[[noreturn]] void Fail(const std::string& file, const std::string& what) {
+[[noreturn]] void FailIcebergMetadata(const std::string& file, const std::string& what) {
   throw ParquetError("Iceberg metadata '" + file + "': " + what);
 }
 
@@ -33,16 +33,16 @@ struct MetadataParser {
   const std::string& file;
 
   IcebergField ParseType(const JsonView& type, IcebergField field, int depth) {
-    if (depth > 64) Fail(file, "schema nested too deep");
+    if (depth > 64) FailIcebergMetadata(file, "schema nested too deep");
     if (type.is_string()) {
       field.type = type.String("type");
       return field;
     }
-    if (!type.is_object()) Fail(file, "field '" + field.name + "' has an invalid type");
+    if (!type.is_object()) FailIcebergMetadata(file, "field '" + field.name + "' has an invalid type");
     field.type = type.Get("type").String("type");
     if (field.type == "struct") {
       const JsonView fields = type.Get("fields");
-      if (!fields.is_array()) Fail(file, "struct without fields");
+      if (!fields.is_array()) FailIcebergMetadata(file, "struct without fields");
       for (JsonView f = fields.First(); f.present(); f = f.Next()) field.children.push_back(ParseField(f, depth + 1));
     } else if (field.type == "list") {
       IcebergField element;
@@ -62,16 +62,16 @@ struct MetadataParser {
       value.required = type.Get("value-required").is_bool() && type.Get("value-required").Bool("value-required");
       field.children.push_back(ParseType(type.Get("value"), std::move(value), depth + 1));
     } else {
-      Fail(file, "unknown nested type '" + field.type + "'");
+      FailIcebergMetadata(file, "unknown nested type '" + field.type + "'");
     }
     return field;
   }
 
   IcebergField ParseField(const JsonView& f, int depth) {
-    if (!f.is_object()) Fail(file, "a schema field is not an object");
+    if (!f.is_object()) FailIcebergMetadata(file, "a schema field is not an object");
     IcebergField field;
     const int64_t id = f.Get("id").Int("id");
-    if (id < INT32_MIN || id > INT32_MAX) Fail(file, "field id out of range");
+    if (id < INT32_MIN || id > INT32_MAX) FailIcebergMetadata(file, "field id out of range");
     field.id = static_cast<int32_t>(id);
     field.name = f.Get("name").String("name");
     field.required = f.Get("required").is_bool() && f.Get("required").Bool("required");
@@ -92,11 +92,11 @@ struct MetadataParser {
   }
 
   IcebergSchema ParseSchema(const JsonView& s) {
-    if (!s.is_object()) Fail(file, "a schema is not an object");
+    if (!s.is_object()) FailIcebergMetadata(file, "a schema is not an object");
     IcebergSchema schema;
     schema.schema_id = static_cast<int32_t>(s.IntOr("schema-id", 0));
     const JsonView fields = s.Get("fields");
-    if (!fields.is_array()) Fail(file, "a schema has no fields");
+    if (!fields.is_array()) FailIcebergMetadata(file, "a schema has no fields");
     for (JsonView f = fields.First(); f.present(); f = f.Next()) schema.fields.push_back(ParseField(f, 0));
     const JsonView ids = s.Get("identifier-field-ids");
     for (JsonView i = ids.First(); i.present(); i = i.Next()) {
@@ -107,7 +107,7 @@ struct MetadataParser {
 
   std::vector<IcebergPartitionField> ParseSpecFields(const JsonView& fields, int32_t* next_field_id) {
     std::vector<IcebergPartitionField> out;
-    if (!fields.is_array()) Fail(file, "a partition spec has no fields");
+    if (!fields.is_array()) FailIcebergMetadata(file, "a partition spec has no fields");
     for (JsonView f = fields.First(); f.present(); f = f.Next()) {
       IcebergPartitionField field;
       field.source_id = static_cast<int32_t>(f.Get("source-id").Int("source-id"));
@@ -122,9 +122,9 @@ struct MetadataParser {
   }
 
   std::vector<IcebergNameMapping> ParseMapping(const JsonView& list, int depth) {
-    if (depth > 64) Fail(file, "name mapping nested too deep");
+    if (depth > 64) FailIcebergMetadata(file, "name mapping nested too deep");
     std::vector<IcebergNameMapping> out;
-    if (!list.is_array()) Fail(file, "name mapping is not a list");
+    if (!list.is_array()) FailIcebergMetadata(file, "name mapping is not a list");
     for (JsonView m = list.First(); m.present(); m = m.Next()) {
       IcebergNameMapping mapping;
       const JsonView id = m.Get("field-id");
@@ -158,12 +158,8 @@ bool IsUnder(const std::string& path, const std::string& dir) {
   return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/';
 }
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 bool IsMetadataFileName(std::string_view name) {
-  return EndsWith(name, ".metadata.json") || EndsWith(name, ".metadata.json.gz");
+  return name.ends_with(".metadata.json") || name.ends_with(".metadata.json.gz");
 }
 
 // The version of a metadata file name: "v12.metadata.json", "v12.gz.metadata.json",
@@ -444,15 +440,15 @@ const IcebergSnapshot* IcebergTableMetadata::CurrentSnapshot() const {
 IcebergTableMetadata ParseIcebergMetadata(std::string_view json, const std::string& file) {
   JsonDocument doc;
   std::string error;
-  if (!doc.Parse(json, &error)) Fail(file, "not JSON: " + error);
+  if (!doc.Parse(json, &error)) FailIcebergMetadata(file, "not JSON: " + error);
   const JsonView root = JsonView::Root(doc);
-  if (!root.is_object()) Fail(file, "not a JSON object");
+  if (!root.is_object()) FailIcebergMetadata(file, "not a JSON object");
   MetadataParser parser{file};
   IcebergTableMetadata m;
   try {
     const int64_t version = root.Get("format-version").Int("format-version");
     if (version < 1 || version > 3) {
-      Fail(file, "format-version " + std::to_string(version) + " is not supported (1 to 3 are)");
+      FailIcebergMetadata(file, "format-version " + std::to_string(version) + " is not supported (1 to 3 are)");
     }
     m.format_version = static_cast<int32_t>(version);
     m.table_uuid = root.StringOr("table-uuid", "");
@@ -466,11 +462,11 @@ IcebergTableMetadata ParseIcebergMetadata(std::string_view json, const std::stri
       m.current_schema_id = static_cast<int32_t>(root.IntOr("current-schema-id", m.schemas.empty() ? 0 : m.schemas.front().schema_id));
     } else {
       const JsonView schema = root.Get("schema");
-      if (!schema.is_object()) Fail(file, "no schema");
+      if (!schema.is_object()) FailIcebergMetadata(file, "no schema");
       m.schemas.push_back(parser.ParseSchema(schema));
       m.current_schema_id = m.schemas.back().schema_id;
     }
-    if (m.FindSchema(m.current_schema_id) == nullptr) Fail(file, "current-schema-id names no schema");
+    if (m.FindSchema(m.current_schema_id) == nullptr) FailIcebergMetadata(file, "current-schema-id names no schema");
 
     const JsonView specs = root.Get("partition-specs");
     if (specs.is_array()) {
@@ -511,7 +507,7 @@ IcebergTableMetadata ParseIcebergMetadata(std::string_view json, const std::stri
       snap.manifest_list = s.StringOr("manifest-list", "");
       for (JsonView f = s.Get("manifests").First(); f.present(); f = f.Next()) snap.manifests.push_back(f.String("manifests"));
       if (snap.manifest_list.empty() && snap.manifests.empty() && m.format_version >= 2) {
-        Fail(file, "snapshot " + std::to_string(snap.snapshot_id) + " has no manifest-list");
+        FailIcebergMetadata(file, "snapshot " + std::to_string(snap.snapshot_id) + " has no manifest-list");
       }
       for (JsonView e = s.Get("summary").First(); e.present(); e = e.Next()) {
         if (!e.is_string()) continue;
@@ -535,17 +531,17 @@ IcebergTableMetadata ParseIcebergMetadata(std::string_view json, const std::stri
     auto mapping = m.properties.find("schema.name-mapping.default");
     if (mapping != m.properties.end()) {
       JsonDocument mapping_doc;
-      if (!mapping_doc.Parse(mapping->second, &error)) Fail(file, "schema.name-mapping.default is not JSON: " + error);
+      if (!mapping_doc.Parse(mapping->second, &error)) FailIcebergMetadata(file, "schema.name-mapping.default is not JSON: " + error);
       m.name_mapping = parser.ParseMapping(JsonView::Root(mapping_doc), 0);
       m.has_name_mapping = true;
     }
   } catch (const ParquetError& e) {
     const std::string message = e.what();
     if (message.rfind("Iceberg metadata", 0) == 0) throw;
-    Fail(file, message);
+    FailIcebergMetadata(file, message);
   }
   if (m.current_snapshot_id && m.FindSnapshot(*m.current_snapshot_id) == nullptr) {
-    Fail(file, "current-snapshot-id " + std::to_string(*m.current_snapshot_id) + " names no snapshot");
+    FailIcebergMetadata(file, "current-snapshot-id " + std::to_string(*m.current_snapshot_id) + " names no snapshot");
   }
   return m;
 }
@@ -555,7 +551,7 @@ std::string MaybeGunzipMetadata(std::string data, const std::string& file) {
   constexpr size_t kMax = size_t{256} << 20;
   z_stream stream;
   std::memset(&stream, 0, sizeof(stream));
-  if (inflateInit2(&stream, 16 + 15) != Z_OK) Fail(file, "cannot start gzip decompression");
+  if (inflateInit2(&stream, 16 + 15) != Z_OK) FailIcebergMetadata(file, "cannot start gzip decompression");
   std::string out;
   out.resize(std::min(kMax, std::max<size_t>(4096, data.size() * 8)));
   stream.next_in = reinterpret_cast<Bytef*>(data.data());
@@ -565,7 +561,7 @@ std::string MaybeGunzipMetadata(std::string data, const std::string& file) {
     if (produced == out.size()) {
       if (out.size() >= kMax) {
         inflateEnd(&stream);
-        Fail(file, "gzip metadata decompresses to more than 256 MiB");
+        FailIcebergMetadata(file, "gzip metadata decompresses to more than 256 MiB");
       }
       out.resize(std::min(kMax, out.size() * 2));
     }
@@ -576,7 +572,7 @@ std::string MaybeGunzipMetadata(std::string data, const std::string& file) {
     if (result == Z_STREAM_END) break;
     if ((result != Z_OK && result != Z_BUF_ERROR) || (stream.avail_in == 0 && stream.avail_out != 0)) {
       inflateEnd(&stream);
-      Fail(file, "corrupt or truncated gzip data");
+      FailIcebergMetadata(file, "corrupt or truncated gzip data");
     }
   }
   inflateEnd(&stream);

@@ -30,10 +30,6 @@ constexpr int32_t kDeleteFilePathId = 2147483546;
 constexpr int32_t kDeletePosId = 2147483545;
 constexpr size_t kMaxEqualityKeyBytes = size_t{1} << 30;
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 class StorageFileSystem final : public IcebergFileSystem {
  public:
   explicit StorageFileSystem(LakeStorage& storage) : storage_(storage) {}
@@ -396,11 +392,11 @@ std::unique_ptr<IcebergFileSystem> IcebergFileSystemOver(LakeStorage& storage) {
 bool IsIcebergTable(LakeStorage& storage, const std::string& path_in) {
   std::string path = path_in;
   while (path.size() > 1 && path.back() == '/') path.pop_back();
-  if (EndsWith(path, ".metadata.json") || EndsWith(path, ".metadata.json.gz")) return true;
+  if (path.ends_with(".metadata.json") || path.ends_with(".metadata.json.gz")) return true;
   std::vector<LakeEntry> entries;
   if (!storage.List(path + "/metadata", 100000, &entries)) return false;
   for (const LakeEntry& e : entries) {
-    if (e.name == "version-hint.text" || ((EndsWith(e.name, ".metadata.json") || EndsWith(e.name, ".metadata.json.gz")) &&
+    if (e.name == "version-hint.text" || ((e.name.ends_with(".metadata.json") || e.name.ends_with(".metadata.json.gz")) &&
                                           e.name[0] != '.')) {
       return true;
     }
@@ -571,7 +567,7 @@ namespace {
 void CheckNamedWithoutListing(LakeStorage& storage, const std::string& path) {
   std::string trimmed = path;
   while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
-  if (storage.CanList() || EndsWith(trimmed, ".metadata.json") || EndsWith(trimmed, ".metadata.json.gz")) return;
+  if (storage.CanList() || trimmed.ends_with(".metadata.json") || trimmed.ends_with(".metadata.json.gz")) return;
   throw ParquetError(TableName(PathForDisplay(path)) +
                      ": over http(s) an Iceberg table is named by its metadata file (.../metadata/vN.metadata.json): "
                      "a directory cannot be listed there");

@@ -13,15 +13,15 @@ constexpr uint32_t kNoOffsetThreshold = 4;
 constexpr size_t kBitmapContainerBytes = 8192;
 constexpr uint32_t kMaxArrayCardinality = 4096;
 
-[[noreturn]] void Fail(const std::string& what) { throw ParquetError("roaring bitmap: " + what); }
+[[noreturn]] void FailRoaring(const std::string& what) { throw ParquetError("roaring bitmap: " + what); }
 
 uint16_t U16(std::string_view data, size_t at) {
-  if (at + 2 > data.size()) Fail("truncated");
+  if (at + 2 > data.size()) FailRoaring("truncated");
   return static_cast<uint16_t>(static_cast<uint8_t>(data[at]) | (static_cast<uint8_t>(data[at + 1]) << 8));
 }
 
 uint32_t U32(std::string_view data, size_t at) {
-  if (at + 4 > data.size() || at + 4 < at) Fail("truncated");
+  if (at + 4 > data.size() || at + 4 < at) FailRoaring("truncated");
   uint32_t v = 0;
   for (int i = 3; i >= 0; i--) v = (v << 8) | static_cast<uint8_t>(data[at + static_cast<size_t>(i)]);
   return v;
@@ -36,13 +36,13 @@ uint64_t U64(std::string_view data, size_t at) {
 void Append(std::vector<PositionRange>* out, uint64_t begin, uint64_t end) {
   if (!out->empty()) {
     PositionRange& last = out->back();
-    if (begin < last.end) Fail("values out of order");
+    if (begin < last.end) FailRoaring("values out of order");
     if (begin == last.end) {
       last.end = end;
       return;
     }
   }
-  if (out->size() >= kMaxRoaringRanges) Fail("more than " + std::to_string(kMaxRoaringRanges) + " ranges");
+  if (out->size() >= kMaxRoaringRanges) FailRoaring("more than " + std::to_string(kMaxRoaringRanges) + " ranges");
   out->push_back(PositionRange{begin, end});
 }
 
@@ -58,22 +58,22 @@ size_t DecodeRoaring32(std::string_view data, uint64_t high, std::vector<Positio
     has_runs = true;
     containers = (cookie >> 16) + 1;
     const size_t flag_bytes = (containers + 7) / 8;
-    if (pos + flag_bytes > data.size()) Fail("truncated run flags");
+    if (pos + flag_bytes > data.size()) FailRoaring("truncated run flags");
     run_flags = data.substr(pos, flag_bytes);
     pos += flag_bytes;
   } else if (cookie == kCookieNoRuns) {
     containers = U32(data, pos);
     pos += 4;
   } else {
-    Fail("unknown cookie " + std::to_string(cookie));
+    FailRoaring("unknown cookie " + std::to_string(cookie));
   }
-  if (containers > 65536) Fail("more than 65536 containers");
-  if (pos + size_t{4} * containers > data.size()) Fail("truncated container headers");
+  if (containers > 65536) FailRoaring("more than 65536 containers");
+  if (pos + size_t{4} * containers > data.size()) FailRoaring("truncated container headers");
   std::vector<uint16_t> keys(containers), cardinalities(containers);
   for (uint32_t i = 0; i < containers; i++) {
     keys[i] = U16(data, pos + 4 * i);
     cardinalities[i] = U16(data, pos + 4 * i + 2);  // cardinality - 1
-    if (i > 0 && keys[i] <= keys[i - 1]) Fail("container keys out of order");
+    if (i > 0 && keys[i] <= keys[i - 1]) FailRoaring("container keys out of order");
   }
   pos += size_t{4} * containers;
   if (!has_runs || containers >= kNoOffsetThreshold) {
@@ -81,10 +81,10 @@ size_t DecodeRoaring32(std::string_view data, uint64_t high, std::vector<Positio
     // offset is checked against where the container really starts.
     const size_t offsets_at = pos;
     pos += size_t{4} * containers;
-    if (pos > data.size()) Fail("truncated offsets");
+    if (pos > data.size()) FailRoaring("truncated offsets");
     size_t at = pos;
     for (uint32_t i = 0; i < containers; i++) {
-      if (U32(data, offsets_at + 4 * i) != at) Fail("container offset does not match its place");
+      if (U32(data, offsets_at + 4 * i) != at) FailRoaring("container offset does not match its place");
       const bool run = has_runs && (static_cast<uint8_t>(run_flags[i / 8]) >> (i % 8) & 1);
       const uint32_t card = uint32_t{cardinalities[i]} + 1;
       if (run) {
@@ -103,19 +103,19 @@ size_t DecodeRoaring32(std::string_view data, uint64_t high, std::vector<Positio
     if (run) {
       const uint16_t runs = U16(data, pos);
       pos += 2;
-      if (pos + size_t{4} * runs > data.size()) Fail("truncated run container");
+      if (pos + size_t{4} * runs > data.size()) FailRoaring("truncated run container");
       uint64_t previous_end = 0;
       for (uint16_t r = 0; r < runs; r++) {
         const uint32_t start = U16(data, pos + 4 * size_t{r});
         const uint32_t length = U16(data, pos + 4 * size_t{r} + 2);
-        if (start + length > 0xFFFF) Fail("run past the end of its container");
-        if (r > 0 && start < previous_end) Fail("runs out of order");
+        if (start + length > 0xFFFF) FailRoaring("run past the end of its container");
+        if (r > 0 && start < previous_end) FailRoaring("runs out of order");
         previous_end = uint64_t{start} + length + 1;
         Append(out, base + start, base + start + length + 1);
       }
       pos += size_t{4} * runs;
     } else if (card > kMaxArrayCardinality) {
-      if (pos + kBitmapContainerBytes > data.size()) Fail("truncated bitmap container");
+      if (pos + kBitmapContainerBytes > data.size()) FailRoaring("truncated bitmap container");
       uint32_t counted = 0;
       for (uint32_t word = 0; word < 1024; word++) {
         uint64_t bits = U64(data, pos + 8 * size_t{word});
@@ -130,13 +130,13 @@ size_t DecodeRoaring32(std::string_view data, uint64_t high, std::vector<Positio
           bits = length + bit >= 64 ? 0 : bits & ~(((uint64_t{1} << length) - 1) << bit);
         }
       }
-      if (counted != card) Fail("bitmap container cardinality does not match its header");
+      if (counted != card) FailRoaring("bitmap container cardinality does not match its header");
       pos += kBitmapContainerBytes;
     } else {
-      if (pos + size_t{2} * card > data.size()) Fail("truncated array container");
+      if (pos + size_t{2} * card > data.size()) FailRoaring("truncated array container");
       for (uint32_t v = 0; v < card; v++) {
         const uint64_t value = base + U16(data, pos + 2 * size_t{v});
-        if (v > 0 && !out->empty() && value < out->back().end) Fail("array values out of order");
+        if (v > 0 && !out->empty() && value < out->back().end) FailRoaring("array values out of order");
         Append(out, value, value + 1);
       }
       pos += size_t{2} * card;
@@ -149,17 +149,17 @@ std::vector<PositionRange> DecodeRoaring64(std::string_view data) {
   const uint64_t buckets = U64(data, 0);
   size_t pos = 8;
   // Each bucket takes at least 4 (key) + 8 (cookie and count) bytes.
-  if (buckets > (data.size() - pos) / 12) Fail("bucket count " + std::to_string(buckets) + " exceeds the data");
+  if (buckets > (data.size() - pos) / 12) FailRoaring("bucket count " + std::to_string(buckets) + " exceeds the data");
   std::vector<PositionRange> out;
   int64_t previous_key = -1;
   for (uint64_t b = 0; b < buckets; b++) {
     const uint32_t key = U32(data, pos);
     pos += 4;
-    if (static_cast<int64_t>(key) <= previous_key) Fail("bucket keys out of order");
+    if (static_cast<int64_t>(key) <= previous_key) FailRoaring("bucket keys out of order");
     previous_key = key;
     pos += DecodeRoaring32(data.substr(pos), key, &out);
   }
-  if (pos != data.size()) Fail(std::to_string(data.size() - pos) + " bytes after the bitmap");
+  if (pos != data.size()) FailRoaring(std::to_string(data.size() - pos) + " bytes after the bitmap");
   return out;
 }
 

@@ -5,7 +5,7 @@
 #     auditwheel checks), the floor README.md states;
 #   - a real run in an older userland: Debian 11's libc6 (glibc 2.31), sqlite3 shell and
 #     libsqlite3, unpacked from Debian's packages (scripts/debian_userland.sh, cached in
-#     DIST_BUILD/debian) and started through their own ld-2.31.so with --library-path, no
+#     ~/.cache/sqlite-parquet/debian-userland) and started through their own ld-2.31.so with --library-path, no
 #     chroot, no root: the shell loads the extension (or, where Debian 11's SQLite is below
 #     the extension's SQLite floor, refuses it with that message and nothing from the
 #     dynamic linker); the sql suite (DIST_BUILD's sql_test_runner, linked against Debian 11's
@@ -32,6 +32,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build} dist_build=${2:-build-dist}
+userland_cache=${XDG_CACHE_HOME:-$HOME/.cache}/sqlite-parquet/debian-userland  # as make_dist.sh
 runner=$dist_build/sql_test_runner
 passed=0 failed=0
 check() {  # check STATUS NAME [DETAIL]: STATUS first, expanded before any $(...) in NAME
@@ -108,7 +109,7 @@ check $? "README states the glibc floor" "README.md lacks 'glibc $(bash scripts/
 
 # --- Debian 11's userland: its ld-2.31.so, libc, sqlite3 shell and libsqlite3 ----------------
 old_sqlite_version=${OLD_USERLAND_SQLITE:-3.53.2}
-if userland=$(bash scripts/debian_userland.sh "$dist_build/debian" bullseye amd64 2>"$tmp/userland.log"); then
+if userland=$(bash scripts/debian_userland.sh "$userland_cache" bullseye amd64 2>"$tmp/userland.log"); then
   check 0 "Debian 11's libc6, sqlite3 and libsqlite3-0 unpacked (${userland#"$PWD"/})"
   multiarch=x86_64-linux-gnu
   old_loader=$userland/lib/$multiarch/ld-2.31.so
@@ -198,7 +199,7 @@ for release in bookworm bullseye; do
   name=$([[ $release == bookworm ]] && echo "Debian 12" || echo "Debian 11")
   packages=()  # bullseye: the folder make dist unpacked as the sysroot (it has the shell too)
   [[ $release == bookworm ]] && packages=(libc6 sqlite3 libsqlite3-0 libreadline8 libtinfo6 zlib1g)
-  if ! arm64_root=$(bash scripts/debian_userland.sh "$dist_build/debian" "$release" arm64 "${packages[@]}" 2>"$tmp/arm64.log"); then
+  if ! arm64_root=$(bash scripts/debian_userland.sh "$userland_cache" "$release" arm64 "${packages[@]}" 2>"$tmp/arm64.log"); then
     check 1 "$name's arm64 packages unpacked" "$(tail -n 5 "$tmp/arm64.log")"
     continue
   fi
