@@ -134,8 +134,11 @@ for suite in "${suites[@]}"; do
                                       node tests/interop/encryption.mjs --runner "$1/sql_test_runner" --extension "$1/parquet"' interop "$builddir"
       ;;
     runtime)
-      # RUNTIME_TEST_CASES: a doctest -tc filter (the TSan build runs only the thread test).
-      run runtime "$builddir/runtime_tests" --extension "$builddir/parquet" ${RUNTIME_TEST_CASES:+-tc="$RUNTIME_TEST_CASES"} ;;
+      # RUNTIME_TEST_CASES: a doctest -tc filter (the TSan build runs only the thread test);
+      # RUNTIME_TEST_EXCLUDE a -tce filter (the version matrix leaves out the filesystem
+      # stress cases, run once per build on the system SQLite: the Makefile's MATRIX_RUNTIME_EXCLUDE).
+      run runtime "$builddir/runtime_tests" --extension "$builddir/parquet" ${RUNTIME_TEST_CASES:+-tc="$RUNTIME_TEST_CASES"} \
+        ${RUNTIME_TEST_EXCLUDE:+-tce="$RUNTIME_TEST_EXCLUDE"} ;;
     hosts)
       if grep -q '^SANITIZE:BOOL=ON' "$builddir/CMakeCache.txt" 2>/dev/null; then
         echo "=== $label hosts: skipped (sanitizer build; the hosts cannot load it)"

@@ -313,11 +313,9 @@ bool DecompressesAhead(const ParquetCursor& cursor, const ParquetTable& table) {
          cursor.rowid_filters.empty() && cursor.limit_remaining < 0 && cursor.indexed_filter < 0;
 }
 
-// Makes file `index` the cursor's current file, from the kept files or opened (its footer
-// read). The readers of the previous file are closed first, and the file itself is kept.
-// `overlap_check`: see OpenTableFile (not with rowid filters: the rows of earlier files
-// count, and they are not confirmed).
-void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index, bool overlap_check = true) {
+// Puts the cursor's current file away (its readers closed, the file itself kept) and points
+// the cursor at the start of file `index` (OpenFile and CountFile then make it current).
+void MoveToFile(ParquetCursor* cursor, size_t index) {
   CollectReaderCounters(cursor);
   cursor->pruner.reset();
   for (ColumnState& state : cursor->states) state = ColumnState();
@@ -332,6 +330,14 @@ void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index, bo
   cursor->ahead_last_entered = -1;
   cursor->ahead_start_row = -1;
   cursor->row = 0;
+}
+
+// Makes file `index` the cursor's current file, from the kept files or opened (its footer
+// read). The readers of the previous file are closed first, and the file itself is kept.
+// `overlap_check`: see OpenTableFile (not with rowid filters: the rows of earlier files
+// count, and they are not confirmed).
+void OpenFile(ParquetCursor* cursor, const ParquetTable& table, size_t index, bool overlap_check = true) {
+  MoveToFile(cursor, index);
   cursor->file = cursor->kept_files.Take(index);
   if (cursor->file) {
     cursor->transfer_counted = cursor->file->file().Transfer();  // its opening was counted then
@@ -389,19 +395,7 @@ bool CountableFile(const ParquetCursor& cursor, size_t index) {
 // counted from the metadata (ParquetCursor::counted). The previous file is put away as
 // OpenFile does.
 void CountFile(ParquetCursor* cursor, size_t index) {
-  CollectReaderCounters(cursor);
-  cursor->pruner.reset();
-  for (ColumnState& state : cursor->states) state = ColumnState();
-  if (cursor->batch_cache) cursor->batch_cache->ForgetReaders();
-  KeepCurrentFile(cursor);
-  cursor->mappings.clear();
-  cursor->file_index = index;
-  cursor->row_group = 0;
-  cursor->group_entered = false;
-  cursor->ahead_streak = 0;
-  cursor->ahead_through = -1;
-  cursor->ahead_last_entered = -1;
-  cursor->row = 0;
+  MoveToFile(cursor, index);
   cursor->transfer_counted = parquet::TransferCounters();
   cursor->deleted.reset();
   cursor->row_filters.clear();  // (the scan tests nothing per row: CountsFiles)
