@@ -2,6 +2,7 @@
 // (iceberg_catalog.h).
 #include "ext/table/iceberg_catalog.h"
 
+#include <cctype>
 #include <vector>
 
 #include "ext/common/sqlite_api.h"
@@ -166,9 +167,16 @@ std::string ResolveIcebergCatalogTable(const IcebergCatalogTable& table) {
   if (parquet::IsRemoteUrl(location)) return location;
   std::string local;
   if (StartsWith(location, "file:")) {
-    // file:///a/b, file:/a/b and file://localhost/a/b name /a/b.
+    // file:///a/b, file:/a/b and file://localhost/a/b name /a/b; on Windows file:///C:/a/b
+    // names C:/a/b, and so does file://C:/a/b (a drive where the host would be).
     local = location.substr(5);
-    if (StartsWith(local, "//")) {
+    auto is_drive = [](const std::string& text, size_t at) {
+      return text.size() >= at + 2 && std::isalpha(static_cast<unsigned char>(text[at])) && text[at + 1] == ':' &&
+             (text.size() == at + 2 || text[at + 2] == '/' || text[at + 2] == '\\');
+    };
+    if (StartsWith(local, "//") && is_drive(local, 2)) {
+      local = local.substr(2);
+    } else if (StartsWith(local, "//")) {
       const size_t slash = local.find('/', 2);
       const std::string host = local.substr(2, slash == std::string::npos ? std::string::npos : slash - 2);
       if (!host.empty() && host != "localhost") {
@@ -176,6 +184,7 @@ std::string ResolveIcebergCatalogTable(const IcebergCatalogTable& table) {
       }
       local = slash == std::string::npos ? std::string("/") : local.substr(slash);
     }
+    if (local.size() > 1 && local[0] == '/' && is_drive(local, 1)) local = local.substr(1);
   } else if (location.find("://") != std::string::npos) {
     // Another system's location (hdfs://...): only a moved table can be found.
     const size_t scheme = location.find("://");
