@@ -63,19 +63,7 @@ class S3Storage : public RemoteStorage {
  public:
   explicit S3Storage(std::shared_ptr<const RemoteOptions> options) : RemoteStorage(std::move(options)) {}
   bool List(const std::string& dir, size_t max_entries, std::vector<LakeEntry>* out) override {
-    const S3Location location = ParseS3Url(dir + "/");
-    S3ListOptions list;
-    list.delimiter = "/";
-    std::vector<std::string> prefixes;
-    list.common_prefixes = &prefixes;
-    list.max_objects = max_entries;
-    const std::vector<S3Object> objects = ListS3Objects(*options_, location.bucket, location.key, list);
-    if (objects.empty() && prefixes.empty()) return false;
-    for (const S3Object& object : objects) {
-      if (object.key.size() <= location.key.size()) continue;
-      out->push_back(LakeEntry{object.key.substr(location.key.size()), -1});
-    }
-    return true;
+    return ListAfter(dir, "", max_entries, out);
   }
   bool ListAfter(const std::string& dir, const std::string& start_after, size_t max_entries,
                  std::vector<LakeEntry>* out) override {
@@ -85,7 +73,7 @@ class S3Storage : public RemoteStorage {
     std::vector<std::string> prefixes;
     list.common_prefixes = &prefixes;
     list.max_objects = max_entries;
-    list.start_after = location.key + start_after;
+    if (!start_after.empty()) list.start_after = location.key + start_after;
     const std::vector<S3Object> objects = ListS3Objects(*options_, location.bucket, location.key, list);
     if (objects.empty() && prefixes.empty()) return false;
     for (const S3Object& object : objects) {
