@@ -113,7 +113,7 @@ build-clang: deps
 
 test-clang: build-clang
 	@rm -rf $(LOGDIR)
-	@bash scripts/run_tests.sh $(LOGDIR) $(CLANG_BUILD) clang unit sql
+	@SUITE_LANES=$(JOBS) bash scripts/run_tests.sh $(LOGDIR) $(CLANG_BUILD) clang unit sql
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 
 demo: build
@@ -149,19 +149,23 @@ test: build
 	@bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release sources
 	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "install the Windows toolchain, sources suite"
 	@BACKGROUND_BUILD_OWNER=$$PPID bash scripts/background_build.sh start $(LOGDIR) windows bash -c '$(WINDOWS_COMPILE)'
-	@SKIP_SUITES=windows bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release
+	@SUITE_LANES=$(JOBS) SKIP_SUITES=windows bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release
 	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "Release suites"
 	@$(MAKE) --no-print-directory run-matrix
 	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "version matrix"
 	@bash scripts/background_build.sh wait $(LOGDIR) windows || true
 	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "waiting for the Windows build"
-	@WINDOWS_BUILD=$(WINDOWS_BUILD) bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release windows
-	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "windows suite"
 	@bash scripts/install_deps.sh wasm
 	@BACKGROUND_BUILD_OWNER=$$PPID bash scripts/background_build.sh start $(LOGDIR) wasm bash -c '$(WASM_COMPILE)'
-	@WASM_BACKGROUND_LOGDIR=$(LOGDIR) $(MAKE) --no-print-directory dist || echo "make dist failed: the dist suite reports it"
-	@DIST_BUILD=$(DIST_BUILD) bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release dist
-	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "install emscripten, make dist, dist suite"
+	@# The windows suite (wine, one thread) runs beside `make dist` and the dist suite; its
+	@# output is printed once they are done.
+	@WINDOWS_BUILD=$(WINDOWS_BUILD) setsid bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release windows \
+	  >$(LOGDIR)/windows-console.txt 2>&1 </dev/null & windows=$$!; \
+	trap 'pkill -TERM -s '$$windows' 2>/dev/null' EXIT; \
+	WASM_BACKGROUND_LOGDIR=$(LOGDIR) $(MAKE) --no-print-directory dist || echo "make dist failed: the dist suite reports it"; \
+	DIST_BUILD=$(DIST_BUILD) bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release dist; \
+	wait $$windows; cat $(LOGDIR)/windows-console.txt; rm -f $(LOGDIR)/windows-console.txt
+	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "install emscripten, make dist, dist suite; windows suite beside them"
 	@bash scripts/background_build.sh wait $(LOGDIR) wasm || true
 	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "waiting for the wasm build"
 	@WASM_BUILD=$(WASM_BUILD) bash scripts/run_tests.sh $(LOGDIR) $(BUILD) release wasm
@@ -169,7 +173,7 @@ test: build
 	@bash scripts/background_build.sh wait $(LOGDIR) asan
 	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "waiting for the ASan build"
 	@BACKGROUND_BUILD_OWNER=$$PPID bash scripts/background_build.sh start $(LOGDIR) tsan bash -c '$(TSAN_COMPILE)'
-	@bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan
+	@SUITE_LANES=$(JOBS) bash scripts/run_tests.sh $(LOGDIR) $(ASAN_BUILD) asan
 	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "ASan suites"
 	@JOBS=$(JOBS) RUNTIME_TEST_EXCLUDE='$(MATRIX_RUNTIME_EXCLUDE)' bash scripts/run_matrix.sh $(LOGDIR) $(ASAN_BUILD) asan "$(ASAN_MATRIX)" $(ASAN_MATRIX_SUITES)
 	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "ASan version matrix"
@@ -180,7 +184,7 @@ test: build
 	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "TSan suite"
 	@bash scripts/background_build.sh wait $(LOGDIR) clang
 	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "waiting for the clang build"
-	@bash scripts/run_tests.sh $(LOGDIR) $(CLANG_BUILD) clang unit sql
+	@SUITE_LANES=$(JOBS) bash scripts/run_tests.sh $(LOGDIR) $(CLANG_BUILD) clang unit sql
 	@bash scripts/step_clock.sh $(LOGDIR) $(TEST_STARTED) "clang suites"
 	@bash scripts/summarize_tests.sh $(LOGDIR)
 

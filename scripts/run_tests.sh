@@ -37,7 +37,8 @@
 #   file, then its seeds (made by BUILDDIR/fuzz_seeds) plus FUZZ_SMOKE_SECONDS (default 3)
 #   of mutations as one more test.
 # Runs from the repository root. SUITE_TIMEOUT (default 1200s) bounds each suite. Without
-# suites named, all of them but those in SKIP_SUITES (space-separated).
+# suites named, all of them but those in SKIP_SUITES (space-separated). SUITE_LANES=N runs
+# them N at a time (below).
 #
 # SQLITE_VERSION=X.Y.Z runs the suites against that SQLite of the version matrix instead of
 # the system's: scripts/setup_sqlite_versions.sh builds it (once) into SQLITE_VERSIONS_DIR
@@ -62,6 +63,47 @@ if ((${#suites[@]} == 0)); then
 fi
 mkdir -p "$logdir"
 versions_dir=${SQLITE_VERSIONS_DIR:-build/sqlite-versions}
+
+# SUITE_LANES=N (make test: JOBS) runs the suites in N lanes at once, each lane a run of this
+# script with its share of the suites: every suite is a single-threaded program, and the
+# suites already run beside each other in the version matrix (each works in a temporary
+# directory of its own, servers on free ports). Suites are dealt longest first to the lane
+# with the least time so far, by the times below (seconds, a Release run on 2 cores; an ASan
+# run's are in proportion). Each lane's console output is printed whole once it is done.
+lanes=${SUITE_LANES:-1}
+if [[ -z ${RUN_TESTS_IN_LANE:-} ]] && [[ $lanes =~ ^[0-9]+$ ]] && ((lanes > 1 && ${#suites[@]} > 1)); then
+  weight() {
+    case $1 in
+      remote) echo 85 ;; unit) echo 75 ;; runtime) echo 57 ;; lake) echo 54 ;; interop) echo 50 ;;
+      sql) echo 45 ;; fuzz) echo 37 ;; differential) echo 30 ;; hosts) echo 7 ;; *) echo 2 ;;
+    esac
+  }
+  ordered=$(for suite in "${suites[@]}"; do echo "$(weight "$suite") $suite"; done | sort -s -k1,1nr | cut -d' ' -f2)
+  declare -a lane_suites lane_time
+  for ((i = 0; i < lanes; i++)); do lane_suites[i]="" lane_time[i]=0; done
+  for suite in $ordered; do
+    best=0
+    for ((i = 1; i < lanes; i++)); do ((lane_time[i] < lane_time[best])) && best=$i; done
+    lane_suites[best]+=" $suite"
+    lane_time[best]=$((lane_time[best] + $(weight "$suite")))
+  done
+  pids=() outputs=()
+  trap 'for pid in "${pids[@]}"; do pkill -TERM -s "$pid" 2>/dev/null; done; exit 130' INT
+  trap 'for pid in "${pids[@]}"; do pkill -TERM -s "$pid" 2>/dev/null; done; exit 143' TERM
+  for ((i = 0; i < lanes; i++)); do
+    [[ -n ${lane_suites[i]} ]] || continue
+    output=$logdir/$label-lane$i-console.txt
+    # shellcheck disable=SC2086  # the lane's suites, one word each
+    RUN_TESTS_IN_LANE=1 setsid --wait bash "$PWD/scripts/run_tests.sh" "$logdir" "$builddir" "$label" ${lane_suites[i]} >"$output" 2>&1 </dev/null &
+    pids+=($!) outputs+=("$output")
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}"
+    cat "${outputs[$i]}"
+    rm -f "${outputs[$i]}"
+  done
+  exit 0
+fi
 
 if [[ -n ${SQLITE_VERSION:-} ]]; then
   if ! bash scripts/setup_sqlite_versions.sh "$versions_dir" "$SQLITE_VERSION" >"$logdir/$label-setup.log" 2>&1; then
