@@ -31,9 +31,10 @@ CMAKE_CONFIGURE := cmake --log-level=WARNING -S .
 # 3.38.2 the first with it. On 2 cores: building the eight SQLite versions ~4 min (the five
 # before measured 2.5; once, cached), MATRIX_SUITES ~20 s per version in Release (3.31.1 to
 # 3.37.2 measured 40-75 s each alone) and ~60-90 s in ASan; the remote suite (60-100 s a
-# version since its 10,000-object hive dataset and the metadata cache's new processes) runs
-# against REMOTE_MATRIX only: the oldest (the paths below 3.38) and the newest, the system's
-# 3.40.1 in between. scripts/run_matrix.sh runs JOBS versions at a time.
+# version since its 10,000-object hive dataset and the metadata cache's new processes) and
+# the lake suite (Delta and Iceberg tables of ../shared/lake and the lake suite's synthetic
+# ones, 50-60 s) run against REMOTE_MATRIX only: the oldest (the paths below 3.38) and the
+# newest, the system's 3.40.1 in between. scripts/run_matrix.sh runs JOBS versions at a time.
 SQLITE_MATRIX ?= 3.31.1 3.34.1 3.37.2 3.38.2 3.46.1 3.52.0 3.53.2
 MATRIX_SUITES ?= sql differential runtime conformance
 REMOTE_MATRIX ?= 3.31.1 3.53.2
@@ -214,7 +215,7 @@ matrix: build
 
 run-matrix:
 	@JOBS=$(JOBS) RUNTIME_TEST_EXCLUDE='$(MATRIX_RUNTIME_EXCLUDE)' bash scripts/run_matrix.sh $(LOGDIR) $(BUILD) release "$(SQLITE_MATRIX)" $(MATRIX_SUITES)
-	@JOBS=$(JOBS) bash scripts/run_matrix.sh $(LOGDIR) $(BUILD) release "$(REMOTE_MATRIX)" remote
+	@JOBS=$(JOBS) bash scripts/run_matrix.sh $(LOGDIR) $(BUILD) release "$(REMOTE_MATRIX)" remote lake
 
 unit sql differential conformance lake interop runtime hosts remote sqlite-api layering: build
 	@rm -rf $(LOGDIR)

@@ -317,6 +317,12 @@ def main():
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--queries", type=int, default=150)
     args = parser.parse_args()
+    # The version matrix (scripts/run_matrix.sh) runs this suite with another libsqlite3 first
+    # on LD_LIBRARY_PATH: Python's sqlite3 module must be running that one.
+    expected = os.environ.get("SQLITE_EXPECTED_VERSION")
+    if expected and sqlite3.sqlite_version != expected:
+        print(f"delta conformance: expected SQLite {expected}, python3 runs {sqlite3.sqlite_version}\n0 passed, 1 failed")
+        return 1
     golden = os.path.join(args.lake, "delta", "golden")
     if not os.path.isdir(golden):
         print(f"delta conformance: {golden} not found")
