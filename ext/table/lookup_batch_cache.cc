@@ -99,9 +99,10 @@ LookupBatchCache::KeptColumn& LookupBatchCache::ColumnOf(const parquet::ParquetF
 
 // Decodes the block of rows from `block_row` (a multiple of kSlots) of row group `rg` into
 // `column`, reading on across page ends.
-void LookupBatchCache::DecodeBlock(const parquet::ParquetFileReader& file, int rg, int leaf, int64_t block_row,
+bool LookupBatchCache::DecodeBlock(const parquet::ParquetFileReader& file, int rg, int leaf, int64_t block_row,
                                    const parquet::ColumnReaderOptions& options, KeptColumn* column) {
   Reader& r = readers_[leaf];
+  const bool started_over = !r.reader || r.row_group != rg || r.next_row > block_row;
   if (!r.reader) {
     r.reader = parquet::ColumnChunkReader::Make(file, rg, leaf, options);
     r.row_group = rg;
@@ -162,6 +163,7 @@ void LookupBatchCache::DecodeBlock(const parquet::ParquetFileReader& file, int r
     row += static_cast<int64_t>(n);
     r.next_row = row;
   }
+  return started_over;
 }
 
 void LookupBatchCache::ForgetReaders() {
@@ -178,7 +180,8 @@ size_t LookupBatchCache::Copy(const parquet::ParquetFileReader& file, size_t fil
   const uint64_t block = column->first_block[static_cast<size_t>(rg)] + static_cast<uint64_t>(row / kSlots);
   if (!column->decoded[block]) {
     // A quarter of the column's blocks decoded, or kAloneBeforeGroup of this row group's
-    // one by one: the row group's other missing blocks too, when the whole column fits the
+    // one by one with the reader starting the row group over: the row group's other
+    // missing blocks too, when the whole column fits the
     // budget (else a block decoded in the pass could make Count forget the others, the
     // requested one included).
     const uint64_t first = column->first_block[static_cast<size_t>(rg)];
@@ -186,12 +189,12 @@ size_t LookupBatchCache::Copy(const parquet::ParquetFileReader& file, size_t fil
     uint32_t& alone = column->alone[static_cast<size_t>(rg)];
     const bool whole_group =
         (column->blocks_decoded * 4 >= column->decoded.size() || alone >= kAloneBeforeGroup) && whole_column <= budget_;
-    if (!whole_group) alone++;
     const uint64_t from = whole_group ? first : block;
     const uint64_t to = whole_group ? first + BlocksOf(file.row_group_num_rows(rg)) : block + 1;
     for (uint64_t b = from; b < to; b++) {
       if (column->decoded[b]) continue;
-      DecodeBlock(file, rg, leaf, static_cast<int64_t>(b - first) * kSlots, options, column);
+      const bool started_over = DecodeBlock(file, rg, leaf, static_cast<int64_t>(b - first) * kSlots, options, column);
+      if (!whole_group && started_over) alone++;
       column->decoded[b] = 1;
       column->blocks_decoded++;
     }
