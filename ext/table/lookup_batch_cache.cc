@@ -58,6 +58,7 @@ void LookupBatchCache::ForgetBlocks(KeptColumn* column) {
   column->values.reset(new uint8_t[std::max<size_t>(rows * column->value_size, 1)]);
   column->def_levels.reset();
   std::fill(column->decoded.begin(), column->decoded.end(), 0);
+  std::fill(column->alone.begin(), column->alone.end(), 0);
   column->blocks_decoded = 0;
   bytes_ -= column->counted - column->bookkeeping;
   column->counted = column->bookkeeping;
@@ -77,12 +78,13 @@ LookupBatchCache::KeptColumn& LookupBatchCache::ColumnOf(const parquet::ParquetF
     uint64_t blocks = 0;
     for (int rg = 0; rg < file.num_row_groups(); rg++) {
       column.first_block.push_back(blocks);
+      column.alone.push_back(0);
       blocks += BlocksOf(file.row_group_num_rows(rg));
     }
     const uint64_t rows = static_cast<uint64_t>(file.num_rows());
     const uint64_t bytes = rows * column.value_size;
     // Values are counted block by block as decoded (DecodeBlock), the bookkeeping now.
-    const uint64_t bookkeeping = blocks + column.first_block.size() * sizeof(uint64_t) + 64;
+    const uint64_t bookkeeping = blocks + column.first_block.size() * (sizeof(uint64_t) + sizeof(uint32_t)) + 64;
     Count(bookkeeping, nullptr);
     column.bookkeeping = column.counted = bookkeeping;
     column.rows = static_cast<size_t>(rows);
@@ -97,9 +99,10 @@ LookupBatchCache::KeptColumn& LookupBatchCache::ColumnOf(const parquet::ParquetF
 
 // Decodes the block of rows from `block_row` (a multiple of kSlots) of row group `rg` into
 // `column`, reading on across page ends.
-void LookupBatchCache::DecodeBlock(const parquet::ParquetFileReader& file, int rg, int leaf, int64_t block_row,
+bool LookupBatchCache::DecodeBlock(const parquet::ParquetFileReader& file, int rg, int leaf, int64_t block_row,
                                    const parquet::ColumnReaderOptions& options, KeptColumn* column) {
   Reader& r = readers_[leaf];
+  const bool started_over = !r.reader || r.row_group != rg || r.next_row > block_row;
   if (!r.reader) {
     r.reader = parquet::ColumnChunkReader::Make(file, rg, leaf, options);
     r.row_group = rg;
@@ -160,6 +163,7 @@ void LookupBatchCache::DecodeBlock(const parquet::ParquetFileReader& file, int r
     row += static_cast<int64_t>(n);
     r.next_row = row;
   }
+  return started_over;
 }
 
 void LookupBatchCache::ForgetReaders() {
@@ -175,17 +179,22 @@ size_t LookupBatchCache::Copy(const parquet::ParquetFileReader& file, size_t fil
   const int64_t block_row = row - row % kSlots;
   const uint64_t block = column->first_block[static_cast<size_t>(rg)] + static_cast<uint64_t>(row / kSlots);
   if (!column->decoded[block]) {
-    // A quarter of the column's blocks decoded: the row group's other missing blocks too,
-    // when the whole column fits the budget (else a block decoded in the pass could make
-    // Count forget the others, the requested one included).
+    // A quarter of the column's blocks decoded, or kAloneBeforeGroup of this row group's
+    // one by one with the reader starting the row group over: the row group's other
+    // missing blocks too, when the whole column fits the
+    // budget (else a block decoded in the pass could make Count forget the others, the
+    // requested one included).
     const uint64_t first = column->first_block[static_cast<size_t>(rg)];
     const uint64_t whole_column = column->bookkeeping + column->rows * column->bytes_per_row();
-    const bool whole_group = column->blocks_decoded * 4 >= column->decoded.size() && whole_column <= budget_;
+    uint32_t& alone = column->alone[static_cast<size_t>(rg)];
+    const bool whole_group =
+        (column->blocks_decoded * 4 >= column->decoded.size() || alone >= kAloneBeforeGroup) && whole_column <= budget_;
     const uint64_t from = whole_group ? first : block;
     const uint64_t to = whole_group ? first + BlocksOf(file.row_group_num_rows(rg)) : block + 1;
     for (uint64_t b = from; b < to; b++) {
       if (column->decoded[b]) continue;
-      DecodeBlock(file, rg, leaf, static_cast<int64_t>(b - first) * kSlots, options, column);
+      const bool started_over = DecodeBlock(file, rg, leaf, static_cast<int64_t>(b - first) * kSlots, options, column);
+      if (!whole_group && started_over) alone++;
       column->decoded[b] = 1;
       column->blocks_decoded++;
     }

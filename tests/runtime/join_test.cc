@@ -6,6 +6,8 @@
 //     the second of one a dictionary may prune, answering the lookups with SQLite's
 //     equality, reported by parquet_scan_stats, kept while the file is unchanged and rebuilt
 //     when it changes, refused over join_index_memory and off at 0;
+//   - join lookups in no order of rows that bring whole row groups of their values give
+//     the native table's rows;
 //   - the files a join's inner side keeps open between its scans stay within the file
 //     descriptors the process has, and a scan that runs out of them closes its kept files.
 #include <doctest/doctest.h>
@@ -431,4 +433,40 @@ TEST_CASE("an IN list on an ordered column builds the join index when its pages 
   CHECK(in_list(40) == 1);
   CHECK(db.Stat("t", "join_index_bytes") > 0);
   CHECK(db.Stat("t", "rows_decoded") == 5 * 40);
+}
+
+TEST_CASE("join lookups in no order of rows bring whole row groups of the values they fetch, with the same rows") {
+  // 10 row groups of 20 blocks of 1,024 rows: pk unsorted in 1..20000 (about 10 rows a key,
+  // spread over the row groups), q REAL with NULLs, v INTEGER. Joins of a few to many keys
+  // decode blocks one by one, then (after eight a row group, each starting the row group
+  // over: see ext/table/lookup_batch_cache.h) whole row groups; every answer is the native
+  // table's, the first run (the index built) and the next (kept) alike.
+  TempDir dir;
+  JoinDb db;
+  const std::string file = dir.File("groups.parquet");
+  db.Run("CREATE TABLE native(pk INTEGER, q REAL, v INTEGER);"
+         "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < 204800) "
+         "INSERT INTO native SELECT (i * 7919) % 20000 + 1, CASE WHEN i % 11 = 3 THEN NULL ELSE (i % 97) * 0.25 END, "
+         "i * 3 - 100000 FROM n");
+  db.Rows("SELECT parquet_copy('SELECT * FROM native', " + Quote(file) + ", 'row_group_size=20480', 'dictionary=0')");
+  for (int keys : {5, 15, 40, 300}) {
+    INFO(keys << " keys");
+    db.Run("DROP TABLE IF EXISTS ku; CREATE TEMP TABLE ku AS " + Series("(i * 4567) % 20000 + 1", keys));
+    db.Run("DROP TABLE IF EXISTS temp.t; CREATE VIRTUAL TABLE temp.t USING parquet(" + Quote(file) + ")");
+    const std::string join = "SELECT count(*), count(q), sum(q), sum(v), min(v), max(v) FROM ku JOIN %T ON pk = k";
+    auto on = [&](const std::string& table) {
+      std::string sql = join;
+      sql.replace(sql.find("%T"), 2, table);
+      return db.Rows(sql);
+    };
+    const std::string expected = on("native");
+    REQUIRE(expected.rfind("0|", 0) != 0);
+    CHECK(on("t") == expected);
+    CHECK(db.Stat("t", "join_index_bytes") > 0);
+    CHECK(on("t") == expected);
+    CHECK(db.Stat("t", "join_index_built") == 0);
+    // Row by row too (the values of each row, not only their sums).
+    CHECK(db.Rows("SELECT k, q, v FROM ku JOIN t ON pk = k ORDER BY k, v") ==
+          db.Rows("SELECT k, q, v FROM ku JOIN native ON pk = k ORDER BY k, v"));
+  }
 }

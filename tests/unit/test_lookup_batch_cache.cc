@@ -1,7 +1,7 @@
 // Tests of the values a join-index scan keeps (ext/table/lookup_batch_cache.h): rows copied
 // from the cache equal the file's, in any order and across row groups and blocks, with
 // nulls, a few (block by block) and many (whole row groups once a quarter of the blocks are
-// decoded); what is kept stays within the budget, even when one column alone would exceed it.
+// decoded, or eight blocks of one row group out of order); what is kept stays within the budget, even when one column alone would exceed it.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -158,4 +158,51 @@ TEST_CASE("lookup batch cache: what is kept stays within the budget, one column 
   CHECK(CheckRows(&cache, *file, true, rows, 5, {kId}) <= kBudget);
   CHECK(CheckRows(&cache, *file, true, rows, 5, {kId, kV, kD}) <= kBudget);
   CHECK(CheckRows(&cache, *file, true, rows, 5, {kD, kV, kId}) <= kBudget);  // blocks dropped are decoded again
+}
+
+TEST_CASE("lookup batch cache: eight blocks of a row group out of order, then the rest of that row group") {
+  test_support::TempDir dir;
+  // One INT64 column, row r = r * 5 - 3, in 4 row groups of 40 blocks each: the blocks
+  // asked for below stay under a quarter of the file's 160.
+  constexpr int64_t kBlock = LookupBatchCache::kSlots;
+  constexpr int64_t kGroupRows = 40 * kBlock;
+  const std::string path = dir.File("groups.parquet");
+  {
+    WriterOptions options;
+    options.page_size = 4 << 10;
+    ParquetFileWriter writer(path, {RootElement(1), LeafElement("k", FieldRepetitionType::REQUIRED, Type::INT64)},
+                             options);
+    for (int g = 0; g < 4; g++) {
+      writer.StartRowGroup();
+      std::vector<int64_t> keys;
+      for (int64_t r = g * kGroupRows; r < (g + 1) * kGroupRows; r++) keys.push_back(r * 5 - 3);
+      writer.WriteBatch<int64_t>(0, keys.size(), nullptr, nullptr, keys.data(), keys.size());
+      writer.EndRowGroup(kGroupRows);
+    }
+    writer.Close();
+  }
+  auto file = ParquetFileReader::Open(path);
+  LookupBatchCache cache(uint64_t{1} << 30);
+  ColumnReaderOptions options;
+  ColumnBatch batch;
+  auto fetch = [&](int rg, int64_t row) {
+    REQUIRE(cache.Copy(*file, 0, rg, 0, row, 1, options, &batch) == 1);
+    CHECK(batch.values<int64_t>()[0] == (rg * kGroupRows + row) * 5 - 3);
+  };
+  const uint64_t block_bytes = kBlock * sizeof(int64_t);
+  // Blocks 39, 37, ..., 25 of row group 1 (backwards: the reader starts over for each).
+  for (uint32_t i = 0; i < LookupBatchCache::kAloneBeforeGroup; i++) fetch(1, (39 - 2 * i) * kBlock + 17);
+  const uint64_t alone = cache.kept_bytes();
+  CHECK(alone >= LookupBatchCache::kAloneBeforeGroup * block_bytes);
+  CHECK(alone < (LookupBatchCache::kAloneBeforeGroup + 1) * block_bytes);
+  // Row group 0 is apart: its blocks come alone, and in the order of rows (the reader
+  // moving forward) as many as are asked for.
+  for (int64_t b = 0; b < 20; b++) fetch(0, b * kBlock + 5);
+  CHECK(cache.kept_bytes() == alone + 20 * block_bytes);
+  // The next missing block of row group 1 brings its other 31.
+  fetch(1, 2 * kBlock + 1);
+  CHECK(cache.kept_bytes() == alone + 20 * block_bytes + 32 * block_bytes);
+  // Every row of row group 1 is now kept, and right.
+  for (int64_t row = 0; row < kGroupRows; row += 331) fetch(1, row);
+  CHECK(cache.kept_bytes() == alone + 52 * block_bytes);
 }
