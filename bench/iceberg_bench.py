@@ -107,10 +107,11 @@ def main():
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         table = pathlib.Path(tmp) / "t"
         db = connect()
+        start = time.perf_counter()
         write_table(db, table, args.manifests, args.files_per_manifest, args.rows_per_file)
         files = args.manifests * args.files_per_manifest
         middle = files // 2
-        results = {"manifests": args.manifests, "files": files}
+        results = {"manifests": args.manifests, "files": files, "write_s": time.perf_counter() - start}
         counter = [0]
 
         def create(options):

@@ -319,9 +319,9 @@ constexpr int64_t kLastFourDigitDay = 2932896;
 // summary's bounds), in the form the values read as (the reader's type mapping: integers,
 // strings, dates and timestamps as text "YYYY-MM-DD HH:MM:SS..."), merged into *stats:
 //  - year, month, day, hour of a date or timestamp: the first and last dates they cover;
-//    for a timestamp "YYYY-MM-DD 00:00:00" of the first day (hour: "YYYY-MM-DD HH:00:00")
-//    and "YYYY-MM-DD 23:59:59.999999999" of the last (hour: "...HH:59:59.999999999"), so
-//    that values of any sub-second precision sort within them;
+//    for a timestamp "YYYY-MM-DD" of the first day (hour: "YYYY-MM-DD HH:00:00") and
+//    "YYYY-MM-DD 23:59:59.999999999" of the last (hour: "...HH:59:59.999999999"), so that
+//    values of any sub-second precision (and dates) sort within them;
 //  - truncate[W] of an integer: [low, high + W - 1]; of a string: [low, the shortest text
 //    above every text starting with high];
 //  - bucket[N]: the range of buckets, checked against = and IN by hashing their values.
@@ -391,14 +391,16 @@ void AddTransformBounds(const IcebergPartitionField& pf, const IcebergField& fie
       const int64_t first_day = lo / per_day - (lo % per_day < 0 ? 1 : 0);
       const int64_t last_day = hi / per_day - (hi % per_day < 0 ? 1 : 0);
       if (first_day < kFirstFourDigitDay || last_day > kLastFourDigitDay) return;
-      // "YYYY-MM-DD HH:MM:SS[.fraction]": the first instant's date (and hour) with the
-      // smallest rest, the last one's with a rest no value's exceeds (at most 9 fraction
-      // digits, whatever unit a data file stores).
+      // "YYYY-MM-DD HH:MM:SS[.fraction]": the first instant's date (and hour), the last
+      // one's with a rest no value's exceeds (at most 9 fraction digits, whatever unit a
+      // data file stores).
       const bool hour = t.kind == Kind::kHour;
       const size_t prefix = hour ? 13 : 10;  // "YYYY-MM-DD HH" or "YYYY-MM-DD"
       const TimeUnit unit = timestamp_ns ? TimeUnit::NANOS : TimeUnit::MICROS;
       const size_t n_lo = FormatTimestamp(lo, unit, buffer);
-      std::string lo_text = std::string(buffer, std::min(n_lo, prefix)) + (hour ? ":00:00" : " 00:00:00");
+      // Day-level periods start at the bare date: a data file written before the column's
+      // promotion from date to timestamp (v3) holds dates, which read as "YYYY-MM-DD".
+      std::string lo_text = std::string(buffer, std::min(n_lo, prefix)) + (hour ? ":00:00" : "");
       const size_t n_hi = FormatTimestamp(hi, unit, buffer);
       std::string after_text = std::string(buffer, std::min(n_hi, prefix)) + (hour ? ":59:59.999999999" : " 23:59:59.999999999");
       MergeBound(&stats->min, LakeValue::Text(std::move(lo_text)), false);
