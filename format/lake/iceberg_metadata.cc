@@ -414,14 +414,16 @@ int64_t IcebergDaysFromCivil(int64_t year, unsigned month, unsigned day) {
   return era * 146097 + day_of_era - 719468;
 }
 
+__extension__ typedef __int128 WideInt;  // GCC/Clang extension: ranges checked before narrowing
+
 bool IcebergTransformRange(const IcebergTransform& transform, bool date_source, bool nanos, int64_t partition,
                            int64_t* lo, int64_t* hi) {
   using Kind = IcebergTransform::Kind;
-  const __int128 per_day = nanos ? __int128{86400} * 1000000000 : __int128{86400} * 1000000;
-  const __int128 per_hour = per_day / 24;
+  const WideInt per_day = nanos ? WideInt{86400} * 1000000000 : WideInt{86400} * 1000000;
+  const WideInt per_hour = per_day / 24;
   // A partition value is an int (32 bits) for every transform handled here but truncate.
   if (transform.kind != Kind::kTruncate && (partition < INT32_MIN || partition > INT32_MAX)) return false;
-  __int128 first = 0, last = 0;  // inclusive
+  WideInt first = 0, last = 0;  // inclusive
   auto day_range = [&](int64_t first_day, int64_t last_day) {
     if (date_source) {
       first = first_day;
@@ -451,7 +453,7 @@ bool IcebergTransformRange(const IcebergTransform& transform, bool date_source, 
     case Kind::kTruncate:
       if (transform.parameter <= 0) return false;
       first = partition;
-      last = __int128{partition} + transform.parameter - 1;
+      last = WideInt{partition} + transform.parameter - 1;
       break;
     default: return false;
   }
