@@ -532,7 +532,10 @@ def transform_tables(extension, seed, queries):
                                "FROM parquet_scan_stats('%s')" % name).fetchone()
             if got != want:
                 failures.append("transform table %s WHERE %s: %d rows, native %d" % (label, pruned_query, len(got), len(want)))
-            if transform == "void":
+            text_pushed = tuple(int(x) for x in sqlite3.sqlite_version.split(".")[:2]) >= (3, 38)
+            if source != "i" and not text_pushed:
+                pass  # below SQLite 3.38 no text comparison reaches the table: nothing to prune
+            elif transform == "void":
                 if stats != (0, 0, 0):
                     failures.append("transform table %s: void pruned %s" % (label, stats))
             elif stats[1] + stats[2] == 0 or (by_manifest and stats[0] == 0):
