@@ -408,8 +408,9 @@ namespace {
 
 // The Iceberg bucket (of `count`) of a value compared with a column bucketed by `key`, as
 // the column's values would hash when equal to it; nullopt when not known (then nothing is
-// ruled out). A column of integers equals an integral real too; a date column (text
-// "YYYY-MM-DD") equals only the text its date prints as.
+// ruled out). A column of integers equals an integral real too; a date or timestamp
+// column (text "YYYY-MM-DD", "YYYY-MM-DD HH:MM:SS[.fraction]") equals only the text its
+// value prints as.
 std::optional<int32_t> IcebergBucketOf(const SqlValue& v, parquet::lake::LakeColumnStats::BucketKey key, int32_t count,
                                        ValueClass value_class) {
   using Key = parquet::lake::LakeColumnStats::BucketKey;
@@ -431,6 +432,18 @@ std::optional<int32_t> IcebergBucketOf(const SqlValue& v, parquet::lake::LakeCol
       char buffer[parquet::kDateTextCapacity + 1];
       if (std::string_view(buffer, parquet::FormatDate(days, buffer)) != v.bytes) return std::nullopt;
       return parquet::lake::IcebergBucket(parquet::lake::IcebergHashLong(days), count);
+    }
+    case Key::kTimestamp: {
+      // The text of one instant, whatever unit a file stores it in (the fraction's trailing
+      // zeros are never shown): the microseconds it parses to, if it prints back as itself.
+      if (value_class != ValueClass::kText || v.type != SqlValue::Type::kText) return std::nullopt;
+      int64_t micros = 0;
+      if (!parquet::ParseTimestamp(v.bytes, parquet::TimeUnit::MICROS, &micros)) return std::nullopt;
+      char buffer[parquet::kTimestampTextCapacity + 1];
+      if (std::string_view(buffer, parquet::FormatTimestamp(micros, parquet::TimeUnit::MICROS, buffer)) != v.bytes) {
+        return std::nullopt;
+      }
+      return parquet::lake::IcebergBucket(parquet::lake::IcebergHashLong(micros), count);
     }
     case Key::kNone: break;
   }

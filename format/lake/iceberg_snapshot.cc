@@ -346,6 +346,7 @@ void AddTransformBounds(const IcebergPartitionField& pf, const IcebergField& fie
       if (integer) key = LakeColumnStats::BucketKey::kInteger;
       if (p.name == "string") key = LakeColumnStats::BucketKey::kText;
       if (date) key = LakeColumnStats::BucketKey::kDate;
+      if (timestamp) key = LakeColumnStats::BucketKey::kTimestamp;
       if (key == LakeColumnStats::BucketKey::kNone || stats->bucket_count != 0) return;
       stats->bucket_key = key;
       stats->bucket_count = t.parameter;

@@ -73,8 +73,9 @@ struct LakeColumnStats {
   // Iceberg bucket[N] partitioning of the column: the bucket of every non-null value (the
   // hash of its Iceberg form, which `bucket_key` names) is in [bucket_lo, bucket_hi], so an
   // = or IN whose values all hash elsewhere matches nothing. bucket_count 0: not known.
-  enum class BucketKey : uint8_t { kNone, kInteger, kText, kDate };
-  BucketKey bucket_key = BucketKey::kNone;  // kInteger: int/long; kText: string; kDate: date text
+  enum class BucketKey : uint8_t { kNone, kInteger, kText, kDate, kTimestamp };
+  // kInteger: int/long; kText: string; kDate: date text; kTimestamp: timestamp text (micros)
+  BucketKey bucket_key = BucketKey::kNone;
   int32_t bucket_count = 0;
   int32_t bucket_lo = 0, bucket_hi = -1;
 };
