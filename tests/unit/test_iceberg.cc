@@ -323,6 +323,63 @@ TEST_CASE("Iceberg corpus: every table plans to what its writer's snapshot summa
   CHECK(checked_files >= 93);
 }
 
+TEST_CASE("Iceberg corpus: partition values under transforms project onto ranges holding the files' bounds") {
+  // Every data file partitioned by a time or truncate transform (the writers' own partition
+  // values) has its column bounds inside the range its partition value projects to, and a
+  // bucket value is the bucket of its bounds when they are equal.
+  std::vector<std::string> tables;
+  FindTables(kCorpus + "duckdb-iceberg", &tables);
+  FindTables(kCorpus + "impala", &tables);
+  int checked = 0;
+  for (const std::string& path : tables) {
+    CAPTURE(path);
+    Table t;
+    IcebergScanPlan plan;
+    try {
+      t = Load(path);
+      if (t.metadata.CurrentSnapshot() == nullptr) continue;
+      plan = Plan(t, t.metadata.CurrentSnapshot());
+    } catch (const ParquetError&) {
+      continue;  // the tables the planning test above accounts for
+    }
+    const IcebergSchema& schema = t.metadata.current_schema();
+    for (const IcebergDataFile& f : plan.data_files) {
+      const IcebergPartitionSpec* spec = t.metadata.FindSpec(f.spec_id);
+      if (spec == nullptr || spec->fields.size() != f.partition.size()) continue;
+      for (size_t k = 0; k < spec->fields.size(); k++) {
+        const IcebergPartitionField& pf = spec->fields[k];
+        const IcebergField* field = schema.FindField(pf.source_id);
+        const std::string* lower = f.LowerBound(pf.source_id);
+        const std::string* upper = f.UpperBound(pf.source_id);
+        if (field == nullptr || !field->is_primitive() || lower == nullptr || upper == nullptr) continue;
+        if (f.partition[k].kind != IcebergValue::Kind::kInteger) continue;
+        const IcebergPrimitive type = ParseIcebergPrimitive(field->type);
+        const bool date = type.name == "date";
+        const bool nanos = type.name == "timestamp_ns" || type.name == "timestamptz_ns";
+        const bool temporal = date || nanos || type.name == "timestamp" || type.name == "timestamptz";
+        const bool integer = type.name == "int" || type.name == "long";
+        const IcebergValue lo = DecodeIcebergBound(field->type, *lower);
+        const IcebergValue hi = DecodeIcebergBound(field->type, *upper);
+        if (lo.kind != IcebergValue::Kind::kInteger || hi.kind != IcebergValue::Kind::kInteger) continue;
+        const int64_t p = f.partition[k].integer;
+        int64_t first = 0, last = 0;
+        if (pf.transform.kind == IcebergTransform::Kind::kBucket && (integer || temporal)) {
+          if (lo.integer == hi.integer) CHECK(IcebergBucket(IcebergHashLong(lo.integer), pf.transform.parameter) == p);
+          ++checked;
+        } else if ((temporal || (integer && pf.transform.kind == IcebergTransform::Kind::kTruncate)) &&
+                   IcebergTransformRange(pf.transform, date, nanos, p, &first, &last)) {
+          CAPTURE(pf.transform.text);
+          CHECK(first <= lo.integer);
+          CHECK(hi.integer <= last);
+          ++checked;
+        }
+      }
+    }
+  }
+  MESSAGE("partition values checked against their files' bounds: " << checked);
+  CHECK(checked >= 20);
+}
+
 TEST_CASE("Iceberg equality deletes apply to older data files only (sequence numbers)") {
   Table t = Load(kCorpus + "duckdb-iceberg/equality_deletes/warehouse/mydb/mytable");
   CHECK(t.metadata.format_version == 2);
