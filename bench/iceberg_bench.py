@@ -11,6 +11,9 @@ Measured side by side, each the best of --runs:
   listing of every file);
 - one file: a query whose partition filter keeps one file, on both tables (the Iceberg
   table skips the other manifests by their partition summaries: manifests_pruned);
+- bucket: a filter on k (a column of the files, partitioned by bucket[100]): the Iceberg
+  table skips manifests by their summaries and files by their bucket values; the files
+  table reads every footer and prunes by row-group statistics;
 - full scan: count(*) and sum(x) over every row, on both tables.
 Prints the times and the ratios Iceberg / files (below 1: Iceberg faster).
 
@@ -33,29 +36,45 @@ sys.path.insert(0, str(ROOT / "tests" / "lake"))
 import iceberg_writer  # noqa: E402  (tests/lake/iceberg_writer.py: our writer of Iceberg metadata)
 
 
+BUCKETS = 100
+KINDS = 100  # distinct data files: k = manifest number % KINDS
+
+
 def write_table(db, table, manifests, per_manifest, rows):
-    """The Parquet files (one written, the others hard links to it: the same rows) and the
-    metadata: MANIFESTS manifests of FILES_PER_MANIFEST files, each file its own value of p,
-    the manifest list with each manifest's partition summary of p."""
+    """The Parquet files and the metadata: MANIFESTS manifests of FILES_PER_MANIFEST files.
+    Partition spec: identity on p (each file its own value; p is not in the files, which
+    sit in data/p=N/ directories as Hive writes them) and bucket[BUCKETS] on k, a column of
+    the files (every file of manifest m holds k = m % KINDS, so that a filter on k skips
+    whole manifests by their partition summaries of the bucket). Only KINDS Parquet files
+    are written (one per value of k); the others are hard links to them. The manifest
+    entries are encoded once per kind and patched with each file's path and p."""
     data = table / "data"
     data.mkdir(parents=True)
-    template = table / "template.parquet"
-    db.execute("SELECT parquet_copy('WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r WHERE x < %d) "
-               "SELECT x FROM r', '%s')" % (rows, template))
-    size = template.stat().st_size
+    templates = []
+    for k in range(min(KINDS, manifests)):
+        template = table / ("template-%d.parquet" % k)
+        db.execute("SELECT parquet_copy('WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r WHERE x < %d) "
+                   "SELECT x, %d AS k FROM r', '%s')" % (rows, k, template))
+        templates.append((str(template), template.stat().st_size))
+    spec = [iceberg_writer.PartitionField("p", 999, "identity", "int", 1000),
+            iceberg_writer.PartitionField("k_bucket", 2, "bucket[%d]" % BUCKETS, "int", 1001)]
     written = []
+    data_dir = str(data)
     for m in range(manifests):
+        template, size = templates[m % KINDS]
+        bucket = iceberg_writer.transform_value("bucket[%d]" % BUCKETS, "long", m % KINDS)
         files = []
         for f in range(per_manifest):
             p = m * per_manifest + f
-            directory = data / ("p=%d" % p)
-            directory.mkdir()
-            path = directory / "part-0.parquet"
+            directory = "%s/p=%d" % (data_dir, p)
+            os.mkdir(directory)
+            path = directory + "/part-0.parquet"
             os.link(template, path)
-            files.append(iceberg_writer.File(path, rows, size, p=p))
+            files.append(iceberg_writer.File(path, rows, size, partition=(p, bucket)))
         written.append(iceberg_writer.Manifest(files))
-    template.unlink()
-    iceberg_writer.write_table(table, written, [(1, "x", "long")])
+    for template, _ in templates:
+        os.unlink(template)
+    iceberg_writer.write_table(table, written, [(1, "x", "long"), (2, "k", "long"), (999, "p", "int")], spec=spec)
 
 
 def best(runs, fn):
@@ -88,10 +107,11 @@ def main():
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         table = pathlib.Path(tmp) / "t"
         db = connect()
+        start = time.perf_counter()
         write_table(db, table, args.manifests, args.files_per_manifest, args.rows_per_file)
         files = args.manifests * args.files_per_manifest
         middle = files // 2
-        results = {"manifests": args.manifests, "files": files}
+        results = {"manifests": args.manifests, "files": files, "write_s": time.perf_counter() - start}
         counter = [0]
 
         def create(options):
@@ -108,12 +128,24 @@ def main():
                            % iceberg).fetchone()
         results["one_file_manifests_total"], results["one_file_manifests_pruned"], results["one_file_files_opened"] = stats
         results["one_file_files_s"], b = best(args.runs, lambda: db.execute(one % files_table).fetchall())
+        # A filter on k, pruned through bucket[BUCKETS](k): the manifests whose summary
+        # leaves out k's bucket, then the files of the others by their bucket values (the
+        # files table reads every footer and prunes by the row groups' statistics of k).
+        bucketed = "SELECT count(*), sum(x) FROM %s WHERE k = 5"
+        results["bucket_iceberg_s"], e = best(args.runs, lambda: db.execute(bucketed % iceberg).fetchall())
+        stats = db.execute("SELECT manifests_pruned, files_pruned_by_manifest, files_pruned_by_lake_statistics, files_opened "
+                           "FROM parquet_scan_stats('%s')" % iceberg).fetchone()
+        (results["bucket_manifests_pruned"], results["bucket_files_pruned_by_manifest"],
+         results["bucket_files_pruned_by_partition"], results["bucket_files_opened"]) = stats
+        results["bucket_files_s"], g = best(args.runs, lambda: db.execute(bucketed % files_table).fetchall())
+        if e != g:
+            raise SystemExit("the Iceberg and files tables disagree on k = 5: %s %s" % (e, g))
         full = "SELECT count(*), sum(x) FROM %s"
         results["full_iceberg_s"], c = best(args.runs, lambda: db.execute(full % iceberg).fetchall())
         results["full_files_s"], d = best(args.runs, lambda: db.execute(full % files_table).fetchall())
         if a != b or c != d:
             raise SystemExit("the Iceberg and files tables disagree: %s %s %s %s" % (a, b, c, d))
-        for what in ("plan", "one_file", "full"):
+        for what in ("plan", "one_file", "bucket", "full"):
             results[what + "_ratio"] = results[what + "_iceberg_s"] / results[what + "_files_s"]
         print(json.dumps(results, indent=1))
 

@@ -4,6 +4,9 @@
 #include "ext/table/lake_table.h"
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string_view>
 
 #include "ext/common/file_list.h"
 #include "ext/common/hive_partitions.h"
@@ -13,9 +16,11 @@
 #include "format/common/error.h"
 #include "format/io/remote_file.h"
 #include "format/lake/delta_log.h"
+#include "format/lake/iceberg_metadata.h"
 #include "format/lake/iceberg_snapshot.h"
 #include "format/lake/lake_storage.h"
 #include "format/platform/system.h"
+#include "format/values/logical_values.h"
 
 namespace sqlite_parquet {
 
@@ -401,10 +406,71 @@ std::vector<ColumnMapping> MapLakeFileColumns(const ParquetTable& table, const p
 
 namespace {
 
+// The Iceberg bucket (of `count`) of a value compared with a column bucketed by `key`, as
+// the column's values would hash when equal to it; nullopt when not known (then nothing is
+// ruled out). A column of integers equals an integral real too; a date or timestamp
+// column (text "YYYY-MM-DD", "YYYY-MM-DD HH:MM:SS[.fraction]") equals only the text its
+// value prints as.
+std::optional<int32_t> IcebergBucketOf(const SqlValue& v, parquet::lake::LakeColumnStats::BucketKey key, int32_t count,
+                                       ValueClass value_class) {
+  using Key = parquet::lake::LakeColumnStats::BucketKey;
+  switch (key) {
+    case Key::kInteger:
+      if (value_class != ValueClass::kNumeric) return std::nullopt;
+      if (v.type == SqlValue::Type::kInteger) return parquet::lake::IcebergBucket(parquet::lake::IcebergHashLong(v.integer), count);
+      if (v.type == SqlValue::Type::kReal && v.real >= -9.2e18 && v.real <= 9.2e18 && v.real == std::floor(v.real)) {
+        return parquet::lake::IcebergBucket(parquet::lake::IcebergHashLong(static_cast<int64_t>(v.real)), count);
+      }
+      return std::nullopt;
+    case Key::kText:
+      if (value_class != ValueClass::kText || v.type != SqlValue::Type::kText) return std::nullopt;
+      return parquet::lake::IcebergBucket(parquet::lake::IcebergHashBytes(v.bytes), count);
+    case Key::kDate: {
+      if (value_class != ValueClass::kText || v.type != SqlValue::Type::kText) return std::nullopt;
+      int32_t days = 0;
+      if (!parquet::ParseDate(v.bytes, &days)) return std::nullopt;
+      char buffer[parquet::kDateTextCapacity + 1];
+      if (std::string_view(buffer, parquet::FormatDate(days, buffer)) != v.bytes) return std::nullopt;
+      return parquet::lake::IcebergBucket(parquet::lake::IcebergHashLong(days), count);
+    }
+    case Key::kTimestamp: {
+      // The text of one instant, whatever unit a file stores it in (the fraction's trailing
+      // zeros are never shown): the microseconds it parses to, if it prints back as itself.
+      if (value_class != ValueClass::kText || v.type != SqlValue::Type::kText) return std::nullopt;
+      int64_t micros = 0;
+      if (!parquet::ParseTimestamp(v.bytes, parquet::TimeUnit::MICROS, &micros)) return std::nullopt;
+      char buffer[parquet::kTimestampTextCapacity + 1];
+      if (std::string_view(buffer, parquet::FormatTimestamp(micros, parquet::TimeUnit::MICROS, buffer)) != v.bytes) {
+        return std::nullopt;
+      }
+      return parquet::lake::IcebergBucket(parquet::lake::IcebergHashLong(micros), count);
+    }
+    case Key::kNone: break;
+  }
+  return std::nullopt;
+}
+
+// Whether a column bucketed into [stats.bucket_lo, stats.bucket_hi] may hold a value of an
+// =, IS or IN filter.
+bool BucketMayMatch(const parquet::lake::LakeColumnStats& stats, ValueClass value_class, const ColumnFilter& filter) {
+  if (stats.bucket_count <= 0 || !filter.active) return true;
+  if (filter.op != ConstraintOp::kEq && filter.op != ConstraintOp::kIs && filter.op != ConstraintOp::kIn) return true;
+  for (const SqlValue& v : filter.values) {
+    if (v.is_null()) {
+      if (filter.op == ConstraintOp::kIs) return true;  // IS NULL: the null counts decide
+      continue;
+    }
+    const std::optional<int32_t> bucket = IcebergBucketOf(v, stats.bucket_key, stats.bucket_count, value_class);
+    if (!bucket || (*bucket >= stats.bucket_lo && *bucket <= stats.bucket_hi)) return true;
+  }
+  return false;
+}
+
 // Whether values bounded by `stats` (in `record_count` rows, -1 unknown) may satisfy
 // `filter`, whose column's values are of `value_class`.
 bool StatsMayMatch(const parquet::lake::LakeColumnStats& stats, int64_t record_count, ValueClass value_class,
                    const ColumnFilter& filter) {
+  if (!BucketMayMatch(stats, value_class, filter)) return false;
   ValueBounds bounds;
   auto bound = [&](const LakeValue& v, std::string* storage) -> std::optional<SqlValue> {
     switch (v.kind) {

@@ -403,6 +403,75 @@ std::string IcebergTruncateString(std::string_view value, int32_t width) {
   return std::string(value.substr(0, i));
 }
 
+int64_t IcebergDaysFromCivil(int64_t year, unsigned month, unsigned day) {
+  // Years counted from March, so that the leap day ends a year; eras of 400 years.
+  const int64_t y = year - (month <= 2 ? 1 : 0);
+  const int64_t era = FloorDiv(y, 400);
+  const int64_t year_of_era = y - era * 400;
+  const int64_t shifted_month = month > 2 ? month - 3 : month + 9;
+  const int64_t day_of_year = (153 * shifted_month + 2) / 5 + static_cast<int64_t>(day) - 1;
+  const int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+  return era * 146097 + day_of_era - 719468;
+}
+
+__extension__ typedef __int128 WideInt;  // GCC/Clang extension: ranges checked before narrowing
+
+bool IcebergTransformRange(const IcebergTransform& transform, bool date_source, bool nanos, int64_t partition,
+                           int64_t* lo, int64_t* hi) {
+  using Kind = IcebergTransform::Kind;
+  const WideInt per_day = nanos ? WideInt{86400} * 1000000000 : WideInt{86400} * 1000000;
+  const WideInt per_hour = per_day / 24;
+  // A partition value is an int (32 bits) for every transform handled here but truncate.
+  if (transform.kind != Kind::kTruncate && (partition < INT32_MIN || partition > INT32_MAX)) return false;
+  WideInt first = 0, last = 0;  // inclusive
+  auto day_range = [&](int64_t first_day, int64_t last_day) {
+    if (date_source) {
+      first = first_day;
+      last = last_day;
+    } else {
+      first = first_day * per_day;
+      last = (last_day + 1) * per_day - 1;
+    }
+  };
+  switch (transform.kind) {
+    case Kind::kYear:
+      day_range(IcebergDaysFromCivil(1970 + partition, 1, 1), IcebergDaysFromCivil(1971 + partition, 1, 1) - 1);
+      break;
+    case Kind::kMonth: {
+      const int64_t year = 1970 + FloorDiv(partition, 12);
+      const unsigned month = static_cast<unsigned>(partition - FloorDiv(partition, 12) * 12) + 1;
+      const int64_t next = month == 12 ? IcebergDaysFromCivil(year + 1, 1, 1) : IcebergDaysFromCivil(year, month + 1, 1);
+      day_range(IcebergDaysFromCivil(year, month, 1), next - 1);
+      break;
+    }
+    case Kind::kDay: day_range(partition, partition); break;
+    case Kind::kHour:
+      if (date_source) return false;
+      first = partition * per_hour;
+      last = (partition + 1) * per_hour - 1;
+      break;
+    case Kind::kTruncate:
+      if (transform.parameter <= 0) return false;
+      first = partition;
+      last = WideInt{partition} + transform.parameter - 1;
+      break;
+    default: return false;
+  }
+  if (first < INT64_MIN || last > INT64_MAX || first > last) return false;
+  *lo = static_cast<int64_t>(first);
+  *hi = static_cast<int64_t>(last);
+  return true;
+}
+
+std::optional<std::string> IcebergPrefixUpperBound(std::string_view prefix) {
+  size_t n = prefix.size();
+  while (n > 0 && static_cast<uint8_t>(prefix[n - 1]) == 0xff) n--;
+  if (n == 0) return std::nullopt;
+  std::string out(prefix.substr(0, n));
+  out.back() = static_cast<char>(static_cast<uint8_t>(out.back()) + 1);
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------
 
 const IcebergSchema& IcebergTableMetadata::current_schema() const {

@@ -98,6 +98,22 @@ int64_t IcebergTruncateInteger(int64_t value, int32_t width);
 // truncate[W] of a string: its first W code points (UTF-8); of binary: the first W bytes.
 std::string IcebergTruncateString(std::string_view value, int32_t width);
 
+// The source values one partition value stands for, for pruning (the inverse of an
+// order-preserving transform): every source value v whose transform is `partition` lies in
+// [*lo, *hi], in the source's Iceberg unit: days for a date source (`date_source`), micro-
+// or nanoseconds (`nanos`) for a timestamp source, the value itself for truncate of an
+// integer. Year, month and day of dates and timestamps, hour of timestamps, truncate[W] of
+// integers. False for any other transform (identity, bucket, void, string truncate) and
+// when the range leaves the int64 range.
+bool IcebergTransformRange(const IcebergTransform& transform, bool date_source, bool nanos, int64_t partition,
+                           int64_t* lo, int64_t* hi);
+// Days since 1970-01-01 of a proleptic Gregorian date (any year within +-2^40).
+int64_t IcebergDaysFromCivil(int64_t year, unsigned month, unsigned day);
+// The shortest text greater than every text that starts with `prefix` (memcmp order): the
+// prefix with its last byte below 0xFF incremented and the rest dropped; nullopt when
+// there is none (empty, or all 0xFF).
+std::optional<std::string> IcebergPrefixUpperBound(std::string_view prefix);
+
 // ---------------------------------------------------------------------------------------
 // Snapshots and table metadata
 

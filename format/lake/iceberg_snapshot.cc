@@ -294,6 +294,169 @@ LakeValue PartitionLakeValue(const IcebergValue& v, const std::string& type) {
   return LakeValue::Text(v.bytes);
 }
 
+// The tighter of two lower (upper: `upper`) bounds of one kind; a bound of another kind
+// than the one known is left out (both hold, but only one is kept).
+void MergeBound(LakeValue* bound, LakeValue candidate, bool upper) {
+  if (candidate.kind == LakeValue::Kind::kNone) return;
+  if (bound->kind == LakeValue::Kind::kNone) {
+    *bound = std::move(candidate);
+    return;
+  }
+  if (bound->kind != candidate.kind) return;
+  bool tighter = false;
+  if (candidate.kind == LakeValue::Kind::kInteger) tighter = upper ? candidate.integer < bound->integer : candidate.integer > bound->integer;
+  if (candidate.kind == LakeValue::Kind::kText) tighter = upper ? candidate.text < bound->text : candidate.text > bound->text;
+  if (tighter) *bound = std::move(candidate);
+}
+
+// Days of 0000-01-01 and 9999-12-31: dates and timestamps show as text of a fixed-width
+// year ("YYYY-MM-DD ...", which sorts as the time does) only between them.
+constexpr int64_t kFirstFourDigitDay = -719528;
+constexpr int64_t kLastFourDigitDay = 2932896;
+
+// What a non-identity partition field on `field` says of the field's values in files whose
+// partition values are between `low` and `high` (one file: both its value; a manifest: its
+// summary's bounds), in the form the values read as (the reader's type mapping: integers,
+// strings, dates and timestamps as text "YYYY-MM-DD HH:MM:SS..."), merged into *stats:
+//  - year, month, day, hour of a date or timestamp: the first and last dates they cover;
+//    for a timestamp "YYYY-MM-DD" of the first day (hour: "YYYY-MM-DD HH:00:00") and
+//    "YYYY-MM-DD 23:59:59.999999999" of the last (hour: "...HH:59:59.999999999"), so that
+//    values of any sub-second precision (and dates) sort within them;
+//  - truncate[W] of an integer: [low, high + W - 1]; of a string: [low, the shortest text
+//    above every text starting with high];
+//  - bucket[N]: the range of buckets, checked against = and IN by hashing their values.
+// Nothing for void, identity (handled as partition keys or file bounds), other types
+// (decimals, binary, time) and values the forms do not keep in order (years outside
+// 0000..9999).
+void AddTransformBounds(const IcebergPartitionField& pf, const IcebergField& field, const IcebergValue& low,
+                        const IcebergValue& high, LakeColumnStats* stats) {
+  using Kind = IcebergTransform::Kind;
+  if (!field.is_primitive() || low.kind == IcebergValue::Kind::kNull || high.kind == IcebergValue::Kind::kNull) return;
+  const IcebergPrimitive p = ParseIcebergPrimitive(field.type);
+  const bool integer = p.name == "int" || p.name == "long";
+  const bool date = p.name == "date";
+  const bool timestamp = p.name == "timestamp" || p.name == "timestamptz";
+  const bool timestamp_ns = p.name == "timestamp_ns" || p.name == "timestamptz_ns";
+  const IcebergTransform& t = pf.transform;
+  switch (t.kind) {
+    case Kind::kBucket: {
+      if (t.parameter <= 0 || low.kind != IcebergValue::Kind::kInteger || high.kind != IcebergValue::Kind::kInteger) return;
+      if (low.integer < 0 || high.integer >= t.parameter || low.integer > high.integer) return;
+      LakeColumnStats::BucketKey key = LakeColumnStats::BucketKey::kNone;
+      if (integer) key = LakeColumnStats::BucketKey::kInteger;
+      if (p.name == "string") key = LakeColumnStats::BucketKey::kText;
+      if (date) key = LakeColumnStats::BucketKey::kDate;
+      if (timestamp) key = LakeColumnStats::BucketKey::kTimestamp;
+      if (key == LakeColumnStats::BucketKey::kNone || stats->bucket_count != 0) return;
+      stats->bucket_key = key;
+      stats->bucket_count = t.parameter;
+      stats->bucket_lo = static_cast<int32_t>(low.integer);
+      stats->bucket_hi = static_cast<int32_t>(high.integer);
+      return;
+    }
+    case Kind::kTruncate:
+      if (integer && low.kind == IcebergValue::Kind::kInteger && high.kind == IcebergValue::Kind::kInteger) {
+        int64_t lo = 0, hi = 0, unused = 0;
+        if (IcebergTransformRange(t, false, false, low.integer, &lo, &unused)) MergeBound(&stats->min, LakeValue::Integer(lo), false);
+        if (IcebergTransformRange(t, false, false, high.integer, &unused, &hi)) MergeBound(&stats->max, LakeValue::Integer(hi), true);
+      } else if (p.name == "string" && low.kind == IcebergValue::Kind::kBytes && high.kind == IcebergValue::Kind::kBytes) {
+        MergeBound(&stats->min, LakeValue::Text(low.bytes), false);
+        if (std::optional<std::string> above = IcebergPrefixUpperBound(high.bytes)) {
+          if (stats->max_unusable) {
+            stats->max = LakeValue{};
+            stats->max_unusable = false;
+          }
+          MergeBound(&stats->max, LakeValue::Text(std::move(*above)), true);
+        }
+      }
+      return;
+    case Kind::kYear:
+    case Kind::kMonth:
+    case Kind::kDay:
+    case Kind::kHour: {
+      if (!date && !timestamp && !timestamp_ns) return;
+      if (low.kind != IcebergValue::Kind::kInteger || high.kind != IcebergValue::Kind::kInteger) return;
+      int64_t lo = 0, hi = 0, unused = 0;
+      if (!IcebergTransformRange(t, date, timestamp_ns, low.integer, &lo, &unused) ||
+          !IcebergTransformRange(t, date, timestamp_ns, high.integer, &unused, &hi)) {
+        return;
+      }
+      char buffer[kTimestampTextCapacity + 1];
+      if (date) {
+        if (lo < kFirstFourDigitDay || hi > kLastFourDigitDay) return;
+        MergeBound(&stats->min, LakeValue::Text(std::string(buffer, FormatDate(static_cast<int32_t>(lo), buffer))), false);
+        MergeBound(&stats->max, LakeValue::Text(std::string(buffer, FormatDate(static_cast<int32_t>(hi), buffer))), true);
+        return;
+      }
+      const int64_t per_day = timestamp_ns ? int64_t{86400} * 1000000000 : int64_t{86400} * 1000000;
+      const int64_t first_day = lo / per_day - (lo % per_day < 0 ? 1 : 0);
+      const int64_t last_day = hi / per_day - (hi % per_day < 0 ? 1 : 0);
+      if (first_day < kFirstFourDigitDay || last_day > kLastFourDigitDay) return;
+      // "YYYY-MM-DD HH:MM:SS[.fraction]": the first instant's date (and hour), the last
+      // one's with a rest no value's exceeds (at most 9 fraction digits, whatever unit a
+      // data file stores).
+      const bool hour = t.kind == Kind::kHour;
+      const size_t prefix = hour ? 13 : 10;  // "YYYY-MM-DD HH" or "YYYY-MM-DD"
+      const TimeUnit unit = timestamp_ns ? TimeUnit::NANOS : TimeUnit::MICROS;
+      const size_t n_lo = FormatTimestamp(lo, unit, buffer);
+      // Day-level periods start at the bare date: a data file written before the column's
+      // promotion from date to timestamp (v3) holds dates, which read as "YYYY-MM-DD".
+      std::string lo_text = std::string(buffer, std::min(n_lo, prefix)) + (hour ? ":00:00" : "");
+      const size_t n_hi = FormatTimestamp(hi, unit, buffer);
+      std::string after_text = std::string(buffer, std::min(n_hi, prefix)) + (hour ? ":59:59.999999999" : " 23:59:59.999999999");
+      MergeBound(&stats->min, LakeValue::Text(std::move(lo_text)), false);
+      MergeBound(&stats->max, LakeValue::Text(std::move(after_text)), true);
+      return;
+    }
+    default: return;
+  }
+}
+
+// The partition tuple of `data` says of `field`'s values in it (AddTransformBounds): also
+// that it holds no NULL (a non-null partition value) or only NULLs (a null one: every
+// transform but void maps NULL, and only NULL, to NULL).
+void AddPartitionBounds(const IcebergDataFile& data, const IcebergPartitionSpec* spec, const IcebergField& field,
+                        LakeColumnStats* stats) {
+  if (spec == nullptr || spec->fields.size() != data.partition.size()) return;
+  for (size_t k = 0; k < spec->fields.size(); k++) {
+    const IcebergPartitionField& pf = spec->fields[k];
+    const IcebergTransform::Kind kind = pf.transform.kind;
+    if (pf.source_id != field.id || kind == IcebergTransform::Kind::kIdentity || kind == IcebergTransform::Kind::kVoid ||
+        kind == IcebergTransform::Kind::kUnknown) {
+      continue;
+    }
+    const IcebergValue& v = data.partition[k];
+    if (v.kind == IcebergValue::Kind::kNull) {
+      if (data.record_count >= 0) stats->null_count = data.record_count;
+      stats->min = stats->max = LakeValue{};
+      stats->bucket_count = 0;
+      return;
+    }
+    if (stats->null_count < 0) stats->null_count = 0;
+    AddTransformBounds(pf, field, v, v, stats);
+  }
+}
+
+// The same from a manifest's partition summary of field `pf`.
+void AddSummaryBounds(const IcebergFieldSummary& summary, const IcebergPartitionField& pf, const IcebergField& field,
+                      LakeColumnStats* stats) {
+  const IcebergTransform::Kind kind = pf.transform.kind;
+  if (kind == IcebergTransform::Kind::kIdentity || kind == IcebergTransform::Kind::kVoid ||
+      kind == IcebergTransform::Kind::kUnknown || !field.is_primitive()) {
+    return;
+  }
+  if (!summary.contains_null) stats->null_count = 0;
+  if (!summary.lower_bound || !summary.upper_bound) return;
+  // Partition values of bucket and the time transforms are ints; truncate keeps the type.
+  const std::string type = kind == IcebergTransform::Kind::kTruncate ? field.type : std::string("int");
+  try {
+    const IcebergValue low = DecodeIcebergBound(type, *summary.lower_bound);
+    const IcebergValue high = DecodeIcebergBound(type, *summary.upper_bound);
+    AddTransformBounds(pf, field, low, high, stats);
+  } catch (const ParquetError&) {
+  }
+}
+
 }  // namespace
 
 LakeValue IcebergInitialDefault(const IcebergField& field, const std::string& file) {
@@ -676,6 +839,13 @@ LakeSnapshot ReadIcebergSnapshot(LakeStorage& storage, const std::string& path, 
           any = true;
           break;
         }
+        if (!partition_column && spec->fields.size() == m.partitions.size()) {
+          for (size_t k = 0; k < spec->fields.size(); k++) {
+            if (spec->fields[k].source_id == field.id) AddSummaryBounds(m.partitions[k], spec->fields[k], field, &stats);
+          }
+          any |= stats.null_count >= 0 || stats.min.kind != LakeValue::Kind::kNone ||
+                 stats.max.kind != LakeValue::Kind::kNone || stats.bucket_count != 0;
+        }
       }
       group.stats.push_back(std::move(stats));
     }
@@ -696,7 +866,13 @@ LakeSnapshot ReadIcebergSnapshot(LakeStorage& storage, const std::string& path, 
     for (size_t c = 0; c < schema->fields.size(); c++) {
       // A column the name mapping leaves out reads as NULL in files without field ids: the
       // manifests' metrics of its field id do not describe what such a file gives.
-      file.stats.push_back(out.columns[c].physical_name.empty() ? LakeColumnStats{} : StatsOf(data, schema->fields[c]));
+      if (out.columns[c].physical_name.empty()) {
+        file.stats.emplace_back();
+        continue;
+      }
+      LakeColumnStats stats = StatsOf(data, schema->fields[c]);
+      AddPartitionBounds(data, metadata.FindSpec(data.spec_id), schema->fields[c], &stats);
+      file.stats.push_back(std::move(stats));
     }
     for (size_t k = 0; k < out.partition_columns.size(); k++) {
       const IcebergField& field = schema->fields[static_cast<size_t>(out.partition_columns[k])];

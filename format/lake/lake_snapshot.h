@@ -70,6 +70,14 @@ struct LakeColumnStats {
   LakeValue min, max;      // kNone when unknown
   int64_t null_count = -1; // -1: unknown
   bool max_unusable = false;  // a truncated text max (not an upper bound): not used
+  // Iceberg bucket[N] partitioning of the column: the bucket of every non-null value (the
+  // hash of its Iceberg form, which `bucket_key` names) is in [bucket_lo, bucket_hi], so an
+  // = or IN whose values all hash elsewhere matches nothing. bucket_count 0: not known.
+  enum class BucketKey : uint8_t { kNone, kInteger, kText, kDate, kTimestamp };
+  // kInteger: int/long; kText: string; kDate: date text; kTimestamp: timestamp text (micros)
+  BucketKey bucket_key = BucketKey::kNone;
+  int32_t bucket_count = 0;
+  int32_t bucket_lo = 0, bucket_hi = -1;
 };
 
 // The physical row positions deleted from one data file: sorted, disjoint ranges of

@@ -1,12 +1,14 @@
 // Fuzz target: the Iceberg metadata readers of format/lake/ on one input: the Avro container
 // decoder (every record decoded and its value tree walked), the Iceberg manifest list and
 // manifest readers on the same bytes, metadata.json (gzip too) and its fields' v3
-// initial-default values, Puffin footers and blobs,
+// initial-default values, partition values projected through every transform, Puffin
+// footers and blobs,
 // and the deletion-vector-v1 envelope. Malformed input must end in ParquetError, never a
 // crash, a hang or unbounded memory.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "format/common/error.h"
@@ -51,8 +53,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     parquet::lake::IcebergManifestFile manifest;
     manifest.content = size > 0 && (data[size - 1] & 1) ? 1 : 0;
-    parquet::lake::ReadIcebergManifest(bytes, "fuzz.avro", manifest, 2, [](parquet::lake::IcebergDataFile&& f) {
+    const int32_t width = static_cast<int32_t>(size % 1000) - 10;  // truncate widths, some not positive
+    parquet::lake::ReadIcebergManifest(bytes, "fuzz.avro", manifest, 2, [width](parquet::lake::IcebergDataFile&& f) {
       if (f.record_count < 0 || f.file_size < 0) abort();
+      // Each partition value projected back through every transform (the pruning of
+      // iceberg_snapshot.cc): a range found is never empty, a string's bound is above it.
+      using Kind = parquet::lake::IcebergTransform::Kind;
+      for (const parquet::lake::IcebergValue& v : f.partition) {
+        if (v.kind == parquet::lake::IcebergValue::Kind::kBytes) {
+          const std::optional<std::string> above = parquet::lake::IcebergPrefixUpperBound(v.bytes);
+          if (above && !(*above > v.bytes)) abort();
+        }
+        if (v.kind != parquet::lake::IcebergValue::Kind::kInteger) continue;
+        for (Kind kind : {Kind::kYear, Kind::kMonth, Kind::kDay, Kind::kHour, Kind::kTruncate, Kind::kBucket}) {
+          parquet::lake::IcebergTransform t;
+          t.kind = kind;
+          t.parameter = width;
+          for (int source = 0; source < 3; source++) {
+            int64_t lo = 0, hi = 0;
+            if (parquet::lake::IcebergTransformRange(t, source == 0, source == 2, v.integer, &lo, &hi) && lo > hi) abort();
+          }
+        }
+      }
     });
   } catch (const parquet::ParquetError&) {
   }
