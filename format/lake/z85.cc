@@ -30,7 +30,11 @@ std::optional<std::string> DecodeZ85(std::string_view text) {
       if (digit < 0) return std::nullopt;
       value = value * 85 + static_cast<uint64_t>(digit);
     }
-    if (value > 0xFFFFFFFFu) return std::nullopt;
+    // A group above 2^32 - 1 (up to 85^5 - 1) keeps its low 32 bits, as Delta's own decoder
+    // (Base85Codec: a long narrowed to an int) reads it: tables written by Databricks carry
+    // such groups in the padding of an inline deletion vector (kernel-data's
+    // cdf-table-with-dv, version 5). The bytes still pass the deletion vector's checks.
+    value &= 0xFFFFFFFFu;
     for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>((value >> shift) & 0xFF));
   }
   return out;

@@ -1,6 +1,6 @@
 // Z85 (ZeroMQ RFC 32): 4 bytes as 5 printable characters. Delta stores inline deletion
-// vectors and the UUIDs of deletion-vector files in it. Decoding is strict: characters
-// outside the alphabet and groups above 2^32 - 1 are errors.
+// vectors and the UUIDs of deletion-vector files in it. Characters outside the alphabet are
+// errors; a group above 2^32 - 1 keeps its low 32 bits, as Delta's reader decodes it.
 #pragma once
 
 #include <optional>

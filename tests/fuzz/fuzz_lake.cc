@@ -36,8 +36,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 0: CheckRanges(parquet::lake::DecodeRoaring64(input)); break;
       case 1: CheckRanges(parquet::lake::DecodeFramedDeletionVector(input, "fuzz")); break;
       case 2: {
+        // (Groups above 2^32 - 1 decode to their low 32 bits: re-encoding gives the canonical
+        // text, which decodes to the same bytes.)
         const auto bytes = parquet::lake::DecodeZ85(input);
-        if (bytes && parquet::lake::EncodeZ85(*bytes) != input) abort();
+        if (bytes && parquet::lake::DecodeZ85(parquet::lake::EncodeZ85(*bytes)) != bytes) abort();
         break;
       }
       case 3: {
