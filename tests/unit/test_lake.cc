@@ -95,10 +95,16 @@ TEST_CASE("Z85 decodes the ZeroMQ example and refuses malformed text") {
   CHECK(EncodeZ85(expected) == "HelloWorld");
   CHECK_FALSE(DecodeZ85("Hello"  "W"));  // not a multiple of 5
   CHECK_FALSE(DecodeZ85("Hell~"));       // not in the alphabet
-  // A group above 2^32 - 1 keeps its low 32 bits, as Delta's Base85Codec reads it:
-  // "#####" is 85^5 - 1 = 4437053124, less 2^32 = 142085828 = 0x08780EC4.
-  CHECK(DecodeZ85("#####") == std::string("\x08\x78\x0e\xc4", 4));
-  CHECK(DecodeZ85("##093") == std::string("\x08\x6e\xb2\xd8", 4));  // cdf-table-with-dv version 5
+  CHECK_FALSE(DecodeZ85("#####"));       // above 2^32 - 1
+  CHECK_FALSE(DecodeZ85("#0000Hello"));  // a padded group that is not the last: above 2^32 - 1
+  // The z85 crate's padded last group: "##093" is 768 = 00 00 03 00 with two padding bytes,
+  // so the bytes 03 00 (kernel-data's cdf-table-with-dv version 5: row 3 deleted).
+  CHECK(DecodeZ85("##093") == std::string("\x03\x00", 2));
+  CHECK(DecodeZ85("#0001") == std::string("\x00\x00\x01", 3));
+  CHECK(DecodeZ85("###03") == std::string("\x03", 1));
+  CHECK(DecodeZ85("HelloWorld").value() + std::string("\x03\x00", 2) == DecodeZ85("HelloWorld##093"));
+  CHECK_FALSE(DecodeZ85("###3E"));       // 3 * 85 + 40 = 295: more than one byte
+  CHECK_FALSE(DecodeZ85("####0"));       // four padding bytes
   CHECK(DecodeZ85("")->empty());
 }
 
