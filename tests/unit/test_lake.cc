@@ -212,6 +212,9 @@ TEST_CASE("deletion vectors: inline, cardinality and file names") {
   u.path_or_inline = "../" + u.path_or_inline.substr(2);
   CHECK_THROWS_AS(DeletionVectorFile(u, "/t"), ParquetError);
   CHECK(u.UniqueId().front() == 'u');
+  // A padded last group (fewer than 16 bytes) is no UUID.
+  u.path_or_inline = EncodeZ85(std::string(12, 'x')) + "##093";
+  CHECK_THROWS_WITH_AS(DeletionVectorFile(u, "/t"), doctest::Contains("not Z85 of 16 bytes"), ParquetError);
 }
 
 TEST_CASE("deletion vectors: a Delta .bin file written by Databricks") {
