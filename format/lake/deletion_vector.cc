@@ -77,7 +77,7 @@ std::string DeletionVectorFile(const DeletionVectorDescriptor& dv, const std::st
   if (text.size() < 20) throw ParquetError("deletion vector id '" + text + "' is shorter than 20 characters");
   const std::string prefix = text.substr(0, text.size() - 20);
   const std::optional<std::string> uuid = DecodeZ85(std::string_view(text).substr(text.size() - 20));
-  if (!uuid) throw ParquetError("deletion vector id '" + text + "' is not Z85");
+  if (!uuid || uuid->size() != 16) throw ParquetError("deletion vector id '" + text + "' is not Z85 of 16 bytes");
   for (char c : prefix) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
     if (!ok) throw ParquetError("deletion vector id '" + text + "' has a prefix that is not alphanumeric");

@@ -168,6 +168,13 @@ LogFile ClassifyLogName(const LakeEntry& entry) {
   f.modified_ms = entry.modified_ms;
   const std::string_view name = entry.name;
   if (name.size() < 21 || !AllDigits(name.substr(0, 20)) || name[20] != '.') return f;
+  // A log file's name is one path segment of printable characters: a listing that names
+  // "N.checkpoint.x/../../elsewhere.parquet" (a hostile S3 server ignoring the delimiter)
+  // names no log file.
+  if (name.find("..") != std::string_view::npos ||
+      std::any_of(name.begin(), name.end(), [](char c) { return c == '/' || c == '\\' || static_cast<unsigned char>(c) < 0x20; })) {
+    return f;
+  }
   int64_t version = 0;
   if (!ParseInt(name.substr(0, 20), &version)) return f;
   const std::string_view rest = name.substr(21);
@@ -880,23 +887,42 @@ struct LogListing {
   std::vector<LogFile> checkpoints;  // every checkpoint file
 };
 
-// The names of _delta_log/ (those after `start_after` when it is not empty).
-LogListing ListLog(LakeStorage& storage, const std::string& root, const std::string& start_after = "") {
+// The names of _delta_log/ (those after `start_after` when it is not empty). Without
+// `listed` a log that lists nothing is an error; with it, *listed says whether it listed
+// anything (over S3 nothing may follow a `start_after` that names a future version).
+LogListing ListLog(LakeStorage& storage, const std::string& root, const std::string& start_after = "",
+                   bool* listed_any = nullptr) {
   const std::string dir = root + "/_delta_log";
   std::vector<LakeEntry> entries;
   const bool listed = start_after.empty() ? storage.List(dir, kMaxDeltaLogEntries, &entries)
                                           : storage.ListAfter(dir, start_after, kMaxDeltaLogEntries, &entries);
+  if (listed_any) *listed_any = listed;
+  if (!listed && listed_any) return LogListing();
   if (!listed) {
     throw ParquetError("'" + PathForDisplay(root) + "' is not a Delta table: it has no _delta_log directory");
   }
   LogListing listing;
   for (const LakeEntry& entry : entries) {
     LogFile f = ClassifyLogName(entry);
+    if (f.kind != LogFile::Kind::kOther && f.version > kMaxDeltaVersion) {
+      throw ParquetError("Delta table '" + PathForDisplay(root) + "' has log file '" + f.name + "' of version " +
+                         std::to_string(f.version) + ", beyond the largest a reader accepts (" +
+                         std::to_string(kMaxDeltaVersion) + ")");
+    }
     if (f.kind == LogFile::Kind::kCommit) listing.commits.push_back(std::move(f));
     else if (f.kind != LogFile::Kind::kOther) listing.checkpoints.push_back(std::move(f));
   }
+  // By version, each once (a listing may come unordered or name a key twice).
   std::sort(listing.commits.begin(), listing.commits.end(),
             [](const LogFile& a, const LogFile& b) { return a.version < b.version; });
+  listing.commits.erase(std::unique(listing.commits.begin(), listing.commits.end(),
+                                    [](const LogFile& a, const LogFile& b) { return a.version == b.version; }),
+                        listing.commits.end());
+  std::sort(listing.checkpoints.begin(), listing.checkpoints.end(),
+            [](const LogFile& a, const LogFile& b) { return a.name < b.name; });
+  listing.checkpoints.erase(std::unique(listing.checkpoints.begin(), listing.checkpoints.end(),
+                                        [](const LogFile& a, const LogFile& b) { return a.name == b.name; }),
+                            listing.checkpoints.end());
   return listing;
 }
 
@@ -956,19 +982,13 @@ namespace {
 // The version `_delta_log/_last_checkpoint` names, -1 when it is missing, unreadable or
 // malformed (the hint is only a shortcut: the listing decides).
 int64_t LastCheckpointVersion(LakeStorage& storage, const std::string& root) {
+  std::string text;
   try {
-    const std::string text = storage.ReadWhole(root + "/_delta_log/_last_checkpoint", kMaxLastCheckpointBytes);
-    JsonDocument doc;
-    std::string error;
-    int64_t version = -1;
-    if (!doc.Parse(text, &error) || doc.root().kind != JsonNode::Kind::kObject ||
-        !IntOf(doc, Member(doc, 0, "version"), &version) || version < 0) {
-      return -1;
-    }
-    return version;
+    text = storage.ReadWhole(root + "/_delta_log/_last_checkpoint", kMaxLastCheckpointBytes);
   } catch (const ParquetError&) {
-    return -1;
+    return -1;  // missing, unreadable, or over kMaxLastCheckpointBytes (refused before it is read)
   }
+  return ParseDeltaLastCheckpoint(text).value_or(-1);
 }
 
 // The 20 digits that begin the names of version `version`'s log files: those names, and
@@ -1013,6 +1033,18 @@ int64_t ChooseCheckpoint(const LogListing& listing, int64_t target, std::vector<
 
 }  // namespace
 
+std::optional<int64_t> ParseDeltaLastCheckpoint(std::string_view text) {
+  if (text.size() > kMaxLastCheckpointBytes) return std::nullopt;
+  JsonDocument doc;
+  std::string error;
+  int64_t version = -1;
+  if (!doc.Parse(text, &error) || doc.root().kind != JsonNode::Kind::kObject ||
+      !IntOf(doc, Member(doc, 0, "version"), &version) || version < 0 || version > kMaxDeltaVersion) {
+    return std::nullopt;
+  }
+  return version;
+}
+
 LakeSnapshot ReadDeltaSnapshot(LakeStorage& storage, const std::string& root, const DeltaReadOptions& options) {
   // Over S3 the log is listed from the checkpoint _last_checkpoint names (one listing of
   // what follows it, plus the checkpoint): when it names one, the version read is not
@@ -1025,12 +1057,19 @@ LakeSnapshot ReadDeltaSnapshot(LakeStorage& storage, const std::string& root, co
   }
   LogListing listing;
   if (hinted > 0) {
-    listing = ListLog(storage, root, VersionDigits(hinted));
+    // The listing from the hint serves when it holds a complete checkpoint at or after the
+    // hinted version (at or before the version asked for): everything from there on is
+    // listed. A hint naming a version without a checkpoint, a future version or one past
+    // every file (an empty listing) falls back to the whole log.
+    bool listed_any = false;
+    listing = ListLog(storage, root, VersionDigits(hinted), &listed_any);
     std::vector<std::string> ignored;
     int64_t newest = -1;
     for (const LogFile& f : listing.commits) newest = std::max(newest, f.version);
     for (const LogFile& f : listing.checkpoints) newest = std::max(newest, f.version);
-    if (ChooseCheckpoint(listing, options.version.value_or(newest), &ignored) != hinted) hinted = -1;
+    if (!listed_any || newest < 0 || ChooseCheckpoint(listing, options.version.value_or(newest), &ignored) < hinted) {
+      hinted = -1;
+    }
   } else {
     hinted = -1;
   }

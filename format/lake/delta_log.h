@@ -8,7 +8,9 @@
 //   2. the newest complete checkpoint at or before the wanted version (a complete listing
 //      needs no _last_checkpoint; a multi-part checkpoint with a missing part is skipped).
 //      Over S3 (LakeStorage::remote) _last_checkpoint is read first and the log listed from
-//      the version it names on (start-after), unless that listing lacks the checkpoint;
+//      the version it names on (start-after), unless that listing lacks a complete
+//      checkpoint at or after it (a missing, malformed, stale or future hint: the whole log
+//      is listed); a local listing is whole and _last_checkpoint is not read;
 //   3. the checkpoint read (Parquet with format/read, or JSON; v2 `sidecar` actions followed
 //      into _delta_log/_sidecars/), then the JSON commits after it, which must be
 //      contiguous up to the wanted version;
@@ -45,6 +47,7 @@ inline constexpr size_t kMaxDeltaCommitBytes = 256u << 20;  // one JSON commit o
 inline constexpr size_t kMaxDeltaFiles = 10000000;          // live files of a snapshot
 inline constexpr size_t kMaxDeltaColumns = 10000;
 inline constexpr size_t kMaxLastCheckpointBytes = 1u << 20;  // _delta_log/_last_checkpoint
+inline constexpr int64_t kMaxDeltaVersion = int64_t{1} << 62;  // a log file naming more is an error
 
 struct DeltaReadOptions {
   std::optional<int64_t> version;       // the version to read (default: the latest)
@@ -61,6 +64,13 @@ LakeSnapshot ReadDeltaSnapshot(LakeStorage& storage, const std::string& root, co
 
 // One entry per commit file of the log, oldest first.
 std::vector<LakeHistoryEntry> ReadDeltaHistory(LakeStorage& storage, const std::string& root);
+
+// The checkpoint version a `_delta_log/_last_checkpoint` body names: nullopt when it is
+// not a JSON object whose "version" is an integer from 0 to kMaxDeltaVersion (missing,
+// negative, fractional, overflowing, truncated JSON...). Its other fields ("parts", "size",
+// "sizeInBytes", "checkpointSchema") are not used: the listing of _delta_log/ decides which
+// checkpoint files exist and are complete.
+std::optional<int64_t> ParseDeltaLastCheckpoint(std::string_view text);
 
 // The replay of actions (step 4 and 5 above), fed by ReadDeltaSnapshot; the fuzz target
 // feeds it directly.

@@ -1,6 +1,8 @@
 // Z85 (ZeroMQ RFC 32): 4 bytes as 5 printable characters. Delta stores inline deletion
-// vectors and the UUIDs of deletion-vector files in it. Decoding is strict: characters
-// outside the alphabet and groups above 2^32 - 1 are errors.
+// vectors and the UUIDs of deletion-vector files in it. Characters outside the alphabet and
+// groups above 2^32 - 1 are errors; the last group may be in the padded form of Rust's z85
+// crate (1 to 3 bytes: the value's leading zero digits written '#', one per padding byte),
+// in which Delta writers in Rust store an inline deletion vector of 4n+1..3 bytes.
 #pragma once
 
 #include <optional>

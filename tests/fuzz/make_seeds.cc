@@ -409,7 +409,7 @@ int main(int argc, char** argv) {
     WriteSeed(out / "geo_variant", "json-" + std::to_string(geo_number++), std::string("\x01") + json);
   }
   // fuzz_lake: a roaring bitmap (array and run containers), a framed deletion vector, Z85,
-  // a Delta log of three commits and a schema (the first byte picks the decoder).
+  // a Delta log of three commits, a schema and a _last_checkpoint (the first byte picks the decoder).
   {
     const std::string bitmap32 = std::string("\x3a\x30\x00\x00\x01\x00\x00\x00\x00\x00\x01\x00\x10\x00\x00\x00\x00\x00\x09\x00", 20);
     const std::string runs32 = std::string("\x3b\x30\x00\x00\x01\x00\x00\x0a\x00\x01\x00\x05\x00\x06\x00", 15);
@@ -429,6 +429,7 @@ int main(int argc, char** argv) {
         "{\"add\":{\"path\":\"p=2024-01-01/a.parquet\",\"partitionValues\":{\"p\":\"2024-01-01\"},\"size\":10,\"modificationTime\":1,\"dataChange\":true,\"deletionVector\":{\"storageType\":\"u\",\"pathOrInlineDv\":\"vBn[lx{q8@P<9BNH/isA\",\"offset\":1,\"sizeInBytes\":36,\"cardinality\":2}}}\n" +
         std::string(1, '\0') + "{\"add\":{\"path\":\"b%20c.parquet\",\"partitionValues\":{\"p\":null},\"size\":1,\"dataChange\":true}}\n";
     WriteSeed(out / "lake", "delta-log", log);
+    WriteSeed(out / "lake", "last-checkpoint", std::string("\x05{\"version\":10,\"size\":13,\"parts\":2,\"sizeInBytes\":21857,\"numOfAddFiles\":10}"));
     WriteSeed(out / "lake", "schema", std::string("\x04{\"type\":\"struct\",\"fields\":[{\"name\":\"x\",\"type\":\"decimal(10,2)\",\"nullable\":false,\"metadata\":{}}]}"));
   }
   std::printf("fuzz_seeds: %d thrift, %d pages, %d read, %d writer, %d copy, %d stored_schema, %d metadata_cache, "

@@ -309,6 +309,204 @@ def check_kernel_table(db, lake, name, column, count, total):
     return got == (count, total), f"{got[0]} rows, sum {got[1]} (delta-kernel-rs: {count}, {total})"
 
 
+# ---- time travel: every version of every golden table with more than one ----
+
+def snapshot_family(version):
+    """The rows (col1, col2) of version `version` of the snapshot-* golden tables, as
+    delta-io/delta's GoldenTables.scala writes them: 10 rows data-0-x, 10 more data-1-x
+    appended, an overwrite by data-2-x, 20 rows data-3-x appended, a delete of data-2-%,
+    then the same rows repartitioned (dataChange=false)."""
+    rows = {
+        0: [(x, f"data-0-{x}") for x in range(10)],
+        1: [(x, f"data-{d}-{x}") for d in (0, 1) for x in range(10)],
+        2: [(x, f"data-2-{x}") for x in range(10)],
+        3: [(x, f"data-2-{x}") for x in range(10)] + [(x, f"data-3-{x}") for x in range(20)],
+        4: [(x, f"data-3-{x}") for x in range(20)],
+        5: [(x, f"data-3-{x}") for x in range(20)],
+    }[version]
+    return ["col1", "col2"], rows
+
+
+def time_travel_start(version):
+    """time-travel-start*: each version appends ids 10v .. 10v+9."""
+    return ["id"], [(i,) for i in range(10 * (version + 1))]
+
+
+# Golden tables whose earlier versions GoldenTables.scala defines exactly: table -> function
+# of the version giving (columns sorted by name, rows).
+TIME_TRAVEL_EXPECTED = {
+    "snapshot-data1": snapshot_family, "snapshot-data2": snapshot_family, "snapshot-data3": snapshot_family,
+    "snapshot-data2-deleted": snapshot_family, "snapshot-repartitioned": snapshot_family,
+    "snapshot-vacuumed": snapshot_family,
+    "time-travel-start-start20": time_travel_start, "time-travel-start-start20-start40": time_travel_start,
+    # Version 0 has only `id`; version 1 adds `part` (mergeSchema) to ids 10-19.
+    "time-travel-schema-changes-b": lambda v: (["id"], [(i,) for i in range(10)]) if v == 0 else
+    (["id", "part"], [(i, None) for i in range(10)] + [(i, i) for i in range(10, 20)]),
+    # Version 0 partitioned by part5 = id % 5; version 1 overwrites it (overwriteSchema) with
+    # ids 10-19 partitioned by part2 = id % 2.
+    "time-travel-partition-changes-b": lambda v: (["id", "part5"], [(i, i % 5) for i in range(10)]) if v == 0 else
+    (["id", "part2"], [(i, i % 2) for i in range(10, 20)]),
+}
+
+# Versions that must fail, and with what (a substring of the error): what the table's
+# generator left there (GoldenTables.scala: log-only tables naming files that do not exist,
+# files vacuumed away, metaData without a schema, a deleted commit).
+def time_travel_error(name, version):
+    missing_file = {
+        "checkpoint": f"checkpoint/delta/{version + 1}'",  # commit v adds file "v+1" (and removes "v")
+        "delete-re-add-same-file-different-transactions": {0: "delta/foo'", 2: "delta/foo'", 3: "delta/bar'"}.get(version),
+        "deltalog-getChanges": "fake/path/1'" if version == 0 else None,
+        "log-replay-special-characters": "special p@#h'" if version == 0 else None,
+        "log-replay-special-characters-a": "special p@#h'" if version == 0 else None,
+        "snapshot-vacuumed": "snapshot-vacuumed/delta/part-00000-" if version < 5 else None,
+    }
+    if name in missing_file:
+        return missing_file[name]
+    if name.startswith("canonicalized-paths-"):
+        return "names data file '/some/unqualified/" if version == 0 else None  # absolute: refused
+    if name == "data-reader-absolute-paths-escaped-chars":
+        return "no metaData"
+    if name.startswith("deltalog-state-reconstruction-from-checkpoint-missing-"):
+        return "metaData without schemaString" if version < 10 else ("no " + ("metaData" if name.endswith("metadata") else "protocol"))
+    if name == "versions-not-contiguous":
+        return "metaData without schemaString" if version == 0 else "missing version 1"
+    return None
+
+
+def log_versions(table_dir):
+    log = os.path.join(table_dir, "_delta_log")
+    if not os.path.isdir(log):
+        return []
+    return sorted({int(f[:20]) for f in os.listdir(log) if len(f) > 21 and f[:20].isdigit() and f[20] == "."})
+
+
+# kernel-data tables whose versions must fail: the corpus holds their logs but not these
+# data files (delta-kernel-rs's tests read only their logs), or a log-only fake path.
+def kernel_time_travel_error(name, version):
+    if name == "app-txn-with-last-updated" or (name == "with_checkpoint_no_last_checkpoint" and version >= 1):
+        return f"{name}/part-00000-" if name != "app-txn-with-last-updated" else f"{name}/part-00001-"
+    if name == "table-with-cdf" and version == 0:
+        return "fake/path/1'"
+    return None
+
+
+# kernel-data tables whose versions delta-kernel-rs's tests describe (kernel/tests/cdf.rs,
+# cdf_with_deletion_vector: insert 0-9, delete 0 and 9 by a deletion vector, restore them,
+# delete 0, 1, 4, 5, restore 1 and 4, restore 0 and 5 and delete 3, restore 3). Version 5's
+# inline vector ends in the z85 crate's padded form ("##093": two bytes).
+def cdf_table_with_dv(version):
+    deleted = [set(), {0, 9}, set(), {0, 1, 4, 5}, {0, 5}, {3}, set()][version]
+    return ["value"], [(v,) for v in range(10) if v not in deleted]
+
+
+KERNEL_TIME_TRAVEL_EXPECTED = {"cdf-table-with-dv": cdf_table_with_dv}
+
+
+def kernel_tables_with_versions(lake):
+    """(name, directory) of each kernel-data table (or the one table inside a NAME.x folder)
+    whose log has more than one version."""
+    base = os.path.join(lake, "delta", "kernel-data")
+    found = []
+    for name in sorted(os.listdir(base)):
+        for d in [os.path.join(base, name)] + [os.path.join(base, name, sub) for sub in
+                                               (sorted(os.listdir(os.path.join(base, name))) if os.path.isdir(os.path.join(base, name)) else [])]:
+            if len(log_versions(d)) >= 2:
+                found.append((os.path.basename(d), d))
+    return found
+
+
+def check_time_travel(db, lake, name, table_dir=None, error_for=None, expected=None):
+    """Every version 0..latest of golden table `name` read with version=N: the rows (and
+    count(*), counted from the log where it can be) where TIME_TRAVEL_EXPECTED knows them,
+    the error time_travel_error names where one is due, and otherwise a read without error
+    whose count(*) equals its rows. Returns (ok, detail, versions read, versions compared)."""
+    table_dir = table_dir or os.path.join(lake, "delta", "golden", name, "delta")
+    error_for = error_for or time_travel_error
+    expected = TIME_TRAVEL_EXPECTED if expected is None else expected
+    latest = max(log_versions(table_dir))
+    compared = failing = 0
+    for version in range(latest + 1):
+        db.execute("DROP TABLE IF EXISTS tt")
+        want_error = error_for(name, version)
+        try:
+            db.execute("CREATE VIRTUAL TABLE tt USING parquet('" + table_dir.replace("'", "''") + f"', version={version})")
+            cols, got = rows_of(db, "tt")
+            count = db.execute("SELECT count(*) FROM tt").fetchone()[0]
+        except sqlite3.Error as e:
+            if want_error and want_error in str(e):
+                failing += 1
+                continue
+            return False, f"version {version}: error {e}", version + 1, compared
+        if want_error:
+            return False, f"version {version}: read {sum(got.values())} rows where an error containing '{want_error}' was due", version + 1, compared
+        if count != sum(got.values()):
+            return False, f"version {version}: count(*) {count} but the scan reads {sum(got.values())} rows", version + 1, compared
+        if name in expected:
+            want_cols, want_rows = expected[name](version)
+            want = collections.Counter(tuple(normal(v) for v in r) for r in want_rows)
+            if cols != want_cols or got != want:
+                return False, (f"version {version}: columns {cols} with {sum(got.values())} rows; "
+                               f"expected: {want_cols} with {sum(want.values())}; "
+                               f"missing e.g. {list((want - got).elements())[:3]}, unexpected e.g. {list((got - want).elements())[:3]}"), version + 1, compared
+            compared += 1
+    return True, (f"versions 0-{latest} read" + (f", {compared} equal to the rows expected" if compared else "") +
+                  (f", {failing} failing as due" if failing else "")), latest + 1, compared
+
+
+# ---- _last_checkpoint: a local table never needs it ----
+
+LAST_CHECKPOINT_BODIES = [
+    ("names a version without a checkpoint", '{"version":12,"size":30}'),
+    ("names a future version", '{"version":40,"size":30}'),
+    ("names 2^63-1", '{"version":9223372036854775807}'),
+    ("names a negative version", '{"version":-10}'),
+    ("names a fractional version", '{"version":10.5}'),
+    ("names an overflowing version", '{"version":123456789012345678901234567890}'),
+    ("has parts 0", '{"version":10,"parts":0}'),
+    ("has an absurd parts count", '{"version":10,"parts":100000000000}'),
+    ("is truncated JSON", '{"version":10,"si'),
+    ("is empty", ""),
+    ("is 3 MiB long", " " * (3 << 20) + '{"version":10}'),
+]
+
+
+def check_local_last_checkpoint(db, lake, tmpdir):
+    """A copy of dv-with-columnmapping (checkpoint 10, commits to 15) whose _last_checkpoint is
+    missing, wrong or hostile (LAST_CHECKPOINT_BODIES, or a directory): the latest version and
+    version 12 read the original's rows (a local listing is whole: the hint is not read)."""
+    import shutil
+    source = os.path.join(lake, "delta", "golden", "dv-with-columnmapping", "delta")
+    copy = os.path.join(tmpdir, "hint-table")
+    shutil.copytree(source, copy)
+    hint = os.path.join(copy, "_delta_log", "_last_checkpoint")
+
+    def read(path, version=None):
+        db.execute("DROP TABLE IF EXISTS lc")
+        db.execute("CREATE VIRTUAL TABLE lc USING parquet('" + path.replace("'", "''") + "'" +
+                   (f", version={version}" if version is not None else "") + ")")
+        return rows_of(db, "lc")
+
+    want, want12 = read(source), read(source, 12)
+    cases = [("is missing", None)] + LAST_CHECKPOINT_BODIES + [("is a directory", "dir")]
+    for label, body in cases:
+        if os.path.isdir(hint):
+            os.rmdir(hint)
+        elif os.path.exists(hint):
+            os.unlink(hint)
+        if body == "dir":
+            os.mkdir(hint)
+        elif body is not None:
+            with open(hint, "w") as f:
+                f.write(body)
+        try:
+            got, got12 = read(copy), read(copy, 12)
+        except sqlite3.Error as e:
+            return False, f"_last_checkpoint {label}: {e}"
+        if got != want or got12 != want12 or sum(got[1].values()) == 0:
+            return False, f"_last_checkpoint {label}: {sum(got[1].values())} rows (version 12: {sum(got12[1].values())})"
+    return True, f"{len(cases)} kinds of _last_checkpoint: the original's rows at the latest version and at version 12"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--extension", required=True)
@@ -359,9 +557,44 @@ def main():
             ok, detail = False, f"error: {e}"
         print(f"{'ok' if ok else 'FAIL'} differential {name}: {detail}")
         passed, failed = passed + ok, failed + (not ok)
+    tables = versions = compared = 0
+    for name in sorted(os.listdir(golden)):
+        if (args.only and name != args.only) or len(log_versions(os.path.join(golden, name, "delta"))) < 2:
+            continue
+        try:
+            ok, detail, read, equal = check_time_travel(db, args.lake, name)
+        except sqlite3.Error as e:
+            ok, detail, read, equal = False, f"error: {e}", 0, 0
+        tables, versions, compared = tables + 1, versions + read, compared + equal
+        print(f"{'ok' if ok else 'FAIL'} time travel {name}: {detail}")
+        passed, failed = passed + ok, failed + (not ok)
+    golden_tables, golden_versions = tables, versions
+    kernel_compared = 0
+    for name, table_dir in kernel_tables_with_versions(args.lake):
+        if args.only and name != args.only:
+            continue
+        try:
+            ok, detail, read, equal = check_time_travel(db, args.lake, name, table_dir, kernel_time_travel_error,
+                                                        KERNEL_TIME_TRAVEL_EXPECTED)
+            kernel_compared += equal
+        except sqlite3.Error as e:
+            ok, detail, read = False, f"error: {e}", 0
+        tables, versions = tables + 1, versions + read
+        print(f"{'ok' if ok else 'FAIL'} time travel kernel-data {name}: {detail}")
+        passed, failed = passed + ok, failed + (not ok)
+    if not args.only:
+        print(f"time travel: {golden_tables} golden tables ({golden_versions} versions, {compared} compared with "
+              f"GoldenTables.scala's rows) and {tables - golden_tables} kernel-data tables ({versions - golden_versions} versions, "
+              f"{kernel_compared} compared with delta-kernel-rs's)")
+        ok = golden_tables >= 35 and tables - golden_tables >= 40 and compared >= 25 and kernel_compared >= 7
+        print(f"{'ok' if ok else 'FAIL'} time travel coverage: at least 35 golden and 40 kernel-data tables, 25 versions compared")
+        passed, failed = passed + ok, failed + (not ok)
     if not args.only:
         import tempfile
         with tempfile.TemporaryDirectory() as tmpdir:
+            ok, detail = check_local_last_checkpoint(db, args.lake, tmpdir)
+            print(f"{'ok' if ok else 'FAIL'} local-last-checkpoint: {detail}")
+            passed, failed = passed + ok, failed + (not ok)
             ok, detail = check_stored_table_security(os.path.abspath(args.extension), args.lake, tmpdir)
             print(f"{'ok' if ok else 'FAIL'} stored-table-security: {detail}")
             passed, failed = passed + ok, failed + (not ok)

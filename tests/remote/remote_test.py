@@ -248,6 +248,7 @@ def main():
 
         if args.only == "s3-delta":
             test_s3_delta(extension, s3_port, s3rver_port)
+            test_s3_delta_hostile_logs(extension, s3_port, s3rver_port, tmp / "s3" / "bkt", tmp)
             raise SystemExit(print(f"{passed} passed, {failed} failed") or (1 if failed else 0))
         if args.only == "https-iceberg":
             test_https_iceberg(extension, nginx, data, ca)
@@ -277,6 +278,7 @@ def main():
         upload_to_s3(s3rver_port, data)
         test_s3(extension, s3_port, s3rver_port, data)
         test_s3_delta(extension, s3_port, s3rver_port)
+        test_s3_delta_hostile_logs(extension, s3_port, s3rver_port, tmp / "s3" / "bkt", tmp)
         test_s3_iceberg(extension, s3_port, s3rver_port)
         test_footer_cache_per_endpoint(extension, fault_port, s3_port, s3rver_port, data)
         test_s3_listing_without_markers(extension, s3_direct_port)
@@ -1620,6 +1622,127 @@ def test_s3_delta(extension, port, s3rver_port):
         for suffix in ("", "-journal"):
             if os.path.exists(path + suffix):
                 os.unlink(path + suffix)
+
+
+def store_table(bucket_dir, root, prefix, skip=("_last_checkpoint",)):
+    """Puts the files of the Delta table at `root` (but .crc files and the names in `skip`)
+    into s3rver's bucket directory at PREFIX/ as s3rver stores objects (KEY._S3rver_object and
+    its MD5 in KEY._S3rver_object.md5, as make_s3_hive_dataset does: many tables, no PUTs)."""
+    for path in sorted(root.rglob("*")):
+        if not path.is_file() or path.name.endswith(".crc") or path.name in skip:
+            continue
+        stored = bucket_dir / prefix / (path.relative_to(root).as_posix() + "._S3rver_object")
+        stored.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, stored)
+        stored.with_name(stored.name + ".md5").write_text(hashlib.md5(path.read_bytes()).hexdigest())
+
+
+def test_s3_delta_hostile_logs(extension, port, s3rver_port, bucket_dir, tmp):
+    """Delta tables on s3rver whose _delta_log/_last_checkpoint (PUT to s3rver) is missing,
+    names a version without a checkpoint, a future version, a version of 2^62 or 2^63-1, a
+    negative, fractional, quoted or overflowing one, a parts count of 0 or 10^11, is truncated
+    JSON, empty, or 3 MiB long: each reads the local table's rows (latest and version=12),
+    listing _delta_log/ from the version it names when that listing holds a complete
+    checkpoint at or after it, else the whole log (a second listing); the 3 MiB body is read
+    by one bounded range request. Then listings that ignore start-after, and listings in
+    reverse order with every key twice and keys outside _delta_log/ or with ".." or "/"
+    (test_server.mjs's deltaForgedListing): the local rows, no forged name read, commits
+    before the checkpoint not read."""
+    lake = HERE.parent.parent.parent / "shared" / "lake" / "delta"
+    cm = lake / "golden" / "dv-with-columnmapping" / "delta"  # checkpoint 10, commits to 15
+    mp = lake / "kernel-data" / "v1-multi-part-struct-stats-only"  # a 3-part checkpoint at 5
+    db = extension.connect()
+    creds = f", s3_endpoint='http://127.0.0.1:{port}', s3_access_key_id='S3RVER', s3_secret_access_key='S3RVER'"
+
+    def local_rows(root, version=None):
+        db.execute("DROP TABLE IF EXISTS temp.hl")
+        db.execute(f"CREATE VIRTUAL TABLE temp.hl USING parquet({sql_text(str(root))}"
+                   f"{'' if version is None else f', version={version}'})")
+        return sorted(db.execute("SELECT * FROM temp.hl").fetchall(), key=repr)
+
+    expected = {(cm, None): local_rows(cm), (cm, 12): local_rows(cm, 12), (cm, 4): local_rows(cm, 4), (mp, None): local_rows(mp)}
+
+    def remote_read(prefix, version=None):
+        """(rows or the error, the start-after of each listing of _delta_log/ ("" without), the requests)."""
+        before = len(proxy_log(port))
+        db.execute("DROP TABLE IF EXISTS temp.hr")
+        got = run(db, f"CREATE VIRTUAL TABLE temp.hr USING parquet('s3://bkt/{prefix}/', format=delta"
+                      f"{'' if version is None else f', version={version}'}{creds})")
+        if got == []:
+            got = run(db, "SELECT * FROM temp.hr")
+        if isinstance(got, list):
+            got = sorted(got, key=repr)
+        requests = proxy_log(port)[before:]
+        quoted = urllib.parse.quote(f"{prefix}/_delta_log/", safe="")
+        lists = [urllib.parse.parse_qs(urllib.parse.urlsplit(e["url"]).query).get("start-after", [""])[0]
+                 for e in requests if "list-type" in e["url"] and f"prefix={quoted}" in e["url"]
+                 and "continuation-token" not in e["url"]]
+        return got, lists, requests
+
+    body_file = tmp / "last_checkpoint_body"
+    huge = " " * (3 << 20) + '{"version":10}'
+    after = lambda prefix, version: f"{prefix}/_delta_log/{version:020d}"
+    cases = [  # name, table, _last_checkpoint body (None: missing), the start-after of each listing
+        ("missing", cm, None, lambda p: [""]),
+        ("valid", cm, '{"version":10,"size":30}', lambda p: [after(p, 10)]),
+        ("nocheckpoint", cm, '{"version":12,"size":30}', lambda p: [after(p, 12), ""]),
+        ("older", cm, '{"version":7,"size":30}', lambda p: [after(p, 7)]),  # the checkpoint at 10 is in that listing
+        ("future", cm, '{"version":40,"size":30}', lambda p: [after(p, 40), ""]),
+        ("twotothe62", cm, '{"version":4611686018427387904}', lambda p: [after(p, 1 << 62), ""]),
+        ("int64max", cm, '{"version":9223372036854775807}', lambda p: [""]),
+        ("negative", cm, '{"version":-10}', lambda p: [""]),
+        ("fraction", cm, '{"version":10.5}', lambda p: [""]),
+        ("quoted", cm, '{"version":"10"}', lambda p: [""]),
+        ("overflow", cm, '{"version":123456789012345678901234567890}', lambda p: [""]),
+        ("partszero", cm, '{"version":10,"parts":0}', lambda p: [after(p, 10)]),
+        ("partsabsurd", cm, '{"version":10,"parts":100000000000}', lambda p: [after(p, 10)]),
+        ("truncated", cm, '{"version":10,"si', lambda p: [""]),
+        ("empty", cm, "", lambda p: [""]),
+        ("huge", cm, huge, lambda p: [""]),
+        ("mppartszero", mp, '{"version":5,"parts":0}', lambda p: [after(p, 5)]),
+        ("mppartsabsurd", mp, '{"version":5,"parts":2147483648}', lambda p: [after(p, 5)]),
+        ("mppartsone", mp, '{"version":5,"parts":1}', lambda p: [after(p, 5)]),
+    ]
+    for name, root, body, listings in cases:
+        prefix = f"deltahint/{name}"
+        store_table(bucket_dir, root, prefix)
+        if body is not None:
+            body_file.write_text(body)
+            put_object(s3rver_port, body_file, f"{prefix}/_delta_log/_last_checkpoint")
+        got, lists, requests = remote_read(prefix)
+        hint_reads = [e.get("range") for e in requests if e["url"].endswith("/_last_checkpoint")]
+        bounded = name != "huge" or (len(hint_reads) == 1 and hint_reads[0] is not None and hint_reads[0].startswith("bytes=-")
+                                     and int(hint_reads[0][7:]) <= 1 << 20)
+        check(f"s3 Delta _last_checkpoint {name}: the local rows, listings from {lists}"
+              + (" (3 MiB: one range request, not read whole)" if name == "huge" else ""),
+              got == expected[(root, None)] and len(got) > 0 and lists == listings(prefix) and bounded,
+              f"{got if isinstance(got, tuple) else len(got)} {lists} {hint_reads}")
+        if root == cm:
+            got, _, _ = remote_read(prefix, 12)
+            check(f"s3 Delta _last_checkpoint {name}: version=12 reads the local version 12",
+                  got == expected[(cm, 12)] and len(got) > 0, got if isinstance(got, tuple) else len(got))
+
+    # Listings that ignore start-after, or come reversed with every key twice and forged keys.
+    before_checkpoint = {f"{v:020d}.json" for v in range(0, 11)}
+    for mode in ("nostart", "shuffled"):
+        prefix = f"deltaforged/{mode}"
+        store_table(bucket_dir, cm, prefix, skip=())
+        for version in (None, 12, 4):
+            got, lists, requests = remote_read(prefix, version)
+            forged = [e for e in requests if e.get("forged") == mode]
+            read = [e["url"].rsplit("/", 1)[1] for e in requests if "list-type" not in e["url"] and "/_delta_log/" in e["url"]]
+            wanted_reads = ({f"{v:020d}.json" for v in range(0, 5)} if version == 4
+                            else {"00000000000000000010.checkpoint.parquet"} | {f"{v:020d}.json" for v in range(11, (version or 15) + 1)})
+            check(f"s3 Delta listing {mode} (version={version}): the local rows, reading only "
+                  f"{'commits 0-4' if version == 4 else 'the checkpoint and the commits after it'}",
+                  got == expected[(cm, version)] and len(got) > 0 and len(forged) >= 1
+                  and set(read) - {"_last_checkpoint"} == wanted_reads
+                  and not any("0000000000000000009" in u for u in read),
+                  f"{got if isinstance(got, tuple) else len(got)} {lists} {read}")
+            if version is None:
+                check(f"s3 Delta listing {mode}: the server was asked from the checkpoint on (start-after)",
+                      lists == [after(prefix, 10)] and not (set(read) & before_checkpoint), lists)
+    db.close()
 
 
 def test_s3_iceberg(extension, port, s3rver_port):

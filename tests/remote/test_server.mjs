@@ -54,6 +54,11 @@
 //     Listings of prefix "hostile/MODE/" are answered by hostileListing (below): endless pages,
 //     a repeated continuation token, a DOCTYPE with entities, a 2000-byte key, 100001 objects,
 //     keys with dot segments and keys outside the prefix.
+//     Listings of prefix "deltaforged/MODE/_delta_log/" (Delta logs) are s3rver's, altered:
+//     nostart ignores start-after (s3rver's whole listing, paged by two keys as above);
+//     shuffled asks s3rver for the whole listing (no start-after, one page) and answers it in
+//     one page in reverse order with every key twice, plus keys outside the prefix, with ".."
+//     segments and with "/" after a log file's version (see deltaForgedListing).
 //     /redirect307/REST answers 307 to /REST on the same origin, /redirectaway/REST to
 //     http://localhost:PORT/REST (another origin); other requests are logged with their
 //     Host, whether they are signed and their x-amz-security-token.
@@ -308,6 +313,41 @@ function hostileListing(mode, query) {
   }
 }
 
+// The altered Delta log listings of prefix deltaforged/MODE/_delta_log/ (see the top of the
+// file): `url` is the request's, `entry` its log entry.
+function deltaForgedListing(mode, req, res, url, entry) {
+  const query = new URL(url, 'http://localhost').searchParams;
+  const prefix = query.get('prefix');
+  if (mode === 'nostart') {
+    query.delete('start-after');
+    query.set('max-keys', String(Math.min(2, Number(query.get('max-keys') ?? 2))));
+    entry.forged = 'nostart';
+    return forwardToUpstream(req, res, `${url.split('?')[0]}?${query}`, Buffer.alloc(0), entry);
+  }
+  query.delete('start-after');
+  query.delete('continuation-token');
+  query.set('max-keys', '1000');
+  const upstream = new URL(args['s3-upstream']);
+  const whole = http.request({ host: upstream.hostname, port: upstream.port, method: 'GET', path: `${url.split('?')[0]}?${query}`,
+                               headers: { ...req.headers } }, (up) => {
+    const chunks = [];
+    up.on('data', (c) => chunks.push(c));
+    up.on('end', () => {
+      const keys = [...Buffer.concat(chunks).toString().matchAll(/<Key>([^<]*)<\/Key>/g)].map((m) => m[1]).reverse();
+      const forged = [...keys, ...keys, 'elsewhere/_delta_log/00000000000000000099.json', `${prefix}../../cm/_delta_log/00000000000000000098.json`,
+        `${prefix}00000000000000000097.checkpoint.x/../../../../lake/cm/_delta_log/00000000000000000010.checkpoint.parquet`,
+        `${prefix}00000000000000000096.json/x.json`];
+      entry.forged = 'shuffled';
+      entry.status = 200;
+      send(res, 200, { 'content-type': 'application/xml' },
+        '<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>bkt</Name><IsTruncated>false</IsTruncated>' +
+        forged.map((key) => `<Contents><Key>${key}</Key><Size>1</Size></Contents>`).join('') + '</ListBucketResult>');
+    });
+  });
+  whole.on('error', (e) => send(res, 502, {}, String(e)));
+  whole.end();
+}
+
 function s3Proxy(req, res) {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
@@ -343,6 +383,8 @@ function s3Proxy(req, res) {
     if (req.method === 'GET' && listed.get('list-type') === '2' && hostile && hostileListing(hostile[1], listed) !== null) {
       return send(res, 200, { 'content-type': 'application/xml' }, hostileListing(hostile[1], listed));
     }
+    const forged = /^deltaforged\/([a-z]+)\/_delta_log\/$/.exec(listed.get('prefix') ?? '');
+    if (req.method === 'GET' && listed.get('list-type') === '2' && forged) return deltaForgedListing(forged[1], req, res, url, entry);
     if (req.method === 'GET' && /[?&]list-type=2(&|$)/.test(url)) {
       // Pages of at most 2 keys: a max-keys asked for is lowered to 2 (1 stays 1).
       url = /[?&]max-keys=/.test(url) ? url.replace(/([?&])max-keys=(\d+)/, (m, sep, n) => `${sep}max-keys=${Math.min(2, Number(n))}`)

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,15 @@ TEST_CASE("Z85 decodes the ZeroMQ example and refuses malformed text") {
   CHECK_FALSE(DecodeZ85("Hello"  "W"));  // not a multiple of 5
   CHECK_FALSE(DecodeZ85("Hell~"));       // not in the alphabet
   CHECK_FALSE(DecodeZ85("#####"));       // above 2^32 - 1
+  CHECK_FALSE(DecodeZ85("#0000Hello"));  // a padded group that is not the last: above 2^32 - 1
+  // The z85 crate's padded last group: "##093" is 768 = 00 00 03 00 with two padding bytes,
+  // so the bytes 03 00 (kernel-data's cdf-table-with-dv version 5: row 3 deleted).
+  CHECK(DecodeZ85("##093") == std::string("\x03\x00", 2));
+  CHECK(DecodeZ85("#0001") == std::string("\x00\x00\x01", 3));
+  CHECK(DecodeZ85("###03") == std::string("\x03", 1));
+  CHECK(DecodeZ85("HelloWorld").value() + std::string("\x03\x00", 2) == DecodeZ85("HelloWorld##093"));
+  CHECK_FALSE(DecodeZ85("###3E"));       // 3 * 85 + 40 = 295: more than one byte
+  CHECK_FALSE(DecodeZ85("####0"));       // four padding bytes
   CHECK(DecodeZ85("")->empty());
 }
 
@@ -202,6 +212,9 @@ TEST_CASE("deletion vectors: inline, cardinality and file names") {
   u.path_or_inline = "../" + u.path_or_inline.substr(2);
   CHECK_THROWS_AS(DeletionVectorFile(u, "/t"), ParquetError);
   CHECK(u.UniqueId().front() == 'u');
+  // A padded last group (fewer than 16 bytes) is no UUID.
+  u.path_or_inline = EncodeZ85(std::string(12, 'x')) + "##093";
+  CHECK_THROWS_WITH_AS(DeletionVectorFile(u, "/t"), doctest::Contains("not Z85 of 16 bytes"), ParquetError);
 }
 
 TEST_CASE("deletion vectors: a Delta .bin file written by Databricks") {
@@ -455,4 +468,133 @@ TEST_CASE("Delta over a remote storage: _last_checkpoint, then the log listed fr
     CHECK(PathsOf(ReadDeltaSnapshot(remote, path, {})) == PathsOf(ReadDeltaSnapshot(*local, path, {})));
     CHECK(remote.calls.at(1) == "list _delta_log");
   }
+}
+
+TEST_CASE("Delta _last_checkpoint: the version it names, or none") {
+  CHECK(ParseDeltaLastCheckpoint(R"({"version":10,"size":13})") == 10);
+  CHECK(ParseDeltaLastCheckpoint(R"({"version":0,"parts":0})") == 0);  // parts is not used
+  CHECK(ParseDeltaLastCheckpoint(R"({"size":13})") == std::nullopt);
+  CHECK(ParseDeltaLastCheckpoint(R"({"version":-1})") == std::nullopt);
+  CHECK(ParseDeltaLastCheckpoint(R"({"version":10.5})") == std::nullopt);
+  CHECK(ParseDeltaLastCheckpoint(R"({"version":1e3})") == std::nullopt);
+  CHECK(ParseDeltaLastCheckpoint(R"({"version":"10"})") == std::nullopt);
+  CHECK(ParseDeltaLastCheckpoint(R"({"version":9223372036854775807})") == std::nullopt);  // beyond kMaxDeltaVersion
+  CHECK(ParseDeltaLastCheckpoint(R"({"version":99999999999999999999999})") == std::nullopt);
+  CHECK(ParseDeltaLastCheckpoint(R"({"version":10,"si)") == std::nullopt);
+  CHECK(ParseDeltaLastCheckpoint(R"([10])") == std::nullopt);
+  CHECK(ParseDeltaLastCheckpoint("") == std::nullopt);
+  CHECK(ParseDeltaLastCheckpoint(std::string(kMaxLastCheckpointBytes + 1, ' ')) == std::nullopt);
+}
+
+namespace {
+
+// A remote storage (as S3Storage: a listing of nothing is "no such directory") over local
+// files whose _last_checkpoint says `hint` (nullopt: missing) and whose listings may ignore
+// start-after, come reversed with every key twice, and add `extra` names.
+class ForgingStorage : public LakeStorage {
+ public:
+  bool List(const std::string& dir, size_t max_entries, std::vector<LakeEntry>* out) override {
+    return ListAfter(dir, "", max_entries, out);
+  }
+  bool ListAfter(const std::string& dir, const std::string& start_after, size_t max_entries,
+                 std::vector<LakeEntry>* out) override {
+    lists.push_back(start_after);
+    std::vector<LakeEntry> all;
+    if (!local_->List(dir, max_entries, &all)) return false;
+    std::vector<LakeEntry> listed;
+    for (LakeEntry& e : all) {
+      if (e.name == "_last_checkpoint" && !hint) continue;
+      if (hostile_listing || e.name > start_after) listed.push_back(LakeEntry{e.name, -1});
+    }
+    if (hostile_listing) {
+      std::sort(listed.begin(), listed.end(), [](const LakeEntry& a, const LakeEntry& b) { return a.name > b.name; });
+      const size_t n = listed.size();
+      for (size_t i = 0; i < n; i++) listed.push_back(listed[i]);
+      for (const std::string& name : extra) listed.push_back(LakeEntry{name, -1});
+    }
+    if (listed.empty()) return false;
+    out->insert(out->end(), listed.begin(), listed.end());
+    return true;
+  }
+  std::string ReadWhole(const std::string& path, size_t max_bytes) override {
+    if (path.ends_with("/_last_checkpoint")) {
+      if (!hint) throw ParquetError("404 " + path);
+      if (hint->size() > max_bytes) throw ParquetError("'" + path + "' is too big");
+      return *hint;
+    }
+    return local_->ReadWhole(path, max_bytes);
+  }
+  std::unique_ptr<RandomAccessFile> Open(const std::string& path) override { return local_->Open(path); }
+  bool IsDirectory(const std::string& path) override { return local_->IsDirectory(path); }
+  bool remote() const override { return true; }
+  std::optional<std::string> hint;
+  bool hostile_listing = false;
+  std::vector<std::string> extra;
+  std::vector<std::string> lists;  // the start-after of each listing
+
+ private:
+  std::unique_ptr<LakeStorage> local_ = MakeLocalStorage();
+};
+
+}  // namespace
+
+TEST_CASE("Delta over S3: a missing, wrong or hostile _last_checkpoint and listings that ignore start-after") {
+  const std::string root = "../shared/lake/delta/golden/dv-with-columnmapping/delta";  // checkpoint 10, commits to 15
+  std::unique_ptr<LakeStorage> local = MakeLocalStorage();
+  const LakeSnapshot expected = ReadDeltaSnapshot(*local, root, {});
+  DeltaReadOptions at12;
+  at12.version = 12;
+  const LakeSnapshot expected12 = ReadDeltaSnapshot(*local, root, at12);
+  struct Case {
+    std::optional<std::string> hint;
+    std::vector<std::string> lists;  // the listings made
+  };
+  const std::string whole;
+  const std::string from10 = "00000000000000000010";
+  const std::vector<Case> cases = {
+      {std::nullopt, {whole}},
+      {R"({"version":10,"size":100})", {from10}},
+      {R"({"version":7,"size":100})", {"00000000000000000007"}},  // no checkpoint at 7: the one at 10 is listed
+      {R"({"version":4,"size":100})", {"00000000000000000004"}},
+      {R"({"version":15})", {"00000000000000000015", whole}},              // the last commit, no checkpoint
+      {R"({"version":50})", {"00000000000000000050", whole}},              // a future version: nothing listed
+      {R"({"version":4611686018427387904})", {"04611686018427387904", whole}},
+      {R"({"version":9223372036854775807})", {whole}},
+      {R"({"version":-10})", {whole}},
+      {R"({"version":10.0})", {whole}},
+      {R"({"version":"10"})", {whole}},
+      {R"({"version":123456789012345678901234567890})", {whole}},
+      {R"({"version":10,"parts":0})", {from10}},
+      {R"({"version":10,"parts":1000000000000})", {from10}},
+      {R"({"version":10,"si)", {whole}},
+      {"", {whole}},
+      {std::string(kMaxLastCheckpointBytes + 10, ' ') + R"({"version":10})", {whole}},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.hint.value_or("(missing)").substr(0, 60));
+    ForgingStorage remote;
+    remote.hint = c.hint;
+    CHECK(PathsOf(ReadDeltaSnapshot(remote, root, {})) == PathsOf(expected));
+    CHECK(remote.lists == c.lists);
+    remote.lists.clear();
+    CHECK(PathsOf(ReadDeltaSnapshot(remote, root, at12)) == PathsOf(expected12));
+  }
+  // A listing that ignores start-after (every name from the start), unordered, every key twice,
+  // with names that are not one segment of _delta_log/: the same snapshot.
+  ForgingStorage hostile;
+  hostile.hint = R"({"version":10})";
+  hostile.hostile_listing = true;
+  hostile.extra = {"00000000000000000099.checkpoint.x/../../../other/_delta_log/00000000000000000010.checkpoint.parquet",
+                   "00000000000000000098.json/..", "00000000000000000097..json", "../00000000000000000096.json",
+                   "00000000000000000016.json\n"};
+  CHECK(PathsOf(ReadDeltaSnapshot(hostile, root, {})) == PathsOf(expected));
+  CHECK(hostile.lists == std::vector<std::string>{from10});
+  CHECK(PathsOf(ReadDeltaSnapshot(hostile, root, at12)) == PathsOf(expected12));
+  DeltaReadOptions at4;
+  at4.version = 4;
+  CHECK(PathsOf(ReadDeltaSnapshot(hostile, root, at4)) == PathsOf(ReadDeltaSnapshot(*local, root, at4)));
+  // A log file naming a version beyond 2^62: an error naming it, never an overflow.
+  hostile.extra = {"09223372036854775807.checkpoint.parquet"};
+  CHECK_THROWS_WITH_AS(ReadDeltaSnapshot(hostile, root, {}),
+                       doctest::Contains("has log file '09223372036854775807.checkpoint.parquet' of version"), ParquetError);
 }
