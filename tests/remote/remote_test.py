@@ -1641,7 +1641,7 @@ def test_s3_delta_hostile_logs(extension, port, s3rver_port, bucket_dir, tmp):
     """Delta tables on s3rver whose _delta_log/_last_checkpoint (PUT to s3rver) is missing,
     names a version without a checkpoint, a future version, a version of 2^62 or 2^63-1, a
     negative, fractional, quoted or overflowing one, a parts count of 0 or 10^11, is truncated
-    JSON, empty, or 3 MiB long: each reads the local table's rows (latest and version=12),
+    JSON or 3 MiB long: each reads the local table's rows (latest and version=12),
     listing _delta_log/ from the version it names when that listing holds a complete
     checkpoint at or after it, else the whole log (a second listing); the 3 MiB body is read
     by one bounded range request. Then listings that ignore start-after, and listings in
@@ -1697,7 +1697,10 @@ def test_s3_delta_hostile_logs(extension, port, s3rver_port, bucket_dir, tmp):
         ("partszero", cm, '{"version":10,"parts":0}', lambda p: [after(p, 10)]),
         ("partsabsurd", cm, '{"version":10,"parts":100000000000}', lambda p: [after(p, 10)]),
         ("truncated", cm, '{"version":10,"si', lambda p: [""]),
-        ("empty", cm, "", lambda p: [""]),
+        # (No empty body here: s3rver 3.7.1 answers a range request on an empty object with
+        # `Content-Length: 1`, `Content-Range: bytes 0-0/0` and no body, a stalled answer the
+        # client waits out with its timeout and retries, four minutes. The lake suite reads
+        # a local table with an empty _last_checkpoint, and the unit tests parse "".)
         ("huge", cm, huge, lambda p: [""]),
         ("mppartszero", mp, '{"version":5,"parts":0}', lambda p: [after(p, 5)]),
         ("mppartsabsurd", mp, '{"version":5,"parts":2147483648}', lambda p: [after(p, 5)]),
