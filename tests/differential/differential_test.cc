@@ -245,6 +245,103 @@ std::string DeletionVectorBytes(const std::vector<uint32_t>& positions) {
   return out + bitmap;
 }
 
+// ---- Iceberg tables written by hand (BuildIcebergTable) ----
+
+// Avro's binary encoding (the spec's "Binary Encoding"): longs and ints as zigzag varints,
+// bytes and strings as a long length and the bytes.
+std::string AvroLong(int64_t v) {
+  uint64_t n = (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+  std::string out;
+  while (n >= 0x80) {
+    out.push_back(static_cast<char>((n & 0x7F) | 0x80));
+    n >>= 7;
+  }
+  out.push_back(static_cast<char>(n));
+  return out;
+}
+std::string AvroBytes(const std::string& b) { return AvroLong(static_cast<int64_t>(b.size())) + b; }
+// A ["null", T] union: branch 0, or branch 1 then the value's encoding.
+std::string AvroNull() { return AvroLong(0); }
+std::string AvroSome(const std::string& encoded) { return AvroLong(1) + encoded; }
+// An array or map of `items` (each already encoded): one block, then the empty block.
+std::string AvroBlocks(const std::vector<std::string>& items) {
+  if (items.empty()) return AvroLong(0);
+  std::string out = AvroLong(static_cast<int64_t>(items.size()));
+  for (const std::string& i : items) out += i;
+  return out + AvroLong(0);
+}
+
+// An Avro object container file, codec null: magic, the metadata map (avro.schema,
+// avro.codec and `metadata`), a 16-byte sync marker, one block of `records`, the marker.
+std::string AvroContainer(const std::string& schema_json, const std::vector<std::string>& records,
+                          const std::vector<std::pair<std::string, std::string>>& metadata) {
+  const std::string sync = "differential-47!";  // (16 bytes)
+  std::vector<std::string> meta = {AvroBytes("avro.schema") + AvroBytes(schema_json), AvroBytes("avro.codec") + AvroBytes("null")};
+  for (const auto& m : metadata) meta.push_back(AvroBytes(m.first) + AvroBytes(m.second));
+  std::string out = std::string("Obj\x01", 4) + AvroBlocks(meta) + sync;
+  std::string body;
+  for (const std::string& r : records) body += r;
+  return out + AvroLong(static_cast<int64_t>(records.size())) + AvroBytes(body) + sync;
+}
+
+// The Avro schemas of Iceberg v2 manifests (a manifest_entry with its data_file, the
+// partition record of `partition_fields`: JSON fields) and of a manifest list (format/spec.md).
+std::string IcebergEntrySchema(const std::string& partition_fields) {
+  auto map = [](const char* name, int key_id, int value_id, const char* value_type, int field_id) {
+    return std::string("{\"name\":\"") + name + "\",\"field-id\":" + std::to_string(field_id) +
+           ",\"default\":null,\"type\":[\"null\",{\"type\":\"array\",\"logicalType\":\"map\",\"items\":{\"type\":\"record\","
+           "\"name\":\"k" + std::to_string(key_id) + "_v" + std::to_string(value_id) + "\",\"fields\":[{\"name\":\"key\",\"type\":"
+           "\"int\",\"field-id\":" + std::to_string(key_id) + "},{\"name\":\"value\",\"type\":\"" + value_type + "\",\"field-id\":" +
+           std::to_string(value_id) + "}]}}]}";
+  };
+  return "{\"type\":\"record\",\"name\":\"manifest_entry\",\"fields\":["
+         "{\"name\":\"status\",\"type\":\"int\",\"field-id\":0},"
+         "{\"name\":\"snapshot_id\",\"type\":[\"null\",\"long\"],\"field-id\":1},"
+         "{\"name\":\"sequence_number\",\"type\":[\"null\",\"long\"],\"field-id\":3},"
+         "{\"name\":\"file_sequence_number\",\"type\":[\"null\",\"long\"],\"field-id\":4},"
+         "{\"name\":\"data_file\",\"field-id\":2,\"type\":{\"type\":\"record\",\"name\":\"r2\",\"fields\":["
+         "{\"name\":\"content\",\"type\":\"int\",\"field-id\":134},"
+         "{\"name\":\"file_path\",\"type\":\"string\",\"field-id\":100},"
+         "{\"name\":\"file_format\",\"type\":\"string\",\"field-id\":101},"
+         "{\"name\":\"partition\",\"field-id\":102,\"type\":{\"type\":\"record\",\"name\":\"r102\",\"fields\":[" +
+         partition_fields + "]}},"
+         "{\"name\":\"record_count\",\"type\":\"long\",\"field-id\":103},"
+         "{\"name\":\"file_size_in_bytes\",\"type\":\"long\",\"field-id\":104}," +
+         map("null_value_counts", 121, 122, "long", 110) + "," + map("lower_bounds", 126, 127, "bytes", 125) + "," +
+         map("upper_bounds", 129, 130, "bytes", 128) + ","
+         "{\"name\":\"equality_ids\",\"field-id\":135,\"default\":null,\"type\":[\"null\",{\"type\":\"array\",\"items\":\"int\","
+         "\"element-id\":136}]}]}}]}";
+}
+
+const char* const kIcebergListSchema =
+    "{\"type\":\"record\",\"name\":\"manifest_file\",\"fields\":["
+    "{\"name\":\"manifest_path\",\"type\":\"string\",\"field-id\":500},"
+    "{\"name\":\"manifest_length\",\"type\":\"long\",\"field-id\":501},"
+    "{\"name\":\"partition_spec_id\",\"type\":\"int\",\"field-id\":502},"
+    "{\"name\":\"content\",\"type\":\"int\",\"field-id\":517},"
+    "{\"name\":\"sequence_number\",\"type\":\"long\",\"field-id\":515},"
+    "{\"name\":\"min_sequence_number\",\"type\":\"long\",\"field-id\":516},"
+    "{\"name\":\"added_snapshot_id\",\"type\":\"long\",\"field-id\":503},"
+    "{\"name\":\"added_files_count\",\"type\":\"int\",\"field-id\":504},"
+    "{\"name\":\"existing_files_count\",\"type\":\"int\",\"field-id\":505},"
+    "{\"name\":\"deleted_files_count\",\"type\":\"int\",\"field-id\":506},"
+    "{\"name\":\"added_rows_count\",\"type\":\"long\",\"field-id\":512},"
+    "{\"name\":\"existing_rows_count\",\"type\":\"long\",\"field-id\":513},"
+    "{\"name\":\"deleted_rows_count\",\"type\":\"long\",\"field-id\":514},"
+    "{\"name\":\"partitions\",\"field-id\":507,\"default\":null,\"type\":[\"null\",{\"type\":\"array\",\"element-id\":508,"
+    "\"items\":{\"type\":\"record\",\"name\":\"r508\",\"fields\":["
+    "{\"name\":\"contains_null\",\"type\":\"boolean\",\"field-id\":509},"
+    "{\"name\":\"contains_nan\",\"type\":[\"null\",\"boolean\"],\"field-id\":518},"
+    "{\"name\":\"lower_bound\",\"type\":[\"null\",\"bytes\"],\"field-id\":510},"
+    "{\"name\":\"upper_bound\",\"type\":[\"null\",\"bytes\"],\"field-id\":511}]}}]}]}";
+
+bool WriteFile(const std::string& path, const std::string& bytes) {
+  FILE* out = std::fopen(path.c_str(), "wb");
+  if (!out) return false;
+  const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), out) == bytes.size();
+  return std::fclose(out) == 0 && ok;
+}
+
 struct Db {
   sqlite3* db = nullptr;
   std::string error;
