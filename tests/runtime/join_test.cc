@@ -57,6 +57,12 @@ class JoinDb : public runtime_support::Connection {
     return out;
   }
 
+  // Rows() of `sql` with every %T replaced by `table` (one query against several tables).
+  std::string RowsOn(std::string sql, const std::string& table) {
+    for (size_t at; (at = sql.find("%T")) != std::string::npos;) sql.replace(at, 2, table);
+    return Rows(sql);
+  }
+
   int64_t Stat(const std::string& table, const std::string& member) {
     return std::stoll(Rows("SELECT " + member + " FROM parquet_scan_stats(" + Quote(table) + ")"));
   }
@@ -168,11 +174,7 @@ TEST_CASE("the join index answers repeated lookups with SQLite's equality") {
   db.Run("CREATE TEMP TABLE ku AS " + Series("i * 3", 300) +
          " UNION ALL VALUES (5.0), (7.5), ('12'), (' 13'), ('14.0'), ('abc'), (x'3135'), (NULL), (5000), (-1)");
   const std::string join = "SELECT count(*), sum(q), sum(pk) FROM ku JOIN %T ON pk = k";
-  auto on = [&](const std::string& table) {
-    std::string sql = join;
-    sql.replace(sql.find("%T"), 2, table);
-    return db.Rows(sql);
-  };
+  auto on = [&](const std::string& table) { return db.RowsOn(join, table); };
   const std::string expected = on("native");
   REQUIRE(expected.rfind("0|", 0) != 0);
   CHECK(on("t") == expected);
@@ -270,11 +272,7 @@ TEST_CASE("join_index_memory bounds the indexes of a table's columns together") 
   db.Run("CREATE TEMP TABLE ks AS " + Series("i - 1", 7));
   const std::string both =
       "SELECT count(*), sum(a.ok), sum(b.ok) FROM ks JOIN %T AS a ON a.pk = k + 100 JOIN %T AS b ON b.pk2 = a.pk";
-  auto on = [&](const std::string& table) {
-    std::string sql = both;
-    for (size_t at; (at = sql.find("%T")) != std::string::npos;) sql.replace(at, 2, table);
-    return db.Rows(sql);
-  };
+  auto on = [&](const std::string& table) { return db.RowsOn(both, table); };
   const std::string expected = on("two");
   REQUIRE(expected.rfind("0|", 0) != 0);
   CHECK(on("tight") == expected);
@@ -421,7 +419,7 @@ TEST_CASE("an IN list on an ordered column builds the join index when its pages 
     std::string list;
     for (int i = 0; i < values; i++) list += (i ? "," : "") + std::to_string(1 + i * 6000 / values);
     const std::string sql = "SELECT count(*), sum(q) FROM %T WHERE ok IN (" + list + ")";
-    auto on = [&](const std::string& table) { return db.Rows(std::string(sql).replace(sql.find("%T"), 2, table)); };
+    auto on = [&](const std::string& table) { return db.RowsOn(sql, table); };
     CHECK(on("t") == on("native"));
     return db.Stat("t", "join_index_built");
   };
@@ -454,11 +452,7 @@ TEST_CASE("join lookups in no order of rows bring whole row groups of the values
     db.Run("DROP TABLE IF EXISTS ku; CREATE TEMP TABLE ku AS " + Series("(i * 4567) % 20000 + 1", keys));
     db.Run("DROP TABLE IF EXISTS temp.t; CREATE VIRTUAL TABLE temp.t USING parquet(" + Quote(file) + ")");
     const std::string join = "SELECT count(*), count(q), sum(q), sum(v), min(v), max(v) FROM ku JOIN %T ON pk = k";
-    auto on = [&](const std::string& table) {
-      std::string sql = join;
-      sql.replace(sql.find("%T"), 2, table);
-      return db.Rows(sql);
-    };
+    auto on = [&](const std::string& table) { return db.RowsOn(join, table); };
     const std::string expected = on("native");
     REQUIRE(expected.rfind("0|", 0) != 0);
     CHECK(on("t") == expected);
