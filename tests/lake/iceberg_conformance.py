@@ -688,24 +688,20 @@ def main():
             failed += 1
             print("FAIL impala %s: %s\n  want %s\n  got  %s" % (table, query, expected, got))
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
-    problems = synthetic(args.extension, seed, args.queries)
-    for problem in problems:
-        print("FAIL " + problem)
-    if problems:
-        failed += 1
-    else:
-        passed += 1
-    print("synthetic table with deletes: %d random filters against a native table (seed %d)%s"
-          % (args.queries, seed, ", ok" if not problems else ""))
-    problems = transform_tables(args.extension, seed, max(args.queries // 8, 10))
-    for problem in problems:
-        print("FAIL " + problem)
-    if problems:
-        failed += 1
-    else:
-        passed += 1
-    print("transform tables (%d, every partition transform, with deletes): %d random filters each against a native "
-          "table (seed %d)%s" % (len(TRANSFORM_CASES), max(args.queries // 8, 10), seed, ", ok" if not problems else ""))
+    per_transform = max(args.queries // 8, 10)
+    for problems, summary in (
+            (synthetic(args.extension, seed, args.queries),
+             "synthetic table with deletes: %d random filters against a native table (seed %d)" % (args.queries, seed)),
+            (transform_tables(args.extension, seed, per_transform),
+             "transform tables (%d, every partition transform, with deletes): %d random filters each against a native "
+             "table (seed %d)" % (len(TRANSFORM_CASES), per_transform, seed))):
+        for problem in problems:
+            print("FAIL " + problem)
+        if problems:
+            failed += 1
+        else:
+            passed += 1
+        print(summary + ("" if problems else ", ok"))
     print("iceberg conformance: %d passed, %d failed, %d known differences, %d not translatable; "
           "%d tables checked by random filters against a native copy"
           % (passed, failed, known, untranslatable, differential_runs[0]))
