@@ -2107,29 +2107,29 @@ int main(int argc, char** argv) {
     for (int q = 0; q < queries; q++) runner.RunQuery(table);
     runner.RunJoins(table);
   }
-  for (int t = 0; t < delta_tables; t++) {
-    Table table;
-    if (!runner.BuildDeltaTable(t, &table)) {
-      std::printf("FAILED (seed %" PRIu64 "): building Delta table %d: %s\n  %s\n", runner.seed, t, runner.db.error.c_str(),
-                  table.description.c_str());
-      runner.failed++;
-      continue;
+  // Lake tables: Delta, then Iceberg (a table from the log or the manifests, counted scans too).
+  struct LakeBuilder {
+    const char* kind;
+    int count;
+    bool (Runner::*build)(int, Table*);
+  };
+  for (const LakeBuilder& lake : {LakeBuilder{"Delta", delta_tables, &Runner::BuildDeltaTable},
+                                  LakeBuilder{"Iceberg", iceberg_tables, &Runner::BuildIcebergTable}}) {
+    const char* kind = lake.kind;
+    const int count = lake.count;
+    const auto build = lake.build;
+    for (int t = 0; t < count; t++) {
+      Table table;
+      if (!(runner.*build)(t, &table)) {
+        std::printf("FAILED (seed %" PRIu64 "): building %s table %d: %s\n  %s\n", runner.seed, kind, t,
+                    runner.db.error.c_str(), table.description.c_str());
+        runner.failed++;
+        continue;
+      }
+      runner.RunDeltaCounts(table);
+      for (int q = 0; q < queries; q++) runner.RunQuery(table);
+      runner.RunJoins(table);
     }
-    runner.RunDeltaCounts(table);
-    for (int q = 0; q < queries; q++) runner.RunQuery(table);
-    runner.RunJoins(table);
-  }
-  for (int t = 0; t < iceberg_tables; t++) {
-    Table table;
-    if (!runner.BuildIcebergTable(t, &table)) {
-      std::printf("FAILED (seed %" PRIu64 "): building Iceberg table %d: %s\n  %s\n", runner.seed, t, runner.db.error.c_str(),
-                  table.description.c_str());
-      runner.failed++;
-      continue;
-    }
-    runner.RunDeltaCounts(table);
-    for (int q = 0; q < queries; q++) runner.RunQuery(table);
-    runner.RunJoins(table);
   }
   if (CheckInterrupt(runner.db, dir)) {
     runner.passed++;
