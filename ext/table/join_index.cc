@@ -58,11 +58,11 @@ bool KeyOf(const SqlValue& value, bool* is_int, int64_t* int_key, std::string* o
   return false;
 }
 
-// The bytes a large array (LargeVector) of `elements` T's really holds: HugePageAllocator
-// maps whole huge pages. Every size the budget checks goes through here.
+// The bytes a large array (LargeVector) of `elements` T's really holds: LargeArrayAllocator
+// maps whole pages. Every size the budget checks goes through here.
 template <typename T>
 uint64_t ArrayBytes(uint64_t elements) {
-  return HugePageReservedBytes(elements * sizeof(T));
+  return LargeArrayReservedBytes(elements * sizeof(T));
 }
 
 template <typename T>
@@ -300,12 +300,12 @@ bool JoinIndexBuilder::StartFile(uint64_t rows) {
   // Room for the file's rows, when the budget allows (the estimate counts capacity; the
   // sorted keys check what their form takes, 2 to 12 bytes a key, old and new arrays at once).
   const uint64_t per_row = index.sorted_ ? sizeof(uint16_t) : sizeof(uint32_t);
-  if (HugePageReservedBytes(table_rows_ * per_row) > budget_) return GiveUp();
+  if (LargeArrayReservedBytes(table_rows_ * per_row) > budget_) return GiveUp();
   // Growing by half at least, so that many small files do not copy the arrays again and
   // again; exactly when that would not fit the budget.
   const uint64_t capacity = index.sorted_ ? index.sorted_keys_.size() : index.previous_row_.capacity();
   uint64_t room = std::max(table_rows_, capacity + capacity / 2);
-  if (HugePageReservedBytes(room * per_row) > budget_) room = table_rows_;
+  if (LargeArrayReservedBytes(room * per_row) > budget_) room = table_rows_;
   if (index.sorted_) {
     LimitSortedKeys();
     if (!index.sorted_keys_.Reserve(room) && !index.sorted_keys_.Reserve(table_rows_)) return GiveUp();

@@ -27,7 +27,7 @@
 
 #include "ext/common/column_mapping.h"
 #include "ext/common/sql_value.h"
-#include "ext/table/huge_page_allocator.h"
+#include "ext/table/large_array_allocator.h"
 #include "format/crypto/encryption.h"
 #include "format/read/file_reader.h"
 
@@ -48,7 +48,7 @@ struct RowPosition {
 };
 
 template <typename T>
-using LargeVector = std::vector<T, HugePageAllocator<T>>;
+using LargeVector = std::vector<T, LargeArrayAllocator<T>>;
 
 // The keys of a sorted column (integers in ascending order) in row order, compact: in
 // blocks of kBlock keys, each key as its 16-bit offset from its block's first key while

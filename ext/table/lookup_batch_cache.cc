@@ -6,6 +6,7 @@
 #include <string>
 
 #include "format/common/error.h"
+#include "format/read/column_reader.h"
 
 namespace sqlite_parquet {
 
@@ -31,10 +32,10 @@ bool LookupBatchCache::Cacheable(parquet::Type type) {
          type == parquet::Type::DOUBLE;
 }
 
-// Counts `bytes` more kept by `column` (null: bookkeeping of a column to come); past the
-// budget every other column is dropped first, then the blocks `column` holds. Call it
-// before writing into `column` (its arrays may be replaced).
-void LookupBatchCache::Count(uint64_t bytes, KeptColumn* column) {
+// Counts `bytes` more kept by `column` (null: bookkeeping of a column to come), in `group`
+// when given; past the budget every other column is dropped first, then the blocks
+// `column` holds. Call it before writing into `column` (its arrays may be replaced).
+void LookupBatchCache::Count(uint64_t bytes, KeptColumn* column, KeptGroup* group) {
   if (bytes_ + bytes > budget_) {
     for (auto it = columns_.begin(); it != columns_.end();) {
       if (&it->second == column) {
@@ -49,19 +50,38 @@ void LookupBatchCache::Count(uint64_t bytes, KeptColumn* column) {
   if (column && bytes_ + bytes > budget_) ForgetBlocks(column);
   bytes_ += bytes;
   if (column) column->counted += bytes;
+  if (group) group->counted += bytes;
 }
 
-// Drops the decoded blocks of `column`, returning their memory: a fresh array, untouched.
+// Drops the decoded blocks of `column`, returning their memory.
 void LookupBatchCache::ForgetBlocks(KeptColumn* column) {
-  const size_t rows = column->rows;
-  column->values.reset();
-  column->values.reset(new uint8_t[std::max<size_t>(rows * column->value_size, 1)]);
-  column->def_levels.reset();
+  for (KeptGroup& group : column->groups) {
+    const bool values_only = group.values_only;
+    group = KeptGroup();
+    group.values_only = values_only;
+  }
   std::fill(column->decoded.begin(), column->decoded.end(), 0);
   std::fill(column->alone.begin(), column->alone.end(), 0);
   column->blocks_decoded = 0;
   bytes_ -= column->counted - column->bookkeeping;
   column->counted = column->bookkeeping;
+}
+
+void LookupBatchCache::ForgetGroup(KeptColumn* column, int rg) {
+  KeptGroup& group = column->groups[static_cast<size_t>(rg)];
+  const uint64_t first = column->first_block[static_cast<size_t>(rg)];
+  const uint64_t end = static_cast<size_t>(rg) + 1 < column->first_block.size()
+                           ? column->first_block[static_cast<size_t>(rg) + 1]
+                           : column->decoded.size();
+  for (uint64_t b = first; b < end; b++) {
+    column->blocks_decoded -= column->decoded[b];
+    column->decoded[b] = 0;
+  }
+  bytes_ -= group.counted;
+  column->counted -= group.counted;
+  const bool values_only = group.values_only;
+  group = KeptGroup();
+  group.values_only = values_only;
 }
 
 LookupBatchCache::KeptColumn& LookupBatchCache::ColumnOf(const parquet::ParquetFileReader& file, size_t file_index,
@@ -81,20 +101,102 @@ LookupBatchCache::KeptColumn& LookupBatchCache::ColumnOf(const parquet::ParquetF
       column.alone.push_back(0);
       blocks += BlocksOf(file.row_group_num_rows(rg));
     }
-    const uint64_t rows = static_cast<uint64_t>(file.num_rows());
-    const uint64_t bytes = rows * column.value_size;
-    // Values are counted block by block as decoded (DecodeBlock), the bookkeeping now.
-    const uint64_t bookkeeping = blocks + column.first_block.size() * (sizeof(uint64_t) + sizeof(uint32_t)) + 64;
-    Count(bookkeeping, nullptr);
+    column.groups.resize(column.first_block.size());
+    // Rows are counted block by block as decoded (DecodeBlock), the bookkeeping now.
+    const uint64_t bookkeeping =
+        blocks + column.first_block.size() * (sizeof(uint64_t) + sizeof(uint32_t) + sizeof(KeptGroup)) + 64;
+    Count(bookkeeping, nullptr, nullptr);
     column.bookkeeping = column.counted = bookkeeping;
-    column.rows = static_cast<size_t>(rows);
-    column.values.reset(new uint8_t[std::max<uint64_t>(bytes, 1)]);
+    column.rows = static_cast<size_t>(file.num_rows());
     column.decoded.assign(blocks, 0);
     it = columns_.emplace(key, std::move(column)).first;
   }
   last_key_ = key;
   last_column_ = &it->second;
   return it->second;
+}
+
+void LookupBatchCache::StartGroup(const parquet::ColumnChunkReader& reader, int rg, int64_t group_rows,
+                                  int64_t block_rows, bool indices, KeptColumn* column) {
+  KeptGroup& group = column->groups[static_cast<size_t>(rg)];
+  size_t entries = 0;
+  if (indices) reader.dictionary_entries(&entries);
+  // Indices are kept when they and the dictionary take less than the values would.
+  const uint64_t index_width = entries <= 256 ? 1 : entries <= 65536 ? 2 : column->value_size;
+  const uint64_t rows = static_cast<uint64_t>(group_rows);
+  const bool keep_indices = indices && index_width < column->value_size &&
+                            entries * column->value_size + rows * index_width <= rows * column->value_size;
+  const uint8_t width = static_cast<uint8_t>(keep_indices ? index_width : column->value_size);
+  const uint64_t dictionary_bytes = keep_indices ? entries * column->value_size : 0;
+  Count(static_cast<uint64_t>(block_rows) * (width + column->level_bytes()) + dictionary_bytes, column, &group);
+  group.width = width;
+  group.rows.reset(new uint8_t[static_cast<size_t>(std::max<int64_t>(group_rows, 1)) * width]);
+  if (keep_indices) {
+    size_t count = 0;
+    const void* dictionary = reader.dictionary_entries(&count);
+    group.dictionary.reset(new uint8_t[std::max<uint64_t>(dictionary_bytes, 1)]);
+    if (dictionary_bytes > 0) std::memcpy(group.dictionary.get(), dictionary, dictionary_bytes);
+  }
+}
+
+void LookupBatchCache::StoreBatch(const parquet::ColumnChunkReader& reader, int rg, int64_t group_rows,
+                                  int64_t block_row, int64_t at, bool indices, KeptColumn* column) {
+  KeptGroup& group = column->groups[static_cast<size_t>(rg)];
+  const size_t n = scratch_.num_levels;
+  const size_t width = group.width, vs = column->value_size;
+  const bool dense = scratch_.num_values == n;
+  if (!dense && !group.def_levels) {
+    // The first null of the row group: the rows of its blocks decoded so far had none.
+    group.def_levels.reset(new int16_t[static_cast<size_t>(group_rows)]);
+    std::fill_n(group.def_levels.get() + block_row, at - block_row, column->max_def);
+    const uint64_t first = column->first_block[static_cast<size_t>(rg)];
+    for (int64_t b = 0; b * kSlots < group_rows; b++) {
+      if (!column->decoded[first + static_cast<uint64_t>(b)]) continue;
+      std::fill_n(group.def_levels.get() + b * kSlots, std::min(kSlots, group_rows - b * kSlots), column->max_def);
+    }
+  }
+  if (group.def_levels) {
+    if (dense) {
+      std::fill_n(group.def_levels.get() + at, n, column->max_def);
+    } else {
+      std::copy_n(scratch_.def_levels.begin(), n, group.def_levels.get() + at);
+    }
+  }
+  // Row `at + slot` of the batch's value `v`: stored as `width` bytes.
+  uint8_t* to = group.rows.get() + static_cast<size_t>(at) * width;
+  auto for_each_value = [&](auto store) {
+    if (dense) {
+      for (size_t slot = 0; slot < n; slot++) store(slot, slot);
+    } else {
+      size_t v = 0;
+      for (size_t slot = 0; slot < n; slot++) {
+        if (scratch_.def_levels[slot] == column->max_def) store(slot, v++);
+      }
+    }
+  };
+  if (!indices) {
+    const uint8_t* from = scratch_.values<uint8_t>();
+    if (dense) {
+      std::memcpy(to, from, n * vs);
+    } else {
+      for_each_value([&](size_t slot, size_t v) { std::memcpy(to + slot * vs, from + v * vs, vs); });
+    }
+    return;
+  }
+  const uint32_t* index = scratch_.values<uint32_t>();
+  if (width == 1) {
+    for_each_value([&](size_t slot, size_t v) { to[slot] = static_cast<uint8_t>(index[v]); });
+  } else if (width == 2) {
+    for_each_value([&](size_t slot, size_t v) {
+      const uint16_t i = static_cast<uint16_t>(index[v]);
+      std::memcpy(to + slot * 2, &i, 2);
+    });
+  } else {
+    // More entries than indices are kept for: their values, from the reader's dictionary.
+    size_t count = 0;
+    const uint8_t* entries = static_cast<const uint8_t*>(reader.dictionary_entries(&count));
+    for_each_value([&](size_t slot, size_t v) { std::memcpy(to + slot * vs, entries + index[v] * vs, vs); });
+  }
 }
 
 // Decodes the block of rows from `block_row` (a multiple of kSlots) of row group `rg` into
@@ -123,43 +225,36 @@ bool LookupBatchCache::DecodeBlock(const parquet::ParquetFileReader& file, int r
   const size_t gap = static_cast<size_t>(block_row - r.next_row);
   if (gap > 0 && r.reader->Skip(gap) != gap) throw short_column();
   r.next_row = block_row;
-  // The block's values (and levels, when the column may have nulls), counted before the
-  // column's arrays are written.
-  const size_t vs = column->value_size;
-  Count(static_cast<uint64_t>(end - block_row) * column->bytes_per_row(), column);
-  uint8_t* values = column->values.get();
+  KeptGroup* group = &column->groups[static_cast<size_t>(rg)];
+  // The block's rows (and levels, when the column may have nulls), counted before the
+  // column's arrays are written; a row group's first block once its first batch shows
+  // how its rows are kept (StartGroup).
+  if (group->width > 0) Count(static_cast<uint64_t>(end - block_row) * (group->width + column->level_bytes()), column, group);
+  // Indices are read while the row group keeps them, or may.
+  bool dictionary_chunk =
+      !group->values_only && parquet::ChunkIsFullyDictionaryEncoded(file.column_metadata(rg, leaf));
   int64_t row = block_row;
   while (row < end) {
-    const size_t n = r.reader->ReadBatch(static_cast<size_t>(end - row), &scratch_);
-    if (n == 0) throw short_column();
-    const uint64_t at = static_cast<uint64_t>(file.row_group_first_row(rg) + row);
-    if (scratch_.num_values == n) {
-      std::memcpy(values + at * vs, scratch_.values<uint8_t>(), n * vs);
-      if (column->def_levels) std::fill_n(column->def_levels.get() + at, n, column->max_def);
-    } else {
-      if (!column->def_levels) {
-        // The first null: the rows of the blocks decoded so far had none.
-        column->def_levels.reset(new int16_t[static_cast<size_t>(file.num_rows())]);
-        const uint64_t block_start = static_cast<uint64_t>(file.row_group_first_row(rg) + block_row);
-        std::fill_n(column->def_levels.get() + block_start, at - block_start, column->max_def);
-        for (int g = 0; g < file.num_row_groups(); g++) {
-          const int64_t first = file.row_group_first_row(g), rows_in_group = file.row_group_num_rows(g);
-          for (int64_t b = 0; b * kSlots < rows_in_group; b++) {
-            if (!column->decoded[column->first_block[static_cast<size_t>(g)] + static_cast<uint64_t>(b)]) continue;
-            const int64_t n_rows = std::min(kSlots, rows_in_group - b * kSlots);
-            std::fill_n(column->def_levels.get() + first + b * kSlots, n_rows, column->max_def);
-          }
-        }
-      }
-      const uint8_t* from = scratch_.values<uint8_t>();
-      for (size_t slot = 0; slot < n; slot++) {
-        column->def_levels[at + slot] = scratch_.def_levels[slot];
-        if (scratch_.def_levels[slot] == column->max_def) {
-          std::memcpy(values + (at + slot) * vs, from, vs);
-          from += vs;
-        }
-      }
+    group = &column->groups[static_cast<size_t>(rg)];  // (Count may have dropped what it kept)
+    const bool indices = group->width > 0 ? group->dictionary != nullptr : dictionary_chunk;
+    bool not_dictionary = false;
+    const size_t n = indices ? r.reader->ReadIndices(static_cast<size_t>(end - row), &scratch_, &not_dictionary)
+                             : r.reader->ReadBatch(static_cast<size_t>(end - row), &scratch_);
+    if (not_dictionary) {
+      // A page that is not dictionary-encoded (the metadata said otherwise): the row group
+      // keeps values. Before anything of it is kept, read on; else what it kept is dropped
+      // and the block read again from the row group's start.
+      group->values_only = true;
+      dictionary_chunk = false;
+      if (group->width == 0) continue;
+      ForgetGroup(column, rg);
+      r.row_group = -1;
+      DecodeBlock(file, rg, leaf, block_row, options, column);
+      return true;
     }
+    if (n == 0) throw short_column();
+    if (group->width == 0) StartGroup(*r.reader, rg, rows, end - block_row, indices, column);
+    StoreBatch(*r.reader, rg, rows, block_row, row, indices, column);
     row += static_cast<int64_t>(n);
     r.next_row = row;
   }
@@ -198,30 +293,41 @@ size_t LookupBatchCache::Copy(const parquet::ParquetFileReader& file, size_t fil
       column->decoded[b] = 1;
       column->blocks_decoded++;
     }
+    if (!column->decoded[block]) {
+      // Dropped again in the pass (a row group that turned out to need its values).
+      DecodeBlock(file, rg, leaf, block_row, options, column);
+      column->decoded[block] = 1;
+      column->blocks_decoded++;
+    }
   }
   const int64_t block_end = std::min(block_row + kSlots, file.row_group_num_rows(rg));
   const size_t n = static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(max_slots), block_end - row));
-  const uint64_t at = static_cast<uint64_t>(file.row_group_first_row(rg) + row);
-  const size_t vs = column->value_size;
-  const uint8_t* from = column->values.get() + at * vs;
+  const KeptGroup& group = column->groups[static_cast<size_t>(rg)];
+  const size_t vs = column->value_size, width = group.width;
+  const uint8_t* from = group.rows.get() + static_cast<size_t>(row) * width;
   uint8_t* target = out->mutable_values<uint8_t>(std::max<size_t>(n, 1) * vs);
-  size_t values = n;
+  const int16_t* levels = group.def_levels ? group.def_levels.get() + row : nullptr;
   if (column->max_def > 0) {
     out->def_levels.resize(n);
-    if (!column->def_levels) {
-      std::fill_n(out->def_levels.begin(), n, column->max_def);
-    } else {
-      const int16_t* levels = column->def_levels.get() + at;
+    if (levels) {
       std::copy_n(levels, n, out->def_levels.begin());
-      values = 0;
-      for (size_t slot = 0; slot < n; slot++) {
-        if (levels[slot] != column->max_def) continue;
-        std::memcpy(target + values * vs, from + slot * vs, vs);
-        values++;
-      }
+    } else {
+      std::fill_n(out->def_levels.begin(), n, column->max_def);
     }
   }
-  if (values == n && n > 0) std::memcpy(target, from, n * vs);
+  size_t values = 0;
+  const uint8_t* dictionary = group.dictionary.get();
+  for (size_t slot = 0; slot < n; slot++) {
+    if (levels && levels[slot] != column->max_def) continue;
+    if (!dictionary) {
+      std::memcpy(target + values * vs, from + slot * vs, vs);
+    } else {
+      uint16_t index = from[slot * width];
+      if (width == 2) std::memcpy(&index, from + slot * 2, 2);
+      std::memcpy(target + values * vs, dictionary + size_t{index} * vs, vs);
+    }
+    values++;
+  }
   out->num_levels = n;
   out->num_values = values;
   out->text_terminated = false;

@@ -593,9 +593,6 @@ void* MapLargeArray(size_t bytes) {
 #ifdef MAP_ANONYMOUS
   void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return nullptr;
-#ifdef MADV_HUGEPAGE
-  ::madvise(p, bytes, MADV_HUGEPAGE);  // only advice: fine if refused
-#endif
   return p;
 #else
   return std::malloc(bytes);

@@ -258,8 +258,9 @@ size_t WindowsRootLength(const std::string& path);
 // The soft limit on open files of the process, or 0 when it has none (Windows).
 uint64_t OpenFileLimit();
 
-// Large arrays (2 MiB and up) mapped directly, with transparent huge pages asked for where
-// the system has them. Null when out of memory.
+// Large arrays (2 MiB and up) mapped directly, in the system's normal pages (not huge
+// pages: see ext/table/large_array_allocator.h), and given back whole. Null when out of
+// memory.
 void* MapLargeArray(size_t bytes);
 void UnmapLargeArray(void* data, size_t bytes);
 // Gives the heap's free pages back to the system (glibc's malloc_trim; elsewhere nothing).

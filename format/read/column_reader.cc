@@ -165,7 +165,21 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
 
   void SetOffsetIndex(std::shared_ptr<const OffsetIndex> index) override { pages_.SetOffsetIndex(std::move(index)); }
 
-  size_t ReadBatch(size_t max_levels, ColumnBatch* batch) override {
+  size_t ReadBatch(size_t max_levels, ColumnBatch* batch) override { return ReadSlots<false>(max_levels, batch, nullptr); }
+
+  size_t ReadIndices(size_t max_levels, ColumnBatch* batch, bool* not_dictionary) override {
+    *not_dictionary = false;
+    return ReadSlots<true>(max_levels, batch, not_dictionary);
+  }
+
+  const void* dictionary_entries(size_t* count) const override {
+    *count = has_dictionary_ ? dictionary_entries_ : 0;
+    return *count > 0 ? dictionary_.data() : nullptr;
+  }
+
+  // ReadBatch (kIndices false) or ReadIndices (true).
+  template <bool kIndices>
+  size_t ReadSlots(size_t max_levels, ColumnBatch* batch, bool* not_dictionary) {
     try {
       batch->num_levels = 0;
       batch->num_values = 0;
@@ -174,6 +188,14 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       if (max_levels == 0) return 0;
       if (page_levels_left_ == 0 && !NextDataPage()) return 0;
       if (!page_loaded_) LoadPage();
+      if constexpr (kIndices) {
+        bool dictionary_page = false;
+        if constexpr (!std::is_same_v<T, bool>) dictionary_page = value_decoder_ == dictionary_decoder_.get();
+        if (!dictionary_page) {
+          *not_dictionary = true;
+          return 0;
+        }
+      }
       size_t n = std::min(max_levels, page_levels_left_);
       size_t non_null = n;
       if (descriptor_->max_repetition_level > 0) {
@@ -193,9 +215,13 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
         int16_t* def = batch->def_levels.data();
         non_null = def_decoder_.DecodeDefinitions(def, n);
       }
-      T* out = batch->mutable_values<T>(non_null);
       if (non_null > 0) {
-        size_t got = value_decoder_->Decode(out, non_null);
+        size_t got = 0;
+        if constexpr (!kIndices) {
+          got = value_decoder_->Decode(batch->mutable_values<T>(non_null), non_null);
+        } else if constexpr (!std::is_same_v<T, bool>) {
+          got = dictionary_decoder_->DecodeIndices(batch->mutable_values<uint32_t>(non_null), non_null);
+        }
         if (got != non_null) {
           throw ParquetError("page holds " + std::to_string(got) + " values where its levels need " +
                              std::to_string(non_null));
@@ -204,7 +230,7 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
       page_levels_left_ -= n;
       batch->num_levels = n;
       batch->num_values = non_null;
-      if constexpr (std::is_same_v<T, ByteArray>) {
+      if constexpr (std::is_same_v<T, ByteArray> && !kIndices) {
         if (value_decoder_ == dictionary_decoder_.get()) {
           batch->text_terminated = dictionary_nul_free_;
         } else if (page_values_in_place_ && non_null > 0) {

@@ -120,6 +120,18 @@ class ColumnChunkReader {
   // Returns the number of slots read; 0 means the chunk is exhausted.
   virtual size_t ReadBatch(size_t max_levels, ColumnBatch* batch) = 0;
 
+  // ReadBatch for a chunk read through its dictionary: the batch's values are the slots'
+  // dictionary indices (uint32_t, each checked to be below the dictionary's size), not its
+  // entries (dictionary_entries). When the page to be read is not dictionary-encoded (a
+  // fallback page, or a BOOLEAN column), reads nothing, sets *not_dictionary and returns 0:
+  // ReadBatch goes on from there. Returns 0 otherwise only at the end of the chunk.
+  virtual size_t ReadIndices(size_t max_levels, ColumnBatch* batch, bool* not_dictionary) = 0;
+
+  // The entries of the current chunk's dictionary, read so far (after a ReadIndices or
+  // ReadBatch that reached a data page), as values of the column's physical type; null and
+  // *count 0 when it has none. Valid until the reader moves to another chunk.
+  virtual const void* dictionary_entries(size_t* count) const = 0;
+
   // For the batch the last ReadBatch filled, of byte arrays stored in place in their page
   // (PLAIN, DELTA_LENGTH_BYTE_ARRAY), before anything else is read: when no value holds a
   // NUL and they are not long (at most 255 bytes on average), copies them into a buffer of

@@ -2,7 +2,7 @@
 // picks (a sorted key, compact or plain; integer keys in a direct table, widened or moved
 // to the hash; other keys in the map), the switches between them mid-build, NULL rows and
 // several files, against a reference that compares every row with SQLite's order
-// (CompareSqlValues), and the memory budget (huge pages counted whole; sorted keys switch
+// (CompareSqlValues), and the memory budget (mapped pages counted whole; sorted keys switch
 // to a wider form, and row chains grow for the next file, only within it). Then builds from
 // files: interrupt checks within a row group, and the table's cache letting go of old
 // indexes (or counting them while still held) before it builds.
@@ -249,8 +249,8 @@ TEST_CASE("join index: none for more files than a row position can name") {
   CHECK(builder.Finish() == nullptr);
 }
 
-TEST_CASE("join index: the budget counts the whole huge pages of large arrays") {
-  // A sorted key of 1,100,000 rows: 2.2 MB of 16-bit offsets, mapped as two huge pages.
+TEST_CASE("join index: the budget counts the whole pages of large arrays") {
+  // A sorted key of 1,100,000 rows: 2.2 MB of 16-bit offsets, mapped as 538 pages.
   constexpr uint64_t kRows = 1100000;
   std::vector<int64_t> keys(kRows);
   std::iota(keys.begin(), keys.end(), int64_t{0});
@@ -261,8 +261,8 @@ TEST_CASE("join index: the budget counts the whole huge pages of large arrays") 
   };
   const uint64_t bases = (kRows / SortedKeys::kBlock + 1) * sizeof(int64_t);  // one a block of keys
   const uint64_t requested = kRows * sizeof(uint16_t) + bases;
-  const uint64_t reserved = 2 * kHugePage + bases;
-  REQUIRE(HugePageReservedBytes(kRows * sizeof(uint16_t)) == 2 * kHugePage);
+  const uint64_t reserved = 538 * kLargeArrayPage + bases;
+  REQUIRE(LargeArrayReservedBytes(kRows * sizeof(uint16_t)) == 538 * kLargeArrayPage);
   // A budget above what the arrays ask for but below what they hold: no index.
   CHECK(build((requested + reserved) / 2) == nullptr);
   std::shared_ptr<JoinIndex> index = build(reserved + 1024);

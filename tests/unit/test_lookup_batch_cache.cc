@@ -6,12 +6,17 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "ext/table/lookup_batch_cache.h"
 #include "format/read/column_reader.h"
+#include "format/metadata/metadata.h"
 #include "format/read/file_reader.h"
 #include "format/write/file_writer.h"
 #include "tests/unit/schema_elements.h"
@@ -205,4 +210,163 @@ TEST_CASE("lookup batch cache: eight blocks of a row group out of order, then th
   // Every row of row group 1 is now kept, and right.
   for (int64_t row = 0; row < kGroupRows; row += 331) fetch(1, row);
   CHECK(cache.kept_bytes() == alone + 52 * block_bytes);
+}
+
+namespace {
+
+// Rows of `leaf` (an INT64 column) from `rows`, one slot each, against value_of(row); the
+// most bytes the cache kept meanwhile.
+template <typename ValueOf>
+uint64_t CheckInt64s(LookupBatchCache* cache, const ParquetFileReader& file, int leaf, int64_t group_rows,
+                     const std::vector<int64_t>& rows, ValueOf value_of) {
+  ColumnReaderOptions options;
+  ColumnBatch batch;
+  uint64_t most_kept = 0;
+  for (int64_t row : rows) {
+    INFO("row " << row);
+    REQUIRE(cache->Copy(file, 0, static_cast<int>(row / group_rows), leaf, row % group_rows, 1, options, &batch) == 1);
+    const std::optional<int64_t> want = value_of(row);
+    if (file.schema().column(leaf).max_definition_level > 0) CHECK(batch.def_levels[0] == (want ? 1 : 0));
+    REQUIRE(batch.num_values == (want ? 1u : 0u));
+    if (want) CHECK(batch.values<int64_t>()[0] == *want);
+    most_kept = std::max(most_kept, cache->kept_bytes());
+  }
+  return most_kept;
+}
+
+// Rewrites the footer of the file at `path` so that every chunk claims to be dictionary-
+// encoded throughout (encodings RLE_DICTIONARY and RLE, no encoding_stats), whatever its
+// pages are.
+void ClaimDictionaryThroughout(const std::string& path) {
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  REQUIRE(bytes.size() > 12);
+  uint32_t footer = 0;
+  std::memcpy(&footer, bytes.data() + bytes.size() - 8, 4);
+  const size_t footer_start = bytes.size() - 8 - footer;
+  FileMetaData meta = ParseFileMetaData(reinterpret_cast<const uint8_t*>(bytes.data()) + footer_start, footer);
+  for (RowGroup& group : meta.row_groups) {
+    for (ColumnChunk& chunk : group.columns) {
+      REQUIRE(chunk.meta_data);
+      chunk.meta_data->encodings = {Encoding::RLE_DICTIONARY, Encoding::RLE};
+      chunk.meta_data->encoding_stats.reset();
+    }
+  }
+  const std::string serialized = Serialize(meta);
+  const uint32_t length = static_cast<uint32_t>(serialized.size());
+  bytes.resize(footer_start);
+  bytes += serialized;
+  bytes.append(reinterpret_cast<const char*>(&length), 4);
+  bytes += "PAR1";
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+}  // namespace
+
+TEST_CASE("lookup batch cache: dictionary-encoded row groups keep 1- or 2-byte indices") {
+  // q INT64 OPTIONAL: 50 values, some rows null (1-byte indices); w INT64 REQUIRED: 1,000
+  // values (2-byte indices); in 3 row groups of 6,000 rows.
+  test_support::TempDir dir;
+  constexpr int64_t kGroup = 6000, kAll = 3 * kGroup;
+  auto q_of = [](int64_t r) -> std::optional<int64_t> {
+    if (r % 11 == 4) return std::nullopt;
+    return (r * 7) % 50 - 20;
+  };
+  auto w_of = [](int64_t r) -> std::optional<int64_t> { return (r * 31) % 1000 * 1000003; };
+  const std::string path = dir.File("dictionary.parquet");
+  {
+    WriterOptions options;
+    options.page_size = 4 << 10;
+    ParquetFileWriter writer(path,
+                             {RootElement(2), LeafElement("q", FieldRepetitionType::OPTIONAL, Type::INT64),
+                              LeafElement("w", FieldRepetitionType::REQUIRED, Type::INT64)},
+                             options);
+    for (int g = 0; g < 3; g++) {
+      writer.StartRowGroup();
+      std::vector<int64_t> qs, ws;
+      std::vector<int16_t> q_def;
+      for (int64_t r = g * kGroup; r < (g + 1) * kGroup; r++) {
+        q_def.push_back(q_of(r) ? 1 : 0);
+        if (q_of(r)) qs.push_back(*q_of(r));
+        ws.push_back(*w_of(r));
+      }
+      writer.WriteBatch<int64_t>(0, q_def.size(), q_def.data(), nullptr, qs.data(), qs.size());
+      writer.WriteBatch<int64_t>(1, ws.size(), nullptr, nullptr, ws.data(), ws.size());
+      writer.EndRowGroup(kGroup);
+    }
+    writer.Close();
+  }
+  auto file = ParquetFileReader::Open(path);
+  for (int g = 0; g < 3; g++) {
+    REQUIRE(ChunkIsFullyDictionaryEncoded(file->column_metadata(g, 0)));
+    REQUIRE(ChunkIsFullyDictionaryEncoded(file->column_metadata(g, 1)));
+  }
+  std::vector<int64_t> rows(kAll);
+  for (int64_t r = 0; r < kAll; r++) rows[static_cast<size_t>(r)] = r;
+  std::shuffle(rows.begin(), rows.end(), std::mt19937(11));
+  {
+    LookupBatchCache cache(uint64_t{1} << 30);
+    const uint64_t kept = CheckInt64s(&cache, *file, 0, kGroup, rows, q_of);
+    // Values would take 8 bytes a row and a level 2 more: an index takes 1.
+    CHECK(kept <= static_cast<uint64_t>(kAll) * 3 + 3 * 50 * 8 + 2048);
+    CHECK(CheckInt64s(&cache, *file, 0, kGroup, {5, 4, kAll - 1, kGroup}, q_of) == kept);  // kept, nothing more
+  }
+  {
+    LookupBatchCache cache(uint64_t{1} << 30);
+    const uint64_t kept = CheckInt64s(&cache, *file, 1, kGroup, rows, w_of);
+    CHECK(kept <= static_cast<uint64_t>(kAll) * 2 + 3 * 1000 * 8 + 2048);
+  }
+  {
+    // Within a small budget, indices count as what they take.
+    constexpr uint64_t kBudget = 8 * 1024;
+    LookupBatchCache cache(kBudget);
+    CHECK(CheckInt64s(&cache, *file, 0, kGroup, rows, q_of) <= kBudget);
+  }
+}
+
+TEST_CASE("lookup batch cache: a chunk that leaves its dictionary keeps values, whatever its metadata says") {
+  // k INT64 REQUIRED in 2 row groups of 8,000 rows: 10 values for the first 2,000 rows of
+  // each, then every row its own; the dictionary passes its 200-byte limit and the pages
+  // after it are PLAIN.
+  test_support::TempDir dir;
+  constexpr int64_t kGroup = 8000, kAll = 2 * kGroup;
+  auto k_of = [](int64_t r) -> std::optional<int64_t> { return r % kGroup < 2000 ? r % 10 : r * 3; };
+  const std::string path = dir.File("fallback.parquet");
+  {
+    WriterOptions options;
+    options.page_size = 1 << 10;
+    options.automatic_encoding = false;
+    options.dictionary_page_size_limit = 200;
+    ParquetFileWriter writer(path, {RootElement(1), LeafElement("k", FieldRepetitionType::REQUIRED, Type::INT64)},
+                             options);
+    for (int g = 0; g < 2; g++) {
+      writer.StartRowGroup();
+      std::vector<int64_t> ks;
+      for (int64_t r = g * kGroup; r < (g + 1) * kGroup; r++) ks.push_back(*k_of(r));
+      writer.WriteBatch<int64_t>(0, ks.size(), nullptr, nullptr, ks.data(), ks.size());
+      writer.EndRowGroup(kGroup);
+    }
+    writer.Close();
+  }
+  std::vector<int64_t> shuffled(kAll);
+  for (int64_t r = 0; r < kAll; r++) shuffled[static_cast<size_t>(r)] = r;
+  std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(5));
+  // First a row of the dictionary pages, then of the PLAIN ones (the row group kept as
+  // indices drops them), and the other way round; then every row.
+  const std::vector<std::vector<int64_t>> orders = {
+      {5, 7000, 1999, 2000, 0, kGroup + 3, kGroup + 7999}, {7000, 5, kGroup + 7999, kGroup + 3}, shuffled};
+  for (bool lying : {false, true}) {
+    INFO("metadata claims dictionary throughout: " << lying);
+    if (lying) ClaimDictionaryThroughout(path);
+    auto file = ParquetFileReader::Open(path);
+    CHECK(ChunkIsFullyDictionaryEncoded(file->column_metadata(0, 0)) == lying);
+    for (const std::vector<int64_t>& order : orders) {
+      LookupBatchCache cache(uint64_t{1} << 30);
+      CheckInt64s(&cache, *file, 0, kGroup, order, k_of);
+      CheckInt64s(&cache, *file, 0, kGroup, order, k_of);  // again, kept
+    }
+  }
 }
