@@ -411,14 +411,22 @@ bool JoinIndexBuilder::LinkIntegers(const int64_t* keys, size_t count, uint32_t 
   while (index.direct_ && i < count) {
     uint32_t* last = index.direct_last_row_.data();
     const uint64_t base = static_cast<uint64_t>(index.direct_base_), size = index.direct_last_row_.size();
+    constexpr size_t kAhead = 16;
+    uint64_t new_keys = 0;  // (a local: the member would be a store per row)
     for (; i < count; i++) {
       const uint64_t offset = static_cast<uint64_t>(keys[i]) - base;
       if (offset >= size) break;
+      if (i + kAhead < count) {
+        const uint64_t ahead = static_cast<uint64_t>(keys[i + kAhead]) - base;
+        if (ahead < size) __builtin_prefetch(&last[ahead], 1);
+      }
       const uint32_t row = first_row + static_cast<uint32_t>(i);
-      int_keys_ += last[offset] == JoinIndex::kNoRow;
-      previous[row] = last[offset];
+      const uint32_t before = last[offset];
+      new_keys += before == JoinIndex::kNoRow;
+      previous[row] = before;
       last[offset] = row;
     }
+    int_keys_ += new_keys;
     if (i < count && !WidenDirect(keys[i]) && !DirectToHash()) return false;
   }
   if (i == count) return true;

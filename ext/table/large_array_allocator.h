@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <new>
+#include <utility>
 
 #include "format/platform/system.h"
 
@@ -49,6 +50,17 @@ struct LargeArrayAllocator {
     } else {
       parquet::platform::UnmapLargeArray(p, LargeArrayReservedBytes(bytes));
     }
+  }
+
+  // Elements made without a value are left uninitialized (resize(n) of integers does not
+  // write them: the index writes every one it makes room for).
+  template <typename U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
   }
 
   template <typename U>

@@ -591,7 +591,7 @@ uint64_t OpenFileLimit() {
 
 void* MapLargeArray(size_t bytes) {
 #ifdef MAP_ANONYMOUS
-  void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
   if (p == MAP_FAILED) return nullptr;
   return p;
 #else
