@@ -591,7 +591,12 @@ uint64_t OpenFileLimit() {
 
 void* MapLargeArray(size_t bytes) {
 #ifdef MAP_ANONYMOUS
-  void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+#if defined(MAP_POPULATE) && !defined(__EMSCRIPTEN__)
+  constexpr int kPopulate = MAP_POPULATE;
+#else
+  constexpr int kPopulate = 0;
+#endif
+  void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | kPopulate, -1, 0);
   if (p == MAP_FAILED) return nullptr;
   return p;
 #else
