@@ -58,16 +58,16 @@ bool KeyOf(const SqlValue& value, bool* is_int, int64_t* int_key, std::string* o
   return false;
 }
 
-// The bytes a large array (LargeVector) of `elements` T's really holds: LargeArrayAllocator
+// The bytes a large array (LargeVector, FilledVector) of `elements` T's really holds: LargeArrayAllocator
 // maps whole pages. Every size the budget checks goes through here.
 template <typename T>
 uint64_t ArrayBytes(uint64_t elements) {
   return LargeArrayReservedBytes(elements * sizeof(T));
 }
 
-template <typename T>
-uint64_t HeldBytes(const LargeVector<T>& array) {
-  return ArrayBytes<T>(array.capacity());
+template <typename Vector>
+uint64_t HeldBytes(const Vector& array) {
+  return ArrayBytes<typename Vector::value_type>(array.capacity());
 }
 
 // Whether `more` bytes can be allocated beside `held` within `limit` (an array growing
@@ -75,9 +75,9 @@ uint64_t HeldBytes(const LargeVector<T>& array) {
 bool FitsBeside(uint64_t held, uint64_t more, uint64_t limit) { return more <= limit && held <= limit - more; }
 
 // What `array` would newly hold to have room for `size` elements (0: it has the room).
-template <typename T>
-uint64_t GrowthBytes(const LargeVector<T>& array, uint64_t size) {
-  return size > array.capacity() ? ArrayBytes<T>(size) : 0;
+template <typename Vector>
+uint64_t GrowthBytes(const Vector& array, uint64_t size) {
+  return size > array.capacity() ? ArrayBytes<typename Vector::value_type>(size) : 0;
 }
 
 // Per file: size and modification time, or -1s when it cannot be read.
@@ -321,12 +321,12 @@ bool JoinIndexBuilder::StartFile(uint64_t rows) {
 // Makes the integer table large enough for `keys` keys at most half full; false when the
 // budget does not allow it.
 bool JoinIndexBuilder::GrowIntTable(uint64_t keys) {
-  LargeVector<JoinIndex::IntSlot>& slots = index_->int_slots_;
+  FilledVector<JoinIndex::IntSlot>& slots = index_->int_slots_;
   size_t size = slots.empty() ? 1024 : slots.size();
   while (keys * 2 > size) size *= 2;
   if (size == slots.size()) return true;
   if (!Fits(ArrayBytes<JoinIndex::IntSlot>(size))) return false;
-  LargeVector<JoinIndex::IntSlot> old = std::move(slots);
+  FilledVector<JoinIndex::IntSlot> old = std::move(slots);
   slots.assign(size, JoinIndex::IntSlot{0, JoinIndex::kNoRow});
   const size_t mask = size - 1;
   for (const JoinIndex::IntSlot& entry : old) {
@@ -358,7 +358,7 @@ inline void JoinIndexBuilder::LinkHashed(int64_t key, uint32_t row) {
 // or over the budget.
 bool JoinIndexBuilder::WidenDirect(int64_t key) {
   JoinIndex& index = *index_;
-  LargeVector<uint32_t>& last = index.direct_last_row_;
+  FilledVector<uint32_t>& last = index.direct_last_row_;
   const __int128 old_lo = index.direct_base_, old_size = static_cast<__int128>(last.size());
   __int128 lo = last.empty() ? key : std::min<__int128>(old_lo, key);
   __int128 hi = last.empty() ? key : std::max<__int128>(old_lo + old_size - 1, key);
@@ -371,7 +371,7 @@ bool JoinIndexBuilder::WidenDirect(int64_t key) {
   if (last.empty() || key < old_lo) lo = std::max<__int128>(lo - room, INT64_MIN);
   const uint64_t size = static_cast<uint64_t>(hi - lo + 1);
   if (!Fits(ArrayBytes<uint32_t>(size))) return false;
-  LargeVector<uint32_t> widened(size, JoinIndex::kNoRow);
+  FilledVector<uint32_t> widened(size, JoinIndex::kNoRow);
   if (!last.empty()) std::copy(last.begin(), last.end(), widened.begin() + static_cast<ptrdiff_t>(old_lo - lo));
   last = std::move(widened);
   index.direct_base_ = static_cast<int64_t>(lo);
@@ -396,7 +396,7 @@ bool JoinIndexBuilder::DirectToHash() {
     slots[slot] = JoinIndex::IntSlot{key, index.direct_last_row_[i]};
   }
   int_keys_ = keys;
-  LargeVector<uint32_t>().swap(index.direct_last_row_);
+  FilledVector<uint32_t>().swap(index.direct_last_row_);
   return true;
 }
 

@@ -49,6 +49,9 @@ struct RowPosition {
 
 template <typename T>
 using LargeVector = std::vector<T, LargeArrayAllocator<T>>;
+// A large array each element of which is written once it is made (mapped populated).
+template <typename T>
+using FilledVector = std::vector<T, LargeArrayAllocator<T, true>>;
 
 // The keys of a sorted column (integers in ascending order) in row order, compact: in
 // blocks of kBlock keys, each key as its 16-bit offset from its block's first key while
@@ -127,10 +130,10 @@ class JoinIndex {
   // direct table, keys from direct_base_ on; the others hash.
   bool direct_ = false;
   int64_t direct_base_ = 0;
-  LargeVector<uint32_t> direct_last_row_;  // kNoRow: no such key
-  LargeVector<IntSlot> int_slots_;  // a power of two, at most half full
+  FilledVector<uint32_t> direct_last_row_;  // kNoRow: no such key
+  FilledVector<IntSlot> int_slots_;  // a power of two, at most half full
   std::map<std::string, uint32_t, std::less<>> other_last_rows_;
-  LargeVector<uint32_t> previous_row_;   // per table row: the row before it with its key (kNoRow)
+  FilledVector<uint32_t> previous_row_;   // per table row: the row before it with its key (kNoRow)
   std::vector<uint64_t> file_first_row_;  // the table row number of each file's first row
   bool sorted_ = false;
   SortedKeys sorted_keys_;  // sorted_

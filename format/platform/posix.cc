@@ -589,17 +589,19 @@ uint64_t OpenFileLimit() {
   return static_cast<uint64_t>(limit.rlim_cur);
 }
 
-void* MapLargeArray(size_t bytes) {
+void* MapLargeArray(size_t bytes, bool populate) {
 #ifdef MAP_ANONYMOUS
 #if defined(MAP_POPULATE) && !defined(__EMSCRIPTEN__)
-  constexpr int kPopulate = MAP_POPULATE;
+  const int populate_flag = populate ? MAP_POPULATE : 0;
 #else
-  constexpr int kPopulate = 0;
+  const int populate_flag = 0;
+  (void)populate;
 #endif
-  void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | kPopulate, -1, 0);
+  void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | populate_flag, -1, 0);
   if (p == MAP_FAILED) return nullptr;
   return p;
 #else
+  (void)populate;
   return std::malloc(bytes);
 #endif
 }

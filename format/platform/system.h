@@ -259,10 +259,10 @@ size_t WindowsRootLength(const std::string& path);
 uint64_t OpenFileLimit();
 
 // Large arrays (2 MiB and up) mapped directly, in the system's normal pages (not huge
-// pages: see ext/table/large_array_allocator.h), populated at once where the system can
-// (one call instead of a page fault per page: callers fill what they map), and given back
-// whole. Null when out of memory.
-void* MapLargeArray(size_t bytes);
+// pages: see ext/table/large_array_allocator.h), and given back whole; with `populate`,
+// populated at once where the system can (one call instead of a page fault per page, for
+// callers that fill all they map). Null when out of memory.
+void* MapLargeArray(size_t bytes, bool populate = false);
 void UnmapLargeArray(void* data, size_t bytes);
 // Gives the heap's free pages back to the system (glibc's malloc_trim; elsewhere nothing).
 void ReleaseFreeMemory();

@@ -686,7 +686,10 @@ std::string DeviceNameError(const std::string& path) { return WindowsDeviceNameE
 
 uint64_t OpenFileLimit() { return 0; }
 
-void* MapLargeArray(size_t bytes) { return VirtualAlloc(nullptr, bytes, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE); }
+void* MapLargeArray(size_t bytes, bool populate) {
+  (void)populate;
+  return VirtualAlloc(nullptr, bytes, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
+}
 
 void UnmapLargeArray(void* data, size_t bytes) {
   (void)bytes;
