@@ -557,9 +557,14 @@ std::shared_ptr<JoinIndex> BuildJoinIndex(const JoinIndexSource& source, uint64_
     if (mapping.kind == ValueKind::kNested) return nullptr;
     if (mapping.constant) return nullptr;  // a lake column's default in every row: no index
     if (mapping.kind == ValueKind::kNull || mapping.leaf_column < 0) continue;  // NULL in every row
+    std::unique_ptr<parquet::ColumnChunkReader> reader;  // one for the file's row groups (its buffers reused)
     for (int rg = 0; rg < file->num_row_groups(); rg++) {
       if (source.check_interrupt) source.check_interrupt();
-      auto reader = parquet::ColumnChunkReader::Make(*file, rg, mapping.leaf_column, options);
+      if (!reader) {
+        reader = parquet::ColumnChunkReader::Make(*file, rg, mapping.leaf_column, options);
+      } else {
+        reader->Reset(rg);
+      }
       const int16_t max_def = reader->descriptor().max_definition_level;
       int64_t row = file->row_group_first_row(rg);
       const int64_t end = row + file->row_group_num_rows(rg);
