@@ -140,7 +140,7 @@ void LookupBatchCache::StartGroup(const parquet::ColumnChunkReader& reader, int 
 }
 
 void LookupBatchCache::StoreBatch(const parquet::ColumnChunkReader& reader, int rg, int64_t group_rows,
-                                  int64_t block_row, int64_t at, bool indices, KeptColumn* column) {
+                                  int64_t block_row, int64_t at, int index_bytes, KeptColumn* column) {
   KeptGroup& group = column->groups[static_cast<size_t>(rg)];
   const size_t n = scratch_.num_levels;
   const size_t width = group.width, vs = column->value_size;
@@ -174,19 +174,23 @@ void LookupBatchCache::StoreBatch(const parquet::ColumnChunkReader& reader, int 
       }
     }
   };
-  if (!indices) {
+  if (index_bytes == 0 || (group.dictionary && static_cast<size_t>(index_bytes) == width)) {
+    // Values, or indices read as wide as they are kept.
+    const size_t bytes = index_bytes == 0 ? vs : width;
     const uint8_t* from = scratch_.values<uint8_t>();
     if (dense) {
-      std::memcpy(to, from, n * vs);
+      std::memcpy(to, from, n * bytes);
     } else {
-      for_each_value([&](size_t slot, size_t v) { std::memcpy(to + slot * vs, from + v * vs, vs); });
+      for_each_value([&](size_t slot, size_t v) { std::memcpy(to + slot * bytes, from + v * bytes, bytes); });
     }
     return;
   }
+  // The row group's first batch, of 4-byte indices (the dictionary's size unknown until
+  // it): narrowed, or looked up when the row group keeps values.
   const uint32_t* index = scratch_.values<uint32_t>();
-  if (width == 1) {
+  if (group.dictionary && width == 1) {
     for_each_value([&](size_t slot, size_t v) { to[slot] = static_cast<uint8_t>(index[v]); });
-  } else if (width == 2) {
+  } else if (group.dictionary && width == 2) {
     for_each_value([&](size_t slot, size_t v) {
       const uint16_t i = static_cast<uint16_t>(index[v]);
       std::memcpy(to + slot * 2, &i, 2);
@@ -237,8 +241,11 @@ bool LookupBatchCache::DecodeBlock(const parquet::ParquetFileReader& file, int r
   while (row < end) {
     group = &column->groups[static_cast<size_t>(rg)];  // (Count may have dropped what it kept)
     const bool indices = group->width > 0 ? group->dictionary != nullptr : dictionary_chunk;
+    // Indices as wide as they are kept, once the row group's first batch has shown how.
+    const int index_bytes = !indices ? 0 : group->width > 0 ? group->width : 4;
     bool not_dictionary = false;
-    const size_t n = indices ? r.reader->ReadIndices(static_cast<size_t>(end - row), &scratch_, &not_dictionary)
+    const size_t n = indices ? r.reader->ReadIndices(static_cast<size_t>(end - row), &scratch_, &not_dictionary,
+                                                     index_bytes)
                              : r.reader->ReadBatch(static_cast<size_t>(end - row), &scratch_);
     if (not_dictionary) {
       // A page that is not dictionary-encoded (the metadata said otherwise): the row group
@@ -254,7 +261,7 @@ bool LookupBatchCache::DecodeBlock(const parquet::ParquetFileReader& file, int r
     }
     if (n == 0) throw short_column();
     if (group->width == 0) StartGroup(*r.reader, rg, rows, end - block_row, indices, column);
-    StoreBatch(*r.reader, rg, rows, block_row, row, indices, column);
+    StoreBatch(*r.reader, rg, rows, block_row, row, index_bytes, column);
     row += static_cast<int64_t>(n);
     r.next_row = row;
   }

@@ -112,9 +112,10 @@ class LookupBatchCache {
   // reader's first batch of it came (indices or values); counts its bytes.
   void StartGroup(const parquet::ColumnChunkReader& reader, int rg, int64_t group_rows, int64_t block_rows,
                   bool indices, KeptColumn* column);
-  // Stores the reader's batch (indices or values) as rows [at, at + n) of group `rg`.
+  // Stores the reader's batch as rows [at, at + n) of group `rg`: values, or indices of
+  // `index_bytes` bytes.
   void StoreBatch(const parquet::ColumnChunkReader& reader, int rg, int64_t group_rows, int64_t block_row,
-                  int64_t at, bool indices, KeptColumn* column);
+                  int64_t at, int index_bytes, KeptColumn* column);
   void Count(uint64_t bytes, KeptColumn* column, KeptGroup* group);
   void ForgetBlocks(KeptColumn* column);
   // Drops what row group `rg` of `column` keeps (its blocks are no longer decoded).

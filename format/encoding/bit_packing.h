@@ -50,6 +50,15 @@ inline uint64_t LoadLittleEndian64(const uint8_t* p) {
 template <typename Out, int W>
 inline void UnpackGroupOf8(const uint8_t* in, Out* out) {
   constexpr uint64_t kMask = W == 64 ? ~uint64_t{0} : (uint64_t{1} << W) - 1;
+  if constexpr (sizeof(Out) == 1 && W <= 8) {
+    // Bytes from at most 8 bytes: one load, the 8 values gathered into one word, one store.
+    const uint64_t word = LoadLittleEndian64(in);
+    uint64_t bytes = 0;
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; ++i) bytes |= ((word >> (i * W)) & kMask) << (8 * i);
+    std::memcpy(out, &bytes, sizeof(bytes));
+    return;
+  }
   // All loads first, then all stores: `out` may alias `in` as far as the compiler knows,
   // so interleaving them would force reloads.
   uint64_t values[8];

@@ -121,12 +121,62 @@ size_t DictionaryDecoder<T>::Skip(size_t n) {
   return n;
 }
 
+// CheckIndexBatch for narrow indices, 16 bytes of them at a time.
 template <typename T>
-size_t DictionaryDecoder<T>::DecodeIndices(uint32_t* out, size_t n) {
+template <typename I>
+void DictionaryDecoder<T>::CheckNarrowIndices(const I* indices, size_t count) const {
+  const size_t size = dictionary_.size();
+  if (size >= size_t{1} << (8 * sizeof(I))) return;  // every I is in range
+  typedef I Lanes __attribute__((vector_size(16)));
+  constexpr size_t kLanes = 16 / sizeof(I);
+  const Lanes size_lanes = Lanes{} + static_cast<I>(size);
+  Lanes bad{};
+  size_t i = 0;
+  for (; i + kLanes <= count; i += kLanes) {
+    Lanes lanes;
+    std::memcpy(&lanes, indices + i, sizeof lanes);
+    bad |= reinterpret_cast<Lanes>(lanes >= size_lanes);
+  }
+  bool any_bad = false;
+  for (size_t lane = 0; lane < kLanes; ++lane) any_bad |= bad[lane] != 0;
+  for (; i < count; ++i) any_bad |= indices[i] >= size;
+  if (!any_bad) return;
+  I max_index = 0;
+  for (i = 0; i < count; ++i) max_index = std::max(max_index, indices[i]);
+  ThrowIndexOutOfRange(max_index);
+}
+
+template <typename T>
+template <typename I>
+size_t DictionaryDecoder<T>::DecodeIndices(I* out, size_t n) {
   n = std::min(n, values_left_);
-  const size_t got = index_decoder_.Decode(out, n);
-  if (got < n) ThrowTruncated(got);
-  CheckIndexBatch(out, n);
+  if constexpr (std::is_same_v<I, uint32_t>) {
+    const size_t got = index_decoder_.Decode(out, n);
+    if (got < n) ThrowTruncated(got);
+    CheckIndexBatch(out, n);
+  } else {
+    if (dictionary_.size() > size_t{1} << (8 * sizeof(I))) {
+      throw ParquetError("a dictionary of " + std::to_string(dictionary_.size()) + " entries has indices wider than " +
+                         std::to_string(8 * sizeof(I)) + " bits");
+    }
+    if (index_decoder_.bit_width() <= static_cast<int>(8 * sizeof(I))) {
+      const size_t got = index_decoder_.Decode(out, n);
+      if (got < n) ThrowTruncated(got);
+      CheckNarrowIndices(out, n);
+    } else {
+      // Runs wider than the indices need (allowed, if wasteful): decoded whole, checked
+      // against the dictionary's size (so that each fits I), then narrowed.
+      for (size_t done = 0; done < n;) {
+        const size_t take = std::min(n - done, kIndexBatch);
+        uint32_t* indices = index_buffer_.data();
+        const size_t got = index_decoder_.Decode(indices, take);
+        if (got < take) ThrowTruncated(done + got);
+        CheckIndexBatch(indices, take);
+        for (size_t i = 0; i < take; ++i) out[done + i] = static_cast<I>(indices[i]);
+        done += take;
+      }
+    }
+  }
   values_left_ -= n;
   return n;
 }
@@ -346,6 +396,18 @@ template class DictionaryDecoder<Int96>;
 template class DictionaryDecoder<float>;
 template class DictionaryDecoder<double>;
 template class DictionaryDecoder<ByteArray>;
+
+#define SQLITE_PARQUET_INDICES(T)                                                 \
+  template size_t DictionaryDecoder<T>::DecodeIndices<uint8_t>(uint8_t*, size_t);   \
+  template size_t DictionaryDecoder<T>::DecodeIndices<uint16_t>(uint16_t*, size_t); \
+  template size_t DictionaryDecoder<T>::DecodeIndices<uint32_t>(uint32_t*, size_t);
+SQLITE_PARQUET_INDICES(int32_t)
+SQLITE_PARQUET_INDICES(int64_t)
+SQLITE_PARQUET_INDICES(Int96)
+SQLITE_PARQUET_INDICES(float)
+SQLITE_PARQUET_INDICES(double)
+SQLITE_PARQUET_INDICES(ByteArray)
+#undef SQLITE_PARQUET_INDICES
 
 template class DictionaryEncoder<int32_t>;
 template class DictionaryEncoder<int64_t>;

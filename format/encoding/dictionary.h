@@ -40,8 +40,10 @@ class DictionaryDecoder : public ValueDecoder<T> {
   size_t Skip(size_t n) override;
 
   // Decodes the next min(n, remaining) indices without looking them up, each checked to be
-  // below dictionary_size(); returns how many.
-  size_t DecodeIndices(uint32_t* out, size_t n);
+  // below dictionary_size(); returns how many. I is uint32_t, or uint16_t or uint8_t for a
+  // dictionary of at most 65536 or 256 entries (wider runs are decoded and narrowed).
+  template <typename I>
+  size_t DecodeIndices(I* out, size_t n);
 
   size_t values_left() const { return values_left_; }
 
@@ -49,6 +51,8 @@ class DictionaryDecoder : public ValueDecoder<T> {
   static constexpr size_t kIndexBatch = 1024;
 
   void CheckIndexBatch(const uint32_t* indices, size_t count) const;
+  template <typename I>
+  void CheckNarrowIndices(const I* indices, size_t count) const;
   [[noreturn]] void ThrowIndexOutOfRange(uint32_t index) const;
   [[noreturn]] void ThrowTruncated(size_t decoded_in_call) const;
 

@@ -165,11 +165,13 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
 
   void SetOffsetIndex(std::shared_ptr<const OffsetIndex> index) override { pages_.SetOffsetIndex(std::move(index)); }
 
-  size_t ReadBatch(size_t max_levels, ColumnBatch* batch) override { return ReadSlots<false>(max_levels, batch, nullptr); }
+  size_t ReadBatch(size_t max_levels, ColumnBatch* batch) override {
+    return ReadSlots<false>(max_levels, batch, nullptr, 0);
+  }
 
-  size_t ReadIndices(size_t max_levels, ColumnBatch* batch, bool* not_dictionary) override {
+  size_t ReadIndices(size_t max_levels, ColumnBatch* batch, bool* not_dictionary, int index_bytes) override {
     *not_dictionary = false;
-    return ReadSlots<true>(max_levels, batch, not_dictionary);
+    return ReadSlots<true>(max_levels, batch, not_dictionary, index_bytes);
   }
 
   const void* dictionary_entries(size_t* count) const override {
@@ -179,7 +181,8 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
 
   // ReadBatch (kIndices false) or ReadIndices (true).
   template <bool kIndices>
-  size_t ReadSlots(size_t max_levels, ColumnBatch* batch, bool* not_dictionary) {
+  size_t ReadSlots(size_t max_levels, ColumnBatch* batch, bool* not_dictionary, int index_bytes) {
+    (void)index_bytes;  // (ReadIndices only)
     try {
       batch->num_levels = 0;
       batch->num_values = 0;
@@ -220,7 +223,13 @@ class TypedColumnChunkReader final : public ColumnChunkReader {
         if constexpr (!kIndices) {
           got = value_decoder_->Decode(batch->mutable_values<T>(non_null), non_null);
         } else if constexpr (!std::is_same_v<T, bool>) {
-          got = dictionary_decoder_->DecodeIndices(batch->mutable_values<uint32_t>(non_null), non_null);
+          if (index_bytes == 1) {
+            got = dictionary_decoder_->DecodeIndices(batch->mutable_values<uint8_t>(non_null), non_null);
+          } else if (index_bytes == 2) {
+            got = dictionary_decoder_->DecodeIndices(batch->mutable_values<uint16_t>(non_null), non_null);
+          } else {
+            got = dictionary_decoder_->DecodeIndices(batch->mutable_values<uint32_t>(non_null), non_null);
+          }
         }
         if (got != non_null) {
           throw ParquetError("page holds " + std::to_string(got) + " values where its levels need " +

@@ -121,11 +121,13 @@ class ColumnChunkReader {
   virtual size_t ReadBatch(size_t max_levels, ColumnBatch* batch) = 0;
 
   // ReadBatch for a chunk read through its dictionary: the batch's values are the slots'
-  // dictionary indices (uint32_t, each checked to be below the dictionary's size), not its
-  // entries (dictionary_entries). When the page to be read is not dictionary-encoded (a
-  // fallback page, or a BOOLEAN column), reads nothing, sets *not_dictionary and returns 0:
-  // ReadBatch goes on from there. Returns 0 otherwise only at the end of the chunk.
-  virtual size_t ReadIndices(size_t max_levels, ColumnBatch* batch, bool* not_dictionary) = 0;
+  // dictionary indices, each checked to be below the dictionary's size, not its entries
+  // (dictionary_entries): `index_bytes` wide (4: uint32_t; 2 or 1: uint16_t or uint8_t,
+  // for a dictionary of at most 65536 or 256 entries, else a ParquetError). When the page to
+  // be read is not dictionary-encoded (a fallback page, or a BOOLEAN column), reads
+  // nothing, sets *not_dictionary and returns 0: ReadBatch goes on from there. Returns 0
+  // otherwise only at the end of the chunk.
+  virtual size_t ReadIndices(size_t max_levels, ColumnBatch* batch, bool* not_dictionary, int index_bytes = 4) = 0;
 
   // The entries of the current chunk's dictionary, read so far (after a ReadIndices or
   // ReadBatch that reached a data page), as values of the column's physical type; null and

@@ -370,3 +370,43 @@ TEST_CASE("lookup batch cache: a chunk that leaves its dictionary keeps values, 
     }
   }
 }
+
+TEST_CASE("lookup batch cache: a dictionary too large to be worth its indices keeps values") {
+  // n INT32 REQUIRED, 2 row groups of 5,000 rows, 4,000 distinct values each, all
+  // dictionary-encoded: 16,000 bytes of entries and 10,000 of 2-byte indices are more than
+  // 20,000 bytes of values.
+  test_support::TempDir dir;
+  constexpr int64_t kGroup = 5000;
+  auto n_of = [](int64_t r) { return static_cast<int32_t>((r * 7) % 4000 - 1000); };
+  const std::string path = dir.File("large_dictionary.parquet");
+  {
+    WriterOptions options;
+    options.page_size = 2 << 10;
+    options.automatic_encoding = false;
+    ParquetFileWriter writer(path, {RootElement(1), LeafElement("n", FieldRepetitionType::REQUIRED, Type::INT32)},
+                             options);
+    for (int g = 0; g < 2; g++) {
+      writer.StartRowGroup();
+      std::vector<int32_t> ns;
+      for (int64_t r = g * kGroup; r < (g + 1) * kGroup; r++) ns.push_back(n_of(r));
+      writer.WriteBatch<int32_t>(0, ns.size(), nullptr, nullptr, ns.data(), ns.size());
+      writer.EndRowGroup(kGroup);
+    }
+    writer.Close();
+  }
+  auto file = ParquetFileReader::Open(path);
+  REQUIRE(ChunkIsFullyDictionaryEncoded(file->column_metadata(0, 0)));
+  std::vector<int64_t> rows(2 * kGroup);
+  for (int64_t r = 0; r < 2 * kGroup; r++) rows[static_cast<size_t>(r)] = r;
+  std::shuffle(rows.begin(), rows.end(), std::mt19937(3));
+  LookupBatchCache cache(uint64_t{1} << 30);
+  ColumnReaderOptions options;
+  ColumnBatch batch;
+  for (int64_t row : rows) {
+    INFO("row " << row);
+    REQUIRE(cache.Copy(*file, 0, static_cast<int>(row / kGroup), 0, row % kGroup, 1, options, &batch) == 1);
+    CHECK(batch.values<int32_t>()[0] == n_of(row));
+  }
+  // Values: 4 bytes a row.
+  CHECK(cache.kept_bytes() >= 2 * kGroup * 4);
+}
