@@ -412,36 +412,20 @@ bool JoinIndexBuilder::LinkIntegers(const int64_t* keys, size_t count, uint32_t 
     uint32_t* last = index.direct_last_row_.data();
     const uint64_t base = static_cast<uint64_t>(index.direct_base_), size = index.direct_last_row_.size();
     uint64_t new_keys = 0;  // (a local: the member would be a store per row)
-    // Chunks of keys all in the table's range (checked first, in a loop without branches)
-    // are linked with no check per key; the chunk with a key outside it, key by key up to
-    // that key.
-    constexpr size_t kChunk = 256;
-    for (;;) {
-      const size_t n = std::min(kChunk, count - i);
-      bool inside = n > 0;
-      for (size_t j = 0; j < n; j++) inside &= static_cast<uint64_t>(keys[i + j]) - base < size;
-      if (!inside) break;
-      const int64_t* chunk = keys + i;
-      uint32_t* chunk_previous = previous + first_row + i;
-      const uint32_t chunk_row = first_row + static_cast<uint32_t>(i);
-      for (size_t j = 0; j < n; j++) {
-        const uint64_t offset = static_cast<uint64_t>(chunk[j]) - base;
-        const uint32_t before = last[offset];
-        new_keys += before == JoinIndex::kNoRow;
-        chunk_previous[j] = before;
-        last[offset] = chunk_row + static_cast<uint32_t>(j);
-      }
-      i += n;
-    }
-    for (; i < count; i++) {
-      const uint64_t offset = static_cast<uint64_t>(keys[i]) - base;
+    // One pass, leaving at the first key outside the table's range (a branch taken once).
+    const int64_t* key = keys + i;
+    const int64_t* const keys_end = keys + count;
+    uint32_t* previous_of = previous + first_row + i;
+    uint32_t row = first_row + static_cast<uint32_t>(i);
+    for (; key != keys_end; ++key, ++previous_of, ++row) {
+      const uint64_t offset = static_cast<uint64_t>(*key) - base;
       if (offset >= size) break;
-      const uint32_t row = first_row + static_cast<uint32_t>(i);
       const uint32_t before = last[offset];
       new_keys += before == JoinIndex::kNoRow;
-      previous[row] = before;
+      *previous_of = before;
       last[offset] = row;
     }
+    i = static_cast<size_t>(key - keys);
     int_keys_ += new_keys;
     if (i < count && !WidenDirect(keys[i]) && !DirectToHash()) return false;
   }
