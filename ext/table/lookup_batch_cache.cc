@@ -289,8 +289,10 @@ size_t LookupBatchCache::Copy(const parquet::ParquetFileReader& file, size_t fil
     const uint64_t first = column->first_block[static_cast<size_t>(rg)];
     const uint64_t whole_column = column->bookkeeping + column->rows * column->bytes_per_row();
     uint32_t& alone = column->alone[static_cast<size_t>(rg)];
+    const uint32_t alone_limit =
+        column->groups[static_cast<size_t>(rg)].dictionary ? kAloneBeforeIndexGroup : kAloneBeforeGroup;
     const bool whole_group =
-        (column->blocks_decoded * 4 >= column->decoded.size() || alone >= kAloneBeforeGroup) && whole_column <= budget_;
+        (column->blocks_decoded * 4 >= column->decoded.size() || alone >= alone_limit) && whole_column <= budget_;
     const uint64_t from = whole_group ? first : block;
     const uint64_t to = whole_group ? first + BlocksOf(file.row_group_num_rows(rg)) : block + 1;
     for (uint64_t b = from; b < to; b++) {

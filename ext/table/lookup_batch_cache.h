@@ -5,7 +5,8 @@
 // around a row is decoded once (across page ends), kept in place in an array of the
 // column's rows in that file, and later lookups of rows in it copy their slots: finding a
 // row is an index computation, not a search. Once lookups have decoded a quarter of a
-// column's blocks, or kAloneBeforeGroup blocks of one row group one by one with the reader
+// column's blocks, or kAloneBeforeGroup blocks of one row group (kAloneBeforeIndexGroup of
+// one kept as dictionary indices) one by one with the reader
 // starting that row group over for each (lookups in no order of rows), they are taken to
 // want most of the rest (of the column, of that row group): a block missing from the row
 // group is decoded with every other missing block of it, in one pass through its pages
@@ -46,6 +47,9 @@ class LookupBatchCache {
   // Blocks of a row group decoded one by one, the reader starting over for each, before a
   // missing block brings the rest.
   static constexpr uint32_t kAloneBeforeGroup = 8;
+  // The same for a row group kept as dictionary indices: its pass decodes a byte or two a
+  // row, about what one block read alone costs for its page.
+  static constexpr uint32_t kAloneBeforeIndexGroup = 2;
 
   explicit LookupBatchCache(uint64_t budget_bytes) : budget_(budget_bytes) {}
 

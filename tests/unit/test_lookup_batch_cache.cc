@@ -320,6 +320,17 @@ TEST_CASE("lookup batch cache: dictionary-encoded row groups keep 1- or 2-byte i
     CHECK(kept <= static_cast<uint64_t>(kAll) * 2 + 3 * 1000 * 8 + 2048);
   }
   {
+    // Two blocks of a row group kept as indices read one by one (backwards), then the next
+    // missing one brings the rest of that row group: a byte and a level a row.
+    LookupBatchCache cache(uint64_t{1} << 30);
+    constexpr int64_t kBlock = LookupBatchCache::kSlots;
+    const int64_t group1 = kGroup;
+    CheckInt64s(&cache, *file, 0, kGroup, {group1 + 4 * kBlock + 3, group1 + 2 * kBlock + 9}, q_of);
+    const uint64_t alone = cache.kept_bytes();
+    CheckInt64s(&cache, *file, 0, kGroup, {group1 + 7}, q_of);
+    CHECK(cache.kept_bytes() - alone == static_cast<uint64_t>(kGroup - 2 * kBlock) * 3);
+  }
+  {
     // Within a small budget, indices count as what they take.
     constexpr uint64_t kBudget = 8 * 1024;
     LookupBatchCache cache(kBudget);
