@@ -272,6 +272,25 @@ bool EnterCountedFile(ParquetCursor* cursor, const ParquetTable& table) {
   return true;
 }
 
+// A join-index scan at the start of a row group passes over those before the next row the
+// index names without entering them, counting each as EnterRowGroupChecked would (pruned
+// by the join index), when nothing else bounds the rows (file row numbers, rowids). A
+// lookup names a few rows among many row groups: entering each costs more than its rows.
+void SkipToIndexedRowGroup(ParquetCursor* cursor) {
+  const parquet::ParquetFileReader& file = *cursor->file;
+  if (cursor->row != 0 || !cursor->rowid_filters.empty() || cursor->file_row_lo > 0 ||
+      cursor->file_row_hi < file.num_rows()) {
+    return;
+  }
+  const int target = NextIndexedRowGroup(*cursor, file.row_group_first_row(cursor->row_group));
+  if (target <= cursor->row_group) return;
+  const int skipped = target - cursor->row_group;
+  cursor->stats.row_groups_total += skipped;
+  cursor->stats.row_groups_pruned_by_join_index += skipped;
+  cursor->row_group = target;
+  ForgetBatches(cursor);
+}
+
 // Moves to the first row at or after (file, row_group, row) that exists in a row group the
 // constraints keep, going on to the next files as needed.
 // A file whose statement check was in flight is confirmed before its first row (EnterRowGroup)
@@ -285,6 +304,10 @@ void SettleOnRow(ParquetCursor* cursor, const ParquetTable& table) {
         if (cursor->group_entered && cursor->row < cursor->row_end) {
           cursor->eof = false;
           return;
+        }
+        if (!cursor->group_entered && !cursor->counted && cursor->indexed_filter >= 0) {
+          SkipToIndexedRowGroup(cursor);
+          if (cursor->row_group >= row_groups) break;
         }
         if (!cursor->group_entered &&
             (cursor->counted ? EnterCountedFile(cursor, table) : EnterRowGroup(cursor, table))) {

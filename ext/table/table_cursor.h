@@ -226,6 +226,9 @@ SqlValue FileConstant(const ParquetTable& table, const FileSet& files, int colum
 void SetUpFileFilters(ParquetCursor* cursor, const ParquetTable& table);
 void KeepCurrentFile(ParquetCursor* cursor);
 parquet::RowRanges IndexedRows(const ParquetCursor& cursor, int64_t begin, int64_t end, int64_t first);
+// The row group of the current file holding the first row at or after file row `begin`
+// that the join index names; the file's row group count when there is none.
+int NextIndexedRowGroup(const ParquetCursor& cursor, int64_t begin);
 bool OpenNextFile(ParquetCursor* cursor, const ParquetTable& table, size_t from);
 bool CountsFiles(const ParquetCursor& cursor, const ParquetTable& table, uint64_t columns_used);
 // The cursor's current file was replaced since the cached footer its scan began with (the
