@@ -5,7 +5,11 @@
 // in the same rounds (their order alternating), e.g. a change against main. See
 // bench/README.md ("Joins").
 //
-//   node bench/join_first_runs.mjs --data DIR [--build DIR[,DIR...]] [--rounds N] [--only j1,j3,j5]
+//   node bench/join_first_runs.mjs --data DIR [--build DIR[,DIR...]] [--rounds N] [--only j1,j3,j5] [--duck-cold]
+//
+// --duck-cold also times DuckDB's own first run in each round: a new node process with a
+// new DuckDB instance (one thread) runs the join once, as our first run runs in a new
+// process; printed beside the ratios, for context (the targets compare with the median).
 //
 // DIR holds ours_snappy.parquet and parts.parquet as `node bench/run.mjs` writes them
 // (BUILD/bench-data/rows-N). Each round prints DuckDB's median of 3 runs, and per build the
@@ -25,6 +29,8 @@ const builds = option('--build', path.join(benchDir, '..', 'build')).split(',').
 const rounds = Number(option('--rounds', '3'));
 const only = option('--only', 'j1,j3,j5').split(',');
 const data = option('--data', null);
+const coldChild = option('--cold-child', null);  // internal: DuckDB's first run of this join, in this new process
+const duckCold = process.argv.includes('--duck-cold');
 if (!data) {
   console.error('usage: node bench/join_first_runs.mjs --data DIR [--build DIR[,DIR...]] [--rounds N] [--only j1,j3,j5]');
   process.exit(2);
@@ -46,6 +52,21 @@ const Q = {
   j4: { s: ['CREATE TEMP TABLE keys(k INTEGER)', `INSERT INTO keys ${keys(orderStep)}`], d: `CREATE OR REPLACE TEMP TABLE keys AS SELECT CAST(i * ${orderStep} AS BIGINT) AS k FROM range(1, 1001) t(i)`, sql: join('l_orderkey') },
   j5: { s: [`CREATE VIRTUAL TABLE temp.parts USING parquet('${parts}')`], d: null, sql: 'SELECT count(*), sum(l_quantity * p_price) FROM parts JOIN lineitem ON l_partkey = p_partkey' },
 };
+if (coldChild) {
+  const q = Q[coldChild];
+  if (q.d) await duck.run(q.d);
+  const start = performance.now();
+  await duck.runAndReadAll(q.sql);
+  console.log(String(performance.now() - start));
+  process.exit(0);
+}
+// DuckDB's first run of join `id` in a new process (its instance new too).
+function duckFirst(id) {
+  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--data', data, '--cold-child', id],
+                      { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`DuckDB's first run failed: ${r.stderr}`);
+  return Number(r.stdout.trim());
+}
 function ours(build, q, runs, warm) {
   const args = ['--db', ':memory:', '--extension', `${build}/parquet`, '--setup', `CREATE VIRTUAL TABLE temp.lineitem USING parquet('${file}')`];
   for (const s of q.s) args.push('--setup', s);
@@ -81,7 +102,8 @@ for (const id of only) {
       if (!agrees(first.result, d.result) || !agrees(kept.result, d.result)) mismatches++;
     }
     const d2 = await duckTime(q, 3);
-    console.log(`${id} round ${round + 1}: duck1t ${dm.toFixed(0)} (after: ${med(d2.times_ms).toFixed(0)}) | ${parts.join(' | ')}`);
+    const cold = duckCold ? `, its first run in a new process ${duckFirst(id).toFixed(0)}` : '';
+    console.log(`${id} round ${round + 1}: duck1t ${dm.toFixed(0)} (after: ${med(d2.times_ms).toFixed(0)}${cold}) | ${parts.join(' | ')}`);
   }
 }
 if (mismatches > 0) {
