@@ -233,7 +233,17 @@ bool LookupBatchCache::DecodeBlock(const parquet::ParquetFileReader& file, int r
   // The block's rows (and levels, when the column may have nulls), counted before the
   // column's arrays are written; a row group's first block once its first batch shows
   // how its rows are kept (StartGroup).
-  if (group->width > 0) Count(static_cast<uint64_t>(end - block_row) * (group->width + column->level_bytes()), column, group);
+  if (group->width > 0) {
+    const uint64_t bytes = static_cast<uint64_t>(end - block_row) * (group->width + column->level_bytes());
+    Count(bytes, column, group);
+    if (group->width == 0) {
+      // Count dropped what the column kept, this row group's too: StartGroup counts the
+      // block again.
+      bytes_ -= bytes;
+      column->counted -= bytes;
+      group->counted -= bytes;
+    }
+  }
   // Indices are read while the row group keeps them, or may.
   bool dictionary_chunk =
       !group->values_only && parquet::ChunkIsFullyDictionaryEncoded(file.column_metadata(rg, leaf));
