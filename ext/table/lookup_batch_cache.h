@@ -3,7 +3,7 @@
 // fetching them one by one would decode most of a page per row (the reader skips from the
 // start of the page to the row), lookup after lookup. Instead the block of kSlots rows
 // around a row is decoded once (across page ends), kept in place in an array of the
-// column's rows in that file, and later lookups of rows in it copy their slots: finding a
+// row group's rows, and later lookups of rows in it copy their slots: finding a
 // row is an index computation, not a search. Once lookups have decoded a quarter of a
 // column's blocks, or kAloneBeforeGroup blocks of one row group (kAloneBeforeIndexGroup of
 // one kept as dictionary indices) one by one with the reader

@@ -391,3 +391,54 @@ TEST_CASE("dictionary encoder: many distinct values (table growth), empty and lo
   CHECK(ints.dictionary_size() == 5000);
   CHECK(ints.buffered_indices() == 10000);
 }
+
+// DecodeIndices into 1- and 2-byte indices: straight from runs as narrow as they are, or
+// decoded wide and narrowed (a writer may use more bits than the dictionary needs); an
+// index out of range is found at every position, in the 16-byte lanes and in the tail; a
+// dictionary too large for the width is an error.
+TEST_CASE("dictionary: DecodeIndices into narrow indices") {
+  const std::vector<int32_t> dictionary = TwelveValues();
+  DictionaryDecoder<int32_t> decoder;
+  decoder.SetDictionary(dictionary.data(), dictionary.size());
+  std::vector<uint32_t> indices;
+  for (uint32_t i = 0; i < 53; ++i) indices.push_back((i * 5) % 12);
+  for (int width : {4, 8, 12, 16}) {
+    INFO("bit width " << width);
+    const std::vector<uint8_t> page = IndexPage(width, indices);
+    std::vector<uint8_t> bytes(indices.size());
+    decoder.SetData(page.data(), page.size(), indices.size());
+    REQUIRE(decoder.DecodeIndices(bytes.data(), 20) == 20);  // in two calls
+    REQUIRE(decoder.DecodeIndices(bytes.data() + 20, bytes.size()) == indices.size() - 20);
+    std::vector<uint16_t> shorts(indices.size());
+    decoder.SetData(page.data(), page.size(), indices.size());
+    REQUIRE(decoder.DecodeIndices(shorts.data(), shorts.size()) == indices.size());
+    for (size_t i = 0; i < indices.size(); ++i) {
+      CHECK(bytes[i] == indices[i]);
+      CHECK(shorts[i] == indices[i]);
+    }
+  }
+  for (size_t at = 0; at < indices.size(); ++at) {
+    INFO("index 12 at " << at);
+    std::vector<uint32_t> bad = indices;
+    bad[at] = 12;
+    for (int width : {4, 12}) {
+      const std::vector<uint8_t> page = IndexPage(width, bad);
+      std::vector<uint8_t> bytes(bad.size());
+      decoder.SetData(page.data(), page.size(), bad.size());
+      CHECK_THROWS_WITH_AS(decoder.DecodeIndices(bytes.data(), bytes.size()),
+                           "dictionary index 12 out of range for a dictionary of 12 values", ParquetError);
+    }
+  }
+  std::vector<int32_t> large(257);
+  DictionaryDecoder<int32_t> wide;
+  wide.SetDictionary(large.data(), large.size());
+  const std::vector<uint8_t> page = IndexPage(9, {256, 3});
+  wide.SetData(page.data(), page.size(), 2);
+  uint8_t bytes[2];
+  CHECK_THROWS_AS(wide.DecodeIndices(bytes, 2), ParquetError);
+  uint16_t shorts[2];
+  wide.SetData(page.data(), page.size(), 2);
+  REQUIRE(wide.DecodeIndices(shorts, 2) == 2);
+  CHECK(shorts[0] == 256);
+  CHECK(shorts[1] == 3);
+}
