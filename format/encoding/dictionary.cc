@@ -58,26 +58,29 @@ void DictionaryDecoder<T>::ThrowTruncated(size_t decoded_in_call) const {
                      std::to_string(num_values_) + " values");
 }
 
-// Four indices at a time (GCC -O2 leaves the plain max loop scalar: about 5 instructions an
-// index, a third of a dictionary-encoded column's decoding); the largest index is looked for
-// only to name it when one is out of range.
+// 16 bytes of indices at a time (GCC -O2 leaves the plain max loop scalar: about 5
+// instructions an index, a third of a dictionary-encoded column's decoding); the largest
+// index is looked for only to name it when one is out of range.
 template <typename T>
-void DictionaryDecoder<T>::CheckIndexBatch(const uint32_t* indices, size_t count) const {
-  typedef uint32_t Lanes __attribute__((vector_size(16)));
+template <typename I>
+void DictionaryDecoder<T>::CheckIndexBatch(const I* indices, size_t count) const {
   const size_t size = dictionary_.size();
-  if (size > UINT32_MAX) return;  // every uint32_t index is in range
-  const Lanes size_lanes = Lanes{} + static_cast<uint32_t>(size);
+  if (uint64_t{size} >= uint64_t{1} << (8 * sizeof(I))) return;  // every I is in range
+  typedef I Lanes __attribute__((vector_size(16)));
+  constexpr size_t kLanes = 16 / sizeof(I);
+  const Lanes size_lanes = Lanes{} + static_cast<I>(size);
   Lanes bad{};
   size_t i = 0;
-  for (; i + 4 <= count; i += 4) {
+  for (; i + kLanes <= count; i += kLanes) {
     Lanes lanes;
     std::memcpy(&lanes, indices + i, sizeof lanes);
     bad |= reinterpret_cast<Lanes>(lanes >= size_lanes);
   }
-  bool any_bad = (bad[0] | bad[1] | bad[2] | bad[3]) != 0;
+  bool any_bad = false;
+  for (size_t lane = 0; lane < kLanes; ++lane) any_bad |= bad[lane] != 0;
   for (; i < count; ++i) any_bad |= indices[i] >= size;
   if (!any_bad) return;
-  uint32_t max_index = 0;
+  I max_index = 0;
   for (i = 0; i < count; ++i) max_index = std::max(max_index, indices[i]);
   ThrowIndexOutOfRange(max_index);
 }
@@ -121,30 +124,6 @@ size_t DictionaryDecoder<T>::Skip(size_t n) {
   return n;
 }
 
-// CheckIndexBatch for narrow indices, 16 bytes of them at a time.
-template <typename T>
-template <typename I>
-void DictionaryDecoder<T>::CheckNarrowIndices(const I* indices, size_t count) const {
-  const size_t size = dictionary_.size();
-  if (size >= size_t{1} << (8 * sizeof(I))) return;  // every I is in range
-  typedef I Lanes __attribute__((vector_size(16)));
-  constexpr size_t kLanes = 16 / sizeof(I);
-  const Lanes size_lanes = Lanes{} + static_cast<I>(size);
-  Lanes bad{};
-  size_t i = 0;
-  for (; i + kLanes <= count; i += kLanes) {
-    Lanes lanes;
-    std::memcpy(&lanes, indices + i, sizeof lanes);
-    bad |= reinterpret_cast<Lanes>(lanes >= size_lanes);
-  }
-  bool any_bad = false;
-  for (size_t lane = 0; lane < kLanes; ++lane) any_bad |= bad[lane] != 0;
-  for (; i < count; ++i) any_bad |= indices[i] >= size;
-  if (!any_bad) return;
-  I max_index = 0;
-  for (i = 0; i < count; ++i) max_index = std::max(max_index, indices[i]);
-  ThrowIndexOutOfRange(max_index);
-}
 
 template <typename T>
 template <typename I>
@@ -155,14 +134,14 @@ size_t DictionaryDecoder<T>::DecodeIndices(I* out, size_t n) {
     if (got < n) ThrowTruncated(got);
     CheckIndexBatch(out, n);
   } else {
-    if (dictionary_.size() > size_t{1} << (8 * sizeof(I))) {
+    if (uint64_t{dictionary_.size()} > uint64_t{1} << (8 * sizeof(I))) {
       throw ParquetError("a dictionary of " + std::to_string(dictionary_.size()) + " entries has indices wider than " +
                          std::to_string(8 * sizeof(I)) + " bits");
     }
     if (index_decoder_.bit_width() <= static_cast<int>(8 * sizeof(I))) {
       const size_t got = index_decoder_.Decode(out, n);
       if (got < n) ThrowTruncated(got);
-      CheckNarrowIndices(out, n);
+      CheckIndexBatch(out, n);
     } else {
       // Runs wider than the indices need (allowed, if wasteful): decoded whole, checked
       // against the dictionary's size (so that each fits I), then narrowed.

@@ -50,9 +50,8 @@ class DictionaryDecoder : public ValueDecoder<T> {
  private:
   static constexpr size_t kIndexBatch = 1024;
 
-  void CheckIndexBatch(const uint32_t* indices, size_t count) const;
   template <typename I>
-  void CheckNarrowIndices(const I* indices, size_t count) const;
+  void CheckIndexBatch(const I* indices, size_t count) const;
   [[noreturn]] void ThrowIndexOutOfRange(uint32_t index) const;
   [[noreturn]] void ThrowTruncated(size_t decoded_in_call) const;
 
