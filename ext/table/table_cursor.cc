@@ -8,6 +8,7 @@
 #include "ext/table/table_cursor.h"
 
 #include <cstring>
+#include <utility>
 #include "ext/common/sqlite_values.h"
 #include "ext/table/lake_table.h"
 #include "ext/table/listing_pruning.h"
@@ -150,7 +151,7 @@ bool EnterRowGroupChecked(ParquetCursor* cursor, const ParquetTable& table) {
     cursor->stats.row_groups_pruned_by_row_position++;
     return false;
   }
-  const parquet::RowRanges candidates = cursor->indexed_filter >= 0
+  parquet::RowRanges candidates = cursor->indexed_filter >= 0
                                             ? IndexedRows(*cursor, first + lo, first + hi, first)
                                             : parquet::RowRanges::FromRanges({parquet::RowRange{lo, hi}});
   if (cursor->indexed_filter >= 0 && candidates.empty()) {
@@ -181,7 +182,7 @@ bool EnterRowGroupChecked(ParquetCursor* cursor, const ParquetTable& table) {
     if (UsesColumn(cursor->columns_used, c)) prefetch(cursor->mappings[c].leaf_column);
   }
   PrefetchPageIndexes(file, rg, cursor->pruner->PageIndexLeaves(), cursor->prefetch_leaves);
-  cursor->ranges = cursor->pruner->MatchingRows(rg, candidates, &cursor->stats.pages_pruned_by_page_index);
+  cursor->ranges = cursor->pruner->MatchingRows(rg, std::move(candidates), &cursor->stats.pages_pruned_by_page_index);
   // Deleted rows never come back, whatever pruned what: they are physical positions.
   if (cursor->deleted) cursor->ranges = RemoveDeletedRows(cursor->ranges, *cursor->deleted, first, &cursor->stats.rows_deleted);
   if (cursor->ranges.empty()) {
