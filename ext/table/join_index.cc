@@ -417,6 +417,7 @@ bool JoinIndexBuilder::LinkIntegers(const int64_t* keys, size_t count, uint32_t 
     const int64_t* const keys_end = keys + count;
     uint32_t* previous_of = previous + first_row + i;
     uint32_t row = first_row + static_cast<uint32_t>(i);
+#pragma GCC unroll 4
     for (; key != keys_end; ++key, ++previous_of, ++row) {
       const uint64_t offset = static_cast<uint64_t>(*key) - base;
       if (offset >= size) break;

@@ -281,6 +281,7 @@ size_t DeltaBinaryPackedDecoder<T>::Decode(T* out, size_t n) {
       Unsigned value = last_value_;
       const Unsigned min_delta = min_delta_;
       T* dest = out + done;
+#pragma GCC unroll 8
       for (size_t i = 0; i < kGroupSize; ++i) {
         value += min_delta + packed[i];
         dest[i] = T(value);
