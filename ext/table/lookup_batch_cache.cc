@@ -244,9 +244,10 @@ bool LookupBatchCache::DecodeBlock(const parquet::ParquetFileReader& file, int r
       group->counted -= bytes;
     }
   }
-  // Indices are read while the row group keeps them, or may.
-  bool dictionary_chunk =
-      !group->values_only && parquet::ChunkIsFullyDictionaryEncoded(file.column_metadata(rg, leaf));
+  // Indices are read while the row group keeps them, or may (asked of the metadata only
+  // before the row group's first batch).
+  bool dictionary_chunk = group->width == 0 && !group->values_only &&
+                          parquet::ChunkIsFullyDictionaryEncoded(file.column_metadata(rg, leaf));
   int64_t row = block_row;
   while (row < end) {
     group = &column->groups[static_cast<size_t>(rg)];  // (Count may have dropped what it kept)
@@ -336,16 +337,22 @@ size_t LookupBatchCache::Copy(const parquet::ParquetFileReader& file, size_t fil
   }
   size_t values = 0;
   const uint8_t* dictionary = group.dictionary.get();
-  for (size_t slot = 0; slot < n; slot++) {
-    if (levels && levels[slot] != column->max_def) continue;
-    if (!dictionary) {
-      std::memcpy(target + values * vs, from + slot * vs, vs);
-    } else {
-      uint16_t index = from[slot * width];
+  if (!dictionary && !levels) {
+    std::memcpy(target, from, n * vs);  // values, none null: one copy
+    values = n;
+  } else {
+    // Index `slot`'s value: in place, or the dictionary entry its 1- or 2-byte index names.
+    auto value_of = [&](size_t slot) -> const uint8_t* {
+      if (!dictionary) return from + slot * vs;
+      uint16_t index = from[slot];
       if (width == 2) std::memcpy(&index, from + slot * 2, 2);
-      std::memcpy(target + values * vs, dictionary + size_t{index} * vs, vs);
+      return dictionary + size_t{index} * vs;
+    };
+    for (size_t slot = 0; slot < n; slot++) {
+      if (levels && levels[slot] != column->max_def) continue;
+      std::memcpy(target + values * vs, value_of(slot), vs);
+      values++;
     }
-    values++;
   }
   out->num_levels = n;
   out->num_values = values;
