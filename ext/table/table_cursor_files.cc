@@ -459,18 +459,7 @@ int NextIndexedRowGroup(const ParquetCursor& cursor, int64_t begin) {
   const int row_groups = file.num_row_groups();
   const auto [from, to] = IndexedRowSpan(cursor, cursor.file_index, begin, file.num_rows());
   if (from == to) return row_groups;
-  const int64_t row = RowPosition::Row(*from);
-  // The last row group starting at or before the row.
-  int lo = 0, hi = row_groups;  // the answer lies in [lo, hi)
-  while (hi - lo > 1) {
-    const int mid = lo + (hi - lo) / 2;
-    if (file.row_group_first_row(mid) <= row) {
-      lo = mid;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo;
+  return file.row_group_of_row(RowPosition::Row(*from));
 }
 
 namespace {

@@ -401,6 +401,11 @@ const ModuleCipher* ParquetFileReader::column_cipher(int row_group, int column) 
   return &ciphers_[static_cast<size_t>(index)];
 }
 
+int ParquetFileReader::row_group_of_row(int64_t row) const {
+  const auto after = std::upper_bound(first_rows_.begin(), first_rows_.end(), row);
+  return after == first_rows_.begin() ? 0 : static_cast<int>(after - first_rows_.begin()) - 1;
+}
+
 const ColumnMetaData& ParquetFileReader::column_metadata(int row_group, int column) const {
   const ColumnChunk& chunk = this->row_group(row_group).columns[static_cast<size_t>(column)];
   if (column_key_missing(row_group, column)) column_cipher(row_group, column);  // throws the reason

@@ -66,6 +66,9 @@ class ParquetFileReader {
   int64_t num_rows() const { return total_rows_; }
   // Position of the first row of a row group among all rows of the file.
   int64_t row_group_first_row(int index) const { return first_rows_[static_cast<size_t>(index)]; }
+  // The row group holding file row `row` (0 <= row < num_rows()): the last one starting at
+  // or before it.
+  int row_group_of_row(int64_t row) const;
 
   const ColumnMetaData& column_metadata(int row_group, int column) const;
   // Where the chunk's pages are (the dictionary page if any, else the first data page),
