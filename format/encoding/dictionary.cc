@@ -124,36 +124,29 @@ size_t DictionaryDecoder<T>::Skip(size_t n) {
   return n;
 }
 
-
 template <typename T>
 template <typename I>
 size_t DictionaryDecoder<T>::DecodeIndices(I* out, size_t n) {
   n = std::min(n, values_left_);
-  if constexpr (std::is_same_v<I, uint32_t>) {
+  if (uint64_t{dictionary_.size()} > uint64_t{1} << (8 * sizeof(I))) {
+    throw ParquetError("a dictionary of " + std::to_string(dictionary_.size()) + " entries has indices wider than " +
+                       std::to_string(8 * sizeof(I)) + " bits");
+  }
+  if (index_decoder_.bit_width() <= static_cast<int>(8 * sizeof(I))) {
     const size_t got = index_decoder_.Decode(out, n);
     if (got < n) ThrowTruncated(got);
     CheckIndexBatch(out, n);
   } else {
-    if (uint64_t{dictionary_.size()} > uint64_t{1} << (8 * sizeof(I))) {
-      throw ParquetError("a dictionary of " + std::to_string(dictionary_.size()) + " entries has indices wider than " +
-                         std::to_string(8 * sizeof(I)) + " bits");
-    }
-    if (index_decoder_.bit_width() <= static_cast<int>(8 * sizeof(I))) {
-      const size_t got = index_decoder_.Decode(out, n);
-      if (got < n) ThrowTruncated(got);
-      CheckIndexBatch(out, n);
-    } else {
-      // Runs wider than the indices need (allowed, if wasteful): decoded whole, checked
-      // against the dictionary's size (so that each fits I), then narrowed.
-      for (size_t done = 0; done < n;) {
-        const size_t take = std::min(n - done, kIndexBatch);
-        uint32_t* indices = index_buffer_.data();
-        const size_t got = index_decoder_.Decode(indices, take);
-        if (got < take) ThrowTruncated(done + got);
-        CheckIndexBatch(indices, take);
-        for (size_t i = 0; i < take; ++i) out[done + i] = static_cast<I>(indices[i]);
-        done += take;
-      }
+    // Runs wider than the indices need (allowed, if wasteful; never for uint32_t): decoded
+    // whole, checked against the dictionary's size (so that each fits I), then narrowed.
+    for (size_t done = 0; done < n;) {
+      const size_t take = std::min(n - done, kIndexBatch);
+      uint32_t* indices = index_buffer_.data();
+      const size_t got = index_decoder_.Decode(indices, take);
+      if (got < take) ThrowTruncated(done + got);
+      CheckIndexBatch(indices, take);
+      for (size_t i = 0; i < take; ++i) out[done + i] = static_cast<I>(indices[i]);
+      done += take;
     }
   }
   values_left_ -= n;
